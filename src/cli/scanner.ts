@@ -1,0 +1,102 @@
+// `npx scanner ...`: operator commands. They find the database through MONGODB_URI or DATA_DIR/runtime.json.
+import { parseArgs } from 'node:util';
+import { importAdvisories } from '../advisories/import';
+import { loadConfig, requireMongoUri, requireTemporalAddress } from '../config';
+import { createOrgWithOwner, createSession, findOrCreateUser, revokeSession } from '../storage/accounts';
+import { connectStore, ensureIndexes, type Store } from '../storage/mongo';
+
+const USAGE = `usage:
+  scanner admin bootstrap --org NAME --email EMAIL [--json]   create an organization, its owner and a session
+  scanner admin session --email EMAIL [--json]                issue a session (creates the user if needed)
+  scanner admin session --revoke TOKEN                        revoke a session
+  scanner advisories import PATH...                           import OSV advisories (.json, .yaml, dirs, .zip)
+  scanner temporal setup                                      register the search attributes on a Temporal cluster`;
+
+async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const store = await connectStore(requireMongoUri(config), config.mongoDb, { maxPoolSize: 4 });
+  try {
+    await ensureIndexes(store);
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function print(json: boolean, value: unknown, text: string): void {
+  console.log(json ? JSON.stringify(value, null, 2) : text);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [group, command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' }, revoke: { type: 'string' } },
+  });
+  const json = values.json ?? false;
+
+  if (group === 'admin' && command === 'bootstrap') {
+    if (!values.org || !values.email) throw new Error('--org and --email are required\n' + USAGE);
+    return withStore(async (store) => {
+      const { org, user, member } = await createOrgWithOwner(store, values.org!, values.email!);
+      const { token, session } = await createSession(store, user._id);
+      print(
+        json,
+        {
+          sessionToken: token,
+          sessionExpiresAt: session.expiresAt.toISOString(),
+          org: { id: org._id, name: org.name },
+          user: { id: user._id, email: user.email },
+          member: { id: member._id, role: member.role, joinedAt: member.joinedAt.toISOString() },
+        },
+        `organization ${org._id} (${org.name}), owner ${user.email} (${member._id})\nsession token (shown once): ${token}`,
+      );
+      return 0;
+    });
+  }
+  if (group === 'admin' && command === 'session') {
+    if (values.revoke) {
+      return withStore(async (store) => {
+        const ok = await revokeSession(store, values.revoke!);
+        print(json, { revoked: ok }, ok ? 'session revoked' : 'no active session with that token');
+        return ok ? 0 : 1;
+      });
+    }
+    if (!values.email) throw new Error('--email is required\n' + USAGE);
+    return withStore(async (store) => {
+      const user = await findOrCreateUser(store, values.email!);
+      const { token, session } = await createSession(store, user._id);
+      print(json, { sessionToken: token, sessionExpiresAt: session.expiresAt.toISOString(), user: { id: user._id, email: user.email } }, `session token for ${user.email} (shown once): ${token}`);
+      return 0;
+    });
+  }
+  if (group === 'advisories' && command === 'import') {
+    if (positionals.length === 0) throw new Error('give at least one PATH\n' + USAGE);
+    return withStore(async (store) => {
+      const r = await importAdvisories(store, positionals);
+      const lines = [
+        `generation ${r.generation}${r.generation === r.previous ? ' (unchanged)' : ''}`,
+        `new ${r.new}, updated ${r.updated}, unchanged ${r.unchanged}, withdrawn ${r.withdrawn}, skipped (other ecosystems) ${r.skipped}, rejected ${r.rejected.length}; ${r.total} advisories in the generation`,
+        ...r.rejected.slice(0, 50).map((x) => `rejected ${x.source}: ${x.reason}`),
+      ];
+      print(json, r, lines.join('\n'));
+      return 0;
+    });
+  }
+  if (group === 'temporal' && command === 'setup') {
+    const config = loadConfig();
+    const { Connection } = await import('@temporalio/client');
+    const { registerSearchAttributes } = await import('../temporal/search-attributes');
+    const connection = await Connection.connect({ address: requireTemporalAddress(config) });
+    try {
+      await registerSearchAttributes(connection, config.temporalNamespace);
+    } finally {
+      await connection.close();
+    }
+    console.log(`search attributes registered in namespace ${config.temporalNamespace}`);
+    return 0;
+  }
+  console.error(USAGE);
+  return 2;
+}

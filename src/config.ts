@@ -1,0 +1,69 @@
+// Every setting the service reads, in one place, from the environment (documented in README.md).
+import path from 'node:path';
+import fs from 'node:fs';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  mongoUri: string | undefined;
+  mongoDb: string;
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  taskQueue: string;
+  logLevel: string;
+  publicAppUrl: string;
+  /** Requests whose body is bigger are refused while streaming. */
+  maxBodyBytes: number;
+  /** How often the sweeper looks for queued scans whose workflow was never started. */
+  sweepIntervalMs: number;
+  /** Threads of the worker's graph-walk pool (0 = the machine's cores). */
+  poolThreads: number;
+}
+
+function int(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
+  return n;
+}
+
+/** runtime.json written by `npm start`: lets `npm run api`, `npm run worker` and the CLI find the local infra. */
+function runtimeFile(dataDir: string): Record<string, string> {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR || '.data');
+  const runtime = runtimeFile(dataDir);
+  return {
+    port: int('PORT', 8080),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    mongoUri: env.MONGODB_URI || runtime.mongoUri,
+    mongoDb: env.MONGODB_DB || 'scanner',
+    temporalAddress: env.TEMPORAL_ADDRESS || runtime.temporalAddress,
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE || 'scans',
+    logLevel: env.LOG_LEVEL || 'info',
+    publicAppUrl: (env.PUBLIC_APP_URL || 'http://localhost:3000').replace(/\/$/, ''),
+    maxBodyBytes: 10 * 1024 * 1024,
+    sweepIntervalMs: int('SWEEP_INTERVAL_MS', 5000),
+    poolThreads: int('POOL_THREADS', 0),
+  };
+}
+
+export function requireMongoUri(c: Config): string {
+  if (!c.mongoUri) throw new Error('MONGODB_URI is not set and no runtime.json was found under DATA_DIR: run `npm start` or set MONGODB_URI');
+  return c.mongoUri;
+}
+
+export function requireTemporalAddress(c: Config): string {
+  if (!c.temporalAddress) throw new Error('TEMPORAL_ADDRESS is not set and no runtime.json was found under DATA_DIR: run `npm start` or set TEMPORAL_ADDRESS');
+  return c.temporalAddress;
+}

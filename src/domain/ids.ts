@@ -1,0 +1,42 @@
+// Id and secret generation. Ids are prefixed, opaque to clients, and sort by creation time (a millisecond timestamp
+// in Crockford base32 first), so "newest first" is an _id sort and keyset pagination needs no second field.
+import { createHash, randomBytes } from 'node:crypto';
+
+const B32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function timePart(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = B32[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function randomChars(n: number, alphabet: string): string {
+  // Rejection sampling keeps the distribution uniform over the alphabet.
+  const out: string[] = [];
+  const max = 256 - (256 % alphabet.length);
+  while (out.length < n) {
+    for (const b of randomBytes(n * 2)) {
+      if (b < max && out.length < n) out.push(alphabet[b % alphabet.length]);
+    }
+  }
+  return out.join('');
+}
+
+export type IdPrefix = 'scn' | 'prj' | 'key' | 'mem' | 'org' | 'usr' | 'adv' | 'fnd' | 'dep' | 'inv';
+
+export function newId(prefix: IdPrefix, now = Date.now()): string {
+  return `${prefix}_${(timePart(now) + randomChars(12, B32)).toLowerCase()}`;
+}
+
+/** A credential secret: prefix + 40 random base62 characters (about 238 bits). */
+export function newSecret(prefix: 'svc_key_' | 'svc_ses_' | 'svc_inv_'): string {
+  return prefix + randomChars(40, B62);
+}
+
+export function sha256Hex(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}

@@ -1,0 +1,161 @@
+// Plain data shapes shared by the domain, storage, HTTP and workflow layers. No behaviour here.
+
+export type Ecosystem = 'gradle' | 'python' | 'javascript' | 'typescript';
+export const ECOSYSTEMS: readonly Ecosystem[] = ['gradle', 'python', 'javascript', 'typescript'];
+
+export type Severity = 'critical' | 'high' | 'medium' | 'low';
+/** Highest first: the findings list order. */
+export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low'];
+export const severityRank = (s: Severity): number => SEVERITIES.indexOf(s); // 0 = critical
+
+// ---------------------------------------------------------------- snapshot (upload body) --
+
+export interface SnapshotNode {
+  id: string;
+  name: string;
+  version: string;
+  relationship: 'direct' | 'transitive';
+  dependencies: string[];
+  attributions?: unknown; // v2 compatibility view; never used for ownership
+}
+
+export interface SnapshotVertex {
+  id: string;
+  module?: string | null;
+  node?: string | null;
+  dependencies: string[];
+}
+
+export interface SnapshotResolution {
+  root: string;
+  vertices: SnapshotVertex[];
+}
+
+export interface SnapshotRoot {
+  module: string;
+  manifest?: string;
+  context: string;
+  dependencies: string[];
+  resolution?: SnapshotResolution; // v2 only
+}
+
+export interface SnapshotModule {
+  path: string;
+  dependencies?: string[];
+  teamName?: string | null;
+  attributes?: Record<string, string>;
+}
+
+export interface SnapshotSuppression {
+  cve: string;
+  reason: string;
+  package?: string;
+  expires?: string; // YYYY-MM-DD
+}
+
+export interface Snapshot {
+  schemaVersion: 1 | 2;
+  project: string;
+  ecosystem: Ecosystem;
+  manifests?: string[];
+  modules?: SnapshotModule[]; // v2 only
+  roots: SnapshotRoot[];
+  nodes: SnapshotNode[];
+  suppressions?: SnapshotSuppression[];
+}
+
+/** Counted sizes of a snapshot, known after validation (used for limits, search attributes and logs). */
+export interface SnapshotStats {
+  nodes: number;
+  roots: number;
+  modules: number;
+  vertices: number;
+  edges: number;
+}
+
+// ---------------------------------------------------------------- advisories --
+
+export interface OsvEvent {
+  introduced?: string;
+  fixed?: string;
+  last_affected?: string;
+  limit?: string;
+}
+
+export interface OsvRange {
+  type: string; // ECOSYSTEM | SEMVER | GIT
+  events: OsvEvent[];
+}
+
+export interface OsvAffected {
+  package?: { ecosystem: string; name: string; purl?: string };
+  ranges?: OsvRange[];
+  versions?: string[];
+  database_specific?: unknown;
+  ecosystem_specific?: unknown;
+}
+
+export interface OsvSeverity {
+  type: string; // CVSS_V2 | CVSS_V3 | CVSS_V4 | Ubuntu ...
+  score: string;
+}
+
+/** An OSV advisory as imported (only the fields the service reads are typed). */
+export interface OsvAdvisory {
+  id: string;
+  modified?: string;
+  published?: string;
+  withdrawn?: string;
+  aliases?: string[];
+  related?: string[];
+  summary?: string;
+  details?: string;
+  severity?: OsvSeverity[];
+  affected?: OsvAffected[];
+  database_specific?: { severity?: string; [k: string]: unknown };
+}
+
+// ---------------------------------------------------------------- findings --
+
+export interface FindingOrigin {
+  module: string;
+  dependency: string;
+  path: string[];
+}
+
+export interface FindingAttribution {
+  module: string;
+  context: string;
+  relationship: 'direct' | 'transitive';
+  path: string[];
+  origins: FindingOrigin[];
+}
+
+/** A finding as the API serves it (the Finding resource of the spec). */
+export interface Finding {
+  id: string;
+  scanId: string;
+  severity: Severity;
+  cve: string;
+  publishedAt: string | null;
+  package: string;
+  installedVersion: string;
+  fixedVersion: string | null;
+  path: string[];
+  suppressed: boolean;
+  suppressionReason: string | null;
+  attributions: FindingAttribution[];
+  summary: string;
+  /** Every id of the advisory's alias group (additive field). */
+  aliases: string[];
+}
+
+export type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';
+export type FailureReason = 'unsupported_ecosystem' | 'attribution_limit_exceeded' | 'internal_error';
+
+export interface SeverityCounts {
+  critical: number;
+  high: number;
+  medium: number;
+  low: number;
+}

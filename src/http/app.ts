@@ -1,0 +1,21 @@
+// The Koa application factory. It never listens by itself: main.ts listens, tests use app.callback().
+import Koa from 'koa';
+import type { AppDeps, AppState } from './deps';
+import { apiKeyRoutes } from './api-keys/routes';
+import { findingRoutes } from './findings/routes';
+import { healthRoutes } from './health/routes';
+import { meRoutes } from './me/routes';
+import { errorEnvelope } from './middleware/errors';
+import { requestId } from './middleware/request-id';
+import { scanRoutes } from './scans/routes';
+
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: process.env.TRUST_PROXY === '1' });
+  app.silent = true; // errors are logged by the envelope middleware, with the request id
+  app.use(requestId());
+  app.use(errorEnvelope(deps.logger));
+  for (const router of [healthRoutes(deps), meRoutes(deps), apiKeyRoutes(deps), scanRoutes(deps), findingRoutes(deps)]) {
+    app.use(router.routes());
+  }
+  return app;
+}

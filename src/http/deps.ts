@@ -1,0 +1,30 @@
+// What the HTTP layer needs from the rest of the process. Tests pass real implementations (MongoDB, Temporal).
+import type { Logger } from '../logger';
+import type { Store } from '../storage/mongo';
+import type { CursorCodec } from '../storage/cursors';
+import type { ScanDoc } from '../storage/documents';
+import type { Principal } from './auth/principal';
+
+export interface ScanStarter {
+  /** Starts the scan's workflow (workflow id = scan id). Resolves false when Temporal could not be reached. */
+  start(scan: ScanDoc): Promise<boolean>;
+}
+
+export interface Readiness {
+  /** Temporal reachable and a worker polling the scan task queue. */
+  temporal(): Promise<{ ok: boolean; detail: string }>;
+}
+
+export interface AppDeps {
+  store: Store;
+  cursors: CursorCodec;
+  starter: ScanStarter;
+  readiness: Readiness;
+  logger: Logger;
+  maxBodyBytes: number;
+}
+
+export interface AppState {
+  requestId: string;
+  principal?: Principal;
+}

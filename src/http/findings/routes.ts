@@ -1,0 +1,46 @@
+import Router from '@koa/router';
+import { SEVERITIES } from '../../domain/types';
+import { readResults } from '../../storage/results';
+import { recheck } from '../auth/authenticate';
+import { guard, principalOf } from '../auth/authorize';
+import type { AppDeps } from '../deps';
+import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
+import { reachableScan } from '../scans/routes';
+import { countsOf, filterKey, inScope, matchesFilters, type FindingFilter } from './filter';
+
+export function findingRoutes(deps: AppDeps): Router {
+  const r = new Router();
+  r.get('/v1/scans/:scanId/findings', guard(deps, { scope: 'findings:read' }), async (ctx) => {
+    const filter: FindingFilter = {
+      severity: enumQuery(ctx, 'severity', SEVERITIES),
+      severityMode: enumQuery(ctx, 'severityMode', ['at_least', 'exact'] as const) ?? 'at_least',
+      suppressed: enumQuery(ctx, 'suppressed', ['false', 'true', 'all'] as const) ?? 'false',
+      module: singleQuery(ctx, 'module'),
+      team: singleQuery(ctx, 'team'),
+      attribution: enumQuery(ctx, 'attribution', ['affected', 'introduced'] as const) ?? 'affected',
+    };
+    enumQuery(ctx, 'details', ['summary'] as const);
+    const limit = parseLimit(ctx);
+    const scan = await reachableScan(deps, ctx, ctx.params.scanId);
+    const listing = `findings:${scan._id}:${filterKey(filter)}`;
+    const cursor = cursorQuery(ctx);
+    const offset = cursor ? deps.cursors.decode<number>(listing, cursor) : 0;
+    if (scan.status !== 'completed') {
+      await recheck(deps, principalOf(ctx));
+      ctx.body = { findings: [], nextCursor: null, counts: null };
+      return;
+    }
+    const all = await readResults(deps.store, scan._id, scan.resultChunks ?? 1);
+    // v1 scans have no modules: every module or team label is unknown there, so the list is empty (not an error).
+    const scoped = all.filter((f) => inScope(f, filter, { teams: new Map() }));
+    const selected = scoped.filter((f) => matchesFilters(f, filter));
+    const page = selected.slice(offset, offset + limit);
+    await recheck(deps, principalOf(ctx));
+    ctx.body = {
+      findings: page,
+      nextCursor: offset + limit < selected.length ? deps.cursors.encode(listing, offset + limit) : null,
+      counts: countsOf(scoped),
+    };
+  });
+  return r;
+}

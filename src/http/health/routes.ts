@@ -1,0 +1,30 @@
+import Router from '@koa/router';
+import { ping } from '../../storage/mongo';
+import type { AppDeps } from '../deps';
+
+async function check(name: string, fn: () => Promise<{ ok: boolean; detail: string }>) {
+  try {
+    return { name, ...(await fn()) };
+  } catch (err) {
+    return { name, ok: false, detail: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export function healthRoutes(deps: AppDeps): Router {
+  const r = new Router();
+  // Liveness: the process answers. Never touches dependencies, so a database outage does not restart the API.
+  r.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  // Readiness: MongoDB and Temporal reachable, and a worker polling the scan task queue.
+  r.get('/readyz', async (ctx) => {
+    const checks = await Promise.all([
+      check('mongodb', async () => (await ping(deps.store), { ok: true, detail: 'reachable' })),
+      check('temporal', () => deps.readiness.temporal()),
+    ]);
+    const ready = checks.every((c) => c.ok);
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ready' : 'not_ready', checks };
+  });
+  return r;
+}

@@ -1,0 +1,19 @@
+import Router from '@koa/router';
+import { findOrg } from '../../storage/accounts';
+import { guard } from '../auth/authorize';
+import type { AppDeps } from '../deps';
+
+export function meRoutes(deps: AppDeps): Router {
+  const r = new Router();
+  r.get('/v1/me', guard(deps, { session: true }), async (ctx) => {
+    const p = ctx.state.principal!;
+    if (p.kind !== 'session') return; // guard ensures a session
+    const org = p.member ? await findOrg(deps.store, p.member.orgId) : null;
+    ctx.body = {
+      user: { id: p.user.id, email: p.user.email },
+      org: org && p.member ? { id: org._id, name: org.name } : null,
+      member: org && p.member ? { id: p.member._id, role: p.member.role, joinedAt: p.member.joinedAt.toISOString() } : null,
+    };
+  });
+  return r;
+}

@@ -1,0 +1,24 @@
+// The one place that turns thrown errors into the spec's envelope {error: {code, message}}.
+import type { Middleware } from 'koa';
+import { ApiError } from '../../domain/errors';
+import type { Logger } from '../../logger';
+import type { AppState } from '../deps';
+
+export function errorEnvelope(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `route ${ctx.method} ${ctx.path} not found`);
+    } catch (err) {
+      const e = err instanceof ApiError ? err : null;
+      ctx.status = e ? e.status : 500;
+      ctx.body = { error: { code: e ? e.code : 'internal_error', message: e ? e.message : 'internal error' } };
+      if (!e) logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
+      if (e?.code === 'rate_limited') ctx.set('Retry-After', '60');
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
+    }
+  };
+}

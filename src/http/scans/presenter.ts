@@ -1,0 +1,23 @@
+import type { ScanDoc } from '../../storage/documents';
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/** The spec's Scan resource (plus additive fields: project, ecosystem, advisoryGeneration, unmatchedVersions). */
+export function presentScan(s: ScanDoc) {
+  const completed = s.status === 'completed';
+  return {
+    id: s._id,
+    target: s.target,
+    project: s.projectId,
+    ecosystem: s.ecosystem,
+    status: s.status,
+    findings: completed ? s.findings : null,
+    suppressed: completed ? s.suppressed : null,
+    startedAt: iso(s.startedAt),
+    finishedAt: iso(s.finishedAt),
+    failureReason: s.status === 'failed' ? s.failureReason : null,
+    modules: [] as unknown[],
+    advisoryGeneration: completed ? (s.advisoryGeneration ?? null) : null,
+    unmatchedVersions: completed ? (s.unmatchedVersions ?? 0) : null,
+  };
+}

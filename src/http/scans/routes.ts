@@ -1,0 +1,63 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ApiError, notFound } from '../../domain/errors';
+import type { ScanDoc } from '../../storage/documents';
+import { findProject } from '../../storage/projects';
+import { getScan, listScans } from '../../storage/scans';
+import { recheck } from '../auth/authenticate';
+import { guard, principalOf } from '../auth/authorize';
+import { canReachProject, projectRestriction } from '../auth/principal';
+import type { AppDeps } from '../deps';
+import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
+import { presentScan } from './presenter';
+import { uploadHandler } from './upload';
+
+const STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+
+/** A scan the caller may see, or 404 exactly as for a scan that does not exist. */
+export async function reachableScan(deps: AppDeps, ctx: Context, scanId: string): Promise<ScanDoc> {
+  const p = principalOf(ctx);
+  const scan = await getScan(deps.store, scanId);
+  if (!scan || scan.orgId !== p.orgId || !canReachProject(p, scan.projectId)) throw notFound(`scan ${scanId}`);
+  return scan;
+}
+
+export function scanRoutes(deps: AppDeps): Router {
+  const r = new Router();
+
+  r.post('/v1/scans/dependency-snapshots', guard(deps, { scope: 'sca:upload' }), uploadHandler(deps));
+
+  r.get('/v1/scans', guard(deps, { scope: 'scans:read' }), async (ctx) => {
+    const p = principalOf(ctx);
+    const limit = parseLimit(ctx);
+    const status = enumQuery(ctx, 'status', STATUSES);
+    const projectRef = singleQuery(ctx, 'project');
+    const restriction = projectRestriction(p);
+    let projectIds: string[] | undefined = restriction ?? undefined;
+    if (projectRef !== undefined) {
+      const project = await findProject(deps.store, p.orgId, projectRef);
+      if (!project || (restriction && !restriction.includes(project._id))) {
+        throw new ApiError(422, 'unknown_project', `project: "${projectRef}" does not exist or is out of reach`);
+      }
+      projectIds = [project._id];
+    }
+    const listing = `scans:${p.orgId}:${projectIds?.join(',') ?? '*'}:${status ?? '*'}`;
+    const cursor = cursorQuery(ctx);
+    const beforeId = cursor ? deps.cursors.decode<string>(listing, cursor) : undefined;
+    const docs = await listScans(deps.store, { orgId: p.orgId, projectIds, status, beforeId, limit: limit + 1 });
+    const page = docs.slice(0, limit);
+    await recheck(deps, p);
+    ctx.body = {
+      scans: page.map(presentScan),
+      nextCursor: docs.length > limit ? deps.cursors.encode(listing, page[page.length - 1]._id) : null,
+    };
+  });
+
+  r.get('/v1/scans/:scanId', guard(deps, { scope: 'scans:read' }), async (ctx) => {
+    const scan = await reachableScan(deps, ctx, ctx.params.scanId);
+    await recheck(deps, principalOf(ctx));
+    ctx.body = presentScan(scan);
+  });
+
+  return r;
+}

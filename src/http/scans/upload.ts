@@ -1,0 +1,120 @@
+// POST /v1/scans/dependency-snapshots: stream (10 MB cap) → parse → validate → idempotency → project → store
+// snapshot and scan → start the workflow → 201. An upload answered 201 is never lost: the scan is stored before the
+// answer, and the sweeper starts any queued scan whose workflow start did not get through.
+import type { Context } from 'koa';
+import { ApiError, invalidSnapshot } from '../../domain/errors';
+import { newId, sha256Hex } from '../../domain/ids';
+import { validateSnapshot } from '../../domain/snapshot';
+import type { ScanDoc } from '../../storage/documents';
+import { claimKey, releaseKey } from '../../storage/idempotency';
+import { createProject, findProject } from '../../storage/projects';
+import { getScan, insertScan } from '../../storage/scans';
+import { deleteSnapshot, putSnapshot } from '../../storage/snapshots';
+import { recheck } from '../auth/authenticate';
+import { principalOf } from '../auth/authorize';
+import { projectRestriction } from '../auth/principal';
+import type { AppDeps } from '../deps';
+import { readJson } from '../middleware/body';
+import { presentScan } from './presenter';
+
+const MAX_IDEMPOTENCY_KEY = 128;
+
+function idempotencyKey(ctx: Context): string | undefined {
+  const key = ctx.get('Idempotency-Key');
+  if (!key) return undefined;
+  if (key.length > MAX_IDEMPOTENCY_KEY) {
+    throw new ApiError(422, 'invalid_idempotency_key', `Idempotency-Key: at most ${MAX_IDEMPOTENCY_KEY} characters`);
+  }
+  return key;
+}
+
+async function resolveProject(deps: AppDeps, ctx: Context, ref: string) {
+  const p = principalOf(ctx);
+  const restriction = projectRestriction(p);
+  const unknown = () => new ApiError(422, 'unknown_project', `/project: "${ref}" is not a project this credential may upload to`);
+  const found = await findProject(deps.store, p.orgId, ref);
+  if (found) {
+    if (restriction && !restriction.includes(found._id)) throw unknown();
+    return found;
+  }
+  if (ref.startsWith('prj_') || restriction) throw unknown();
+  return null; // a new slug: created once the request is known to commit
+}
+
+/** The scan a replayed key points at; waits briefly when a concurrent first request has not stored it yet. */
+async function replayedScan(deps: AppDeps, scanId: string): Promise<ScanDoc | null> {
+  for (let i = 0; i < 40; i++) {
+    const scan = await getScan(deps.store, scanId);
+    if (scan) return scan;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
+}
+
+export function uploadHandler(deps: AppDeps) {
+  return async (ctx: Context) => {
+    const principal = principalOf(ctx);
+    const key = idempotencyKey(ctx);
+    const tooLarge = new ApiError(413, 'snapshot_too_large', `body: larger than ${deps.maxBodyBytes} bytes`);
+    const { raw, value } = await readJson(ctx, deps.maxBodyBytes, tooLarge, (what) => invalidSnapshot('', what));
+    const { snapshot, stats } = validateSnapshot(value, raw.length);
+    let project = await resolveProject(deps, ctx, snapshot.project);
+
+    const scanId = newId('scn');
+    const bodyHash = sha256Hex(raw);
+    if (key) {
+      const claim = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
+      if (!claim.claimed) {
+        if (claim.existing.bodyHash !== bodyHash) {
+          throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: already used with a different body');
+        }
+        const original = await replayedScan(deps, claim.existing.scanId);
+        if (original && !(original.status === 'failed' && original.failureReason === 'internal_error')) {
+          await recheck(deps, principal);
+          ctx.status = 200;
+          ctx.body = presentScan(original);
+          return;
+        }
+        // decisions.md: a key whose scan failed with internal_error is released, so the same body starts anew.
+        await releaseKey(deps.store, principal.orgId, key, claim.existing.scanId);
+        const again = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
+        if (!again.claimed) throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: a concurrent request holds this key');
+      }
+    }
+
+    try {
+      await recheck(deps, principal); // a key revoked meanwhile stores nothing
+      project ??= await createProject(deps.store, principal.orgId, snapshot.project);
+      const scan: ScanDoc = {
+        _id: scanId,
+        orgId: principal.orgId,
+        projectId: project._id,
+        target: project.slug,
+        ecosystem: snapshot.ecosystem,
+        schemaVersion: snapshot.schemaVersion,
+        status: 'queued',
+        startedAt: new Date(),
+        finishedAt: null,
+        failureReason: null,
+        findings: null,
+        suppressed: null,
+        nodeCount: stats.nodes,
+        bodyBytes: raw.length,
+      };
+      await putSnapshot(deps.store, scanId, principal.orgId, raw);
+      try {
+        await insertScan(deps.store, scan);
+      } catch (err) {
+        await deleteSnapshot(deps.store, scanId).catch(() => undefined);
+        throw err;
+      }
+      const started = await deps.starter.start(scan);
+      if (!started) deps.logger.warn({ scanId, requestId: ctx.state.requestId }, 'workflow start deferred to the sweeper');
+      ctx.status = 201;
+      ctx.body = presentScan(scan);
+    } catch (err) {
+      if (key) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,58 @@
+// Process entry of the API (`npm run api`): connects MongoDB and Temporal, listens on PORT.
+import http from 'node:http';
+import { loadConfig, requireMongoUri, requireTemporalAddress } from './config';
+import { createApp } from './http/app';
+import { createLogger } from './logger';
+import { cursorCodec, loadCursorSecret } from './storage/cursors';
+import { connectStore, ensureIndexes } from './storage/mongo';
+import { connectTemporal, scanStarter, startSweeper, temporalReadiness } from './temporal/client';
+
+export async function runApi(): Promise<{ server: http.Server; close(): Promise<void> }> {
+  const config = loadConfig();
+  const logger = createLogger('api', config.logLevel);
+  const store = await connectStore(requireMongoUri(config), config.mongoDb);
+  await ensureIndexes(store);
+  const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
+  const app = createApp({
+    store,
+    cursors: cursorCodec(await loadCursorSecret(store)),
+    starter: scanStarter(temporal, logger),
+    readiness: temporalReadiness(temporal),
+    logger,
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  const stopSweeper = startSweeper(store, temporal, logger, config.sweepIntervalMs);
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  logger.info({ port: config.port }, `API listening on http://127.0.0.1:${config.port}`);
+  return {
+    server,
+    async close() {
+      stopSweeper();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await temporal.connection.close();
+      await store.close();
+    },
+  };
+}
+
+if (require.main === module) {
+  const mode = process.argv[2] ?? 'api';
+  if (mode !== 'api') {
+    console.error(`unknown mode ${mode}; use: node dist/src/main.js api`);
+    process.exit(2);
+  }
+  runApi().then(
+    (api) => {
+      const stop = () => api.close().then(() => process.exit(0), () => process.exit(1));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,79 @@
+// Stored document shapes. They never leave storage/ and the presenters: the HTTP layer shapes responses itself.
+import type { Binary } from 'mongodb';
+import type { Ecosystem, FailureReason, ScanStatus, SeverityCounts } from '../domain/types';
+
+export type Role = 'owner' | 'admin' | 'member' | 'auditor';
+
+export interface OrgDoc { _id: string; name: string; createdAt: Date }
+export interface UserDoc { _id: string; email: string; createdAt: Date }
+export interface MemberDoc { _id: string; orgId: string; userId: string; email: string; role: Role; joinedAt: Date }
+/** _id is the SHA-256 of the session token; the token itself is never stored. */
+export interface SessionDoc { _id: string; userId: string; createdAt: Date; expiresAt: Date; revokedAt: Date | null }
+
+/** _id is the SHA-256 of the secret, so authentication is one _id read; `id` is the public key_ id. */
+export interface ApiKeyDoc {
+  _id: string;
+  id: string;
+  orgId: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  projects: 'all' | string[];
+  createdBy: string | null;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface ProjectDoc { _id: string; orgId: string; slug: string; createdAt: Date }
+
+export interface ScanDoc {
+  _id: string;
+  orgId: string;
+  projectId: string;
+  target: string;
+  ecosystem: Ecosystem;
+  schemaVersion: 1 | 2;
+  status: ScanStatus;
+  startedAt: Date;
+  finishedAt: Date | null;
+  failureReason: FailureReason | null;
+  failureMessage?: string | null;
+  findings: SeverityCounts | null;
+  suppressed: number | null;
+  nodeCount: number;
+  bodyBytes: number;
+  /** Set on completion: the advisory generation the scan was matched against. */
+  advisoryGeneration?: string | null;
+  unmatchedVersions?: number | null;
+  /** Set on completion: how many result chunks and findings were written. */
+  resultChunks?: number;
+  findingCount?: number;
+}
+
+export interface SnapshotDoc { _id: string; orgId: string; encoding: 'gzip'; bytes: number; data: Binary }
+
+/** Findings of a completed scan, in list order, gzip-compressed JSON, split in chunks. _id = `${scanId}:${n}`. */
+export interface ScanResultChunkDoc { _id: string; scanId: string; n: number; count: number; data: Binary }
+
+/** Intermediate results between a scan's activities (claim check). _id = `${scanId}:${kind}`; replaced on retry. */
+export interface ScanWorkDoc { _id: string; scanId: string; kind: string; data: Binary }
+
+/** _id = `${orgId}:${idempotencyKey}`. No TTL index (FerretDB has none): expiry is checked on read. */
+export interface IdempotencyDoc { _id: string; bodyHash: string; scanId: string; createdAt: Date; expiresAt: Date }
+
+export interface SettingDoc { _id: string; value: unknown }
+
+export interface AdvisoryGenerationDoc {
+  _id: string;
+  createdAt: Date;
+  previous: string | null;
+  advisoryCount: number;
+  chunks: number;
+  digest: string;
+  counts: Record<string, number>;
+  sources: string[];
+}
+/** Immutable advisory data of one generation: gzip JSON array of OSV advisories. _id = `${generation}:${n}`. */
+export interface AdvisoryChunkDoc { _id: string; generation: string; n: number; data: Binary }

@@ -1,0 +1,81 @@
+// One MongoDB connection per process and the collections the service uses. The same code runs on a real MongoDB
+// replica set and on the local FerretDB: every hot path is an _id lookup or top-level equality (local-database.md).
+import { MongoClient, Db, Collection, MongoServerError } from 'mongodb';
+import type * as D from './documents';
+
+export interface Collections {
+  orgs: Collection<D.OrgDoc>;
+  users: Collection<D.UserDoc>;
+  members: Collection<D.MemberDoc>;
+  sessions: Collection<D.SessionDoc>;
+  apiKeys: Collection<D.ApiKeyDoc>;
+  projects: Collection<D.ProjectDoc>;
+  scans: Collection<D.ScanDoc>;
+  snapshots: Collection<D.SnapshotDoc>;
+  scanResults: Collection<D.ScanResultChunkDoc>;
+  scanWork: Collection<D.ScanWorkDoc>;
+  idempotency: Collection<D.IdempotencyDoc>;
+  settings: Collection<D.SettingDoc>;
+  advisoryGenerations: Collection<D.AdvisoryGenerationDoc>;
+  advisoryChunks: Collection<D.AdvisoryChunkDoc>;
+}
+
+export interface Store {
+  client: MongoClient;
+  db: Db;
+  c: Collections;
+  close(): Promise<void>;
+}
+
+export async function connectStore(uri: string, dbName = 'scanner', opts: { maxPoolSize?: number } = {}): Promise<Store> {
+  const client = new MongoClient(uri, {
+    maxPoolSize: opts.maxPoolSize ?? 20,
+    serverSelectionTimeoutMS: 10_000,
+    // FerretDB does not implement retryable writes; real MongoDB keeps its default behaviour through the URI.
+    retryWrites: uri.includes('retryWrites=true'),
+  });
+  await client.connect();
+  const db = client.db(dbName);
+  const c: Collections = {
+    orgs: db.collection('orgs'),
+    users: db.collection('users'),
+    members: db.collection('members'),
+    sessions: db.collection('sessions'),
+    apiKeys: db.collection('apiKeys'),
+    projects: db.collection('projects'),
+    scans: db.collection('scans'),
+    snapshots: db.collection('snapshots'),
+    scanResults: db.collection('scanResults'),
+    scanWork: db.collection('scanWork'),
+    idempotency: db.collection('idempotency'),
+    settings: db.collection('settings'),
+    advisoryGenerations: db.collection('advisoryGenerations'),
+    advisoryChunks: db.collection('advisoryChunks'),
+  };
+  return { client, db, c, close: () => client.close() };
+}
+
+/** Indexes for real MongoDB (FerretDB creates them but barely uses them). Idempotent. */
+export async function ensureIndexes(store: Store): Promise<void> {
+  const { c } = store;
+  await Promise.all([
+    c.users.createIndex({ email: 1 }, { unique: true }),
+    c.members.createIndex({ userId: 1 }, { unique: true }),
+    c.members.createIndex({ orgId: 1 }),
+    c.apiKeys.createIndex({ id: 1 }, { unique: true }),
+    c.apiKeys.createIndex({ orgId: 1, id: -1 }),
+    c.projects.createIndex({ orgId: 1, slug: 1 }, { unique: true }),
+    c.scans.createIndex({ orgId: 1, _id: -1 }),
+    c.scans.createIndex({ orgId: 1, projectId: 1, _id: -1 }),
+    c.scans.createIndex({ status: 1 }),
+    c.scanResults.createIndex({ scanId: 1 }),
+  ]);
+}
+
+export function isDuplicateKey(err: unknown): boolean {
+  return err instanceof MongoServerError && err.code === 11000;
+}
+
+export async function ping(store: Store): Promise<void> {
+  await store.db.command({ ping: 1 });
+}

@@ -1,0 +1,98 @@
+// The API's view of Temporal: start a scan's workflow (id = scan id), the sweeper, and readiness.
+import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import type { Logger } from '../logger';
+import type { ScanDoc } from '../storage/documents';
+import type { Store } from '../storage/mongo';
+import { queuedScans } from '../storage/scans';
+import { SA, SCAN_WORKFLOW, type ScanWorkflowInput } from './keys';
+
+export interface TemporalHandle {
+  connection: Connection;
+  client: Client;
+  namespace: string;
+  taskQueue: string;
+}
+
+export async function connectTemporal(address: string, namespace: string, taskQueue: string): Promise<TemporalHandle> {
+  const connection = await Connection.connect({ address, connectTimeout: '5s' });
+  return { connection, client: new Client({ connection, namespace }), namespace, taskQueue };
+}
+
+export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promise<void> {
+  const args: [ScanWorkflowInput] = [{ scanId: scan._id }];
+  try {
+    await t.client.workflow.start(SCAN_WORKFLOW, {
+      taskQueue: t.taskQueue,
+      workflowId: scan._id,
+      args,
+      // A scan's workflow runs once: the sweeper may try again, but never restarts a finished one.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [
+        { key: SA.scanId, value: scan._id },
+        { key: SA.orgId, value: scan.orgId },
+        { key: SA.projectId, value: scan.projectId },
+        { key: SA.ecosystem, value: scan.ecosystem },
+        { key: SA.nodeCount, value: scan.nodeCount },
+        { key: SA.stage, value: 'queued' },
+      ],
+      staticSummary: `Scan ${scan._id} of ${scan.target} (${scan.ecosystem}, ${scan.nodeCount} packages, snapshot v${scan.schemaVersion})`,
+      staticDetails: `project ${scan.projectId} · org ${scan.orgId} · ${scan.bodyBytes} bytes uploaded at ${scan.startedAt.toISOString()}`,
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+    throw err;
+  }
+}
+
+/** Tries to start the workflow a few times within ~1.5 s; false means the sweeper will take over. */
+export function scanStarter(t: TemporalHandle, logger: Logger) {
+  return {
+    async start(scan: ScanDoc): Promise<boolean> {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        try {
+          await startScanWorkflow(t, scan);
+          return true;
+        } catch (err) {
+          logger.warn({ err, scanId: scan._id, attempt }, 'workflow start failed');
+          await new Promise((r) => setTimeout(r, 250 * (attempt + 1)));
+        }
+      }
+      return false;
+    },
+  };
+}
+
+/** Starts the workflow of any scan still queued after `graceMs` (its start was lost). Idempotent by workflow id. */
+export function startSweeper(store: Store, t: TemporalHandle, logger: Logger, intervalMs: number, graceMs = 5000): () => void {
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      for (const scan of await queuedScans(store, new Date(Date.now() - graceMs))) {
+        await startScanWorkflow(t, scan);
+      }
+    } catch (err) {
+      logger.warn({ err }, 'sweeper pass failed');
+    } finally {
+      running = false;
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+export function temporalReadiness(t: TemporalHandle) {
+  return {
+    async temporal() {
+      const res = await t.connection.workflowService.describeTaskQueue({
+        namespace: t.namespace,
+        taskQueue: { name: t.taskQueue },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
+      const pollers = res.pollers?.length ?? 0;
+      return { ok: pollers > 0, detail: pollers > 0 ? `${pollers} worker(s) polling ${t.taskQueue}` : `no worker polling ${t.taskQueue}` };
+    },
+  };
+}

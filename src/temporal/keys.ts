@@ -1,0 +1,30 @@
+// Names shared by the client, the worker and the workflow. Imported by workflow code: @temporalio/common only.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const SCAN_WORKFLOW = 'scanWorkflow';
+
+/** Typed search attributes: an operator finds a scan by id or project and sees ecosystem, size and stage. */
+export const SA = {
+  scanId: defineSearchAttributeKey('ScanId', SearchAttributeType.KEYWORD),
+  orgId: defineSearchAttributeKey('OrgId', SearchAttributeType.KEYWORD),
+  projectId: defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD),
+  ecosystem: defineSearchAttributeKey('Ecosystem', SearchAttributeType.KEYWORD),
+  nodeCount: defineSearchAttributeKey('NodeCount', SearchAttributeType.INT),
+  stage: defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD),
+};
+
+export type Stage = 'queued' | 'preparing' | 'matching' | 'attributing' | 'publishing' | 'completed' | 'failed';
+
+/** Scan failure reasons that are decided by the data, never by luck: retrying cannot help. */
+export const NON_RETRYABLE = ['unsupported_ecosystem', 'attribution_limit_exceeded', 'invalid_snapshot'] as const;
+
+export interface ScanWorkflowInput {
+  scanId: string;
+}
+
+export interface ScanWorkflowResult {
+  scanId: string;
+  status: 'completed' | 'failed';
+  failureReason?: string;
+  findings?: number;
+}

@@ -1,0 +1,89 @@
+// A real API over the test run's MongoDB-wire server and Temporal server, on a database of its own per test file.
+import request from 'supertest';
+import type http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createApp } from '../../src/http/app';
+import { createLogger } from '../../src/logger';
+import { createOrgWithOwner, createSession, addMember } from '../../src/storage/accounts';
+import { createApiKey } from '../../src/storage/api-keys';
+import type { Role } from '../../src/storage/documents';
+import { cursorCodec, loadCursorSecret } from '../../src/storage/cursors';
+import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
+import { connectTemporal, scanStarter, temporalReadiness, type TemporalHandle } from '../../src/temporal/client';
+
+export interface TestContext {
+  store: Store;
+  temporal: TemporalHandle;
+  server: http.Server;
+  api: ReturnType<typeof request>;
+  taskQueue: string;
+  close(): Promise<void>;
+}
+
+export function requireEnv(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: the jest global setup starts the infrastructure (unset SCANNER_SKIP_INFRA)`);
+  return v;
+}
+
+export async function testContext(opts: { taskQueue?: string; dbName?: string } = {}): Promise<TestContext> {
+  const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
+  const store = await connectStore(requireEnv('MONGODB_URI'), dbName);
+  await ensureIndexes(store);
+  const taskQueue = opts.taskQueue ?? `tq-${randomBytes(6).toString('hex')}`;
+  const temporal = await connectTemporal(requireEnv('TEMPORAL_ADDRESS'), 'default', taskQueue);
+  const logger = createLogger('test', process.env.TEST_LOG_LEVEL || 'silent');
+  const app = createApp({
+    store,
+    cursors: cursorCodec(await loadCursorSecret(store)),
+    starter: scanStarter(temporal, logger),
+    readiness: temporalReadiness(temporal),
+    logger,
+    maxBodyBytes: 10 * 1024 * 1024,
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((r) => server.once('listening', () => r()));
+  return {
+    store,
+    temporal,
+    server,
+    api: request(server),
+    taskQueue,
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      await temporal.connection.close();
+      await store.db.dropDatabase().catch(() => undefined);
+      await store.close();
+    },
+  };
+}
+
+export interface Org {
+  orgId: string;
+  ownerToken: string;
+  memberId: string;
+  session(role: Role): Promise<string>;
+  key(scopes: string[], projects?: 'all' | string[]): Promise<string>;
+}
+
+let counter = 0;
+
+export async function newOrg(store: Store, name = 'acme'): Promise<Org> {
+  const tag = `${Date.now()}${counter++}`;
+  const { org, user, member } = await createOrgWithOwner(store, name, `owner-${tag}@example.test`);
+  const { token } = await createSession(store, user._id);
+  return {
+    orgId: org._id,
+    ownerToken: token,
+    memberId: member._id,
+    async session(role) {
+      const m = await addMember(store, org._id, `${role}-${tag}-${counter++}@example.test`, role);
+      return (await createSession(store, m.userId)).token;
+    },
+    async key(scopes, projects = 'all') {
+      return (await createApiKey(store, { orgId: org._id, name: 'test', scopes, projects, createdBy: member._id, expiresAt: null })).secret;
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

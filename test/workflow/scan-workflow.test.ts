@@ -1,0 +1,109 @@
+// The scan workflow's orchestration on a real Temporal dev server (@temporalio/testing, existing-path CLI), with
+// activity implementations recorded per test: stage order, search attributes, failure classification, retries.
+// The real activities against MongoDB are covered by test/integration.
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { WorkflowFailedError } from '@temporalio/client';
+import type { createActivities } from '../../activities';
+import { SA } from '../../src/temporal/keys';
+
+type Acts = ReturnType<typeof createActivities>;
+
+let env: TestWorkflowEnvironment;
+
+beforeAll(async () => {
+  const path = process.env.TEMPORAL_CLI_PATH;
+  if (!path) throw new Error('TEMPORAL_CLI_PATH is not set by the jest global setup');
+  env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path }, searchAttributes: Object.values(SA) },
+  });
+}, 60_000);
+afterAll(() => env?.teardown());
+
+function activities(overrides: Partial<Acts>, calls: string[]): Acts {
+  const base = {
+    prepareScan: async () => (calls.push('prepare'), { ecosystem: 'javascript', nodeCount: 2, generation: 'adv_1', schemaVersion: 1 }),
+    matchAdvisories: async () => (calls.push('match'), { findings: 1, unmatchedVersions: 0 }),
+    derivePaths: async () => (calls.push('paths'), { segments: 3, characters: 30 }),
+    publishResults: async () => (calls.push('publish'), { findings: 1, suppressed: 0 }),
+    failScan: async (i: { reason: string }) => void calls.push(`fail:${i.reason}`),
+  };
+  return { ...base, ...overrides } as unknown as Acts;
+}
+
+async function run(acts: Acts, scanId: string) {
+  const taskQueue = `wf-${scanId}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: require.resolve('../../workflows'),
+    activities: acts,
+  });
+  return worker.runUntil(async () => {
+    const handle = await env.client.workflow.start('scanWorkflow', {
+      taskQueue,
+      workflowId: scanId,
+      args: [{ scanId }],
+      typedSearchAttributes: [{ key: SA.stage, value: 'queued' }],
+    });
+    const outcome = await handle.result().then((r) => ({ ok: true as const, r }), (e) => ({ ok: false as const, e }));
+    const desc = await handle.describe();
+    return { outcome, desc };
+  });
+}
+
+test('stages run in order and the run ends with Stage=completed and typed attributes', async () => {
+  const calls: string[] = [];
+  const { outcome, desc } = await run(activities({}, calls), 'scn_wf_ok');
+  expect(outcome.ok).toBe(true);
+  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish']);
+  expect(desc.typedSearchAttributes.get(SA.stage)).toBe('completed');
+  expect(desc.typedSearchAttributes.get(SA.ecosystem)).toBe('javascript');
+  expect(desc.typedSearchAttributes.get(SA.nodeCount)).toBe(2);
+});
+
+test('unsupported_ecosystem is not retried, marks the scan failed and fails the run with that type', async () => {
+  const calls: string[] = [];
+  let attempts = 0;
+  const acts = activities(
+    {
+      prepareScan: async () => {
+        attempts++;
+        throw ApplicationFailure.nonRetryable('python is not supported yet', 'unsupported_ecosystem');
+      },
+    },
+    calls,
+  );
+  const { outcome, desc } = await run(acts, 'scn_wf_unsupported');
+  expect(attempts).toBe(1);
+  expect(calls).toEqual(['fail:unsupported_ecosystem']);
+  expect(outcome.ok).toBe(false);
+  const err = (outcome as { e: unknown }).e as WorkflowFailedError;
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  expect((err.cause as ApplicationFailure).type).toBe('unsupported_ecosystem');
+  expect(desc.typedSearchAttributes.get(SA.stage)).toBe('failed');
+});
+
+test('attribution_limit_exceeded fails the scan with that reason', async () => {
+  const calls: string[] = [];
+  const acts = activities({ derivePaths: async () => { throw ApplicationFailure.nonRetryable('too many path segments', 'attribution_limit_exceeded'); } }, calls);
+  await run(acts, 'scn_wf_limit');
+  expect(calls).toEqual(['prepare', 'match', 'fail:attribution_limit_exceeded']);
+});
+
+test('a transient activity error is retried and the scan still completes', async () => {
+  const calls: string[] = [];
+  let n = 0;
+  const acts = activities({ matchAdvisories: async () => { if (n++ === 0) throw new Error('database hiccup'); calls.push('match'); return { findings: 0, unmatchedVersions: 0 }; } }, calls);
+  const { outcome } = await run(acts, 'scn_wf_retry');
+  expect(outcome.ok).toBe(true);
+  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish']);
+});
+
+test('any other failure is internal_error', async () => {
+  const calls: string[] = [];
+  const acts = activities({ publishResults: async () => { throw ApplicationFailure.nonRetryable('disk full', 'SomethingElse'); } }, calls);
+  await run(acts, 'scn_wf_internal');
+  expect(calls).toEqual(['prepare', 'match', 'paths', 'fail:internal_error']);
+});

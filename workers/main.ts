@@ -1,0 +1,41 @@
+// Process entry of the worker (`npm run worker`): polls the scan task queue until SIGINT/SIGTERM.
+import { Connection } from '@temporalio/client';
+import { loadConfig, requireMongoUri, requireTemporalAddress } from '../src/config';
+import { createLogger } from '../src/logger';
+import { connectStore, ensureIndexes } from '../src/storage/mongo';
+import { registerSearchAttributes } from '../src/temporal/search-attributes';
+import { createScanWorker } from './worker';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger('worker', config.logLevel);
+  const address = requireTemporalAddress(config);
+  const store = await connectStore(requireMongoUri(config), config.mongoDb);
+  await ensureIndexes(store);
+  // On a real cluster the operator may not have registered our search attributes: do it (idempotent).
+  const admin = await Connection.connect({ address });
+  try {
+    await registerSearchAttributes(admin, config.temporalNamespace);
+  } catch (err) {
+    logger.warn({ err }, 'could not register search attributes; ask the cluster operator to add them');
+  } finally {
+    await admin.close();
+  }
+  const { worker, connection } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const stop = () => worker.shutdown();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  logger.info({ taskQueue: config.taskQueue }, 'worker polling');
+  await worker.run();
+  await connection.close();
+  await store.close();
+  logger.info('worker stopped');
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,71 @@
+// One workflow per uploaded snapshot (workflow id = scan id). Deterministic code only: the work is in activities,
+// which read and write MongoDB; Temporal carries ids and small summaries, never the snapshot (claim check).
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  log,
+  proxyActivities,
+  setCurrentDetails,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { RetryPolicy } from '@temporalio/common';
+import type { createActivities } from '../activities';
+import { NON_RETRYABLE, SA, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/keys';
+
+type Activities = ReturnType<typeof createActivities>;
+
+const retry: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  maximumAttempts: 5,
+  nonRetryableErrorTypes: [...NON_RETRYABLE],
+};
+
+// One proxy per timeout profile: quick bookkeeping vs. graph work that heartbeats.
+const quick = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
+const heavy = proxyActivities<Activities>({ startToCloseTimeout: '15 minutes', heartbeatTimeout: '1 minute', retry });
+
+function stage(s: Stage, details: string): void {
+  upsertSearchAttributes([{ key: SA.stage, value: s }]);
+  setCurrentDetails(details);
+}
+
+function failureReason(err: unknown): { reason: string; message: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure && cause.type && (NON_RETRYABLE as readonly string[]).includes(cause.type)) {
+    const reason = cause.type === 'invalid_snapshot' ? 'internal_error' : cause.type;
+    return { reason, message: cause.message };
+  }
+  return { reason: 'internal_error', message: cause instanceof Error ? cause.message : String(cause) };
+}
+
+export async function scanWorkflow({ scanId }: ScanWorkflowInput): Promise<ScanWorkflowResult> {
+  try {
+    stage('preparing', `Loading and checking the snapshot of ${scanId}`);
+    const prep = await quick.prepareScan({ scanId });
+    upsertSearchAttributes([
+      { key: SA.ecosystem, value: prep.ecosystem },
+      { key: SA.nodeCount, value: prep.nodeCount },
+    ]);
+
+    stage('matching', `Matching ${prep.nodeCount} packages against advisory generation ${prep.generation ?? '(none)'}`);
+    const matched = await heavy.matchAdvisories({ scanId, generation: prep.generation });
+
+    stage('attributing', `Deriving paths for ${matched.findings} findings`);
+    const paths = await heavy.derivePaths({ scanId });
+
+    stage('publishing', `Publishing ${matched.findings} findings (${paths.segments} path segments)`);
+    const result = await quick.publishResults({ scanId, generation: prep.generation, unmatchedVersions: matched.unmatchedVersions });
+
+    stage('completed', `Completed: ${result.findings} findings, ${result.suppressed} suppressed`);
+    return { scanId, status: 'completed', findings: result.findings };
+  } catch (err) {
+    const { reason, message } = failureReason(err);
+    log.warn('scan failed', { scanId, reason, message });
+    await quick.failScan({ scanId, reason, message });
+    stage('failed', `Failed: ${reason}: ${message}`);
+    // Fail the run itself so the Temporal UI shows it as failed, with the reason as the failure type.
+    throw ApplicationFailure.nonRetryable(`scan ${scanId} failed: ${reason}: ${message}`, reason);
+  }
+}
