@@ -32,7 +32,10 @@ function int(name: string, fallback: number): number {
 /** runtime.json written by `npm start`: lets `npm run api`, `npm run worker` and the CLI find the local infra. */
 function runtimeFile(dataDir: string): Record<string, string> {
   try {
-    return JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8'));
+    const r = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8'));
+    // A runtime.json left by a killed `npm start` names servers that are gone: ignore it.
+    if (typeof r.pid === 'number') process.kill(r.pid, 0);
+    return r;
   } catch {
     return {};
   }

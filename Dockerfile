@@ -1,0 +1,25 @@
+# The API and the worker share one image; docker-compose.yml picks the command per service.
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci
+# Sources are copied by name (not `COPY . .`) so a local node_modules, .data or .tools never enters the image.
+COPY tsconfig.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+COPY workers ./workers
+COPY bench ./bench
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+# The worker bundles dist/workflows with webpack at start, so the compiled workflow sources ship too.
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+USER node
+EXPOSE 8080
+CMD ["node", "dist/src/main.js", "api"]

@@ -1,0 +1,90 @@
+// Runs the service as it runs in production (API and worker as separate processes from dist/) on the local
+// infrastructure, on a database and task queue of its own, and gives the benchmarks an HTTP client for it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { startLocalInfra } from '../src/infra/local';
+import { freePort } from '../src/infra/ports';
+import { createOrgWithOwner } from '../src/storage/accounts';
+import { createApiKey } from '../src/storage/api-keys';
+import { connectStore, ensureIndexes, type Store } from '../src/storage/mongo';
+
+export interface Harness {
+  store: Store;
+  baseUrl: string;
+  key: string;
+  upload(body: string, headers?: Record<string, string>): Promise<{ status: number; id: string }>;
+  waitCompleted(id: string, pollMs?: number): Promise<{ status: string; ms: number }>;
+  get(url: string): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+function child(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const root = path.resolve(__dirname, '..', '..');
+  const p = spawn(process.execPath, [path.join(root, 'dist', script), ...args], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return p;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-bench-'));
+  fs.chmodSync(dataDir, 0o755);
+  const infra = await startLocalInfra({ dataDir, log: { info: () => undefined, warn: (m: string) => console.error(m) } as never });
+  const dbName = `bench_${randomBytes(4).toString('hex')}`;
+  const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
+  const port = await freePort();
+  const env = { MONGODB_URI: infra.mongoUri, MONGODB_DB: dbName, TEMPORAL_ADDRESS: infra.temporalAddress, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  const store = await connectStore(infra.mongoUri, dbName);
+  await ensureIndexes(store);
+  const { org, member } = await createOrgWithOwner(store, 'bench', 'bench@example.test');
+  const { secret } = await createApiKey(store, { orgId: org._id, name: 'bench', scopes: ['sca:upload', 'scans:read', 'findings:read'], projects: 'all', createdBy: member._id, expiresAt: null });
+  const worker = child('workers/main.js', [], env);
+  const api = child('src/main.js', ['api'], env);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const auth = { Authorization: `Bearer ${secret}` };
+
+  for (let i = 0; ; i++) {
+    const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.status === 200, () => false);
+    if (ready) break;
+    if (i > 600) throw new Error('service did not become ready within 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const h: Harness = {
+    store,
+    baseUrl,
+    key: secret,
+    async upload(body, headers = {}) {
+      const r = await fetch(`${baseUrl}/v1/scans/dependency-snapshots`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json', ...headers }, body });
+      const json: any = await r.json();
+      if (r.status !== 201 && r.status !== 200) throw new Error(`upload answered ${r.status}: ${JSON.stringify(json)}`);
+      return { status: r.status, id: json.id };
+    },
+    async waitCompleted(id, pollMs = 5) {
+      const t0 = performance.now();
+      for (;;) {
+        const scan = await store.c.scans.findOne({ _id: id }, { projection: { status: 1 } });
+        if (scan && (scan.status === 'completed' || scan.status === 'failed')) return { status: scan.status, ms: performance.now() - t0 };
+        if (performance.now() - t0 > 300_000) throw new Error(`scan ${id} did not finish within 5 minutes`);
+        await new Promise((r) => setTimeout(r, pollMs));
+      }
+    },
+    async get(url) {
+      const r = await fetch(`${baseUrl}${url}`, { headers: auth });
+      return { status: r.status, body: await r.json() };
+    },
+    async close() {
+      for (const p of [api, worker]) p.kill('SIGTERM');
+      await Promise.all([api, worker].map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
+      await store.db.dropDatabase().catch(() => undefined);
+      await store.close();
+      await infra.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}

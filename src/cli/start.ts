@@ -1,0 +1,164 @@
+// `npm start`: the whole service on one machine. Starts the local infrastructure, then the worker and the API as
+// child processes, and stops all of it on Ctrl-C (or when a child dies), leaving no process behind.
+import fs from 'node:fs';
+import path from 'node:path';
+import { startLocalInfra, type LocalInfra } from '../infra/local';
+import { isAlive, spawnProcess, describeExit, type ManagedProcess } from '../infra/proc';
+import { isPortFree, waitUntil } from '../infra/ports';
+import { readRuntime, removeRuntime, writeRuntime } from '../infra/runtime';
+import { projectRoot, type InfraLog } from '../infra/tools';
+
+const log: InfraLog = {
+  info: (msg) => console.log(`start  | ${msg}`),
+  warn: (msg) => console.warn(`start  | WARNING: ${msg}`),
+};
+
+const CHILD_STOP_MS = 10_000;
+
+/** A runtime.json whose pid is a live `start.js` means another supervisor owns this DATA_DIR right now. */
+function otherSupervisor(dataDir: string): number | undefined {
+  const rt = readRuntime(dataDir);
+  if (!rt || rt.pid === process.pid || !isAlive(rt.pid)) return undefined;
+  try {
+    return fs.readFileSync(`/proc/${rt.pid}/cmdline`, 'utf8').includes('start.js') ? rt.pid : undefined;
+  } catch {
+    return rt.pid; // no /proc: a live pid is the best evidence we have
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = path.resolve(process.env.DATA_DIR || '.data');
+  const port = Number(process.env.PORT || 8080);
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o755 });
+  const other = otherSupervisor(dataDir);
+  if (other) throw new Error(`another \`npm start\` (pid ${other}) is running on ${dataDir}; stop it or set DATA_DIR`);
+  if (!(await isPortFree(port, '0.0.0.0'))) throw new Error(`port ${port} is in use; set PORT to another port`);
+
+  const root = projectRoot();
+  const entries = { worker: path.join(root, 'dist', 'workers', 'main.js'), api: path.join(root, 'dist', 'src', 'main.js') };
+  for (const file of Object.values(entries)) {
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` (npm start does it)`);
+  }
+
+  let infra: LocalInfra | undefined;
+  const children: ManagedProcess[] = [];
+  let stopping = false;
+  let signals = 0;
+
+  const shutdown = async (code: number, reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`stopping (${reason})`);
+    // Children first (the API and worker still hold connections), then the servers they talk to.
+    await Promise.all(children.map((c) => c.stop({ signal: 'SIGTERM', timeoutMs: CHILD_STOP_MS })));
+    if (infra) {
+      log.info(`stopping ${infra.started.join(', ') || 'nothing started locally'}`);
+      await infra.stop();
+    }
+    removeRuntime(dataDir);
+    log.info('stopped');
+    process.exit(code);
+  };
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals += 1;
+    if (!infra) {
+      // A first build of FerretDB can take minutes: a second Ctrl-C must not wait for it. Whatever was started
+      // so far dies with us (parent-death signal).
+      if (signals > 1) process.exit(130);
+      // Still starting: startLocalInfra cannot be interrupted halfway; stop as soon as it returns.
+      log.info(`${sig} received, stopping once startup returns (again to exit now)`);
+      stopping = true;
+      return;
+    }
+    if (signals > 1) {
+      log.warn(`${sig} again: killing the API and worker now`);
+      for (const c of children) void c.stop({ signal: 'SIGKILL', timeoutMs: 1000 });
+      return;
+    }
+    void shutdown(0, sig);
+  };
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, onSignal);
+
+  const t0 = Date.now();
+  log.info(`data directory ${dataDir}`);
+  infra = await startLocalInfra({ dataDir, log });
+  if (stopping) {
+    stopping = false;
+    return shutdown(0, 'signal during startup');
+  }
+  try {
+    await runServices();
+  } catch (err) {
+    log.warn(`startup failed: ${(err as Error).message}`);
+    await shutdown(1, 'startup failed');
+  }
+
+  async function runServices(): Promise<void> {
+    const ready = infra!;
+    log.info(`infrastructure ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (${ready.started.join(', ') || 'all external'}; server logs in ${ready.logDir})`);
+
+    const env = {
+      ...process.env,
+      MONGODB_URI: ready.mongoUri,
+      TEMPORAL_ADDRESS: ready.temporalAddress,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+    };
+    for (const [name, args] of [['worker', [entries.worker]], ['api', [entries.api, 'api']]] as const) {
+      const child = spawnProcess({
+        name,
+        command: process.execPath,
+        args: [...args],
+        env,
+        cwd: root,
+        onLine: (line) => console.log(`${name.padEnd(6)} | ${line}`),
+      });
+      children.push(child);
+      void child.exited.then((e) => {
+        if (!stopping) {
+          log.warn(`${name} ${describeExit(e)} unexpectedly`);
+          void shutdown(1, `${name} died`);
+        }
+      });
+    }
+
+    const apiUrl = `http://127.0.0.1:${port}`;
+    try {
+      await waitUntil(`${apiUrl}/healthz`, async () => {
+        const res = await fetch(`${apiUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
+        await res.body?.cancel();
+        return res.ok;
+      }, { timeoutMs: 120_000, intervalMs: 300, abort: () => (stopping ? new Error('stopping') : undefined) });
+    } catch (err) {
+      if (stopping) return; // a child died or a signal came: shutdown is already under way
+      log.warn((err as Error).message);
+      return shutdown(1, 'the API did not become healthy');
+    }
+    if (stopping) return;
+
+    writeRuntime(dataDir, {
+      apiUrl,
+      temporalUiUrl: ready.temporalUiUrl,
+      temporalAddress: ready.temporalAddress,
+      mongoUri: ready.mongoUri,
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+    });
+    console.log([
+      '',
+      `  API          ${apiUrl}`,
+      `  Temporal UI  ${ready.temporalUiUrl ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
+      `  MongoDB      ${ready.mongoUri}`,
+      `  Data         ${dataDir}`,
+      '',
+      `  ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; press Ctrl-C to stop`,
+      '',
+    ].join('\n'));
+  }
+}
+
+main().catch((err) => {
+  console.error(`start  | ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,126 @@
+// The whole local stack in one call: a MongoDB-wire server and Temporal, each unless the environment names one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureTools, type InfraLog, type Tools } from './tools';
+import { startPostgres } from './postgres';
+import { startFerretDB } from './ferretdb';
+import { startMongod } from './mongod';
+import { startTemporal } from './temporal';
+
+export interface LocalInfraOptions {
+  dataDir: string;
+  log: InfraLog;
+  ports?: { temporal?: number; temporalUi?: number; mongo?: number; postgres?: number };
+  /** Where MONGODB_URI / TEMPORAL_ADDRESS / SCANNER_TRY_MONGOMS_DOWNLOAD are read; process.env by default. */
+  env?: NodeJS.ProcessEnv;
+  /** false for throwaway test data: PostgreSQL skips fsync. */
+  durable?: boolean;
+}
+
+export interface LocalInfra {
+  mongoUri: string;
+  temporalAddress: string;
+  /** Undefined when TEMPORAL_ADDRESS points at a server we did not start (TEMPORAL_UI_URL, if set, is used). */
+  temporalUiUrl: string | undefined;
+  /** What this call started, in start order, e.g. ['postgres', 'ferretdb', 'temporal']. */
+  started: string[];
+  /** Where the started servers' output goes. */
+  logDir: string;
+  stop(): Promise<void>;
+}
+
+interface Started {
+  name: string;
+  stop(): Promise<void>;
+}
+
+export async function startLocalInfra(o: LocalInfraOptions): Promise<LocalInfra> {
+  const env = o.env ?? process.env;
+  const dataDir = path.resolve(o.dataDir);
+  const logDir = path.join(dataDir, 'logs');
+  fs.mkdirSync(logDir, { recursive: true, mode: 0o755 });
+  const tools = await ensureTools(o.log, { temporal: !env.TEMPORAL_ADDRESS, mongo: !env.MONGODB_URI });
+
+  const started: Started[] = [];
+  const stopAll = async () => {
+    // Reverse order: FerretDB before the PostgreSQL it writes to. A failing stop must not keep the rest alive.
+    for (const s of [...started].reverse()) {
+      try {
+        await s.stop();
+      } catch (err) {
+        o.log.warn(`stopping ${s.name} failed: ${(err as Error).message}`);
+      }
+    }
+    started.length = 0;
+  };
+
+  // The two chains are independent, so they start concurrently (Temporal's startup dominates either way).
+  const mongo = env.MONGODB_URI ? Promise.resolve(env.MONGODB_URI) : startMongo(o, dataDir, tools, env, started);
+  const temporal = env.TEMPORAL_ADDRESS
+    ? Promise.resolve({ address: env.TEMPORAL_ADDRESS, uiUrl: env.TEMPORAL_UI_URL || undefined })
+    : startTemporal({ cli: tools.temporalCli!, dataDir, log: o.log, port: o.ports?.temporal, uiPort: o.ports?.temporalUi })
+        .then((t) => (started.push({ name: 'temporal', stop: t.stop }), t));
+  const [m, t] = await Promise.allSettled([mongo, temporal]);
+  if (m.status === 'rejected' || t.status === 'rejected') {
+    await stopAll();
+    throw m.status === 'rejected' ? m.reason : (t as PromiseRejectedResult).reason;
+  }
+  return {
+    mongoUri: m.value,
+    temporalAddress: t.value.address,
+    temporalUiUrl: t.value.uiUrl,
+    started: started.map((s) => s.name),
+    logDir,
+    stop: stopAll,
+  };
+}
+
+/** mongod when one is available, else FerretDB over PostgreSQL, else FerretDB over SQLite. */
+async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, env: NodeJS.ProcessEnv, started: Started[]): Promise<string> {
+  // Keep using the store this DATA_DIR already holds: switching backends would silently show an empty database.
+  const holdsData = (d: string) => fs.existsSync(path.join(dataDir, d)) && fs.readdirSync(path.join(dataDir, d)).length > 0;
+  const hasFerretData = holdsData('postgres') || holdsData('sqlite');
+  const hasMongodData = holdsData('mongod');
+  if (hasMongodData || !hasFerretData) {
+    try {
+      const mongod = await startMongod({
+        dataDir,
+        log: o.log,
+        port: o.ports?.mongo,
+        systemBinary: tools.mongod,
+        allowDownload: env.SCANNER_TRY_MONGOMS_DOWNLOAD === '1',
+      });
+      if (mongod) {
+        started.push({ name: 'mongod', stop: mongod.stop });
+        return mongod.uri;
+      }
+    } catch (err) {
+      if (hasMongodData) throw err;
+      o.log.warn(`mongod could not start, using FerretDB instead: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  if (!tools.ferretdb) {
+    throw new Error('no MongoDB-wire server available: set MONGODB_URI, install mongod, or install Go so FerretDB can be built');
+  }
+  let postgresUrl: string | undefined;
+  const hasSqliteData = holdsData('sqlite') && !holdsData('postgres');
+  if (tools.postgresBin && !hasSqliteData) {
+    const pgRoot = path.join(dataDir, 'postgres');
+    const hadCluster = fs.existsSync(path.join(pgRoot, 'data', 'PG_VERSION'));
+    try {
+      const pg = await startPostgres({ binDir: tools.postgresBin, dataDir, log: o.log, port: o.ports?.postgres, durable: o.durable });
+      started.push({ name: 'postgres', stop: pg.stop });
+      postgresUrl = pg.url;
+    } catch (err) {
+      // An existing cluster holds data: failing loudly beats starting on an empty SQLite store.
+      if (hadCluster) throw err;
+      o.log.warn(`PostgreSQL could not start, FerretDB uses SQLite instead: ${(err as Error).message}`);
+      fs.rmSync(pgRoot, { recursive: true, force: true });
+    }
+  } else if (!tools.postgresBin) {
+    o.log.warn('PostgreSQL binaries not found: FerretDB uses SQLite, which is slower for filtered queries (see local-database.md)');
+  }
+  const ferret = await startFerretDB({ binary: tools.ferretdb, dataDir, log: o.log, port: o.ports?.mongo, postgresUrl });
+  started.push({ name: `ferretdb`, stop: ferret.stop });
+  return ferret.uri;
+}

@@ -1,0 +1,81 @@
+// Temporal's dev server (the CLI's `server start-dev`): SQLite-backed, persistent in <dataDir>/temporal.db.
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { spawnProcess, type ManagedProcess } from './proc';
+import { freePorts, waitUntil } from './ports';
+import { searchAttributeFlags } from '../temporal/search-attributes';
+import type { InfraLog } from './tools';
+
+export interface TemporalOptions {
+  cli: string;
+  dataDir: string;
+  log: InfraLog;
+  port?: number;
+  uiPort?: number;
+  namespace?: string;
+}
+
+export interface TemporalHandle {
+  address: string;
+  uiUrl: string;
+  process: ManagedProcess;
+  stop(): Promise<void>;
+}
+
+export function startDevArgs(dbFile: string, port: number, uiPort: number, namespace: string): string[] {
+  return [
+    'server', 'start-dev',
+    '--db-filename', dbFile,
+    '--ip', '127.0.0.1',
+    '--port', String(port),
+    '--ui-port', String(uiPort),
+    '--namespace', namespace,
+    '--log-level', 'warn',
+    ...searchAttributeFlags(),
+  ];
+}
+
+export async function startTemporal(o: TemporalOptions): Promise<TemporalHandle> {
+  const [fallbackPort, fallbackUi] = await freePorts(2);
+  const port = o.port ?? fallbackPort;
+  const uiPort = o.uiPort ?? (fallbackUi !== port ? fallbackUi : fallbackPort);
+  const namespace = o.namespace ?? 'default';
+  const address = `127.0.0.1:${port}`;
+  const uiUrl = `http://127.0.0.1:${uiPort}`;
+  const proc = spawnProcess({
+    name: 'temporal',
+    command: o.cli,
+    args: startDevArgs(path.join(o.dataDir, 'temporal.db'), port, uiPort, namespace),
+    cwd: o.dataDir,
+    logFile: path.join(o.dataDir, 'logs', 'temporal.log'),
+  });
+  const stop = async () => {
+    await proc.stop({ signal: 'SIGTERM', timeoutMs: 15_000 });
+  };
+  const abort = () => (proc.isRunning() ? undefined : new Error(`temporal dev server exited; last output:\n${proc.tail()}`));
+  try {
+    // Ready means: the frontend answers gRPC *and* knows the namespace (it is created during startup).
+    await waitUntil(`Temporal frontend at ${address}`, async () => {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return true;
+      } finally {
+        await connection.close();
+      }
+    }, { timeoutMs: 120_000, intervalMs: 250, abort });
+    await waitUntil(`Temporal UI at ${uiUrl}`, async () => {
+      const res = await fetch(uiUrl, { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      return res.ok;
+    }, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      abort,
+    });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address, uiUrl, process: proc, stop };
+}
