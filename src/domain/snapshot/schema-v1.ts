@@ -1,0 +1,39 @@
+// Structural schema of snapshot v1 (legacy; also produced by the JavaScript package-manager CLI).
+// The spec gives v1 few constraints: decisions.md fixes the required fields. Ids and other strings are used as
+// sent (no "text" length or character rules), except project, whose rule decisions.md extends to v1.
+import { OPEN, ecosystem, project, relationship, suppressions } from './schema-parts';
+
+const str = { type: 'string' } as const;
+const strArray = { type: 'array', items: str } as const;
+
+export const snapshotSchemaV1 = {
+  $id: 'snapshot-v1',
+  type: 'object',
+  required: ['schemaVersion', 'project', 'ecosystem', 'roots', 'nodes'],
+  additionalProperties: OPEN,
+  properties: {
+    schemaVersion: { const: 1 },
+    project,
+    ecosystem,
+    manifests: strArray,
+    roots: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['module', 'context', 'dependencies'],
+        additionalProperties: OPEN,
+        properties: { module: str, manifest: str, context: str, dependencies: strArray },
+      },
+    },
+    nodes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'version', 'relationship', 'dependencies'],
+        additionalProperties: OPEN,
+        properties: { id: str, name: str, version: str, relationship, dependencies: strArray },
+      },
+    },
+    suppressions,
+  },
+} as const;
