@@ -1,8 +1,10 @@
 // Process entry of the API (`npm run api`): connects MongoDB and Temporal, listens on PORT.
 import http from 'node:http';
+import os from 'node:os';
 import { loadConfig, requireMongoUri, requireTemporalAddress } from './config';
 import { createApp } from './http/app';
 import { createLogger } from './logger';
+import { uploadPreparer } from './pool/upload-pool';
 import { cursorCodec, loadCursorSecret } from './storage/cursors';
 import { connectStore, ensureIndexes } from './storage/mongo';
 import { connectTemporal, scanStarter, startSweeper, temporalReadiness } from './temporal/client';
@@ -13,6 +15,7 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
   const store = await connectStore(requireMongoUri(config), config.mongoDb);
   await ensureIndexes(store);
   const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
+  const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
   const app = createApp({
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
@@ -20,6 +23,7 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
     readiness: temporalReadiness(temporal),
     logger,
     maxBodyBytes: config.maxBodyBytes,
+    uploads,
   });
   const stopSweeper = startSweeper(store, temporal, logger, config.sweepIntervalMs);
   const server = http.createServer(app.callback());
@@ -32,6 +36,7 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
       stopSweeper();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await uploads.close();
       await temporal.connection.close();
       await store.close();
     },

@@ -4,6 +4,7 @@ import type { Store } from '../storage/mongo';
 import type { CursorCodec } from '../storage/cursors';
 import type { ScanDoc } from '../storage/documents';
 import type { Principal } from './auth/principal';
+import type { UploadPreparer } from '../pool/upload-pool';
 
 export interface ScanStarter {
   /** Starts the scan's workflow (workflow id = scan id). Resolves false when Temporal could not be reached. */
@@ -22,6 +23,8 @@ export interface AppDeps {
   readiness: Readiness;
   logger: Logger;
   maxBodyBytes: number;
+  /** Parses, validates, hashes and compresses upload bodies (large ones on a thread pool). */
+  uploads: UploadPreparer;
 }
 
 export interface AppState {

@@ -4,6 +4,7 @@ import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
+import { uploadPreparer } from '../../src/pool/upload-pool';
 import { createOrgWithOwner, createSession, addMember } from '../../src/storage/accounts';
 import { createApiKey } from '../../src/storage/api-keys';
 import type { Role } from '../../src/storage/documents';
@@ -33,6 +34,7 @@ export async function testContext(opts: { taskQueue?: string; dbName?: string } 
   const taskQueue = opts.taskQueue ?? `tq-${randomBytes(6).toString('hex')}`;
   const temporal = await connectTemporal(requireEnv('TEMPORAL_ADDRESS'), 'default', taskQueue);
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL || 'silent');
+  const uploads = uploadPreparer(1);
   const app = createApp({
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
@@ -40,6 +42,7 @@ export async function testContext(opts: { taskQueue?: string; dbName?: string } 
     readiness: temporalReadiness(temporal),
     logger,
     maxBodyBytes: 10 * 1024 * 1024,
+    uploads,
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
@@ -51,6 +54,7 @@ export async function testContext(opts: { taskQueue?: string; dbName?: string } 
     taskQueue,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
+      await uploads.close();
       await temporal.connection.close();
       await store.db.dropDatabase().catch(() => undefined);
       await store.close();

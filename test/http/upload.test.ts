@@ -177,3 +177,20 @@ describe('listing', () => {
     expect(queued.body.scans).toEqual([]);
   });
 });
+
+describe('large bodies are prepared on the thread pool', () => {
+  test('a 10,000-node snapshot is accepted; a broken one gets the same 422 envelope as inline', async () => {
+    const { syntheticSnapshot } = await import('../../src/domain/snapshot');
+    const big = syntheticSnapshot({ schemaVersion: 1, nodes: 10000, roots: 20, depsPerNode: 3, project: 'big' });
+    const body = JSON.stringify(big);
+    expect(body.length).toBeGreaterThan(256 * 1024);
+    const ok = await post(body);
+    expect(ok.status).toBe(201);
+    expect((await t.store.c.scans.findOne({ _id: ok.body.id }))?.nodeCount).toBe(10000);
+    const broken = JSON.parse(body);
+    broken.nodes[9999].dependencies = ['nope@0'];
+    const res = await post(broken);
+    envelope(res, 422, 'invalid_snapshot');
+    expect(res.body.error.message).toMatch(/^\/nodes\/9999\/dependencies\/0/);
+  });
+});

@@ -3,18 +3,17 @@
 // answer, and the sweeper starts any queued scan whose workflow start did not get through.
 import type { Context } from 'koa';
 import { ApiError, invalidSnapshot } from '../../domain/errors';
-import { newId, sha256Hex } from '../../domain/ids';
-import { validateSnapshot } from '../../domain/snapshot';
+import { newId } from '../../domain/ids';
 import type { ScanDoc } from '../../storage/documents';
 import { claimKey, releaseKey } from '../../storage/idempotency';
 import { createProject, findProject } from '../../storage/projects';
 import { getScan, insertScan } from '../../storage/scans';
-import { deleteSnapshot, putSnapshot } from '../../storage/snapshots';
+import { deleteSnapshot, putCompressedSnapshot } from '../../storage/snapshots';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
-import { readJson } from '../middleware/body';
+import { readBody } from '../middleware/body';
 import { presentScan } from './presenter';
 
 const MAX_IDEMPOTENCY_KEY = 128;
@@ -56,12 +55,13 @@ export function uploadHandler(deps: AppDeps) {
     const principal = principalOf(ctx);
     const key = idempotencyKey(ctx);
     const tooLarge = new ApiError(413, 'snapshot_too_large', `body: larger than ${deps.maxBodyBytes} bytes`);
-    const { raw, value } = await readJson(ctx, deps.maxBodyBytes, tooLarge, (what) => invalidSnapshot('', what));
-    const { snapshot, stats } = validateSnapshot(value, raw.length);
+    if (!ctx.is('application/json')) throw invalidSnapshot('', 'Content-Type must be application/json');
+    const raw = await readBody(ctx, deps.maxBodyBytes, tooLarge);
+    const { summary: snapshot, bodyHash, gzipped } = await deps.uploads.prepare(raw);
+    const stats = snapshot.stats;
     let project = await resolveProject(deps, ctx, snapshot.project);
 
     const scanId = newId('scn');
-    const bodyHash = sha256Hex(raw);
     if (key) {
       const claim = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
       if (!claim.claimed) {
@@ -101,7 +101,7 @@ export function uploadHandler(deps: AppDeps) {
         nodeCount: stats.nodes,
         bodyBytes: raw.length,
       };
-      await putSnapshot(deps.store, scanId, principal.orgId, raw);
+      await putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, raw.length);
       try {
         await insertScan(deps.store, scan);
       } catch (err) {

@@ -1,0 +1,161 @@
+// The whole pipeline against the real servers: HTTP upload → Temporal workflow → activities → MongoDB-wire store,
+// on piscina's real package-lock.json and the real npm advisories of ../shared/data.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Worker } from '@temporalio/worker';
+import { importAdvisories } from '../../src/advisories/import';
+import { snapshotFromNpmLock } from '../../src/domain/snapshot';
+import { createLogger } from '../../src/logger';
+import { createScanWorker } from '../../workers/worker';
+import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+
+const SHARED = path.resolve(__dirname, '../../../shared/data');
+const LOCK = JSON.parse(fs.readFileSync(path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json'), 'utf8'));
+
+let t: TestContext;
+let org: Org;
+let key: string;
+let worker: Worker;
+let running: Promise<void>;
+
+beforeAll(async () => {
+  t = await testContext();
+  const report = await importAdvisories(t.store, [path.join(SHARED, 'advisories/npm')]);
+  expect(report.rejected).toEqual([]);
+  const w = await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
+  worker = w.worker;
+  running = worker.run();
+  org = await newOrg(t.store);
+  key = await org.key(['sca:upload', 'scans:read', 'findings:read']);
+}, 120_000);
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await t.close();
+});
+
+async function scanOf(snapshot: unknown): Promise<{ id: string; scan: Record<string, any> }> {
+  const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(snapshot as object);
+  expect(res.status).toBe(201);
+  const id = res.body.id as string;
+  for (let i = 0; i < 600; i++) {
+    const got = await t.api.get(`/v1/scans/${id}`).set(bearer(key));
+    if (got.body.status === 'completed' || got.body.status === 'failed') return { id, scan: got.body };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`scan ${id} did not finish`);
+}
+
+const piscina = (extra: Record<string, unknown> = {}) => ({ ...snapshotFromNpmLock(LOCK, { project: 'piscina', includeDev: true }), ...extra });
+
+test('piscina lockfile: the ws DoS advisory is found with its path, severity, fix and counts', async () => {
+  const { id, scan } = await scanOf(piscina());
+  expect(scan).toMatchObject({ status: 'completed', failureReason: null, suppressed: 0, modules: [] });
+  expect(scan.finishedAt).toEqual(expect.any(String));
+  expect(scan.advisoryGeneration).toMatch(/^adv_/);
+  const res = await t.api.get(`/v1/scans/${id}/findings?limit=200`).set(bearer(key));
+  expect(res.status).toBe(200);
+  const ws = res.body.findings.find((f: { package: string }) => f.package === 'ws');
+  expect(ws).toMatchObject({
+    id: expect.stringMatching(/^fnd_/),
+    scanId: id,
+    severity: 'high',
+    cve: 'CVE-2024-37890',
+    package: 'ws',
+    installedVersion: '7.5.9',
+    fixedVersion: '7.5.10',
+    publishedAt: '2024-06-17T19:09:10.000Z',
+    summary: 'ws affected by a DoS when handling a request with many HTTP headers',
+    suppressed: false,
+    suppressionReason: null,
+    attributions: [],
+  });
+  expect(ws.path[0]).toBe('package.json');
+  expect(ws.path[ws.path.length - 1]).toBe('ws@7.5.9');
+  const total = res.body.findings.length;
+  const counts = scan.findings;
+  expect(counts.critical + counts.high + counts.medium + counts.low).toBe(total);
+  expect(res.body.counts).toEqual({ ...counts, suppressed: 0 });
+  // Severity descending, then id.
+  const order = ['critical', 'high', 'medium', 'low'];
+  const keys = res.body.findings.map((f: { severity: string; id: string }) => [order.indexOf(f.severity), f.id]);
+  expect(keys).toEqual([...keys].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1)));
+});
+
+test('suppressions: matching by alias and glob, expired ones ignored, counted apart, readable with suppressed=all', async () => {
+  const { id, scan } = await scanOf(
+    piscina({
+      suppressions: [
+        { cve: 'GHSA-3h5v-q93c-6h6q', reason: 'dev server only', package: 'w?' },
+        { cve: 'CVE-2024-37890', reason: 'second match, not used' },
+        { cve: 'CVE-2024-37890', reason: 'expired', expires: '2020-01-01' },
+      ],
+    }),
+  );
+  expect(scan.status).toBe('completed');
+  expect(scan.suppressed).toBeGreaterThanOrEqual(1);
+  const hidden = await t.api.get(`/v1/scans/${id}/findings?limit=200`).set(bearer(key));
+  expect(hidden.body.findings.find((f: { package: string }) => f.package === 'ws')).toBeUndefined();
+  const only = await t.api.get(`/v1/scans/${id}/findings?suppressed=true`).set(bearer(key));
+  const ws = only.body.findings.find((f: { package: string }) => f.package === 'ws');
+  expect(ws).toMatchObject({ suppressed: true, suppressionReason: 'dev server only' });
+  expect(only.body.counts.suppressed).toBe(scan.suppressed);
+  const all = await t.api.get(`/v1/scans/${id}/findings?suppressed=all&limit=200`).set(bearer(key));
+  expect(all.body.findings.length).toBe(hidden.body.findings.length + only.body.findings.length);
+});
+
+test('a hand-made snapshot: known vulnerable versions, fixed versions not flagged, filters and pagination', async () => {
+  const nodes = [
+    { id: 'lodash@4.17.20', name: 'lodash', version: '4.17.20', relationship: 'direct', dependencies: ['minimist@1.2.5'] },
+    { id: 'minimist@1.2.5', name: 'minimist', version: '1.2.5', relationship: 'transitive', dependencies: [] },
+    { id: 'ws@7.5.10', name: 'ws', version: '7.5.10', relationship: 'direct', dependencies: [] },
+  ];
+  const { id, scan } = await scanOf({ schemaVersion: 1, project: 'hand', ecosystem: 'typescript', roots: [{ module: 'app', context: 'dependencies', dependencies: ['lodash@4.17.20', 'ws@7.5.10'] }], nodes });
+  expect(scan.status).toBe('completed');
+  const res = await t.api.get(`/v1/scans/${id}/findings`).set(bearer(key));
+  const byPkg = (p: string) => res.body.findings.filter((f: { package: string }) => f.package === p);
+  expect(byPkg('ws')).toEqual([]);
+  expect(byPkg('lodash').map((f: { cve: string }) => f.cve)).toContain('CVE-2021-23337');
+  const minimist = byPkg('minimist');
+  expect(minimist.length).toBeGreaterThan(0);
+  expect(minimist[0].path).toEqual(['app', 'lodash@4.17.20', 'minimist@1.2.5']);
+
+  const n = res.body.findings.length;
+  const page1 = await t.api.get(`/v1/scans/${id}/findings?limit=1`).set(bearer(key));
+  expect(page1.body.findings).toHaveLength(1);
+  expect(page1.body.nextCursor).toEqual(n > 1 ? expect.any(String) : null);
+  if (n > 1) {
+    const page2 = await t.api.get(`/v1/scans/${id}/findings?limit=1&cursor=${page1.body.nextCursor}`).set(bearer(key));
+    expect(page2.body.findings[0].id).toBe(res.body.findings[1].id);
+    const stale = await t.api.get(`/v1/scans/${id}/findings?limit=1&severity=low&cursor=${page1.body.nextCursor}`).set(bearer(key));
+    expect(stale.status).toBe(422);
+    expect(stale.body.error.code).toBe('invalid_cursor');
+  }
+  const exactHigh = await t.api.get(`/v1/scans/${id}/findings?severity=high&severityMode=exact`).set(bearer(key));
+  expect(exactHigh.body.findings.every((f: { severity: string }) => f.severity === 'high')).toBe(true);
+  const team = await t.api.get(`/v1/scans/${id}/findings?team=platform`).set(bearer(key));
+  expect(team.body.findings).toEqual([]);
+});
+
+test('python scans fail with unsupported_ecosystem (until the advisory issue adds PyPI)', async () => {
+  const { scan } = await scanOf({
+    schemaVersion: 1,
+    project: 'py',
+    ecosystem: 'python',
+    roots: [{ module: 'svc', context: 'main', dependencies: ['requests@2.0.0'] }],
+    nodes: [{ id: 'requests@2.0.0', name: 'requests', version: '2.0.0', relationship: 'direct', dependencies: [] }],
+  });
+  expect(scan).toMatchObject({ status: 'failed', failureReason: 'unsupported_ecosystem', findings: null, suppressed: null });
+  expect(scan.finishedAt).toEqual(expect.any(String));
+});
+
+test('a replayed workflow task or retried activity never duplicates findings: results are keyed by scan', async () => {
+  const { id } = await scanOf(piscina());
+  const chunks = await t.store.c.scanResults.countDocuments({ scanId: id });
+  const scan = await t.store.c.scans.findOne({ _id: id });
+  expect(chunks).toBe(scan!.resultChunks);
+  const all = await t.api.get(`/v1/scans/${id}/findings?suppressed=all&limit=200`).set(bearer(key));
+  const ids = all.body.findings.map((f: { id: string }) => f.id);
+  expect(new Set(ids).size).toBe(ids.length);
+});
