@@ -105,37 +105,51 @@ test('suppressions: matching by alias and glob, expired ones ignored, counted ap
   expect(all.body.findings.length).toBe(hidden.body.findings.length + only.body.findings.length);
 });
 
-test('a hand-made snapshot: known vulnerable versions, fixed versions not flagged, filters and pagination', async () => {
+test('a hand-made snapshot: real advisories, ranges, last_affected, name case, filters and pagination', async () => {
+  const node = (name: string, version: string, dependencies: string[] = [], relationship = 'transitive') => ({ id: `${name}@${version}`, name, version, relationship, dependencies });
   const nodes = [
-    { id: 'lodash@4.17.20', name: 'lodash', version: '4.17.20', relationship: 'direct', dependencies: ['minimist@1.2.5'] },
-    { id: 'minimist@1.2.5', name: 'minimist', version: '1.2.5', relationship: 'transitive', dependencies: [] },
-    { id: 'ws@7.5.10', name: 'ws', version: '7.5.10', relationship: 'direct', dependencies: [] },
+    node('axios', '1.6.0', [], 'direct'),
+    node('body-parser', '1.20.1', ['qs@6.11.0']),
+    node('express', '4.18.2', ['body-parser@1.20.1'], 'direct'),
+    node('ip', '1.1.8', [], 'direct'),
+    node('qs', '6.11.0'),
+    node('ws', '7.5.10', [], 'direct'),
   ];
-  const { id, scan } = await scanOf({ schemaVersion: 1, project: 'hand', ecosystem: 'typescript', roots: [{ module: 'app', context: 'dependencies', dependencies: ['lodash@4.17.20', 'ws@7.5.10'] }], nodes });
+  const roots = [{ module: 'app', context: 'dependencies', dependencies: ['axios@1.6.0', 'express@4.18.2', 'ip@1.1.8', 'ws@7.5.10'] }];
+  const { id, scan } = await scanOf({ schemaVersion: 1, project: 'hand', ecosystem: 'typescript', manifests: ['app/package.json'], roots, nodes });
   expect(scan.status).toBe('completed');
   const res = await t.api.get(`/v1/scans/${id}/findings`).set(bearer(key));
-  const byPkg = (p: string) => res.body.findings.filter((f: { package: string }) => f.package === p);
-  expect(byPkg('ws')).toEqual([]);
-  expect(byPkg('lodash').map((f: { cve: string }) => f.cve)).toContain('CVE-2021-23337');
-  const minimist = byPkg('minimist');
-  expect(minimist.length).toBeGreaterThan(0);
-  expect(minimist[0].path).toEqual(['app', 'lodash@4.17.20', 'minimist@1.2.5']);
+  const found = res.body.findings.map((f: Record<string, unknown>) => `${f.package}@${f.installedVersion} ${f.cve} fix=${f.fixedVersion}`).sort();
+  expect(found).toEqual([
+    'axios@1.6.0 CVE-2024-39338 fix=1.7.4', // advisory names the package "Axios"
+    'body-parser@1.20.1 CVE-2024-45590 fix=1.20.3',
+    'express@4.18.2 CVE-2024-29041 fix=4.19.2',
+    'express@4.18.2 CVE-2024-43796 fix=4.20.0',
+    'ip@1.1.8 CVE-2023-42282 fix=null', // last_affected: no fixed release
+    'ip@1.1.8 CVE-2024-29415 fix=2.0.1',
+  ]);
+  const bp = res.body.findings.find((f: { package: string }) => f.package === 'body-parser');
+  expect(bp.path).toEqual(['app/package.json', 'express@4.18.2', 'body-parser@1.20.1']);
 
   const n = res.body.findings.length;
-  const page1 = await t.api.get(`/v1/scans/${id}/findings?limit=1`).set(bearer(key));
-  expect(page1.body.findings).toHaveLength(1);
-  expect(page1.body.nextCursor).toEqual(n > 1 ? expect.any(String) : null);
-  if (n > 1) {
-    const page2 = await t.api.get(`/v1/scans/${id}/findings?limit=1&cursor=${page1.body.nextCursor}`).set(bearer(key));
-    expect(page2.body.findings[0].id).toBe(res.body.findings[1].id);
-    const stale = await t.api.get(`/v1/scans/${id}/findings?limit=1&severity=low&cursor=${page1.body.nextCursor}`).set(bearer(key));
-    expect(stale.status).toBe(422);
-    expect(stale.body.error.code).toBe('invalid_cursor');
+  const page1 = await t.api.get(`/v1/scans/${id}/findings?limit=4`).set(bearer(key));
+  expect(page1.body.findings.map((f: { id: string }) => f.id)).toEqual(res.body.findings.slice(0, 4).map((f: { id: string }) => f.id));
+  const page2 = await t.api.get(`/v1/scans/${id}/findings?limit=4&cursor=${page1.body.nextCursor}`).set(bearer(key));
+  expect(page2.body.findings.map((f: { id: string }) => f.id)).toEqual(res.body.findings.slice(4).map((f: { id: string }) => f.id));
+  expect(page2.body.nextCursor).toBeNull();
+  expect(n).toBe(6);
+  const stale = await t.api.get(`/v1/scans/${id}/findings?limit=4&severity=low&cursor=${page1.body.nextCursor}`).set(bearer(key));
+  expect(stale.status).toBe(422);
+  expect(stale.body.error.code).toBe('invalid_cursor');
+  for (const sev of ['critical', 'high', 'medium', 'low']) {
+    const exact = await t.api.get(`/v1/scans/${id}/findings?severity=${sev}&severityMode=exact`).set(bearer(key));
+    expect(exact.body.findings.length).toBe(scan.findings[sev]);
+    expect(exact.body.findings.every((f: { severity: string }) => f.severity === sev)).toBe(true);
   }
-  const exactHigh = await t.api.get(`/v1/scans/${id}/findings?severity=high&severityMode=exact`).set(bearer(key));
-  expect(exactHigh.body.findings.every((f: { severity: string }) => f.severity === 'high')).toBe(true);
+  const atLeastHigh = await t.api.get(`/v1/scans/${id}/findings?severity=high`).set(bearer(key));
+  expect(atLeastHigh.body.findings.length).toBe(scan.findings.critical + scan.findings.high);
   const team = await t.api.get(`/v1/scans/${id}/findings?team=platform`).set(bearer(key));
-  expect(team.body.findings).toEqual([]);
+  expect(team.body).toMatchObject({ findings: [], nextCursor: null });
 });
 
 test('python scans fail with unsupported_ecosystem (until the advisory issue adds PyPI)', async () => {
