@@ -3,6 +3,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { Logger } from '../src/logger';
 import type { Store } from '../src/storage/mongo';
+import { installRuntime } from './runtime';
 
 export interface WorkerOptions {
   store: Store;
@@ -13,6 +14,7 @@ export interface WorkerOptions {
 }
 
 export async function createScanWorker(o: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  installRuntime();
   const connection = await NativeConnection.connect({ address: o.temporalAddress });
   const worker = await Worker.create({
     connection,

@@ -7,6 +7,7 @@ import { importAdvisories } from '../../src/advisories/import';
 import { snapshotFromNpmLock } from '../../src/domain/snapshot';
 import { createLogger } from '../../src/logger';
 import { createScanWorker } from '../../workers/worker';
+import { installRuntime } from '../../workers/runtime';
 import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
 
 const SHARED = path.resolve(__dirname, '../../../shared/data');
@@ -19,6 +20,7 @@ let worker: Worker;
 let running: Promise<void>;
 
 beforeAll(async () => {
+  installRuntime('error');
   t = await testContext();
   const report = await importAdvisories(t.store, [path.join(SHARED, 'advisories/npm')]);
   expect(report.rejected).toEqual([]);

@@ -7,12 +7,14 @@ import { Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { createActivities } from '../../activities';
 import { SA } from '../../src/temporal/keys';
+import { installRuntime } from '../../workers/runtime';
 
 type Acts = ReturnType<typeof createActivities>;
 
 let env: TestWorkflowEnvironment;
 
 beforeAll(async () => {
+  installRuntime('error');
   const path = process.env.TEMPORAL_CLI_PATH;
   if (!path) throw new Error('TEMPORAL_CLI_PATH is not set by the jest global setup');
   env = await TestWorkflowEnvironment.createLocal({
