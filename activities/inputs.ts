@@ -15,19 +15,23 @@ export interface ScanEngineDeps {
 export interface ScanInputs {
   scan: ScanDoc;
   snapshot: Snapshot;
+  /** Size of the uploaded body in bytes. */
+  bytes: number;
 }
 
-const snapshots = new Lru<string, Snapshot>(8);
+const snapshots = new Lru<string, { snapshot: Snapshot; bytes: number }>(8);
 
 export async function loadScanInputs(deps: ScanEngineDeps, scanId: string): Promise<ScanInputs> {
-  const scan = await getScan(deps.store, scanId);
+  const [scan, parsed] = await Promise.all([
+    getScan(deps.store, scanId),
+    snapshots.getOrCreate(scanId, async () => {
+      const raw = await getSnapshotBytes(deps.store, scanId);
+      if (!raw) throw new Error(`snapshot of ${scanId} not found`);
+      return { snapshot: JSON.parse(raw.toString('utf8')) as Snapshot, bytes: raw.length };
+    }),
+  ]);
   if (!scan) throw new Error(`scan ${scanId} not found`);
-  const snapshot = await snapshots.getOrCreate(scanId, async () => {
-    const bytes = await getSnapshotBytes(deps.store, scanId);
-    if (!bytes) throw new Error(`snapshot of ${scanId} not found`);
-    return JSON.parse(bytes.toString('utf8')) as Snapshot;
-  });
-  return { scan, snapshot };
+  return { scan, ...parsed };
 }
 
 export function forgetScan(scanId: string): void {

@@ -5,12 +5,13 @@ import {
   ApplicationFailure,
   log,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import { NON_RETRYABLE, SA, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/keys';
+import { FAST_PATH_MAX_NODES, NON_RETRYABLE, SA, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/keys';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -25,6 +26,7 @@ const retry: RetryPolicy = {
 // One proxy per timeout profile: quick bookkeeping vs. graph work that heartbeats.
 const quick = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
 const heavy = proxyActivities<Activities>({ startToCloseTimeout: '15 minutes', heartbeatTimeout: '1 minute', retry });
+const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
 
 function stage(s: Stage, details: string): void {
   upsertSearchAttributes([{ key: SA.stage, value: s }]);
@@ -40,8 +42,18 @@ function failureReason(err: unknown): { reason: string; message: string } {
   return { reason: 'internal_error', message: cause instanceof Error ? cause.message : String(cause) };
 }
 
-export async function scanWorkflow({ scanId }: ScanWorkflowInput): Promise<ScanWorkflowResult> {
+export async function scanWorkflow({ scanId, nodeCount }: ScanWorkflowInput): Promise<ScanWorkflowResult> {
   try {
+    if (nodeCount !== undefined && nodeCount <= FAST_PATH_MAX_NODES) {
+      stage('preparing', `Scanning ${nodeCount} packages in one local activity (small snapshot)`);
+      const r = await local.scanSmall({ scanId });
+      upsertSearchAttributes([
+        { key: SA.ecosystem, value: r.ecosystem },
+        { key: SA.nodeCount, value: r.nodeCount },
+      ]);
+      stage('completed', `Completed: ${r.findings} findings, ${r.suppressed} suppressed (advisory generation ${r.generation ?? '(none)'})`);
+      return { scanId, status: 'completed', findings: r.findings };
+    }
     stage('preparing', `Loading and checking the snapshot of ${scanId}`);
     const prep = await quick.prepareScan({ scanId });
     upsertSearchAttributes([
@@ -56,7 +68,7 @@ export async function scanWorkflow({ scanId }: ScanWorkflowInput): Promise<ScanW
     const paths = await heavy.derivePaths({ scanId });
 
     stage('publishing', `Publishing ${matched.findings} findings (${paths.segments} path segments)`);
-    const result = await quick.publishResults({ scanId, generation: prep.generation, unmatchedVersions: matched.unmatchedVersions });
+    const result = await quick.publishResults({ scanId, generation: prep.generation });
 
     stage('completed', `Completed: ${result.findings} findings, ${result.suppressed} suppressed`);
     return { scanId, status: 'completed', findings: result.findings };

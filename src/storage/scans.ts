@@ -27,9 +27,12 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<ScanDoc
   return store.c.scans.find(filter).sort({ _id: -1 }).limit(q.limit).toArray();
 }
 
-/** queued → running; a no-op when the scan already moved on (a retried activity or a replayed workflow). */
-export async function markRunning(store: Store, scanId: string): Promise<void> {
-  await store.c.scans.updateOne({ _id: scanId, status: 'queued' }, { $set: { status: 'running' } });
+/**
+ * queued → running, pinning the advisory generation the scan will use. A no-op when the scan already moved on (a
+ * retried activity or a replayed workflow keeps the generation of the first attempt).
+ */
+export async function markRunning(store: Store, scanId: string, advisoryGeneration: string | null): Promise<void> {
+  await store.c.scans.updateOne({ _id: scanId, status: 'queued' }, { $set: { status: 'running', advisoryGeneration } });
 }
 
 export interface Completion {

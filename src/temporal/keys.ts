@@ -20,7 +20,12 @@ export const NON_RETRYABLE = ['unsupported_ecosystem', 'attribution_limit_exceed
 
 export interface ScanWorkflowInput {
   scanId: string;
+  /** Packages in the snapshot (known at upload): small scans take the fast path. */
+  nodeCount?: number;
 }
+
+/** Snapshots up to this many packages are scanned by one local activity: no task round trips between steps. */
+export const FAST_PATH_MAX_NODES = 2000;
 
 export interface ScanWorkflowResult {
   scanId: string;

@@ -175,3 +175,24 @@ test('a replayed workflow task or retried activity never duplicates findings: re
   const ids = all.body.findings.map((f: { id: string }) => f.id);
   expect(new Set(ids).size).toBe(ids.length);
 });
+
+test('a snapshot above the fast-path size runs the activity pipeline and finds exactly what the fast path finds', async () => {
+  const base = piscina();
+  const filler = Array.from({ length: 2500 }, (_, i) => ({ id: `filler-${String(i).padStart(4, '0')}@1.0.0`, name: `filler-${String(i).padStart(4, '0')}`, version: '1.0.0', relationship: 'direct', dependencies: [] }));
+  const big = {
+    ...base,
+    project: 'piscina-big',
+    roots: [...base.roots, { module: 'filler', context: 'dependencies', dependencies: filler.map((f) => f.id) }],
+    nodes: [...base.nodes, ...filler].sort((a, b) => (a.id < b.id ? -1 : 1)),
+  };
+  const [small, large] = await Promise.all([scanOf(base), scanOf(big)]);
+  expect(large.scan.status).toBe('completed');
+  const history = await t.temporal.client.workflow.getHandle(large.id).fetchHistory();
+  const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+  expect(scheduled).toEqual(['prepareScan', 'matchAdvisories', 'derivePaths', 'publishResults']);
+  const view = async (id: string) =>
+    (await t.api.get(`/v1/scans/${id}/findings?suppressed=all&limit=200`).set(bearer(key))).body.findings.map((f: Record<string, unknown>) => [f.cve, f.package, f.installedVersion, f.fixedVersion, f.severity, (f.path as string[]).join(' > ')].join(' | ')).sort();
+  expect(await view(large.id)).toEqual(await view(small.id));
+  expect(large.scan.findings).toEqual(small.scan.findings);
+  expect(await t.store.c.scanWork.countDocuments({ scanId: large.id })).toBe(0);
+});

@@ -29,12 +29,13 @@ function activities(overrides: Partial<Acts>, calls: string[]): Acts {
     matchAdvisories: async () => (calls.push('match'), { findings: 1, unmatchedVersions: 0 }),
     derivePaths: async () => (calls.push('paths'), { segments: 3, characters: 30 }),
     publishResults: async () => (calls.push('publish'), { findings: 1, suppressed: 0 }),
+    scanSmall: async () => (calls.push('small'), { ecosystem: 'typescript', nodeCount: 12, generation: 'adv_1', schemaVersion: 1, findings: 2, suppressed: 1, segments: 6 }),
     failScan: async (i: { reason: string }) => void calls.push(`fail:${i.reason}`),
   };
   return { ...base, ...overrides } as unknown as Acts;
 }
 
-async function run(acts: Acts, scanId: string) {
+async function run(acts: Acts, scanId: string, nodeCount?: number) {
   const taskQueue = `wf-${scanId}`;
   const worker = await Worker.create({
     connection: env.nativeConnection,
@@ -46,7 +47,7 @@ async function run(acts: Acts, scanId: string) {
     const handle = await env.client.workflow.start('scanWorkflow', {
       taskQueue,
       workflowId: scanId,
-      args: [{ scanId }],
+      args: [{ scanId, nodeCount }],
       typedSearchAttributes: [{ key: SA.stage, value: 'queued' }],
     });
     const outcome = await handle.result().then((r) => ({ ok: true as const, r }), (e) => ({ ok: false as const, e }));
@@ -108,4 +109,29 @@ test('any other failure is internal_error', async () => {
   const acts = activities({ publishResults: async () => { throw ApplicationFailure.nonRetryable('disk full', 'SomethingElse'); } }, calls);
   await run(acts, 'scn_wf_internal');
   expect(calls).toEqual(['prepare', 'match', 'paths', 'fail:internal_error']);
+});
+
+test('a small snapshot takes the fast path: one local activity, same outcome and attributes', async () => {
+  const calls: string[] = [];
+  const { outcome, desc } = await run(activities({}, calls), 'scn_wf_small', 12);
+  expect(outcome.ok).toBe(true);
+  expect(calls).toEqual(['small']);
+  expect(desc.typedSearchAttributes.get(SA.stage)).toBe('completed');
+  expect(desc.typedSearchAttributes.get(SA.ecosystem)).toBe('typescript');
+});
+
+test('a large snapshot takes the activity pipeline (heartbeats, claim checks)', async () => {
+  const calls: string[] = [];
+  await run(activities({}, calls), 'scn_wf_large', 50_000);
+  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish']);
+});
+
+test('the fast path fails like the pipeline: unsupported_ecosystem, not retried', async () => {
+  const calls: string[] = [];
+  let attempts = 0;
+  const acts = activities({ scanSmall: async () => { attempts++; throw ApplicationFailure.nonRetryable('gradle is not supported yet', 'unsupported_ecosystem'); } }, calls);
+  const { outcome } = await run(acts, 'scn_wf_small_unsupported', 3);
+  expect(outcome.ok).toBe(false);
+  expect(attempts).toBe(1);
+  expect(calls).toEqual(['fail:unsupported_ecosystem']);
 });
