@@ -1,0 +1,128 @@
+// `npm run bench`: the figures issue 3 asks for, printed beside their targets. Runs the API and worker as separate
+// processes from dist/ on the local infrastructure (FerretDB over PostgreSQL, Temporal dev server), as npm start.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { importAdvisories } from '../src/advisories/import';
+import { snapshotFromNpmLock, syntheticSnapshot } from '../src/domain/snapshot';
+import { startHarness, type Harness } from './harness';
+import { osvScannerComparison } from './osv-scanner';
+import { fmt, median, percentile, row, timed } from './stats';
+
+const SHARED = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
+
+/** Synthetic OSV advisories: one per package bench-<i>, affecting 1.0.0, fixed in 1.0.1. */
+function syntheticAdvisories(count: number): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-adv-'));
+  const severities = ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', 'CVSS:3.1/AV:N/AC:H/PR:L/UI:R/S:U/C:L/I:N/A:N'];
+  const advisories = Array.from({ length: count }, (_, i) => ({
+    id: `GHSA-bnch-${String(i).padStart(4, '0')}-xxxx`,
+    modified: '2024-01-01T00:00:00Z',
+    published: '2024-01-01T00:00:00Z',
+    summary: `synthetic advisory ${i}`,
+    severity: [{ type: 'CVSS_V3', score: severities[i % severities.length] }],
+    affected: [{ package: { ecosystem: 'npm', name: `bench-${i}` }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.0.1' }] }] }],
+  }));
+  fs.writeFileSync(path.join(dir, 'synthetic.json'), JSON.stringify(advisories));
+  return dir;
+}
+
+/** A v1 snapshot of `n` packages named bench-<i>@1.0.0 (each with one synthetic advisory when i < vulnerable). */
+function benchSnapshot(nodes: number, project: string): string {
+  const s = syntheticSnapshot({ schemaVersion: 1, nodes, roots: Math.max(1, Math.round(nodes / 500)), depsPerNode: 3, project, ecosystem: 'javascript' });
+  const rename = new Map(s.nodes.map((n, i) => [n.id, `bench-${i}@1.0.0`]));
+  s.nodes = s.nodes.map((n, i) => ({ ...n, id: `bench-${i}@1.0.0`, name: `bench-${i}`, version: '1.0.0', dependencies: n.dependencies.map((d) => rename.get(d)!) }));
+  s.nodes.sort((a, b) => (a.id < b.id ? -1 : 1));
+  s.roots = s.roots.map((r) => ({ ...r, dependencies: r.dependencies.map((d) => rename.get(d)!) }));
+  return JSON.stringify(s);
+}
+
+async function uploadLatency(h: Harness, body: string, n: number) {
+  const lat: number[] = [];
+  for (let i = 0; i < n; i++) lat.push((await timed(() => h.upload(body)))[1]);
+  return lat;
+}
+
+async function uploadToCompleted(h: Harness, body: string, n: number) {
+  const total: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const { id } = await h.upload(body);
+    const done = await h.waitCompleted(id, 2);
+    if (done.status !== 'completed') throw new Error(`scan ${id} ${done.status}`);
+    total.push(performance.now() - t0);
+  }
+  return total;
+}
+
+async function main(): Promise<void> {
+  console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
+  const h = await startHarness();
+  try {
+    const [imported, importMs] = await timed(() => importAdvisories(h.store, [path.join(SHARED, 'advisories', 'npm'), syntheticAdvisories(2000)]));
+    row('advisory import (npm + 2,000 synthetic)', fmt(importMs), `${imported.total} advisories`);
+
+    const small = benchSnapshot(1000, 'bench-1k');
+    const big = benchSnapshot(10000, 'bench-10k');
+    await uploadToCompleted(h, small, 3); // warm-up: bundles, caches, connections
+
+    const lat = await uploadLatency(h, small, 100);
+    row('1,000-node v1 upload: 201 latency p50', fmt(median(lat)));
+    row('1,000-node v1 upload: 201 latency p99', fmt(percentile(lat, 99)), '≤ 50 ms');
+    row('1,000-node v1 upload → completed (median of 5)', fmt(median(await uploadToCompleted(h, small, 5))));
+    const bigLat = await uploadLatency(h, big, 10);
+    row('10,000-node v1 upload: 201 latency p50', fmt(median(bigLat)));
+    row('10,000-node v1 upload: 201 latency p99', fmt(percentile(bigLat, 99)));
+    row('10,000-node v1 upload → completed (median of 3)', fmt(median(await uploadToCompleted(h, big, 3))));
+
+    // Throughput: 20 concurrent uploads of the 1,000-node snapshot, until all are completed.
+    const t0 = performance.now();
+    const ids = await Promise.all(Array.from({ length: 20 }, () => h.upload(small).then((r) => r.id)));
+    await Promise.all(ids.map((id) => h.waitCompleted(id, 20)));
+    const secs = (performance.now() - t0) / 1000;
+    row('scans completed per second, 20 concurrent 1,000-node uploads', `${(20 / secs).toFixed(1)} /s`);
+
+    // A scan with 2,000 findings: the 10,000-node snapshot matches the first 2,000 synthetic advisories.
+    const { id: bigScan } = await h.upload(big);
+    await h.waitCompleted(bigScan);
+    const scan = await h.get(`/v1/scans/${bigScan}`);
+    const total = scan.body.findings.critical + scan.body.findings.high + scan.body.findings.medium + scan.body.findings.low;
+    const pages: number[] = [];
+    const filters = ['', '&severity=high', '&severity=medium&severityMode=exact', '&suppressed=all', '&severity=critical&suppressed=all'];
+    for (let i = 0; i < 100; i++) {
+      const [res, ms] = await timed(() => h.get(`/v1/scans/${bigScan}/findings?limit=200${filters[i % filters.length]}`));
+      if (res.status !== 200) throw new Error(`findings answered ${res.status}`);
+      pages.push(ms);
+    }
+    row(`findings page of 200 (${total} findings, mixed filters) p50`, fmt(median(pages)));
+    row(`findings page of 200 (${total} findings, mixed filters) p99`, fmt(percentile(pages, 99)), '≤ 30 ms');
+
+    // Scan list after a history of 300 scans in the organization.
+    const have = (await h.store.c.scans.countDocuments({})) as number;
+    const tiny = JSON.stringify({ schemaVersion: 1, project: 'history', ecosystem: 'javascript', roots: [{ module: 'a', context: 'dependencies', dependencies: [] }], nodes: [] });
+    for (let i = have; i < 300; i += 10) await Promise.all(Array.from({ length: 10 }, () => h.upload(tiny)));
+    const lists: number[] = [];
+    for (let i = 0; i < 100; i++) lists.push((await timed(() => h.get('/v1/scans?limit=50')))[1]);
+    row('scan list of 50 after 300 scans p50', fmt(median(lists)));
+    row('scan list of 50 after 300 scans p99', fmt(percentile(lists, 99)), '≤ 30 ms');
+
+    // The real npm lockfile, against OSV-Scanner's offline CLI on the same advisories.
+    const lockPath = path.join(SHARED, 'lockfiles', 'npm', 'piscinajs__piscina__package-lock.json');
+    const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
+    const real = JSON.stringify(snapshotFromNpmLock(lock, { project: 'piscina', includeDev: true }));
+    const ours = await uploadToCompleted(h, real, 10);
+    const theirs = osvScannerComparison(lockPath, path.join(SHARED, 'advisories', 'npm'));
+    row('piscina package-lock (592 packages): upload → completed, median', fmt(median(ours)));
+    row('  OSV-Scanner offline CLI on the same lockfile, median', theirs ? fmt(theirs.medianMs) : 'not built', theirs ? `(${theirs.runs} runs; ${theirs.version})` : 'go install github.com/google/osv-scanner/v2/cmd/osv-scanner@v2.2.4');
+  } finally {
+    await h.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
