@@ -15,7 +15,7 @@ export interface Harness {
   store: Store;
   baseUrl: string;
   key: string;
-  upload(body: string, headers?: Record<string, string>): Promise<{ status: number; id: string }>;
+  upload(body: string, headers?: Record<string, string>): Promise<{ status: number; id: string; timing: string }>;
   waitCompleted(id: string, pollMs?: number): Promise<{ status: string; ms: number }>;
   get(url: string): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -62,7 +62,7 @@ export async function startHarness(): Promise<Harness> {
       const r = await fetch(`${baseUrl}/v1/scans/dependency-snapshots`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json', ...headers }, body });
       const json: any = await r.json();
       if (r.status !== 201 && r.status !== 200) throw new Error(`upload answered ${r.status}: ${JSON.stringify(json)}`);
-      return { status: r.status, id: json.id };
+      return { status: r.status, id: json.id, timing: r.headers.get('server-timing') ?? '' };
     },
     async waitCompleted(id, pollMs = 5) {
       const t0 = performance.now();

@@ -16,10 +16,11 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
   await ensureIndexes(store);
   const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
+  const starter = scanStarter(temporal, logger);
   const app = createApp({
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
-    starter: scanStarter(temporal, logger),
+    starter,
     readiness: temporalReadiness(temporal),
     logger,
     maxBodyBytes: config.maxBodyBytes,
@@ -36,6 +37,7 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
       stopSweeper();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await starter.drain();
       await uploads.close();
       await temporal.connection.close();
       await store.close();

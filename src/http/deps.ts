@@ -9,6 +9,8 @@ import type { UploadPreparer } from '../pool/upload-pool';
 export interface ScanStarter {
   /** Starts the scan's workflow (workflow id = scan id). Resolves false when Temporal could not be reached. */
   start(scan: ScanDoc): Promise<boolean>;
+  /** Resolves once every start in flight has finished (graceful shutdown). */
+  drain(): Promise<void>;
 }
 
 export interface Readiness {
@@ -29,5 +31,7 @@ export interface AppDeps {
 
 export interface AppState {
   requestId: string;
+  /** performance.now() when the request arrived. */
+  startedAt: number;
   principal?: Principal;
 }

@@ -47,18 +47,28 @@ export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promi
 
 /** Tries to start the workflow a few times within ~1.5 s; false means the sweeper will take over. */
 export function scanStarter(t: TemporalHandle, logger: Logger) {
-  return {
-    async start(scan: ScanDoc): Promise<boolean> {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        try {
-          await startScanWorkflow(t, scan);
-          return true;
-        } catch (err) {
-          logger.warn({ err, scanId: scan._id, attempt }, 'workflow start failed');
-          await new Promise((r) => setTimeout(r, 250 * (attempt + 1)));
-        }
+  const inFlight = new Set<Promise<boolean>>();
+  async function attempt(scan: ScanDoc): Promise<boolean> {
+    for (let n = 0; n < 3; n++) {
+      try {
+        await startScanWorkflow(t, scan);
+        return true;
+      } catch (err) {
+        logger.warn({ err, scanId: scan._id, attempt: n }, 'workflow start failed');
+        await new Promise((r) => setTimeout(r, 250 * (n + 1)));
       }
-      return false;
+    }
+    return false;
+  }
+  return {
+    start(scan: ScanDoc): Promise<boolean> {
+      const p = attempt(scan);
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      return p;
+    },
+    async drain(): Promise<void> {
+      await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -35,10 +35,11 @@ export async function testContext(opts: { taskQueue?: string; dbName?: string } 
   const temporal = await connectTemporal(requireEnv('TEMPORAL_ADDRESS'), 'default', taskQueue);
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL || 'silent');
   const uploads = uploadPreparer(1);
+  const starter = scanStarter(temporal, logger);
   const app = createApp({
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
-    starter: scanStarter(temporal, logger),
+    starter,
     readiness: temporalReadiness(temporal),
     logger,
     maxBodyBytes: 10 * 1024 * 1024,
@@ -54,6 +55,7 @@ export async function testContext(opts: { taskQueue?: string; dbName?: string } 
     taskQueue,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
+      await starter.drain();
       await uploads.close();
       await temporal.connection.close();
       await store.db.dropDatabase().catch(() => undefined);

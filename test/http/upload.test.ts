@@ -37,7 +37,11 @@ test('201 with a queued scan; the workflow is started with the scan id', async (
     modules: [],
   });
   expect(new Date(res.body.startedAt).toISOString()).toBe(res.body.startedAt);
-  const described = await t.temporal.client.workflow.getHandle(res.body.id).describe();
+  const handle = t.temporal.client.workflow.getHandle(res.body.id);
+  // The workflow starts just after the 201 (off the response path): wait for it.
+  let described = await handle.describe().catch(() => null);
+  for (let i = 0; !described && i < 100; i++) described = await new Promise((r) => setTimeout(r, 20)).then(() => handle.describe().catch(() => null));
+  if (!described) throw new Error('workflow not started');
   expect(described.taskQueue).toBe(t.taskQueue);
   expect(described.searchAttributes.ScanId).toEqual([res.body.id]);
   const got = await t.api.get(`/v1/scans/${res.body.id}`).set(bearer(uploader));

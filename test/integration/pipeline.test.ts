@@ -196,3 +196,31 @@ test('a snapshot above the fast-path size runs the activity pipeline and finds e
   expect(large.scan.findings).toEqual(small.scan.findings);
   expect(await t.store.c.scanWork.countDocuments({ scanId: large.id })).toBe(0);
 });
+
+test('an upload answered 201 while Temporal is unreachable is not lost: the sweeper starts its workflow', async () => {
+  const { createApp } = await import('../../src/http/app');
+  const { cursorCodec, loadCursorSecret } = await import('../../src/storage/cursors');
+  const { uploadPreparer } = await import('../../src/pool/upload-pool');
+  const { startSweeper } = await import('../../src/temporal/client');
+  const request = (await import('supertest')).default;
+  const uploads = uploadPreparer(1);
+  // The Temporal seam as it behaves while the frontend is down: every start attempt fails.
+  const down = { start: async () => false, drain: async () => undefined };
+  const app = createApp({ store: t.store, cursors: cursorCodec(await loadCursorSecret(t.store)), starter: down, readiness: { temporal: async () => ({ ok: false, detail: 'down' }) }, logger: createLogger('test', 'silent'), maxBodyBytes: 10 * 1024 * 1024, uploads });
+  const res = await request(app.callback()).post('/v1/scans/dependency-snapshots').set(bearer(key)).send(piscina({ project: 'temporal-down' }));
+  expect(res.status).toBe(201);
+  await new Promise((r) => setTimeout(r, 300));
+  expect((await t.store.c.scans.findOne({ _id: res.body.id }))!.status).toBe('queued');
+  const stop = startSweeper(t.store, t.temporal, createLogger('sweeper', 'silent'), 100, 0);
+  try {
+    for (let i = 0; i < 200; i++) {
+      const scan = await t.store.c.scans.findOne({ _id: res.body.id });
+      if (scan!.status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await t.store.c.scans.findOne({ _id: res.body.id }))!.status).toBe('completed');
+  } finally {
+    stop();
+    await uploads.close();
+  }
+});

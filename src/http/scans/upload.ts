@@ -15,6 +15,7 @@ import { projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
 import { readBody } from '../middleware/body';
 import { presentScan } from './presenter';
+import { Timing } from '../timing';
 
 const MAX_IDEMPOTENCY_KEY = 128;
 
@@ -52,14 +53,19 @@ async function replayedScan(deps: AppDeps, scanId: string): Promise<ScanDoc | nu
 
 export function uploadHandler(deps: AppDeps) {
   return async (ctx: Context) => {
+    const timing = new Timing(ctx.state.startedAt);
+    timing.mark('auth');
     const principal = principalOf(ctx);
     const key = idempotencyKey(ctx);
     const tooLarge = new ApiError(413, 'snapshot_too_large', `body: larger than ${deps.maxBodyBytes} bytes`);
     if (!ctx.is('application/json')) throw invalidSnapshot('', 'Content-Type must be application/json');
     const raw = await readBody(ctx, deps.maxBodyBytes, tooLarge);
+    timing.mark('body');
     const { summary: snapshot, bodyHash, gzipped } = await deps.uploads.prepare(raw);
+    timing.mark('validate');
     const stats = snapshot.stats;
     let project = await resolveProject(deps, ctx, snapshot.project);
+    timing.mark('project');
 
     const scanId = newId('scn');
     if (key) {
@@ -83,7 +89,9 @@ export function uploadHandler(deps: AppDeps) {
     }
 
     try {
+      timing.mark('idempotency');
       await recheck(deps, principal); // a key revoked meanwhile stores nothing
+      timing.mark('recheck');
       project ??= await createProject(deps.store, principal.orgId, snapshot.project);
       const scan: ScanDoc = {
         _id: scanId,
@@ -108,10 +116,16 @@ export function uploadHandler(deps: AppDeps) {
         await deleteSnapshot(deps.store, scanId).catch(() => undefined);
         throw err;
       }
-      const started = await deps.starter.start(scan);
-      if (!started) deps.logger.warn({ scanId, requestId: ctx.state.requestId }, 'workflow start deferred to the sweeper');
+      timing.mark('store');
+      // decisions.md: 201 once the snapshot and the scan are stored. The workflow starts right after, off the
+      // response path; a start that does not get through is retried, then left to the sweeper.
+      const requestId = ctx.state.requestId;
+      void deps.starter.start(scan).then((started) => {
+        if (!started) deps.logger.warn({ scanId, requestId }, 'workflow start deferred to the sweeper');
+      });
       ctx.status = 201;
       ctx.body = presentScan(scan);
+      timing.write(ctx);
     } catch (err) {
       if (key) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
       throw err;
