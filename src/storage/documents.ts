@@ -44,6 +44,9 @@ export interface ScanDoc {
   suppressed: number | null;
   nodeCount: number;
   bodyBytes: number;
+  /** List buckets (see storage/scans.ts): arrival order within the organization and within the project. */
+  orgBucket: number;
+  projectBucket: number;
   /** Set on completion: the advisory generation the scan was matched against. */
   advisoryGeneration?: string | null;
   unmatchedVersions?: number | null;
@@ -64,6 +67,7 @@ export interface ScanWorkDoc { _id: string; scanId: string; kind: string; data: 
 export interface IdempotencyDoc { _id: string; bodyHash: string; scanId: string; createdAt: Date; expiresAt: Date }
 
 export interface SettingDoc { _id: string; value: unknown }
+export interface CounterDoc { _id: string; seq: number }
 
 export interface AdvisoryGenerationDoc {
   _id: string;

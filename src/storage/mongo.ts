@@ -16,6 +16,7 @@ export interface Collections {
   scanWork: Collection<D.ScanWorkDoc>;
   idempotency: Collection<D.IdempotencyDoc>;
   settings: Collection<D.SettingDoc>;
+  counters: Collection<D.CounterDoc>;
   advisoryGenerations: Collection<D.AdvisoryGenerationDoc>;
   advisoryChunks: Collection<D.AdvisoryChunkDoc>;
 }
@@ -49,6 +50,7 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: { maxP
     scanWork: db.collection('scanWork'),
     idempotency: db.collection('idempotency'),
     settings: db.collection('settings'),
+    counters: db.collection('counters'),
     advisoryGenerations: db.collection('advisoryGenerations'),
     advisoryChunks: db.collection('advisoryChunks'),
   };
@@ -65,8 +67,8 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.apiKeys.createIndex({ id: 1 }, { unique: true }),
     c.apiKeys.createIndex({ orgId: 1, id: -1 }),
     c.projects.createIndex({ orgId: 1, slug: 1 }, { unique: true }),
-    c.scans.createIndex({ orgId: 1, _id: -1 }),
-    c.scans.createIndex({ orgId: 1, projectId: 1, _id: -1 }),
+    c.scans.createIndex({ orgId: 1, orgBucket: -1 }),
+    c.scans.createIndex({ orgId: 1, projectId: 1, projectBucket: -1 }),
     c.scans.createIndex({ status: 1 }),
     c.scanResults.createIndex({ scanId: 1 }),
   ]);

@@ -10,21 +10,62 @@ export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
   await store.c.scans.insertOne(scan);
 }
 
+/**
+ * Scan lists touch a bounded number of documents on any backend: every scan gets a bucket number in its
+ * organization and in its project (a per-org / per-project counter, BUCKET_SIZE scans a bucket), and a page reads
+ * the newest buckets by top-level equality until it is full. FerretDB pushes that equality down, so a page decodes
+ * about one bucket instead of the organization's whole history (local-database.md); on MongoDB the indexes on
+ * (orgId, orgBucket) and (orgId, projectId, projectBucket) do the same. Order: bucket descending, then id
+ * descending: arrival order, stable for keyset pagination.
+ */
+export const BUCKET_SIZE = 64;
+
+async function nextSeq(store: Store, counter: string): Promise<number> {
+  const doc = await store.c.counters.findOneAndUpdate({ _id: counter }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
+  return doc!.seq;
+}
+
+export async function allocateBuckets(store: Store, orgId: string, projectId: string): Promise<{ orgBucket: number; projectBucket: number }> {
+  const [o, p] = await Promise.all([nextSeq(store, `scans:${orgId}`), nextSeq(store, `scans:${orgId}:${projectId}`)]);
+  return { orgBucket: Math.floor((o - 1) / BUCKET_SIZE), projectBucket: Math.floor((p - 1) / BUCKET_SIZE) };
+}
+
+export interface ScanListPosition {
+  bucket: number;
+  id: string;
+}
+
 export interface ScanListQuery {
   orgId: string;
   projectIds?: string[]; // undefined = every project of the org
   status?: string;
-  /** Keyset: only scans whose id sorts before this one (ids sort by creation time). */
-  beforeId?: string;
+  /** Keyset: continue after this (bucket, id). */
+  after?: ScanListPosition;
   limit: number;
 }
 
-export async function listScans(store: Store, q: ScanListQuery): Promise<ScanDoc[]> {
-  const filter: Filter<ScanDoc> = { orgId: q.orgId };
-  if (q.projectIds) filter.projectId = q.projectIds.length === 1 ? q.projectIds[0] : { $in: q.projectIds };
-  if (q.status) filter.status = q.status as ScanDoc['status'];
-  if (q.beforeId) filter._id = { $lt: q.beforeId };
-  return store.c.scans.find(filter).sort({ _id: -1 }).limit(q.limit).toArray();
+export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans: ScanDoc[]; last: ScanListPosition | null }> {
+  const single = q.projectIds?.length === 1 ? q.projectIds[0] : undefined;
+  const field = single ? 'projectBucket' : 'orgBucket';
+  const base: Filter<ScanDoc> = { orgId: q.orgId };
+  if (single) base.projectId = single;
+  else if (q.projectIds) base.projectId = { $in: q.projectIds };
+  const counter = await store.c.counters.findOne({ _id: single ? `scans:${q.orgId}:${single}` : `scans:${q.orgId}` });
+  let bucket = q.after ? q.after.bucket : counter ? Math.floor((counter.seq - 1) / BUCKET_SIZE) : -1;
+  const out: ScanDoc[] = [];
+  let last: ScanListPosition | null = null;
+  for (; bucket >= 0 && out.length < q.limit; bucket--) {
+    const docs = await store.c.scans.find({ ...base, [field]: bucket } as Filter<ScanDoc>).toArray();
+    docs.sort((a, b) => (a._id < b._id ? 1 : a._id > b._id ? -1 : 0));
+    for (const d of docs) {
+      if (q.after && bucket === q.after.bucket && d._id >= q.after.id) continue;
+      if (q.status && d.status !== q.status) continue;
+      out.push(d);
+      last = { bucket, id: d._id };
+      if (out.length === q.limit) break;
+    }
+  }
+  return { scans: out, last };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { ApiError, notFound } from '../../domain/errors';
 import type { ScanDoc } from '../../storage/documents';
 import { findProject } from '../../storage/projects';
-import { getScan, listScans } from '../../storage/scans';
+import { getScan, listScans, type ScanListPosition } from '../../storage/scans';
 import { recheck } from '../auth/authenticate';
 import { guard, principalOf } from '../auth/authorize';
 import { canReachProject, projectRestriction } from '../auth/principal';
@@ -43,13 +43,15 @@ export function scanRoutes(deps: AppDeps): Router {
     }
     const listing = `scans:${p.orgId}:${projectIds?.join(',') ?? '*'}:${status ?? '*'}`;
     const cursor = cursorQuery(ctx);
-    const beforeId = cursor ? deps.cursors.decode<string>(listing, cursor) : undefined;
-    const docs = await listScans(deps.store, { orgId: p.orgId, projectIds, status, beforeId, limit: limit + 1 });
-    const page = docs.slice(0, limit);
+    const after = cursor ? deps.cursors.decode<ScanListPosition>(listing, cursor) : undefined;
+    const page = await listScans(deps.store, { orgId: p.orgId, projectIds, status, after, limit: limit + 1 });
+    const shown = page.scans.slice(0, limit);
+    const lastShown = shown.length ? { bucket: shown[shown.length - 1].orgBucket, id: shown[shown.length - 1]._id } : null;
+    if (lastShown && projectIds?.length === 1) lastShown.bucket = shown[shown.length - 1].projectBucket;
     await recheck(deps, p);
     ctx.body = {
-      scans: page.map(presentScan),
-      nextCursor: docs.length > limit ? deps.cursors.encode(listing, page[page.length - 1]._id) : null,
+      scans: shown.map(presentScan),
+      nextCursor: page.scans.length > limit && lastShown ? deps.cursors.encode(listing, lastShown) : null,
     };
   });
 

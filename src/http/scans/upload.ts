@@ -7,7 +7,7 @@ import { newId } from '../../domain/ids';
 import type { ScanDoc } from '../../storage/documents';
 import { claimKey, releaseKey } from '../../storage/idempotency';
 import { createProject, findProject } from '../../storage/projects';
-import { getScan, insertScan } from '../../storage/scans';
+import { allocateBuckets, getScan, insertScan } from '../../storage/scans';
 import { deleteSnapshot, putCompressedSnapshot } from '../../storage/snapshots';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -93,6 +93,7 @@ export function uploadHandler(deps: AppDeps) {
       await recheck(deps, principal); // a key revoked meanwhile stores nothing
       timing.mark('recheck');
       project ??= await createProject(deps.store, principal.orgId, snapshot.project);
+      const buckets = await allocateBuckets(deps.store, principal.orgId, project._id);
       const scan: ScanDoc = {
         _id: scanId,
         orgId: principal.orgId,
@@ -108,6 +109,7 @@ export function uploadHandler(deps: AppDeps) {
         suppressed: null,
         nodeCount: stats.nodes,
         bodyBytes: raw.length,
+        ...buckets,
       };
       await putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, raw.length);
       try {
