@@ -53,7 +53,17 @@ async function uploadLatency(h: Harness, body: string, n: number, label: string)
   return lat;
 }
 
+/** Waits until the worker has no backlog, so that a timing measures one scan, not the queue before it. */
+async function quiesce(h: Harness) {
+  for (let i = 0; i < 6000; i++) {
+    const busy = (await h.store.c.scans.countDocuments({ status: 'queued' })) + (await h.store.c.scans.countDocuments({ status: 'running' }));
+    if (busy === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function uploadToCompleted(h: Harness, body: string, n: number) {
+  await quiesce(h);
   const total: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
@@ -80,11 +90,13 @@ async function main(): Promise<void> {
     row('1,000-node v1 upload: 201 latency p50', fmt(median(lat)));
     row('1,000-node v1 upload: 201 latency p99', fmt(percentile(lat, 99)), '≤ 50 ms');
     row('1,000-node v1 upload → completed (median of 5)', fmt(median(await uploadToCompleted(h, small, 5))));
+    await quiesce(h);
     const bigLat = await uploadLatency(h, big, 10, '10,000-node');
     row('10,000-node v1 upload: 201 latency p50', fmt(median(bigLat)));
     row('10,000-node v1 upload: 201 latency p99', fmt(percentile(bigLat, 99)));
     row('10,000-node v1 upload → completed (median of 3)', fmt(median(await uploadToCompleted(h, big, 3))));
 
+    await quiesce(h);
     // Throughput: 20 concurrent uploads of the 1,000-node snapshot, until all are completed.
     const t0 = performance.now();
     const ids = await Promise.all(Array.from({ length: 20 }, () => h.upload(small).then((r) => r.id)));

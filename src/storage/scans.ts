@@ -54,8 +54,12 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans
   let bucket = q.after ? q.after.bucket : counter ? Math.floor((counter.seq - 1) / BUCKET_SIZE) : -1;
   const out: ScanDoc[] = [];
   let last: ScanListPosition | null = null;
+  const read = (b: number) => store.c.scans.find({ ...base, [field]: b } as Filter<ScanDoc>).toArray();
+  // A page of 50 usually spans two buckets: read them together.
+  const pending = bucket >= 0 ? [read(bucket), bucket > 0 ? read(bucket - 1) : Promise.resolve([])] : [];
+  pending.forEach((p) => p.catch(() => undefined)); // the speculative read may go unused; its failure too
   for (; bucket >= 0 && out.length < q.limit; bucket--) {
-    const docs = await store.c.scans.find({ ...base, [field]: bucket } as Filter<ScanDoc>).toArray();
+    const docs = await (pending.shift() ?? read(bucket));
     docs.sort((a, b) => (a._id < b._id ? 1 : a._id > b._id ? -1 : 0));
     for (const d of docs) {
       if (q.after && bucket === q.after.bucket && d._id >= q.after.id) continue;

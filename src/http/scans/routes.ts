@@ -44,11 +44,10 @@ export function scanRoutes(deps: AppDeps): Router {
     const listing = `scans:${p.orgId}:${projectIds?.join(',') ?? '*'}:${status ?? '*'}`;
     const cursor = cursorQuery(ctx);
     const after = cursor ? deps.cursors.decode<ScanListPosition>(listing, cursor) : undefined;
-    const page = await listScans(deps.store, { orgId: p.orgId, projectIds, status, after, limit: limit + 1 });
+    const [page] = await Promise.all([listScans(deps.store, { orgId: p.orgId, projectIds, status, after, limit: limit + 1 }), recheck(deps, p)]);
     const shown = page.scans.slice(0, limit);
     const lastShown = shown.length ? { bucket: shown[shown.length - 1].orgBucket, id: shown[shown.length - 1]._id } : null;
     if (lastShown && projectIds?.length === 1) lastShown.bucket = shown[shown.length - 1].projectBucket;
-    await recheck(deps, p);
     ctx.body = {
       scans: shown.map(presentScan),
       nextCursor: page.scans.length > limit && lastShown ? deps.cursors.encode(listing, lastShown) : null,
@@ -56,8 +55,8 @@ export function scanRoutes(deps: AppDeps): Router {
   });
 
   r.get('/v1/scans/:scanId', guard(deps, { scope: 'scans:read' }), async (ctx) => {
-    const scan = await reachableScan(deps, ctx, ctx.params.scanId);
-    await recheck(deps, principalOf(ctx));
+    // The credential is checked again while the scan is read, and before the response is sent.
+    const [scan] = await Promise.all([reachableScan(deps, ctx, ctx.params.scanId), recheck(deps, principalOf(ctx))]);
     ctx.body = presentScan(scan);
   });
 
