@@ -37,6 +37,16 @@ describe('authentication', () => {
     expect(bad.headers['x-request-id']).not.toBe('has spaces!');
   });
 
+  test('healthz answers without credentials; readyz is 503 while no worker polls the task queue', async () => {
+    expect((await t.api.get('/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await t.api.get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks).toEqual([
+      { name: 'mongodb', ok: true, detail: 'reachable' },
+      { name: 'temporal', ok: false, detail: expect.stringContaining('no worker polling') },
+    ]);
+  });
+
   test('unknown route → 404 not_found envelope', async () => {
     envelope(await t.api.get('/v1/nope'), 404, 'not_found');
     envelope(await t.api.get('/'), 404, 'not_found');

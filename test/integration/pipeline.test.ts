@@ -51,6 +51,13 @@ async function scanOf(snapshot: unknown): Promise<{ id: string; scan: Record<str
 
 const piscina = (extra: Record<string, unknown> = {}) => ({ ...snapshotFromNpmLock(LOCK, { project: 'piscina', includeDev: true }), ...extra });
 
+test('readyz is 200 once MongoDB and Temporal answer and a worker polls the task queue', async () => {
+  let res = await t.api.get('/readyz');
+  for (let i = 0; res.status !== 200 && i < 50; i++) res = await new Promise((r) => setTimeout(r, 100)).then(() => t.api.get('/readyz'));
+  expect(res.status).toBe(200);
+  expect(res.body.status).toBe('ready');
+});
+
 test('piscina lockfile: the ws DoS advisory is found with its path, severity, fix and counts', async () => {
   const { id, scan } = await scanOf(piscina());
   expect(scan).toMatchObject({ status: 'completed', failureReason: null, suppressed: 0, modules: [] });
