@@ -12,6 +12,7 @@ export type OsvItem = { source: string; advisory: OsvAdvisory } | { source: stri
 const ADVISORY_FILE = /\.(json|ya?ml)$/i;
 
 function parseText(name: string, text: string): unknown {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 byte order mark
   return /\.ya?ml$/i.test(name) ? parseYaml(text) : JSON.parse(text);
 }
 
@@ -87,8 +88,10 @@ async function* pathItems(p: string): AsyncGenerator<OsvItem> {
     const names = (await fs.promises.readdir(p)).sort();
     for (const name of names) {
       const child = path.join(p, name);
-      const s = await fs.promises.stat(child).catch(() => null);
-      if (s?.isDirectory() || /\.zip$/i.test(name) || ADVISORY_FILE.test(name)) yield* pathItems(child);
+      // Symlinked directories are not followed: a link loop would read the same files again and again.
+      const s = await fs.promises.lstat(child).catch(() => null);
+      if (!s || (s.isSymbolicLink() && !ADVISORY_FILE.test(name))) continue;
+      if (s.isDirectory() || /\.zip$/i.test(name) || ADVISORY_FILE.test(name)) yield* pathItems(child);
     }
     return;
   }

@@ -59,11 +59,13 @@ function isoOrNull(s: string | undefined): string | null {
 
 /** The advisory's summary, else the first sentence of its details, at most 300 characters. */
 export function summaryOf(a: OsvAdvisory): string {
+  // Cut by code points, never inside a surrogate pair.
+  const cut = (text: string) => Array.from(text).slice(0, 300).join('');
   const s = (a.summary ?? '').trim();
-  if (s) return s.slice(0, 300);
+  if (s) return cut(s);
   const d = (a.details ?? '').trim().replace(/\s+/g, ' ');
   const m = /^(.+?[.!?])(\s|$)/.exec(d);
-  return (m ? m[1] : d).slice(0, 300);
+  return cut(m ? m[1] : d);
 }
 
 /** Groups the non-withdrawn advisories; returns the groups and, per advisory id, its group's position. */

@@ -10,11 +10,19 @@ export function band(score: number): Severity {
   return 'low';
 }
 
+const V4_BASE = ['AV', 'AC', 'AT', 'PR', 'UI', 'VC', 'VI', 'VA', 'SC', 'SI', 'SA'];
+
+/** The calculator scores an incomplete CVSS 4.0 vector as 0 instead of refusing it: check the base metrics first. */
+function completeV4(vector: string): boolean {
+  const metrics = new Set(vector.split('/').slice(1).map((part) => part.split(':')[0]));
+  return V4_BASE.every((m) => metrics.has(m));
+}
+
 /** [version rank, base score] of one vector; null when it cannot be scored. Rank: v4 = 3, v3.x = 2, v2 = 1. */
 export function scoreVector(type: string, vector: string): [number, number] | null {
   try {
     const v = vector.trim();
-    if (type === 'CVSS_V4' || v.startsWith('CVSS:4.0/')) return [3, Number(new Cvss4P0(v).calculateScores().base)];
+    if (type === 'CVSS_V4' || v.startsWith('CVSS:4.0/')) return completeV4(v) ? [3, Number(new Cvss4P0(v).calculateScores().base)] : null;
     if (v.startsWith('CVSS:3.1/')) return [2, Number(new Cvss3P1(v).calculateScores().base)];
     if (v.startsWith('CVSS:3.0/')) return [2, Number(new Cvss3P0(v).calculateScores().base)];
     if (type === 'CVSS_V2') return [1, Number(new Cvss2(v).calculateScores().base)];

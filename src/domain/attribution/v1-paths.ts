@@ -4,8 +4,10 @@
 // layer by (parent's rank, own id) yields the lexicographically smallest shortest path without building strings.
 import type { Snapshot } from '../types';
 
+/** v1 paths start with a manifest; v2 paths with module paths (until v2 attribution derives them properly). */
 function manifestOf(snapshot: Snapshot, root: Snapshot['roots'][number]): string {
-  return root.manifest ?? snapshot.manifests?.[0] ?? root.module;
+  if (snapshot.schemaVersion === 2) return root.module;
+  return root.manifest || snapshot.manifests?.[0] || root.module;
 }
 
 const cmpStr = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -23,14 +23,17 @@ function cmp(rules: EcosystemRules, a: unknown | null, b: unknown | null): numbe
  */
 export function evaluateRange(range: ParsedRange, v: unknown, rules: EcosystemRules): RangeVerdict {
   const events = range.events.filter((e) => e.kind !== 'limit');
-  const limits = range.events.filter((e) => e.kind === 'limit' && e.v !== null);
-  if (limits.length && !limits.some((l) => rules.compare(v, l.v) < 0)) return { affected: false, fix: null };
-  // Sort by version; unreadable closers sort last so that they close nothing before readable events.
+  // Below any limit is enough; an unreadable limit ("*" in OSV means infinity) limits nothing.
+  const limits = range.events.filter((e) => e.kind === 'limit');
+  if (limits.length && !limits.some((l) => l.v === null || rules.compare(v, l.v) < 0)) return { affected: false, fix: null };
+  // Sort by version (a stable sort: equal versions keep the advisory's own order, which is what tells
+  // [introduced X, fixed X] (empty) from [fixed X, introduced X] (reopened)); unreadable closers sort last so that
+  // they close nothing before readable events.
   const sorted = [...events].sort((x, y) => {
     const xu = x.v === null && x.kind !== 'introduced';
     const yu = y.v === null && y.kind !== 'introduced';
     if (xu || yu) return xu === yu ? 0 : xu ? 1 : -1;
-    return cmp(rules, x.v, y.v) || (x.kind === 'introduced' ? -1 : y.kind === 'introduced' ? 1 : 0);
+    return cmp(rules, x.v, y.v);
   });
   let affected = false;
   for (const e of sorted) {

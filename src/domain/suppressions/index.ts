@@ -38,6 +38,8 @@ export function activeSuppressions(list: SnapshotSuppression[] | undefined, ecos
 
 /** The first suppression (in snapshot order) that matches, or null. */
 export function findSuppression(active: ActiveSuppression[], groupIds: readonly string[], packageName: string): ActiveSuppression | null {
-  for (const s of active) if (groupIds.includes(s.ids) && s.test(packageName)) return s;
+  // Advisory ids are compared case-insensitively: GHSA ids are written both ways in the wild.
+  const ids = new Set(groupIds.map((id) => id.toUpperCase()));
+  for (const s of active) if (ids.has(s.ids.toUpperCase()) && s.test(packageName)) return s;
   return null;
 }

@@ -91,6 +91,30 @@ describe('one range', () => {
     ]);
   });
 
+  test('limit "*" is infinity: alone it caps nothing', () => {
+    table([range({ introduced: '1.0.0' }, { limit: '*' })], [
+      ['0.9.0', 'not affected'],
+      ['99.0.0', null],
+    ]);
+  });
+
+  // BUG (src/domain/matching/ranges.ts, evaluateRange, the `limits` filter): OSV's BeforeLimits is "v < any limit",
+  // and a limit containing "*" is infinity. Limits whose value does not parse (so "*" too) are dropped, so with
+  // [limit 2.0.0, limit "*"] versions >= 2.0.0 are wrongly reported unaffected.
+  test('several limits: being below any one of them is enough, and "*" is above everything', () => {
+    table([range({ introduced: '1.0.0' }, { limit: '2.0.0' }, { limit: '*' })], [
+      ['1.5.0', null],
+      ['3.0.0', null],
+    ]);
+  });
+
+  test('several readable limits: below any one of them is enough', () => {
+    table([range({ introduced: '1.0.0' }, { limit: '2.0.0' }, { limit: '4.0.0' })], [
+      ['3.0.0', null],
+      ['4.0.0', 'not affected'],
+    ]);
+  });
+
   test('a partial bound ("1.0") is read as 1.0.0', () => {
     table([range({ introduced: '1.0' }, { fixed: '1.2' })], [
       ['0.9.9', 'not affected'],

@@ -60,6 +60,10 @@ test('lodash 4.17.20: CVE-2021-23337 (GHSA-35jh-r3h4-6jhm), high from CVSS 3.1 7
 });
 
 test('axios: GHSA-8hc4-vh64-cxmj names the package "Axios" and still matches axios', () => {
+  const [m, ...rest] = matches(['axios@1.6.0']);
+  expect(rest).toEqual([]);
+  expect(m.group.ids).toEqual(['CVE-2024-39338', 'GHSA-8hc4-vh64-cxmj']);
+  expect(npm.find((a) => a.id === 'GHSA-8hc4-vh64-cxmj')!.affected![0].package!.name).toBe('Axios');
   expect(table(['axios@1.6.0', 'axios@1.5.0', 'axios@1.7.4', 'axios@0.8.0'])).toEqual({
     'axios@1.6.0': ['CVE-2024-39338 1.7.4 high'],
     'axios@1.5.0': ['CVE-2023-45857 1.6.0 medium', 'CVE-2024-39338 1.7.4 high'],
