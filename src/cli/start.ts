@@ -82,7 +82,10 @@ async function main(): Promise<void> {
 
   const t0 = Date.now();
   log.info(`data directory ${dataDir}`);
-  infra = await startLocalInfra({ dataDir, log });
+  // Temporal's usual ports when they are free (a stable UI address to bookmark), else whatever is free.
+  const prefer = async (env: string | undefined, port: number) => (env ? Number(env) : (await isPortFree(port)) ? port : undefined);
+  const ports = { temporal: await prefer(process.env.TEMPORAL_PORT, 7233), temporalUi: await prefer(process.env.TEMPORAL_UI_PORT, 8233) };
+  infra = await startLocalInfra({ dataDir, log, ports });
   if (stopping) {
     stopping = false;
     return shutdown(0, 'signal during startup');
