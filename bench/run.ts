@@ -38,12 +38,13 @@ function benchSnapshot(nodes: number, project: string): string {
 }
 
 /** Sequential uploads; prints the median of each Server-Timing phase of the upload route. */
-async function uploadLatency(h: Harness, body: string, n: number, label: string) {
+async function uploadLatency(h: Harness, body: string, n: number, label: string, paceMs = 0) {
   const lat: number[] = [];
   const phases = new Map<string, number[]>();
   for (let i = 0; i < n; i++) {
     const [r, ms] = await timed(() => h.upload(body));
     lat.push(ms);
+    if (paceMs > ms) await new Promise((res) => setTimeout(res, paceMs - ms));
     for (const part of r.timing.split(', ')) {
       const [name, dur] = part.split(';dur=');
       if (dur) phases.set(name, [...(phases.get(name) ?? []), Number(dur)]);
@@ -86,9 +87,15 @@ async function main(): Promise<void> {
     const big = benchSnapshot(10000, 'bench-10k');
     await uploadToCompleted(h, small, 3); // warm-up: bundles, caches, connections
 
-    const lat = await uploadLatency(h, small, 100, '1,000-node');
-    row('1,000-node v1 upload: 201 latency p50', fmt(median(lat)));
-    row('1,000-node v1 upload: 201 latency p99', fmt(percentile(lat, 99)), '≤ 50 ms');
+    // Paced at 10 uploads/s, which the worker keeps up with on this machine; then back to back, which it does not
+    // (every upload then competes for the 2 cores with the scans of the uploads before it).
+    const paced = await uploadLatency(h, small, 100, '1,000-node, 10/s', 100);
+    row('1,000-node v1 upload at 10/s: 201 latency p50', fmt(median(paced)));
+    row('1,000-node v1 upload at 10/s: 201 latency p99', fmt(percentile(paced, 99)), '≤ 50 ms');
+    await quiesce(h);
+    const lat = await uploadLatency(h, small, 100, '1,000-node, back to back');
+    row('1,000-node v1 upload back to back: 201 latency p50', fmt(median(lat)));
+    row('1,000-node v1 upload back to back: 201 latency p99', fmt(percentile(lat, 99)), '≤ 50 ms');
     row('1,000-node v1 upload → completed (median of 5)', fmt(median(await uploadToCompleted(h, small, 5))));
     await quiesce(h);
     const bigLat = await uploadLatency(h, big, 10, '10,000-node');
@@ -133,7 +140,7 @@ async function main(): Promise<void> {
     // The largest single document the limits allow: parse and validation run on the upload thread pool, so other
     // requests keep being answered meanwhile. Probe /healthz every 5 ms during the upload.
     await quiesce(h);
-    const largest = JSON.stringify(syntheticSnapshot({ schemaVersion: 2, nodes: 10000, roots: 1000, depsPerNode: 6, packagesPerRoot: 79, project: 'largest' }));
+    const largest = JSON.stringify(syntheticSnapshot({ schemaVersion: 2, nodes: 10000, roots: 1000, depsPerNode: 6, packagesPerRoot: 79, project: 'largest', ecosystem: 'javascript' }));
     const probes: number[] = [];
     let uploading = true;
     const prober = (async () => {

@@ -18,7 +18,8 @@ export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
  * (orgId, orgBucket) and (orgId, projectId, projectBucket) do the same. Order: bucket descending, then id
  * descending: arrival order, stable for keyset pagination.
  */
-export const BUCKET_SIZE = 64;
+/** Part of the stored format: changing it needs the buckets of existing scans recomputed. */
+export const BUCKET_SIZE = 16;
 
 async function nextSeq(store: Store, counter: string): Promise<number> {
   const doc = await store.c.counters.findOneAndUpdate({ _id: counter }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
@@ -55,9 +56,11 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans
   const out: ScanDoc[] = [];
   let last: ScanListPosition | null = null;
   const read = (b: number) => store.c.scans.find({ ...base, [field]: b } as Filter<ScanDoc>).toArray();
-  // A page of 50 usually spans two buckets: read them together.
-  const pending = bucket >= 0 ? [read(bucket), bucket > 0 ? read(bucket - 1) : Promise.resolve([])] : [];
-  pending.forEach((p) => p.catch(() => undefined)); // the speculative read may go unused; its failure too
+  // Small buckets keep the documents decoded close to the page size; the buckets a full page needs are read at
+  // once (the newest may be nearly empty, hence one more).
+  const pending: Array<Promise<ScanDoc[]>> = [];
+  for (let b = bucket; b >= 0 && pending.length < Math.ceil(q.limit / BUCKET_SIZE) + 1; b--) pending.push(read(b));
+  pending.forEach((p) => p.catch(() => undefined)); // a speculative read may go unused; its failure too
   for (; bucket >= 0 && out.length < q.limit; bucket--) {
     const docs = await (pending.shift() ?? read(bucket));
     docs.sort((a, b) => (a._id < b._id ? 1 : a._id > b._id ? -1 : 0));

@@ -93,7 +93,11 @@ export function uploadHandler(deps: AppDeps) {
       await recheck(deps, principal); // a key revoked meanwhile stores nothing
       timing.mark('recheck');
       project ??= await createProject(deps.store, principal.orgId, snapshot.project);
-      const buckets = await allocateBuckets(deps.store, principal.orgId, project._id);
+      // The snapshot is written while the list buckets are allocated; the scan document, last, makes it visible.
+      const [buckets] = await Promise.all([
+        allocateBuckets(deps.store, principal.orgId, project._id),
+        putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, raw.length),
+      ]);
       const scan: ScanDoc = {
         _id: scanId,
         orgId: principal.orgId,
@@ -111,7 +115,6 @@ export function uploadHandler(deps: AppDeps) {
         bodyBytes: raw.length,
         ...buckets,
       };
-      await putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, raw.length);
       try {
         await insertScan(deps.store, scan);
       } catch (err) {
