@@ -35,10 +35,18 @@ export interface PrepareSummary {
   schemaVersion: number;
 }
 
-export type PrepareResult = { kind: 'ok'; summary: PrepareSummary; inputs: ScanInputs } | { kind: 'unsupported'; message: string } | { kind: 'invalid'; message: string };
+export type PrepareResult =
+  | { kind: 'ok'; summary: PrepareSummary; inputs: ScanInputs; running: Promise<void> }
+  | { kind: 'unsupported'; message: string }
+  | { kind: 'invalid'; message: string };
 
+/**
+ * Loads and checks the scan in depth, pins the advisory generation and moves the scan to running. The status write
+ * is returned as a promise so that the fast path overlaps it with matching; it is awaited before any result is
+ * written.
+ */
 export async function prepare(deps: ScanEngineDeps, scanId: string): Promise<PrepareResult> {
-  const inputs = await loadScanInputs(deps, scanId);
+  const [inputs, current] = await Promise.all([loadScanInputs(deps, scanId), currentGeneration(deps.store)]);
   const { scan, snapshot, bytes } = inputs;
   // Deep check: the stored bytes must still be the snapshot that was validated at upload.
   try {
@@ -47,10 +55,11 @@ export async function prepare(deps: ScanEngineDeps, scanId: string): Promise<Pre
     return { kind: 'invalid', message: err instanceof ApiError ? err.message : String(err) };
   }
   if (!rulesFor(scan.ecosystem)) return { kind: 'unsupported', message: `ecosystem ${scan.ecosystem} is not supported yet` };
-  // Pin the advisory generation on the first attempt: a retry, or an import finishing mid-scan, never changes it.
-  const generation = scan.advisoryGeneration !== undefined ? scan.advisoryGeneration : await currentGeneration(deps.store);
-  if (scan.status === 'queued') await markRunning(deps.store, scanId, generation ?? null);
-  return { kind: 'ok', inputs, summary: { ecosystem: scan.ecosystem, nodeCount: scan.nodeCount, generation: generation ?? null, schemaVersion: scan.schemaVersion } };
+  // The generation is pinned on the first attempt: a retry, or an import finishing mid-scan, never changes it.
+  const generation = scan.advisoryGeneration !== undefined ? scan.advisoryGeneration : current;
+  const running = scan.status === 'queued' ? markRunning(deps.store, scanId, generation ?? null) : Promise.resolve();
+  running.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
+  return { kind: 'ok', inputs, running, summary: { ecosystem: scan.ecosystem, nodeCount: scan.nodeCount, generation: generation ?? null, schemaVersion: scan.schemaVersion } };
 }
 
 export async function computeMatches(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, generation: string | null): Promise<MatchResult> {
@@ -76,11 +85,11 @@ export function computePaths(inputs: ScanInputs, matches: MatchResult['matches']
 }
 
 /** Writes the findings, then publishes them with one update of the scan document. Idempotent. */
-export async function publish(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, paths: Map<string, string[]>, generation: string | null) {
+export async function publish(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, paths: Map<string, string[]>, generation: string | null, intermediates = true) {
   const built = buildFindings({ scanId, snapshot: inputs.snapshot, matches: m.matches, paths, processingDay: new Date().toISOString().slice(0, 10) });
   const resultChunks = await writeResults(deps.store, scanId, built.findings);
   await markCompleted(deps.store, scanId, { findings: built.counts, suppressed: built.suppressed, advisoryGeneration: generation, unmatchedVersions: m.unmatchedVersions, resultChunks, findingCount: built.findings.length });
-  await clearWork(deps.store, scanId, ['matches', 'paths']);
+  if (intermediates) await clearWork(deps.store, scanId, ['matches', 'paths']);
   forgetScan(scanId);
   return { findings: built.findings.length, suppressed: built.suppressed };
 }

@@ -39,7 +39,9 @@ export function createActivities(deps: ActivityDeps) {
   return {
     /** Load the stored snapshot, check it again in depth, pin the advisory generation, mark the scan running. */
     async prepareScan({ scanId }: { scanId: string }) {
-      return (await prepared(scanId)).summary;
+      const r = await prepared(scanId);
+      await r.running;
+      return r.summary;
     },
 
     /** Match every third-party package against the pinned advisory generation. */
@@ -76,10 +78,12 @@ export function createActivities(deps: ActivityDeps) {
      * between them. Retried as a whole; idempotent like the steps it runs.
      */
     async scanSmall({ scanId }: { scanId: string }) {
-      const { summary, inputs } = await prepared(scanId);
+      const { summary, inputs, running } = await prepared(scanId);
       const m = await engine.computeMatches(ctx, scanId, inputs, summary.generation);
-      const p = pathsOrFail(engine.computePaths(inputs, m.matches));
-      const published = await engine.publish(ctx, scanId, inputs, m, p.paths, summary.generation);
+      const derived = engine.computePaths(inputs, m.matches);
+      await running; // the status write lands before anything else may
+      const p = pathsOrFail(derived);
+      const published = await engine.publish(ctx, scanId, inputs, m, p.paths, summary.generation, false);
       return { ...summary, ...published, segments: p.segments };
     },
 
