@@ -65,6 +65,9 @@ export function createActivities(deps: ActivityDeps) {
 
     /** Apply suppressions, write the findings, then publish them with one update of the scan document. */
     async publishResults({ scanId, generation }: { scanId: string; generation: string | null }) {
+      // A retry after a publish whose completion was lost: the scan is already published, report it again.
+      const done = await engine.getScan(deps.store, scanId);
+      if (done?.status === 'completed') return { findings: done.findingCount ?? 0, suppressed: done.suppressed ?? 0 };
       const [inputs, stored, paths] = await Promise.all([
         loadScanInputs(ctx, scanId),
         getWork<StoredMatches>(deps.store, scanId, 'matches'),

@@ -233,3 +233,21 @@ describe('listing across list buckets', () => {
     expect(new Set(onlyA)).toEqual(new Set(ids.filter((_, i) => projectIds[i] === pa)));
   });
 });
+
+test('a key whose scan failed with internal_error is released: the same key and body start a new scan', async () => {
+  const body = JSON.stringify(v1Snapshot('retry-later'));
+  const first = await post(body, { 'Idempotency-Key': 'retry-key' });
+  expect(first.status).toBe(201);
+  await t.store.c.scans.updateOne({ _id: first.body.id }, { $set: { status: 'failed', failureReason: 'internal_error', finishedAt: new Date() } });
+  const again = await post(body, { 'Idempotency-Key': 'retry-key' });
+  expect(again.status).toBe(201);
+  expect(again.body.id).not.toBe(first.body.id);
+  const replay = await post(body, { 'Idempotency-Key': 'retry-key' });
+  expect(replay.status).toBe(200);
+  expect(replay.body.id).toBe(again.body.id);
+  // Any other failure replays as it is.
+  await t.store.c.scans.updateOne({ _id: again.body.id }, { $set: { status: 'failed', failureReason: 'unsupported_ecosystem', finishedAt: new Date() } });
+  const failed = await post(body, { 'Idempotency-Key': 'retry-key' });
+  expect(failed.status).toBe(200);
+  expect(failed.body).toMatchObject({ id: again.body.id, status: 'failed', failureReason: 'unsupported_ecosystem' });
+});

@@ -231,3 +231,29 @@ test('an upload answered 201 while Temporal is unreachable is not lost: the swee
     await uploads.close();
   }
 });
+
+test('derived paths over 1,000,000 segments fail the scan with attribution_limit_exceeded and keep nothing', async () => {
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'leaf-adv-'));
+  fs.writeFileSync(path.join(dir, 'leaf.json'), JSON.stringify({ id: 'GHSA-leaf-leaf-leaf', published: '2024-01-01T00:00:00Z', summary: 'every leaf', affected: [{ package: { ecosystem: 'npm', name: 'leaf' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }] }] }] }));
+  await importAdvisories(t.store, [dir]);
+  // A chain of 250 packages with 4,100 vulnerable leaves at its end: 4,100 paths of about 252 segments.
+  const chain = Array.from({ length: 250 }, (_, i) => `c${String(i).padStart(3, '0')}`);
+  const leaves = Array.from({ length: 4100 }, (_, i) => `leaf@1.0.${i}`);
+  const nodes = [
+    ...chain.map((c, i) => ({ id: `${c}@1.0.0`, name: c, version: '1.0.0', relationship: i === 0 ? 'direct' : 'transitive', dependencies: i + 1 < chain.length ? [`${chain[i + 1]}@1.0.0`] : leaves })),
+    ...leaves.map((id, i) => ({ id, name: 'leaf', version: `1.0.${i}`, relationship: 'transitive', dependencies: [] })),
+  ].sort((a, b) => (a.id < b.id ? -1 : 1));
+  const { id, scan } = await scanOf({ schemaVersion: 1, project: 'deep', ecosystem: 'javascript', roots: [{ module: 'app', context: 'dependencies', dependencies: ['c000@1.0.0'] }], nodes });
+  expect(scan).toMatchObject({ status: 'failed', failureReason: 'attribution_limit_exceeded', findings: null, suppressed: null });
+  expect(await t.store.c.scanResults.countDocuments({ scanId: id })).toBe(0);
+  expect(await t.store.c.scanWork.countDocuments({ scanId: id })).toBe(0);
+  const findings = await t.api.get(`/v1/scans/${id}/findings`).set(bearer(key));
+  expect(findings.body).toEqual({ findings: [], nextCursor: null, counts: null });
+  const handle = t.temporal.client.workflow.getHandle(id);
+  await handle.result().catch(() => undefined); // the run fails just after it marked the scan failed
+  const history = await handle.fetchHistory();
+  const failed = (history.events ?? []).find((e) => e.workflowExecutionFailedEventAttributes);
+  expect(failed?.workflowExecutionFailedEventAttributes?.failure?.applicationFailureInfo?.type).toBe('attribution_limit_exceeded');
+  const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+  expect(Math.max(...attempts)).toBe(1); // not retried
+}, 60_000);
