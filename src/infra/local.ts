@@ -1,4 +1,5 @@
 // The whole local stack in one call: a MongoDB-wire server and Temporal, each unless the environment names one.
+import dns from 'node:dns';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureTools, type InfraLog, type Tools } from './tools';
@@ -75,6 +76,19 @@ export async function startLocalInfra(o: LocalInfraOptions): Promise<LocalInfra>
   };
 }
 
+/**
+ * mongodb-memory-server may download a mongod when the machine has internet. A failed download costs seconds, so
+ * try it only when its host resolves (an offline machine answers ENOTFOUND in milliseconds), or when told to:
+ * SCANNER_TRY_MONGOMS_DOWNLOAD=1 forces the attempt, =0 forbids it.
+ */
+async function mongodDownloadAllowed(env: NodeJS.ProcessEnv): Promise<boolean> {
+  if (env.SCANNER_TRY_MONGOMS_DOWNLOAD === '1') return true;
+  if (env.SCANNER_TRY_MONGOMS_DOWNLOAD === '0') return false;
+  const host = env.MONGOMS_DOWNLOAD_MIRROR ? new URL(env.MONGOMS_DOWNLOAD_MIRROR).hostname : 'fastdl.mongodb.org';
+  const lookup = dns.promises.lookup(host).then(() => true, () => false);
+  return Promise.race([lookup, new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref())]);
+}
+
 /** mongod when one is available, else FerretDB over PostgreSQL, else FerretDB over SQLite. */
 async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, env: NodeJS.ProcessEnv, started: Started[]): Promise<string> {
   // Keep using the store this DATA_DIR already holds: switching backends would silently show an empty database.
@@ -88,7 +102,7 @@ async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, e
         log: o.log,
         port: o.ports?.mongo,
         systemBinary: tools.mongod,
-        allowDownload: env.SCANNER_TRY_MONGOMS_DOWNLOAD === '1',
+        allowDownload: await mongodDownloadAllowed(env),
       });
       if (mongod) {
         started.push({ name: 'mongod', stop: mongod.stop });
