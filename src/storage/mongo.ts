@@ -10,7 +10,7 @@ export interface Collections {
   sessions: Collection<D.SessionDoc>;
   apiKeys: Collection<D.ApiKeyDoc>;
   projects: Collection<D.ProjectDoc>;
-  scans: Collection<D.ScanDoc>;
+  scans: Collection<D.StoredScanDoc>;
   snapshots: Collection<D.SnapshotDoc>;
   scanResults: Collection<D.ScanResultChunkDoc>;
   scanWork: Collection<D.ScanWorkDoc>;

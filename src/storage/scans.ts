@@ -1,13 +1,39 @@
-// Scan documents stay small (no module metadata or results inside): lists decode only what they show.
-import type { Filter } from 'mongodb';
+// Scan documents stay small (no module metadata or results inside), and what lists show is one Binary value:
+// lists decode little (see StoredScanDoc). Every other module sees the plain ScanDoc.
+import { Binary, type Filter } from 'mongodb';
 import type { FailureReason, SeverityCounts } from '../domain/types';
-import type { ScanDoc } from './documents';
+import type { ScanDoc, StoredScanDoc } from './documents';
 import type { Store } from './mongo';
 
-export const getScan = (store: Store, scanId: string) => store.c.scans.findOne({ _id: scanId });
+type Packed = Omit<ScanDoc, '_id' | 'orgId' | 'projectId' | 'status' | 'orgBucket' | 'projectBucket' | 'startedAt'>;
+
+function pack(s: ScanDoc, rev: number): StoredScanDoc {
+  const { _id, orgId, projectId, status, orgBucket, projectBucket, startedAt, ...rest } = s;
+  return { _id, orgId, projectId, status, orgBucket, projectBucket, startedAt, rev, v: new Binary(Buffer.from(JSON.stringify(rest))) };
+}
+
+export function unpack(d: StoredScanDoc): ScanDoc {
+  const rest = JSON.parse(Buffer.from(d.v.buffer).toString('utf8')) as Packed & { finishedAt: string | null };
+  return {
+    ...rest,
+    _id: d._id,
+    orgId: d.orgId,
+    projectId: d.projectId,
+    status: d.status,
+    orgBucket: d.orgBucket,
+    projectBucket: d.projectBucket,
+    startedAt: d.startedAt,
+    finishedAt: rest.finishedAt ? new Date(rest.finishedAt) : null,
+  };
+}
+
+export async function getScan(store: Store, scanId: string): Promise<ScanDoc | null> {
+  const d = await store.c.scans.findOne({ _id: scanId });
+  return d ? unpack(d) : null;
+}
 
 export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
-  await store.c.scans.insertOne(scan);
+  await store.c.scans.insertOne(pack(scan, 0));
 }
 
 /**
@@ -48,21 +74,21 @@ export interface ScanListQuery {
 export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans: ScanDoc[]; last: ScanListPosition | null }> {
   const single = q.projectIds?.length === 1 ? q.projectIds[0] : undefined;
   const field = single ? 'projectBucket' : 'orgBucket';
-  const base: Filter<ScanDoc> = { orgId: q.orgId };
+  const base: Filter<StoredScanDoc> = { orgId: q.orgId };
   if (single) base.projectId = single;
   else if (q.projectIds) base.projectId = { $in: q.projectIds };
   const counter = await store.c.counters.findOne({ _id: single ? `scans:${q.orgId}:${single}` : `scans:${q.orgId}` });
   let bucket = q.after ? q.after.bucket : counter ? Math.floor((counter.seq - 1) / BUCKET_SIZE) : -1;
   const out: ScanDoc[] = [];
   let last: ScanListPosition | null = null;
-  const read = (b: number) => store.c.scans.find({ ...base, [field]: b } as Filter<ScanDoc>).toArray();
+  const read = (b: number) => store.c.scans.find({ ...base, [field]: b } as Filter<StoredScanDoc>).toArray();
   // Small buckets keep the documents decoded close to the page size; the buckets a full page needs are read at
   // once (the newest may be nearly empty, hence one more).
-  const pending: Array<Promise<ScanDoc[]>> = [];
+  const pending: Array<Promise<StoredScanDoc[]>> = [];
   for (let b = bucket; b >= 0 && pending.length < Math.ceil(q.limit / BUCKET_SIZE) + 1; b--) pending.push(read(b));
   pending.forEach((p) => p.catch(() => undefined)); // a speculative read may go unused; its failure too
   for (; bucket >= 0 && out.length < q.limit; bucket--) {
-    const docs = await (pending.shift() ?? read(bucket));
+    const docs = (await (pending.shift() ?? read(bucket))).map(unpack);
     docs.sort((a, b) => (a._id < b._id ? 1 : a._id > b._id ? -1 : 0));
     for (const d of docs) {
       if (q.after && bucket === q.after.bucket && d._id >= q.after.id) continue;
@@ -76,11 +102,23 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans
 }
 
 /**
- * queued → running, pinning the advisory generation the scan will use. A no-op when the scan already moved on (a
- * retried activity or a replayed workflow keeps the generation of the first attempt).
+ * Moves a scan from one of `from` to the state `patch` describes, as a compare-and-set on its revision; false when
+ * the scan is in no state of `from` (a retried activity, a replayed workflow: the move already happened).
  */
+async function transition(store: Store, scanId: string, from: ScanDoc['status'][], patch: Partial<ScanDoc>): Promise<boolean> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const d = await store.c.scans.findOne({ _id: scanId });
+    if (!d || !from.includes(d.status)) return false;
+    const next = pack({ ...unpack(d), ...patch }, d.rev + 1);
+    const r = await store.c.scans.replaceOne({ _id: scanId, rev: d.rev }, next);
+    if (r.modifiedCount === 1) return true;
+  }
+  throw new Error(`scan ${scanId}: too many concurrent updates`);
+}
+
+/** queued → running, pinning the advisory generation the scan will use (the first attempt's, on a retry). */
 export async function markRunning(store: Store, scanId: string, advisoryGeneration: string | null): Promise<void> {
-  await store.c.scans.updateOne({ _id: scanId, status: 'queued' }, { $set: { status: 'running', advisoryGeneration } });
+  await transition(store, scanId, ['queued'], { status: 'running', advisoryGeneration });
 }
 
 export interface Completion {
@@ -94,21 +132,15 @@ export interface Completion {
 
 /** The single-document update that publishes a scan's results: readers see all of them or none. */
 export async function markCompleted(store: Store, scanId: string, c: Completion, now = new Date()): Promise<void> {
-  await store.c.scans.updateOne(
-    { _id: scanId, status: { $in: ['queued', 'running'] } },
-    { $set: { status: 'completed', finishedAt: now, failureReason: null, ...c } },
-  );
+  await transition(store, scanId, ['queued', 'running'], { status: 'completed', finishedAt: now, failureReason: null, ...c });
 }
 
 export async function markFailed(store: Store, scanId: string, reason: FailureReason, message: string, now = new Date()): Promise<void> {
-  await store.c.scans.updateOne(
-    { _id: scanId, status: { $in: ['queued', 'running'] } },
-    { $set: { status: 'failed', finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500), findings: null, suppressed: null } },
-  );
+  await transition(store, scanId, ['queued', 'running'], { status: 'failed', finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500), findings: null, suppressed: null });
 }
 
 /** Scans accepted but possibly never handed to Temporal (the sweeper's work list). */
 export async function queuedScans(store: Store, olderThan: Date, limit = 100): Promise<ScanDoc[]> {
   const docs = await store.c.scans.find({ status: 'queued' }).limit(limit * 4).toArray();
-  return docs.filter((d) => d.startedAt < olderThan).slice(0, limit);
+  return docs.filter((d) => d.startedAt < olderThan).slice(0, limit).map(unpack);
 }

@@ -2,6 +2,7 @@
 // stay queued, which is what these tests look at).
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
+import { getScan, markFailed } from '../../src/storage/scans';
 
 let t: TestContext;
 let org: Org;
@@ -69,7 +70,7 @@ describe('idempotency', () => {
     expect(replay.status).toBe(200);
     expect(replay.body.id).toBe(first.body.id);
     envelope(await post(JSON.stringify(v1Snapshot('idem2')), { 'Idempotency-Key': 'k-1' }), 409, 'idempotency_conflict');
-    const count = await t.store.c.scans.countDocuments({ target: 'idem' });
+    const count = await t.store.c.scans.countDocuments({ projectId: first.body.project });
     expect(count).toBe(1);
   });
 
@@ -190,7 +191,7 @@ describe('large bodies are prepared on the thread pool', () => {
     expect(body.length).toBeGreaterThan(256 * 1024);
     const ok = await post(body);
     expect(ok.status).toBe(201);
-    expect((await t.store.c.scans.findOne({ _id: ok.body.id }))?.nodeCount).toBe(10000);
+    expect((await getScan(t.store, ok.body.id))?.nodeCount).toBe(10000);
     const broken = JSON.parse(body);
     broken.nodes[9999].dependencies = ['nope@0'];
     const res = await post(broken);
@@ -238,7 +239,7 @@ test('a key whose scan failed with internal_error is released: the same key and 
   const body = JSON.stringify(v1Snapshot('retry-later'));
   const first = await post(body, { 'Idempotency-Key': 'retry-key' });
   expect(first.status).toBe(201);
-  await t.store.c.scans.updateOne({ _id: first.body.id }, { $set: { status: 'failed', failureReason: 'internal_error', finishedAt: new Date() } });
+  await markFailed(t.store, first.body.id, 'internal_error', 'retries exhausted');
   const again = await post(body, { 'Idempotency-Key': 'retry-key' });
   expect(again.status).toBe(201);
   expect(again.body.id).not.toBe(first.body.id);
@@ -246,7 +247,7 @@ test('a key whose scan failed with internal_error is released: the same key and 
   expect(replay.status).toBe(200);
   expect(replay.body.id).toBe(again.body.id);
   // Any other failure replays as it is.
-  await t.store.c.scans.updateOne({ _id: again.body.id }, { $set: { status: 'failed', failureReason: 'unsupported_ecosystem', finishedAt: new Date() } });
+  await markFailed(t.store, again.body.id, 'unsupported_ecosystem', 'not yet');
   const failed = await post(body, { 'Idempotency-Key': 'retry-key' });
   expect(failed.status).toBe(200);
   expect(failed.body).toMatchObject({ id: again.body.id, status: 'failed', failureReason: 'unsupported_ecosystem' });

@@ -7,6 +7,7 @@ import { createActivities } from '../../activities';
 import { importAdvisories } from '../../src/advisories/import';
 import { snapshotFromNpmLock } from '../../src/domain/snapshot';
 import { createLogger } from '../../src/logger';
+import { getScan } from '../../src/storage/scans';
 import { readResults } from '../../src/storage/results';
 import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
 
@@ -38,7 +39,7 @@ test('every step run twice gives the same published findings as the fast path ru
   await env.run(acts.scanSmall, { scanId: b });
   await env.run(acts.scanSmall, { scanId: b });
 
-  const [sa, sb] = await Promise.all([t.store.c.scans.findOne({ _id: a }), t.store.c.scans.findOne({ _id: b })]);
+  const [sa, sb] = await Promise.all([getScan(t.store, a), getScan(t.store, b)]);
   expect(sa).toMatchObject({ status: 'completed', findings: sb!.findings, suppressed: 1, advisoryGeneration: sb!.advisoryGeneration });
   const strip = (fs_: Array<{ id: string; scanId: string }>) => fs_.map(({ id: _i, scanId: _s, ...rest }) => rest);
   const ra = await readResults(t.store, a, sa!.resultChunks!);

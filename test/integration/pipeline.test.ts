@@ -6,6 +6,7 @@ import type { Worker } from '@temporalio/worker';
 import { importAdvisories } from '../../src/advisories/import';
 import { snapshotFromNpmLock } from '../../src/domain/snapshot';
 import { createLogger } from '../../src/logger';
+import { getScan } from '../../src/storage/scans';
 import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/runtime';
 import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
@@ -176,7 +177,7 @@ test('python scans fail with unsupported_ecosystem (until the advisory issue add
 test('a replayed workflow task or retried activity never duplicates findings: results are keyed by scan', async () => {
   const { id } = await scanOf(piscina());
   const chunks = await t.store.c.scanResults.countDocuments({ scanId: id });
-  const scan = await t.store.c.scans.findOne({ _id: id });
+  const scan = await getScan(t.store, id);
   expect(chunks).toBe(scan!.resultChunks);
   const all = await t.api.get(`/v1/scans/${id}/findings?suppressed=all&limit=200`).set(bearer(key));
   const ids = all.body.findings.map((f: { id: string }) => f.id);
@@ -217,15 +218,15 @@ test('an upload answered 201 while Temporal is unreachable is not lost: the swee
   const res = await request(app.callback()).post('/v1/scans/dependency-snapshots').set(bearer(key)).send(piscina({ project: 'temporal-down' }));
   expect(res.status).toBe(201);
   await new Promise((r) => setTimeout(r, 300));
-  expect((await t.store.c.scans.findOne({ _id: res.body.id }))!.status).toBe('queued');
+  expect((await getScan(t.store, res.body.id))!.status).toBe('queued');
   const stop = startSweeper(t.store, t.temporal, createLogger('sweeper', 'silent'), 100, 0);
   try {
     for (let i = 0; i < 200; i++) {
-      const scan = await t.store.c.scans.findOne({ _id: res.body.id });
+      const scan = await getScan(t.store, res.body.id);
       if (scan!.status === 'completed') break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect((await t.store.c.scans.findOne({ _id: res.body.id }))!.status).toBe('completed');
+    expect((await getScan(t.store, res.body.id))!.status).toBe('completed');
   } finally {
     stop();
     await uploads.close();
