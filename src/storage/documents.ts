@@ -56,10 +56,10 @@ export interface ScanDoc {
 }
 
 /**
- * A scan as stored: the fields that queries filter on at the top level, everything shown in lists packed into one
- * Binary JSON value. FerretDB decodes every field of every document a list touches, slowly, while a Binary value
- * moves at memory speed (local-database.md): a page of 50 scans costs half as much this way. `rev` makes each
- * status transition a compare-and-set.
+ * A scan as stored: the fields that queries filter on at the top level, the rest packed into two Binary JSON
+ * values, `v` (fixed at upload) and `r` (what processing sets, replaced whole by each status move, which is one
+ * conditional update on `status`). FerretDB decodes every field of every document a list touches, slowly, while a
+ * Binary value moves at memory speed (local-database.md): a page of 50 scans costs half as much this way.
  */
 export interface StoredScanDoc {
   _id: string;
@@ -69,8 +69,8 @@ export interface StoredScanDoc {
   orgBucket: number;
   projectBucket: number;
   startedAt: Date;
-  rev: number;
   v: Binary;
+  r: Binary;
 }
 
 export interface SnapshotDoc { _id: string; orgId: string; encoding: 'gzip'; bytes: number; data: Binary }

@@ -5,17 +5,37 @@ import type { FailureReason, SeverityCounts } from '../domain/types';
 import type { ScanDoc, StoredScanDoc } from './documents';
 import type { Store } from './mongo';
 
-type Packed = Omit<ScanDoc, '_id' | 'orgId' | 'projectId' | 'status' | 'orgBucket' | 'projectBucket' | 'startedAt'>;
+/** What processing sets; replaced whole by each status move. */
+type Outcome = Pick<ScanDoc, 'finishedAt' | 'failureReason' | 'failureMessage' | 'findings' | 'suppressed' | 'advisoryGeneration' | 'unmatchedVersions' | 'resultChunks' | 'findingCount'>;
+type Fixed = Pick<ScanDoc, 'target' | 'ecosystem' | 'schemaVersion' | 'nodeCount' | 'bodyBytes'>;
 
-function pack(s: ScanDoc, rev: number): StoredScanDoc {
-  const { _id, orgId, projectId, status, orgBucket, projectBucket, startedAt, ...rest } = s;
-  return { _id, orgId, projectId, status, orgBucket, projectBucket, startedAt, rev, v: new Binary(Buffer.from(JSON.stringify(rest))) };
+const bin = (value: unknown) => new Binary(Buffer.from(JSON.stringify(value)));
+const json = <T>(b: Binary): T => JSON.parse(Buffer.from(b.buffer).toString('utf8')) as T;
+
+function outcomeOf(s: Partial<ScanDoc>): Outcome {
+  return {
+    finishedAt: s.finishedAt ?? null,
+    failureReason: s.failureReason ?? null,
+    failureMessage: s.failureMessage,
+    findings: s.findings ?? null,
+    suppressed: s.suppressed ?? null,
+    advisoryGeneration: s.advisoryGeneration,
+    unmatchedVersions: s.unmatchedVersions,
+    resultChunks: s.resultChunks,
+    findingCount: s.findingCount,
+  };
+}
+
+function pack(s: ScanDoc): StoredScanDoc {
+  const fixed: Fixed = { target: s.target, ecosystem: s.ecosystem, schemaVersion: s.schemaVersion, nodeCount: s.nodeCount, bodyBytes: s.bodyBytes };
+  return { _id: s._id, orgId: s.orgId, projectId: s.projectId, status: s.status, orgBucket: s.orgBucket, projectBucket: s.projectBucket, startedAt: s.startedAt, v: bin(fixed), r: bin(outcomeOf(s)) };
 }
 
 export function unpack(d: StoredScanDoc): ScanDoc {
-  const rest = JSON.parse(Buffer.from(d.v.buffer).toString('utf8')) as Packed & { finishedAt: string | null };
-  return {
-    ...rest,
+  const outcome = json<Outcome & { finishedAt: string | null }>(d.r);
+  const doc: ScanDoc = {
+    ...json<Fixed>(d.v),
+    ...outcome,
     _id: d._id,
     orgId: d.orgId,
     projectId: d.projectId,
@@ -23,8 +43,12 @@ export function unpack(d: StoredScanDoc): ScanDoc {
     orgBucket: d.orgBucket,
     projectBucket: d.projectBucket,
     startedAt: d.startedAt,
-    finishedAt: rest.finishedAt ? new Date(rest.finishedAt) : null,
+    finishedAt: outcome.finishedAt ? new Date(outcome.finishedAt) : null,
   };
+  for (const k of ['advisoryGeneration', 'unmatchedVersions', 'resultChunks', 'findingCount', 'failureMessage'] as const) {
+    if (doc[k] === undefined) delete doc[k];
+  }
+  return doc;
 }
 
 export async function getScan(store: Store, scanId: string): Promise<ScanDoc | null> {
@@ -33,7 +57,7 @@ export async function getScan(store: Store, scanId: string): Promise<ScanDoc | n
 }
 
 export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
-  await store.c.scans.insertOne(pack(scan, 0));
+  await store.c.scans.insertOne(pack(scan));
 }
 
 /**
@@ -102,23 +126,17 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans
 }
 
 /**
- * Moves a scan from one of `from` to the state `patch` describes, as a compare-and-set on its revision; false when
- * the scan is in no state of `from` (a retried activity, a replayed workflow: the move already happened).
+ * Moves a scan from one of `from` to `status` with this outcome: one update, conditional on the current status, so
+ * that a retried activity or a replayed workflow (the move already happened) changes nothing.
  */
-async function transition(store: Store, scanId: string, from: ScanDoc['status'][], patch: Partial<ScanDoc>): Promise<boolean> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const d = await store.c.scans.findOne({ _id: scanId });
-    if (!d || !from.includes(d.status)) return false;
-    const next = pack({ ...unpack(d), ...patch }, d.rev + 1);
-    const r = await store.c.scans.replaceOne({ _id: scanId, rev: d.rev }, next);
-    if (r.modifiedCount === 1) return true;
-  }
-  throw new Error(`scan ${scanId}: too many concurrent updates`);
+async function transition(store: Store, scanId: string, from: ScanDoc['status'][], status: ScanDoc['status'], outcome: Partial<ScanDoc>): Promise<boolean> {
+  const r = await store.c.scans.updateOne({ _id: scanId, status: from.length === 1 ? from[0] : { $in: from } }, { $set: { status, r: bin(outcomeOf(outcome)) } });
+  return r.modifiedCount === 1;
 }
 
 /** queued → running, pinning the advisory generation the scan will use (the first attempt's, on a retry). */
 export async function markRunning(store: Store, scanId: string, advisoryGeneration: string | null): Promise<void> {
-  await transition(store, scanId, ['queued'], { status: 'running', advisoryGeneration });
+  await transition(store, scanId, ['queued'], 'running', { advisoryGeneration });
 }
 
 export interface Completion {
@@ -132,11 +150,11 @@ export interface Completion {
 
 /** The single-document update that publishes a scan's results: readers see all of them or none. */
 export async function markCompleted(store: Store, scanId: string, c: Completion, now = new Date()): Promise<void> {
-  await transition(store, scanId, ['queued', 'running'], { status: 'completed', finishedAt: now, failureReason: null, ...c });
+  await transition(store, scanId, ['queued', 'running'], 'completed', { finishedAt: now, ...c });
 }
 
 export async function markFailed(store: Store, scanId: string, reason: FailureReason, message: string, now = new Date()): Promise<void> {
-  await transition(store, scanId, ['queued', 'running'], { status: 'failed', finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500), findings: null, suppressed: null });
+  await transition(store, scanId, ['queued', 'running'], 'failed', { finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500) });
 }
 
 /** Scans accepted but possibly never handed to Temporal (the sweeper's work list). */
