@@ -37,7 +37,7 @@ export async function startHarness(): Promise<Harness> {
   const dbName = `bench_${randomBytes(4).toString('hex')}`;
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
   const port = await freePort();
-  const env = { MONGODB_URI: infra.mongoUri, MONGODB_DB: dbName, TEMPORAL_ADDRESS: infra.temporalAddress, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  const env = { WORKER_NICE: '10', MONGODB_URI: infra.mongoUri, MONGODB_DB: dbName, TEMPORAL_ADDRESS: infra.temporalAddress, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
   const store = await connectStore(infra.mongoUri, dbName);
   await ensureIndexes(store);
   const { org, member } = await createOrgWithOwner(store, 'bench', 'bench@example.test');

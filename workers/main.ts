@@ -1,4 +1,5 @@
 // Process entry of the worker (`npm run worker`): polls the scan task queue until SIGINT/SIGTERM.
+import os from 'node:os';
 import { Connection } from '@temporalio/client';
 import { loadConfig, requireMongoUri, requireTemporalAddress } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -7,6 +8,8 @@ import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { createScanWorker } from './worker';
 
 async function main(): Promise<void> {
+  // WORKER_NICE lowers the worker's CPU priority where it shares a machine with the API (npm start does this).
+  if (process.env.WORKER_NICE) os.setPriority(0, Number(process.env.WORKER_NICE));
   const config = loadConfig();
   const logger = createLogger('worker', config.logLevel);
   const address = requireTemporalAddress(config);

@@ -107,6 +107,8 @@ async function main(): Promise<void> {
       TEMPORAL_ADDRESS: ready.temporalAddress,
       DATA_DIR: dataDir,
       PORT: String(port),
+      // One machine runs everything here: scans yield the CPU to API requests (a separate worker fleet needs none).
+      WORKER_NICE: process.env.WORKER_NICE ?? '10',
     };
     for (const [name, args] of [['worker', [entries.worker]], ['api', [entries.api, 'api']]] as const) {
       const child = spawnProcess({
