@@ -7,3 +7,4 @@ export { snapshotSchemaV1 } from './schema-v1';
 export { snapshotSchemaV2 } from './schema-v2';
 export { syntheticSnapshot, dependencyOffsets, type SyntheticOptions } from './synthetic';
 export { snapshotFromNpmLock, type NpmLockOptions } from './from-npm-lock';
+export { snapshotFromGradleLock, type GradleLockOptions } from './from-gradle-lock';
