@@ -11,6 +11,23 @@ export interface ParsedEvent {
   raw: string;
   /** Parsed version; null for introduced "0" (the beginning) or for a value the rules cannot read. */
   v: unknown | null;
+  /** A `fixed` that lists several releases ("7.2.4, 6.11.4"): each one, as a fix to offer. */
+  fixes?: Array<{ raw: string; v: unknown }>;
+}
+
+/**
+ * Real advisories sometimes put several releases in one `fixed` ("7.2.4, 6.11.4": one per maintained line). Such a
+ * range closes at the highest of them, so no affected version of any line is missed, and the finding offers the
+ * lowest listed release above the installed version. Values that are not lists parse as one version.
+ */
+function parseEvent(kind: EventKind, raw: string, rules: EcosystemRules): ParsedEvent {
+  if (kind === 'introduced' && raw === '0') return { kind, raw, v: null };
+  const parts = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  if (kind !== 'fixed' || parts.length < 2) return { kind, raw, v: rules.parseBound(raw) };
+  const fixes = parts.map((p) => ({ raw: p, v: rules.parseBound(p) })).filter((f): f is { raw: string; v: unknown } => f.v !== null);
+  if (fixes.length !== parts.length) return { kind, raw, v: null }; // not a list of releases: unreadable
+  const highest = fixes.reduce((a, b) => (rules.compare(a.v, b.v) >= 0 ? a : b));
+  return { kind, raw, v: highest.v, fixes };
 }
 
 export interface ParsedRange {
@@ -43,7 +60,7 @@ function parseRange(range: OsvRange, rules: EcosystemRules): ParsedRange | null 
     for (const kind of KINDS) {
       const raw = (e as Record<string, unknown>)?.[kind];
       if (typeof raw !== 'string') continue;
-      events.push({ kind, raw, v: kind === 'introduced' && raw === '0' ? null : rules.parseBound(raw) });
+      events.push(parseEvent(kind, raw, rules));
     }
   }
   return events.length ? { events } : null;

@@ -50,7 +50,10 @@ export function evaluateRange(range: ParsedRange, v: unknown, rules: EcosystemRu
   if (!affected) return { affected: false, fix: null };
   let fix: RangeVerdict['fix'] = null;
   for (const e of range.events) {
-    if (e.kind === 'fixed' && e.v !== null && rules.compare(e.v, v) > 0 && (!fix || rules.compare(e.v, fix.v) < 0)) fix = { raw: e.raw, v: e.v };
+    if (e.kind !== 'fixed' || e.v === null) continue;
+    for (const f of e.fixes ?? [{ raw: e.raw, v: e.v }]) {
+      if (rules.compare(f.v, v) > 0 && (!fix || rules.compare(f.v, fix.v) < 0)) fix = f;
+    }
   }
   return { affected, fix };
 }

@@ -38,3 +38,15 @@ test('an advisory file that starts with a byte order mark is read', async () => 
   for await (const item of readOsvSources([dir])) items.push(item);
   expect(items).toEqual([{ source: path.join(dir, 'a.json'), advisory: { id: 'GHSA-bom', affected: [] } }]);
 });
+
+describe('a fixed event listing several releases ("7.2.4, 6.11.4")', () => {
+  const advisory = [npmAdv('GHSA-multi', 'p', [range({ introduced: '0' }, { fixed: '7.2.4, 6.11.4' })])];
+  test('closes the range at the highest release and offers the lowest one above the installed version', () => {
+    expect(verdict(advisory, 'p', '6.5.0')).toBe('6.11.4');
+    expect(verdict(advisory, 'p', '7.0.0')).toBe('7.2.4');
+    expect(verdict(advisory, 'p', '7.2.4')).toBe('not affected');
+  });
+  test('a list with an unreadable member leaves the range open with no fix', () => {
+    expect(verdict([npmAdv('GHSA-bad', 'p', [range({ introduced: '0' }, { fixed: '7.2.4, soon' })])], 'p', '9.0.0')).toBeNull();
+  });
+});

@@ -125,11 +125,19 @@ describe('one range', () => {
   });
 
   test('an unreadable fixed value leaves the range open, with no fix offered', () => {
-    table([range({ introduced: '6.0.0' }, { fixed: '7.2.4, 6.11.4' })], [
+    table([range({ introduced: '6.0.0' }, { fixed: 'the next release' })], [
       ['5.9.9', 'not affected'],
       ['6.0.0', null],
-      ['7.2.4', null],
       ['8.0.0', null],
+    ]);
+  });
+
+  test('a fixed value listing releases ("7.2.4, 6.11.4") closes at the highest, offers the lowest above', () => {
+    table([range({ introduced: '6.0.0' }, { fixed: '7.2.4, 6.11.4' })], [
+      ['5.9.9', 'not affected'],
+      ['6.0.0', '6.11.4'],
+      ['7.0.0', '7.2.4'],
+      ['7.2.4', 'not affected'],
     ]);
   });
 
