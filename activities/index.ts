@@ -6,6 +6,7 @@ import type { Match, MatchResult } from '../src/domain/matching';
 import type { Logger } from '../src/logger';
 import type { Store } from '../src/storage/mongo';
 import { getWork, putWork } from '../src/storage/work';
+import { configuredSources, syncAdvisories } from '../src/advisories/sync';
 import * as engine from './engine';
 import { loadScanInputs, type ScanEngineDeps } from './inputs';
 
@@ -88,6 +89,16 @@ export function createActivities(deps: ActivityDeps) {
       const p = pathsOrFail(derived);
       const published = await engine.publish(ctx, scanId, inputs, m, p.paths, summary.generation, false);
       return { ...summary, ...published, segments: p.segments };
+    },
+
+    /** The advisory-refresh schedule's work: pull ADVISORY_SOURCES into a new generation. */
+    async syncAdvisorySources() {
+      const sources = configuredSources();
+      const r = await syncAdvisories(deps.store, sources, { onProgress: (message) => heartbeat({ message }) });
+      const failed = r.sources.filter((s) => s.status === 'failed');
+      for (const f of failed) deps.logger.warn({ source: f.source, reason: f.reason, attempts: f.attempts }, 'advisory source failed');
+      deps.logger.info({ generation: r.generation, new: r.new, updated: r.updated, withdrawn: r.withdrawn }, 'advisories synced');
+      return { generation: r.generation, applied: r.sources.length - failed.length, failed: failed.length };
     },
 
     async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {

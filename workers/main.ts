@@ -1,6 +1,8 @@
 // Process entry of the worker (`npm run worker`): polls the scan task queue until SIGINT/SIGTERM.
 import os from 'node:os';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
+import { configuredSources } from '../src/advisories/sync';
+import { ensureAdvisoryRefreshSchedule } from '../src/temporal/schedules';
 import { loadConfig, requireMongoUri, requireTemporalAddress } from '../src/config';
 import { createLogger } from '../src/logger';
 import { connectStore, ensureIndexes } from '../src/storage/mongo';
@@ -23,6 +25,18 @@ async function main(): Promise<void> {
     logger.warn({ err }, 'could not register search attributes; ask the cluster operator to add them');
   } finally {
     await admin.close();
+  }
+  // The advisory-refresh schedule exists when there is something to refresh from.
+  if (configuredSources().length) {
+    const client = new Client({ connection: await Connection.connect({ address }), namespace: config.temporalNamespace });
+    try {
+      const how = await ensureAdvisoryRefreshSchedule(client, config.taskQueue, process.env.ADVISORY_REFRESH_INTERVAL || '6h');
+      logger.info({ schedule: 'advisory-refresh', how }, 'advisory refresh scheduled');
+    } catch (err) {
+      logger.warn({ err }, 'could not create the advisory-refresh schedule');
+    } finally {
+      await client.connection.close();
+    }
   }
   const { worker, connection } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const stop = () => worker.shutdown();

@@ -1,2 +1,3 @@
 // The workflow bundle's entry: every workflow the worker registers.
 export { scanWorkflow } from './scan';
+export { advisoryRefreshWorkflow } from './advisory-refresh';

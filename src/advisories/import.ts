@@ -17,6 +17,8 @@ export interface ImportReport {
   withdrawn: number;
   skipped: number;
   rejected: Array<{ source: string; reason: string }>;
+  /** Sources not applied at all (an archive that could not be read whole). */
+  failedSources: Array<{ source: string; reason: string }>;
   total: number;
 }
 
@@ -37,39 +39,49 @@ export async function importAdvisories(store: Store, paths: string[]): Promise<I
   const previous = await currentGeneration(store);
   const byId = new Map<string, OsvAdvisory>();
   if (previous) for (const a of await loadGeneration(store, previous)) byId.set(a.id, a);
-  const report: ImportReport = { generation: null, previous, new: 0, updated: 0, unchanged: 0, withdrawn: 0, skipped: 0, rejected: [], total: 0 };
+  const report: ImportReport = { generation: null, previous, new: 0, updated: 0, unchanged: 0, withdrawn: 0, skipped: 0, rejected: [], failedSources: [], total: 0 };
   const seen = new Set<string>();
 
-  for await (const item of readOsvSources(paths)) {
-    if ('error' in item) {
-      report.rejected.push({ source: item.source, reason: item.error });
+  for (const source of paths) {
+    // A source is applied whole or not at all: an archive that breaks halfway (a truncated download) contributes
+    // nothing, and the advisories it held before stay as they were. A bad file inside a source is only rejected.
+    const batch: OsvAdvisory[] = [];
+    let broken: string | null = null;
+    for await (const item of readOsvSources([source])) {
+      if ('error' in item) {
+        if (item.source === source && /\.zip$/i.test(source)) broken = item.error;
+        else report.rejected.push({ source: item.source, reason: item.error });
+        continue;
+      }
+      const problem = shapeProblem(item.advisory);
+      if (problem) report.rejected.push({ source: item.source, reason: problem });
+      else batch.push(item.advisory);
+    }
+    if (broken) {
+      report.failedSources.push({ source, reason: broken });
       continue;
     }
-    const problem = shapeProblem(item.advisory);
-    if (problem) {
-      report.rejected.push({ source: item.source, reason: problem });
-      continue;
+    for (const adv of batch) {
+      if (!scanned(adv)) {
+        report.skipped++;
+        continue;
+      }
+      if (seen.has(adv.id)) continue; // the same advisory twice in one import: first one wins
+      seen.add(adv.id);
+      if (adv.withdrawn) report.withdrawn++;
+      const old = byId.get(adv.id);
+      if (!old) report.new++;
+      else if (JSON.stringify(old) === JSON.stringify(adv)) report.unchanged++;
+      else report.updated++;
+      byId.set(adv.id, adv);
     }
-    const adv = item.advisory;
-    if (!scanned(adv)) {
-      report.skipped++;
-      continue;
-    }
-    if (seen.has(adv.id)) continue; // the same advisory twice in one import: first one wins
-    seen.add(adv.id);
-    if (adv.withdrawn) report.withdrawn++;
-    const old = byId.get(adv.id);
-    if (!old) report.new++;
-    else if (JSON.stringify(old) === JSON.stringify(adv)) report.unchanged++;
-    else report.updated++;
-    byId.set(adv.id, adv);
   }
 
   report.total = byId.size;
   if (report.new + report.updated > 0 || !previous) {
     const gen = await writeGeneration(store, [...byId.values()], {
       previous,
-      counts: { new: report.new, updated: report.updated, unchanged: report.unchanged, withdrawn: report.withdrawn, skipped: report.skipped, rejected: report.rejected.length },
+      counts: { new: report.new, updated: report.updated, unchanged: report.unchanged, withdrawn: report.withdrawn, skipped: report.skipped, rejected: report.rejected.length, failedSources: report.failedSources.length },
       sources: paths,
     });
     report.generation = gen._id;

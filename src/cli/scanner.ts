@@ -1,6 +1,7 @@
 // `npx scanner ...`: operator commands. They find the database through MONGODB_URI or DATA_DIR/runtime.json.
 import { parseArgs } from 'node:util';
 import { importAdvisories } from '../advisories/import';
+import { configuredSources, syncAdvisories } from '../advisories/sync';
 import { loadConfig, requireMongoUri, requireTemporalAddress } from '../config';
 import { createOrgWithOwner, createSession, findOrCreateUser, revokeSession } from '../storage/accounts';
 import { connectStore, ensureIndexes, type Store } from '../storage/mongo';
@@ -10,6 +11,8 @@ const USAGE = `usage:
   scanner admin session --email EMAIL [--json]                issue a session (creates the user if needed)
   scanner admin session --revoke TOKEN                        revoke a session
   scanner advisories import PATH...                           import OSV advisories (.json, .yaml, dirs, .zip)
+  scanner advisories sync [SOURCE...]                         pull paths and http(s) zip URLs (default: ADVISORY_SOURCES)
+  scanner advisories schedule [--every 6h]                    create/update the advisory-refresh Temporal Schedule
   scanner temporal setup                                      register the search attributes on a Temporal cluster`;
 
 async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
@@ -32,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' }, revoke: { type: 'string' } },
+    options: { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' }, revoke: { type: 'string' }, every: { type: 'string' } },
   });
   const json = values.json ?? false;
 
@@ -83,6 +86,32 @@ export async function main(argv: string[]): Promise<number> {
       print(json, r, lines.join('\n'));
       return 0;
     });
+  }
+  if (group === 'advisories' && command === 'sync') {
+    const sources = positionals.length ? positionals : configuredSources();
+    if (sources.length === 0) throw new Error('no sources: give SOURCE arguments or set ADVISORY_SOURCES\n' + USAGE);
+    return withStore(async (store) => {
+      const r = await syncAdvisories(store, sources, { onProgress: (m) => json || console.error(m) });
+      const lines = [
+        ...r.sources.map((s) => `${s.status === 'applied' ? 'applied' : 'FAILED '} ${s.source}${s.reason ? `: ${s.reason}` : ''} (${s.attempts} attempt${s.attempts === 1 ? '' : 's'})`),
+        `generation ${r.generation}${r.generation === r.previous ? ' (unchanged)' : ''}: new ${r.new}, updated ${r.updated}, unchanged ${r.unchanged}, withdrawn ${r.withdrawn}, skipped ${r.skipped}, rejected ${r.rejected.length}`,
+      ];
+      print(json, r, lines.join('\n'));
+      return r.sources.some((s) => s.status === 'failed') ? 1 : 0;
+    });
+  }
+  if (group === 'advisories' && command === 'schedule') {
+    const config = loadConfig();
+    const { Client, Connection } = await import('@temporalio/client');
+    const { ensureAdvisoryRefreshSchedule } = await import('../temporal/schedules');
+    const connection = await Connection.connect({ address: requireTemporalAddress(config) });
+    try {
+      const how = await ensureAdvisoryRefreshSchedule(new Client({ connection, namespace: config.temporalNamespace }), config.taskQueue, values.every ?? process.env.ADVISORY_REFRESH_INTERVAL ?? '6h');
+      console.log(`schedule advisory-refresh ${how}`);
+    } finally {
+      await connection.close();
+    }
+    return 0;
   }
   if (group === 'temporal' && command === 'setup') {
     const config = loadConfig();
