@@ -7,6 +7,7 @@ import { importAdvisories } from '../src/advisories/import';
 import { snapshotFromNpmLock, syntheticSnapshot } from '../src/domain/snapshot';
 import { startHarness, type Harness } from './harness';
 import { osvScannerComparison } from './osv-scanner';
+import { matchingBench } from './matching';
 import { fmt, median, percentile, row, timed } from './stats';
 
 const SHARED = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
@@ -78,8 +79,13 @@ async function uploadToCompleted(h: Harness, body: string, n: number) {
 
 async function main(): Promise<void> {
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
+  await matchingBench(SHARED);
   const h = await startHarness();
   try {
+    const [pypi, pypiMs] = await timed(() => importAdvisories(h.store, [path.join(SHARED, 'advisories', 'pypi-all.zip')]));
+    row(`import of the complete PyPI set (pypi-all.zip, ${pypi.new} advisories)`, fmt(pypiMs));
+    const [again, againMs] = await timed(() => importAdvisories(h.store, [path.join(SHARED, 'advisories', 'pypi-all.zip')]));
+    row(`re-import of the same set (${again.unchanged} unchanged, generation kept: ${again.generation === pypi.generation})`, fmt(againMs));
     const [imported, importMs] = await timed(() => importAdvisories(h.store, [path.join(SHARED, 'advisories', 'npm'), syntheticAdvisories(2000)]));
     row('advisory import (npm + 2,000 synthetic)', fmt(importMs), `${imported.total} advisories`);
 
