@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import { importAdvisories } from '../../src/advisories/import';
-import { snapshotFromNpmLock } from '../../src/domain/snapshot';
+import { snapshotFromGradleLock, snapshotFromNpmLock } from '../../src/domain/snapshot';
 import { createLogger } from '../../src/logger';
 import { getScan } from '../../src/storage/scans';
 import { createScanWorker } from '../../workers/worker';
@@ -162,17 +162,39 @@ test('a hand-made snapshot: real advisories, ranges, last_affected, name case, f
   expect(team.body).toMatchObject({ findings: [], nextCursor: null });
 });
 
-test('python scans fail with unsupported_ecosystem (until the advisory issue adds PyPI)', async () => {
-  const { scan } = await scanOf({
+test('gradle: the JabRef lockfile yields the Maven advisories of jackson-databind, guava and snakeyaml', async () => {
+  await importAdvisories(t.store, [path.join(SHARED, 'advisories/maven')]);
+  const lock = fs.readFileSync(path.join(SHARED, 'lockfiles/maven/JabRef__jabref__gradle.lockfile'), 'utf8');
+  const { id, scan } = await scanOf(snapshotFromGradleLock(lock, { project: 'jabref' }));
+  expect(scan.status).toBe('completed');
+  const res = await t.api.get(`/v1/scans/${id}/findings?limit=200`).set(bearer(key));
+  const found = res.body.findings.map((f: Record<string, unknown>) => `${f.package}@${f.installedVersion} ${f.cve} fix=${f.fixedVersion}`);
+  expect(found).toEqual(expect.arrayContaining([
+    'com.fasterxml.jackson.core:jackson-databind@2.13.3 CVE-2022-42004 fix=2.13.4',
+    'com.google.guava:guava@31.1-jre CVE-2023-2976 fix=32.0.0',
+    'org.yaml:snakeyaml@1.30 CVE-2022-25857 fix=1.31',
+    'org.yaml:snakeyaml@1.30 CVE-2022-38752 fix=1.32',
+    'org.yaml:snakeyaml@1.30 CVE-2022-1471 fix=2.0',
+  ]));
+  const yaml = res.body.findings.find((f: { cve: string }) => f.cve === 'CVE-2022-1471');
+  expect(yaml.path[0]).toBe('gradle.lockfile');
+}, 60_000);
+
+test('python: PyPI advisories match with PEP 503 names and PEP 440 versions', async () => {
+  await importAdvisories(t.store, [path.join(SHARED, 'advisories/pypi-all.zip')]);
+  const { id, scan } = await scanOf({
     schemaVersion: 1,
     project: 'py',
     ecosystem: 'python',
-    roots: [{ module: 'svc', context: 'main', dependencies: ['requests@2.0.0'] }],
-    nodes: [{ id: 'requests@2.0.0', name: 'requests', version: '2.0.0', relationship: 'direct', dependencies: [] }],
+    roots: [{ module: 'svc', context: 'main', dependencies: ['Requests@2.0.0'] }],
+    nodes: [{ id: 'Requests@2.0.0', name: 'Requests', version: '2.0.0', relationship: 'direct', dependencies: [] }],
   });
-  expect(scan).toMatchObject({ status: 'failed', failureReason: 'unsupported_ecosystem', findings: null, suppressed: null });
-  expect(scan.finishedAt).toEqual(expect.any(String));
-});
+  expect(scan.status).toBe('completed');
+  const res = await t.api.get(`/v1/scans/${id}/findings`).set(bearer(key));
+  expect(res.body.findings.length).toBeGreaterThan(0);
+  expect(res.body.findings.every((f: { package: string; fixedVersion: string | null }) => f.package === 'Requests')).toBe(true);
+  expect(res.body.findings.map((f: { aliases: string[] }) => f.aliases.some((a) => a.startsWith('PYSEC-'))).every(Boolean)).toBe(true);
+}, 60_000);
 
 test('a replayed workflow task or retried activity never duplicates findings: results are keyed by scan', async () => {
   const { id } = await scanOf(piscina());

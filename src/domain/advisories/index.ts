@@ -1,4 +1,4 @@
 export { buildAdvisoryIndex, packageKey, type AdvisoryIndex, type AffectedEntry, type ParsedRange, type ParsedEvent } from './build-index';
 export { buildGroups, chooseCve, summaryOf, type AdvisoryGroup } from './groups';
 export { groupSeverity, scoreVector, band } from './severity';
-export { rulesFor, rulesForOsv, npmRules, type EcosystemRules } from './ecosystems';
+export { rulesFor, rulesForOsv, npmRules, mavenRules, pypiRules, type EcosystemRules } from './ecosystems';

@@ -1,22 +1,23 @@
 import type { Ecosystem } from '../../types';
+import { mavenRules } from './maven';
 import { npmRules } from './npm';
+import { pypiRules } from './pypi';
 import type { EcosystemRules } from './rules';
 
 export type { EcosystemRules } from './rules';
 export { npmRules } from './npm';
+export { mavenRules } from './maven';
+export { pypiRules } from './pypi';
 
-/** The rules of a snapshot ecosystem, or null when the service does not scan it yet (python, gradle). */
+const BY_ECOSYSTEM: Record<Ecosystem, EcosystemRules> = { javascript: npmRules, typescript: npmRules, python: pypiRules, gradle: mavenRules };
+const BY_OSV: Record<string, EcosystemRules> = { npm: npmRules, PyPI: pypiRules, Maven: mavenRules };
+
+/** The rules of a snapshot ecosystem, or null for an ecosystem the service does not scan. */
 export function rulesFor(ecosystem: Ecosystem | string): EcosystemRules | null {
-  switch (ecosystem) {
-    case 'javascript':
-    case 'typescript':
-      return npmRules;
-    default:
-      return null;
-  }
+  return Object.hasOwn(BY_ECOSYSTEM, ecosystem) ? BY_ECOSYSTEM[ecosystem as Ecosystem] : null;
 }
 
 /** Rules by OSV ecosystem name (used when indexing advisories). */
 export function rulesForOsv(osvEcosystem: string): EcosystemRules | null {
-  return osvEcosystem === 'npm' ? npmRules : null;
+  return Object.hasOwn(BY_OSV, osvEcosystem) ? BY_OSV[osvEcosystem] : null;
 }
