@@ -196,6 +196,24 @@ test('python: PyPI advisories match with PEP 503 names and PEP 440 versions', as
   expect(res.body.findings.map((f: { aliases: string[] }) => f.aliases.some((a) => a.startsWith('PYSEC-'))).every(Boolean)).toBe(true);
 }, 60_000);
 
+test('a version the ecosystem cannot parse is counted as unmatched and the scan still completes', async () => {
+  const { id, scan } = await scanOf({
+    schemaVersion: 1,
+    project: 'unparseable',
+    ecosystem: 'javascript',
+    roots: [{ module: 'app', context: 'main', dependencies: ['ws@7.4.5', 'lodash@not a version!'] }],
+    nodes: [
+      { id: 'ws@7.4.5', name: 'ws', version: '7.4.5', relationship: 'direct', dependencies: [] },
+      { id: 'lodash@not a version!', name: 'lodash', version: 'not a version!', relationship: 'direct', dependencies: [] },
+    ],
+  });
+  expect(scan.status).toBe('completed');
+  expect(scan.unmatchedVersions).toBe(1);
+  const res = await t.api.get(`/v1/scans/${id}/findings?limit=200`).set(bearer(key));
+  expect(res.body.findings.map((f: { package: string; fixedVersion: string }) => [f.package, f.fixedVersion])).toContainEqual(['ws', '7.5.10']);
+  expect(res.body.findings.every((f: { package: string }) => f.package === 'ws')).toBe(true);
+}, 60_000);
+
 test('a replayed workflow task or retried activity never duplicates findings: results are keyed by scan', async () => {
   const { id } = await scanOf(piscina());
   const chunks = await t.store.c.scanResults.countDocuments({ scanId: id });
