@@ -28,4 +28,11 @@ export class Lru<K, V> {
     this.set(key, v);
     return v;
   }
+  getOrCreateSync(key: K, make: () => V): V {
+    const hit = this.get(key);
+    if (hit !== undefined) return hit;
+    const v = make();
+    this.set(key, v);
+    return v;
+  }
 }

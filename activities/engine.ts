@@ -5,11 +5,15 @@ import { ApiError } from '../src/domain/errors';
 import { buildAdvisoryIndex, rulesFor, type AdvisoryIndex } from '../src/domain/advisories';
 import { matchSnapshot, type MatchResult } from '../src/domain/matching';
 import { derivePathBudget, v1Paths, AttributionLimitExceeded } from '../src/domain/attribution';
+import { moduleRank, orderModules, type ScanModule } from '../src/domain/attribution/module-order';
+import { assembleV2, attributeInline } from '../src/domain/attribution/v2-assemble';
+import { buildAttributionGraph, type BuiltGraph } from '../src/domain/attribution/v2-graph';
+import type { FindingAttribution } from '../src/domain/types';
 import { buildFindings } from '../src/domain/findings';
 import { currentGeneration, loadGeneration } from '../src/storage/advisories';
 import { getScan, markCompleted, markFailed, markRunning } from '../src/storage/scans';
-import { writeResults } from '../src/storage/results';
-import { clearWork } from '../src/storage/work';
+import { writeModules, writeResults } from '../src/storage/results';
+import { clearAllWork } from '../src/storage/work';
 import { Lru } from './cache';
 import { forgetScan, loadScanInputs, type ScanEngineDeps, type ScanInputs } from './inputs';
 
@@ -70,34 +74,95 @@ export async function computeMatches(deps: ScanEngineDeps, scanId: string, input
   return result;
 }
 
-export type PathsResult =
-  | { kind: 'ok'; paths: Map<string, string[]>; segments: number; characters: number }
-  | { kind: 'over_budget'; message: string };
+/** What the path step derives: display paths, and for v2 the attributions and the ordered module metadata. */
+export interface Derived {
+  paths: Map<string, string[]>;
+  attributions?: Map<string, FindingAttribution[]>;
+  modules: ScanModule[];
+}
 
+export type PathsResult = ({ kind: 'ok'; segments: number; characters: number } & Derived) | { kind: 'over_budget'; message: string };
+
+const overBudget = (err: unknown): PathsResult => {
+  if (err instanceof AttributionLimitExceeded) return { kind: 'over_budget', message: err.message };
+  throw err;
+};
+
+/** v1 display paths, or (small v2 scans) the whole attribution in this thread. */
 export function computePaths(inputs: ScanInputs, matches: MatchResult['matches']): PathsResult {
-  const paths = v1Paths(inputs.snapshot, new Set(matches.map((m) => m.nodeId)));
+  const ids = new Set(matches.map((m) => m.nodeId));
   try {
-    return { kind: 'ok', paths, ...derivePathBudget(paths.values()) };
+    if (inputs.snapshot.schemaVersion === 2) {
+      const modules = orderModules(inputs.snapshot.modules ?? []);
+      const built = graphOf(inputs);
+      const v2 = attributeInline(inputs.snapshot, built, ids, moduleRank(modules));
+      return { kind: 'ok', ...v2, modules, ...countDerived(v2) };
+    }
+    const paths = v1Paths(inputs.snapshot, ids);
+    return { kind: 'ok', paths, modules: [], ...derivePathBudget(paths.values()) };
   } catch (err) {
-    if (err instanceof AttributionLimitExceeded) return { kind: 'over_budget', message: err.message };
-    throw err;
+    return overBudget(err);
   }
 }
 
-/** Writes the findings, then publishes them with one update of the scan document. Idempotent. */
-export async function publish(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, paths: Map<string, string[]>, generation: string | null, intermediates = true) {
-  const built = buildFindings({ scanId, snapshot: inputs.snapshot, matches: m.matches, paths, processingDay: new Date().toISOString().slice(0, 10) });
-  const resultChunks = await writeResults(deps.store, scanId, built.findings);
-  await markCompleted(deps.store, scanId, { findings: built.counts, suppressed: built.suppressed, advisoryGeneration: generation, unmatchedVersions: m.unmatchedVersions, resultChunks, findingCount: built.findings.length });
-  if (intermediates) await clearWork(deps.store, scanId, ['matches', 'paths']);
-  forgetScan(scanId);
+/** The derived-path output of a v2 scan: every Finding.path, attributions[].path and origins[].path. */
+function* derivedPaths(d: Pick<Derived, 'paths' | 'attributions'>): Generator<string[]> {
+  yield* d.paths.values();
+  for (const list of d.attributions?.values() ?? []) {
+    for (const a of list) {
+      yield a.path;
+      for (const o of a.origins) yield o.path;
+    }
+  }
+}
+
+export const countDerived = (d: Pick<Derived, 'paths' | 'attributions'>) => derivePathBudget(derivedPaths(d));
+
+/** The compact graph of a v2 scan, built once per scan and worker process. */
+const graphs = new Lru<string, BuiltGraph>(2);
+export function graphOf(inputs: ScanInputs): BuiltGraph {
+  return graphs.getOrCreateSync(inputs.scan._id, () => buildAttributionGraph(inputs.snapshot));
+}
+
+/** The v2 attribution from stored shard outputs: assembled, counted against the budget as a whole. */
+export function assembleStored(inputs: ScanInputs, outputs: Int32Array[]): PathsResult {
+  try {
+    const modules = orderModules(inputs.snapshot.modules ?? []);
+    const v2 = assembleV2(inputs.snapshot, graphOf(inputs).labels, outputs, moduleRank(modules));
+    return { kind: 'ok', ...v2, modules, ...countDerived(v2) };
+  } catch (err) {
+    return overBudget(err);
+  }
+}
+
+/** Writes the findings (and v2 module metadata), then publishes them with one update of the scan document. Idempotent. */
+export async function publish(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, derived: Derived, generation: string | null, intermediates = true) {
+  const built = buildFindings({ scanId, snapshot: inputs.snapshot, matches: m.matches, paths: derived.paths, attributions: derived.attributions, processingDay: new Date().toISOString().slice(0, 10) });
+  const v2 = inputs.snapshot.schemaVersion === 2;
+  const [resultChunks] = await Promise.all([writeResults(deps.store, scanId, built.findings), v2 ? writeModules(deps.store, scanId, derived.modules) : undefined]);
+  await markCompleted(deps.store, scanId, {
+    findings: built.counts,
+    suppressed: built.suppressed,
+    advisoryGeneration: generation,
+    unmatchedVersions: m.unmatchedVersions,
+    resultChunks,
+    findingCount: built.findings.length,
+    ...(v2 ? { moduleCount: derived.modules.length } : {}),
+  });
+  if (intermediates) await clearAllWork(deps.store, scanId);
+  forget(scanId);
   return { findings: built.findings.length, suppressed: built.suppressed };
+}
+
+function forget(scanId: string): void {
+  forgetScan(scanId);
+  graphs.delete(scanId);
 }
 
 export async function fail(deps: ScanEngineDeps, scanId: string, reason: string, message: string): Promise<void> {
   await markFailed(deps.store, scanId, reason as never, message);
-  await clearWork(deps.store, scanId, ['matches', 'paths']);
-  forgetScan(scanId);
+  await clearAllWork(deps.store, scanId);
+  forget(scanId);
 }
 
 export { getScan };

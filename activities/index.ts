@@ -5,7 +5,10 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Match, MatchResult } from '../src/domain/matching';
 import type { Logger } from '../src/logger';
 import type { Store } from '../src/storage/mongo';
-import { getWork, putWork } from '../src/storage/work';
+import { getWork, getWorkInts, getWorkMeta, putWork, putWorkInts } from '../src/storage/work';
+import { MAX_PATH_CHARACTERS, MAX_PATH_SEGMENTS, AttributionLimitExceeded } from '../src/domain/attribution';
+import { checkShardBudget, planShards, vulnerableMask } from '../src/domain/attribution/v2-assemble';
+import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool';
 import { configuredSources, syncAdvisories } from '../src/advisories/sync';
 import * as engine from './engine';
 import { loadScanInputs, type ScanEngineDeps } from './inputs';
@@ -13,17 +16,109 @@ import { loadScanInputs, type ScanEngineDeps } from './inputs';
 export interface ActivityDeps {
   store: Store;
   logger: Logger;
+  /** The worker's attribution threads; created on first use when not given. */
+  shards?: ShardRunner;
 }
+
+/** v2 attribution runs in this many shards whatever the thread count, so a retry on any worker resumes the plan. */
+export const ATTRIBUTION_SHARDS = 32;
+
+/** Heartbeat details of derivePaths on a v2 scan: a retried attempt skips the shards listed as done. */
+export interface AttributionProgress {
+  stage: 'attributing';
+  shards: number;
+  done: number[];
+  threads: number;
+  resumed: number;
+}
+
+type ShardCounts = { segments: number; characters: number; overBudget: boolean };
 
 type StoredMatches = { matches: Match[]; unmatchedVersions: number };
 
-function heartbeat(details: Record<string, unknown>): void {
+function heartbeat(details: object): void {
   // Local activities cannot heartbeat; they are short by construction.
   if (!Context.current().info.isLocal) Context.current().heartbeat(details);
 }
 
 export function createActivities(deps: ActivityDeps) {
   const ctx: ScanEngineDeps = { store: deps.store, logger: deps.logger };
+  let runner = deps.shards;
+  const shardRunner = () => (runner ??= attributionPool());
+
+  /**
+   * v2 attribution over the pool: the graph is built once, its resolutions are cut into a fixed plan of shards, the
+   * shards run on the threads, and each one's output is stored as soon as it is done, followed by a heartbeat that
+   * lists it. A retried attempt (worker killed, timeout) reads its last heartbeat and runs only what is missing.
+   */
+  async function attributeSharded(scanId: string, inputs: Awaited<ReturnType<typeof loadScanInputs>>, matches: Match[]) {
+    const built = engine.graphOf(inputs);
+    const shards = planShards(built.graph, ATTRIBUTION_SHARDS);
+    const vulnerable = vulnerableMask(built, matches.map((m) => m.nodeId));
+    const info = Context.current().info;
+    const prior = info.heartbeatDetails as AttributionProgress | undefined;
+    const counts = new Map<number, ShardCounts>();
+    if (info.attempt > 1) {
+      // A retry. The last heartbeat that reached the server lists the shards done by then; shards stored after it
+      // (the attempt died before its next heartbeat went out) are found in MongoDB. A shard's output depends only
+      // on the snapshot and the stored matches, so any stored one is as good as a fresh one; one listed but
+      // missing is simply run again.
+      const listed = new Set(prior?.stage === 'attributing' && prior.shards === shards.length ? prior.done : []);
+      await Promise.all(
+        shards.map(async (_, k) => {
+          const meta = await getWorkMeta(deps.store, scanId, `attr:${k}`);
+          if (meta) counts.set(k, meta as ShardCounts);
+          else if (listed.has(k)) deps.logger.warn({ scanId, shard: k }, 'shard listed in the heartbeat is missing; running it again');
+        }),
+      );
+      deps.logger.info({ scanId, attempt: info.attempt, listed: listed.size, resumed: counts.size, shards: shards.length }, 'attribution resumed');
+    }
+    const resumed = counts.size;
+    const pool = shardRunner();
+    const progress = (): AttributionProgress => ({ stage: 'attributing', shards: shards.length, done: [...counts.keys()].sort((a, b) => a - b), threads: pool.threads, resumed });
+    heartbeat(progress());
+    const ticker = setInterval(() => heartbeat(progress()), 2000); // liveness while long shards run
+    const abort = new AbortController();
+    try {
+      await Promise.all(
+        shards.map(async (resolutions, k) => {
+          if (counts.has(k)) return;
+          const out = await pool.run({ graph: built.graph, resolutions, vulnerable, maxSegments: MAX_PATH_SEGMENTS, maxCharacters: MAX_PATH_CHARACTERS }, abort.signal);
+          const c: ShardCounts = { segments: out.segments, characters: out.characters, overBudget: out.overBudget };
+          if (out.overBudget) throw new AttributionLimitExceeded(out.segments, out.characters);
+          await putWorkInts(deps.store, scanId, `attr:${k}`, out.data, c);
+          counts.set(k, c);
+          heartbeat(progress());
+        }),
+      );
+      checkShardBudget([...counts.values()]);
+    } catch (err) {
+      abort.abort();
+      if (err instanceof AttributionLimitExceeded) throw ApplicationFailure.nonRetryable(err.message, 'attribution_limit_exceeded');
+      throw err;
+    } finally {
+      clearInterval(ticker);
+    }
+    let segments = 0;
+    let characters = 0;
+    for (const c of counts.values()) {
+      segments += c.segments;
+      characters += c.characters;
+    }
+    return { segments, characters, shards: shards.length, resumed };
+  }
+
+  async function storedAttribution(scanId: string, inputs: Awaited<ReturnType<typeof loadScanInputs>>) {
+    const shards = planShards(engine.graphOf(inputs).graph, ATTRIBUTION_SHARDS);
+    const outputs = await Promise.all(
+      shards.map(async (_, k) => {
+        const w = await getWorkInts(deps.store, scanId, `attr:${k}`);
+        if (!w) throw new Error(`attribution shard ${k} of ${scanId} missing`);
+        return w.data;
+      }),
+    );
+    return pathsOrFail(engine.assembleStored(inputs, outputs));
+  }
 
   async function prepared(scanId: string) {
     const r = await engine.prepare(ctx, scanId);
@@ -58,10 +153,11 @@ export function createActivities(deps: ActivityDeps) {
     /** Derive the display path of every finding; over the output budget the scan fails, keeping nothing. */
     async derivePaths({ scanId }: { scanId: string }) {
       const [inputs, stored] = await Promise.all([loadScanInputs(ctx, scanId), getWork<StoredMatches>(deps.store, scanId, 'matches')]);
+      if (inputs.snapshot.schemaVersion === 2) return attributeSharded(scanId, inputs, stored.matches);
       heartbeat({ stage: 'attributing', findings: stored.matches.length, roots: inputs.snapshot.roots.length });
       const r = pathsOrFail(engine.computePaths(inputs, stored.matches));
       await putWork(deps.store, scanId, 'paths', [...r.paths.entries()]);
-      return { segments: r.segments, characters: r.characters };
+      return { segments: r.segments, characters: r.characters, shards: 0, resumed: 0 };
     },
 
     /** Apply suppressions, write the findings, then publish them with one update of the scan document. */
@@ -69,12 +165,12 @@ export function createActivities(deps: ActivityDeps) {
       // A retry after a publish whose completion was lost: the scan is already published, report it again.
       const done = await engine.getScan(deps.store, scanId);
       if (done?.status === 'completed') return { findings: done.findingCount ?? 0, suppressed: done.suppressed ?? 0 };
-      const [inputs, stored, paths] = await Promise.all([
-        loadScanInputs(ctx, scanId),
-        getWork<StoredMatches>(deps.store, scanId, 'matches'),
-        getWork<Array<[string, string[]]>>(deps.store, scanId, 'paths'),
-      ]);
-      return engine.publish(ctx, scanId, inputs, stored as MatchResult, new Map(paths), generation);
+      const [inputs, stored] = await Promise.all([loadScanInputs(ctx, scanId), getWork<StoredMatches>(deps.store, scanId, 'matches')]);
+      const derived =
+        inputs.snapshot.schemaVersion === 2
+          ? await storedAttribution(scanId, inputs)
+          : { paths: new Map(await getWork<Array<[string, string[]]>>(deps.store, scanId, 'paths')), modules: [] };
+      return engine.publish(ctx, scanId, inputs, stored as MatchResult, derived, generation);
     },
 
     /**
@@ -87,7 +183,7 @@ export function createActivities(deps: ActivityDeps) {
       const derived = engine.computePaths(inputs, m.matches);
       await running; // the status write lands before anything else may
       const p = pathsOrFail(derived);
-      const published = await engine.publish(ctx, scanId, inputs, m, p.paths, summary.generation, false);
+      const published = await engine.publish(ctx, scanId, inputs, m, p, summary.generation, false);
       return { ...summary, ...published, segments: p.segments };
     },
 
@@ -106,3 +202,5 @@ export function createActivities(deps: ActivityDeps) {
     },
   };
 }
+
+export type { ShardRunner };

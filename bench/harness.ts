@@ -18,6 +18,8 @@ export interface Harness {
   upload(body: string, headers?: Record<string, string>): Promise<{ status: number; id: string; timing: string }>;
   waitCompleted(id: string, pollMs?: number): Promise<{ status: string; ms: number }>;
   get(url: string): Promise<{ status: number; body: any }>;
+  /** Stops the worker and starts it again with these extra environment variables (for example ATTRIBUTION_THREADS). */
+  restartWorker(extra: NodeJS.ProcessEnv): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,17 +44,20 @@ export async function startHarness(): Promise<Harness> {
   await ensureIndexes(store);
   const { org, member } = await createOrgWithOwner(store, 'bench', 'bench@example.test');
   const { secret } = await createApiKey(store, { orgId: org._id, name: 'bench', scopes: ['sca:upload', 'scans:read', 'findings:read'], projects: 'all', createdBy: member._id, expiresAt: null });
-  const worker = child('workers/main.js', [], env);
+  let worker = child('workers/main.js', [], env);
   const api = child('src/main.js', ['api'], env);
   const baseUrl = `http://127.0.0.1:${port}`;
   const auth = { Authorization: `Bearer ${secret}` };
 
-  for (let i = 0; ; i++) {
-    const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.status === 200, () => false);
-    if (ready) break;
-    if (i > 600) throw new Error('service did not become ready within 60 s');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const waitReady = async () => {
+    for (let i = 0; ; i++) {
+      const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.status === 200, () => false);
+      if (ready) break;
+      if (i > 600) throw new Error('service did not become ready within 60 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await waitReady();
 
   const h: Harness = {
     store,
@@ -76,6 +81,13 @@ export async function startHarness(): Promise<Harness> {
     async get(url) {
       const r = await fetch(`${baseUrl}${url}`, { headers: auth });
       return { status: r.status, body: await r.json() };
+    },
+    async restartWorker(extra) {
+      worker.kill('SIGTERM');
+      await new Promise((r) => (worker.exitCode !== null ? r(null) : worker.once('exit', r)));
+      worker = child('workers/main.js', [], { ...env, ...extra });
+      await new Promise((r) => setTimeout(r, 1000));
+      await waitReady();
     },
     async close() {
       for (const p of [api, worker]) p.kill('SIGTERM');

@@ -8,6 +8,7 @@ import { snapshotFromNpmLock, syntheticSnapshot } from '../src/domain/snapshot';
 import { startHarness, type Harness } from './harness';
 import { osvScannerComparison } from './osv-scanner';
 import { matchingBench } from './matching';
+import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
 
 const SHARED = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
@@ -80,6 +81,7 @@ async function uploadToCompleted(h: Harness, body: string, n: number) {
 async function main(): Promise<void> {
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
   await matchingBench(SHARED);
+  await attributionInProcessBench();
   const h = await startHarness();
   try {
     const [pypi, pypiMs] = await timed(() => importAdvisories(h.store, [path.join(SHARED, 'advisories', 'pypi-all.zip')]));
@@ -161,6 +163,16 @@ async function main(): Promise<void> {
     await prober;
     row(`largest document (${(largest.length / 1e6).toFixed(1)} MB, v2, 10,000 nodes): 201 latency`, fmt(largestMs));
     row(`  /healthz during that upload: max of ${probes.length} probes`, fmt(Math.max(...probes)), `p50 ${fmt(median(probes))}`);
+
+    // v2 attribution of the largest document, upload → completed: with 1 thread, then with the default pool.
+    await quiesce(h);
+    await importAdvisories(h.store, [largestV2Advisories(largestV2())]);
+    await h.restartWorker({ ATTRIBUTION_THREADS: '1' });
+    await attributionEndToEnd(h, 'warm', 1);
+    row('largest v2 document (1,000 roots): upload → completed, 1 thread', fmt(await attributionEndToEnd(h, 'one')), '≤ 2 s');
+    await h.restartWorker({});
+    await attributionEndToEnd(h, 'warm2', 1);
+    row(`largest v2 document: upload → completed, pool of ${defaultThreads()} threads`, fmt(await attributionEndToEnd(h, 'pool')), '≤ 2 s');
 
     // The real npm lockfile, against OSV-Scanner's offline CLI on the same advisories.
     const lockPath = path.join(SHARED, 'lockfiles', 'npm', 'piscinajs__piscina__package-lock.json');

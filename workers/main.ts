@@ -38,12 +38,13 @@ async function main(): Promise<void> {
       await client.connection.close();
     }
   }
-  const { worker, connection } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  const { worker, connection, shards } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
   const stop = () => worker.shutdown();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   logger.info({ taskQueue: config.taskQueue }, 'worker polling');
   await worker.run();
+  await shards.close();
   await connection.close();
   await store.close();
   logger.info('worker stopped');

@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import { FAST_PATH_MAX_NODES, NON_RETRYABLE, SA, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/keys';
+import { FAST_PATH_MAX_GRAPH, FAST_PATH_MAX_NODES, NON_RETRYABLE, SA, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/keys';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -23,9 +23,10 @@ const retry: RetryPolicy = {
   nonRetryableErrorTypes: [...NON_RETRYABLE],
 };
 
-// One proxy per timeout profile: quick bookkeeping vs. graph work that heartbeats.
-const quick = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
-const heavy = proxyActivities<Activities>({ startToCloseTimeout: '15 minutes', heartbeatTimeout: '1 minute', retry });
+// One proxy per timeout profile: quick bookkeeping vs. graph work that heartbeats (every 2 s while it runs, so a
+// worker that dies mid-attribution is noticed within the heartbeat timeout and the retry resumes on another one).
+const quick = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry });
+const heavy = proxyActivities<Activities>({ startToCloseTimeout: '15 minutes', heartbeatTimeout: '15 seconds', retry });
 const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
 
 function stage(s: Stage, details: string): void {
@@ -42,9 +43,9 @@ function failureReason(err: unknown): { reason: string; message: string } {
   return { reason: 'internal_error', message: cause instanceof Error ? cause.message : String(cause) };
 }
 
-export async function scanWorkflow({ scanId, nodeCount }: ScanWorkflowInput): Promise<ScanWorkflowResult> {
+export async function scanWorkflow({ scanId, nodeCount, graphSize }: ScanWorkflowInput): Promise<ScanWorkflowResult> {
   try {
-    if (nodeCount !== undefined && nodeCount <= FAST_PATH_MAX_NODES) {
+    if (nodeCount !== undefined && nodeCount <= FAST_PATH_MAX_NODES && (graphSize ?? 0) <= FAST_PATH_MAX_GRAPH) {
       stage('preparing', `Scanning ${nodeCount} packages in one local activity (small snapshot)`);
       const r = await local.scanSmall({ scanId });
       upsertSearchAttributes([
@@ -64,10 +65,10 @@ export async function scanWorkflow({ scanId, nodeCount }: ScanWorkflowInput): Pr
     stage('matching', `Matching ${prep.nodeCount} packages against advisory generation ${prep.generation ?? '(none)'}`);
     const matched = await heavy.matchAdvisories({ scanId, generation: prep.generation });
 
-    stage('attributing', `Deriving paths for ${matched.findings} findings`);
+    stage('attributing', `Deriving paths and attributions for ${matched.findings} findings`);
     const paths = await heavy.derivePaths({ scanId });
 
-    stage('publishing', `Publishing ${matched.findings} findings (${paths.segments} path segments)`);
+    stage('publishing', `Publishing ${matched.findings} findings (${paths.segments} path segments${paths.shards ? `, ${paths.shards} shards, ${paths.resumed} resumed` : ''})`);
     const result = await quick.publishResults({ scanId, generation: prep.generation });
 
     stage('completed', `Completed: ${result.findings} findings, ${result.suppressed} suppressed`);

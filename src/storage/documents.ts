@@ -1,5 +1,6 @@
 // Stored document shapes. They never leave storage/ and the presenters: the HTTP layer shapes responses itself.
 import type { Binary } from 'mongodb';
+import type { ScanModule } from '../domain/attribution/module-order';
 import type { Ecosystem, FailureReason, ScanStatus, SeverityCounts } from '../domain/types';
 
 export type Role = 'owner' | 'admin' | 'member' | 'auditor';
@@ -43,6 +44,8 @@ export interface ScanDoc {
   findings: SeverityCounts | null;
   suppressed: number | null;
   nodeCount: number;
+  /** v2: vertices + edges of all resolutions (0 for v1); decides the fast path. */
+  graphSize?: number;
   bodyBytes: number;
   /** List buckets (see storage/scans.ts): arrival order within the organization and within the project. */
   orgBucket: number;
@@ -53,6 +56,10 @@ export interface ScanDoc {
   /** Set on completion: how many result chunks and findings were written. */
   resultChunks?: number;
   findingCount?: number;
+  /** Set on completion of a v2 scan: how many modules its metadata document holds (storage/results.ts). */
+  moduleCount?: number;
+  /** Not stored on the scan: loaded beside it for the Scan resource when moduleCount > 0. */
+  modules?: ScanModule[];
 }
 
 /**
@@ -79,7 +86,7 @@ export interface SnapshotDoc { _id: string; orgId: string; encoding: 'gzip'; byt
 export interface ScanResultChunkDoc { _id: string; scanId: string; n: number; count: number; data: Binary }
 
 /** Intermediate results between a scan's activities (claim check). _id = `${scanId}:${kind}`; replaced on retry. */
-export interface ScanWorkDoc { _id: string; scanId: string; kind: string; data: Binary }
+export interface ScanWorkDoc { _id: string; scanId: string; kind: string; data: Binary; meta?: Record<string, number | boolean> }
 
 /** _id = `${orgId}:${idempotencyKey}`. No TTL index (FerretDB has none): expiry is checked on read. */
 export interface IdempotencyDoc { _id: string; bodyHash: string; scanId: string; createdAt: Date; expiresAt: Date }

@@ -6,8 +6,8 @@ import type { ScanDoc, StoredScanDoc } from './documents';
 import type { Store } from './mongo';
 
 /** What processing sets; replaced whole by each status move. */
-type Outcome = Pick<ScanDoc, 'finishedAt' | 'failureReason' | 'failureMessage' | 'findings' | 'suppressed' | 'advisoryGeneration' | 'unmatchedVersions' | 'resultChunks' | 'findingCount'>;
-type Fixed = Pick<ScanDoc, 'target' | 'ecosystem' | 'schemaVersion' | 'nodeCount' | 'bodyBytes'>;
+type Outcome = Pick<ScanDoc, 'finishedAt' | 'failureReason' | 'failureMessage' | 'findings' | 'suppressed' | 'advisoryGeneration' | 'unmatchedVersions' | 'resultChunks' | 'findingCount' | 'moduleCount'>;
+type Fixed = Pick<ScanDoc, 'target' | 'ecosystem' | 'schemaVersion' | 'nodeCount' | 'graphSize' | 'bodyBytes'>;
 
 const bin = (value: unknown) => new Binary(Buffer.from(JSON.stringify(value)));
 const json = <T>(b: Binary): T => JSON.parse(Buffer.from(b.buffer).toString('utf8')) as T;
@@ -23,11 +23,12 @@ function outcomeOf(s: Partial<ScanDoc>): Outcome {
     unmatchedVersions: s.unmatchedVersions,
     resultChunks: s.resultChunks,
     findingCount: s.findingCount,
+    moduleCount: s.moduleCount,
   };
 }
 
 function pack(s: ScanDoc): StoredScanDoc {
-  const fixed: Fixed = { target: s.target, ecosystem: s.ecosystem, schemaVersion: s.schemaVersion, nodeCount: s.nodeCount, bodyBytes: s.bodyBytes };
+  const fixed: Fixed = { target: s.target, ecosystem: s.ecosystem, schemaVersion: s.schemaVersion, nodeCount: s.nodeCount, graphSize: s.graphSize, bodyBytes: s.bodyBytes };
   return { _id: s._id, orgId: s.orgId, projectId: s.projectId, status: s.status, orgBucket: s.orgBucket, projectBucket: s.projectBucket, startedAt: s.startedAt, v: bin(fixed), r: bin(outcomeOf(s)) };
 }
 
@@ -45,7 +46,7 @@ export function unpack(d: StoredScanDoc): ScanDoc {
     startedAt: d.startedAt,
     finishedAt: outcome.finishedAt ? new Date(outcome.finishedAt) : null,
   };
-  for (const k of ['advisoryGeneration', 'unmatchedVersions', 'resultChunks', 'findingCount', 'failureMessage'] as const) {
+  for (const k of ['advisoryGeneration', 'unmatchedVersions', 'resultChunks', 'findingCount', 'moduleCount', 'graphSize', 'failureMessage'] as const) {
     if (doc[k] === undefined) delete doc[k];
   }
   return doc;
@@ -146,6 +147,8 @@ export interface Completion {
   unmatchedVersions: number;
   resultChunks: number;
   findingCount: number;
+  /** v2: modules in the metadata document written beside the results. */
+  moduleCount?: number;
 }
 
 /** The single-document update that publishes a scan's results: readers see all of them or none. */

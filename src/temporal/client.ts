@@ -20,7 +20,7 @@ export async function connectTemporal(address: string, namespace: string, taskQu
 }
 
 export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promise<void> {
-  const args: [ScanWorkflowInput] = [{ scanId: scan._id, nodeCount: scan.nodeCount }];
+  const args: [ScanWorkflowInput] = [{ scanId: scan._id, nodeCount: scan.nodeCount, graphSize: scan.graphSize }];
   try {
     await t.client.workflow.start(SCAN_WORKFLOW, {
       taskQueue: t.taskQueue,

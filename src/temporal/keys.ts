@@ -22,10 +22,14 @@ export interface ScanWorkflowInput {
   scanId: string;
   /** Packages in the snapshot (known at upload): small scans take the fast path. */
   nodeCount?: number;
+  /** v2: vertices + edges of all resolutions. Large graphs take the activity pipeline and its thread pool. */
+  graphSize?: number;
 }
 
 /** Snapshots up to this many packages are scanned by one local activity: no task round trips between steps. */
 export const FAST_PATH_MAX_NODES = 2000;
+/** ... and at most this many v2 vertices + edges (walked inline, without the pool). */
+export const FAST_PATH_MAX_GRAPH = 20_000;
 
 export interface ScanWorkflowResult {
   scanId: string;

@@ -34,7 +34,9 @@ export function findingRoutes(deps: AppDeps): Router {
     }
     const all = await readResults(deps.store, scan._id, scan.resultChunks ?? 1);
     // v1 scans have no modules: every module or team label is unknown there, so the list is empty (not an error).
-    const scoped = all.filter((f) => inScope(f, filter, { teams: new Map() }));
+    // TODO(perf): index findings by module per view once per scan instead of scanning every attribution.
+    const teams = { teams: new Map((scan.modules ?? []).map((m) => [m.path, m.teamName ?? null])) };
+    const scoped = all.filter((f) => inScope(f, filter, teams));
     const selected = scoped.filter((f) => matchesFilters(f, filter));
     const page = selected.slice(offset, offset + limit);
     await recheckDone;

@@ -16,7 +16,8 @@ export function presentScan(s: ScanDoc) {
     startedAt: iso(s.startedAt),
     finishedAt: iso(s.finishedAt),
     failureReason: s.status === 'failed' ? s.failureReason : null,
-    modules: [] as unknown[],
+    // Inline v2 scans: the ordered module metadata, published with the findings; v1 and unfinished scans: [].
+    modules: completed ? (s.modules ?? []) : [],
     advisoryGeneration: completed ? (s.advisoryGeneration ?? null) : null,
     unmatchedVersions: completed ? (s.unmatchedVersions ?? 0) : null,
   };

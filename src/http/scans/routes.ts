@@ -9,17 +9,18 @@ import { guard, principalOf } from '../auth/authorize';
 import { canReachProject, projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
+import { withModules } from './modules';
 import { presentScan } from './presenter';
 import { uploadHandler } from './upload';
 
 const STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 
-/** A scan the caller may see, or 404 exactly as for a scan that does not exist. */
+/** A scan the caller may see (with its modules), or 404 exactly as for a scan that does not exist. */
 export async function reachableScan(deps: AppDeps, ctx: Context, scanId: string): Promise<ScanDoc> {
   const p = principalOf(ctx);
   const scan = await getScan(deps.store, scanId);
   if (!scan || scan.orgId !== p.orgId || !canReachProject(p, scan.projectId)) throw notFound(`scan ${scanId}`);
-  return scan;
+  return withModules(deps.store, scan);
 }
 
 export function scanRoutes(deps: AppDeps): Router {
@@ -45,7 +46,7 @@ export function scanRoutes(deps: AppDeps): Router {
     const cursor = cursorQuery(ctx);
     const after = cursor ? deps.cursors.decode<ScanListPosition>(listing, cursor) : undefined;
     const [page] = await Promise.all([listScans(deps.store, { orgId: p.orgId, projectIds, status, after, limit: limit + 1 }), recheck(deps, p)]);
-    const shown = page.scans.slice(0, limit);
+    const shown = await Promise.all(page.scans.slice(0, limit).map((s) => withModules(deps.store, s)));
     const lastShown = shown.length ? { bucket: shown[shown.length - 1].orgBucket, id: shown[shown.length - 1]._id } : null;
     if (lastShown && projectIds?.length === 1) lastShown.bucket = shown[shown.length - 1].projectBucket;
     ctx.body = {

@@ -15,6 +15,7 @@ import { projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
 import { readBody } from '../middleware/body';
 import { presentScan } from './presenter';
+import { withModules } from './modules';
 import { Timing } from '../timing';
 
 const MAX_IDEMPOTENCY_KEY = 128;
@@ -78,7 +79,7 @@ export function uploadHandler(deps: AppDeps) {
         if (original && !(original.status === 'failed' && original.failureReason === 'internal_error')) {
           await recheck(deps, principal);
           ctx.status = 200;
-          ctx.body = presentScan(original);
+          ctx.body = presentScan(await withModules(deps.store, original));
           return;
         }
         // decisions.md: a key whose scan failed with internal_error is released, so the same body starts anew.
@@ -112,6 +113,7 @@ export function uploadHandler(deps: AppDeps) {
         findings: null,
         suppressed: null,
         nodeCount: stats.nodes,
+        graphSize: stats.vertices + stats.edges,
         bodyBytes: raw.length,
         ...buckets,
       };

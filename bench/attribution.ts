@@ -1,0 +1,131 @@
+// v2 attribution speed on the largest single document the limits allow (1,000 roots, ~80,000 vertices, ~450,000
+// edges, 10,000 packages): in process (graph build, the floor, the walk on 1 thread and on the pool, assembly), and
+// from upload to completed through the real API and worker with 1 attribution thread and with the default pool.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { syntheticSnapshot } from '../src/domain/snapshot';
+import { moduleRank, orderModules } from '../src/domain/attribution/module-order';
+import { assembleV2, planShards, vulnerableMask } from '../src/domain/attribution/v2-assemble';
+import { buildAttributionGraph, type AttributionGraph } from '../src/domain/attribution/v2-graph';
+import { walkShard } from '../src/domain/attribution/v2-walk';
+import { attributionPool, defaultThreads } from '../src/pool/attribution-pool';
+import type { Snapshot } from '../src/domain/types';
+import type { Harness } from './harness';
+import { fmt, median, row, timed } from './stats';
+
+/** Every VULNERABLE_EVERY-th package of the largest document has an advisory. */
+export const VULNERABLE_EVERY = 10;
+
+export function largestV2(project = 'largest-v2'): Snapshot {
+  return syntheticSnapshot({ schemaVersion: 2, nodes: 10_000, roots: 1000, depsPerNode: 6, packagesPerRoot: 79, rootDeps: 2, project, ecosystem: 'javascript' });
+}
+
+/** OSV advisories for the largest document's vulnerable packages (npm, every version below 9). */
+export function largestV2Advisories(s: Snapshot): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-v2-adv-'));
+  const advisories = s.nodes
+    .filter((_, i) => i % VULNERABLE_EVERY === 0)
+    .map((n, i) => ({
+      id: `GHSA-bv2x-${String(i).padStart(4, '0')}-xxxx`,
+      modified: '2024-01-01T00:00:00Z',
+      published: '2024-01-01T00:00:00Z',
+      summary: `synthetic v2 advisory ${i}`,
+      affected: [{ package: { ecosystem: 'npm', name: n.name }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }] }],
+    }));
+  fs.writeFileSync(path.join(dir, 'v2.json'), JSON.stringify(advisories));
+  return dir;
+}
+
+/** The floor: one plain BFS per root over its resolution, on the same typed arrays, single-threaded. */
+function plainBfs(g: AttributionGraph): number {
+  const n = g.label.length;
+  const seen = new Int32Array(n).fill(-1);
+  const queue = new Int32Array(n);
+  let visited = 0;
+  for (let r = 0; r < g.resRoot.length; r++) {
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = g.resRoot[r];
+    seen[g.resRoot[r]] = r;
+    while (head < tail) {
+      const u = queue[head++];
+      for (let k = g.offsets[u]; k < g.offsets[u + 1]; k++) {
+        const v = g.targets[k];
+        if (seen[v] !== r) {
+          seen[v] = r;
+          queue[tail++] = v;
+        }
+      }
+    }
+    visited += tail;
+  }
+  return visited;
+}
+
+const runs = <T>(n: number, fn: () => T): number[] =>
+  Array.from({ length: n }, () => {
+    const t0 = performance.now();
+    fn();
+    return performance.now() - t0;
+  });
+
+export async function attributionInProcessBench(): Promise<void> {
+  const s = largestV2();
+  const vertices = s.roots.reduce((a, r) => a + r.resolution!.vertices.length, 0);
+  const edges = s.roots.reduce((a, r) => a + r.resolution!.vertices.reduce((b, v) => b + v.dependencies.length, 0), 0);
+  const bytes = JSON.stringify(s).length;
+  console.log(`v2 attribution: ${s.roots.length} roots, ${vertices} vertices, ${edges} edges, ${s.nodes.length} packages, ${(bytes / 1e6).toFixed(1)} MB, every ${VULNERABLE_EVERY}th package vulnerable`);
+  const [built, buildMs] = await timed(async () => buildAttributionGraph(s));
+  row('  graph build (typed arrays, once per scan)', fmt(buildMs));
+  const vulnerableIds = s.nodes.filter((_, i) => i % VULNERABLE_EVERY === 0).map((n) => n.id);
+  const vulnerable = vulnerableMask(built, vulnerableIds);
+  const all = Int32Array.from({ length: s.roots.length }, (_, i) => i);
+  const budget = { maxSegments: 1e6, maxCharacters: 8e6 };
+
+  runs(3, () => plainBfs(built.graph)); // warm-up
+  const floor = median(runs(9, () => plainBfs(built.graph)));
+  row('  floor: plain BFS per root, 1 thread', fmt(floor));
+  runs(2, () => walkShard({ graph: built.graph, resolutions: all, vulnerable, ...budget }));
+  const one = median(runs(5, () => walkShard({ graph: built.graph, resolutions: all, vulnerable, ...budget })));
+  row('  attribution walk, 1 thread (inline)', fmt(one), `≤ 3× floor (${(one / floor).toFixed(1)}×)`);
+
+  const pool = attributionPool();
+  try {
+    const shards = planShards(built.graph, 32);
+    const poolRun = () => Promise.all(shards.map((resolutions) => pool.run({ graph: built.graph, resolutions, vulnerable, ...budget })));
+    await poolRun(); // threads started, code warm
+    const times: number[] = [];
+    let outputs: Int32Array[] = [];
+    for (let i = 0; i < 5; i++) {
+      const [outs, ms] = await timed(poolRun);
+      times.push(ms);
+      outputs = outs.map((o) => o.data);
+    }
+    const pooled = median(times);
+    row(`  attribution walk, pool of ${pool.threads} threads, 32 shards`, fmt(pooled), `≤ 3× floor (${(pooled / floor).toFixed(1)}×)`);
+    const rank = moduleRank(orderModules(s.modules ?? []));
+    const [v2, assembleMs] = await timed(async () => assembleV2(s, built.labels, outputs, rank));
+    let attributions = 0;
+    for (const list of v2.attributions.values()) attributions += list.length;
+    row(`  assembly into ${attributions} attributions of ${v2.attributions.size} packages`, fmt(assembleMs));
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Upload → completed of the largest document through the real services, with the worker's current thread count. */
+export async function attributionEndToEnd(h: Harness, label: string, n = 3): Promise<number> {
+  const body = JSON.stringify(largestV2(`largest-v2-${label}`));
+  const total: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const { id } = await h.upload(body);
+    const done = await h.waitCompleted(id, 5);
+    if (done.status !== 'completed') throw new Error(`scan ${id} ${done.status}`);
+    total.push(performance.now() - t0);
+  }
+  return median(total);
+}
+
+export { defaultThreads };

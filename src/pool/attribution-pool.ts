@@ -1,0 +1,42 @@
+// The worker's pool of attribution threads (piscina). One per worker process, created on first use; the thread
+// count comes from ATTRIBUTION_THREADS and defaults to the machine's cores. Shards queue in the pool, so several
+// scans share the threads fairly.
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { Piscina } from 'piscina';
+import type { ShardOutput, ShardTask } from '../domain/attribution/v2-walk';
+
+export interface ShardRunner {
+  readonly threads: number;
+  run(task: ShardTask, signal?: AbortSignal): Promise<ShardOutput>;
+  close(): Promise<void>;
+}
+
+/** The compiled thread file: next to this one in dist/, or in dist/ when this runs from TypeScript under jest. */
+function threadFile(): string {
+  const here = path.join(__dirname, 'attribution.thread.js');
+  if (fs.existsSync(here)) return here;
+  const built = path.resolve(__dirname, '..', '..', 'dist', 'src', 'pool', 'attribution.thread.js');
+  if (fs.existsSync(built)) return built;
+  throw new Error(`attribution thread not built (${built}); run npm run build`);
+}
+
+export function defaultThreads(): number {
+  const configured = Number(process.env.ATTRIBUTION_THREADS);
+  return Number.isInteger(configured) && configured > 0 ? configured : os.availableParallelism();
+}
+
+export function attributionPool(threads = defaultThreads()): ShardRunner {
+  let pool: Piscina | undefined;
+  return {
+    threads,
+    run(task, signal) {
+      pool ??= new Piscina({ filename: threadFile(), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+      return pool.run(task, { signal });
+    },
+    async close() {
+      await pool?.destroy();
+    },
+  };
+}
