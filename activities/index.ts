@@ -1,6 +1,7 @@
 // Scan activities: thin adapters from Temporal to the pure domain (src/domain) and MongoDB (src/storage).
 // Each is idempotent: its outputs are keyed by scan id and replaced on retry, and the scan document only moves
 // forward (queued → running → completed | failed), so a retried activity or a replayed workflow duplicates nothing.
+import { setMaxListeners } from 'node:events';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Match, MatchResult } from '../src/domain/matching';
 import type { Logger } from '../src/logger';
@@ -79,6 +80,7 @@ export function createActivities(deps: ActivityDeps) {
     heartbeat(progress());
     const ticker = setInterval(() => heartbeat(progress()), 2000); // liveness while long shards run
     const abort = new AbortController();
+    setMaxListeners(shards.length + 1, abort.signal); // one listener per queued shard
     try {
       await Promise.all(
         shards.map(async (resolutions, k) => {

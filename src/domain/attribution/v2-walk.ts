@@ -62,41 +62,51 @@ export function walkShard(task: ShardTask): ShardOutput {
   let segments = 0;
   let characters = 0;
 
+  // Two ping-pong buffers for the vertex sets of walkDown (no allocation per step).
+  let cur = new Int32Array(n);
+  let next = new Int32Array(n);
+
   /** Appends the smallest shortest path from `start` (vertices of one label at one distance) to the target. */
-  function walkDown(start: number[]): number {
-    let cur = start;
+  function walkDown(start: ArrayLike<number>, count: number): number {
+    for (let i = 0; i < count; i++) cur[i] = start[i];
+    let size = count;
     let d = dist[cur[0]];
     out.push(label[cur[0]]);
     let len = 1;
     while (d > 0) {
       let best = 0x7fffffff;
-      let next: number[] = [];
+      let nextSize = 0;
       stamp++;
-      for (const u of cur) {
+      for (let i = 0; i < size; i++) {
+        const u = cur[i];
         for (let k = offsets[u], end = offsets[u + 1]; k < end; k++) {
           const w = targets[k];
           if (dist[w] !== d - 1) continue;
           const l = label[w];
           if (l < best) {
             best = l;
-            next = [w];
+            next[0] = w;
+            nextSize = 1;
             mark[w] = ++stamp;
           } else if (l === best && mark[w] !== stamp) {
             mark[w] = stamp;
-            next.push(w);
+            next[nextSize++] = w;
           }
         }
       }
       out.push(best);
       len++;
+      const swap = cur;
       cur = next;
+      next = swap;
+      size = nextSize;
       d--;
     }
     return len;
   }
 
   /** Writes a path length placeholder, the path, then the length; counts the path against the budget. */
-  function emitPath(prefix: number, start: number[]): void {
+  function emitPath(prefix: number, start: ArrayLike<number>): void {
     const at = out.n;
     out.push(0);
     let len = 0;
@@ -104,7 +114,7 @@ export function walkShard(task: ShardTask): ShardOutput {
       out.push(prefix);
       len++;
     }
-    len += walkDown(start);
+    len += walkDown(start, start.length);
     out.buf[at] = len;
     segments += len;
     for (let i = at + 1; i < at + 1 + len; i++) characters += labelLength[out.buf[i]];
