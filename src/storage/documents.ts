@@ -93,6 +93,8 @@ export interface IdempotencyDoc { _id: string; bodyHash: string; scanId: string;
 
 export interface SettingDoc { _id: string; value: unknown }
 export interface CounterDoc { _id: string; seq: number }
+/** First-writer-wins decisions, made by the uniqueness of _id (see storage/scans.ts claim()). */
+export interface ClaimDoc { _id: string; value: string; at: Date }
 
 export interface AdvisoryGenerationDoc {
   _id: string;

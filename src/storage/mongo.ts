@@ -17,6 +17,7 @@ export interface Collections {
   idempotency: Collection<D.IdempotencyDoc>;
   settings: Collection<D.SettingDoc>;
   counters: Collection<D.CounterDoc>;
+  claims: Collection<D.ClaimDoc>;
   advisoryGenerations: Collection<D.AdvisoryGenerationDoc>;
   advisoryChunks: Collection<D.AdvisoryChunkDoc>;
 }
@@ -51,6 +52,7 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: { maxP
     idempotency: db.collection('idempotency'),
     settings: db.collection('settings'),
     counters: db.collection('counters'),
+    claims: db.collection('claims'),
     advisoryGenerations: db.collection('advisoryGenerations'),
     advisoryChunks: db.collection('advisoryChunks'),
   };

@@ -3,7 +3,7 @@
 import { Binary, type Filter } from 'mongodb';
 import type { FailureReason, SeverityCounts } from '../domain/types';
 import type { ScanDoc, StoredScanDoc } from './documents';
-import type { Store } from './mongo';
+import { isDuplicateKey, type Store } from './mongo';
 
 /** What processing sets; replaced whole by each status move. */
 type Outcome = Pick<ScanDoc, 'finishedAt' | 'failureReason' | 'failureMessage' | 'findings' | 'suppressed' | 'advisoryGeneration' | 'unmatchedVersions' | 'resultChunks' | 'findingCount' | 'moduleCount'>;
@@ -73,8 +73,18 @@ export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
 export const BUCKET_SIZE = 16;
 
 async function nextSeq(store: Store, counter: string): Promise<number> {
-  const doc = await store.c.counters.findOneAndUpdate({ _id: counter }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
-  return doc!.seq;
+  // Two first upserts of one counter can race to insert it: the loser gets E11000 and simply increments again
+  // (MongoDB retries such upserts itself on recent servers; FerretDB does not). On FerretDB concurrent increments
+  // may also be lost (it updates by read-then-write): buckets then hold more than BUCKET_SIZE scans, which costs
+  // list speed, never list correctness.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const doc = await store.c.counters.findOneAndUpdate({ _id: counter }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
+      return doc!.seq;
+    } catch (err) {
+      if (!isDuplicateKey(err) || attempt >= 3) throw err;
+    }
+  }
 }
 
 export async function allocateBuckets(store: Store, orgId: string, projectId: string): Promise<{ orgBucket: number; projectBucket: number }> {
@@ -135,9 +145,34 @@ async function transition(store: Store, scanId: string, from: ScanDoc['status'][
   return r.modifiedCount === 1;
 }
 
+/**
+ * The first of several racing writers decides, by inserting a document whose _id names the decision: the one
+ * uniqueness guarantee every MongoDB-wire backend gives. A conditional update alone is not enough on FerretDB,
+ * which evaluates the filter and writes in two steps (15 of 32 concurrent compare-and-sets on one document all
+ * succeeded there); on MongoDB the conditional update in transition() alone would do. Returns the winning value; a
+ * writer that lost must not write. A retry of the winner finds its own value and proceeds (idempotent).
+ */
+async function claim(store: Store, id: string, value: string): Promise<string> {
+  try {
+    await store.c.claims.insertOne({ _id: id, value, at: new Date() });
+    return value;
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const doc = await store.c.claims.findOne({ _id: id });
+    return doc ? doc.value : value;
+  }
+}
+
 /** queued → running, pinning the advisory generation the scan will use (the first attempt's, on a retry). */
 export async function markRunning(store: Store, scanId: string, advisoryGeneration: string | null): Promise<void> {
-  await transition(store, scanId, ['queued'], 'running', { advisoryGeneration });
+  const won = await claim(store, `${scanId}:running`, JSON.stringify(advisoryGeneration));
+  await transition(store, scanId, ['queued'], 'running', { advisoryGeneration: JSON.parse(won) as string | null });
+}
+
+/** Completed and failed are terminal: the first one claimed is the only one ever written. */
+async function terminal(store: Store, scanId: string, status: 'completed' | 'failed', outcome: Partial<ScanDoc>): Promise<boolean> {
+  if ((await claim(store, `${scanId}:final`, status)) !== status) return false;
+  return transition(store, scanId, ['queued', 'running'], status, outcome);
 }
 
 export interface Completion {
@@ -153,11 +188,11 @@ export interface Completion {
 
 /** The single-document update that publishes a scan's results: readers see all of them or none. */
 export async function markCompleted(store: Store, scanId: string, c: Completion, now = new Date()): Promise<void> {
-  await transition(store, scanId, ['queued', 'running'], 'completed', { finishedAt: now, ...c });
+  await terminal(store, scanId, 'completed', { finishedAt: now, ...c });
 }
 
 export async function markFailed(store: Store, scanId: string, reason: FailureReason, message: string, now = new Date()): Promise<void> {
-  await transition(store, scanId, ['queued', 'running'], 'failed', { finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500) });
+  await terminal(store, scanId, 'failed', { finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500) });
 }
 
 /** Scans accepted but possibly never handed to Temporal (the sweeper's work list). */

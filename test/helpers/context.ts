@@ -27,9 +27,9 @@ export function requireEnv(name: string): string {
   return v;
 }
 
-export async function testContext(opts: { taskQueue?: string; dbName?: string } = {}): Promise<TestContext> {
+export async function testContext(opts: { taskQueue?: string; dbName?: string; mongoUri?: string } = {}): Promise<TestContext> {
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
-  const store = await connectStore(requireEnv('MONGODB_URI'), dbName);
+  const store = await connectStore(opts.mongoUri ?? requireEnv('MONGODB_URI'), dbName);
   await ensureIndexes(store);
   const taskQueue = opts.taskQueue ?? `tq-${randomBytes(6).toString('hex')}`;
   const temporal = await connectTemporal(requireEnv('TEMPORAL_ADDRESS'), 'default', taskQueue);

@@ -1,5 +1,6 @@
 // The one place that turns thrown errors into the spec's envelope {error: {code, message}}.
 import type { Middleware } from 'koa';
+import { MongoNetworkError, MongoServerSelectionError } from 'mongodb';
 import { ApiError } from '../../domain/errors';
 import type { Logger } from '../../logger';
 import type { AppState } from '../deps';
@@ -10,15 +11,28 @@ export function errorEnvelope(logger: Logger): Middleware<AppState> {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `route ${ctx.method} ${ctx.path} not found`);
-    } catch (err) {
+    } catch (caught) {
+      const err = unavailable(caught) ?? caught;
+      if (err !== caught) logger.warn({ err: caught, requestId: ctx.state.requestId, path: ctx.path }, 'database unreachable');
       const e = err instanceof ApiError ? err : null;
       ctx.status = e ? e.status : 500;
       ctx.body = { error: { code: e ? e.code : 'internal_error', message: e ? e.message : 'internal error' } };
       if (!e) logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
       if (e?.code === 'rate_limited') ctx.set('Retry-After', '60');
+      if (e?.code === 'service_unavailable') ctx.set('Retry-After', '5');
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
     }
   };
+}
+
+/** Driver errors that mean "the database cannot be reached right now": 503, retry later (never a 500). */
+const UNREACHABLE = new Set(['MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoPoolClearedError']);
+
+export function unavailable(err: unknown): ApiError | null {
+  if (err instanceof MongoNetworkError || err instanceof MongoServerSelectionError || (err instanceof Error && UNREACHABLE.has(err.name))) {
+    return new ApiError(503, 'service_unavailable', 'the database is unreachable; retry later');
+  }
+  return null;
 }
