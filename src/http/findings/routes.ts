@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { SEVERITIES } from '../../domain/types';
+import type { ScanModule } from '../../domain/attribution/module-order';
+import { SEVERITIES, type Finding } from '../../domain/types';
 import { readResults } from '../../storage/results';
 import { recheck } from '../auth/authenticate';
 import { guard, principalOf } from '../auth/authorize';
@@ -7,6 +8,24 @@ import type { AppDeps } from '../deps';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { reachableScan } from '../scans/routes';
 import { countsOf, filterKey, inScope, matchesFilters, type FindingFilter } from './filter';
+
+// The module/team/view scope of a scan's findings, kept per scan and scope: results never change once published,
+// and paging through one scope (or switching severity filters) then costs no walk over every attribution.
+const scopes = new Map<string, Finding[]>();
+const SCOPE_ENTRIES = 256;
+
+function scopedFindings(scanId: string, all: Finding[], filter: FindingFilter, modules: ScanModule[]): Finding[] {
+  if (filter.module === undefined && filter.team === undefined) return all;
+  const key = JSON.stringify([scanId, filter.attribution, filter.module ?? null, filter.team ?? null]);
+  let hit = scopes.get(key);
+  if (!hit) {
+    const teams = { teams: new Map(modules.map((m) => [m.path, m.teamName ?? null])) };
+    hit = all.filter((f) => inScope(f, filter, teams));
+    scopes.set(key, hit);
+    while (scopes.size > SCOPE_ENTRIES) scopes.delete(scopes.keys().next().value!);
+  }
+  return hit;
+}
 
 export function findingRoutes(deps: AppDeps): Router {
   const r = new Router();
@@ -34,9 +53,7 @@ export function findingRoutes(deps: AppDeps): Router {
     }
     const all = await readResults(deps.store, scan._id, scan.resultChunks ?? 1);
     // v1 scans have no modules: every module or team label is unknown there, so the list is empty (not an error).
-    // TODO(perf): index findings by module per view once per scan instead of scanning every attribution.
-    const teams = { teams: new Map((scan.modules ?? []).map((m) => [m.path, m.teamName ?? null])) };
-    const scoped = all.filter((f) => inScope(f, filter, teams));
+    const scoped = scopedFindings(scan._id, all, filter, scan.modules ?? []);
     const selected = scoped.filter((f) => matchesFilters(f, filter));
     const page = selected.slice(offset, offset + limit);
     await recheckDone;
