@@ -3,6 +3,8 @@ import http from 'node:http';
 import os from 'node:os';
 import { loadConfig, requireMongoUri, requireTemporalAddress } from './config';
 import { createApp } from './http/app';
+import { platformFromEnv, rateLimitFromEnv } from './http/platform';
+import { RateLimiter } from './http/rate-limit';
 import { createLogger } from './logger';
 import { uploadPreparer } from './pool/upload-pool';
 import { cursorCodec, loadCursorSecret } from './storage/cursors';
@@ -17,6 +19,10 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
   const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
   const starter = scanStarter(temporal, logger);
+  const platform = platformFromEnv();
+  const rateLimiter = new RateLimiter(store, rateLimitFromEnv(), logger);
+  const sweepCounters = setInterval(() => void rateLimiter.sweep().catch(() => undefined), 5 * 60_000);
+  sweepCounters.unref();
   const app = createApp({
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
@@ -25,6 +31,8 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
     logger,
     maxBodyBytes: config.maxBodyBytes,
     uploads,
+    platform,
+    rateLimiter,
   });
   const stopSweeper = startSweeper(store, temporal, logger, config.sweepIntervalMs);
   const server = http.createServer(app.callback());
@@ -35,6 +43,8 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
     server,
     async close() {
       stopSweeper();
+      clearInterval(sweepCounters);
+      await rateLimiter.close().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await starter.drain();

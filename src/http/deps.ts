@@ -5,6 +5,7 @@ import type { CursorCodec } from '../storage/cursors';
 import type { ScanDoc } from '../storage/documents';
 import type { Principal } from './auth/principal';
 import type { UploadPreparer } from '../pool/upload-pool';
+import type { RateLimiter } from './rate-limit';
 
 export interface ScanStarter {
   /** Starts the scan's workflow (workflow id = scan id). Resolves false when Temporal could not be reached. */
@@ -27,6 +28,17 @@ export interface AppDeps {
   maxBodyBytes: number;
   /** Parses, validates, hashes and compresses upload bodies (large ones on a thread pool). */
   uploads: UploadPreparer;
+  /** Per-credential counters and headers (absent: no rate-limit headers). */
+  rateLimiter?: RateLimiter;
+  /** Invitation links and the public IP ranges (defaults: platformFromEnv()). */
+  platform?: PlatformConfig;
+}
+
+export interface PlatformConfig {
+  publicAppUrl: string;
+  /** IPv4 and IPv6 CIDRs of the challenge sources, as GET /v1/meta/ip-ranges publishes them. */
+  challengeSources: string[];
+  challengeSourcesUpdatedAt: Date;
 }
 
 export interface AppState {

@@ -93,6 +93,32 @@ export interface IdempotencyDoc { _id: string; bodyHash: string; scanId: string;
 
 export interface SettingDoc { _id: string; value: unknown }
 export interface CounterDoc { _id: string; seq: number }
+/** _id is the SHA-256 of the svc_inv_ token; `id` is the public inv_ id. Status expired is derived from expiresAt. */
+export interface InvitationDoc {
+  _id: string;
+  id: string;
+  orgId: string;
+  email: string;
+  role: Exclude<Role, never>;
+  status: 'pending' | 'accepted' | 'revoked';
+  createdBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  acceptedAt: Date | null;
+  revokedAt: Date | null;
+}
+/** One audit event; _id is a time-sortable aud_ id, so newest first is _id descending. */
+export interface AuditEventDoc {
+  _id: string;
+  orgId: string;
+  type: string;
+  actor: { memberId: string | null; userId: string | null; email: string | null };
+  target: { kind: string; id: string; [k: string]: unknown };
+  at: Date;
+  requestId: string | null;
+}
+/** Requests of one credential in one minute: _id = `${credentialHash}:${minute}`. */
+export interface RateCounterDoc { _id: string; n: number; expiresAt: Date }
 /** First-writer-wins decisions, made by the uniqueness of _id (see storage/scans.ts claim()). */
 export interface ClaimDoc { _id: string; value: string; at: Date }
 

@@ -18,6 +18,9 @@ export interface Collections {
   settings: Collection<D.SettingDoc>;
   counters: Collection<D.CounterDoc>;
   claims: Collection<D.ClaimDoc>;
+  invitations: Collection<D.InvitationDoc>;
+  auditEvents: Collection<D.AuditEventDoc>;
+  rateCounters: Collection<D.RateCounterDoc>;
   advisoryGenerations: Collection<D.AdvisoryGenerationDoc>;
   advisoryChunks: Collection<D.AdvisoryChunkDoc>;
 }
@@ -53,6 +56,9 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: { maxP
     settings: db.collection('settings'),
     counters: db.collection('counters'),
     claims: db.collection('claims'),
+    invitations: db.collection('invitations'),
+    auditEvents: db.collection('auditEvents'),
+    rateCounters: db.collection('rateCounters'),
     advisoryGenerations: db.collection('advisoryGenerations'),
     advisoryChunks: db.collection('advisoryChunks'),
   };
@@ -73,6 +79,9 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.scans.createIndex({ orgId: 1, projectId: 1, projectBucket: -1 }),
     c.scans.createIndex({ status: 1 }),
     c.scanResults.createIndex({ scanId: 1 }),
+    c.invitations.createIndex({ id: 1 }, { unique: true }),
+    c.invitations.createIndex({ orgId: 1 }),
+    c.auditEvents.createIndex({ orgId: 1, _id: -1 }),
   ]);
 }
 

@@ -3,6 +3,8 @@ import request from 'supertest';
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/http/app';
+import type { PlatformConfig } from '../../src/http/deps';
+import { RateLimiter, type RateLimitConfig } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
 import { uploadPreparer } from '../../src/pool/upload-pool';
 import { createOrgWithOwner, createSession, addMember } from '../../src/storage/accounts';
@@ -27,7 +29,7 @@ export function requireEnv(name: string): string {
   return v;
 }
 
-export async function testContext(opts: { taskQueue?: string; dbName?: string; mongoUri?: string } = {}): Promise<TestContext> {
+export async function testContext(opts: { taskQueue?: string; dbName?: string; mongoUri?: string; rateLimit?: RateLimitConfig; platform?: PlatformConfig } = {}): Promise<TestContext> {
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
   const store = await connectStore(opts.mongoUri ?? requireEnv('MONGODB_URI'), dbName);
   await ensureIndexes(store);
@@ -36,6 +38,7 @@ export async function testContext(opts: { taskQueue?: string; dbName?: string; m
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL || 'silent');
   const uploads = uploadPreparer(1);
   const starter = scanStarter(temporal, logger);
+  const rateLimiter = new RateLimiter(store, opts.rateLimit ?? { perMinute: 120, enforce: false }, logger);
   const app = createApp({
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
@@ -44,6 +47,8 @@ export async function testContext(opts: { taskQueue?: string; dbName?: string; m
     logger,
     maxBodyBytes: 10 * 1024 * 1024,
     uploads,
+    rateLimiter,
+    platform: opts.platform,
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
@@ -56,6 +61,7 @@ export async function testContext(opts: { taskQueue?: string; dbName?: string; m
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       await starter.drain();
+      await rateLimiter.close().catch(() => undefined);
       await uploads.close();
       await temporal.connection.close();
       await store.db.dropDatabase().catch(() => undefined);

@@ -5,13 +5,15 @@ import { createApiKey, keyStatus, listApiKeys, revokeApiKey, type KeyStatus } fr
 import type { ApiKeyDoc } from '../../storage/documents';
 import { findProjectsByIds } from '../../storage/projects';
 import { recheck } from '../auth/authenticate';
-import { guard, principalOf } from '../auth/authorize';
+import { principalOf } from '../auth/authorize';
+import { access } from '../auth/matrix';
+import { recordAudit } from '../../storage/audit';
+import { actorOf } from '../audit/actor';
 import { isScope } from '../auth/principal';
 import type { AppDeps } from '../deps';
 import { readJson } from '../middleware/body';
 import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 
-const ADMINS = ['owner', 'admin'] as const;
 const missing = (field: string, what = 'is required') => new ApiError(422, 'missing_parameter', `${field}: ${what}`);
 
 export function presentApiKey(k: ApiKeyDoc, now = new Date()) {
@@ -33,9 +35,8 @@ export function presentApiKey(k: ApiKeyDoc, now = new Date()) {
 
 export function apiKeyRoutes(deps: AppDeps): Router {
   const r = new Router();
-  const admin = guard(deps, { roles: [...ADMINS] });
 
-  r.post('/v1/api-keys', admin, async (ctx) => {
+  r.post('/v1/api-keys', access(deps, 'POST /v1/api-keys'), async (ctx) => {
     const p = principalOf(ctx);
     const tooLarge = new ApiError(413, 'invalid_parameter', 'body: too large');
     const { value } = await readJson(ctx, 64 * 1024, tooLarge, (what) => invalidParameter('body', what));
@@ -68,11 +69,12 @@ export function apiKeyRoutes(deps: AppDeps): Router {
     const createdBy = p.kind === 'session' ? (p.member?._id ?? null) : null;
     const scopes = [...new Set(body.scopes as string[])];
     const { doc, secret } = await createApiKey(deps.store, { orgId: p.orgId, name: body.name, scopes, projects, createdBy, expiresAt });
+    await recordAudit(deps.store, { orgId: p.orgId, type: 'api_key.created', actor: actorOf(p), target: { kind: 'api_key', id: doc.id, name: doc.name, scopes: doc.scopes, projects: doc.projects }, requestId: ctx.state.requestId });
     ctx.status = 201;
     ctx.body = { apiKey: presentApiKey(doc), secret };
   });
 
-  r.get('/v1/api-keys', admin, async (ctx) => {
+  r.get('/v1/api-keys', access(deps, 'GET /v1/api-keys'), async (ctx) => {
     const p = principalOf(ctx);
     const limit = parseLimit(ctx);
     const status = enumQuery<KeyStatus>(ctx, 'status', ['active', 'expired', 'revoked']);
@@ -87,10 +89,11 @@ export function apiKeyRoutes(deps: AppDeps): Router {
     };
   });
 
-  r.delete('/v1/api-keys/:keyId', admin, async (ctx) => {
+  r.delete('/v1/api-keys/:keyId', access(deps, 'DELETE /v1/api-keys/:keyId'), async (ctx) => {
     const p = principalOf(ctx);
     await recheck(deps, p);
     if (!(await revokeApiKey(deps.store, p.orgId, ctx.params.keyId))) throw notFound(`API key ${ctx.params.keyId}`);
+    await recordAudit(deps.store, { orgId: p.orgId, type: 'api_key.revoked', actor: actorOf(p), target: { kind: 'api_key', id: ctx.params.keyId }, requestId: ctx.state.requestId });
     ctx.status = 204;
   });
 

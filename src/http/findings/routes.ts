@@ -3,7 +3,8 @@ import type { ScanModule } from '../../domain/attribution/module-order';
 import { SEVERITIES, type Finding } from '../../domain/types';
 import { readResults } from '../../storage/results';
 import { recheck } from '../auth/authenticate';
-import { guard, principalOf } from '../auth/authorize';
+import { principalOf } from '../auth/authorize';
+import { access } from '../auth/matrix';
 import type { AppDeps } from '../deps';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { reachableScan } from '../scans/routes';
@@ -29,7 +30,7 @@ function scopedFindings(scanId: string, all: Finding[], filter: FindingFilter, m
 
 export function findingRoutes(deps: AppDeps): Router {
   const r = new Router();
-  r.get('/v1/scans/:scanId/findings', guard(deps, { scope: 'findings:read' }), async (ctx) => {
+  r.get('/v1/scans/:scanId/findings', access(deps, 'GET /v1/scans/:scanId/findings'), async (ctx) => {
     const filter: FindingFilter = {
       severity: enumQuery(ctx, 'severity', SEVERITIES),
       severityMode: enumQuery(ctx, 'severityMode', ['at_least', 'exact'] as const) ?? 'at_least',

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import { findOrg } from '../../storage/accounts';
-import { guard } from '../auth/authorize';
+import { access } from '../auth/matrix';
 import type { AppDeps } from '../deps';
 
 export function meRoutes(deps: AppDeps): Router {
   const r = new Router();
-  r.get('/v1/me', guard(deps, { session: true }), async (ctx) => {
+  r.get('/v1/me', access(deps, 'GET /v1/me'), async (ctx) => {
     const p = ctx.state.principal!;
     if (p.kind !== 'session') return; // guard ensures a session
     const org = p.member ? await findOrg(deps.store, p.member.orgId) : null;

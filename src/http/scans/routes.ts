@@ -5,7 +5,8 @@ import type { ScanDoc } from '../../storage/documents';
 import { findProject } from '../../storage/projects';
 import { getScan, listScans, type ScanListPosition } from '../../storage/scans';
 import { recheck } from '../auth/authenticate';
-import { guard, principalOf } from '../auth/authorize';
+import { principalOf } from '../auth/authorize';
+import { access } from '../auth/matrix';
 import { canReachProject, projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
@@ -26,9 +27,9 @@ export async function reachableScan(deps: AppDeps, ctx: Context, scanId: string)
 export function scanRoutes(deps: AppDeps): Router {
   const r = new Router();
 
-  r.post('/v1/scans/dependency-snapshots', guard(deps, { scope: 'sca:upload' }), uploadHandler(deps));
+  r.post('/v1/scans/dependency-snapshots', access(deps, 'POST /v1/scans/dependency-snapshots'), uploadHandler(deps));
 
-  r.get('/v1/scans', guard(deps, { scope: 'scans:read' }), async (ctx) => {
+  r.get('/v1/scans', access(deps, 'GET /v1/scans'), async (ctx) => {
     const p = principalOf(ctx);
     const limit = parseLimit(ctx);
     const status = enumQuery(ctx, 'status', STATUSES);
@@ -55,7 +56,7 @@ export function scanRoutes(deps: AppDeps): Router {
     };
   });
 
-  r.get('/v1/scans/:scanId', guard(deps, { scope: 'scans:read' }), async (ctx) => {
+  r.get('/v1/scans/:scanId', access(deps, 'GET /v1/scans/:scanId'), async (ctx) => {
     // The credential is checked again while the scan is read, and before the response is sent.
     const [scan] = await Promise.all([reachableScan(deps, ctx, ctx.params.scanId), recheck(deps, principalOf(ctx))]);
     ctx.body = presentScan(scan);

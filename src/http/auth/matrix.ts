@@ -1,0 +1,85 @@
+// The authorization matrix: every endpoint of the API, the credentials it takes and what they must hold. The routes
+// get their guard from here (access()), and test/http/authorization-matrix.test.ts walks every entry against every
+// kind of credential, so this table is the one place access is decided.
+import type { Context, Next } from 'koa';
+import { ApiError } from '../../domain/errors';
+import type { Role } from '../../storage/documents';
+import type { AppDeps, AppState } from '../deps';
+import { authenticate } from './authenticate';
+import { roleScopes, type Principal, type Scope } from './principal';
+
+export type Access =
+  /** no credential (the spec's public endpoints) */
+  | { kind: 'public' }
+  /** API key with the scope, or a session whose role holds it (decisions.md) */
+  | { kind: 'scope'; scope: Scope }
+  /** session only, a member of an organization with one of these roles */
+  | { kind: 'roles'; roles: Role[] }
+  /** session only, with or without an organization */
+  | { kind: 'session' };
+
+const ADMINS: Role[] = ['owner', 'admin'];
+const ANY_ROLE: Role[] = ['owner', 'admin', 'member', 'auditor'];
+
+export const MATRIX = {
+  'GET /v1/meta/ip-ranges': { kind: 'public' },
+  'POST /v1/invitations/lookups': { kind: 'public' },
+  'GET /v1/me': { kind: 'session' },
+  'POST /v1/invitations/acceptances': { kind: 'session' },
+  'GET /v1/members': { kind: 'roles', roles: ANY_ROLE },
+  'PATCH /v1/members/:memberId': { kind: 'roles', roles: ADMINS },
+  // any role may remove itself (leave); removing someone else is checked in the handler (Admin or Owner)
+  'DELETE /v1/members/:memberId': { kind: 'roles', roles: ANY_ROLE },
+  'POST /v1/invitations': { kind: 'roles', roles: ADMINS },
+  'GET /v1/invitations': { kind: 'roles', roles: ADMINS },
+  'DELETE /v1/invitations/:invitationId': { kind: 'roles', roles: ADMINS },
+  'POST /v1/api-keys': { kind: 'roles', roles: ADMINS },
+  'GET /v1/api-keys': { kind: 'roles', roles: ADMINS },
+  'DELETE /v1/api-keys/:keyId': { kind: 'roles', roles: ADMINS },
+  'GET /v1/audit-events': { kind: 'roles', roles: ADMINS },
+  'POST /v1/scans/dependency-snapshots': { kind: 'scope', scope: 'sca:upload' },
+  'GET /v1/scans': { kind: 'scope', scope: 'scans:read' },
+  'GET /v1/scans/:scanId': { kind: 'scope', scope: 'scans:read' },
+  'GET /v1/scans/:scanId/findings': { kind: 'scope', scope: 'findings:read' },
+} as const satisfies Record<string, Access>;
+
+export type Endpoint = keyof typeof MATRIX;
+
+const forbidden = (msg: string) => new ApiError(403, 'insufficient_scope', msg);
+
+/** Throws 403 insufficient_scope (naming the scope or role required) unless the principal may call the endpoint. */
+export function authorize(p: Principal, a: Access): void {
+  switch (a.kind) {
+    case 'public':
+      return;
+    case 'session':
+      if (p.kind !== 'session') throw forbidden('requires a session; API keys cannot call this endpoint');
+      return;
+    case 'roles': {
+      if (p.kind !== 'session') throw forbidden(`requires a session with role ${a.roles.join(' or ')}; API keys cannot manage the organization`);
+      if (!p.member) throw forbidden('requires organization membership');
+      if (!a.roles.includes(p.member.role)) throw forbidden(`requires role ${a.roles.join(' or ')}`);
+      return;
+    }
+    case 'scope':
+      if (p.kind === 'api_key') {
+        if (!p.key.scopes.includes(a.scope)) throw forbidden(`requires scope ${a.scope}`);
+        return;
+      }
+      if (!p.member) throw forbidden('requires organization membership');
+      if (!roleScopes(p.member.role).has(a.scope)) throw forbidden(`requires scope ${a.scope}`);
+  }
+}
+
+/** The route guard of an endpoint: authenticate (unless public), count against the rate limit, authorize. */
+export function access(deps: AppDeps, endpoint: Endpoint) {
+  const a: Access = MATRIX[endpoint];
+  return async (ctx: Context & { state: AppState }, next: Next) => {
+    if (a.kind !== 'public') {
+      const p = await authenticate(ctx, deps);
+      await deps.rateLimiter?.admit(ctx, p.tokenHash);
+      authorize(p, a);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,25 @@
+// The audit trail (additive): who did what to whom, when, in which request. Append-only.
+import { newId } from '../domain/ids';
+import type { AuditEventDoc } from './documents';
+import type { Store } from './mongo';
+
+export type AuditType =
+  | 'api_key.created'
+  | 'api_key.revoked'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'invitation.created'
+  | 'invitation.accepted'
+  | 'invitation.revoked';
+
+export async function recordAudit(store: Store, e: Omit<AuditEventDoc, '_id' | 'at'>, now = new Date()): Promise<AuditEventDoc> {
+  const doc: AuditEventDoc = { _id: newId('aud', now.getTime()), at: now, ...e };
+  await store.c.auditEvents.insertOne(doc);
+  return doc;
+}
+
+/** Newest first, after a cursor id. */
+export async function listAudit(store: Store, orgId: string, o: { beforeId?: string; limit: number }): Promise<AuditEventDoc[]> {
+  const filter = o.beforeId ? { orgId, _id: { $lt: o.beforeId } } : { orgId };
+  return store.c.auditEvents.find(filter).sort({ _id: -1 }).limit(o.limit).toArray();
+}
