@@ -10,6 +10,7 @@ const USAGE = `usage:
   scanner admin bootstrap --org NAME --email EMAIL [--json]   create an organization, its owner and a session
   scanner admin session --email EMAIL [--json]                issue a session (creates the user if needed)
   scanner admin session --revoke TOKEN                        revoke a session
+  scanner admin users [--json]                                users with their organization, role and active sessions
   scanner advisories import PATH...                           import OSV advisories (.json, .yaml, dirs, .zip)
   scanner advisories sync [SOURCE...]                         pull paths and http(s) zip URLs (default: ADVISORY_SOURCES)
   scanner advisories schedule [--every 6h]                    create/update the advisory-refresh Temporal Schedule
@@ -55,6 +56,35 @@ export async function main(argv: string[]): Promise<number> {
         },
         `organization ${org._id} (${org.name}), owner ${user.email} (${member._id})\nsession token (shown once): ${token}`,
       );
+      return 0;
+    });
+  }
+  if (group === 'admin' && command === 'users') {
+    return withStore(async (store) => {
+      const now = new Date();
+      const [users, members, orgs, sessions] = await Promise.all([
+        store.c.users.find({}).toArray(),
+        store.c.members.find({}).toArray(),
+        store.c.orgs.find({}).toArray(),
+        store.c.sessions.find({ revokedAt: null }).toArray(),
+      ]);
+      const rows = users
+        .sort((a, b) => (a.email < b.email ? -1 : 1))
+        .map((u) => {
+          const m = members.find((x) => x.userId === u._id);
+          const org = m ? orgs.find((o) => o._id === m.orgId) : undefined;
+          const active = sessions.filter((s) => s.userId === u._id && s.expiresAt > now);
+          return {
+            id: u._id,
+            email: u.email,
+            org: org ? { id: org._id, name: org.name } : null,
+            member: m ? { id: m._id, role: m.role } : null,
+            activeSessions: active.length,
+            lastSessionAt: active.length ? new Date(Math.max(...active.map((s) => s.createdAt.getTime()))).toISOString() : null,
+          };
+        });
+      const text = rows.map((r) => `${r.email.padEnd(36)} ${(r.org ? `${r.org.name} (${r.member!.role})` : '(no organization)').padEnd(32)} ${r.activeSessions} active session(s)`).join('\n');
+      print(json, { users: rows }, text || '(no users)');
       return 0;
     });
   }

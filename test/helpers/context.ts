@@ -20,7 +20,10 @@ export interface TestContext {
   server: http.Server;
   api: ReturnType<typeof request>;
   taskQueue: string;
-  close(): Promise<void>;
+  /** Pushes this API's pending rate-limit counts to MongoDB and reads the shared totals back. */
+  flushRateLimits(): Promise<void>;
+  /** dropDatabase: false when another context shares the database. */
+  close(dropDatabase?: boolean): Promise<void>;
 }
 
 export function requireEnv(name: string): string {
@@ -58,13 +61,14 @@ export async function testContext(opts: { taskQueue?: string; dbName?: string; m
     server,
     api: request(server),
     taskQueue,
-    async close() {
+    flushRateLimits: () => rateLimiter.flush(),
+    async close(dropDatabase = true) {
       await new Promise<void>((r) => server.close(() => r()));
       await starter.drain();
       await rateLimiter.close().catch(() => undefined);
       await uploads.close();
       await temporal.connection.close();
-      await store.db.dropDatabase().catch(() => undefined);
+      if (dropDatabase) await store.db.dropDatabase().catch(() => undefined);
       await store.close();
     },
   };

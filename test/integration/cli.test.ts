@@ -55,3 +55,13 @@ test('advisories import reports counts, skips a bad file and keeps the rest; a r
   const text = await scanner('advisories', 'import', path.join(SHARED, 'advisories/npm'));
   expect(text).toMatch(/new \d+, updated 0, unchanged 1/);
 });
+
+test('admin users lists every user with organization, role and active sessions', async () => {
+  const boot = JSON.parse(await scanner('admin', 'bootstrap', '--org', 'Users Inc', '--email', 'lister@example.test', '--json'));
+  const loner = JSON.parse(await scanner('admin', 'session', '--email', 'loner-cli@example.test', '--json'));
+  await scanner('admin', 'session', '--revoke', loner.sessionToken);
+  const { users } = JSON.parse(await scanner('admin', 'users', '--json'));
+  expect(users.find((u: any) => u.email === 'lister@example.test')).toMatchObject({ org: { id: boot.org.id, name: 'Users Inc' }, member: { role: 'owner' }, activeSessions: 1 });
+  expect(users.find((u: any) => u.email === 'loner-cli@example.test')).toMatchObject({ org: null, member: null, activeSessions: 0, lastSessionAt: null });
+  expect(await scanner('admin', 'users')).toContain('lister@example.test');
+});

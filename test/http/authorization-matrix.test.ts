@@ -1,0 +1,174 @@
+// Every endpoint of the authorization matrix × every kind of credential, over real HTTP against the real database:
+// 401 for missing, malformed, expired and revoked credentials; 403 naming the scope or role for valid credentials
+// that lack it; resources of another organization, or of a project out of a key's reach, are 404 exactly like
+// nonexistent ones (422 unknown_project for an upload into such a project); everything else gets past access.
+import { addMember, createSession, findOrCreateUser, revokeSession } from '../../src/storage/accounts';
+import { createApiKey } from '../../src/storage/api-keys';
+import { MATRIX, type Access, type Endpoint } from '../../src/http/auth/matrix';
+import { SCOPES } from '../../src/http/auth/principal';
+import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
+import { v1Snapshot } from '../helpers/snapshots';
+
+let t: TestContext;
+let a: Org; // the organization whose resources the requests name
+let b: Org; // another organization
+const ids: Record<string, string> = {};
+
+type Cred = { name: string; token: () => Promise<string | null>; kind: 'none' | 'invalid' | 'session' | 'key'; role?: string; org?: 'a' | 'b' | null; scopes?: string[]; restricted?: boolean };
+
+beforeAll(async () => {
+  t = await testContext();
+  a = await newOrg(t.store, 'alpha');
+  b = await newOrg(t.store, 'beta');
+  // A scan of project "alpha" in org a, and one of project "other" (out of reach of the restricted key).
+  const uploader = await a.key(['sca:upload']);
+  const s1 = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(uploader)).send(v1Snapshot('alpha'));
+  const s2 = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(uploader)).send(v1Snapshot('other'));
+  expect([s1.status, s2.status]).toEqual([201, 201]);
+  ids.scan = s1.body.id;
+  ids.project = s1.body.project;
+  ids.otherProject = s2.body.project;
+}, 60_000);
+afterAll(() => t.close());
+
+const keyOf = (org: Org, scopes: string[], projects: 'all' | (() => string[]) = 'all') => () => org.key(scopes, projects === 'all' ? 'all' : projects());
+
+const CREDS: Cred[] = [
+  { name: 'no credential', kind: 'none', token: async () => null },
+  { name: 'malformed', kind: 'invalid', token: async () => 'x' },
+  { name: 'unknown key', kind: 'invalid', token: async () => 'svc_key_' + '0'.repeat(40) },
+  {
+    name: 'expired session',
+    kind: 'invalid',
+    token: async () => {
+      const u = await findOrCreateUser(t.store, `expired-${Date.now()}@example.test`);
+      return (await createSession(t.store, u._id, new Date(Date.now() - 31 * 24 * 3600 * 1000))).token;
+    },
+  },
+  {
+    name: 'revoked session',
+    kind: 'invalid',
+    token: async () => {
+      const tok = await a.session('member');
+      await revokeSession(t.store, tok);
+      return tok;
+    },
+  },
+  {
+    name: 'expired key',
+    kind: 'invalid',
+    token: async () => {
+      const k = await createApiKey(t.store, { orgId: a.orgId, name: 'old', scopes: [...SCOPES], projects: 'all', createdBy: null, expiresAt: new Date(Date.now() + 50) });
+      await new Promise((r) => setTimeout(r, 60));
+      return k.secret;
+    },
+  },
+  {
+    name: 'revoked key',
+    kind: 'invalid',
+    token: async () => {
+      const k = await createApiKey(t.store, { orgId: a.orgId, name: 'gone', scopes: [...SCOPES], projects: 'all', createdBy: null, expiresAt: null });
+      await t.store.c.apiKeys.updateOne({ _id: k.doc._id }, { $set: { revokedAt: new Date() } });
+      return k.secret;
+    },
+  },
+  ...(['owner', 'admin', 'member', 'auditor'] as const).map((role): Cred => ({ name: `session ${role}`, kind: 'session', role, org: 'a', token: () => a.session(role) })),
+  {
+    name: 'session without organization',
+    kind: 'session',
+    org: null,
+    token: async () => (await createSession(t.store, (await findOrCreateUser(t.store, `loner-${Date.now()}@example.test`))._id)).token,
+  },
+  { name: 'key with every scope', kind: 'key', org: 'a', scopes: [...SCOPES], token: () => keyOf(a, [...SCOPES])() },
+  { name: 'key without scopes of the endpoint', kind: 'key', org: 'a', scopes: ['deps:read'], token: () => keyOf(a, ['deps:read'])() },
+  { name: 'key restricted to another project', kind: 'key', org: 'a', scopes: [...SCOPES], restricted: true, token: () => keyOf(a, [...SCOPES], () => [ids.otherProject])() },
+  { name: 'session owner of another org', kind: 'session', role: 'owner', org: 'b', token: () => b.session('owner') },
+  { name: 'key of another org', kind: 'key', org: 'b', scopes: [...SCOPES], token: () => keyOf(b, [...SCOPES])() },
+];
+
+/** A request for the endpoint that would succeed for a fully entitled credential of org a. */
+async function request(endpoint: Endpoint, token: string | null) {
+  const [method, route] = endpoint.split(' ') as [string, string];
+  const owner = a.ownerToken;
+  let path = route;
+  let body: object | undefined;
+  if (route.includes(':scanId')) path = route.replace(':scanId', ids.scan);
+  if (route.includes(':memberId')) {
+    const throwaway = await addMember(t.store, a.orgId, `tmp-${Date.now()}-${Math.random()}@example.test`, 'member');
+    path = route.replace(':memberId', throwaway._id);
+    if (method === 'PATCH') body = { role: 'auditor' };
+  }
+  if (route.includes(':invitationId')) {
+    const inv = await t.api.post('/v1/invitations').set(bearer(owner)).send({ email: `inv-${Date.now()}-${Math.random()}@example.test`, role: 'member' });
+    path = route.replace(':invitationId', inv.body.invitation.id);
+  }
+  if (route.includes(':keyId')) {
+    const k = await t.api.post('/v1/api-keys').set(bearer(owner)).send({ name: 'throwaway', scopes: ['scans:read'], projects: 'all' });
+    path = route.replace(':keyId', k.body.apiKey.id);
+  }
+  if (endpoint === 'POST /v1/scans/dependency-snapshots') body = v1Snapshot('alpha');
+  if (endpoint === 'POST /v1/api-keys') body = { name: 'matrix', scopes: ['scans:read'], projects: 'all' };
+  if (endpoint === 'POST /v1/invitations') body = { email: `new-${Date.now()}-${Math.random()}@example.test`, role: 'member' };
+  if (endpoint === 'POST /v1/invitations/lookups' || endpoint === 'POST /v1/invitations/acceptances') body = { token: 'svc_inv_' + '0'.repeat(40) };
+  let req = (t.api as any)[method.toLowerCase()](path);
+  if (token !== null) req = req.set(bearer(token));
+  if (body) req = req.send(body);
+  return req;
+}
+
+/** What the matrix and the spec say this credential gets from this endpoint. */
+function expected(endpoint: Endpoint, access: Access, c: Cred): { status?: number; code?: string; message?: RegExp; pass?: boolean } {
+  if (access.kind === 'public') return { pass: true };
+  if (c.kind === 'none' || c.kind === 'invalid') return { status: 401, code: 'invalid_token' };
+  if (access.kind === 'session') return c.kind === 'session' ? { pass: true } : { status: 403, code: 'insufficient_scope', message: /session/ };
+  if (access.kind === 'roles') {
+    if (c.kind === 'key') return { status: 403, code: 'insufficient_scope', message: /role/ };
+    if (c.org === null) return { status: 403, code: 'insufficient_scope', message: /organization membership/ };
+    if (!(access.roles as readonly string[]).includes(c.role!)) return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires role ${access.roles.join(' or ')}`) };
+    if (c.org === 'b' && /:\w+Id/.test(endpoint)) return { status: 404, code: 'not_found' };
+    // removing someone else (not leaving) is for owners and admins, decided by the handler
+    if (endpoint === 'DELETE /v1/members/:memberId' && !['owner', 'admin'].includes(c.role!)) return { status: 403, code: 'insufficient_scope', message: /requires role owner or admin/ };
+    return { pass: true };
+  }
+  // scope
+  if (c.kind === 'session') {
+    if (c.org === null) return { status: 403, code: 'insufficient_scope', message: /organization membership/ };
+    if (c.role === 'auditor' && !access.scope.endsWith(':read')) return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
+  } else if (!c.scopes!.includes(access.scope)) return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
+  if ((c.org === 'b' || c.restricted) && endpoint.includes(':scanId')) return { status: 404, code: 'not_found' };
+  if (c.restricted && endpoint === 'POST /v1/scans/dependency-snapshots') return { status: 422, code: 'unknown_project' };
+  return { pass: true };
+}
+
+const cases = (Object.entries(MATRIX) as [Endpoint, Access][]).flatMap(([endpoint, access]) => CREDS.map((c) => [endpoint, c.name, access, c] as const));
+
+test.each(cases)('%s with %s', async (endpoint, _name, access, cred) => {
+  const token = await cred.token();
+  const res = await request(endpoint, token);
+  const want = expected(endpoint, access, cred);
+  if (want.pass) {
+    expect([401, 403]).not.toContain(res.status);
+    expect(res.status).toBeLessThan(500);
+    if (access.kind !== 'public' && res.status >= 400) {
+      // past access, a request can still be refused by the endpoint's own rules: never as an auth failure
+      expect(['not_found', 'invalid_parameter', 'missing_parameter']).toContain(res.body.error.code);
+    }
+  } else {
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: want.status, code: want.code });
+    if (want.message) expect(res.body.error.message).toMatch(want.message);
+  }
+  // lists never show another organization's or an unreachable project's scans
+  if (endpoint === 'GET /v1/scans' && res.status === 200 && (cred.org === 'b' || cred.restricted)) {
+    expect(res.body.scans.map((s: { id: string }) => s.id)).not.toContain(ids.scan);
+  }
+}, 30_000);
+
+test('the matrix covers every route the app serves', async () => {
+  const { createApp } = await import('../../src/http/app');
+  const app = createApp({} as never);
+  const served = new Set<string>();
+  for (const mw of app.middleware as any[]) {
+    for (const layer of mw.router?.stack ?? []) for (const m of layer.methods) if (m !== 'HEAD') served.add(`${m} ${layer.path}`);
+  }
+  for (const route of served) if (!['GET /healthz', 'GET /readyz'].includes(route)) expect(Object.keys(MATRIX)).toContain(route);
+});

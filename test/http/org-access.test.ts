@@ -1,0 +1,206 @@
+// Members, invitations, the audit trail, public IP ranges and rate limits over real HTTP on the real database.
+import { createSession, findOrCreateUser } from '../../src/storage/accounts';
+import { isCidr } from '../../src/http/platform';
+import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await testContext({ platform: { publicAppUrl: 'https://app.example.test', challengeSources: ['192.0.2.0/24', '2001:db8::/32'], challengeSourcesUpdatedAt: new Date('2026-01-02T03:04:05Z') } });
+});
+afterAll(() => t.close());
+
+const err = (res: { status: number; body: any }) => ({ status: res.status, code: res.body?.error?.code });
+const userSession = async (email: string) => (await createSession(t.store, (await findOrCreateUser(t.store, email))._id)).token;
+let n = 0;
+const email = (tag: string) => `${tag}-${Date.now()}-${n++}@example.test`;
+
+async function memberIdOf(org: Org, token: string): Promise<string> {
+  return (await t.api.get('/v1/me').set(bearer(token))).body.member.id;
+}
+
+describe('members', () => {
+  test('listed by role rank then email, with a role filter and pagination', async () => {
+    const org = await newOrg(t.store);
+    for (const role of ['auditor', 'member', 'admin', 'member'] as const) await org.session(role);
+    const all = await t.api.get('/v1/members').set(bearer(org.ownerToken));
+    expect(all.status).toBe(200);
+    const roles = all.body.members.map((m: any) => m.role);
+    expect(roles).toEqual(['owner', 'admin', 'member', 'member', 'auditor']);
+    const members = all.body.members.filter((m: any) => m.role === 'member').map((m: any) => m.email);
+    expect(members).toEqual([...members].sort());
+    expect(Object.keys(all.body.members[0]).sort()).toEqual(['email', 'id', 'joinedAt', 'role', 'userId']);
+    const filtered = await t.api.get('/v1/members?role=member').set(bearer(await org.session('auditor')));
+    expect(filtered.body.members.map((m: any) => m.role)).toEqual(['member', 'member']);
+    const p1 = await t.api.get('/v1/members?limit=2').set(bearer(org.ownerToken));
+    const p2 = await t.api.get(`/v1/members?limit=2&cursor=${encodeURIComponent(p1.body.nextCursor)}`).set(bearer(org.ownerToken));
+    expect([...p1.body.members, ...p2.body.members].map((m: any) => m.id)).toEqual(all.body.members.slice(0, 4).map((m: any) => m.id));
+    expect(err(await t.api.get('/v1/members?role=boss').set(bearer(org.ownerToken)))).toEqual({ status: 422, code: 'invalid_parameter' });
+  });
+
+  test('role changes: owner-only promotions and owner changes, owner not assignable, the last owner stays', async () => {
+    const org = await newOrg(t.store);
+    const admin = await org.session('admin');
+    const memberTok = await org.session('member');
+    const memberId = await memberIdOf(org, memberTok);
+    const patch = (tok: string, id: string, body: object) => t.api.patch(`/v1/members/${id}`).set(bearer(tok)).send(body);
+    expect(err(await patch(admin, memberId, { role: 'admin' }))).toEqual({ status: 403, code: 'insufficient_scope' });
+    expect((await patch(admin, memberId, { role: 'admin' })).body.error.message).toMatch(/requires role owner/);
+    expect(err(await patch(org.ownerToken, memberId, { role: 'owner' }))).toEqual({ status: 422, code: 'invalid_parameter' });
+    expect(err(await patch(org.ownerToken, memberId, {}))).toEqual({ status: 422, code: 'missing_parameter' });
+    expect(err(await patch(admin, org.memberId, { role: 'member' }))).toEqual({ status: 403, code: 'insufficient_scope' });
+    expect(err(await patch(org.ownerToken, org.memberId, { role: 'admin' }))).toEqual({ status: 409, code: 'last_owner' });
+    expect(err(await patch(memberTok, memberId, { role: 'auditor' }))).toEqual({ status: 403, code: 'insufficient_scope' });
+    const ok = await patch(admin, memberId, { role: 'auditor' });
+    expect([ok.status, ok.body.role, ok.body.id]).toEqual([200, 'auditor', memberId]);
+    const promoted = await patch(org.ownerToken, memberId, { role: 'admin' });
+    expect(promoted.body.role).toBe('admin');
+    expect(err(await patch(org.ownerToken, 'mem_nope', { role: 'member' }))).toEqual({ status: 404, code: 'not_found' });
+  });
+
+  test('removal and leaving: any role may leave, admins remove non-owners, the sole owner cannot go', async () => {
+    const org = await newOrg(t.store);
+    const admin = await org.session('admin');
+    const auditor = await org.session('auditor');
+    const memberTok = await org.session('member');
+    const memberId = await memberIdOf(org, memberTok);
+    expect(err(await t.api.delete(`/v1/members/${memberId}`).set(bearer(auditor)))).toEqual({ status: 403, code: 'insufficient_scope' });
+    expect((await t.api.delete(`/v1/members/${await memberIdOf(org, auditor)}`).set(bearer(auditor))).status).toBe(204); // leaving
+    expect(err(await t.api.get('/v1/members').set(bearer(auditor)))).toEqual({ status: 403, code: 'insufficient_scope' }); // no org any more
+    expect(err(await t.api.delete(`/v1/members/${org.memberId}`).set(bearer(admin)))).toEqual({ status: 403, code: 'insufficient_scope' });
+    expect(err(await t.api.delete(`/v1/members/${org.memberId}`).set(bearer(org.ownerToken)))).toEqual({ status: 409, code: 'last_owner' });
+    expect((await t.api.delete(`/v1/members/${memberId}`).set(bearer(admin))).status).toBe(204);
+    expect(err(await t.api.delete(`/v1/members/${memberId}`).set(bearer(admin)))).toEqual({ status: 404, code: 'not_found' });
+  });
+});
+
+describe('invitations', () => {
+  test('create, list (no tokens), replace, lookup, accept, and the acceptance conflicts in order', async () => {
+    const org = await newOrg(t.store, 'Acme Inc');
+    const admin = await org.session('admin');
+    const invitee = email('invitee');
+    expect(err(await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'admin' }))).toEqual({ status: 403, code: 'insufficient_scope' });
+    expect(err(await t.api.post('/v1/invitations').set(bearer(admin)).send({ role: 'member' }))).toEqual({ status: 422, code: 'missing_parameter' });
+    const first = await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'member' });
+    expect(first.status).toBe(201);
+    const second = await t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: invitee.toUpperCase(), role: 'admin' });
+    expect(second.status).toBe(201);
+    expect(second.body.token).toMatch(/^svc_inv_[A-Za-z0-9]{40}$/);
+    expect(second.body.inviteUrl).toBe(`https://app.example.test/invitations/accept#token=${second.body.token}`);
+    expect(second.body.invitation).toMatchObject({ email: invitee, role: 'admin', status: 'pending', acceptedAt: null, revokedAt: null });
+    // the token is stored only as a hash
+    expect(JSON.stringify(await t.store.c.invitations.find({}).toArray())).not.toContain(second.body.token);
+    const list = await t.api.get('/v1/invitations').set(bearer(admin));
+    expect(list.body.invitations.map((i: any) => [i.id, i.status])).toEqual([
+      [second.body.invitation.id, 'pending'],
+      [first.body.invitation.id, 'revoked'], // re-inviting a pending email revokes and replaces
+    ]);
+    expect(JSON.stringify(list.body)).not.toContain('svc_inv_');
+    expect((await t.api.get('/v1/invitations?status=revoked').set(bearer(admin))).body.invitations.map((i: any) => i.id)).toEqual([first.body.invitation.id]);
+
+    const lookup = await t.api.post('/v1/invitations/lookups').send({ token: second.body.token });
+    expect(lookup.body).toEqual({ org: { name: 'Acme Inc' }, email: invitee, role: 'admin', status: 'pending', expiresAt: second.body.invitation.expiresAt });
+    expect(err(await t.api.post('/v1/invitations/lookups').send({ token: 'svc_inv_unknown' }))).toEqual({ status: 404, code: 'not_found' });
+    expect(err(await t.api.post('/v1/invitations/lookups').send({}))).toEqual({ status: 422, code: 'missing_parameter' });
+
+    const accept = (tok: string, token: string) => t.api.post('/v1/invitations/acceptances').set(bearer(tok)).send({ token });
+    const stranger = await userSession(email('stranger'));
+    expect(err(await accept(stranger, first.body.token))).toEqual({ status: 409, code: 'invite_revoked' });
+    expect(err(await accept(stranger, second.body.token))).toEqual({ status: 409, code: 'invite_email_mismatch' });
+    expect(err(await accept(org.ownerToken, 'svc_inv_' + 'x'.repeat(40)))).toEqual({ status: 404, code: 'not_found' });
+    const inviteeTok = await userSession(invitee);
+    const me0 = await t.api.get('/v1/me').set(bearer(inviteeTok));
+    expect([me0.body.org, me0.body.member]).toEqual([null, null]);
+    const ok = await accept(inviteeTok, second.body.token);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ org: { id: org.orgId, name: 'Acme Inc' }, member: { role: 'admin', email: invitee } });
+    const me1 = await t.api.get('/v1/me').set(bearer(inviteeTok));
+    expect(me1.body.member.role).toBe('admin');
+    expect(err(await accept(inviteeTok, second.body.token))).toEqual({ status: 409, code: 'invite_already_accepted' });
+
+    // expired, and already in an organization
+    const later = await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'member' });
+    expect(err(await accept(inviteeTok, later.body.token))).toEqual({ status: 409, code: 'already_in_org' });
+    await t.store.c.invitations.updateOne({ id: later.body.invitation.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(err(await accept(inviteeTok, later.body.token))).toEqual({ status: 409, code: 'invite_expired' });
+    expect((await t.api.post('/v1/invitations/lookups').send({ token: later.body.token })).body.status).toBe('expired');
+
+    // revoke
+    const third = await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: email('third'), role: 'auditor' });
+    expect((await t.api.delete(`/v1/invitations/${third.body.invitation.id}`).set(bearer(admin))).status).toBe(204);
+    expect((await t.api.post('/v1/invitations/lookups').send({ token: third.body.token })).body.status).toBe('revoked');
+    expect(err(await t.api.delete('/v1/invitations/inv_nope').set(bearer(admin)))).toEqual({ status: 404, code: 'not_found' });
+  });
+});
+
+describe('audit trail', () => {
+  test('key, member and invitation events with actor, target, time and request id; newest first; admins only', async () => {
+    const org = await newOrg(t.store);
+    const memberTok = await org.session('member');
+    const memberId = await memberIdOf(org, memberTok);
+    const rid = (x: string) => ({ 'X-Request-Id': x });
+    const key = await t.api.post('/v1/api-keys').set(bearer(org.ownerToken)).set(rid('r-key')).send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
+    await t.api.delete(`/v1/api-keys/${key.body.apiKey.id}`).set(bearer(org.ownerToken)).set(rid('r-revoke'));
+    await t.api.patch(`/v1/members/${memberId}`).set(bearer(org.ownerToken)).set(rid('r-role')).send({ role: 'auditor' });
+    const inv = await t.api.post('/v1/invitations').set(bearer(org.ownerToken)).set(rid('r-inv')).send({ email: email('audit'), role: 'member' });
+    await t.api.delete(`/v1/invitations/${inv.body.invitation.id}`).set(bearer(org.ownerToken)).set(rid('r-inv-revoke'));
+    await t.api.delete(`/v1/members/${memberId}`).set(bearer(org.ownerToken)).set(rid('r-remove'));
+    const res = await t.api.get('/v1/audit-events').set(bearer(org.ownerToken));
+    expect(res.status).toBe(200);
+    expect(res.body.auditEvents.map((e: any) => [e.type, e.requestId])).toEqual([
+      ['member.removed', 'r-remove'],
+      ['invitation.revoked', 'r-inv-revoke'],
+      ['invitation.created', 'r-inv'],
+      ['member.role_changed', 'r-role'],
+      ['api_key.revoked', 'r-revoke'],
+      ['api_key.created', 'r-key'],
+    ]);
+    const roleChange = res.body.auditEvents[3];
+    expect(roleChange).toMatchObject({ actor: { memberId: org.memberId }, target: { kind: 'member', id: memberId, from: 'member', to: 'auditor' }, at: expect.any(String) });
+    const page = await t.api.get('/v1/audit-events?limit=4').set(bearer(org.ownerToken));
+    const rest = await t.api.get(`/v1/audit-events?limit=4&cursor=${encodeURIComponent(page.body.nextCursor)}`).set(bearer(org.ownerToken));
+    expect([...page.body.auditEvents, ...rest.body.auditEvents].map((e: any) => e.id)).toEqual(res.body.auditEvents.map((e: any) => e.id));
+    expect(err(await t.api.get('/v1/audit-events').set(bearer(await org.session('member'))))).toEqual({ status: 403, code: 'insufficient_scope' });
+    expect(err(await t.api.get('/v1/audit-events').set(bearer(await org.key(['scans:read']))))).toEqual({ status: 403, code: 'insufficient_scope' });
+  });
+});
+
+describe('public IP ranges and rate limits', () => {
+  test('GET /v1/meta/ip-ranges is public and lists the configured CIDRs', async () => {
+    const res = await t.api.get('/v1/meta/ip-ranges');
+    expect(res.body).toEqual({ challenge_sources: ['192.0.2.0/24', '2001:db8::/32'], updated_at: '2026-01-02T03:04:05.000Z' });
+    expect(['10.0.0.0/8', '::/0', '2001:db8::1/128'].every(isCidr)).toBe(true);
+    expect(['10.0.0.0/33', '10.0.0.0', 'example.com/8', '2001:db8::/129'].some(isCidr)).toBe(false);
+  });
+
+  test('every authenticated response carries X-RateLimit-*; enforcement (off by default) answers 429 with Retry-After', async () => {
+    // counters are per minute: start well inside one
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    const org = await newOrg(t.store);
+    const key = await org.key(['scans:read']);
+    const first = await t.api.get('/v1/scans').set(bearer(key));
+    expect(first.headers['x-ratelimit-limit']).toBe('120');
+    expect(Number(first.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
+    const second = await t.api.get('/v1/scans').set(bearer(key));
+    expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
+    expect((await t.api.get('/v1/meta/ip-ranges')).headers['x-ratelimit-limit']).toBeUndefined();
+
+    const strict = await testContext({ dbName: t.store.db.databaseName, rateLimit: { perMinute: 3, enforce: true } });
+    const other = await testContext({ dbName: t.store.db.databaseName, rateLimit: { perMinute: 3, enforce: true } });
+    try {
+      const k2 = await org.key(['scans:read']);
+      for (let i = 0; i < 2; i++) expect((await strict.api.get('/v1/scans').set(bearer(k2))).status).toBe(200);
+      // the two API processes share the counters through MongoDB once they flush
+      await strict.flushRateLimits();
+      expect((await other.api.get('/v1/scans').set(bearer(k2))).status).toBe(200); // third request
+      await other.flushRateLimits();
+      const limited = await other.api.get('/v1/scans').set(bearer(k2));
+      expect(err(limited)).toEqual({ status: 429, code: 'rate_limited' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+    } finally {
+      await strict.close(false);
+      await other.close(false);
+    }
+  });
+});
