@@ -164,6 +164,27 @@ describe('audit trail', () => {
   });
 });
 
+describe('API keys', () => {
+  test('lastUsedAt is kept current without a write per request; expired keys are listed as expired', async () => {
+    const org = await newOrg(t.store);
+    const created = await t.api.post('/v1/api-keys').set(bearer(org.ownerToken)).send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
+    expect(created.body.apiKey.lastUsedAt).toBeNull();
+    await t.api.get('/v1/scans').set(bearer(created.body.secret));
+    const stamped = async () => (await t.store.c.apiKeys.findOne({ id: created.body.apiKey.id }))!.lastUsedAt;
+    let first: Date | null = null;
+    for (let i = 0; i < 50 && !first; i++) (first = await stamped()) || (await new Promise((r) => setTimeout(r, 20)));
+    expect(first).not.toBeNull();
+    for (let i = 0; i < 5; i++) await t.api.get('/v1/scans').set(bearer(created.body.secret));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await stamped()).toEqual(first); // within the minute: no further writes
+    const listed = await t.api.get('/v1/api-keys').set(bearer(org.ownerToken));
+    expect(listed.body.apiKeys[0].lastUsedAt).toBe(first!.toISOString());
+    await t.store.c.apiKeys.updateOne({ id: created.body.apiKey.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await t.api.get('/v1/api-keys?status=expired').set(bearer(org.ownerToken))).body.apiKeys.map((k: any) => k.id)).toEqual([created.body.apiKey.id]);
+    expect(err(await t.api.get('/v1/scans').set(bearer(created.body.secret)))).toEqual({ status: 401, code: 'invalid_token' });
+  });
+});
+
 describe('public IP ranges and rate limits', () => {
   test('GET /v1/meta/ip-ranges is public and lists the configured CIDRs', async () => {
     const res = await t.api.get('/v1/meta/ip-ranges');
