@@ -3,6 +3,7 @@
 // integer ids, layer by layer: a node's best path is its best-ranked parent's path plus itself, so ranking each
 // layer by (parent's rank, own id) yields the lexicographically smallest shortest path without building strings.
 import type { Snapshot } from '../types';
+import { cmpStr, comparePaths } from './paths';
 
 /** v1 paths start with a manifest; v2 paths with module paths (until v2 attribution derives them properly). */
 function manifestOf(snapshot: Snapshot, root: Snapshot['roots'][number]): string {
@@ -10,16 +11,6 @@ function manifestOf(snapshot: Snapshot, root: Snapshot['roots'][number]): string
   return root.manifest || snapshot.manifests?.[0] || root.module;
 }
 
-const cmpStr = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-function comparePaths(a: string[], b: string[]): number {
-  if (a.length !== b.length) return a.length - b.length;
-  for (let i = 0; i < a.length; i++) {
-    const c = cmpStr(a[i], b[i]);
-    if (c) return c;
-  }
-  return 0;
-}
 
 export function v1Paths(snapshot: Snapshot, targetIds: Iterable<string>): Map<string, string[]> {
   const ids = snapshot.nodes.map((n) => n.id);

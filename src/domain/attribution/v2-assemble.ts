@@ -5,6 +5,7 @@ import type { FindingAttribution, FindingOrigin, Snapshot } from '../types';
 import { AttributionLimitExceeded, MAX_PATH_CHARACTERS, MAX_PATH_SEGMENTS } from './budget';
 import type { AttributionGraph, BuiltGraph } from './v2-graph';
 import { decodeShard, walkShard, type ShardOutput } from './v2-walk';
+import { cmpStr, comparePaths } from './paths';
 
 export interface V2Attribution {
   /** package id → attributions, in order */
@@ -13,16 +14,6 @@ export interface V2Attribution {
   paths: Map<string, string[]>;
 }
 
-const cmpStr = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-function comparePaths(a: string[], b: string[]): number {
-  if (a.length !== b.length) return a.length - b.length;
-  for (let i = 0; i < a.length; i++) {
-    const c = cmpStr(a[i], b[i]);
-    if (c) return c;
-  }
-  return 0;
-}
 
 /** 1 at the label of every vulnerable package id the graph has. */
 export function vulnerableMask(built: BuiltGraph, packageIds: Iterable<string>): Uint8Array {
