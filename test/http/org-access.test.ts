@@ -116,6 +116,9 @@ describe('invitations', () => {
     const me1 = await t.api.get('/v1/me').set(bearer(inviteeTok));
     expect(me1.body.member.role).toBe('admin');
     expect(err(await accept(inviteeTok, second.body.token))).toEqual({ status: 409, code: 'invite_already_accepted' });
+    const audit = await t.api.get('/v1/audit-events').set(bearer(org.ownerToken));
+    expect(audit.body.auditEvents[0]).toMatchObject({ type: 'invitation.accepted', actor: { memberId: ok.body.member.id, email: invitee }, target: { kind: 'invitation', id: second.body.invitation.id, role: 'admin' } });
+    expect(audit.body.auditEvents.map((e: any) => e.type)).toEqual(['invitation.accepted', 'invitation.created', 'invitation.revoked', 'invitation.created']);
 
     // expired, and already in an organization
     const later = await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'member' });
