@@ -11,7 +11,7 @@ import { buildAttributionGraph, type BuiltGraph } from '../src/domain/attributio
 import type { FindingAttribution } from '../src/domain/types';
 import { buildFindings } from '../src/domain/findings';
 import { currentGeneration, loadGeneration } from '../src/storage/advisories';
-import { getScan, markCompleted, markFailed, markRunning } from '../src/storage/scans';
+import { claimCompletion, getScan, markCompleted, markFailed, markRunning } from '../src/storage/scans';
 import { writeModules, writeResults } from '../src/storage/results';
 import { clearAllWork } from '../src/storage/work';
 import { Lru } from './cache';
@@ -139,6 +139,8 @@ export function assembleStored(inputs: ScanInputs, outputs: Int32Array[]): Paths
 export async function publish(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, derived: Derived, generation: string | null, intermediates = true) {
   const built = buildFindings({ scanId, snapshot: inputs.snapshot, matches: m.matches, paths: derived.paths, attributions: derived.attributions, processingDay: new Date().toISOString().slice(0, 10) });
   const v2 = inputs.snapshot.schemaVersion === 2;
+  const claimed = claimCompletion(deps.store, scanId);
+  claimed.catch(() => undefined); // awaited by markCompleted
   const [resultChunks] = await Promise.all([writeResults(deps.store, scanId, built.findings), v2 ? writeModules(deps.store, scanId, derived.modules) : undefined]);
   await markCompleted(deps.store, scanId, {
     findings: built.counts,
@@ -148,7 +150,7 @@ export async function publish(deps: ScanEngineDeps, scanId: string, inputs: Scan
     resultChunks,
     findingCount: built.findings.length,
     ...(v2 ? { moduleCount: derived.modules.length } : {}),
-  });
+  }, new Date(), claimed);
   if (intermediates) await clearAllWork(deps.store, scanId);
   forget(scanId);
   return { findings: built.findings.length, suppressed: built.suppressed };
@@ -160,7 +162,7 @@ function forget(scanId: string): void {
 }
 
 export async function fail(deps: ScanEngineDeps, scanId: string, reason: string, message: string): Promise<void> {
-  await markFailed(deps.store, scanId, reason as never, message);
+  await markFailed(deps.store, scanId, reason as never, message, new Date(), true);
   await clearAllWork(deps.store, scanId);
   forget(scanId);
 }

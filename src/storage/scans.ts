@@ -170,8 +170,14 @@ export async function markRunning(store: Store, scanId: string, advisoryGenerati
 }
 
 /** Completed and failed are terminal: the first one claimed is the only one ever written. */
-async function terminal(store: Store, scanId: string, status: 'completed' | 'failed', outcome: Partial<ScanDoc>): Promise<boolean> {
-  if ((await claim(store, `${scanId}:final`, status)) !== status) return false;
+async function terminal(store: Store, scanId: string, status: 'completed' | 'failed', outcome: Partial<ScanDoc>, claimed?: Promise<string>, takeOver = false): Promise<boolean> {
+  const won = await (claimed ?? claim(store, `${scanId}:final`, status));
+  if (won !== status) {
+    // A completion was claimed but never landed (its publish failed for good; the workflow fails a scan only after
+    // that, with takeOver): the failure takes the claim over, so that no scan stays running with a dead claim.
+    if (!takeOver || status !== 'failed' || (await getScan(store, scanId))?.status === 'completed') return false;
+    await store.c.claims.updateOne({ _id: `${scanId}:final`, value: won }, { $set: { value: 'failed', at: new Date() } });
+  }
   return transition(store, scanId, ['queued', 'running'], status, outcome);
 }
 
@@ -187,12 +193,21 @@ export interface Completion {
 }
 
 /** The single-document update that publishes a scan's results: readers see all of them or none. */
-export async function markCompleted(store: Store, scanId: string, c: Completion, now = new Date()): Promise<void> {
-  await terminal(store, scanId, 'completed', { finishedAt: now, ...c });
+/** Claims completion ahead of markCompleted, so that the claim's round trip overlaps the writing of the results. */
+export function claimCompletion(store: Store, scanId: string): Promise<string> {
+  return claim(store, `${scanId}:final`, 'completed');
 }
 
-export async function markFailed(store: Store, scanId: string, reason: FailureReason, message: string, now = new Date()): Promise<void> {
-  await terminal(store, scanId, 'failed', { finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500) });
+export async function markCompleted(store: Store, scanId: string, c: Completion, now = new Date(), claimed?: Promise<string>): Promise<void> {
+  await terminal(store, scanId, 'completed', { finishedAt: now, ...c }, claimed);
+}
+
+/**
+ * → failed. `takeOver`: the caller knows no completion is in flight any more (the workflow, after publishing failed
+ * for good), so a completion claimed but never written is overridden.
+ */
+export async function markFailed(store: Store, scanId: string, reason: FailureReason, message: string, now = new Date(), takeOver = false): Promise<void> {
+  await terminal(store, scanId, 'failed', { finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500) }, undefined, takeOver);
 }
 
 /** Scans accepted but possibly never handed to Temporal (the sweeper's work list). */

@@ -76,3 +76,15 @@ test('racing running moves pin one advisory generation', async () => {
   const claimed = await t.store.c.claims.findOne({ _id: `${s._id}:running` });
   expect((await getScan(t.store, s._id))!.advisoryGeneration).toBe(JSON.parse(claimed!.value));
 });
+
+test('a completion claimed but never published does not keep the scan running: the failure takes the claim over', async () => {
+  const { claimCompletion } = await import('../../src/storage/scans');
+  const s = scan();
+  await insertScan(t.store, s);
+  await markRunning(t.store, s._id, 'adv_1');
+  expect(await claimCompletion(t.store, s._id)).toBe('completed'); // then the publish fails for good
+  await markFailed(t.store, s._id, 'internal_error', 'results could not be written', new Date(), true);
+  expect((await getScan(t.store, s._id))!.status).toBe('failed');
+  await markCompleted(t.store, s._id, done); // a late completion changes nothing now
+  expect((await getScan(t.store, s._id))!.status).toBe('failed');
+});
