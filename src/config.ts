@@ -19,6 +19,8 @@ export interface Config {
   sweepIntervalMs: number;
   /** Threads of the worker's graph-walk pool (0 = the machine's cores). */
   poolThreads: number;
+  /** How long an API request waits for an unreachable database before it is answered 503 service_unavailable. */
+  apiDbWaitMs: number;
 }
 
 function int(name: string, fallback: number): number {
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: 10 * 1024 * 1024,
     sweepIntervalMs: int('SWEEP_INTERVAL_MS', 5000),
     poolThreads: int('POOL_THREADS', 0),
+    apiDbWaitMs: int('API_DB_WAIT_MS', 5000),
   };
 }
 

@@ -14,7 +14,9 @@ import { connectTemporal, scanStarter, startSweeper, temporalReadiness } from '.
 export async function runApi(): Promise<{ server: http.Server; close(): Promise<void> }> {
   const config = loadConfig();
   const logger = createLogger('api', config.logLevel);
-  const store = await connectStore(requireMongoUri(config), config.mongoDb);
+  // A request that meets a database outage fails within apiDbWaitMs (503 service_unavailable, Retry-After), instead
+  // of hanging for the driver's default; a replica set's election usually fits within it anyway.
+  const store = await connectStore(requireMongoUri(config), config.mongoDb, { serverSelectionTimeoutMS: config.apiDbWaitMs });
   await ensureIndexes(store);
   const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));

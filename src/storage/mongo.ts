@@ -32,10 +32,28 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export async function connectStore(uri: string, dbName = 'scanner', opts: { maxPoolSize?: number } = {}): Promise<Store> {
+export interface StoreOptions {
+  maxPoolSize?: number;
+  /**
+   * How long an operation waits for a reachable server before failing (default 10 s). The API uses less, so that a
+   * request meeting an outage fails fast (503 service_unavailable, Retry-After) instead of hanging; activities keep
+   * the default and are retried by Temporal. A serverSelectionTimeoutMS in the URI wins over both.
+   */
+  serverSelectionTimeoutMS?: number;
+}
+
+/** An option the URI itself sets: the driver would let our constructor options override it, so we yield to it. */
+function uriSets(uri: string, option: string): boolean {
+  const query = uri.split('?')[1] ?? '';
+  return query.split('&').some((kv) => kv.split('=')[0].toLowerCase() === option.toLowerCase());
+}
+
+export async function connectStore(uri: string, dbName = 'scanner', opts: StoreOptions = {}): Promise<Store> {
+  // The client reconnects by itself after an outage: a failed operation marks the server unknown, and the next one
+  // waits (up to serverSelectionTimeoutMS) while the monitor checks the server again every 500 ms.
   const client = new MongoClient(uri, {
     maxPoolSize: opts.maxPoolSize ?? 20,
-    serverSelectionTimeoutMS: 10_000,
+    ...(uriSets(uri, 'serverSelectionTimeoutMS') ? {} : { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10_000 }),
     // FerretDB does not implement retryable writes; real MongoDB keeps its default behaviour through the URI.
     retryWrites: uri.includes('retryWrites=true'),
   });

@@ -1,25 +1,77 @@
 // A database that cannot be reached is a 503 service_unavailable envelope with Retry-After, never a 500.
 import Koa from 'koa';
 import request from 'supertest';
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import {
+  MongoError,
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoNotConnectedError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
+import { ApiError } from '../../../src/domain/errors';
 import { errorEnvelope, unavailable } from '../../../src/http/middleware/errors';
 import { createLogger } from '../../../src/logger';
 
-test('driver connectivity errors map to 503; server errors do not', () => {
-  expect(unavailable(new MongoNetworkError('connection reset'))?.status).toBe(503);
-  expect(unavailable(new MongoServerSelectionError('no server', { type: 'Unknown', servers: new Map() } as never))?.code).toBe('service_unavailable');
-  expect(unavailable(new MongoServerError({ message: 'E11000', code: 11000 }))).toBeNull();
-  expect(unavailable(new Error('boom'))).toBeNull();
+const selection = () => new MongoServerSelectionError('Server selection timed out after 500 ms', { type: 'Unknown', servers: new Map() } as never);
+/** An error of another copy of the driver: only its name says what it is. */
+function foreign(name: string): Error {
+  const e = new Error('pool cleared');
+  Object.defineProperty(e, 'name', { value: name });
+  return e;
+}
+
+test.each([
+  ['MongoServerSelectionError', selection()],
+  ['MongoNetworkError', new MongoNetworkError('connection 3 to 127.0.0.1:27017 closed')],
+  ['MongoNetworkTimeoutError', new MongoNetworkTimeoutError('connection timed out')],
+  ['MongoNotConnectedError', new MongoNotConnectedError('client must be connected')],
+  ['MongoTopologyClosedError', new MongoTopologyClosedError()],
+  ['MongoPoolClearedError (by name)', foreign('MongoPoolClearedError')],
+  ['ShutdownInProgress', new MongoServerError({ message: 'shutdown in progress', code: 91 })],
+  ['NotWritablePrimary', new MongoServerError({ message: 'not primary', code: 10107 })],
+  ['InterruptedDueToReplStateChange', new MongoServerError({ message: 'interrupted', code: 11602 })],
+])('%s maps to 503 service_unavailable', (_name, err) => {
+  const e = unavailable(err);
+  expect(e).toBeInstanceOf(ApiError);
+  expect([e?.status, e?.code]).toEqual([503, 'service_unavailable']);
 });
 
-test('the envelope and Retry-After reach the client', async () => {
+test.each([
+  ['duplicate key', new MongoServerError({ message: 'E11000 duplicate key', code: 11000 })],
+  ['a server error without a code', new MongoServerError({ message: 'bad query' })],
+  ['a generic driver error', new MongoError('something else')],
+  ['a plain error', new Error('boom')],
+  ['an ApiError', new ApiError(422, 'invalid_parameter', 'limit: not a number')],
+  ['not an error', 'boom'],
+])('%s is not a database outage', (_name, err) => {
+  expect(unavailable(err)).toBeNull();
+});
+
+function appThrowing(err: unknown) {
   const app = new Koa();
   app.use(errorEnvelope(createLogger('test', 'silent')) as never);
   app.use(() => {
-    throw new MongoNetworkError('connection closed');
+    throw err;
   });
-  const res = await request(app.callback()).get('/v1/scans');
+  return app.callback();
+}
+
+test.each([
+  ['a dropped connection', new MongoNetworkError('connection closed')],
+  ['server selection timing out', selection()],
+])('%s reaches the client as the envelope with Retry-After: 5', async (_name, err) => {
+  const res = await request(appThrowing(err)).get('/v1/scans');
   expect(res.status).toBe(503);
   expect(res.headers['retry-after']).toBe('5');
   expect(res.body).toEqual({ error: { code: 'service_unavailable', message: 'the database is unreachable; retry later' } });
+  expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|timed out|closed/); // no raw driver message leaks
+});
+
+test('any other error stays a 500 internal_error without its raw message', async () => {
+  const res = await request(appThrowing(new MongoServerError({ message: 'E11000 duplicate key error collection: t.scans', code: 11000 }))).get('/v1/scans');
+  expect(res.status).toBe(500);
+  expect(res.headers['retry-after']).toBeUndefined();
+  expect(res.body).toEqual({ error: { code: 'internal_error', message: 'internal error' } });
 });
