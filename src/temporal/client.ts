@@ -1,10 +1,10 @@
 // The API's view of Temporal: start a scan's workflow (id = scan id), the sweeper, and readiness.
-import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { Logger } from '../logger';
 import type { ScanDoc } from '../storage/documents';
 import type { Store } from '../storage/mongo';
-import { queuedScans } from '../storage/scans';
+import { markFailed, queuedScans } from '../storage/scans';
 import { SA, SCAN_WORKFLOW, type ScanWorkflowInput } from './keys';
 
 export interface TemporalHandle {
@@ -19,7 +19,8 @@ export async function connectTemporal(address: string, namespace: string, taskQu
   return { connection, client: new Client({ connection, namespace }), namespace, taskQueue };
 }
 
-export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promise<void> {
+/** Starts the scan's workflow; false when it had been started already (it may be running or closed). */
+export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promise<boolean> {
   const args: [ScanWorkflowInput] = [{ scanId: scan._id, nodeCount: scan.nodeCount, graphSize: scan.graphSize }];
   try {
     await t.client.workflow.start(SCAN_WORKFLOW, {
@@ -39,8 +40,9 @@ export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promi
       staticSummary: `Scan ${scan._id} of ${scan.target} (${scan.ecosystem}, ${scan.nodeCount} packages, snapshot v${scan.schemaVersion})`,
       staticDetails: `project ${scan.projectId} · org ${scan.orgId} · ${scan.bodyBytes} bytes uploaded at ${scan.startedAt.toISOString()}`,
     });
+    return true;
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw err;
   }
 }
@@ -73,16 +75,55 @@ export function scanStarter(t: TemporalHandle, logger: Logger) {
   };
 }
 
-/** Starts the workflow of any scan still queued after `graceMs` (its start was lost). Idempotent by workflow id. */
-export function startSweeper(store: Store, t: TemporalHandle, logger: Logger, intervalMs: number, graceMs = 5000): () => void {
+/** What the workflow of a scan not yet terminal is doing: running, closed (with no outcome stored), or gone. */
+async function workflowState(t: TemporalHandle, scanId: string): Promise<'running' | 'closed'> {
+  try {
+    const d = await t.client.workflow.getHandle(scanId).describe();
+    return d.status.name === 'RUNNING' ? 'running' : 'closed';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return 'closed'; // never started, or past the namespace's retention
+    throw err;
+  }
+}
+
+export const ORPHANED_MESSAGE = 'the scan workflow ended without recording an outcome';
+
+/**
+ * One sweeper pass. (1) Starts the workflow of any scan still queued after `graceMs` (its start was lost).
+ * (2) Fails with internal_error any scan still queued or running whose workflow is closed: that workflow ended without
+ * storing an outcome (its last write, failScan, could not reach the database during an outage), and nothing else would
+ * ever move the scan. Running scans are checked once they are `staleMs` old. markFailed claims the final outcome
+ * first-writer-wins and never overrides a completion, so a workflow finishing meanwhile keeps its own outcome.
+ */
+export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger, graceMs = 5000, staleMs = 30_000): Promise<{ started: number; failed: number }> {
+  let started = 0;
+  let failed = 0;
+  const orphan = async (scanId: string, was: string) => {
+    if ((await workflowState(t, scanId)) === 'running') return;
+    await markFailed(store, scanId, 'internal_error', ORPHANED_MESSAGE, new Date(), true);
+    logger.warn({ scanId, was }, 'scan failed by the sweeper: its workflow ended without an outcome');
+    failed++;
+  };
+  for (const scan of await queuedScans(store, new Date(Date.now() - graceMs))) {
+    if (await startScanWorkflow(t, scan)) started++;
+    else await orphan(scan._id, 'queued');
+  }
+  const stale = await store.c.scans
+    .find({ status: 'running', startedAt: { $lt: new Date(Date.now() - staleMs) } }, { projection: { _id: 1 } })
+    .limit(100)
+    .toArray();
+  for (const { _id } of stale) await orphan(_id, 'running');
+  return { started, failed };
+}
+
+/** Runs sweepOnce every `intervalMs` (one pass at a time). */
+export function startSweeper(store: Store, t: TemporalHandle, logger: Logger, intervalMs: number, graceMs = 5000, staleMs = 30_000): () => void {
   let running = false;
   const timer = setInterval(async () => {
     if (running) return;
     running = true;
     try {
-      for (const scan of await queuedScans(store, new Date(Date.now() - graceMs))) {
-        await startScanWorkflow(t, scan);
-      }
+      await sweepOnce(store, t, logger, graceMs, staleMs);
     } catch (err) {
       logger.warn({ err }, 'sweeper pass failed');
     } finally {

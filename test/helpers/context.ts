@@ -11,7 +11,7 @@ import { createOrgWithOwner, createSession, addMember } from '../../src/storage/
 import { createApiKey } from '../../src/storage/api-keys';
 import type { Role } from '../../src/storage/documents';
 import { cursorCodec, loadCursorSecret } from '../../src/storage/cursors';
-import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
+import { connectStore, ensureIndexes, type Store, type StoreOptions } from '../../src/storage/mongo';
 import { connectTemporal, scanStarter, temporalReadiness, type TemporalHandle } from '../../src/temporal/client';
 
 export interface TestContext {
@@ -32,9 +32,11 @@ export function requireEnv(name: string): string {
   return v;
 }
 
-export async function testContext(opts: { taskQueue?: string; dbName?: string; mongoUri?: string; rateLimit?: RateLimitConfig; platform?: PlatformConfig } = {}): Promise<TestContext> {
+export async function testContext(
+  opts: { taskQueue?: string; dbName?: string; mongoUri?: string; storeOptions?: StoreOptions; rateLimit?: RateLimitConfig; platform?: PlatformConfig } = {},
+): Promise<TestContext> {
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
-  const store = await connectStore(opts.mongoUri ?? requireEnv('MONGODB_URI'), dbName);
+  const store = await connectStore(opts.mongoUri ?? requireEnv('MONGODB_URI'), dbName, opts.storeOptions);
   await ensureIndexes(store);
   const taskQueue = opts.taskQueue ?? `tq-${randomBytes(6).toString('hex')}`;
   const temporal = await connectTemporal(requireEnv('TEMPORAL_ADDRESS'), 'default', taskQueue);

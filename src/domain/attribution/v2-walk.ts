@@ -54,23 +54,27 @@ export function walkShard(task: ShardTask): ShardOutput {
   const g = task.graph;
   const { offsets, targets, rOffsets, rTargets, label, isModule, labelLength } = g;
   const n = label.length;
-  const dist = new Int32Array(n).fill(-1);
-  const mark = new Int32Array(n); // visit stamps for de-duplicating vertex sets
+  // Scratch arrays sized to the largest resolution of the shard, indexed by vertex - lo (its resolution's start).
+  let size = 1;
+  for (const r of task.resolutions) size = Math.max(size, g.resStart[r + 1] - g.resStart[r]);
+  let lo = 0;
+  const dist = new Int32Array(size).fill(-1);
+  const mark = new Int32Array(size); // visit stamps for de-duplicating vertex sets
   let stamp = 0;
-  const queue = new Int32Array(n);
+  const queue = new Int32Array(size);
   const out = new IntBuilder();
   let segments = 0;
   let characters = 0;
 
   // Two ping-pong buffers for the vertex sets of walkDown (no allocation per step).
-  let cur = new Int32Array(n);
-  let next = new Int32Array(n);
+  let cur = new Int32Array(size);
+  let next = new Int32Array(size);
 
   /** Appends the smallest shortest path from `start` (vertices of one label at one distance) to the target. */
   function walkDown(start: ArrayLike<number>, count: number): number {
     for (let i = 0; i < count; i++) cur[i] = start[i];
     let size = count;
-    let d = dist[cur[0]];
+    let d = dist[cur[0] - lo];
     out.push(label[cur[0]]);
     let len = 1;
     while (d > 0) {
@@ -81,15 +85,15 @@ export function walkShard(task: ShardTask): ShardOutput {
         const u = cur[i];
         for (let k = offsets[u], end = offsets[u + 1]; k < end; k++) {
           const w = targets[k];
-          if (dist[w] !== d - 1) continue;
+          if (dist[w - lo] !== d - 1) continue;
           const l = label[w];
           if (l < best) {
             best = l;
             next[0] = w;
             nextSize = 1;
-            mark[w] = ++stamp;
-          } else if (l === best && mark[w] !== stamp) {
-            mark[w] = stamp;
+            mark[w - lo] = ++stamp;
+          } else if (l === best && mark[w - lo] !== stamp) {
+            mark[w - lo] = stamp;
             next[nextSize++] = w;
           }
         }
@@ -121,7 +125,7 @@ export function walkShard(task: ShardTask): ShardOutput {
   }
 
   for (const r of task.resolutions) {
-    const lo = g.resStart[r];
+    lo = g.resStart[r];
     const hi = g.resStart[r + 1];
     // The vulnerable packages of this resolution, each with its vertices, in label order.
     const byLabel = new Map<number, number[]>();
@@ -137,22 +141,22 @@ export function walkShard(task: ShardTask): ShardOutput {
       let head = 0;
       let tail = 0;
       for (const v of byLabel.get(t)!) {
-        dist[v] = 0;
+        dist[v - lo] = 0;
         queue[tail++] = v;
       }
       while (head < tail) {
         const u = queue[head++];
-        const du = dist[u] + 1;
+        const du = dist[u - lo] + 1;
         for (let k = rOffsets[u], end = rOffsets[u + 1]; k < end; k++) {
           const w = rTargets[k];
-          if (dist[w] === -1) {
-            dist[w] = du;
+          if (dist[w - lo] === -1) {
+            dist[w - lo] = du;
             queue[tail++] = w;
           }
         }
       }
       const root = g.resRoot[r];
-      if (dist[root] >= 0) {
+      if (dist[root - lo] >= 0) {
         out.push(r);
         out.push(t);
         emitPath(-1, [root]);
@@ -161,21 +165,21 @@ export function walkShard(task: ShardTask): ShardOutput {
         const intro = new Map<number, { m: number; d: number; dist: number; vs: number[] }>();
         for (let k = g.modStart[r]; k < g.modStart[r + 1]; k++) {
           const m = g.modVertices[k];
-          if (dist[m] < 1) continue;
+          if (dist[m - lo] < 1) continue;
           for (let e = offsets[m], end = offsets[m + 1]; e < end; e++) {
             const dv = targets[e];
-            if (isModule[dv] || dist[dv] < 0) continue;
+            if (isModule[dv] || dist[dv - lo] < 0) continue;
             const key = label[m] * n + label[dv]; // label numbers are < n
             const seen = intro.get(key);
-            if (!seen || dist[dv] < seen.dist) intro.set(key, { m: label[m], d: label[dv], dist: dist[dv], vs: [dv] });
-            else if (dist[dv] === seen.dist && !seen.vs.includes(dv)) seen.vs.push(dv);
+            if (!seen || dist[dv - lo] < seen.dist) intro.set(key, { m: label[m], d: label[dv], dist: dist[dv - lo], vs: [dv] });
+            else if (dist[dv - lo] === seen.dist && !seen.vs.includes(dv)) seen.vs.push(dv);
           }
         }
         const origins = [...intro.values()].sort((a, b) => a.m - b.m || a.d - b.d);
         out.push(origins.length);
         for (const o of origins) emitPath(o.m, o.vs);
       }
-      for (let i = 0; i < tail; i++) dist[queue[i]] = -1;
+      for (let i = 0; i < tail; i++) dist[queue[i] - lo] = -1;
       if (segments > task.maxSegments || characters > task.maxCharacters) {
         return { data: new Int32Array(0), segments, characters, overBudget: true };
       }

@@ -1,6 +1,7 @@
 // POST /v1/scans/dependency-snapshots: stream (10 MB cap) → parse → validate → idempotency → project → store
 // snapshot and scan → start the workflow → 201. An upload answered 201 is never lost: the scan is stored before the
-// answer, and the sweeper starts any queued scan whose workflow start did not get through.
+// answer, and the sweeper starts any queued scan whose workflow start did not get through. An upload whose storing
+// failed is answered 503 (database unreachable) or 500 and withdrawn, or else left whole for the sweeper.
 import type { Context } from 'koa';
 import { ApiError, invalidSnapshot } from '../../domain/errors';
 import { newId } from '../../domain/ids';
@@ -52,6 +53,24 @@ async function replayedScan(deps: AppDeps, scanId: string): Promise<ScanDoc | nu
   return null;
 }
 
+/**
+ * Undoes an upload whose scan insert failed, so that no half-stored upload remains: the scan document goes first
+ * (only while still queued: one the sweeper already started is left to its workflow), then the snapshot, unless a
+ * scan by that id remains. False when the scan may exist and stays (the database is still unreachable, or it was
+ * already started): then it is a whole upload, snapshot and queued scan, which the sweeper starts like any other.
+ * A snapshot left without a scan (the insert never landed and the database was away for the clean-up) is never read.
+ */
+async function withdrawUpload(deps: AppDeps, scanId: string): Promise<boolean> {
+  try {
+    await deps.store.c.scans.deleteOne({ _id: scanId, status: 'queued' });
+    if (await deps.store.c.scans.findOne({ _id: scanId }, { projection: { _id: 1 } })) return false;
+    await deleteSnapshot(deps.store, scanId).catch(() => undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function uploadHandler(deps: AppDeps) {
   return async (ctx: Context) => {
     const timing = new Timing(ctx.state.startedAt);
@@ -89,6 +108,7 @@ export function uploadHandler(deps: AppDeps) {
       }
     }
 
+    let insertFailed = false;
     try {
       timing.mark('idempotency');
       await recheck(deps, principal); // a key revoked meanwhile stores nothing
@@ -120,7 +140,13 @@ export function uploadHandler(deps: AppDeps) {
       try {
         await insertScan(deps.store, scan);
       } catch (err) {
-        await deleteSnapshot(deps.store, scanId).catch(() => undefined);
+        // Not answered 201. The insert may still have landed (the connection dropped after the server applied it):
+        // a scan that cannot be withdrawn keeps its snapshot and its idempotency key, for the sweeper to process it
+        // and for a retry with the same key to find it. Off the response path: the database may be slow to answer.
+        insertFailed = true;
+        void withdrawUpload(deps, scanId).then(async (withdrawn) => {
+          if (withdrawn && key) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
+        });
         throw err;
       }
       timing.mark('store');
@@ -134,7 +160,7 @@ export function uploadHandler(deps: AppDeps) {
       ctx.body = presentScan(scan);
       timing.write(ctx);
     } catch (err) {
-      if (key) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
+      if (key && !insertFailed) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
       throw err;
     }
   };
