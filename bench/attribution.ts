@@ -8,8 +8,9 @@ import { syntheticSnapshot } from '../src/domain/snapshot';
 import { moduleRank, orderModules } from '../src/domain/attribution/module-order';
 import { assembleV2, planShards, vulnerableMask } from '../src/domain/attribution/v2-assemble';
 import { buildAttributionGraph, type AttributionGraph } from '../src/domain/attribution/v2-graph';
-import { walkShard } from '../src/domain/attribution/v2-walk';
+import { walkShard, type ShardTask } from '../src/domain/attribution/v2-walk';
 import { attributionPool, defaultThreads } from '../src/pool/attribution-pool';
+import { ATTRIBUTION_SHARDS } from '../activities';
 import type { Snapshot } from '../src/domain/types';
 import type { Harness } from './harness';
 import { fmt, median, row, timed } from './stats';
@@ -111,33 +112,49 @@ export async function attributionInProcessBench(): Promise<void> {
   const budget = { maxSegments: 1e6, maxCharacters: 8e6 };
 
   runs(20, () => plainBfs(built.graph)); // warm-up
-  const floor = median(runs(15, () => plainBfs(built.graph)));
-  row('  floor: plain BFS per root, 1 thread', fmt(floor));
-  runs(20, () => plainBfs(built.graph, vulnerable));
-  const perTarget = median(runs(15, () => plainBfs(built.graph, vulnerable)));
-  row(`  plain backward BFS per (root, vulnerable pkg), every ${VULNERABLE_EVERY}th: ${(perTarget / floor).toFixed(1)}× floor`, fmt(perTarget));
+  const floors: number[] = runs(15, () => plainBfs(built.graph));
+  row('  floor: plain BFS per root, 1 thread', fmt(median(floors)));
+  // This machine's speed drifts from minute to minute: every figure is measured alternating with the floor, and
+  // compared with the floor of its own runs.
+  async function versusFloor(fn: () => unknown): Promise<{ ms: number; ratio: string }> {
+    for (let i = 0; i < 20; i++) await fn(); // JIT warm-up, threads started
+    const own: number[] = [];
+    const floor: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      floor.push(runs(1, () => plainBfs(built.graph))[0]);
+      const t0 = performance.now();
+      await fn();
+      own.push(performance.now() - t0);
+    }
+    floors.push(...floor);
+    return { ms: median(own), ratio: `${(median(own) / median(floor)).toFixed(1)}× floor` };
+  }
+  const perTarget = await versusFloor(() => plainBfs(built.graph, vulnerable));
+  row(`  plain backward BFS per (root, vulnerable pkg), every ${VULNERABLE_EVERY}th`, `${fmt(perTarget.ms)} = ${perTarget.ratio}`);
   // The walk's cost grows with the vulnerable packages per root: measured at 2.5 % (every 40th package, a heavy real
-  // scan) and at 10 % (every 10th, the end-to-end document's advisories), on 1 thread and on the pool.
+  // scan) and at 10 % (every 10th, the end-to-end document's advisories): each strategy alone, then the walk as it
+  // runs (the cheaper strategy per resolution) on 1 thread and on the pool.
   const pool = attributionPool();
   try {
-    const shards = planShards(built.graph, 32);
+    const shards = planShards(built.graph, ATTRIBUTION_SHARDS);
     let outputs: Int32Array[] = [];
     for (const every of [40, VULNERABLE_EVERY]) {
       const mask = every === VULNERABLE_EVERY ? vulnerable : vulnerableMask(built, s.nodes.filter((_, i) => i % every === 0).map((n) => n.id));
-      runs(20, () => walkShard({ graph: built.graph, resolutions: all, vulnerable: mask, ...budget })); // JIT warm-up
-      const one = median(runs(15, () => walkShard({ graph: built.graph, resolutions: all, vulnerable: mask, ...budget })));
-      row(`  attribution walk, every ${every}th package vulnerable, 1 thread`, fmt(one), `≤ 3× floor (${(one / floor).toFixed(1)}×)`);
-      const poolRun = () => Promise.all(shards.map((resolutions) => pool.run({ graph: built.graph, resolutions, vulnerable: mask, ...budget })));
-      for (let i = 0; i < 10; i++) await poolRun(); // threads started, JIT warm
-      const times: number[] = [];
-      for (let i = 0; i < 15; i++) {
-        const [outs, ms] = await timed(poolRun);
-        times.push(ms);
-        outputs = outs.map((o) => o.data);
+      const task = (strategy: ShardTask['strategy']): ShardTask => ({ graph: built.graph, resolutions: all, vulnerable: mask, ...budget, strategy });
+      for (const strategy of ['backward', 'forward'] as const) {
+        const alone = await versusFloor(() => walkShard(task(strategy)));
+        row(`  walk, every ${every}th vulnerable, ${strategy} strategy only, 1 thread`, `${fmt(alone.ms)} = ${alone.ratio}`);
       }
-      const pooled = median(times);
-      row(`  attribution walk, every ${every}th package vulnerable, pool of ${pool.threads}`, fmt(pooled), `≤ 3× floor (${(pooled / floor).toFixed(1)}×)`);
+      const chosen = walkShard(task('auto'));
+      const one = await versusFloor(() => walkShard(task('auto')));
+      row(`  attribution walk, every ${every}th (${chosen.forward} roots fwd, ${chosen.backward} back), 1 thread`, fmt(one.ms), `≤ 3× floor: ${one.ratio}`);
+      const pooled = await versusFloor(async () => {
+        const outs = await Promise.all(shards.map((resolutions) => pool.run({ graph: built.graph, resolutions, vulnerable: mask, ...budget })));
+        outputs = outs.map((o) => o.data);
+      });
+      row(`  attribution walk, every ${every}th, ${shards.length} shards, pool of ${pool.threads}`, fmt(pooled.ms), `≤ 3× floor: ${pooled.ratio}`);
     }
+    row('  floor over all the runs above (median)', fmt(median(floors)));
     const rank = moduleRank(orderModules(s.modules ?? []));
     const [v2, assembleMs] = await timed(async () => assembleV2(s, built.labels, outputs, rank));
     let attributions = 0;

@@ -4,7 +4,7 @@
 import type { FindingAttribution, FindingOrigin, Snapshot } from '../types';
 import { AttributionLimitExceeded, MAX_PATH_CHARACTERS, MAX_PATH_SEGMENTS } from './budget';
 import type { AttributionGraph, BuiltGraph } from './v2-graph';
-import { decodeShard, walkShard, type ShardOutput } from './v2-walk';
+import { decodeShard, walkShard, type ShardOutput, type ShardTask } from './v2-walk';
 import { cmpStr, comparePaths } from './paths';
 
 export interface V2Attribution {
@@ -89,10 +89,10 @@ export function assembleV2(snapshot: Snapshot, labels: string[], outputs: Int32A
 }
 
 /** The whole attribution in the calling thread: small scans and tests. */
-export function attributeInline(snapshot: Snapshot, built: BuiltGraph, packageIds: Iterable<string>, moduleRank: Map<string, number>): V2Attribution {
+export function attributeInline(snapshot: Snapshot, built: BuiltGraph, packageIds: Iterable<string>, moduleRank: Map<string, number>, strategy?: ShardTask['strategy']): V2Attribution {
   const vulnerable = vulnerableMask(built, packageIds);
   const resolutions = Int32Array.from({ length: snapshot.roots.length }, (_, i) => i);
-  const out = walkShard({ graph: built.graph, resolutions, vulnerable, maxSegments: MAX_PATH_SEGMENTS, maxCharacters: MAX_PATH_CHARACTERS });
+  const out = walkShard({ graph: built.graph, resolutions, vulnerable, maxSegments: MAX_PATH_SEGMENTS, maxCharacters: MAX_PATH_CHARACTERS, strategy });
   checkShardBudget([out]);
   return assembleV2(snapshot, built.labels, [out.data], moduleRank);
 }

@@ -7,8 +7,12 @@
 // comparing two label numbers compares the strings, and a path is an Int32Array of label numbers until the end.
 import type { Snapshot } from '../types';
 
+/** Bits of AttributionGraph.resFlags. */
+export const RES_DUPLICATE_LABELS = 1;
+export const RES_PACKAGE_TO_MODULE = 2;
+
 export interface AttributionGraph {
-  /** Vertex v's edges are targets[offsets[v] .. offsets[v + 1]). */
+  /** Vertex v's edges are targets[offsets[v] .. offsets[v + 1]), sorted by the targets' labels. */
   offsets: Int32Array;
   targets: Int32Array;
   /** The reverse edges, for the backward walks from a vulnerable package. */
@@ -26,6 +30,12 @@ export interface AttributionGraph {
   modVertices: Int32Array;
   /** Length in UTF-16 units of every label (for the derived-path budget, counted in the threads). */
   labelLength: Int32Array;
+  /**
+   * Per resolution: RES_DUPLICATE_LABELS when two of its vertices carry one label (variants, a package in two
+   * places), RES_PACKAGE_TO_MODULE when a package vertex depends on a module vertex. The walk's forward strategy
+   * needs neither (v2-walk.ts).
+   */
+  resFlags: Uint8Array;
 }
 
 /** What stays on the thread that built the graph: the label strings. */
@@ -72,7 +82,9 @@ export function buildAttributionGraph(snapshot: Snapshot): BuiltGraph {
   const resStart = shared(Int32Array, roots.length + 1);
   const resRoot = shared(Int32Array, roots.length);
   const modStart = shared(Int32Array, roots.length + 1);
+  const resFlags = shared(Uint8Array, roots.length);
   const mods: number[] = [];
+  const labelSeenIn = new Int32Array(labels.length).fill(-1); // resolution that last carried the label
 
   let base = 0;
   let e = 0;
@@ -86,6 +98,8 @@ export function buildAttributionGraph(snapshot: Snapshot): BuiltGraph {
     vertices.forEach((v, i) => {
       const g = base + i;
       label[g] = labelOf.get(v.module ?? v.node!)!;
+      if (labelSeenIn[label[g]] === r) resFlags[r] |= RES_DUPLICATE_LABELS;
+      labelSeenIn[label[g]] = r;
       if (v.module != null) {
         isModule[g] = 1;
         mods.push(g);
@@ -93,6 +107,15 @@ export function buildAttributionGraph(snapshot: Snapshot): BuiltGraph {
       offsets[g] = e;
       for (const d of v.dependencies) targets[e++] = local.get(d)!;
     });
+    // Edges sorted by their targets' labels (a breadth-first walk in that order visits each layer in the order of
+    // its smallest paths), and the package → module edges flagged.
+    for (let g = base; g < base + vertices.length; g++) {
+      sortByLabel(targets, offsets[g], g + 1 < base + vertices.length ? offsets[g + 1] : e, label);
+      if (isModule[g]) continue;
+      for (let k = offsets[g]; k < (g + 1 < base + vertices.length ? offsets[g + 1] : e); k++) {
+        if (isModule[targets[k]]) resFlags[r] |= RES_PACKAGE_TO_MODULE;
+      }
+    }
     base += vertices.length;
   });
   offsets[vertexCount] = e;
@@ -110,10 +133,29 @@ export function buildAttributionGraph(snapshot: Snapshot): BuiltGraph {
   }
   const labelLength = sharedFrom(labels.map((l) => l.length));
   return {
-    graph: { offsets, targets, rOffsets, rTargets, label, isModule, resStart, resRoot, modStart, modVertices: sharedFrom(mods), labelLength },
+    graph: { offsets, targets, rOffsets, rTargets, label, isModule, resStart, resRoot, modStart, modVertices: sharedFrom(mods), labelLength, resFlags },
     labels,
     labelOf,
   };
+}
+
+/** Sorts targets[from, to) by label, then vertex number: insertion sort for the usual short lists. */
+function sortByLabel(targets: Int32Array, from: number, to: number, label: Int32Array): void {
+  if (to - from > 32) {
+    const sorted = Array.from(targets.subarray(from, to)).sort((a, b) => label[a] - label[b] || a - b);
+    targets.set(sorted, from);
+    return;
+  }
+  for (let i = from + 1; i < to; i++) {
+    const t = targets[i];
+    const l = label[t];
+    let j = i - 1;
+    while (j >= from && (label[targets[j]] > l || (label[targets[j]] === l && targets[j] > t))) {
+      targets[j + 1] = targets[j];
+      j--;
+    }
+    targets[j + 1] = t;
+  }
 }
 
 /** Vertices plus edges: the size that decides between the in-process walk and the pool. */

@@ -5,12 +5,26 @@ import { AttributionLimitExceeded } from '../../../src/domain/attribution';
 import { buildAttributionGraph } from '../../../src/domain/attribution/v2-graph';
 import { assembleV2, attributeInline, checkShardBudget, planShards, vulnerableMask } from '../../../src/domain/attribution/v2-assemble';
 import { walkShard } from '../../../src/domain/attribution/v2-walk';
-import type { Snapshot } from '../../../src/domain/types';
+import type { FindingAttribution, Snapshot } from '../../../src/domain/types';
 import { v2Snapshot, type RootSpec } from '../../helpers/v2';
 
+const STRATEGIES = ['backward', 'forward', 'auto'] as const;
+
+/** Attributes with each strategy of the walk (forward where it applies): all must agree. */
 function attribute(s: Snapshot, vulnerable: string[], order: string[] = []) {
   validateSnapshot(s, JSON.stringify(s).length); // every fixture is a legal upload
-  return attributeInline(s, buildAttributionGraph(s), vulnerable, new Map(order.map((m, i) => [m, i])));
+  const built = buildAttributionGraph(s);
+  const [first, ...others] = STRATEGIES.map((strategy) => attributeInline(s, built, vulnerable, new Map(order.map((m, i) => [m, i])), strategy));
+  for (const other of others) expect(other).toEqual(first);
+  return first;
+}
+
+/** How many resolutions each strategy walked when the forward one is asked for. */
+function forwardUse(s: Snapshot, vulnerable: string[]) {
+  const built = buildAttributionGraph(s);
+  const resolutions = Int32Array.from({ length: s.roots.length }, (_, i) => i);
+  const out = walkShard({ graph: built.graph, resolutions, vulnerable: vulnerableMask(built, vulnerable), maxSegments: 1e9, maxCharacters: 1e9, strategy: 'forward' });
+  return { forward: out.forward, backward: out.backward };
 }
 
 const app = (vertices: RootSpec['vertices'], context = 'runtimeClasspath'): RootSpec => ({ module: ':app', context, vertices });
@@ -31,6 +45,45 @@ test('diamond: the path through the smaller label, one origin per introducing de
     },
   ]);
   expect(r.paths.get('c@1')).toEqual([':app', 'a@1', 'c@1']);
+  expect(forwardUse(s, ['c@1'])).toEqual({ forward: 1, backward: 0 });
+});
+
+test('forward strategy: the root path is the smallest over its introductions, module prefixes included', () => {
+  // Four ways of length 4 to v: :app a@1 c@1 v@1, :app a@1 d@1 v@1, :app :lib a@2 v@1 and :app :lib b@1 v@1.
+  // Element by element ':lib' sorts before 'a@1' (':' < 'a'), then a@2 before b@1; the origin through a@1 takes c@1.
+  const s = v2Snapshot([
+    app([['r', ':app', 'lib', 'a'], ['lib', ':lib', 'b', 'a2'], ['a', 'a@1', 'd', 'c'], ['a2', 'a@2', 'v'], ['b', 'b@1', 'v'], ['c', 'c@1', 'v'], ['d', 'd@1', 'v'], ['v', 'v@1']]),
+  ]);
+  const [a] = attribute(s, ['v@1']).attributions.get('v@1')!;
+  expect(a.path).toEqual([':app', ':lib', 'a@2', 'v@1']);
+  expect(a.origins).toEqual([
+    { module: ':app', dependency: 'a@1', path: [':app', 'a@1', 'c@1', 'v@1'] },
+    { module: ':lib', dependency: 'a@2', path: [':lib', 'a@2', 'v@1'] },
+    { module: ':lib', dependency: 'b@1', path: [':lib', 'b@1', 'v@1'] },
+  ]);
+  expect(forwardUse(s, ['v@1'])).toEqual({ forward: 1, backward: 0 });
+});
+
+test('forward strategy: a shorter way through a module beats a smaller longer one; where it does not apply, backward', () => {
+  const s = v2Snapshot([
+    app([['r', ':app', 'z', 'a'], ['z', ':z', 'y'], ['y', 'y@1', 'v'], ['a', 'a@1', 'b'], ['b', 'b@1', 'c'], ['c', 'c@1', 'v'], ['v', 'v@1']]),
+    // duplicate labels (two vertices of x@1): the forward strategy does not apply
+    app([['r', ':app', 'x1', 'x2'], ['x1', 'x@1', 'v'], ['x2', 'x@1'], ['v', 'v@1']], 'other'),
+    // a package depending on a module vertex: nor here
+    app([['r', ':app', 'p'], ['p', 'p@1', 'm'], ['m', ':m', 'v'], ['v', 'v@1']], 'third'),
+  ]);
+  const r = attribute(s, ['v@1']).attributions.get('v@1')!;
+  expect(r.map((a) => a.context)).toEqual(['other', 'runtimeClasspath', 'third']);
+  expect(r.map((a) => a.path)).toEqual([
+    [':app', 'x@1', 'v@1'],
+    [':app', ':z', 'y@1', 'v@1'],
+    [':app', 'p@1', ':m', 'v@1'],
+  ]);
+  expect(r[1].origins.map((o) => o.path)).toEqual([
+    [':app', 'a@1', 'b@1', 'c@1', 'v@1'],
+    [':z', 'y@1', 'v@1'],
+  ]);
+  expect(forwardUse(s, ['v@1'])).toEqual({ forward: 1, backward: 2 });
 });
 
 test('a direct dependency is direct, and a longer introduction beside it is still an origin', () => {
@@ -185,8 +238,10 @@ test('sharded walks assemble to exactly the inline result', () => {
   const order = new Map<string, number>();
   const whole = attributeInline(s, built, ['v@1', 'w@2'], order);
   const vulnerable = vulnerableMask(built, ['v@1', 'w@2']);
-  const parts = planShards(built.graph, 5).map((resolutions) => walkShard({ graph: built.graph, resolutions, vulnerable, maxSegments: 1e6, maxCharacters: 8e6 }).data);
-  expect(assembleV2(s, built.labels, parts.reverse(), order)).toEqual(whole);
+  for (const strategy of STRATEGIES) {
+    const parts = planShards(built.graph, 5).map((resolutions) => walkShard({ graph: built.graph, resolutions, vulnerable, maxSegments: 1e6, maxCharacters: 8e6, strategy }).data);
+    expect(assembleV2(s, built.labels, parts.reverse(), order)).toEqual(whole);
+  }
 });
 
 // ------------------------------------------------------------------------------------------------------------------
@@ -242,17 +297,12 @@ const randomResolution = fc
     return ids.map((id, i) => [id, label(i), ...[...deps[i]].filter((d) => d !== id || i > modules)] as RootSpec['vertices'][number]);
   });
 
-test('property: paths and origins equal the forward-DP reference on random graphs with variants and module vertices', () => {
-  fc.assert(
-    fc.property(randomResolution, fc.integer({ min: 0, max: 4 }), (vertices, t) => {
-      const target = `p${t}@1`;
-      if (!vertices.some((v) => v[1] === target)) return;
-      const s = v2Snapshot([app(vertices)]);
-      const got = attributeInline(s, buildAttributionGraph(s), [target], new Map()).attributions.get(target);
-      const want = reference(vertices, 'v0', target);
-      if (!want) return expect(got).toBeUndefined();
-      expect(got![0].path).toEqual(want);
-      const origins = new Map<string, string[]>();
+/** The attribution of `target` in the one resolution of `vertices` (root v0) equals the reference. */
+function expectReference(vertices: RootSpec['vertices'], target: string, got: FindingAttribution | undefined): void {
+  const want = reference(vertices, 'v0', target);
+  if (!want) return expect(got).toBeUndefined();
+  expect(got!.path).toEqual(want);
+  const origins = new Map<string, string[]>();
       for (const m of vertices.filter((v) => v[1].startsWith(':'))) {
         for (const d of m.slice(2)) {
           const dv = vertices.find((v) => v[0] === d)!;
@@ -266,7 +316,69 @@ test('property: paths and origins equal the forward-DP reference on random graph
         }
       }
       const expected = [...origins.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-      expect(got![0].origins.map((o) => o.path)).toEqual(expected);
+      expect(got!.origins.map((o) => o.path)).toEqual(expected);
+}
+
+test('property: paths and origins equal the forward-DP reference on random graphs with variants and module vertices', () => {
+  fc.assert(
+    fc.property(randomResolution, fc.integer({ min: 0, max: 4 }), (vertices, t) => {
+      const target = `p${t}@1`;
+      if (!vertices.some((v) => v[1] === target)) return;
+      const s = v2Snapshot([app(vertices)]);
+      const built = buildAttributionGraph(s);
+      for (const strategy of STRATEGIES) expectReference(vertices, target, attributeInline(s, built, [target], new Map(), strategy).attributions.get(target)?.[0]);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+/** Random resolutions the forward strategy applies to: distinct labels, no package depending on a module vertex. */
+const forwardResolution = fc
+  .record({
+    packages: fc.integer({ min: 1, max: 12 }),
+    modules: fc.integer({ min: 0, max: 3 }),
+    edges: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 60 }),
+    parents: fc.array(fc.nat(), { minLength: 16, maxLength: 16 }),
+  })
+  .map(({ packages, modules, edges, parents }) => {
+    const n = 1 + modules + packages;
+    const ids = Array.from({ length: n }, (_, i) => `v${i}`);
+    const isModule = (i: number) => i <= modules;
+    // labels shuffled against the vertex order, so that label order and discovery order differ
+    const label = (i: number) => (i === 0 ? ':app' : isModule(i) ? `:m${(i * 5) % 7}` : `p${((i - modules - 1) * 7) % 13}@1`);
+    const deps = ids.map(() => new Set<number>());
+    const link = (a: number, b: number) => {
+      if (a === b && isModule(a)) return;
+      if (!isModule(a) && isModule(b)) return;
+      deps[a].add(b);
+    };
+    for (const [a, b] of edges) link(a % n, b % n);
+    // every vertex reachable from the root: an edge from an earlier vertex (the root for a module under a package)
+    for (let i = 1; i < n; i++) {
+      const p = parents[i] % i;
+      link(isModule(i) && !isModule(p) ? 0 : p, i);
+    }
+    return ids.map((id, i) => [id, label(i), ...[...deps[i]].map((d) => ids[d])] as RootSpec['vertices'][number]);
+  });
+
+test('property: on resolutions both strategies apply to, forward and backward write the same output, equal to the reference', () => {
+  fc.assert(
+    fc.property(forwardResolution, forwardResolution, fc.uniqueArray(fc.integer({ min: 0, max: 12 }), { maxLength: 6 }), (one, two, picked) => {
+      const targets = picked.map((t) => `p${t}@1`);
+      const s = v2Snapshot([app(one, 'first'), app(two, 'second')]);
+      const built = buildAttributionGraph(s);
+      const vulnerable = vulnerableMask(built, targets);
+      const walk = (strategy: 'forward' | 'backward') => walkShard({ graph: built.graph, resolutions: Int32Array.of(0, 1), vulnerable, maxSegments: 1e9, maxCharacters: 1e9, strategy });
+      const forward = walk('forward');
+      const backward = walk('backward');
+      expect(forward.backward).toBe(0);
+      expect(Array.from(forward.data)).toEqual(Array.from(backward.data));
+      expect([forward.segments, forward.characters]).toEqual([backward.segments, backward.characters]);
+      const result = assembleV2(s, built.labels, [forward.data], new Map());
+      for (const target of targets) {
+        if (!one.some((v) => v[1] === target)) continue;
+        expectReference(one, target, result.attributions.get(target)?.find((a) => a.context === 'first'));
+      }
     }),
     { numRuns: 500 },
   );
