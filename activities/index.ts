@@ -8,7 +8,7 @@ import type { Logger } from '../src/logger';
 import type { Store } from '../src/storage/mongo';
 import { getWork, getWorkInts, getWorkMeta, putWork, putWorkInts } from '../src/storage/work';
 import { MAX_PATH_CHARACTERS, MAX_PATH_SEGMENTS, AttributionLimitExceeded } from '../src/domain/attribution';
-import { checkShardBudget, planShards, vulnerableMask } from '../src/domain/attribution/v2-assemble';
+import { checkShardBudget, planBatches, planShards, vulnerableMask } from '../src/domain/attribution/v2-assemble';
 import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool';
 import { configuredSources, syncAdvisories } from '../src/advisories/sync';
 import * as engine from './engine';
@@ -49,8 +49,9 @@ export function createActivities(deps: ActivityDeps) {
 
   /**
    * v2 attribution over the pool: the graph is built once, its resolutions are cut into a fixed plan of shards, the
-   * shards run on the threads, and each one's output is stored as soon as it is done, followed by a heartbeat that
-   * lists it. A retried attempt (worker killed, timeout) reads its last heartbeat and runs only what is missing.
+   * shards still to walk run on the threads in batches (one pool task each), and every shard's output is stored as
+   * soon as its batch is done, followed by a heartbeat that lists it. A retried attempt (worker killed, timeout)
+   * reads its last heartbeat and runs only what is missing.
    */
   async function attributeSharded(scanId: string, inputs: Awaited<ReturnType<typeof loadScanInputs>>, matches: Match[]) {
     const built = engine.graphOf(inputs);
@@ -80,16 +81,20 @@ export function createActivities(deps: ActivityDeps) {
     heartbeat(progress());
     const ticker = setInterval(() => heartbeat(progress()), 2000); // liveness while long shards run
     const abort = new AbortController();
-    setMaxListeners(shards.length + 1, abort.signal); // one listener per queued shard
+    setMaxListeners(shards.length + 1, abort.signal); // one listener per queued batch
     try {
+      const pending = shards.map((_, k) => k).filter((k) => !counts.has(k));
       await Promise.all(
-        shards.map(async (resolutions, k) => {
-          if (counts.has(k)) return;
-          const out = await pool.run({ graph: built.graph, resolutions, vulnerable, maxSegments: MAX_PATH_SEGMENTS, maxCharacters: MAX_PATH_CHARACTERS }, abort.signal);
-          const c: ShardCounts = { segments: out.segments, characters: out.characters, overBudget: out.overBudget };
-          if (out.overBudget) throw new AttributionLimitExceeded(out.segments, out.characters);
-          await putWorkInts(deps.store, scanId, `attr:${k}`, out.data, c);
-          counts.set(k, c);
+        planBatches(built.graph, shards, pending, pool.threads).map(async (batch) => {
+          const outs = await pool.run({ graph: built.graph, shards: batch.map((k) => shards[k]), vulnerable, maxSegments: MAX_PATH_SEGMENTS, maxCharacters: MAX_PATH_CHARACTERS }, abort.signal);
+          await Promise.all(
+            outs.map(async (out, i) => {
+              const c: ShardCounts = { segments: out.segments, characters: out.characters, overBudget: out.overBudget };
+              if (out.overBudget) throw new AttributionLimitExceeded(out.segments, out.characters);
+              await putWorkInts(deps.store, scanId, `attr:${batch[i]}`, out.data, c);
+              counts.set(batch[i], c);
+            }),
+          );
           heartbeat(progress());
         }),
       );

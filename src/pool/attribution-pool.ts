@@ -5,11 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { Piscina } from 'piscina';
-import type { ShardOutput, ShardTask } from '../domain/attribution/v2-walk';
+import type { ShardBatch, ShardOutput } from '../domain/attribution/v2-walk';
 
 export interface ShardRunner {
   readonly threads: number;
-  run(task: ShardTask, signal?: AbortSignal): Promise<ShardOutput>;
+  /** Walks the batch's shards one after the other on one thread; one output per shard, in order. */
+  run(batch: ShardBatch, signal?: AbortSignal): Promise<ShardOutput[]>;
   close(): Promise<void>;
 }
 
@@ -31,12 +32,11 @@ export function attributionPool(threads = defaultThreads()): ShardRunner {
   let pool: Piscina | undefined;
   return {
     threads,
-    run(task, signal) {
-      // Several shards queued per thread: a thread that finishes one starts the next at once instead of waiting for
-      // the event loop to hand it over (on a 2-core machine that loop competes with the threads for a core; measured
-      // on the largest document: 32 shards on 2 threads took 10.3 ms one at a time, 8.5 ms queued).
-      pool ??= new Piscina({ filename: threadFile(), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, concurrentTasksPerWorker: 8 });
-      return pool.run(task, { signal });
+    run(batch, signal) {
+      // Several batches queued per thread: a thread that finishes one starts the next at once instead of waiting for
+      // the event loop to hand it over (on a 2-core machine that loop competes with the threads for a core).
+      pool ??= new Piscina({ filename: threadFile(), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, concurrentTasksPerWorker: 4 });
+      return pool.run(batch, { signal });
     },
     async close() {
       await pool?.destroy();

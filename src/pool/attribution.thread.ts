@@ -1,17 +1,17 @@
-// piscina thread entry for v2 attribution: walks one shard of resolutions over the shared graph arrays (nothing of
-// the graph is copied: every array sits on a SharedArrayBuffer) and moves its output buffer back, not a clone.
+// piscina thread entry for v2 attribution: walks a batch of shards over the shared graph arrays (nothing of the
+// graph is copied: every array sits on a SharedArrayBuffer) and moves their output buffers back, not clones.
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { walkShard, type ShardOutput, type ShardTask } from '../domain/attribution/v2-walk';
+import { walkBatch, type ShardBatch, type ShardOutput } from '../domain/attribution/v2-walk';
 
-export default function run(task: ShardTask): ShardOutput {
-  const out = walkShard(task);
+export default function run(batch: ShardBatch): ShardOutput[] {
+  const outputs = walkBatch(batch);
   const wrapper = {
     get [transferableSymbol]() {
-      return [out.data.buffer];
+      return outputs.map((o) => o.data.buffer);
     },
     get [valueSymbol]() {
-      return out;
+      return outputs;
     },
   };
-  return move(wrapper as never) as unknown as ShardOutput;
+  return move(wrapper as never) as unknown as ShardOutput[];
 }

@@ -50,6 +50,36 @@ export function planShards(g: AttributionGraph, maxShards: number): Int32Array[]
   return shards;
 }
 
+/** Pool tasks carry shards in batches of about this many vertices + edges (see planBatches). */
+export const BATCH_SIZE = 65_536;
+
+/**
+ * Groups the shards still to walk (their numbers, ascending) into pool tasks of consecutive shards of about
+ * BATCH_SIZE vertices + edges, and at least `threads` of them when there are enough shards. A shard's output does not
+ * depend on its batch: batching only saves per-task overhead (on the largest document a task costs about as much as
+ * a shard's walk), while shards stay the unit of storage, heartbeat and resume.
+ */
+export function planBatches(g: AttributionGraph, shards: Int32Array[], pending: number[], threads: number): number[][] {
+  const sizeOf = (k: number) => {
+    const rs = shards[k];
+    if (rs.length === 0) return 0;
+    const first = g.resStart[rs[0]];
+    const end = g.resStart[rs[rs.length - 1] + 1];
+    return end - first + g.offsets[end] - g.offsets[first];
+  };
+  let total = 0;
+  for (const k of pending) total += sizeOf(k);
+  const count = Math.min(pending.length, Math.max(threads, Math.ceil(total / BATCH_SIZE)));
+  const batches: number[][] = [];
+  let acc = 0;
+  for (const k of pending) {
+    if (batches.length === 0 || (acc >= (total / count) * batches.length && batches.length < count)) batches.push([]);
+    batches[batches.length - 1].push(k);
+    acc += sizeOf(k);
+  }
+  return batches;
+}
+
 /** Adds the shards' own budget counts; over the scan's budget the scan fails before anything is assembled. */
 export function checkShardBudget(outputs: Pick<ShardOutput, 'segments' | 'characters' | 'overBudget'>[]): void {
   let segments = 0;

@@ -417,6 +417,22 @@ export function walkShard(task: ShardTask): ShardOutput {
   return { data: out.result(), segments, characters, overBudget: false, forward: forwardCount, backward: backwardCount };
 }
 
+/** Shards walked one after the other in one thread: one pool task for several shards (see planBatches). */
+export interface ShardBatch extends Omit<ShardTask, 'resolutions'> {
+  shards: Int32Array[];
+}
+
+/** Walks the batch's shards in order; stops after a shard over the budget (its output says so). */
+export function walkBatch(batch: ShardBatch): ShardOutput[] {
+  const outputs: ShardOutput[] = [];
+  for (const resolutions of batch.shards) {
+    const out = walkShard({ ...batch, resolutions });
+    outputs.push(out);
+    if (out.overBudget) break;
+  }
+  return outputs;
+}
+
 /** Sorts the first n vertices of `vs` by label, then vertex number. */
 function sortByLabel(vs: Int32Array, n: number, label: Int32Array): void {
   if (n > 32) {

@@ -3,7 +3,8 @@
 import { validateSnapshot } from '../../../src/domain/snapshot';
 import { AttributionLimitExceeded } from '../../../src/domain/attribution';
 import { buildAttributionGraph } from '../../../src/domain/attribution/v2-graph';
-import { assembleV2, attributeInline, checkShardBudget, planShards, vulnerableMask } from '../../../src/domain/attribution/v2-assemble';
+import { assembleV2, attributeInline, BATCH_SIZE, checkShardBudget, planBatches, planShards, vulnerableMask } from '../../../src/domain/attribution/v2-assemble';
+import { syntheticSnapshot } from '../../../src/domain/snapshot/synthetic';
 import { walkShard } from '../../../src/domain/attribution/v2-walk';
 import type { FindingAttribution, Snapshot } from '../../../src/domain/types';
 import { v2Snapshot, type RootSpec } from '../../helpers/v2';
@@ -225,6 +226,26 @@ test('the shard plan covers every resolution once, in order, in at most the shar
     expect(shards.flatMap((s) => [...s])).toEqual(Array.from({ length: 37 }, (_, i) => i));
     expect(planShards(g, max)).toEqual(shards);
   }
+});
+
+test('batches: every pending shard once, in order, consecutive, at least one per thread when there are enough', () => {
+  const roots: RootSpec[] = Array.from({ length: 40 }, (_, i) => ({ module: `:m${i}`, context: 'c', vertices: [['r', `:m${i}`, 'a'], ['a', 'a@1']] }));
+  const g = buildAttributionGraph(v2Snapshot(roots)).graph;
+  const shards = planShards(g, 32);
+  const all = shards.map((_, k) => k);
+  for (const [pending, threads] of [[all, 1], [all, 2], [all, 8], [[3, 4, 9, 30], 2], [[5], 4], [[], 2]] as [number[], number][]) {
+    const batches = planBatches(g, shards, pending, threads);
+    expect(batches.flat()).toEqual(pending);
+    expect(batches.every((b) => b.length > 0)).toBe(true);
+    expect(batches.length).toBe(Math.min(pending.length, threads)); // a small graph: the thread count decides
+  }
+  // A large one: batches of about BATCH_SIZE vertices + edges.
+  const big = buildAttributionGraph(syntheticSnapshot({ schemaVersion: 2, nodes: 4000, roots: 400, packagesPerRoot: 60, depsPerNode: 6, rootDeps: 3, project: 'b' })).graph;
+  const bigShards = planShards(big, 32);
+  const size = big.label.length + big.targets.length;
+  const batches = planBatches(big, bigShards, bigShards.map((_, k) => k), 2);
+  expect(batches.length).toBe(Math.ceil(size / BATCH_SIZE));
+  expect(batches.flat()).toEqual(bigShards.map((_, k) => k));
 });
 
 test('sharded walks assemble to exactly the inline result', () => {
