@@ -95,7 +95,6 @@ function ensure(a: Int32Array, n: number): Int32Array {
 export function walkShard(task: ShardTask): ShardOutput {
   const g = task.graph;
   const { offsets, targets, rOffsets, rTargets, label, isModule, labelLength } = g;
-  const vulnerable = task.vulnerable;
   const strategy = task.strategy ?? 'auto';
   // Scratch arrays sized to the largest resolution of the shard, indexed by vertex - lo (its resolution's start).
   let size = 1;
@@ -126,6 +125,7 @@ export function walkShard(task: ShardTask): ShardOutput {
   let fDist: Int32Array = new Int32Array(0);
   let fParent: Int32Array = new Int32Array(0);
   const sourceOf = new Int32Array(size).fill(-1);
+  const isTarget = new Uint8Array(size); // 1 at the resolution's vulnerable vertices
   const modDist = new Int32Array(size).fill(-1);
   const modParent = new Int32Array(size);
   let best: Int32Array = new Int32Array(64);
@@ -262,11 +262,11 @@ export function walkShard(task: ShardTask): ShardOutput {
     return at + len;
   }
 
-  /** The root's module path to M, into `into` from 0; returns its end. */
-  function modulePath(into: Int32Array, m: number): number {
+  /** Writes into `into` (from `at`) the root's module path to M; returns its end. */
+  function modulePath(into: Int32Array, at: number, m: number): number {
     const len = modDist[m - lo] + 1;
-    for (let i = len - 1, w = m; i >= 0; i--, w = modParent[w - lo]) into[i] = label[w];
-    return len;
+    for (let i = at + len - 1, w = m; i >= at; i--, w = modParent[w - lo]) into[i] = label[w];
+    return at + len;
   }
 
   /** The forward strategy for a whole resolution: `sources` distinct introduced dependencies, `vulnerableCount` targets. */
@@ -285,7 +285,7 @@ export function walkShard(task: ShardTask): ShardOutput {
       fParent[base + d] = d;
       // Only the vulnerable vertices' paths are read: the walk ends once it has found them all. (It only meets
       // package vertices: none depends on a module vertex here.)
-      let found = vulnerable[label[d]];
+      let found = isTarget[d - lo];
       let head = 0;
       let tail = 0;
       queue[tail++] = d;
@@ -298,7 +298,7 @@ export function walkShard(task: ShardTask): ShardOutput {
             fDist[base + w] = du;
             fParent[base + w] = u;
             queue[tail++] = w;
-            if (vulnerable[label[w]] === 1 && ++found === vulnerableCount) break walk;
+            if (isTarget[w - lo] === 1 && ++found === vulnerableCount) break walk;
           }
         }
       }
@@ -325,9 +325,11 @@ export function walkShard(task: ShardTask): ShardOutput {
     candidate = ensure(candidate, maxLen);
     for (let i = 0; i < vulnerableCount; i++) {
       const t = vulnerableVertices[i];
-      // The root's path: the smallest over the introductions at the shortest total length.
+      // The root's path: the smallest over the introductions at the shortest total length. Only ties are written
+      // out and compared element by element.
       let bestTotal = 0x7fffffff;
-      let bestLen = 0;
+      let bestJ = -1;
+      let ties = 0;
       let reached = 0;
       for (let j = 0; j < intros; j++) {
         const td = fDist[sourceOf[introD[j] - lo] * size + t - lo];
@@ -335,24 +337,36 @@ export function walkShard(task: ShardTask): ShardOutput {
         reached++;
         const md = modDist[introM[j] - lo];
         if (md < 0 || md + 1 + td > bestTotal) continue;
-        const len = sourcePath(candidate, modulePath(candidate, introM[j]), sourceOf[introD[j] - lo], t);
-        let smaller = md + 1 + td < bestTotal;
-        for (let k = 0; !smaller && k < len && candidate[k] <= best[k]; k++) smaller = candidate[k] < best[k];
-        if (!smaller) continue;
-        bestTotal = md + 1 + td;
-        bestLen = len;
-        const swap = best;
-        best = candidate;
-        candidate = swap;
+        if (md + 1 + td < bestTotal) {
+          bestTotal = md + 1 + td;
+          bestJ = j;
+          ties = 1;
+        } else ties++;
       }
-      if (bestTotal === 0x7fffffff) continue;
+      if (bestJ < 0) continue;
+      if (ties > 1) {
+        let bestLen = sourcePath(best, modulePath(best, 0, introM[bestJ]), sourceOf[introD[bestJ] - lo], t);
+        for (let j = bestJ + 1; j < intros; j++) {
+          const td = fDist[sourceOf[introD[j] - lo] * size + t - lo];
+          const md = modDist[introM[j] - lo];
+          if (td < 0 || md < 0 || md + 1 + td !== bestTotal) continue;
+          const len = sourcePath(candidate, modulePath(candidate, 0, introM[j]), sourceOf[introD[j] - lo], t);
+          let k = 0;
+          while (k < len && candidate[k] === best[k]) k++;
+          if (k === len || candidate[k] > best[k]) continue;
+          bestJ = j;
+          bestLen = len;
+          const swap = best;
+          best = candidate;
+          candidate = swap;
+        }
+      }
       out.push(r);
       out.push(label[t]);
-      if (out.n + 1 + bestLen + 1 + reached * (maxLen + 1) > out.buf.length) out.grow(out.n + 2 + bestLen + reached * (maxLen + 1));
+      if (out.n + 2 + bestTotal + 1 + reached * (maxLen + 1) > out.buf.length) out.grow(out.n + 3 + bestTotal + reached * (maxLen + 1));
       let at = out.n;
-      for (let k = 0; k < bestLen; k++) out.buf[at + 1 + k] = best[k];
-      out.n = at + 1 + bestLen;
-      closePath(at, bestLen);
+      out.n = sourcePath(out.buf, modulePath(out.buf, at + 1, introM[bestJ]), sourceOf[introD[bestJ] - lo], t);
+      closePath(at, out.n - at - 1);
       out.buf[out.n++] = reached;
       // Origins: every introduction reaching T (labels are distinct: one introduction per (module, dependency)).
       for (let j = 0; j < intros; j++) {
@@ -376,6 +390,7 @@ export function walkShard(task: ShardTask): ShardOutput {
       if (isModule[v] || !task.vulnerable[label[v]]) continue;
       vulnerableVertices = ensure(vulnerableVertices, vulnerableCount + 1);
       vulnerableVertices[vulnerableCount++] = v;
+      isTarget[v - lo] = 1;
     }
     if (vulnerableCount === 0) continue;
     sortByLabel(vulnerableVertices, vulnerableCount, label);
@@ -410,6 +425,7 @@ export function walkShard(task: ShardTask): ShardOutput {
       }
     }
     for (let j = 0; j < intros; j++) sourceOf[introD[j] - lo] = -1;
+    for (let i = 0; i < vulnerableCount; i++) isTarget[vulnerableVertices[i] - lo] = 0;
     if (segments > task.maxSegments || characters > task.maxCharacters) {
       return { data: new Int32Array(0), segments, characters, overBudget: true, forward: forwardCount, backward: backwardCount };
     }
