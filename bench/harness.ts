@@ -14,6 +14,8 @@ import { connectStore, ensureIndexes, type Store } from '../src/storage/mongo';
 export interface Harness {
   store: Store;
   baseUrl: string;
+  /** The Temporal server the worker uses (workflow histories). */
+  temporalAddress: string;
   key: string;
   upload(body: string, headers?: Record<string, string>): Promise<{ status: number; id: string; timing: string }>;
   waitCompleted(id: string, pollMs?: number): Promise<{ status: string; ms: number }>;
@@ -62,6 +64,7 @@ export async function startHarness(): Promise<Harness> {
   const h: Harness = {
     store,
     baseUrl,
+    temporalAddress: infra.temporalAddress,
     key: secret,
     async upload(body, headers = {}) {
       const r = await fetch(`${baseUrl}/v1/scans/dependency-snapshots`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json', ...headers }, body });

@@ -204,10 +204,10 @@ export async function markCompleted(store: Store, scanId: string, c: Completion,
 
 /**
  * → failed. `takeOver`: the caller knows no completion is in flight any more (the workflow, after publishing failed
- * for good), so a completion claimed but never written is overridden.
+ * for good), so a completion claimed but never written is overridden. True when this call failed the scan.
  */
-export async function markFailed(store: Store, scanId: string, reason: FailureReason, message: string, now = new Date(), takeOver = false): Promise<void> {
-  await terminal(store, scanId, 'failed', { finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500) }, undefined, takeOver);
+export async function markFailed(store: Store, scanId: string, reason: FailureReason, message: string, now = new Date(), takeOver = false): Promise<boolean> {
+  return terminal(store, scanId, 'failed', { finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500) }, undefined, takeOver);
 }
 
 /** Scans accepted but possibly never handed to Temporal (the sweeper's work list). */

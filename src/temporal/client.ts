@@ -4,7 +4,7 @@ import { temporal } from '@temporalio/proto';
 import type { Logger } from '../logger';
 import type { ScanDoc } from '../storage/documents';
 import type { Store } from '../storage/mongo';
-import { markFailed, queuedScans } from '../storage/scans';
+import { getScan, markFailed, queuedScans } from '../storage/scans';
 import { SA, SCAN_WORKFLOW, type ScanWorkflowInput } from './keys';
 
 export interface TemporalHandle {
@@ -100,7 +100,11 @@ export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger,
   let failed = 0;
   const orphan = async (scanId: string, was: string) => {
     if ((await workflowState(t, scanId)) === 'running') return;
-    await markFailed(store, scanId, 'internal_error', ORPHANED_MESSAGE, new Date(), true);
+    // The list was read before: the workflow may have stored its outcome and closed since. Only a scan still not
+    // terminal now that its workflow is closed is an orphan (no writer is left to race with).
+    const now = await getScan(store, scanId);
+    if (!now || (now.status !== 'queued' && now.status !== 'running')) return;
+    if (!(await markFailed(store, scanId, 'internal_error', ORPHANED_MESSAGE, new Date(), true))) return;
     logger.warn({ scanId, was }, 'scan failed by the sweeper: its workflow ended without an outcome');
     failed++;
   };
