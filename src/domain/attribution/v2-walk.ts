@@ -254,19 +254,38 @@ export function walkShard(task: ShardTask): ShardOutput {
     for (let i = 0; i < tail; i++) dist[queue[i] - lo] = -1;
   }
 
+  /** Characters of the labels written by sourcePath and modulePath since it was last reset (the budget's count). */
+  let written = 0;
+
   /** Writes into `into` (from `at`) the path D → ... → v of source s, read back along the parents; returns its end. */
   function sourcePath(into: Int32Array, at: number, s: number, v: number): number {
     const base = s * size - lo;
     const len = fDist[base + v] + 1;
-    for (let i = at + len - 1, w = v; i >= at; i--, w = fParent[base + w]) into[i] = label[w];
+    for (let i = at + len - 1, w = v; i >= at; i--, w = fParent[base + w]) {
+      const l = label[w];
+      into[i] = l;
+      written += labelLength[l];
+    }
     return at + len;
   }
 
   /** Writes into `into` (from `at`) the root's module path to M; returns its end. */
   function modulePath(into: Int32Array, at: number, m: number): number {
     const len = modDist[m - lo] + 1;
-    for (let i = at + len - 1, w = m; i >= at; i--, w = modParent[w - lo]) into[i] = label[w];
+    for (let i = at + len - 1, w = m; i >= at; i--, w = modParent[w - lo]) {
+      const l = label[w];
+      into[i] = l;
+      written += labelLength[l];
+    }
     return at + len;
+  }
+
+  /** Closes a path written to out.buf[at + 1 ..) by the two above, `written` counting its characters. */
+  function closeWritten(at: number): void {
+    const len = out.n - at - 1;
+    out.buf[at] = len;
+    segments += len;
+    characters += written;
   }
 
   /** The forward strategy for a whole resolution: `sources` distinct introduced dependencies, `vulnerableCount` targets. */
@@ -365,8 +384,9 @@ export function walkShard(task: ShardTask): ShardOutput {
       out.push(label[t]);
       if (out.n + 2 + bestTotal + 1 + reached * (maxLen + 1) > out.buf.length) out.grow(out.n + 3 + bestTotal + reached * (maxLen + 1));
       let at = out.n;
+      written = 0;
       out.n = sourcePath(out.buf, modulePath(out.buf, at + 1, introM[bestJ]), sourceOf[introD[bestJ] - lo], t);
-      closePath(at, out.n - at - 1);
+      closeWritten(at);
       out.buf[out.n++] = reached;
       // Origins: every introduction reaching T (labels are distinct: one introduction per (module, dependency)).
       for (let j = 0; j < intros; j++) {
@@ -374,8 +394,9 @@ export function walkShard(task: ShardTask): ShardOutput {
         if (fDist[s * size + t - lo] < 0) continue;
         at = out.n;
         out.buf[at + 1] = label[introM[j]];
+        written = labelLength[label[introM[j]]];
         out.n = sourcePath(out.buf, at + 2, s, t);
-        closePath(at, out.n - at - 1);
+        closeWritten(at);
       }
     }
     for (let i = 0; i < tail; i++) modDist[queue[i] - lo] = -1;
