@@ -93,9 +93,9 @@ export function createActivities(deps: ActivityDeps) {
               if (out.overBudget) throw new AttributionLimitExceeded(out.segments, out.characters);
               await putWorkInts(deps.store, scanId, `attr:${batch[i]}`, out.data, c);
               counts.set(batch[i], c);
+              heartbeat(progress()); // after each stored shard (the SDK throttles what reaches the server)
             }),
           );
-          heartbeat(progress());
         }),
       );
       checkShardBudget([...counts.values()]);
