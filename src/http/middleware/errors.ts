@@ -41,7 +41,12 @@ const UNREACHABLE_NAMES = new Set(['MongoNetworkError', 'MongoNetworkTimeoutErro
  */
 const UNAVAILABLE_SERVER_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
 
-export function unavailable(err: unknown): ApiError | null {
+export function unavailable(err: unknown, depth = 0): ApiError | null {
+  // A driver error may arrive wrapped (an Error's cause, an AggregateError of parallel writes).
+  if (depth < 4 && err instanceof Error) {
+    const inner = [err.cause, ...(err instanceof AggregateError ? err.errors : [])];
+    for (const e of inner) if (e !== undefined && unavailable(e, depth + 1)) return unavailable(e, depth + 1);
+  }
   const unreachable =
     UNREACHABLE_CLASSES.some((c) => err instanceof c) ||
     (err instanceof Error && UNREACHABLE_NAMES.has(err.name)) ||

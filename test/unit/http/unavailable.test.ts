@@ -32,6 +32,8 @@ test.each([
   ['ShutdownInProgress', new MongoServerError({ message: 'shutdown in progress', code: 91 })],
   ['NotWritablePrimary', new MongoServerError({ message: 'not primary', code: 10107 })],
   ['InterruptedDueToReplStateChange', new MongoServerError({ message: 'interrupted', code: 11602 })],
+  ['an error whose cause is a network error', new Error('storing the snapshot failed', { cause: new MongoNetworkError('connection 3 closed') })],
+  ['an AggregateError of parallel writes', new AggregateError([new Error('boom'), selection()], 'writes failed')],
 ])('%s maps to 503 service_unavailable', (_name, err) => {
   const e = unavailable(err);
   expect(e).toBeInstanceOf(ApiError);
@@ -45,6 +47,7 @@ test.each([
   ['a plain error', new Error('boom')],
   ['an ApiError', new ApiError(422, 'invalid_parameter', 'limit: not a number')],
   ['not an error', 'boom'],
+  ['an error caused by a duplicate key', new Error('insert failed', { cause: new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }) })],
 ])('%s is not a database outage', (_name, err) => {
   expect(unavailable(err)).toBeNull();
 });
