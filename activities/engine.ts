@@ -15,7 +15,7 @@ import { claimCompletion, getScan, markCompleted, markFailed, markRunning } from
 import { writeModules, writeResults } from '../src/storage/results';
 import { clearAllWork } from '../src/storage/work';
 import { Lru } from './cache';
-import { forgetScan, loadScanInputs, type ScanEngineDeps, type ScanInputs } from './inputs';
+import { forgetScan, loadScan, loadScanInputs, loadSnapshot, type ScanEngineDeps, type ScanInputs } from './inputs';
 
 const indexes = new Lru<string, Promise<AdvisoryIndex>>(2);
 const EMPTY = '(none)';
@@ -50,19 +50,25 @@ export type PrepareResult =
  * written.
  */
 export async function prepare(deps: ScanEngineDeps, scanId: string): Promise<PrepareResult> {
-  const [inputs, current] = await Promise.all([loadScanInputs(deps, scanId), currentGeneration(deps.store)]);
-  const { scan, snapshot, bytes } = inputs;
-  // Deep check: the stored bytes must still be the snapshot that was validated at upload.
-  try {
-    validateSnapshot(snapshot, bytes);
-  } catch (err) {
-    return { kind: 'invalid', message: err instanceof ApiError ? err.message : String(err) };
-  }
+  // The snapshot's read and parse start at once; the status write starts as soon as the scan document and the
+  // current generation are in, so that its round trips overlap the parse, the deep check and the matching.
+  const parsed = loadSnapshot(deps, scanId);
+  parsed.catch(() => undefined); // awaited below, unless the scan turns out unsupported first
+  const [scan, current] = await Promise.all([loadScan(deps, scanId), currentGeneration(deps.store)]);
   if (!rulesFor(scan.ecosystem)) return { kind: 'unsupported', message: `ecosystem ${scan.ecosystem} is not supported yet` };
   // The generation is pinned on the first attempt: a retry, or an import finishing mid-scan, never changes it.
   const generation = scan.advisoryGeneration !== undefined ? scan.advisoryGeneration : current;
   const running = scan.status === 'queued' ? markRunning(deps.store, scanId, generation ?? null) : Promise.resolve();
   running.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
+  const { snapshot, bytes } = await parsed;
+  // Deep check: the stored bytes must still be the snapshot that was validated at upload.
+  try {
+    validateSnapshot(snapshot, bytes);
+  } catch (err) {
+    await running.catch(() => undefined); // landed before the failure is written
+    return { kind: 'invalid', message: err instanceof ApiError ? err.message : String(err) };
+  }
+  const inputs: ScanInputs = { scan, snapshot, bytes };
   return { kind: 'ok', inputs, running, summary: { ecosystem: scan.ecosystem, nodeCount: scan.nodeCount, generation: generation ?? null, schemaVersion: scan.schemaVersion } };
 }
 

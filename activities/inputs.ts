@@ -21,16 +21,23 @@ export interface ScanInputs {
 
 const snapshots = new Lru<string, { snapshot: Snapshot; bytes: number }>(8);
 
-export async function loadScanInputs(deps: ScanEngineDeps, scanId: string): Promise<ScanInputs> {
-  const [scan, parsed] = await Promise.all([
-    getScan(deps.store, scanId),
-    snapshots.getOrCreate(scanId, async () => {
-      const raw = await getSnapshotBytes(deps.store, scanId);
-      if (!raw) throw new Error(`snapshot of ${scanId} not found`);
-      return { snapshot: JSON.parse(raw.toString('utf8')) as Snapshot, bytes: raw.length };
-    }),
-  ]);
+/** The parsed snapshot of a scan (read and parsed once per worker while the scan is in flight). */
+export function loadSnapshot(deps: ScanEngineDeps, scanId: string): Promise<{ snapshot: Snapshot; bytes: number }> {
+  return snapshots.getOrCreate(scanId, async () => {
+    const raw = await getSnapshotBytes(deps.store, scanId);
+    if (!raw) throw new Error(`snapshot of ${scanId} not found`);
+    return { snapshot: JSON.parse(raw.toString('utf8')) as Snapshot, bytes: raw.length };
+  });
+}
+
+export async function loadScan(deps: ScanEngineDeps, scanId: string): Promise<ScanDoc> {
+  const scan = await getScan(deps.store, scanId);
   if (!scan) throw new Error(`scan ${scanId} not found`);
+  return scan;
+}
+
+export async function loadScanInputs(deps: ScanEngineDeps, scanId: string): Promise<ScanInputs> {
+  const [scan, parsed] = await Promise.all([loadScan(deps, scanId), loadSnapshot(deps, scanId)]);
   return { scan, ...parsed };
 }
 
