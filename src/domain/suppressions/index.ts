@@ -2,44 +2,128 @@
 // advisory's alias group and its optional `package` glob matches the package name; expired ones are ignored.
 import type { Ecosystem, SnapshotSuppression } from '../types';
 
+// ---------------------------------------------------------------- globs --
+// Hand-written on purpose: `*` must match any run of characters including `/`, `:` and `@` (Maven coordinates, npm
+// scopes), which path-oriented glob libraries (picomatch, minimatch) refuse by design. No RegExp is built from the
+// glob: `*` turned into `.*` backtracks exponentially on a glob of many stars (2,000 characters are allowed).
+// Both sides are read as code points (a lone surrogate counts as one, as for-of does), straight off the UTF-16
+// string, so a test allocates nothing.
+
+const QUESTION = 0x3f;
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+/** UTF-16 units of the code point that starts at i (NaN past the end compares false: 1). */
+const widthAt = (s: string, i: number) => (isHigh(s.charCodeAt(i)) && isLow(s.charCodeAt(i + 1)) ? 2 : 1);
+/** UTF-16 units of the code point that ends just before j. */
+const widthBefore = (s: string, j: number) => (isLow(s.charCodeAt(j - 1)) && isHigh(s.charCodeAt(j - 2)) ? 2 : 1);
+const codePoints = (s: string) => {
+  let n = 0;
+  for (let i = 0; i < s.length; i += widthAt(s, i)) n++;
+  return n;
+};
+
 /**
- * Glob → RegExp, hand-written on purpose: `*` must match any run of characters including `/` and `:` (Maven
- * coordinates, npm scopes), which path-oriented glob libraries (picomatch, minimatch) refuse by design.
+ * Where a star-free segment ends when laid on `name` from i (a code-point boundary), never past `end`; -1 when it
+ * does not fit. Deterministic: `?` takes exactly one code point, a literal must equal the name's code point.
  */
-export function globToRegExp(glob: string, caseInsensitive = false): RegExp {
-  let re = '';
-  for (const ch of glob) {
-    if (ch === '*') re += '.*';
-    else if (ch === '?') re += '.';
-    else re += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+function fit(seg: string, name: string, i: number, end: number): number {
+  for (let k = 0; k < seg.length; ) {
+    if (i >= end) return -1;
+    const wn = widthAt(name, i);
+    const wg = widthAt(seg, k);
+    const c = seg.charCodeAt(k);
+    if (c !== QUESTION && (wg !== wn || c !== name.charCodeAt(i) || (wg === 2 && seg.charCodeAt(k + 1) !== name.charCodeAt(i + 1)))) return -1;
+    i += wn;
+    k += wg;
   }
-  return new RegExp(`^${re}$`, caseInsensitive ? 'is' : 's');
+  return i;
+}
+
+/**
+ * The whole-name test of a glob: `*` any run of characters (none included), `?` exactly one, anything else itself,
+ * case-sensitive. The glob is cut at its runs of stars once; a test then anchors the first piece at the start and
+ * the last at the end, and places each middle piece at its leftmost fit after the previous one (leftmost is never
+ * worse: it leaves the most room to what follows), so nothing is ever retried. Cost per test: O(|name| × |middle
+ * pieces|) at worst (each start of each piece tried once), under O(|glob| × |name|); a name shorter than the glob's
+ * non-star characters is refused at once, so long star-laden globs cost nothing on short names.
+ */
+export function globMatcher(glob: string): (name: string) => boolean {
+  const pieces = glob.split('*');
+  if (pieces.length === 1) return (name) => fit(glob, name, 0, name.length) === name.length;
+  const first = pieces[0];
+  const last = pieces[pieces.length - 1];
+  const lastPoints = codePoints(last);
+  const middle = pieces.slice(1, -1).filter((p) => p !== '').map((p) => ({ p, points: codePoints(p) }));
+  const minPoints = codePoints(first) + lastPoints + middle.reduce((n, m) => n + m.points, 0);
+  return (name) => {
+    if (name.length < minPoints) return false; // UTF-16 units ≥ code points
+    let i = fit(first, name, 0, name.length);
+    if (i < 0) return false;
+    let end = name.length;
+    for (let n = lastPoints; n > 0; n--) end -= widthBefore(name, end);
+    if (end < i || fit(last, name, end, name.length) !== name.length) return false;
+    for (const { p, points } of middle) {
+      let e: number;
+      while ((e = fit(p, name, i, end)) < 0) {
+        if (end - i <= points) return false; // no later start leaves room for the piece
+        i += widthAt(name, i);
+      }
+      i = e;
+    }
+    return true;
+  };
 }
 
 /** PEP 503 normalisation: lowercase, runs of -, _ and . become one -. */
 export const pep503 = (name: string) => name.toLowerCase().replace(/[-_.]+/g, '-');
 
+// ---------------------------------------------------------------- suppressions --
+
 export interface ActiveSuppression {
   ids: string;
   reason: string;
+  /** Position among the active suppressions: snapshot order. */
+  order: number;
   test: (packageName: string) => boolean;
 }
 
-/** The suppressions in force on the processing day (YYYY-MM-DD, UTC), in snapshot order. */
-export function activeSuppressions(list: SnapshotSuppression[] | undefined, ecosystem: Ecosystem, processingDay: string): ActiveSuppression[] {
-  const python = ecosystem === 'python';
-  return (list ?? [])
-    .filter((s) => !s.expires || s.expires >= processingDay)
-    .map((s) => {
-      const glob = s.package === undefined ? null : globToRegExp(python ? pep503(s.package) : s.package);
-      return { ids: s.cve, reason: s.reason, test: (name: string) => glob === null || glob.test(python ? pep503(name) : name) };
-    });
+/** The suppressions in force, in snapshot order, and the same indexed by upper-cased advisory id. */
+export interface SuppressionIndex {
+  list: readonly ActiveSuppression[];
+  byId: ReadonlyMap<string, readonly ActiveSuppression[]>;
 }
 
-/** The first suppression (in snapshot order) that matches, or null. */
-export function findSuppression(active: ActiveSuppression[], groupIds: readonly string[], packageName: string): ActiveSuppression | null {
+/** The suppressions in force on the processing day (YYYY-MM-DD, UTC). */
+export function activeSuppressions(list: SnapshotSuppression[] | undefined, ecosystem: Ecosystem, processingDay: string): SuppressionIndex {
+  const python = ecosystem === 'python';
+  const active = (list ?? [])
+    .filter((s) => !s.expires || s.expires >= processingDay)
+    .map((s, order): ActiveSuppression => {
+      const glob = s.package === undefined ? null : globMatcher(python ? pep503(s.package) : s.package);
+      return { ids: s.cve, reason: s.reason, order, test: (name: string) => glob === null || glob(python ? pep503(name) : name) };
+    });
   // Advisory ids are compared case-insensitively: GHSA ids are written both ways in the wild.
-  const ids = new Set(groupIds.map((id) => id.toUpperCase()));
-  for (const s of active) if (ids.has(s.ids.toUpperCase()) && s.test(packageName)) return s;
-  return null;
+  const byId = new Map<string, ActiveSuppression[]>();
+  for (const s of active) {
+    const key = s.ids.toUpperCase();
+    const same = byId.get(key);
+    if (same) same.push(s);
+    else byId.set(key, [s]);
+  }
+  return { list: active, byId };
+}
+
+/** The first suppression (in snapshot order) whose id is one of the group's and whose glob matches, or null. */
+export function findSuppression(index: SuppressionIndex, groupIds: readonly string[], packageName: string): ActiveSuppression | null {
+  let best: ActiveSuppression | null = null;
+  for (const key of new Set(groupIds.map((id) => id.toUpperCase()))) {
+    for (const s of index.byId.get(key) ?? []) {
+      if (best !== null && s.order > best.order) break; // an earlier one already matched under another id
+      if (s.test(packageName)) {
+        best = s;
+        break;
+      }
+    }
+  }
+  return best;
 }
