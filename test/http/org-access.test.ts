@@ -1,5 +1,6 @@
 // Members, invitations, the audit trail, public IP ranges and rate limits over real HTTP on the real database.
-import { createSession, findOrCreateUser } from '../../src/storage/accounts';
+import { addMember, createOrgWithOwner, createSession, findOrCreateUser, memberOfUser } from '../../src/storage/accounts';
+import { acceptInvitation, createInvitation, findInvitationByToken, revokeInvitation } from '../../src/storage/invitations';
 import { isCidr } from '../../src/http/platform';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 
@@ -132,6 +133,133 @@ describe('invitations', () => {
     expect((await t.api.delete(`/v1/invitations/${third.body.invitation.id}`).set(bearer(admin))).status).toBe(204);
     expect((await t.api.post('/v1/invitations/lookups').send({ token: third.body.token })).body.status).toBe('revoked');
     expect(err(await t.api.delete('/v1/invitations/inv_nope').set(bearer(admin)))).toEqual({ status: 404, code: 'not_found' });
+  });
+});
+
+describe('invitation decisions: revocation and acceptance have one winner', () => {
+  const accept = (tok: string, token: string) => t.api.post('/v1/invitations/acceptances').set(bearer(tok)).send({ token });
+  async function invited(org: Org, role: 'member' | 'auditor' = 'member') {
+    const address = email('race');
+    const res = await t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: address, role });
+    const user = await findOrCreateUser(t.store, address);
+    return { id: res.body.invitation.id as string, token: res.body.token as string, user, session: (await createSession(t.store, user._id)).token };
+  }
+  const stored = async (id: string) => (await t.store.c.invitations.findOne({ id }))!;
+
+  test('a revocation landing after the acceptance loaded the invitation wins: 409 invite_revoked, no member', async () => {
+    const org = await newOrg(t.store);
+    const inv = await invited(org);
+    // The seam: the acceptance's load returns the invitation still pending, and the revocation lands right after.
+    const original = t.store.c.invitations.findOne.bind(t.store.c.invitations);
+    const spy = jest.spyOn(t.store.c.invitations, 'findOne').mockImplementationOnce((async (...args: unknown[]) => {
+      const doc = await (original as (...a: unknown[]) => Promise<any>)(...args);
+      expect(doc.status).toBe('pending');
+      expect(await revokeInvitation(t.store, doc)).toBe(true);
+      return doc;
+    }) as any);
+    try {
+      expect(err(await accept(inv.session, inv.token))).toEqual({ status: 409, code: 'invite_revoked' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await memberOfUser(t.store, inv.user._id)).toBeNull();
+    expect((await stored(inv.id)).status).toBe('revoked');
+    expect((await t.api.get('/v1/me').set(bearer(inv.session))).body.member).toBeNull();
+  });
+
+  test('in storage, in the order the race produces: load, revoke, accept → revoked; load, accept, revoke → accepted', async () => {
+    const org = await newOrg(t.store);
+    const a = await invited(org);
+    const loadedA = (await findInvitationByToken(t.store, a.token))!;
+    expect(await revokeInvitation(t.store, loadedA)).toBe(true);
+    expect(await acceptInvitation(t.store, loadedA, { id: a.user._id, email: a.user.email })).toEqual({ outcome: 'revoked' });
+    expect(await memberOfUser(t.store, a.user._id)).toBeNull();
+
+    const b = await invited(org);
+    const loadedB = (await findInvitationByToken(t.store, b.token))!;
+    const won = await acceptInvitation(t.store, loadedB, { id: b.user._id, email: b.user.email });
+    expect(won).toMatchObject({ outcome: 'accepted', member: { orgId: org.orgId, userId: b.user._id } });
+    expect(await revokeInvitation(t.store, loadedB)).toBe(false);
+    expect(await stored(b.id)).toMatchObject({ status: 'accepted', revokedAt: null });
+    expect(await acceptInvitation(t.store, loadedB, { id: b.user._id, email: b.user.email })).toEqual({ outcome: 'already_accepted' });
+  });
+
+  test('an acceptance whose member cannot be added (already in an organization) gives the decision back', async () => {
+    const org = await newOrg(t.store);
+    const inv = await invited(org);
+    const loaded = (await findInvitationByToken(t.store, inv.token))!;
+    // the invitee joins another organization between the route's check and the claim
+    const other = await createOrgWithOwner(t.store, 'elsewhere', email('elsewhere-owner'));
+    await addMember(t.store, other.org._id, inv.user.email, 'member');
+    expect(await acceptInvitation(t.store, loaded, { id: inv.user._id, email: inv.user.email })).toEqual({ outcome: 'already_in_org' });
+    expect((await stored(inv.id)).status).toBe('pending');
+    expect(await t.store.c.claims.findOne({ _id: `invitation-decision:${inv.id}` })).toBeNull();
+    expect(await revokeInvitation(t.store, loaded)).toBe(true); // nothing holds the decision any more
+  });
+
+  test('a revocation waits for an acceptance that holds the decision: it takes the decision once that is given back', async () => {
+    const org = await newOrg(t.store);
+    const inv = await invited(org);
+    const loaded = (await findInvitationByToken(t.store, inv.token))!;
+    const claim = { _id: `invitation-decision:${inv.id}`, value: `accepted:${inv.user._id}:inflight`, at: new Date() };
+    await t.store.c.claims.insertOne(claim);
+    const revoking = revokeInvitation(t.store, loaded);
+    await new Promise((r) => setTimeout(r, 150));
+    await t.store.c.claims.deleteOne({ _id: claim._id }); // the acceptance failed and gave it back
+    expect(await revoking).toBe(true);
+    expect((await stored(inv.id)).status).toBe('revoked');
+  });
+
+  test('re-inviting does not revoke an invitation an acceptance has won', async () => {
+    const org = await newOrg(t.store);
+    const inv = await invited(org);
+    const loaded = (await findInvitationByToken(t.store, inv.token))!;
+    const stale = { ...loaded }; // what the re-invite read: still pending
+    expect((await acceptInvitation(t.store, loaded, { id: inv.user._id, email: inv.user.email })).outcome).toBe('accepted');
+    await t.store.c.invitations.updateOne({ _id: stale._id }, { $set: { status: 'pending' } }); // as if the status write were still under way
+    const again = createInvitation(t.store, { orgId: org.orgId, email: inv.user.email, role: 'member', createdBy: org.memberId });
+    await new Promise((r) => setTimeout(r, 100));
+    await t.store.c.invitations.updateOne({ _id: stale._id }, { $set: { status: 'accepted' } });
+    expect((await again).replaced).toEqual([]);
+    expect((await stored(inv.id)).status).toBe('accepted');
+  });
+
+  test('accept and revoke fired together, many times: exactly one wins, and the member exists iff the invitation is accepted', async () => {
+    const org = await newOrg(t.store);
+    const outcomes = { accepted: 0, revoked: 0 };
+    for (let round = 0; round < 24; round++) {
+      const inv = await invited(org);
+      const [acc, del] = await Promise.all([accept(inv.session, inv.token), t.api.delete(`/v1/invitations/${inv.id}`).set(bearer(org.ownerToken))]);
+      expect(del.status).toBe(204);
+      const doc = await stored(inv.id);
+      const member = await memberOfUser(t.store, inv.user._id);
+      if (acc.status === 200) {
+        outcomes.accepted++;
+        expect(doc.status).toBe('accepted');
+        expect(member).toMatchObject({ _id: acc.body.member.id, orgId: org.orgId });
+      } else {
+        outcomes.revoked++;
+        expect(err(acc)).toEqual({ status: 409, code: 'invite_revoked' });
+        expect(doc.status).toBe('revoked');
+        expect(member).toBeNull();
+      }
+    }
+    // and in storage, without HTTP in between, so that the two decisions meet as closely as they can
+    for (let round = 0; round < 40; round++) {
+      const inv = await invited(org, 'auditor');
+      const loaded = (await findInvitationByToken(t.store, inv.token))!;
+      const [acc, revoked] = await Promise.all([acceptInvitation(t.store, loaded, { id: inv.user._id, email: inv.user.email }), revokeInvitation(t.store, loaded)]);
+      expect({ acc: acc.outcome, revoked }).toEqual(acc.outcome === 'accepted' ? { acc: 'accepted', revoked: false } : { acc: 'revoked', revoked: true });
+      const doc = await stored(inv.id);
+      expect(doc.status).toBe(acc.outcome === 'accepted' ? 'accepted' : 'revoked');
+      expect((await memberOfUser(t.store, inv.user._id)) !== null).toBe(doc.status === 'accepted');
+      outcomes[acc.outcome === 'accepted' ? 'accepted' : 'revoked']++;
+    }
+    // audit: one revocation event per revoked invitation, one acceptance event per accepted one (HTTP rounds)
+    const events = (await t.api.get('/v1/audit-events?limit=200').set(bearer(org.ownerToken))).body.auditEvents;
+    const types = events.map((e: any) => e.type);
+    expect(types.filter((x: string) => x === 'invitation.accepted').length + types.filter((x: string) => x === 'invitation.revoked').length).toBe(24);
+    expect(outcomes.accepted + outcomes.revoked).toBe(64);
   });
 });
 

@@ -4,11 +4,10 @@
 //   lookup:     {org: {name}, email, role, status, expiresAt}
 import Router from '@koa/router';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
-import { addMember, findOrg, memberOfUser, normalizeEmail } from '../../storage/accounts';
+import { findOrg, memberOfUser, normalizeEmail } from '../../storage/accounts';
 import { recordAudit } from '../../storage/audit';
 import type { InvitationDoc, Role } from '../../storage/documents';
-import { isDuplicateKey } from '../../storage/mongo';
-import { createInvitation, findInvitation, findInvitationByToken, invitationStatus, listInvitations, markAccepted, revokeInvitation, type InvitationStatus } from '../../storage/invitations';
+import { acceptInvitation, createInvitation, findInvitation, findInvitationByToken, invitationStatus, listInvitations, revokeInvitation, type Acceptance, type InvitationStatus } from '../../storage/invitations';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
@@ -23,6 +22,13 @@ const ROLES = ['owner', 'admin', 'member', 'auditor'] as const;
 const STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const conflict = (code: 'invite_expired' | 'invite_revoked' | 'invite_already_accepted' | 'invite_email_mismatch' | 'already_in_org', message: string) => new ApiError(409, code, message);
+/** The acceptance failures, whether seen in the invitation as loaded or when claiming it. */
+const LOST: Record<Exclude<Acceptance['outcome'], 'accepted'>, () => ApiError> = {
+  revoked: () => conflict('invite_revoked', 'the invitation was revoked'),
+  expired: () => conflict('invite_expired', 'the invitation has expired'),
+  already_accepted: () => conflict('invite_already_accepted', 'the invitation was already accepted'),
+  already_in_org: () => conflict('already_in_org', 'you already belong to an organization'),
+};
 
 export function presentInvitation(i: InvitationDoc, now = new Date()) {
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -96,20 +102,16 @@ export function invitationRoutes(deps: AppDeps): Router {
     if (!inv || !org) throw notFound('invitation');
     // decisions.md order: revoked, expired, already accepted, email mismatch, already in an organization
     const status = invitationStatus(inv);
-    if (status === 'revoked') throw conflict('invite_revoked', 'the invitation was revoked');
-    if (status === 'expired') throw conflict('invite_expired', 'the invitation has expired');
-    if (status === 'accepted') throw conflict('invite_already_accepted', 'the invitation was already accepted');
+    if (status === 'revoked') throw LOST.revoked();
+    if (status === 'expired') throw LOST.expired();
+    if (status === 'accepted') throw LOST.already_accepted();
     if (normalizeEmail(p.user.email) !== inv.email) throw conflict('invite_email_mismatch', 'the invitation was sent to another email address');
-    if (p.member || (await memberOfUser(deps.store, p.user.id))) throw conflict('already_in_org', 'you already belong to an organization');
+    if (p.member || (await memberOfUser(deps.store, p.user.id))) throw LOST.already_in_org();
     await recheck(deps, p);
-    let member;
-    try {
-      member = await addMember(deps.store, inv.orgId, p.user.email, inv.role);
-    } catch (err) {
-      if (isDuplicateKey(err)) throw conflict('already_in_org', 'you already belong to an organization');
-      throw err;
-    }
-    await markAccepted(deps.store, inv);
+    // The checks above read the invitation as it was; a revocation or acceptance decided since then wins here.
+    const accepted = await acceptInvitation(deps.store, inv, p.user);
+    if (accepted.outcome !== 'accepted') throw LOST[accepted.outcome]();
+    const { member } = accepted;
     await recordAudit(deps.store, { orgId: inv.orgId, type: 'invitation.accepted', actor: { memberId: member._id, userId: p.user.id, email: p.user.email }, target: { kind: 'invitation', id: inv.id, email: inv.email, role: inv.role }, requestId: ctx.state.requestId });
     ctx.body = { org: { id: org._id, name: org.name }, member: presentMember(member) };
   });
