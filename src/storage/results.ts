@@ -1,9 +1,11 @@
 // A completed scan's findings: immutable, written as a few _id-keyed compressed chunks in list order before the scan
 // is flipped to completed. Writes are replace-by-_id, so a retried activity overwrites rather than duplicates.
-// Reads are cached per process: results never change once published.
+// Reads are cached per process, within a byte budget: results never change once published.
 import type { ScanModule } from '../domain/attribution/module-order';
 import type { Finding } from '../domain/types';
-import { packJson, unpackJson } from './compress';
+import { LRUCache } from 'lru-cache';
+import type { Binary } from 'mongodb';
+import { packJson, unpackBytes } from './compress';
 import type { Store } from './mongo';
 
 /** A chunk holds at most this many findings and about this much JSON (before compression): bounded documents. */
@@ -49,39 +51,73 @@ export async function writeModules(store: Store, scanId: string, modules: ScanMo
   await store.c.scanResults.replaceOne({ _id: `${scanId}:modules` }, { scanId, n: -1, count: modules.length, data: await packJson(modules) }, { upsert: true });
 }
 
-const moduleCache = new Map<string, Promise<ScanModule[]>>();
+/** Default byte budgets of the per-process read caches (decompressed JSON bytes; the parsed objects take a small
+ * multiple of that on the heap). */
+export const FINDINGS_CACHE_BYTES = 64 * 1024 * 1024;
+export const MODULES_CACHE_BYTES = 16 * 1024 * 1024;
+
+function envBytes(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
+  return n;
+}
+
+export interface Sized<V> {
+  value: V;
+  bytes: number;
+}
+
+/**
+ * A per-process cache of immutable values keyed by scan id, bounded by bytes: least recently used entries go first,
+ * an entry bigger than the whole budget is returned but never kept, concurrent reads of one key share one load, and
+ * a failed load is not kept (the next read tries again).
+ */
+export function byteBoundedCache<V, C>(maxBytes: number, load: (key: string, context: C) => Promise<Sized<V>>) {
+  if (maxBytes <= 0) return { get: async (key: string, context: C) => (await load(key, context)).value, calculatedSize: () => 0 };
+  const lru = new LRUCache<string, Sized<V>, unknown>({
+    maxSize: maxBytes,
+    sizeCalculation: (e) => Math.max(1, e.bytes),
+    fetchMethod: (key, _stale, { context }) => load(key, context as C),
+  });
+  return {
+    async get(key: string, context: C): Promise<V> {
+      return (await lru.fetch(key, { context }))!.value;
+    },
+    calculatedSize: () => lru.calculatedSize,
+  };
+}
+
+/** Gunzips a stored value and parses it, with its decompressed size. */
+async function unpackSized<T>(bin: Binary): Promise<Sized<T>> {
+  const bytes = await unpackBytes(bin);
+  return { value: JSON.parse(bytes.toString('utf8')) as T, bytes: bytes.length };
+}
+
+// Budgets from the environment: FINDINGS_CACHE_BYTES, MODULES_CACHE_BYTES (0 turns a cache off).
+const moduleCache = byteBoundedCache<ScanModule[], Store>(envBytes('MODULES_CACHE_BYTES', MODULES_CACHE_BYTES), async (scanId, store) => {
+  const doc = await store.c.scanResults.findOne({ _id: `${scanId}:modules` });
+  return doc ? unpackSized<ScanModule[]>(doc.data) : { value: [], bytes: 0 };
+});
 
 /** The module metadata of a completed scan (cached: it never changes once published). */
 export function readModules(store: Store, scanId: string): Promise<ScanModule[]> {
-  let p = moduleCache.get(scanId);
-  if (!p) {
-    p = store.c.scanResults.findOne({ _id: `${scanId}:modules` }).then((doc) => (doc ? unpackJson<ScanModule[]>(doc.data) : []));
-    p.catch(() => moduleCache.delete(scanId));
-    moduleCache.set(scanId, p);
-    while (moduleCache.size > 256) moduleCache.delete(moduleCache.keys().next().value!);
-  }
-  return p;
+  return moduleCache.get(scanId, store);
 }
 
-const cache = new Map<string, Promise<Finding[]>>();
-const CACHE_ENTRIES = 64;
-
-export function readResults(store: Store, scanId: string, chunks: number): Promise<Finding[]> {
-  const hit = cache.get(scanId);
-  if (hit) {
-    cache.delete(scanId);
-    cache.set(scanId, hit); // LRU: most recent last
-    return hit;
-  }
-  const p = Promise.all(
+const findingsCache = byteBoundedCache<Finding[], { store: Store; chunks: number }>(envBytes('FINDINGS_CACHE_BYTES', FINDINGS_CACHE_BYTES), async (scanId, { store, chunks }) => {
+  const parts = await Promise.all(
     Array.from({ length: chunks }, async (_, n) => {
       const doc = await store.c.scanResults.findOne({ _id: `${scanId}:${n}` });
       if (!doc) throw new Error(`result chunk ${scanId}:${n} missing`);
-      return unpackJson<Finding[]>(doc.data);
+      return unpackSized<Finding[]>(doc.data);
     }),
-  ).then((parts) => parts.flat());
-  p.catch(() => cache.delete(scanId));
-  cache.set(scanId, p);
-  while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-  return p;
+  );
+  return { value: parts.flatMap((p) => p.value), bytes: parts.reduce((sum, p) => sum + p.bytes, 0) };
+});
+
+/** A completed scan's findings in list order (cached: they never change once published). */
+export function readResults(store: Store, scanId: string, chunks: number): Promise<Finding[]> {
+  return findingsCache.get(scanId, { store, chunks });
 }

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { LRUCache } from 'lru-cache';
 import type { ScanModule } from '../../domain/attribution/module-order';
 import { SEVERITIES, type Finding } from '../../domain/types';
 import { readResults } from '../../storage/results';
@@ -11,19 +12,22 @@ import { reachableScan } from '../scans/routes';
 import { countsOf, filterKey, inScope, matchesFilters, type FindingFilter } from './filter';
 
 // The module/team/view scope of a scan's findings, kept per scan and scope: results never change once published,
-// and paging through one scope (or switching severity filters) then costs no walk over every attribution.
-const scopes = new Map<string, Finding[]>();
-const SCOPE_ENTRIES = 256;
+// and paging through one scope (or switching severity filters) then costs no walk over every attribution. Scopes hang
+// off the cached findings array itself, so they go when its byte-bounded cache (storage/results.ts) lets it go; a
+// scope holds only references, a few per scan.
+const scopes = new WeakMap<Finding[], LRUCache<string, Finding[]>>();
+const SCOPES_PER_SCAN = 16;
 
-function scopedFindings(scanId: string, all: Finding[], filter: FindingFilter, modules: ScanModule[]): Finding[] {
+function scopedFindings(all: Finding[], filter: FindingFilter, modules: ScanModule[]): Finding[] {
   if (filter.module === undefined && filter.team === undefined) return all;
-  const key = JSON.stringify([scanId, filter.attribution, filter.module ?? null, filter.team ?? null]);
-  let hit = scopes.get(key);
+  const key = JSON.stringify([filter.attribution, filter.module ?? null, filter.team ?? null]);
+  let ofScan = scopes.get(all);
+  if (!ofScan) scopes.set(all, (ofScan = new LRUCache<string, Finding[]>({ max: SCOPES_PER_SCAN })));
+  let hit = ofScan.get(key);
   if (!hit) {
     const teams = { teams: new Map(modules.map((m) => [m.path, m.teamName ?? null])) };
     hit = all.filter((f) => inScope(f, filter, teams));
-    scopes.set(key, hit);
-    while (scopes.size > SCOPE_ENTRIES) scopes.delete(scopes.keys().next().value!);
+    ofScan.set(key, hit);
   }
   return hit;
 }
@@ -54,7 +58,7 @@ export function findingRoutes(deps: AppDeps): Router {
     }
     const all = await readResults(deps.store, scan._id, scan.resultChunks ?? 1);
     // v1 scans have no modules: every module or team label is unknown there, so the list is empty (not an error).
-    const scoped = scopedFindings(scan._id, all, filter, scan.modules ?? []);
+    const scoped = scopedFindings(all, filter, scan.modules ?? []);
     const selected = scoped.filter((f) => matchesFilters(f, filter));
     const page = selected.slice(offset, offset + limit);
     await recheckDone;
