@@ -16,15 +16,18 @@ export function healthRoutes(deps: AppDeps): Router {
   r.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  // Readiness: MongoDB and Temporal reachable, and a worker polling the scan task queue.
+  // Readiness: MongoDB and Temporal reachable, and a worker polling the scan task queue. The route is public, so
+  // it answers names and booleans only: a driver's message names hosts, ports and sometimes users. The details
+  // go to the log.
   r.get('/readyz', async (ctx) => {
     const checks = await Promise.all([
       check('mongodb', async () => (await ping(deps.store), { ok: true, detail: 'reachable' })),
       check('temporal', () => deps.readiness.temporal()),
     ]);
     const ready = checks.every((c) => c.ok);
+    if (!ready) deps.logger.warn({ checks: checks.filter((c) => !c.ok) }, 'not ready');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not_ready', checks };
+    ctx.body = { status: ready ? 'ready' : 'not_ready', checks: checks.map(({ name, ok }) => ({ name, ok })) };
   });
   return r;
 }
