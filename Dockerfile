@@ -15,6 +15,9 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-slim
 ENV NODE_ENV=production
+# Outside a container the API binds loopback by default; inside one, loopback cannot be reached through a published
+# port, so the image binds all of the container's interfaces (what is exposed is decided by `ports:` / `-p`).
+ENV HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -23,6 +23,9 @@ export interface Config {
   apiDbWaitMs: number;
 }
 
+/** Loopback unless told otherwise: a laptop's API is not for the network. Containers set HOST=0.0.0.0. */
+export const DEFAULT_HOST = '127.0.0.1';
+
 function int(name: string, fallback: number): number {
   const v = process.env[name];
   if (v === undefined || v === '') return fallback;
@@ -48,7 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const runtime = runtimeFile(dataDir);
   return {
     port: int('PORT', 8080),
-    host: env.HOST || '0.0.0.0',
+    host: env.HOST || DEFAULT_HOST,
     dataDir,
     mongoUri: env.MONGODB_URI || runtime.mongoUri,
     mongoDb: env.MONGODB_DB || 'scanner',
@@ -65,11 +68,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 export function requireMongoUri(c: Config): string {
-  if (!c.mongoUri) throw new Error('MONGODB_URI is not set and no runtime.json was found under DATA_DIR: run `npm start` or set MONGODB_URI');
+  if (!c.mongoUri) throw new Error('MONGODB_URI is not set and no runtime.json was found under DATA_DIR (it is private to the user who ran `npm start`): run `npm start` or set MONGODB_URI');
   return c.mongoUri;
 }
 
 export function requireTemporalAddress(c: Config): string {
-  if (!c.temporalAddress) throw new Error('TEMPORAL_ADDRESS is not set and no runtime.json was found under DATA_DIR: run `npm start` or set TEMPORAL_ADDRESS');
+  if (!c.temporalAddress) throw new Error('TEMPORAL_ADDRESS is not set and no runtime.json was found under DATA_DIR (it is private to the user who ran `npm start`): run `npm start` or set TEMPORAL_ADDRESS');
   return c.temporalAddress;
 }

@@ -40,7 +40,10 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  logger.info({ port: config.port }, `API listening on http://127.0.0.1:${config.port}`);
+  // What the socket is bound to, not what we asked for: the log must not promise loopback while listening on all.
+  const bound = server.address() as import('node:net').AddressInfo;
+  const shown = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  logger.info({ host: bound.address, port: bound.port }, `API listening on http://${shown}:${bound.port}`);
   return {
     server,
     async close() {
