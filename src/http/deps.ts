@@ -5,6 +5,7 @@ import type { CursorCodec } from '../storage/cursors';
 import type { ScanDoc } from '../storage/documents';
 import type { Principal } from './auth/principal';
 import type { UploadPreparer } from '../pool/upload-pool';
+import type { UploadSlots } from './scans/upload-body';
 import type { RateLimiter } from './rate-limit';
 
 export interface ScanStarter {
@@ -28,6 +29,8 @@ export interface AppDeps {
   maxBodyBytes: number;
   /** Parses, validates, hashes and compresses upload bodies (large ones on a thread pool). */
   uploads: UploadPreparer;
+  /** Large uploads in flight (default: UPLOADS_MAX_IN_FLIGHT, else 4); past it 503 service_unavailable. */
+  uploadSlots?: UploadSlots;
   /** Per-credential counters and headers (absent: no rate-limit headers). */
   rateLimiter?: RateLimiter;
   /** Invitation links and the public IP ranges (defaults: platformFromEnv()). */

@@ -24,19 +24,26 @@ export interface PreparedUpload {
 
 export type PrepOutcome = { ok: true; value: PreparedUpload } | { ok: false; status: number; code: string; message: string };
 
+/** Parse and validate: only the summary leaves, so the parsed graph can be collected before compression starts. */
+function summarize(raw: Uint8Array): UploadSummary {
+  let value: unknown;
+  try {
+    // A view over the bytes, decoded once: JSON.parse needs a string, the only other form the body takes.
+    value = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+  } catch {
+    throw invalidSnapshot('', 'body is not valid JSON');
+  }
+  const { snapshot, stats } = validateSnapshot(value, raw.byteLength);
+  return { schemaVersion: snapshot.schemaVersion, project: snapshot.project, ecosystem: snapshot.ecosystem, stats };
+}
+
 export function prepareUpload(raw: Uint8Array): PrepOutcome {
   try {
-    let value: unknown;
-    try {
-      value = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
-    } catch {
-      throw invalidSnapshot('', 'body is not valid JSON');
-    }
-    const { snapshot, stats } = validateSnapshot(value, raw.byteLength);
+    const summary = summarize(raw);
     return {
       ok: true,
       value: {
-        summary: { schemaVersion: snapshot.schemaVersion, project: snapshot.project, ecosystem: snapshot.ecosystem, stats },
+        summary,
         bodyHash: createHash('sha256').update(raw).digest('hex'),
         bytes: raw.byteLength,
         gzipped: gzipSync(raw, { level: 3 }),

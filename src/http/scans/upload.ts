@@ -1,7 +1,8 @@
-// POST /v1/scans/dependency-snapshots: stream (10 MB cap) → parse → validate → idempotency → project → store
-// snapshot and scan → start the workflow → 201. An upload answered 201 is never lost: the scan is stored before the
-// answer, and the sweeper starts any queued scan whose workflow start did not get through. An upload whose storing
-// failed is answered 503 (database unreachable) or 500 and withdrawn, or else left whole for the sweeper.
+// POST /v1/scans/dependency-snapshots: a slot if large (none left: 503) → stream (10 MB cap) → parse → validate →
+// idempotency → project → store snapshot and scan → start the workflow → 201. An upload answered 201 is never lost:
+// the scan is stored before the answer, and the sweeper starts any queued scan whose workflow start did not get
+// through. An upload whose storing failed is answered 503 (database unreachable) or 500 and withdrawn, or else left
+// whole for the sweeper.
 import type { Context } from 'koa';
 import { ApiError, invalidSnapshot } from '../../domain/errors';
 import { newId } from '../../domain/ids';
@@ -14,8 +15,8 @@ import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
-import { readBody } from '../middleware/body';
 import { presentScan } from './presenter';
+import { readUploadBody, UploadSlots } from './upload-body';
 import { withModules } from './modules';
 import { Timing } from '../timing';
 
@@ -72,96 +73,110 @@ async function withdrawUpload(deps: AppDeps, scanId: string): Promise<boolean> {
 }
 
 export function uploadHandler(deps: AppDeps) {
+  const slots = deps.uploadSlots ?? new UploadSlots();
   return async (ctx: Context) => {
-    const timing = new Timing(ctx.state.startedAt);
-    timing.mark('auth');
-    const principal = principalOf(ctx);
-    const key = idempotencyKey(ctx);
-    const tooLarge = new ApiError(413, 'snapshot_too_large', `body: larger than ${deps.maxBodyBytes} bytes`);
-    if (!ctx.is('application/json')) throw invalidSnapshot('', 'Content-Type must be application/json');
-    const raw = await readBody(ctx, deps.maxBodyBytes, tooLarge);
-    timing.mark('body');
-    const { summary: snapshot, bodyHash, gzipped } = await deps.uploads.prepare(raw);
-    timing.mark('validate');
-    const stats = snapshot.stats;
-    let project = await resolveProject(deps, ctx, snapshot.project);
-    timing.mark('project');
-
-    const scanId = newId('scn');
-    if (key) {
-      const claim = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
-      if (!claim.claimed) {
-        if (claim.existing.bodyHash !== bodyHash) {
-          throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: already used with a different body');
-        }
-        const original = await replayedScan(deps, claim.existing.scanId);
-        if (original && !(original.status === 'failed' && original.failureReason === 'internal_error')) {
-          await recheck(deps, principal);
-          ctx.status = 200;
-          ctx.body = presentScan(await withModules(deps.store, original));
-          return;
-        }
-        // decisions.md: a key whose scan failed with internal_error is released, so the same body starts anew.
-        await releaseKey(deps.store, principal.orgId, key, claim.existing.scanId);
-        const again = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
-        if (!again.claimed) throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: a concurrent request holds this key');
-      }
-    }
-
-    let insertFailed = false;
+    let release: (() => void) | undefined;
     try {
-      timing.mark('idempotency');
-      await recheck(deps, principal); // a key revoked meanwhile stores nothing
-      timing.mark('recheck');
-      project ??= await createProject(deps.store, principal.orgId, snapshot.project);
-      // The snapshot is written while the list buckets are allocated; the scan document, last, makes it visible.
-      const [buckets] = await Promise.all([
-        allocateBuckets(deps.store, principal.orgId, project._id),
-        putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, raw.length),
-      ]);
-      const scan: ScanDoc = {
-        _id: scanId,
-        orgId: principal.orgId,
-        projectId: project._id,
-        target: project.slug,
-        ecosystem: snapshot.ecosystem,
-        schemaVersion: snapshot.schemaVersion,
-        status: 'queued',
-        startedAt: new Date(),
-        finishedAt: null,
-        failureReason: null,
-        findings: null,
-        suppressed: null,
-        nodeCount: stats.nodes,
-        graphSize: stats.vertices + stats.edges,
-        bodyBytes: raw.length,
-        ...buckets,
-      };
-      try {
-        await insertScan(deps.store, scan);
-      } catch (err) {
-        // Not answered 201. The insert may still have landed (the connection dropped after the server applied it):
-        // a scan that cannot be withdrawn keeps its snapshot and its idempotency key, for the sweeper to process it
-        // and for a retry with the same key to find it. Off the response path: the database may be slow to answer.
-        insertFailed = true;
-        void withdrawUpload(deps, scanId).then(async (withdrawn) => {
-          if (withdrawn && key) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
-        });
-        throw err;
-      }
-      timing.mark('store');
-      // decisions.md: 201 once the snapshot and the scan are stored. The workflow starts right after, off the
-      // response path; a start that does not get through is retried, then left to the sweeper.
-      const requestId = ctx.state.requestId;
-      void deps.starter.start(scan).then((started) => {
-        if (!started) deps.logger.warn({ scanId, requestId }, 'workflow start deferred to the sweeper');
+      await upload(deps, ctx, () => {
+        release = slots.take();
       });
-      ctx.status = 201;
-      ctx.body = presentScan(scan);
-      timing.write(ctx);
-    } catch (err) {
-      if (key && !insertFailed) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
-      throw err;
+    } finally {
+      release?.(); // on every path: stored, refused, failed, aborted mid-body
     }
   };
+}
+
+/** `large` takes a slot for a large body (it throws 503 when none is left). */
+async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<void> {
+  const timing = new Timing(ctx.state.startedAt);
+  timing.mark('auth');
+  const principal = principalOf(ctx);
+  const key = idempotencyKey(ctx);
+  const tooLarge = new ApiError(413, 'snapshot_too_large', `body: larger than ${deps.maxBodyBytes} bytes`);
+  if (!ctx.is('application/json')) throw invalidSnapshot('', 'Content-Type must be application/json');
+  const raw = await readUploadBody(ctx, deps.maxBodyBytes, tooLarge, large);
+  timing.mark('body');
+  // A large body moves to a pool thread: `raw` is empty after this; its length is `bytes`.
+  const { summary: snapshot, bodyHash, gzipped, bytes } = await deps.uploads.prepare(raw);
+  timing.mark('validate');
+  const stats = snapshot.stats;
+  let project = await resolveProject(deps, ctx, snapshot.project);
+  timing.mark('project');
+
+  const scanId = newId('scn');
+  if (key) {
+    const claim = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
+    if (!claim.claimed) {
+      if (claim.existing.bodyHash !== bodyHash) {
+        throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: already used with a different body');
+      }
+      const original = await replayedScan(deps, claim.existing.scanId);
+      if (original && !(original.status === 'failed' && original.failureReason === 'internal_error')) {
+        await recheck(deps, principal);
+        ctx.status = 200;
+        ctx.body = presentScan(await withModules(deps.store, original));
+        return;
+      }
+      // decisions.md: a key whose scan failed with internal_error is released, so the same body starts anew.
+      await releaseKey(deps.store, principal.orgId, key, claim.existing.scanId);
+      const again = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
+      if (!again.claimed) throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: a concurrent request holds this key');
+    }
+  }
+
+  let insertFailed = false;
+  try {
+    timing.mark('idempotency');
+    await recheck(deps, principal); // a key revoked meanwhile stores nothing
+    timing.mark('recheck');
+    project ??= await createProject(deps.store, principal.orgId, snapshot.project);
+    // The snapshot is written while the list buckets are allocated; the scan document, last, makes it visible.
+    const [buckets] = await Promise.all([
+      allocateBuckets(deps.store, principal.orgId, project._id),
+      putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, bytes),
+    ]);
+    const scan: ScanDoc = {
+      _id: scanId,
+      orgId: principal.orgId,
+      projectId: project._id,
+      target: project.slug,
+      ecosystem: snapshot.ecosystem,
+      schemaVersion: snapshot.schemaVersion,
+      status: 'queued',
+      startedAt: new Date(),
+      finishedAt: null,
+      failureReason: null,
+      findings: null,
+      suppressed: null,
+      nodeCount: stats.nodes,
+      graphSize: stats.vertices + stats.edges,
+      bodyBytes: bytes,
+      ...buckets,
+    };
+    try {
+      await insertScan(deps.store, scan);
+    } catch (err) {
+      // Not answered 201. The insert may still have landed (the connection dropped after the server applied it):
+      // a scan that cannot be withdrawn keeps its snapshot and its idempotency key, for the sweeper to process it
+      // and for a retry with the same key to find it. Off the response path: the database may be slow to answer.
+      insertFailed = true;
+      void withdrawUpload(deps, scanId).then(async (withdrawn) => {
+        if (withdrawn && key) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
+      });
+      throw err;
+    }
+    timing.mark('store');
+    // decisions.md: 201 once the snapshot and the scan are stored. The workflow starts right after, off the
+    // response path; a start that does not get through is retried, then left to the sweeper.
+    const requestId = ctx.state.requestId;
+    void deps.starter.start(scan).then((started) => {
+      if (!started) deps.logger.warn({ scanId, requestId }, 'workflow start deferred to the sweeper');
+    });
+    ctx.status = 201;
+    ctx.body = presentScan(scan);
+    timing.write(ctx);
+  } catch (err) {
+    if (key && !insertFailed) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
+    throw err;
+  }
 }
