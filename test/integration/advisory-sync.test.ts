@@ -1,11 +1,11 @@
-// Advisory feeds against a local HTTP server: a zip URL is downloaded and applied; a failing source is retried,
-// reported and never half-applied; the advisory-refresh schedule runs the same sync through Temporal.
-import http from 'node:http';
+// Advisory feeds against a local HTTPS server (self-signed, made at test time): a zip URL is downloaded and applied;
+// a failing source is retried, reported and never half-applied; a source over a size limit fails alone and keeps
+// its previous advisories; http is refused; the advisory-refresh schedule runs the same sync through Temporal.
+import https from 'node:https';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { syncAdvisories } from '../../src/advisories/sync';
 import { currentGeneration, getGeneration } from '../../src/storage/advisories';
 import { ensureAdvisoryRefreshSchedule, ADVISORY_REFRESH_SCHEDULE } from '../../src/temporal/schedules';
@@ -13,11 +13,13 @@ import { createLogger } from '../../src/logger';
 import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/runtime';
 import { requireEnv, testContext, type TestContext } from '../helpers/context';
+import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server';
 
 const SHARED = path.resolve(__dirname, '../../../shared/data');
 let t: TestContext;
-let server: http.Server;
+let server: TestHttpsServer;
 let base: string;
+let bigZip: Buffer;
 const hits = new Map<string, number>();
 
 function zipOf(dir: string): Buffer {
@@ -31,23 +33,27 @@ beforeAll(async () => {
   t = await testContext();
   const npmZip = zipOf(path.join(SHARED, 'advisories/npm'));
   const mavenZip = zipOf(path.join(SHARED, 'advisories/maven'));
-  server = http.createServer((req, res) => {
+  const big = fs.mkdtempSync(path.join(os.tmpdir(), 'big-'));
+  fs.writeFileSync(path.join(big, 'GHSA-big.json'), JSON.stringify({ id: 'GHSA-big', modified: '2024-01-01T00:00:00Z', details: 'x'.repeat(20_000), affected: [{ package: { ecosystem: 'npm', name: 'big' } }] }));
+  bigZip = zipOf(big);
+  server = await startHttpsServer((req, res) => {
     hits.set(req.url!, (hits.get(req.url!) ?? 0) + 1);
     if (req.url === '/npm/all.zip') return res.end(npmZip);
+    if (req.url === '/npm-chunked/all.zip') return res.write(npmZip), res.end(); // no Content-Length
     if (req.url === '/flaky/all.zip') return hits.get(req.url)! < 2 ? res.writeHead(503).end() : res.end(mavenZip);
     if (req.url === '/truncated/all.zip') return res.end(mavenZip.subarray(0, mavenZip.length / 2));
+    if (req.url === '/big/all.zip') return res.end(bigZip);
     res.writeHead(404).end();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.base;
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
+  await server.close();
   await t.close();
 });
 
 test('a zip URL is applied; a flaky one succeeds on retry; a truncated or missing one fails alone, applied nowhere', async () => {
-  const r = await syncAdvisories(t.store, [`${base}/npm/all.zip`, `${base}/flaky/all.zip`, `${base}/truncated/all.zip`, `${base}/missing/all.zip`], { backoffMs: 10 });
+  const r = await syncAdvisories(t.store, [`${base}/npm/all.zip`, `${base}/flaky/all.zip`, `${base}/truncated/all.zip`, `${base}/missing/all.zip`], { backoffMs: 10, ca: server.ca });
   const by = (suffix: string) => r.sources.find((s) => s.source.endsWith(suffix))!;
   expect(by('/npm/all.zip')).toMatchObject({ status: 'applied', attempts: 1 });
   expect(by('/flaky/all.zip')).toMatchObject({ status: 'applied', attempts: 2 });
@@ -59,12 +65,51 @@ test('a zip URL is applied; a flaky one succeeds on retry; a truncated or missin
   const gen = await getGeneration(t.store, (await currentGeneration(t.store))!);
   expect(gen?.advisoryCount).toBe(npmCount + mavenCount);
   // Nothing changed upstream: a second sync keeps the generation.
-  const again = await syncAdvisories(t.store, [`${base}/npm/all.zip`], { backoffMs: 10 });
+  const again = await syncAdvisories(t.store, [`${base}/npm/all.zip`], { backoffMs: 10, ca: server.ca });
   expect(again).toMatchObject({ generation: r.generation, new: 0, updated: 0, unchanged: npmCount });
+});
+
+test('sources over a size limit fail alone, named with their URL and the limit, and keep their previous advisories', async () => {
+  const first = await syncAdvisories(t.store, [`${base}/big/all.zip`], { ca: server.ca });
+  expect(first.sources).toEqual([{ source: `${base}/big/all.zip`, status: 'applied', attempts: 1 }]);
+  const before = (await currentGeneration(t.store))!;
+  // The entry limit: the archive is downloaded but not applied, and the reason names the entry under its URL.
+  const r = await syncAdvisories(t.store, [`${base}/big/all.zip`, `${base}/npm/all.zip`], { ca: server.ca, limits: { maxEntryBytes: 10_000 } });
+  expect(r.sources).toContainEqual({
+    source: `${base}/big/all.zip`,
+    status: 'failed',
+    attempts: 1,
+    reason: expect.stringMatching(/^entry GHSA-big\.json declares \d+ bytes, over the limit of 10000 bytes \(ADVISORY_MAX_ENTRY_BYTES\)$/),
+  });
+  expect(r.sources).toContainEqual({ source: `${base}/npm/all.zip`, status: 'applied', attempts: 1 });
+  expect(r.failedSources).toEqual([{ source: `${base}/big/all.zip`, reason: expect.stringContaining('GHSA-big.json') }]);
+  expect(r.generation).toBe(before); // nothing new: the big advisory is still there, unchanged
+  expect((await t.store.c.advisoryGenerations.findOne({ _id: before }))?.advisoryCount).toBe(r.total);
+  // The download limit, with and without Content-Length; not retried.
+  const d = await syncAdvisories(t.store, [`${base}/npm/all.zip`, `${base}/npm-chunked/all.zip`], { ca: server.ca, maxDownloadBytes: 1000, backoffMs: 10 });
+  expect(d.sources).toEqual([
+    { source: `${base}/npm/all.zip`, status: 'failed', attempts: 1, reason: expect.stringMatching(/^https:\/\/\S+\/npm\/all\.zip: Content-Length \d+ bytes is over the limit of 1000 bytes \(ADVISORY_MAX_DOWNLOAD_BYTES\)$/) },
+    { source: `${base}/npm-chunked/all.zip`, status: 'failed', attempts: 1, reason: expect.stringContaining('more than 1000 bytes received, over the limit of 1000 bytes (ADVISORY_MAX_DOWNLOAD_BYTES)') },
+  ]);
+  expect(d.generation).toBe(before);
+});
+
+test('http URLs are refused, not fetched; the other sources are applied', async () => {
+  const plain = `http://127.0.0.1:${new URL(base).port}/npm/all.zip`;
+  const hitsBefore = hits.get('/npm/all.zip') ?? 0;
+  const r = await syncAdvisories(t.store, [plain, `${base}/npm/all.zip`], { ca: server.ca });
+  expect(r.sources).toEqual([
+    { source: plain, status: 'failed', attempts: 0, reason: `${plain}: only https:// URLs are accepted (http:// is refused)` },
+    { source: `${base}/npm/all.zip`, status: 'applied', attempts: 1 },
+  ]);
+  expect(hits.get('/npm/all.zip')).toBe(hitsBefore + 1);
 });
 
 test('the advisory-refresh schedule runs the sync through Temporal and shows up as a schedule', async () => {
   process.env.ADVISORY_SOURCES = `${base}/npm/all.zip`;
+  // The activity downloads with the default agent: trust the test certificate there for this test.
+  const ca = https.globalAgent.options.ca;
+  https.globalAgent.options.ca = server.ca;
   const { worker } = await createScanWorker({ store: t.store, logger: createLogger('w', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
   try {
     await worker.runUntil(async () => {
@@ -81,5 +126,6 @@ test('the advisory-refresh schedule runs the sync through Temporal and shows up 
     });
   } finally {
     delete process.env.ADVISORY_SOURCES;
+    https.globalAgent.options.ca = ca;
   }
 }, 60_000);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readOsvSources, type OsvItem } from '../../../src/advisories/reader';
+import { readOsvSources, type OsvError, type OsvItem } from '../../../src/advisories/reader';
 
 let dir: string;
 let aside: string; // archives made by single tests, outside the directory the other tests list
@@ -43,8 +43,8 @@ async function collect(paths: string[], base = dir): Promise<string[]> {
   return out;
 }
 
-async function errorsOf(paths: string[]): Promise<Array<{ source: string; error: string }>> {
-  const out: Array<{ source: string; error: string }> = [];
+async function errorsOf(paths: string[]): Promise<OsvError[]> {
+  const out: OsvError[] = [];
   for await (const item of readOsvSources(paths)) if ('error' in item) out.push(item);
   return out;
 }
@@ -104,11 +104,11 @@ test('YAML scalars stay strings and structure is kept', async () => {
 test('errors carry the source and a reason', async () => {
   const errors = await errorsOf([dir]);
   const by = (suffix: string) => errors.find((e) => e.source.endsWith(suffix))!;
-  expect(by('bad.json').error).toMatch(/JSON/i);
-  expect(by('list.json[1]').error).toBe('not an OSV advisory object');
-  expect(by('empty.yaml').error).toBe('not an OSV advisory object');
-  expect(by('corrupt.zip').error).toMatch(/^unreadable zip archive: /);
-  expect(by('nested.zip!broken.json').source).toBe(path.join(dir, 'sub', 'nested.zip') + '!broken.json');
+  expect(by('bad.json')).toMatchObject({ error: expect.stringMatching(/^invalid JSON: /), kind: 'file' });
+  expect(by('list.json[1]')).toMatchObject({ error: 'not an OSV advisory object', kind: 'record' });
+  expect(by('empty.yaml')).toMatchObject({ error: 'not an OSV advisory object', kind: 'record' });
+  expect(by('corrupt.zip')).toMatchObject({ error: expect.stringMatching(/^unreadable zip archive: /), kind: 'source' });
+  expect(by('nested.zip!broken.json')).toMatchObject({ source: path.join(dir, 'sub', 'nested.zip') + '!broken.json', error: expect.stringMatching(/^invalid JSON: /), kind: 'file' });
   expect(errors).toHaveLength(5);
 });
 
@@ -116,7 +116,7 @@ test('a corrupt or missing path is reported, not thrown, and the next path is st
   const missing = path.join(dir, 'missing.json');
   expect(await collect([path.join(dir, 'corrupt.zip'), missing, path.join(dir, 'good.json')])).toEqual(['ERROR corrupt.zip', 'ERROR missing.json', 'GHSA-good good.json']);
   const [err] = await errorsOf([missing]);
-  expect(err.error).toMatch(/ENOENT/);
+  expect(err).toMatchObject({ error: expect.stringMatching(/ENOENT/), kind: 'source' });
 });
 
 test('a zip with one damaged entry: that entry is reported, the others are still read', async () => {
@@ -124,7 +124,7 @@ test('a zip with one damaged entry: that entry is reported, the others are still
   makeZip(file, { 'a.json': osv('D-A'), 'b.json': osv('D-B'), 'c.json': osv('D-C') }, ['b.json']);
   expect(await collect([file], aside)).toEqual(['D-A damaged/d.zip!a.json', 'ERROR damaged/d.zip!b.json', 'D-C damaged/d.zip!c.json']);
   const [err] = await errorsOf([file]);
-  expect(err.error).toMatch(/local file header/i);
+  expect(err).toMatchObject({ error: expect.stringMatching(/local file header/i), kind: 'source' }); // the archive is damaged: its source is not applied
 });
 
 test('a truncated zip archive is reported as unreadable', async () => {
@@ -134,10 +134,19 @@ test('a truncated zip archive is reported as unreadable', async () => {
   fs.writeFileSync(file, bytes.subarray(0, bytes.length - 30));
   const errors = await errorsOf([file]);
   expect(errors).toHaveLength(1);
-  expect(errors[0]).toEqual({ source: file, error: expect.stringMatching(/^unreadable zip archive: /) });
+  expect(errors[0]).toEqual({ source: file, error: expect.stringMatching(/^unreadable zip archive: /), kind: 'source' });
 });
 
 test('a file given directly is read whatever its extension; a zip given directly is streamed', async () => {
   expect(await collect([path.join(dir, 'sub', 'nested.zip')])).toHaveLength(5);
   expect(await collect([path.join(dir, 'notes.txt')])).toEqual(['ERROR notes.txt']);
+});
+
+test('a JSON file that does not parse says so and names the file, also when it is empty', async () => {
+  const empty = path.join(aside, 'empty.json');
+  fs.writeFileSync(empty, '');
+  expect(await errorsOf([empty, path.join(dir, 'bad.json')])).toEqual([
+    { source: empty, error: 'invalid JSON: the file is empty', kind: 'file' },
+    { source: path.join(dir, 'bad.json'), error: expect.stringMatching(/^invalid JSON: /), kind: 'file' },
+  ]);
 });
