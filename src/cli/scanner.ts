@@ -1,6 +1,6 @@
 // `npx scanner ...`: operator commands. They find the database through MONGODB_URI or DATA_DIR/runtime.json.
 import { parseArgs } from 'node:util';
-import { importAdvisories } from '../advisories/import';
+import { importAdvisories, importFailed, type ImportReport } from '../advisories/import';
 import { configuredSources, syncAdvisories } from '../advisories/sync';
 import { loadConfig, requireMongoUri, requireTemporalAddress } from '../config';
 import { createOrgWithOwner, createSession, findOrCreateUser, revokeSession } from '../storage/accounts';
@@ -12,7 +12,7 @@ const USAGE = `usage:
   scanner admin session --revoke TOKEN                        revoke a session
   scanner admin users [--json]                                users with their organization, role and active sessions
   scanner advisories import PATH...                           import OSV advisories (.json, .yaml, dirs, .zip)
-  scanner advisories sync [SOURCE...]                         pull paths and http(s) zip URLs (default: ADVISORY_SOURCES)
+  scanner advisories sync [SOURCE...]                         pull paths and https zip URLs (default: ADVISORY_SOURCES)
   scanner advisories schedule [--every 6h]                    create/update the advisory-refresh Temporal Schedule
   scanner temporal setup                                      register the search attributes on a Temporal cluster`;
 
@@ -29,6 +29,20 @@ async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
 
 function print(json: boolean, value: unknown, text: string): void {
   console.log(json ? JSON.stringify(value, null, 2) : text);
+}
+
+/** Lines for files and sources that failed and records rejected (50 of each at most); the exit code is the caller's. */
+function problemLines(r: ImportReport): string[] {
+  const some = (list: Array<{ source: string; reason: string }>, label: string) => [
+    ...list.slice(0, 50).map((x) => `${label} ${x.source}: ${x.reason}`),
+    ...(list.length > 50 ? [`${label} ... and ${list.length - 50} more`] : []),
+  ];
+  return [...some(r.failedSources, 'FAILED '), ...some(r.failedFiles, 'failed file'), ...some(r.rejected, 'rejected')];
+}
+
+/** A one-line summary on stderr when something failed, also with --json (stdout keeps the report). */
+function failureSummary(command: string, sources: number, files: number): void {
+  if (sources + files) console.error(`advisories ${command}: ${sources} source(s) failed, ${files} file(s) failed`);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -110,11 +124,12 @@ export async function main(argv: string[]): Promise<number> {
       const r = await importAdvisories(store, positionals);
       const lines = [
         `generation ${r.generation}${r.generation === r.previous ? ' (unchanged)' : ''}`,
-        `new ${r.new}, updated ${r.updated}, unchanged ${r.unchanged}, withdrawn ${r.withdrawn}, skipped (other ecosystems) ${r.skipped}, rejected ${r.rejected.length}; ${r.total} advisories in the generation`,
-        ...r.rejected.slice(0, 50).map((x) => `rejected ${x.source}: ${x.reason}`),
+        `new ${r.new}, updated ${r.updated}, unchanged ${r.unchanged}, withdrawn ${r.withdrawn}, skipped (other ecosystems) ${r.skipped}, rejected ${r.rejected.length}, failed files ${r.failedFiles.length}, failed sources ${r.failedSources.length}; ${r.total} advisories in the generation`,
+        ...problemLines(r),
       ];
       print(json, r, lines.join('\n'));
-      return 0;
+      failureSummary('import', r.failedSources.length, r.failedFiles.length);
+      return importFailed(r) ? 1 : 0;
     });
   }
   if (group === 'advisories' && command === 'sync') {
@@ -124,10 +139,13 @@ export async function main(argv: string[]): Promise<number> {
       const r = await syncAdvisories(store, sources, { onProgress: (m) => json || console.error(m) });
       const lines = [
         ...r.sources.map((s) => `${s.status === 'applied' ? 'applied' : 'FAILED '} ${s.source}${s.reason ? `: ${s.reason}` : ''} (${s.attempts} attempt${s.attempts === 1 ? '' : 's'})`),
-        `generation ${r.generation}${r.generation === r.previous ? ' (unchanged)' : ''}: new ${r.new}, updated ${r.updated}, unchanged ${r.unchanged}, withdrawn ${r.withdrawn}, skipped ${r.skipped}, rejected ${r.rejected.length}`,
+        `generation ${r.generation}${r.generation === r.previous ? ' (unchanged)' : ''}: new ${r.new}, updated ${r.updated}, unchanged ${r.unchanged}, withdrawn ${r.withdrawn}, skipped ${r.skipped}, rejected ${r.rejected.length}, failed files ${r.failedFiles.length}`,
+        ...problemLines({ ...r, failedSources: [] }), // failed sources are on their own lines above
       ];
       print(json, r, lines.join('\n'));
-      return r.sources.some((s) => s.status === 'failed') ? 1 : 0;
+      const failedSources = r.sources.filter((s) => s.status === 'failed').length;
+      failureSummary('sync', failedSources, r.failedFiles.length);
+      return failedSources + r.failedFiles.length > 0 ? 1 : 0;
     });
   }
   if (group === 'advisories' && command === 'schedule') {
