@@ -82,6 +82,7 @@ export function apiKeyRoutes(deps: AppDeps): Router {
     const cursor = cursorQuery(ctx);
     const beforeId = cursor ? deps.cursors.decode<string>(listing, cursor) : undefined;
     const docs = await listApiKeys(deps.store, p.orgId, { status, beforeId, limit: limit + 1 });
+    await recheck(deps, p); // a session revoked while the list was read gets 401
     const page = docs.slice(0, limit);
     ctx.body = {
       apiKeys: page.map((k) => presentApiKey(k)),

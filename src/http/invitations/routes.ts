@@ -71,7 +71,8 @@ export function invitationRoutes(deps: AppDeps): Router {
     const listing = `invitations:${p.orgId}:${status ?? '*'}`;
     const cursor = cursorQuery(ctx);
     const beforeId = cursor ? deps.cursors.decode<string>(listing, cursor) : undefined;
-    const [docs] = await Promise.all([listInvitations(deps.store, p.orgId, { status, beforeId, limit: limit + 1 }), recheck(deps, p)]);
+    const docs = await listInvitations(deps.store, p.orgId, { status, beforeId, limit: limit + 1 });
+    await recheck(deps, p); // after the load, not beside it: a session revoked while it ran gets 401
     const page = docs.slice(0, limit);
     ctx.body = { invitations: page.map((i) => presentInvitation(i)), nextCursor: docs.length > limit ? deps.cursors.encode(listing, page[page.length - 1].id) : null };
   });

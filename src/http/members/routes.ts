@@ -33,7 +33,8 @@ export function memberRoutes(deps: AppDeps): Router {
     const listing = `members:${p.orgId}:${role ?? '*'}`;
     const cursor = cursorQuery(ctx);
     const offset = cursor ? deps.cursors.decode<number>(listing, cursor) : 0;
-    const [all] = await Promise.all([orgMembers(deps.store, p.orgId), recheck(deps, p)]);
+    const all = await orgMembers(deps.store, p.orgId);
+    await recheck(deps, p); // after the load, not beside it: a session revoked while it ran gets 401
     const selected = role ? all.filter((m) => m.role === role) : all;
     ctx.body = {
       members: selected.slice(offset, offset + limit).map(presentMember),
