@@ -62,15 +62,22 @@ export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
 }
 
 /**
- * Scan lists touch a bounded number of documents on any backend: every scan gets a bucket number in its
- * organization and in its project (a per-org / per-project counter, BUCKET_SIZE scans a bucket), and a page reads
- * the newest buckets by top-level equality until it is full. FerretDB pushes that equality down, so a page decodes
- * about one bucket instead of the organization's whole history (local-database.md); on MongoDB the indexes on
- * (orgId, orgBucket) and (orgId, projectId, projectBucket) do the same. Order: bucket descending, then id
- * descending: arrival order, stable for keyset pagination.
+ * Scan lists touch a bounded number of documents on any backend, whatever the organization's history: every scan
+ * gets a bucket number in its organization and in its project (a per-org / per-project counter, BUCKET_SIZE scans a
+ * bucket), and a page reads the newest buckets by top-level equality (status too, when filtered) until it is full.
+ * FerretDB pushes that equality down, so a page decodes about the buckets it shows instead of the organization's
+ * whole history (local-database.md); on MongoDB the indexes on (orgId, orgBucket) and (orgId, projectId,
+ * projectBucket) do the same. Order: bucket descending, then id descending: arrival order, stable for keyset
+ * pagination.
  */
 /** Part of the stored format: changing it needs the buckets of existing scans recomputed. */
 export const BUCKET_SIZE = 16;
+/**
+ * Buckets one list request may read. A page needs about limit / BUCKET_SIZE of them; lists filtered by status or
+ * over a restricted key's projects skip buckets without a match, and past this many the page ends early (possibly
+ * empty) with a cursor to where it stopped, rather than read on through years of history.
+ */
+export const MAX_BUCKETS_PER_PAGE = 32;
 
 async function nextSeq(store: Store, counter: string): Promise<number> {
   // Two first upserts of one counter can race to insert it: the loser gets E11000 and simply increments again
@@ -94,46 +101,65 @@ export async function allocateBuckets(store: Store, orgId: string, projectId: st
 
 export interface ScanListPosition {
   bucket: number;
-  id: string;
+  /** Continue with the scans of `bucket` whose id sorts below this one; null (or absent): the whole bucket. */
+  id: string | null;
 }
 
 export interface ScanListQuery {
   orgId: string;
   projectIds?: string[]; // undefined = every project of the org
   status?: string;
-  /** Keyset: continue after this (bucket, id). */
+  /** Keyset: continue after this position. */
   after?: ScanListPosition;
   limit: number;
 }
 
-export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans: ScanDoc[]; last: ScanListPosition | null }> {
+/**
+ * One page, newest first, and the position the next page starts from (null: nothing older). At most one counter read
+ * and MAX_BUCKETS_PER_PAGE bucket reads, each of at most limit + 1 documents: about limit + 2 * BUCKET_SIZE documents
+ * in all when buckets hold BUCKET_SIZE scans.
+ */
+export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans: ScanDoc[]; next: ScanListPosition | null }> {
   const single = q.projectIds?.length === 1 ? q.projectIds[0] : undefined;
   const field = single ? 'projectBucket' : 'orgBucket';
   const base: Filter<StoredScanDoc> = { orgId: q.orgId };
   if (single) base.projectId = single;
   else if (q.projectIds) base.projectId = { $in: q.projectIds };
-  const counter = await store.c.counters.findOne({ _id: single ? `scans:${q.orgId}:${single}` : `scans:${q.orgId}` });
-  let bucket = q.after ? q.after.bucket : counter ? Math.floor((counter.seq - 1) / BUCKET_SIZE) : -1;
-  const out: ScanDoc[] = [];
-  let last: ScanListPosition | null = null;
-  const read = (b: number) => store.c.scans.find({ ...base, [field]: b } as Filter<StoredScanDoc>).toArray();
-  // Small buckets keep the documents decoded close to the page size; the buckets a full page needs are read at
-  // once (the newest may be nearly empty, hence one more).
-  const pending: Array<Promise<StoredScanDoc[]>> = [];
-  for (let b = bucket; b >= 0 && pending.length < Math.ceil(q.limit / BUCKET_SIZE) + 1; b--) pending.push(read(b));
-  pending.forEach((p) => p.catch(() => undefined)); // a speculative read may go unused; its failure too
-  for (; bucket >= 0 && out.length < q.limit; bucket--) {
-    const docs = (await (pending.shift() ?? read(bucket))).map(unpack);
-    docs.sort((a, b) => (a._id < b._id ? 1 : a._id > b._id ? -1 : 0));
-    for (const d of docs) {
-      if (q.after && bucket === q.after.bucket && d._id >= q.after.id) continue;
-      if (q.status && d.status !== q.status) continue;
-      out.push(d);
-      last = { bucket, id: d._id };
-      if (out.length === q.limit) break;
-    }
+  if (q.status) base.status = q.status as StoredScanDoc['status'];
+  let bucket: number;
+  let afterId = q.after?.id ?? null;
+  if (q.after) bucket = q.after.bucket;
+  else {
+    const counter = await store.c.counters.findOne({ _id: single ? `scans:${q.orgId}:${single}` : `scans:${q.orgId}` });
+    bucket = counter ? Math.floor((counter.seq - 1) / BUCKET_SIZE) : -1;
   }
-  return { scans: out, last };
+  // Newest first within a bucket, and never more than the page still needs (a bucket may hold more than BUCKET_SIZE).
+  const read = (b: number, below: string | null, n: number) => {
+    const filter = { ...base, [field]: b, ...(below === null ? {} : { _id: { $lt: below } }) } as Filter<StoredScanDoc>;
+    return store.c.scans.find(filter).sort({ _id: -1 }).limit(n).toArray();
+  };
+  const want = q.limit + 1; // one more than shown tells whether a next page exists
+  const found: Array<{ scan: ScanDoc; bucket: number }> = [];
+  let budget = MAX_BUCKETS_PER_PAGE;
+  while (bucket >= 0 && found.length < want && budget > 0) {
+    // The buckets a full page needs are read at once (the newest may be nearly empty, hence one more).
+    const need = want - found.length;
+    const count = Math.min(Math.ceil(need / BUCKET_SIZE) + 1, budget, bucket + 1);
+    const first = bucket;
+    const docs = await Promise.all(Array.from({ length: count }, (_, i) => read(first - i, i === 0 ? afterId : null, need)));
+    for (let i = 0; i < count && found.length < want; i++) {
+      for (const d of docs[i].slice(0, want - found.length)) found.push({ scan: unpack(d), bucket: first - i });
+    }
+    bucket -= count;
+    budget -= count;
+    afterId = null;
+  }
+  const shown = found.slice(0, q.limit);
+  // A bucket read short of its limit was read whole, so with the page not full every bucket before `bucket` is done.
+  let next: ScanListPosition | null = null;
+  if (found.length > q.limit) next = { bucket: shown[shown.length - 1].bucket, id: shown[shown.length - 1].scan._id };
+  else if (bucket >= 0) next = { bucket, id: null };
+  return { scans: shown.map((f) => f.scan), next };
 }
 
 /**

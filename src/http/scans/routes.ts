@@ -46,13 +46,13 @@ export function scanRoutes(deps: AppDeps): Router {
     const listing = `scans:${p.orgId}:${projectIds?.join(',') ?? '*'}:${status ?? '*'}`;
     const cursor = cursorQuery(ctx);
     const after = cursor ? deps.cursors.decode<ScanListPosition>(listing, cursor) : undefined;
-    const [page] = await Promise.all([listScans(deps.store, { orgId: p.orgId, projectIds, status, after, limit: limit + 1 }), recheck(deps, p)]);
-    const shown = await Promise.all(page.scans.slice(0, limit).map((s) => withModules(deps.store, s)));
-    const lastShown = shown.length ? { bucket: shown[shown.length - 1].orgBucket, id: shown[shown.length - 1]._id } : null;
-    if (lastShown && projectIds?.length === 1) lastShown.bucket = shown[shown.length - 1].projectBucket;
+    // A bounded read whatever the organization's history (storage/scans.ts): a page may end early, even empty, with
+    // a cursor to where the reading stopped.
+    const [page] = await Promise.all([listScans(deps.store, { orgId: p.orgId, projectIds, status, after, limit }), recheck(deps, p)]);
+    const shown = await Promise.all(page.scans.map((s) => withModules(deps.store, s)));
     ctx.body = {
       scans: shown.map(presentScan),
-      nextCursor: page.scans.length > limit && lastShown ? deps.cursors.encode(listing, lastShown) : null,
+      nextCursor: page.next ? deps.cursors.encode(listing, page.next) : null,
     };
   });
 
