@@ -9,7 +9,7 @@ import { connectStore, ensureIndexes, type Store } from '../storage/mongo';
 const USAGE = `usage:
   scanner admin bootstrap --org NAME --email EMAIL [--json]   create an organization, its owner and a session
   scanner admin session --email EMAIL [--json]                issue a session (creates the user if needed)
-  scanner admin session --revoke TOKEN                        revoke a session
+  scanner admin session --revoke                              revoke the session whose token is on standard input
   scanner admin users [--json]                                users with their organization, role and active sessions
   scanner advisories import PATH...                           import OSV advisories (.json, .yaml, dirs, .zip)
   scanner advisories sync [SOURCE...]                         pull paths and https zip URLs (default: ADVISORY_SOURCES)
@@ -45,12 +45,32 @@ function failureSummary(command: string, sources: number, files: number): void {
   if (sources + files) console.error(`advisories ${command}: ${sources} source(s) failed, ${files} file(s) failed`);
 }
 
+/** How to hand `admin session --revoke` its token: never as an argument, which ps and the shell history keep. */
+const REVOKE_HINT = 'scanner admin session --revoke reads the session token from standard input, never from the command line (ps and the shell history would show it): echo "$TOKEN" | npx scanner admin session --revoke';
+
+/** The session token to revoke: one token on standard input, surrounding whitespace and the newline dropped. */
+async function tokenFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new Error(REVOKE_HINT);
+  let text = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) {
+    text += chunk;
+    if (text.length > 4096) throw new Error('standard input: expected one session token, got more than 4 KB');
+  }
+  const token = text.trim();
+  if (!token) throw new Error(`standard input is empty: ${REVOKE_HINT}`);
+  if (/\s/.test(token)) throw new Error('standard input: expected one session token, got several words');
+  if (!token.startsWith('svc_ses_')) throw new Error('standard input: not a session token (svc_ses_...)'); // never echoed
+  return token;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
+  if (group === 'admin' && command === 'session' && rest.some((a) => a.startsWith('--revoke='))) throw new Error(REVOKE_HINT);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' }, revoke: { type: 'string' }, every: { type: 'string' } },
+    options: { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' }, revoke: { type: 'boolean' }, every: { type: 'string' } },
   });
   const json = values.json ?? false;
 
@@ -104,8 +124,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (group === 'admin' && command === 'session') {
     if (values.revoke) {
+      if (positionals.some((a) => a !== '-')) throw new Error(REVOKE_HINT); // `--revoke TOKEN`; `--revoke -` is stdin
+      const token = await tokenFromStdin();
       return withStore(async (store) => {
-        const ok = await revokeSession(store, values.revoke!);
+        const ok = await revokeSession(store, token);
         print(json, { revoked: ok }, ok ? 'session revoked' : 'no active session with that token');
         return ok ? 0 : 1;
       });

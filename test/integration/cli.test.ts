@@ -23,6 +23,16 @@ afterAll(() => t.close());
 
 const scanner = async (...args: string[]) => (await run(process.execPath, [BIN, ...args], { env })).stdout;
 
+/** Runs the CLI with `input` on standard input; resolves with the exit code and output, failures included. */
+function scannerWithInput(input: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { env }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+    child.stdin!.end(input);
+  });
+}
+
 test('admin bootstrap prints a session that the API accepts as the owner', async () => {
   const out = JSON.parse(await scanner('admin', 'bootstrap', '--org', 'Acme', '--email', 'Owner@Example.test', '--json'));
   expect(out).toMatchObject({ sessionToken: expect.stringMatching(/^svc_ses_/), org: { id: expect.stringMatching(/^org_/), name: 'Acme' }, user: { email: 'owner@example.test' }, member: { role: 'owner' } });
@@ -32,14 +42,41 @@ test('admin bootstrap prints a session that the API accepts as the owner', async
   expect(JSON.stringify(await t.store.c.sessions.find().toArray())).not.toContain(out.sessionToken);
 });
 
-test('admin session creates a user without an organization when needed; --revoke ends it', async () => {
+test('admin session creates a user without an organization when needed; --revoke ends it, the token read from stdin', async () => {
   const out = JSON.parse(await scanner('admin', 'session', '--email', 'newcomer@example.test', '--json'));
   const me = await t.api.get('/v1/me').set(bearer(out.sessionToken));
   expect(me.body).toEqual({ user: { id: out.user.id, email: 'newcomer@example.test' }, org: null, member: null });
   const scans = await t.api.get('/v1/scans').set(bearer(out.sessionToken));
   expect(scans.status).toBe(403);
   expect(scans.body.error.message).toContain('organization');
-  await scanner('admin', 'session', '--revoke', out.sessionToken);
+  const revoked = await scannerWithInput(`${out.sessionToken}\n`, 'admin', 'session', '--revoke'); // as `echo "$TOKEN" |` sends it
+  expect([revoked.code, revoked.stdout.trim()]).toEqual([0, 'session revoked']);
+  expect((await t.api.get('/v1/me').set(bearer(out.sessionToken))).status).toBe(401);
+  const again = await scannerWithInput(out.sessionToken, 'admin', 'session', '--revoke', '-', '--json');
+  expect([again.code, JSON.parse(again.stdout)]).toEqual([1, { revoked: false }]);
+});
+
+test('admin session --revoke refuses a token on the command line, an empty stdin and anything but one session token', async () => {
+  const out = JSON.parse(await scanner('admin', 'session', '--email', 'argv-revoke@example.test', '--json'));
+  for (const args of [['--revoke', out.sessionToken], [`--revoke=${out.sessionToken}`], ['--revoke', '-', out.sessionToken]]) {
+    const res = await scannerWithInput('', 'admin', 'session', ...args);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain('echo "$TOKEN" | npx scanner admin session --revoke');
+    expect(res.stdout + res.stderr).not.toContain(out.sessionToken);
+  }
+  expect((await t.api.get('/v1/me').set(bearer(out.sessionToken))).status).toBe(200); // still active
+  for (const [input, message] of [
+    ['', 'standard input is empty'],
+    [' \n\n', 'standard input is empty'],
+    [`${out.sessionToken} ${out.sessionToken}\n`, 'one session token'],
+    ['not-a-token\n', 'not a session token'],
+  ]) {
+    const res = await scannerWithInput(input, 'admin', 'session', '--revoke');
+    expect([res.code, res.stderr]).toEqual([1, expect.stringContaining(message)]);
+    expect(res.stderr).not.toContain(out.sessionToken);
+  }
+  expect((await t.api.get('/v1/me').set(bearer(out.sessionToken))).status).toBe(200);
+  expect((await scannerWithInput(`  ${out.sessionToken}\r\n`, 'admin', 'session', '--revoke')).code).toBe(0); // whitespace trimmed
   expect((await t.api.get('/v1/me').set(bearer(out.sessionToken))).status).toBe(401);
 });
 
@@ -59,7 +96,7 @@ test('advisories import reports counts, skips a bad file and keeps the rest; a r
 test('admin users lists every user with organization, role and active sessions', async () => {
   const boot = JSON.parse(await scanner('admin', 'bootstrap', '--org', 'Users Inc', '--email', 'lister@example.test', '--json'));
   const loner = JSON.parse(await scanner('admin', 'session', '--email', 'loner-cli@example.test', '--json'));
-  await scanner('admin', 'session', '--revoke', loner.sessionToken);
+  expect((await scannerWithInput(loner.sessionToken, 'admin', 'session', '--revoke')).code).toBe(0);
   const { users } = JSON.parse(await scanner('admin', 'users', '--json'));
   expect(users.find((u: any) => u.email === 'lister@example.test')).toMatchObject({ org: { id: boot.org.id, name: 'Users Inc' }, member: { role: 'owner' }, activeSessions: 1 });
   expect(users.find((u: any) => u.email === 'loner-cli@example.test')).toMatchObject({ org: null, member: null, activeSessions: 0, lastSessionAt: null });
