@@ -5,13 +5,22 @@ import path from 'node:path';
 import { startLocalInfra, type LocalInfra } from '../infra/local';
 import { isAlive, spawnProcess, describeExit, type ManagedProcess } from '../infra/proc';
 import { isPortFree, waitUntil } from '../infra/ports';
-import { readRuntime, removeRuntime, writeRuntime } from '../infra/runtime';
+import { readRuntime, removeRuntime, runtimeFile, writeRuntime } from '../infra/runtime';
+import { redactUri, secureDataDir } from '../infra/private';
 import { projectRoot, type InfraLog } from '../infra/tools';
+import { DEFAULT_HOST } from '../config';
 
+// Everything printed goes through redactUri: a URI's password must not reach a terminal, a CI log or a bug report.
 const log: InfraLog = {
-  info: (msg) => console.log(`start  | ${msg}`),
-  warn: (msg) => console.warn(`start  | WARNING: ${msg}`),
+  info: (msg) => console.log(`start  | ${redactUri(msg)}`),
+  warn: (msg) => console.warn(`start  | WARNING: ${redactUri(msg)}`),
 };
+
+/** Where to reach an API bound to `host`: a wildcard address is reached on loopback. */
+function apiUrlFor(host: string, port: number): string {
+  const reach = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reach.includes(':') ? `[${reach}]` : reach}:${port}`;
+}
 
 const CHILD_STOP_MS = 10_000;
 
@@ -26,14 +35,21 @@ function otherSupervisor(dataDir: string): number | undefined {
   }
 }
 
+/** The URI without its password, and where the whole one is for a client that needs it. */
+function mongoLine(uri: string, dataDir: string): string {
+  const shown = redactUri(uri);
+  return shown === uri ? uri : `${shown}  (with the password: ${runtimeFile(dataDir)}, yours only)`;
+}
+
 async function main(): Promise<void> {
   const dataDir = path.resolve(process.env.DATA_DIR || '.data');
   const port = Number(process.env.PORT || 8080);
   if (!Number.isInteger(port) || port <= 0) throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o755 });
+  const host = process.env.HOST || DEFAULT_HOST;
+  for (const entry of secureDataDir(dataDir)) log.warn(`could not make ${entry} private to its owner (chmod go-rwx)`);
   const other = otherSupervisor(dataDir);
   if (other) throw new Error(`another \`npm start\` (pid ${other}) is running on ${dataDir}; stop it or set DATA_DIR`);
-  if (!(await isPortFree(port, '0.0.0.0'))) throw new Error(`port ${port} is in use; set PORT to another port`);
+  if (!(await isPortFree(port, host))) throw new Error(`port ${port} is in use on ${host}; set PORT to another port`);
 
   const root = projectRoot();
   const entries = { worker: path.join(root, 'dist', 'workers', 'main.js'), api: path.join(root, 'dist', 'src', 'main.js') };
@@ -106,6 +122,7 @@ async function main(): Promise<void> {
       MONGODB_URI: ready.mongoUri,
       TEMPORAL_ADDRESS: ready.temporalAddress,
       DATA_DIR: dataDir,
+      HOST: host,
       PORT: String(port),
       // One machine runs everything here: scans yield the CPU to API requests (a separate worker fleet needs none).
       WORKER_NICE: process.env.WORKER_NICE ?? '10',
@@ -117,7 +134,7 @@ async function main(): Promise<void> {
         args: [...args],
         env,
         cwd: root,
-        onLine: (line) => console.log(`${name.padEnd(6)} | ${line}`),
+        onLine: (line) => console.log(`${name.padEnd(6)} | ${redactUri(line)}`),
       });
       children.push(child);
       void child.exited.then((e) => {
@@ -128,7 +145,7 @@ async function main(): Promise<void> {
       });
     }
 
-    const apiUrl = `http://127.0.0.1:${port}`;
+    const apiUrl = apiUrlFor(host, port);
     try {
       await waitUntil(`${apiUrl}/healthz`, async () => {
         const res = await fetch(`${apiUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
@@ -154,7 +171,7 @@ async function main(): Promise<void> {
       '',
       `  API          ${apiUrl}`,
       `  Temporal UI  ${ready.temporalUiUrl ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
-      `  MongoDB      ${ready.mongoUri}`,
+      `  MongoDB      ${mongoLine(ready.mongoUri, dataDir)}`,
       `  Data         ${dataDir}`,
       '',
       `  ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; press Ctrl-C to stop`,
@@ -164,6 +181,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error(`start  | ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`start  | ${redactUri(err instanceof Error ? err.message : String(err))}`);
   process.exit(1);
 });

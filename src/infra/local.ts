@@ -7,6 +7,7 @@ import { startPostgres } from './postgres';
 import { startFerretDB } from './ferretdb';
 import { startMongod } from './mongod';
 import { startTemporal } from './temporal';
+import { secureDataDir } from './private';
 
 export interface LocalInfraOptions {
   dataDir: string;
@@ -19,6 +20,7 @@ export interface LocalInfraOptions {
 }
 
 export interface LocalInfra {
+  /** With its credentials: hand it to processes by environment or a 0600 file; print it through redactUri. */
   mongoUri: string;
   temporalAddress: string;
   /** Undefined when TEMPORAL_ADDRESS points at a server we did not start (TEMPORAL_UI_URL, if set, is used). */
@@ -38,8 +40,9 @@ interface Started {
 export async function startLocalInfra(o: LocalInfraOptions): Promise<LocalInfra> {
   const env = o.env ?? process.env;
   const dataDir = path.resolve(o.dataDir);
+  for (const entry of secureDataDir(dataDir)) o.log.warn(`could not make ${entry} private to its owner (chmod go-rwx)`);
   const logDir = path.join(dataDir, 'logs');
-  fs.mkdirSync(logDir, { recursive: true, mode: 0o755 });
+  fs.mkdirSync(logDir, { recursive: true, mode: 0o700 });
   const tools = await ensureTools(o.log, { temporal: !env.TEMPORAL_ADDRESS, mongo: !env.MONGODB_URI });
 
   const started: Started[] = [];
@@ -116,7 +119,7 @@ async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, e
   if (!tools.ferretdb) {
     throw new Error('no MongoDB-wire server available: set MONGODB_URI, install mongod, or install Go so FerretDB can be built');
   }
-  let postgresUrl: string | undefined;
+  let postgres: { url: string; user: string; password: string } | undefined;
   const hasSqliteData = holdsData('sqlite') && !holdsData('postgres');
   if (tools.postgresBin && !hasSqliteData) {
     const pgRoot = path.join(dataDir, 'postgres');
@@ -124,7 +127,7 @@ async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, e
     try {
       const pg = await startPostgres({ binDir: tools.postgresBin, dataDir, log: o.log, port: o.ports?.postgres, durable: o.durable });
       started.push({ name: 'postgres', stop: pg.stop });
-      postgresUrl = pg.url;
+      postgres = pg;
     } catch (err) {
       // An existing cluster holds data: failing loudly beats starting on an empty SQLite store.
       if (hadCluster) throw err;
@@ -134,7 +137,14 @@ async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, e
   } else if (!tools.postgresBin) {
     o.log.warn('PostgreSQL binaries not found: FerretDB uses SQLite, which is slower for filtered queries (see local-database.md)');
   }
-  const ferret = await startFerretDB({ binary: tools.ferretdb, dataDir, log: o.log, port: o.ports?.mongo, postgresUrl });
+  const ferret = await startFerretDB({
+    binary: tools.ferretdb,
+    dataDir,
+    log: o.log,
+    port: o.ports?.mongo,
+    postgresUrl: postgres?.url,
+    credentials: postgres && { username: postgres.user, password: postgres.password },
+  });
   started.push({ name: `ferretdb`, stop: ferret.stop });
   return ferret.uri;
 }

@@ -1,7 +1,9 @@
 // A real mongod through mongodb-memory-server-core, when one exists on this machine (or may be downloaded):
-// the closest local match to production. Data persists in <dataDir>/mongod.
+// the closest local match to production. Data persists in <dataDir>/mongod; mongod runs with --auth, its root user's
+// password in <dataDir>/mongod.password (0600).
 import fs from 'node:fs';
 import path from 'node:path';
+import { passwordFile, privateDir } from './private';
 import type { InfraLog } from './tools';
 
 export interface MongodOptions {
@@ -15,9 +17,12 @@ export interface MongodOptions {
 }
 
 export interface MongodHandle {
+  /** With the root user's credentials. */
   uri: string;
   stop(): Promise<void>;
 }
+
+const ROOT_USER = 'scanner';
 
 /**
  * Starts mongod when a binary is at hand; resolves undefined when none is and downloading is not allowed, so the
@@ -33,7 +38,10 @@ export async function startMongod(o: MongodOptions): Promise<MongodHandle | unde
   if (!binary && !o.allowDownload) return undefined;
 
   const dbPath = path.join(o.dataDir, 'mongod');
-  fs.mkdirSync(dbPath, { recursive: true, mode: 0o755 });
+  privateDir(dbPath);
+  // Outside dbPath: mongodb-memory-server takes an empty dbPath for a new database, the one it creates the user in.
+  const { password, created } = passwordFile(path.join(o.dataDir, 'mongod.password'));
+  const isNew = fs.readdirSync(dbPath).length === 0;
   o.log.info(binary ? `starting mongod ${binary}` : 'starting mongod (mongodb-memory-server may download it first)');
   let server: InstanceType<typeof mms.MongoMemoryServer>;
   try {
@@ -42,6 +50,10 @@ export async function startMongod(o: MongodOptions): Promise<MongodHandle | unde
     server = await mms.MongoMemoryServer.create({
       instance: { dbPath, storageEngine: 'wiredTiger', ip: '127.0.0.1', port: o.port, launchTimeout: 60_000 },
       binary: binary ? { systemBinary: binary } : undefined,
+      // The root user is created through mongod's localhost exception, which holds only while no user exists: on a
+      // new dbPath, and on one an earlier version ran without --auth (a new password file then forces it). With a
+      // user already there and the password file lost, creating fails and so does the start: loudly, not open.
+      auth: { enable: true, customRootName: ROOT_USER, customRootPwd: password, force: created && !isNew },
     });
   } catch (err) {
     // An empty directory left behind would make the next start insist on mongod (local.ts keeps a DATA_DIR's
@@ -49,8 +61,9 @@ export async function startMongod(o: MongodOptions): Promise<MongodHandle | unde
     if (fs.readdirSync(dbPath).length === 0) fs.rmdirSync(dbPath);
     throw err;
   }
+  const port = server.instanceInfo!.port;
   return {
-    uri: server.getUri(),
+    uri: `mongodb://${ROOT_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/?authSource=admin`,
     async stop() {
       // doCleanup false: the dbPath is ours and must survive for the next start.
       await server.stop({ doCleanup: false });

@@ -1,9 +1,12 @@
 // A private PostgreSQL cluster under <dataDir>/postgres, the storage FerretDB writes through (local-database.md).
+// Password (SCRAM) for every connection, TCP on 127.0.0.1 only, no Unix socket; the password is in
+// <dataDir>/postgres/password (0600).
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { descendants, isAlive, runCommand, signal, spawnProcess, type ManagedProcess } from './proc';
 import { freePort, sleep } from './ports';
+import { passwordFile, privateDir, writePrivateFile, type Owner } from './private';
 import type { InfraLog } from './tools';
 
 export interface PostgresOptions {
@@ -16,38 +19,84 @@ export interface PostgresOptions {
 }
 
 export interface PostgresHandle {
+  /** Without the password, which travels apart from it (environment, file), never on a command line. */
   url: string;
+  user: string;
+  password: string;
   port: number;
   process: ManagedProcess;
   stop(): Promise<void>;
 }
 
 const DATABASE = 'ferretdb';
-/** sun_path is 108 bytes on Linux; past that PostgreSQL cannot create its socket, so we go TCP-only. */
-const MAX_SOCKET_PATH = 100;
+const USER = 'postgres';
+/** Every connection, local or TCP, authenticates with the password. */
+const HBA = [
+  '# Written by the scanner\'s local stack (src/infra/postgres.ts): a password (SCRAM) for every connection.',
+  'local   all           all                         scram-sha-256',
+  'host    all           all         127.0.0.1/32    scram-sha-256',
+  'host    all           all         ::1/128         scram-sha-256',
+  'local   replication   all                         scram-sha-256',
+  'host    replication   all         127.0.0.1/32    scram-sha-256',
+  'host    replication   all         ::1/128         scram-sha-256',
+  '',
+].join('\n');
 
-function ownerIds(user: string): { uid: number; gid: number } {
+function ownerIds(user: string): Owner {
   const id = (flag: string) => Number(execFileSync('id', [flag, user], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
 }
 
-/** PostgreSQL refuses to run as root; as root we hand the cluster to the `postgres` system user. */
-function prepareDirs(root: string, runAs: string | undefined): void {
-  fs.mkdirSync(root, { recursive: true, mode: 0o755 });
-  if (!runAs) return;
-  let ids: { uid: number; gid: number };
+/**
+ * PostgreSQL refuses to run as root; as root we hand the cluster to the `postgres` system user: <dataDir>/postgres
+ * is then that user's, 0700, and DATA_DIR (0711 as root, private.ts) lets it pass. Returns its ids when root.
+ */
+function prepareDirs(root: string, runAs: string | undefined): Owner | undefined {
+  if (!runAs) {
+    privateDir(root);
+    return undefined;
+  }
+  let ids: Owner;
   try {
     ids = ownerIds(runAs);
   } catch {
     throw new Error(`running as root and there is no "${runAs}" system user to run PostgreSQL as`);
   }
-  fs.chownSync(root, ids.uid, ids.gid);
-  fs.chmodSync(root, 0o755);
+  privateDir(root, ids);
   // Ask the kernel rather than reading modes: every parent must be traversable by that user (mkdtemp makes 0700).
   const probe = spawnSync('test', ['-w', root], { uid: ids.uid, gid: ids.gid });
   if (probe.status !== 0) {
-    throw new Error(`user ${runAs} cannot reach ${root}: make each parent directory traversable (chmod 0755)`);
+    throw new Error(`user ${runAs} cannot reach ${root}: make each parent directory traversable (chmod 0711)`);
   }
+  return ids;
+}
+
+/** Active pg_hba.conf lines with any method but scram-sha-256 (trust, as earlier versions wrote, md5, peer...). */
+function hbaOpen(cluster: string): boolean {
+  const lines = fs.readFileSync(path.join(cluster, 'pg_hba.conf'), 'utf8').split('\n');
+  return lines.map((l) => l.replace(/#.*/, '').trim()).filter(Boolean).some((l) => !/\sscram-sha-256(\s|$)/.test(l));
+}
+
+/**
+ * Gives USER the password and makes pg_hba.conf require it: for clusters initialised with `-A trust` by earlier
+ * versions, or whose password file was lost. Runs before the server listens (single-user mode, the statement on
+ * stdin), so there is no moment when the cluster is both reachable and open.
+ */
+function securePassword(binDir: string, cluster: string, password: string, owner: Owner | undefined, log: InfraLog): void {
+  log.info(`setting the PostgreSQL password and requiring it in ${cluster}`);
+  const res = spawnSync(path.join(binDir, 'postgres'), ['--single', '-D', cluster, '-c', 'password_encryption=scram-sha-256', 'postgres'], {
+    input: `ALTER ROLE ${USER} WITH PASSWORD '${password.replace(/'/g, "''")}';\n`,
+    cwd: path.dirname(cluster),
+    encoding: 'utf8',
+    timeout: 120_000,
+    ...owner,
+  });
+  // Single-user mode exits 0 after a failed statement: its stderr says so (and echoes the statement: hidden here).
+  const output = `${res.stdout ?? ''}${res.stderr ?? ''}`.split(password).join('***');
+  if (res.status !== 0 || /\b(ERROR|FATAL|PANIC):/.test(output)) {
+    throw new Error(`could not set the PostgreSQL password in ${cluster} (${res.error?.message ?? `exit ${res.status}`}):\n${output.slice(-2000)}`);
+  }
+  writePrivateFile(path.join(cluster, 'pg_hba.conf'), HBA, owner);
 }
 
 /** A postmaster.pid left by a killed run blocks startup when its pid now belongs to someone else. */
@@ -83,23 +132,29 @@ export async function startPostgres(o: PostgresOptions): Promise<PostgresHandle>
   const cluster = path.join(root, 'data');
   const runAs = process.getuid?.() === 0 ? 'postgres' : undefined;
   const bin = (name: string) => path.join(o.binDir, name);
-  prepareDirs(root, runAs);
+  const owner = prepareDirs(root, runAs);
+  // Owned by the user initdb runs as (it reads it); we read it as that user or as root.
+  const pwFile = path.join(root, 'password');
+  const { password, created } = passwordFile(pwFile, owner);
 
   // PG_VERSION is written late by initdb: without it the directory is a failed attempt, safe to redo.
   if (!fs.existsSync(path.join(cluster, 'PG_VERSION'))) {
     fs.rmSync(cluster, { recursive: true, force: true });
     o.log.info(`initializing PostgreSQL cluster in ${cluster} (once)`);
     await runCommand('initdb', bin('initdb'),
-      ['-D', cluster, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-locale', '--no-sync'],
+      ['-D', cluster, '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-U', USER, '-E', 'UTF8', '--no-locale', '--no-sync'],
       { runAs, cwd: root, timeoutMs: 120_000 });
+  } else {
+    await clearStalePid(cluster, o.log);
+    if (created || hbaOpen(cluster)) securePassword(o.binDir, cluster, password, owner, o.log);
   }
-  await clearStalePid(cluster, o.log);
 
   const port = o.port ?? (await freePort());
-  const socketDir = path.join(root, `.s.PGSQL.${port}`).length <= MAX_SOCKET_PATH ? root : '';
   const settings = [
     'listen_addresses=127.0.0.1',
-    `unix_socket_directories=${socketDir}`,
+    // No Unix socket: TCP with a password is the one way in (a socket would be one more door to keep closed).
+    'unix_socket_directories=',
+    'password_encryption=scram-sha-256',
     // A lost last commit on power failure is acceptable for a local dev store; per-insert fsync waits are not
     // (FerretDB commits every write). Never corrupts: WAL order is kept.
     'synchronous_commit=off',
@@ -121,13 +176,18 @@ export async function startPostgres(o: PostgresOptions): Promise<PostgresHandle>
   try {
     await proc.waitForLine(/database system is ready to accept connections/, 120_000);
     const psql = (sql: string) =>
-      runCommand('psql', bin('psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres',
-        '-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1', '-c', sql], { timeoutMs: 30_000 });
+      runCommand('psql', bin('psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', 'postgres',
+        '-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1', '-c', sql], { timeoutMs: 30_000, env: psqlEnv(password) });
     const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${DATABASE}'`);
     if (exists.trim() !== '1') await psql(`CREATE DATABASE ${DATABASE}`);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/${DATABASE}`, port, process: proc, stop };
+  return { url: `postgres://${USER}@127.0.0.1:${port}/${DATABASE}`, user: USER, password, port, process: proc, stop };
+}
+
+/** The password by environment (a command line is visible to every user in ps), and no ~/.pgpass to consult. */
+function psqlEnv(password: string): NodeJS.ProcessEnv {
+  return { ...process.env, PGPASSWORD: password, PGPASSFILE: '/dev/null' };
 }

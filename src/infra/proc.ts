@@ -24,6 +24,8 @@ export interface SpawnOptions {
   onLine?: (line: string) => void;
   /** Output is also appended here (truncated at start): infra logs stay off the console but findable. */
   logFile?: string;
+  /** The child's umask, e.g. 0o077 so that whatever a server creates is its owner's only. */
+  umask?: number;
 }
 
 export interface ManagedProcess {
@@ -83,22 +85,29 @@ export function spawnProcess(o: SpawnOptions): ManagedProcess {
   } else if (asUser) {
     ids = userIds(asUser);
   }
-  const child = spawn(command, args, {
-    cwd: o.cwd,
-    env: o.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // With a parent-death signal the child can live in its own process group: a Ctrl-C in the terminal then
-    // reaches only the supervisor, which stops everything in order. Without it, staying in our group is the
-    // only way a Ctrl-C still reaches the child.
-    detached: Boolean(setpriv),
-    ...ids,
-  });
+  // Opened first: a log that cannot be opened fails the call before there is a child to leave behind.
+  const log = o.logFile ? privateLog(o.logFile) : undefined;
+  log?.on('error', () => undefined);
+  // The child inherits the umask at fork, which spawn() does synchronously: ours is restored right after.
+  const umask = o.umask === undefined ? undefined : process.umask(o.umask);
+  let child: ChildProcess;
+  try {
+    child = spawn(command, args, {
+      cwd: o.cwd,
+      env: o.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // With a parent-death signal the child can live in its own process group: a Ctrl-C in the terminal then
+      // reaches only the supervisor, which stops everything in order. Without it, staying in our group is the
+      // only way a Ctrl-C still reaches the child.
+      detached: Boolean(setpriv),
+      ...ids,
+    });
+  } finally {
+    if (umask !== undefined) process.umask(umask);
+  }
 
   const lines: string[] = [];
   const waiters = new Set<(line: string) => void>();
-  if (o.logFile) fs.mkdirSync(path.dirname(o.logFile), { recursive: true });
-  const log = o.logFile ? fs.createWriteStream(o.logFile, { flags: 'w' }) : undefined;
-  log?.on('error', () => undefined);
   const onLine = (line: string) => {
     lines.push(line);
     if (lines.length > TAIL_LINES) lines.shift();
@@ -163,6 +172,14 @@ export function spawnProcess(o: SpawnOptions): ManagedProcess {
     },
   };
   return proc;
+}
+
+/** Server output can hold data and names: the log is 0600 in a 0700 directory, also when an older run made it 0644. */
+function privateLog(file: string): fs.WriteStream {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const fd = fs.openSync(file, 'w', 0o600);
+  fs.fchmodSync(fd, 0o600);
+  return fs.createWriteStream(file, { fd });
 }
 
 export function signal(pid: number, sig: NodeJS.Signals): void {

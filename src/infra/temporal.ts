@@ -1,8 +1,10 @@
-// Temporal's dev server (the CLI's `server start-dev`): SQLite-backed, persistent in <dataDir>/temporal.db.
+// Temporal's dev server (the CLI's `server start-dev`): SQLite-backed, persistent in <dataDir>/temporal/temporal.db.
+import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { spawnProcess, type ManagedProcess } from './proc';
 import { freePorts, waitUntil } from './ports';
+import { privateDir } from './private';
 import { searchAttributeFlags } from '../temporal/search-attributes';
 import type { InfraLog } from './tools';
 
@@ -35,6 +37,23 @@ export function startDevArgs(dbFile: string, port: number, uiPort: number, names
   ];
 }
 
+/**
+ * The database file in a 0700 directory of its own: SQLite makes its -wal and -shm files beside it, with the
+ * process's umask, so a directory is what keeps all three private. Earlier versions kept them in DATA_DIR itself.
+ */
+export function temporalDbFile(dataDir: string): string {
+  const dir = path.join(dataDir, 'temporal');
+  privateDir(dir);
+  const file = path.join(dir, 'temporal.db');
+  const old = path.join(dataDir, 'temporal.db');
+  if (fs.existsSync(old) && !fs.existsSync(file)) {
+    for (const suffix of ['-wal', '-shm', '']) {
+      if (fs.existsSync(old + suffix)) fs.renameSync(old + suffix, file + suffix);
+    }
+  }
+  return file;
+}
+
 export async function startTemporal(o: TemporalOptions): Promise<TemporalHandle> {
   const [fallbackPort, fallbackUi] = await freePorts(2);
   const port = o.port ?? fallbackPort;
@@ -45,8 +64,9 @@ export async function startTemporal(o: TemporalOptions): Promise<TemporalHandle>
   const proc = spawnProcess({
     name: 'temporal',
     command: o.cli,
-    args: startDevArgs(path.join(o.dataDir, 'temporal.db'), port, uiPort, namespace),
+    args: startDevArgs(temporalDbFile(o.dataDir), port, uiPort, namespace),
     cwd: o.dataDir,
+    umask: 0o077,
     logFile: path.join(o.dataDir, 'logs', 'temporal.log'),
   });
   const stop = async () => {

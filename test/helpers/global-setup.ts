@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startLocalInfra, type LocalInfra } from '../../src/infra/local';
+import { redactUri } from '../../src/infra/private';
 import { findTemporalCli, projectRoot } from '../../src/infra/tools';
 
 export interface InfraState {
@@ -15,19 +16,20 @@ export const holder = globalThis as unknown as { __SCANNER_INFRA__?: InfraState 
 
 /** Quiet unless something is wrong: jest's own output (and the totals line) should stay readable. */
 const log = {
-  info: (msg: string) => (process.env.SCANNER_INFRA_VERBOSE ? console.log(`[infra] ${msg}`) : undefined),
-  warn: (msg: string) => console.warn(`[infra] ${msg}`),
+  info: (msg: string) => (process.env.SCANNER_INFRA_VERBOSE ? console.log(`[infra] ${redactUri(msg)}`) : undefined),
+  warn: (msg: string) => console.warn(`[infra] ${redactUri(msg)}`),
 };
 
 export default async function globalSetup(): Promise<void> {
   if (process.env.SCANNER_SKIP_INFRA === '1') return;
+  // mkdtemp makes 0700; startLocalInfra narrows or widens it to what DATA_DIR gets (0711 as root, for PostgreSQL's
+  // user to pass through; see src/infra/private.ts).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-test-'));
-  // mkdtemp makes 0700; PostgreSQL runs as another user when we are root and must traverse it.
-  fs.chmodSync(dataDir, 0o755);
   // Only what the tests' own configuration says counts: a developer's MONGODB_URI must not receive test data.
   const env = { ...process.env, MONGODB_URI: process.env.SCANNER_TEST_MONGODB_URI, TEMPORAL_ADDRESS: process.env.SCANNER_TEST_TEMPORAL_ADDRESS };
   const infra = await startLocalInfra({ dataDir, log, env, durable: false });
   holder.__SCANNER_INFRA__ = { infra, dataDir };
+  // With its credentials: the test workers inherit it by environment.
   process.env.MONGODB_URI = infra.mongoUri;
   process.env.TEMPORAL_ADDRESS = infra.temporalAddress;
   if (infra.temporalUiUrl) process.env.TEMPORAL_UI_URL = infra.temporalUiUrl;

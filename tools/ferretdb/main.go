@@ -16,12 +16,16 @@ import (
 )
 
 func main() {
-	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on")
+	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on; empty for none")
+	unix := flag.String("unix", "", "Unix socket path to listen on (the sqlite handler has no authentication: use this alone)")
 	handler := flag.String("handler", "postgresql", "backend: postgresql or sqlite")
 	pgURL := flag.String("postgresql-url", "", "PostgreSQL URL for the postgresql handler")
 	sqliteURL := flag.String("sqlite-url", "", "SQLite directory URI (file:<dir>/) for the sqlite handler")
 	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
 	flag.Parse()
+
+	// The SQLite files and the socket are created for their owner only; the caller keeps their directories 0700.
+	syscall.Umask(0o077)
 
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -30,7 +34,7 @@ func main() {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:      ferretdb.ListenerConfig{TCP: *listen},
+		Listener:      ferretdb.ListenerConfig{TCP: *listen, Unix: *unix},
 		Logger:        logger,
 		Handler:       *handler,
 		PostgreSQLURL: *pgURL,
