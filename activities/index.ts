@@ -12,6 +12,7 @@ import { checkShardBudget, planBatches, planShards, vulnerableMask } from '../sr
 import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool';
 import { configuredSources, syncAdvisories } from '../src/advisories/sync';
 import * as engine from './engine';
+import { withOutagePatience } from './outage';
 import { loadScanInputs, type ScanEngineDeps } from './inputs';
 
 export interface ActivityDeps {
@@ -139,7 +140,7 @@ export function createActivities(deps: ActivityDeps) {
     return r;
   }
 
-  return {
+  return withOutagePatience({
     /** Load the stored snapshot, check it again in depth, pin the advisory generation, mark the scan running. */
     async prepareScan({ scanId }: { scanId: string }) {
       const r = await prepared(scanId);
@@ -207,7 +208,7 @@ export function createActivities(deps: ActivityDeps) {
     async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {
       await engine.fail(ctx, scanId, reason, message);
     },
-  };
+  });
 }
 
 export type { ShardRunner };

@@ -3,6 +3,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  TimeoutFailure,
   log,
   proxyActivities,
   proxyLocalActivities,
@@ -11,23 +12,26 @@ import {
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import { FAST_PATH_MAX_GRAPH, FAST_PATH_MAX_NODES, NON_RETRYABLE, SA, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/keys';
+import { FAST_PATH_MAX_GRAPH, FAST_PATH_MAX_NODES, NON_RETRYABLE, RETRY_MAX_INTERVAL, SA, STEP_PATIENCE, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/keys';
 
 type Activities = ReturnType<typeof createActivities>;
 
+// A database outage is waited out: an activity that met one is retried every few seconds (at most
+// RETRY_MAX_INTERVAL apart, so a scan moves on within seconds of the database's return) for STEP_PATIENCE; any other
+// failure is given FAULT_ATTEMPTS attempts by the activity itself (activities/outage.ts), then fails the scan.
+// maximumAttempts is left unset: unlimited, within scheduleToCloseTimeout.
 const retry: RetryPolicy = {
   initialInterval: '1 second',
   backoffCoefficient: 2,
-  maximumInterval: '30 seconds',
-  maximumAttempts: 5,
+  maximumInterval: RETRY_MAX_INTERVAL,
   nonRetryableErrorTypes: [...NON_RETRYABLE],
 };
 
 // One proxy per timeout profile: quick bookkeeping vs. graph work that heartbeats (every 2 s while it runs, so a
 // worker that dies mid-attribution is noticed within the heartbeat timeout and the retry resumes on another one).
-const quick = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry });
-const heavy = proxyActivities<Activities>({ startToCloseTimeout: '15 minutes', heartbeatTimeout: '15 seconds', retry });
-const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
+const quick = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', scheduleToCloseTimeout: STEP_PATIENCE, retry });
+const heavy = proxyActivities<Activities>({ startToCloseTimeout: '15 minutes', heartbeatTimeout: '15 seconds', scheduleToCloseTimeout: STEP_PATIENCE, retry });
+const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', scheduleToCloseTimeout: STEP_PATIENCE, retry });
 
 function stage(s: Stage, details: string): void {
   upsertSearchAttributes([{ key: SA.stage, value: s }]);
@@ -40,7 +44,9 @@ function failureReason(err: unknown): { reason: string; message: string } {
     const reason = cause.type === 'invalid_snapshot' ? 'internal_error' : cause.type;
     return { reason, message: cause.message };
   }
-  return { reason: 'internal_error', message: cause instanceof Error ? cause.message : String(cause) };
+  // A step whose patience ran out (TimeoutFailure) carries the last attempt's failure as its cause.
+  const last = cause instanceof TimeoutFailure && cause.cause ? `: ${cause.cause.message}` : '';
+  return { reason: 'internal_error', message: cause instanceof Error ? cause.message + last : String(cause) };
 }
 
 export async function scanWorkflow({ scanId, nodeCount, graphSize }: ScanWorkflowInput): Promise<ScanWorkflowResult> {

@@ -18,6 +18,15 @@ export type Stage = 'queued' | 'preparing' | 'matching' | 'attributing' | 'publi
 /** Scan failure reasons that are decided by the data, never by luck: retrying cannot help. */
 export const NON_RETRYABLE = ['unsupported_ecosystem', 'attribution_limit_exceeded', 'invalid_snapshot'] as const;
 
+/**
+ * The failure type of an activity that met a database outage: retried every RETRY_MAX_INTERVAL until the step's
+ * patience (STEP_PATIENCE) runs out. Other failures get FAULT_ATTEMPTS attempts.
+ */
+export const DATABASE_UNAVAILABLE = 'database_unavailable';
+export const FAULT_ATTEMPTS = 5;
+export const RETRY_MAX_INTERVAL = '5 seconds';
+export const STEP_PATIENCE = '30 minutes';
+
 export interface ScanWorkflowInput {
   scanId: string;
   /** Packages in the snapshot (known at upload): small scans take the fast path. */

@@ -1,7 +1,9 @@
 // The database restarts under a stream of uploads: every upload answered 201 ends completed or failed with a reason,
-// requests that meet the outage get 503 service_unavailable (never a 500), and nothing stored is lost. Runs on a
-// FerretDB of its own (SQLite, same port and data directory across the restart): the shared one, which other test
-// files use in parallel, stays untouched.
+// requests that meet the outage get 503 service_unavailable (never a 500), nothing stored is lost, and recovery keeps
+// the bounds the README states ("Database outages"): uploads accepted again, and every accepted scan terminal, within
+// a stated time of the database's return. Every wait is on a condition, bounded by those figures. Runs on a FerretDB
+// of its own (SQLite, same data directory and socket across the restart): the shared one, which other test files use
+// in parallel, stays untouched.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,8 +24,17 @@ const quiet = { info: () => undefined, warn: () => undefined };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The API waits this long for the database before answering 503 (production: API_DB_WAIT_MS, 5 s). */
 const API_DB_WAIT_MS = 500;
-const OUTAGE_MS = 1500;
+/** DB_RESTART_OUTAGE_MS tries a longer outage by hand (the scans in flight then outlast the worker's 10 s server selection). */
+const OUTAGE_MS = Number(process.env.DB_RESTART_OUTAGE_MS || 1500);
 const LANES = 3;
+/**
+ * The stated recovery (README "Database outages"), with room for a loaded CI machine: the API's client reconnects
+ * within its monitor's 0.5 s re-check, so uploads are accepted again within a second or two; a scan's step that met
+ * the outage is retried at most 5 s apart, so every accepted scan is terminal within that plus the time to work off
+ * the scans queued meanwhile.
+ */
+const UPLOADS_BACK_MS = 5_000;
+const SCANS_TERMINAL_MS = 30_000;
 
 let binary: string | undefined;
 let dataDir: string;
@@ -82,6 +93,7 @@ afterAll(async () => {
 type Phase = 'before' | 'outage' | 'after';
 interface Answer {
   phase: Phase;
+  at: number;
   status: number;
   id?: string;
   body: any;
@@ -112,7 +124,7 @@ test('every upload answered 201 ends completed or failed with a reason across a 
     while (!stop) {
       const issued = phase;
       const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(v1Snapshot(`restart-${n++ % 3}`));
-      answers.push({ phase: issued, status: res.status, id: res.status === 201 ? res.body.id : undefined, body: res.body, retryAfter: res.headers['retry-after'] });
+      answers.push({ phase: issued, at: Date.now(), status: res.status, id: res.status === 201 ? res.body.id : undefined, body: res.body, retryAfter: res.headers['retry-after'] });
       await sleep(250);
     }
   };
@@ -132,9 +144,10 @@ test('every upload answered 201 ends completed or failed with a reason across a 
   const outageStarted = Date.now();
   await sleep(OUTAGE_MS);
   ferret = await startFerretDB({ binary, dataDir, log: quiet, port });
-  const outageMs = Date.now() - outageStarted;
+  const back = Date.now();
+  const outageMs = back - outageStarted;
   phase = 'after';
-  await until(() => accepted('after') >= 12, 15_000);
+  await until(() => accepted('after') >= 12, UPLOADS_BACK_MS + 10_000);
   stop = true;
   await lanes;
   const streamMs = Date.now() - started;
@@ -149,21 +162,26 @@ test('every upload answered 201 ends completed or failed with a reason across a 
   expect(refused.length).toBeGreaterThan(0); // the stream really met the outage
   expect(accepted('before')).toBeGreaterThan(0);
   expect(accepted('after')).toBeGreaterThan(0); // the API's client reconnected: uploads are accepted again
+  const uploadsBackMs = Math.min(...ok.filter((a) => a.at >= back).map((a) => a.at)) - back;
+  expect(uploadsBackMs).toBeLessThanOrEqual(UPLOADS_BACK_MS);
   expect(new Set(ok.map((a) => a.id)).size).toBe(ok.length);
 
   // Every upload answered 201 ends completed, or failed with a reason.
   const terminal = new Map<string, any>();
-  const deadline = Date.now() + 40_000;
-  while (terminal.size < ok.length && Date.now() < deadline) {
+  let lastTerminalAt = back;
+  while (terminal.size < ok.length && Date.now() < back + SCANS_TERMINAL_MS) {
     for (const { id } of ok) {
       if (terminal.has(id!)) continue;
       const res = await t.api.get(`/v1/scans/${id}`).set(bearer(key));
-      if (res.status === 200 && (res.body.status === 'completed' || res.body.status === 'failed')) terminal.set(id!, res.body);
+      if (res.status === 200 && (res.body.status === 'completed' || res.body.status === 'failed')) {
+        terminal.set(id!, res.body);
+        lastTerminalAt = Math.max(lastTerminalAt, Date.parse(res.body.finishedAt));
+      }
     }
     if (terminal.size < ok.length) await sleep(250);
   }
   const stuck = ok.filter((a) => !terminal.has(a.id!)).map((a) => a.id);
-  expect(stuck).toEqual([]);
+  expect(stuck).toEqual([]); // every accepted scan terminal within SCANS_TERMINAL_MS of the database's return
   const scans = [...terminal.values()];
   for (const s of scans) {
     if (s.status === 'failed') expect(s.failureReason).toEqual(expect.any(String));
@@ -199,6 +217,7 @@ test('every upload answered 201 ends completed or failed with a reason across a 
   console.log(
     `db restart: ${answers.length} uploads in ${streamMs} ms (stop ${stopMs} ms, outage ${outageMs} ms): ${ok.length} answered 201 ` +
       `(${accepted('before')} before the stop, ${accepted('outage')} during, ${accepted('after')} after), ${refused.length} answered 503; ` +
-      `${completed.length} completed, ${scans.length - completed.length} failed; all terminal ${Date.now() - started} ms after the first upload`,
+      `${completed.length} completed, ${scans.length - completed.length} failed; after the database's return: first upload accepted in ` +
+      `${uploadsBackMs} ms (stated ≤ ${UPLOADS_BACK_MS}), last scan terminal in ${lastTerminalAt - back} ms (stated ≤ ${SCANS_TERMINAL_MS}, after the last upload too)`,
   );
 }, 90_000);

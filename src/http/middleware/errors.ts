@@ -1,8 +1,8 @@
 // The one place that turns thrown errors into the spec's envelope {error: {code, message}}.
 import type { Middleware } from 'koa';
-import { MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 import { ApiError } from '../../domain/errors';
 import type { Logger } from '../../logger';
+import { isDatabaseUnavailable } from '../../storage/unavailable';
 import type { AppState } from '../deps';
 
 export function errorEnvelope(logger: Logger): Middleware<AppState> {
@@ -27,29 +27,7 @@ export function errorEnvelope(logger: Logger): Middleware<AppState> {
   };
 }
 
-/**
- * Driver errors that mean "the database cannot be reached right now": 503 service_unavailable, retry later (never a
- * 500). MongoNetworkError covers MongoNetworkTimeoutError and MongoPoolClearedError (its subclasses); the names are
- * checked too, in case an error comes from another copy of the driver.
- */
-const UNREACHABLE_CLASSES = [MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError];
-const UNREACHABLE_NAMES = new Set(['MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoPoolClearedError', 'PoolClearedOnNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoTopologyClosedError']);
-/**
- * Server answers that mean the same on a replica set in failover or a server shutting down: HostUnreachable,
- * HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown, SocketException, NotWritablePrimary,
- * InterruptedAtShutdown, InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary.
- */
-const UNAVAILABLE_SERVER_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
-
-export function unavailable(err: unknown, depth = 0): ApiError | null {
-  // A driver error may arrive wrapped (an Error's cause, an AggregateError of parallel writes).
-  if (depth < 4 && err instanceof Error) {
-    const inner = [err.cause, ...(err instanceof AggregateError ? err.errors : [])];
-    for (const e of inner) if (e !== undefined && unavailable(e, depth + 1)) return unavailable(e, depth + 1);
-  }
-  const unreachable =
-    UNREACHABLE_CLASSES.some((c) => err instanceof c) ||
-    (err instanceof Error && UNREACHABLE_NAMES.has(err.name)) ||
-    (err instanceof MongoServerError && typeof err.code === 'number' && UNAVAILABLE_SERVER_CODES.has(err.code));
-  return unreachable ? new ApiError(503, 'service_unavailable', 'the database is unreachable; retry later') : null;
+/** A database outage, however the driver reports it (src/storage/unavailable.ts): 503, retry later, never a 500. */
+export function unavailable(err: unknown): ApiError | null {
+  return isDatabaseUnavailable(err) ? new ApiError(503, 'service_unavailable', 'the database is unreachable; retry later') : null;
 }

@@ -34,6 +34,10 @@ test.each([
   ['InterruptedDueToReplStateChange', new MongoServerError({ message: 'interrupted', code: 11602 })],
   ['an error whose cause is a network error', new Error('storing the snapshot failed', { cause: new MongoNetworkError('connection 3 closed') })],
   ['an AggregateError of parallel writes', new AggregateError([new Error('boom'), selection()], 'writes failed')],
+  // What FerretDB answered, word for word, to commands in flight while it shut down (SIGTERM under load).
+  ['FerretDB shutting down (insert)', new MongoServerError({ message: '[msg_insert.go:168 handler.(*Handler).MsgInsert] [db.go:134 fsql.(*DB).InTransaction] context canceled', code: 1, codeName: 'InternalError' })],
+  ['FerretDB shutting down (update)', new MongoServerError({ message: '[msg_update.go:117 handler.(*Handler).updateDocument] [collection.go:94 sqlite.(*collection).Query] context canceled', code: 1, codeName: 'InternalError' })],
+  ['FerretDB over PostgreSQL shutting down', new MongoServerError({ message: '[pool.go:72 postgresql.(*Pool).Get] closed pool', code: 1, codeName: 'InternalError' })],
 ])('%s maps to 503 service_unavailable', (_name, err) => {
   const e = unavailable(err);
   expect(e).toBeInstanceOf(ApiError);
@@ -43,6 +47,7 @@ test.each([
 test.each([
   ['duplicate key', new MongoServerError({ message: 'E11000 duplicate key', code: 11000 })],
   ['a server error without a code', new MongoServerError({ message: 'bad query' })],
+  ['another InternalError', new MongoServerError({ message: '[msg_find.go:12] invalid document', code: 1, codeName: 'InternalError' })],
   ['a generic driver error', new MongoError('something else')],
   ['a plain error', new Error('boom')],
   ['an ApiError', new ApiError(422, 'invalid_parameter', 'limit: not a number')],
