@@ -201,8 +201,9 @@ export function createActivities(deps: ActivityDeps) {
       const r = await syncAdvisories(deps.store, sources, { onProgress: (message) => heartbeat({ message }) });
       const failed = r.sources.filter((s) => s.status === 'failed');
       for (const f of failed) deps.logger.warn({ source: f.source, reason: f.reason, attempts: f.attempts }, 'advisory source failed');
+      for (const f of r.failedFiles) deps.logger.warn({ file: f.source, reason: f.reason }, 'advisory file failed (skipped, the rest of its source applied)');
       deps.logger.info({ generation: r.generation, new: r.new, updated: r.updated, withdrawn: r.withdrawn }, 'advisories synced');
-      return { generation: r.generation, applied: r.sources.length - failed.length, failed: failed.length };
+      return { generation: r.generation, applied: r.sources.length - failed.length, failed: failed.length, failedFiles: r.failedFiles.length };
     },
 
     async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {

@@ -41,10 +41,8 @@ describe('authentication', () => {
     expect((await t.api.get('/healthz')).body).toEqual({ status: 'ok' });
     const ready = await t.api.get('/readyz');
     expect(ready.status).toBe(503);
-    expect(ready.body.checks).toEqual([
-      { name: 'mongodb', ok: true, detail: 'reachable' },
-      { name: 'temporal', ok: false, detail: expect.stringContaining('no worker polling') },
-    ]);
+    // Names and booleans only: the details (driver messages, addresses) go to the log.
+    expect(ready.body).toEqual({ status: 'not_ready', checks: [{ name: 'mongodb', ok: true }, { name: 'temporal', ok: false }] });
   });
 
   test('unknown route → 404 not_found envelope', async () => {

@@ -80,13 +80,16 @@ test('admin session --revoke refuses a token on the command line, an empty stdin
   expect((await t.api.get('/v1/me').set(bearer(out.sessionToken))).status).toBe(401);
 });
 
-test('advisories import reports counts, skips a bad file and keeps the rest; a re-import changes nothing', async () => {
+test('advisories import reports counts, skips a bad file and keeps the rest (exit 1); a re-import changes nothing', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adv-'));
   fs.copyFileSync(path.join(SHARED, 'advisories/npm/GHSA-35jh-r3h4-6jhm.json'), path.join(dir, 'good.json'));
   fs.writeFileSync(path.join(dir, 'broken.json'), '{"id": "GHSA-xxxx", ');
-  const first = JSON.parse(await scanner('advisories', 'import', dir, '--json'));
-  expect(first).toMatchObject({ new: 1, updated: 0, unchanged: 0, rejected: [{ source: expect.stringContaining('broken.json'), reason: expect.any(String) }] });
+  const res = await scannerWithInput('', 'advisories', 'import', dir, '--json');
+  expect(res.code).toBe(1); // a file that could not be read fails the import, the rest of its source applied
+  const first = JSON.parse(res.stdout);
+  expect(first).toMatchObject({ new: 1, updated: 0, unchanged: 0, rejected: [], failedFiles: [{ source: expect.stringContaining('broken.json'), reason: expect.stringMatching(/^invalid JSON: /) }] });
   expect(first.generation).toMatch(/^adv_/);
+  fs.rmSync(path.join(dir, 'broken.json'));
   const again = JSON.parse(await scanner('advisories', 'import', dir, '--json'));
   expect(again).toMatchObject({ new: 0, updated: 0, unchanged: 1, generation: first.generation });
   const text = await scanner('advisories', 'import', path.join(SHARED, 'advisories/npm'));
