@@ -10,6 +10,7 @@ import { freePort } from '../src/infra/ports';
 import { createOrgWithOwner } from '../src/storage/accounts';
 import { createApiKey } from '../src/storage/api-keys';
 import { connectStore, ensureIndexes, type Store } from '../src/storage/mongo';
+import { redactUri } from '../src/infra/private';
 
 export interface Harness {
   store: Store;
@@ -36,8 +37,7 @@ function child(script: string, args: string[], env: NodeJS.ProcessEnv): ChildPro
 
 export async function startHarness(): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-bench-'));
-  fs.chmodSync(dataDir, 0o755);
-  const infra = await startLocalInfra({ dataDir, log: { info: () => undefined, warn: (m: string) => console.error(m) } as never });
+  const infra = await startLocalInfra({ dataDir, log: { info: () => undefined, warn: (m: string) => console.error(redactUri(m)) } as never });
   const dbName = `bench_${randomBytes(4).toString('hex')}`;
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
   const port = await freePort();

@@ -10,6 +10,7 @@ import { uploadPreparer } from './pool/upload-pool';
 import { cursorCodec, loadCursorSecret } from './storage/cursors';
 import { connectStore, ensureIndexes } from './storage/mongo';
 import { connectTemporal, scanStarter, startSweeper, temporalReadiness } from './temporal/client';
+import { redactUri } from './infra/private';
 
 export async function runApi(): Promise<{ server: http.Server; close(): Promise<void> }> {
   const config = loadConfig();
@@ -73,7 +74,7 @@ if (require.main === module) {
       process.once('SIGTERM', stop);
     },
     (err) => {
-      console.error(err);
+      console.error(redactUri(err instanceof Error ? (err.stack ?? err.message) : String(err))); // no database password in the output
       process.exit(1);
     },
   );

@@ -8,6 +8,7 @@ import { createLogger } from '../src/logger';
 import { connectStore, ensureIndexes } from '../src/storage/mongo';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { createScanWorker } from './worker';
+import { redactUri } from '../src/infra/private';
 
 async function main(): Promise<void> {
   // WORKER_NICE lowers the worker's CPU priority where it shares a machine with the API (npm start does this).
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err) => {
-    console.error(err);
+    console.error(redactUri(err instanceof Error ? (err.stack ?? err.message) : String(err))); // no database password in the output
     process.exit(1);
   },
 );
