@@ -3,6 +3,7 @@
 import type { Collection, Document } from 'mongodb';
 import { revokeSession } from '../../src/storage/accounts';
 import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
+import { v1Snapshot } from '../helpers/snapshots';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -69,5 +70,34 @@ describe.each(reads)('%s', (_, path, collection, method) => {
       seam.spy.mockRestore();
     }
     expect((await t.api.get(path).set(bearer(org.ownerToken))).status).toBe(200); // only that session ended
+  });
+});
+
+// The scan reads too: the list, one scan, its findings (a queued scan: no worker polls this test's task queue).
+const scanReads: [string, (scanId: string) => string, 'find' | 'findOne'][] = [
+  ['GET /v1/scans', () => '/v1/scans', 'find'],
+  ['GET /v1/scans/:scanId', (id) => `/v1/scans/${id}`, 'findOne'],
+  ['GET /v1/scans/:scanId/findings', (id) => `/v1/scans/${id}/findings`, 'findOne'],
+];
+
+describe.each(scanReads)('%s', (_, pathOf, method) => {
+  test('a session revoked while the read is in flight gets 401 invalid_token', async () => {
+    const org = await newOrg(t.store);
+    const admin = await org.session('admin');
+    const key = await org.key(['sca:upload']);
+    const upload = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(v1Snapshot('recheck'));
+    expect(upload.status).toBe(201);
+    const path = pathOf(upload.body.id);
+    expect((await t.api.get(path).set(bearer(admin))).status).toBe(200);
+
+    const seam = revokeAfterLoad(t.store.c.scans, method, admin, (filter) => (method === 'find' ? 'orgId' in filter : filter._id === upload.body.id));
+    try {
+      const res = await t.api.get(path).set(bearer(admin));
+      expect(seam.loaded).toBe(true);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: { code: 'invalid_token', message: expect.any(String) } } });
+    } finally {
+      seam.spy.mockRestore();
+    }
+    expect((await t.api.get(path).set(bearer(org.ownerToken))).status).toBe(200);
   });
 });

@@ -45,14 +45,12 @@ export function findingRoutes(deps: AppDeps): Router {
     };
     enumQuery(ctx, 'details', ['summary'] as const);
     const limit = parseLimit(ctx);
-    const recheckDone = recheck(deps, principalOf(ctx)); // again, in parallel, before the response is sent
-    recheckDone.catch(() => undefined);
     const scan = await reachableScan(deps, ctx, ctx.params.scanId);
     const listing = `findings:${scan._id}:${filterKey(filter)}`;
     const cursor = cursorQuery(ctx);
     const offset = cursor ? deps.cursors.decode<number>(listing, cursor) : 0;
     if (scan.status !== 'completed') {
-      await recheckDone;
+      await recheck(deps, principalOf(ctx)); // after the load, just before the answer
       ctx.body = { findings: [], nextCursor: null, counts: null };
       return;
     }
@@ -61,7 +59,7 @@ export function findingRoutes(deps: AppDeps): Router {
     const scoped = scopedFindings(all, filter, scan.modules ?? []);
     const selected = scoped.filter((f) => matchesFilters(f, filter));
     const page = selected.slice(offset, offset + limit);
-    await recheckDone;
+    await recheck(deps, principalOf(ctx)); // after the load, just before the answer
     ctx.body = {
       findings: page,
       nextCursor: offset + limit < selected.length ? deps.cursors.encode(listing, offset + limit) : null,

@@ -48,8 +48,9 @@ export function scanRoutes(deps: AppDeps): Router {
     const after = cursor ? deps.cursors.decode<ScanListPosition>(listing, cursor) : undefined;
     // A bounded read whatever the organization's history (storage/scans.ts): a page may end early, even empty, with
     // a cursor to where the reading stopped.
-    const [page] = await Promise.all([listScans(deps.store, { orgId: p.orgId, projectIds, status, after, limit }), recheck(deps, p)]);
+    const page = await listScans(deps.store, { orgId: p.orgId, projectIds, status, after, limit });
     const shown = await Promise.all(page.scans.map((s) => withModules(deps.store, s)));
+    await recheck(deps, p); // after the load, not beside it: a credential revoked while it ran gets 401
     ctx.body = {
       scans: shown.map(presentScan),
       nextCursor: page.next ? deps.cursors.encode(listing, page.next) : null,
@@ -57,8 +58,8 @@ export function scanRoutes(deps: AppDeps): Router {
   });
 
   r.get('/v1/scans/:scanId', access(deps, 'GET /v1/scans/:scanId'), async (ctx) => {
-    // The credential is checked again while the scan is read, and before the response is sent.
-    const [scan] = await Promise.all([reachableScan(deps, ctx, ctx.params.scanId), recheck(deps, principalOf(ctx))]);
+    const scan = await reachableScan(deps, ctx, ctx.params.scanId);
+    await recheck(deps, principalOf(ctx)); // after the load, just before the answer
     ctx.body = presentScan(scan);
   });
 
