@@ -26,13 +26,15 @@ export interface Config {
 /** Loopback unless told otherwise: a laptop's API is not for the network. Containers set HOST=0.0.0.0. */
 export const DEFAULT_HOST = '127.0.0.1';
 
-function int(name: string, fallback: number): number {
-  const v = process.env[name];
-  if (v === undefined || v === '') return fallback;
+/** A whole number setting (at least `min`, 0 by default), or the fallback when unset or empty; anything else throws. */
+export function envInt(name: string, fallback: number, { min = 0, env = process.env }: { min?: number; env?: NodeJS.ProcessEnv } = {}): number {
+  const v = env[name]?.trim();
+  if (!v) return fallback;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${v}"`);
   return n;
 }
+const int = (name: string, fallback: number) => envInt(name, fallback);
 
 /** runtime.json written by `npm start`: lets `npm run api`, `npm run worker` and the CLI find the local infra. */
 function runtimeFile(dataDir: string): Record<string, string> {

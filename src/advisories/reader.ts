@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { parse as parseYaml } from 'yaml';
 import type { OsvAdvisory } from '../domain/types';
+import { envInt } from '../config';
 
 /**
  * kind of an error: `source` — the source cannot be taken whole (unreadable path, corrupt or truncated archive, a
@@ -38,13 +39,7 @@ export const DEFAULT_READ_LIMITS: ReadLimits = { maxEntryBytes: 64 * MiB, maxTot
 export const LIMIT_ENV = { maxEntryBytes: 'ADVISORY_MAX_ENTRY_BYTES', maxTotalBytes: 'ADVISORY_MAX_TOTAL_BYTES', maxEntries: 'ADVISORY_MAX_ENTRIES' } as const;
 
 /** A positive whole number from the environment, or the default when unset or empty. */
-export function envLimit(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${name}: expected a positive whole number, got "${raw}"`);
-  return n;
-}
+export const envLimit = (env: NodeJS.ProcessEnv, name: string, fallback: number) => envInt(name, fallback, { min: 1, env });
 
 export function readLimits(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ReadLimits> = {}): ReadLimits {
   const d = DEFAULT_READ_LIMITS;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { Piscina } from 'piscina';
 import { ApiError, type ErrorCode } from '../domain/errors';
 import { prepareUpload, type PrepOutcome, type PreparedUpload } from './upload-prep';
+import { envInt } from '../config';
 
 /** Below this a thread hop costs more than it saves (validation of 256 KB takes a few ms). */
 export const INLINE_LIMIT = 256 * 1024;
@@ -28,14 +29,6 @@ export interface UploadPoolOptions {
 
 export const poolBusy = () => new ApiError(503, 'service_unavailable', 'the upload pool is busy; retry later');
 
-/** A non-negative integer from the environment, or the fallback when unset. */
-export function envCount(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
-  const v = env[name];
-  if (v === undefined || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
-  return n;
-}
 
 /** The compiled thread file: next to this one in dist/, or in dist/ when this runs from TypeScript under jest. */
 function threadFile(): string {
@@ -55,7 +48,7 @@ function unwrap(out: PrepOutcome): PreparedUpload {
 const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available']);
 
 export function uploadPreparer(threads = 2, opts: UploadPoolOptions = {}): UploadPreparer {
-  const maxQueue = opts.maxQueue ?? envCount('UPLOADS_POOL_MAX_QUEUE', DEFAULT_POOL_MAX_QUEUE);
+  const maxQueue = opts.maxQueue ?? envInt('UPLOADS_POOL_MAX_QUEUE', DEFAULT_POOL_MAX_QUEUE);
   let pool: Piscina | undefined;
   let inPool = 0; // running + waiting
   return {

@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { Binary } from 'mongodb';
 import { packJson, unpackBytes } from './compress';
 import type { Store } from './mongo';
+import { envInt } from '../config';
 
 /** A chunk holds at most this many findings and about this much JSON (before compression): bounded documents. */
 export const RESULT_CHUNK_SIZE = 1000;
@@ -56,13 +57,6 @@ export async function writeModules(store: Store, scanId: string, modules: ScanMo
 export const FINDINGS_CACHE_BYTES = 64 * 1024 * 1024;
 export const MODULES_CACHE_BYTES = 16 * 1024 * 1024;
 
-function envBytes(name: string, fallback: number): number {
-  const v = process.env[name];
-  if (v === undefined || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
-  return n;
-}
 
 export interface Sized<V> {
   value: V;
@@ -96,7 +90,7 @@ async function unpackSized<T>(bin: Binary): Promise<Sized<T>> {
 }
 
 // Budgets from the environment: FINDINGS_CACHE_BYTES, MODULES_CACHE_BYTES (0 turns a cache off).
-const moduleCache = byteBoundedCache<ScanModule[], Store>(envBytes('MODULES_CACHE_BYTES', MODULES_CACHE_BYTES), async (scanId, store) => {
+const moduleCache = byteBoundedCache<ScanModule[], Store>(envInt('MODULES_CACHE_BYTES', MODULES_CACHE_BYTES), async (scanId, store) => {
   const doc = await store.c.scanResults.findOne({ _id: `${scanId}:modules` });
   return doc ? unpackSized<ScanModule[]>(doc.data) : { value: [], bytes: 0 };
 });
@@ -106,7 +100,7 @@ export function readModules(store: Store, scanId: string): Promise<ScanModule[]>
   return moduleCache.get(scanId, store);
 }
 
-const findingsCache = byteBoundedCache<Finding[], { store: Store; chunks: number }>(envBytes('FINDINGS_CACHE_BYTES', FINDINGS_CACHE_BYTES), async (scanId, { store, chunks }) => {
+const findingsCache = byteBoundedCache<Finding[], { store: Store; chunks: number }>(envInt('FINDINGS_CACHE_BYTES', FINDINGS_CACHE_BYTES), async (scanId, { store, chunks }) => {
   const parts = await Promise.all(
     Array.from({ length: chunks }, async (_, n) => {
       const doc = await store.c.scanResults.findOne({ _id: `${scanId}:${n}` });

@@ -83,7 +83,7 @@ test('limits come from the environment: an entry over ADVISORY_MAX_ENTRY_BYTES f
   const r = await scanner(['advisories', 'import', file, '--json'], { ADVISORY_MAX_ENTRY_BYTES: '1024' });
   expect(r.code).toBe(1);
   expect(JSON.parse(r.stdout).failedSources).toEqual([{ source: file, reason: expect.stringMatching(/^entry GHSA-pad\.json declares \d+ bytes, over the limit of 1 KiB \(ADVISORY_MAX_ENTRY_BYTES\)$/) }]);
-  expect(await scanner(['advisories', 'import', file], { ADVISORY_MAX_ENTRY_BYTES: '64MB' })).toMatchObject({ code: 1, stderr: expect.stringContaining('ADVISORY_MAX_ENTRY_BYTES: expected a positive whole number, got "64MB"') });
+  expect(await scanner(['advisories', 'import', file], { ADVISORY_MAX_ENTRY_BYTES: '64MB' })).toMatchObject({ code: 1, stderr: expect.stringContaining('ADVISORY_MAX_ENTRY_BYTES must be a whole number of at least 1, got "64MB"') });
   expect((await scanner(['advisories', 'import', file])).code).toBe(0);
 });
 

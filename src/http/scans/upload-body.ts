@@ -4,7 +4,8 @@
 // or as soon as a chunked body passes INLINE_LIMIT.
 import type { Context } from 'koa';
 import { ApiError, type ErrorCode } from '../../domain/errors';
-import { envCount, INLINE_LIMIT } from '../../pool/upload-pool';
+import { envInt } from '../../config';
+import { INLINE_LIMIT } from '../../pool/upload-pool';
 
 /** Sized for a 2-core machine: a pool of 1-2 threads parsing, the rest read and waiting. */
 export const DEFAULT_MAX_LARGE_UPLOADS = 4;
@@ -14,7 +15,7 @@ export const uploadsBusy = () => new ApiError(503, 'service_unavailable', 'too m
 /** A count of large uploads in flight, taken without waiting: a full count refuses at once. */
 export class UploadSlots {
   private used = 0;
-  constructor(readonly max: number = envCount('UPLOADS_MAX_IN_FLIGHT', DEFAULT_MAX_LARGE_UPLOADS)) {}
+  constructor(readonly max: number = envInt('UPLOADS_MAX_IN_FLIGHT', DEFAULT_MAX_LARGE_UPLOADS)) {}
 
   get inUse(): number {
     return this.used;

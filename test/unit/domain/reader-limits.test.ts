@@ -24,7 +24,7 @@ test('defaults: 64 MiB an entry, 2 GiB a source, a million entries; the environm
   expect(DEFAULT_READ_LIMITS).toEqual({ maxEntryBytes: 64 * 1024 ** 2, maxTotalBytes: 2 * 1024 ** 3, maxEntries: 1_000_000 });
   expect(readLimits({ ADVISORY_MAX_ENTRY_BYTES: '1024', ADVISORY_MAX_TOTAL_BYTES: '', ADVISORY_MAX_ENTRIES: '7' })).toEqual({ maxEntryBytes: 1024, maxTotalBytes: 2 * 1024 ** 3, maxEntries: 7 });
   expect(readLimits({ ADVISORY_MAX_ENTRY_BYTES: '1024' }, { maxEntryBytes: 10 }).maxEntryBytes).toBe(10);
-  expect(() => readLimits({ ADVISORY_MAX_TOTAL_BYTES: '2GB' })).toThrow('ADVISORY_MAX_TOTAL_BYTES: expected a positive whole number, got "2GB"');
+  expect(() => readLimits({ ADVISORY_MAX_TOTAL_BYTES: '2GB' })).toThrow('ADVISORY_MAX_TOTAL_BYTES must be a whole number of at least 1, got "2GB"');
   expect(() => readLimits({ ADVISORY_MAX_ENTRIES: '0' })).toThrow(/ADVISORY_MAX_ENTRIES/);
 });
 
