@@ -45,6 +45,18 @@ function revokeAfterLoad(coll: Collection<any>, method: 'find' | 'findOne', toke
   return seam;
 }
 
+/** The read with the seam in place gets 401 invalid_token; the owner's session, untouched, still reads. */
+async function expectRevokedMidRead(path: string, token: string, ownerToken: string, seam: ReturnType<typeof revokeAfterLoad>) {
+  try {
+    const res = await t.api.get(path).set(bearer(token));
+    expect(seam.loaded).toBe(true);
+    expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: { code: 'invalid_token', message: expect.any(String) } } });
+  } finally {
+    seam.spy.mockRestore();
+  }
+  expect((await t.api.get(path).set(bearer(ownerToken))).status).toBe(200); // only that session ended
+}
+
 const reads: [string, string, (s: TestContext['store']) => Collection<any>, 'find' | 'findOne'][] = [
   ['GET /v1/me', '/v1/me', (s) => s.c.orgs, 'findOne'],
   ['GET /v1/api-keys', '/v1/api-keys', (s) => s.c.apiKeys, 'find'],
@@ -61,15 +73,7 @@ describe.each(reads)('%s', (_, path, collection, method) => {
     await t.api.post('/v1/api-keys').set(bearer(org.ownerToken)).send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
     expect((await t.api.get(path).set(bearer(admin))).status).toBe(200);
 
-    const seam = revokeAfterLoad(collection(t.store), method, admin, (filter) => method === 'findOne' || 'orgId' in filter);
-    try {
-      const res = await t.api.get(path).set(bearer(admin));
-      expect(seam.loaded).toBe(true);
-      expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: { code: 'invalid_token', message: expect.any(String) } } });
-    } finally {
-      seam.spy.mockRestore();
-    }
-    expect((await t.api.get(path).set(bearer(org.ownerToken))).status).toBe(200); // only that session ended
+    await expectRevokedMidRead(path, admin, org.ownerToken, revokeAfterLoad(collection(t.store), method, admin, (filter) => method === 'findOne' || 'orgId' in filter));
   });
 });
 
@@ -90,14 +94,6 @@ describe.each(scanReads)('%s', (_, pathOf, method) => {
     const path = pathOf(upload.body.id);
     expect((await t.api.get(path).set(bearer(admin))).status).toBe(200);
 
-    const seam = revokeAfterLoad(t.store.c.scans, method, admin, (filter) => (method === 'find' ? 'orgId' in filter : filter._id === upload.body.id));
-    try {
-      const res = await t.api.get(path).set(bearer(admin));
-      expect(seam.loaded).toBe(true);
-      expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: { code: 'invalid_token', message: expect.any(String) } } });
-    } finally {
-      seam.spy.mockRestore();
-    }
-    expect((await t.api.get(path).set(bearer(org.ownerToken))).status).toBe(200);
+    await expectRevokedMidRead(path, admin, org.ownerToken, revokeAfterLoad(t.store.c.scans, method, admin, (filter) => (method === 'find' ? 'orgId' in filter : filter._id === upload.body.id)));
   });
 });
