@@ -126,6 +126,9 @@ test('the advisory-refresh schedule runs the sync through Temporal and shows up 
     });
   } finally {
     delete process.env.ADVISORY_SOURCES;
-    https.globalAgent.options.ca = ca;
+    // Deleted, not set to undefined: an agent's options override a request's, so `ca: undefined` left on the shared
+    // global agent would drop the `ca` of every later request in this jest worker (advisory-download.test.ts).
+    if (ca === undefined) delete https.globalAgent.options.ca;
+    else https.globalAgent.options.ca = ca;
   }
 }, 60_000);
