@@ -4,8 +4,8 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 # postinstall applies patches/ (a fix of the MongoDB driver's reconnection; README "Database outages").
 COPY patches ./patches
-# npm ci refuses a lockfile resolved where other platforms' optional packages were not served; see .ci/run.
-RUN npm ci || npm install
+COPY tools/apply-patches.js ./tools/
+RUN npm ci
 # Sources are copied by name (not `COPY . .`) so a local node_modules, .data or .tools never enters the image.
 COPY tsconfig.json ./
 COPY src ./src
