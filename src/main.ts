@@ -9,7 +9,7 @@ import { createLogger } from './logger';
 import { uploadPreparer } from './pool/upload-pool';
 import { cursorCodec, loadCursorSecret } from './storage/cursors';
 import { connectStore, ensureIndexes } from './storage/mongo';
-import { connectTemporal, scanStarter, startSweeper, temporalReadiness } from './temporal/client';
+import { connectTemporal, scanStarter, scanWaiter, startSweeper, temporalReadiness } from './temporal/client';
 import { redactUri } from './infra/private';
 
 export async function runApi(): Promise<{ server: http.Server; close(): Promise<void> }> {
@@ -22,6 +22,7 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
   const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
   const starter = scanStarter(temporal, logger);
+  const waiter = scanWaiter(temporal);
   const platform = platformFromEnv();
   const rateLimiter = new RateLimiter(store, rateLimitFromEnv(), logger);
   const sweepCounters = setInterval(() => void rateLimiter.sweep().catch(() => undefined), 5 * 60_000);
@@ -30,6 +31,7 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
     starter,
+    waiter,
     readiness: temporalReadiness(temporal),
     logger,
     maxBodyBytes: config.maxBodyBytes,
@@ -49,6 +51,7 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
     server,
     async close() {
       stopSweeper();
+      waiter.close(); // SIGTERM answers pending ?wait= requests at once (with the scan as it is)
       clearInterval(sweepCounters);
       await rateLimiter.close().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));

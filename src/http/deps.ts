@@ -15,6 +15,14 @@ export interface ScanStarter {
   drain(): Promise<void>;
 }
 
+/** Holds `GET /v1/scans/{id}?wait=S` until the scan's workflow closes, without polling the database. */
+export interface ScanWaiter {
+  /** Resolves when the scan's workflow has closed, `ms` have passed, or close() was called, whichever comes first. */
+  until(scanId: string, ms: number): Promise<void>;
+  /** Ends every wait at once (shutdown: pending waits are answered with the scan as it is). */
+  close(): void;
+}
+
 export interface Readiness {
   /** Temporal reachable and a worker polling the scan task queue. */
   temporal(): Promise<{ ok: boolean; detail: string }>;
@@ -31,6 +39,8 @@ export interface AppDeps {
   uploads: UploadPreparer;
   /** Large uploads in flight (default: UPLOADS_MAX_IN_FLIGHT, else 4); past it 503 service_unavailable. */
   uploadSlots?: UploadSlots;
+  /** `?wait=` on a scan (absent: the parameter is checked, and the scan answered at once). */
+  waiter?: ScanWaiter;
   /** Per-credential counters and headers (absent: no rate-limit headers). */
   rateLimiter?: RateLimiter;
   /** Invitation links and the public IP ranges (defaults: platformFromEnv()). */

@@ -1,6 +1,7 @@
 // The API's view of Temporal: start a scan's workflow (id = scan id), the sweeper, and readiness.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import type { ScanWaiter } from '../http/deps';
 import type { Logger } from '../logger';
 import type { ScanDoc } from '../storage/documents';
 import type { Store } from '../storage/mongo';
@@ -71,6 +72,42 @@ export function scanStarter(t: TemporalHandle, logger: Logger) {
     },
     async drain(): Promise<void> {
       await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+/**
+ * `?wait=` through Temporal: a wait is a long poll on the scan workflow's result (Temporal holds the call until the
+ * workflow closes), cancelled by its deadline or by close(). The database is read once before and once after, never
+ * in a loop. A workflow not started yet (its start deferred to the sweeper) is looked for again every 500 ms.
+ */
+export function scanWaiter(t: TemporalHandle): ScanWaiter {
+  const pending = new Set<AbortController>();
+  return {
+    async until(scanId, ms) {
+      const ac = new AbortController();
+      pending.add(ac);
+      const timer = setTimeout(() => ac.abort(), ms);
+      try {
+        while (!ac.signal.aborted) {
+          try {
+            await t.client.withAbortSignal(ac.signal, () => t.client.workflow.getHandle(scanId).result());
+            return;
+          } catch (err) {
+            if (!(err instanceof WorkflowNotFoundError)) return; // closed with a failure, or the wait ended
+            await new Promise<void>((r) => {
+              const retry = setTimeout(r, 500);
+              ac.signal.addEventListener('abort', () => (clearTimeout(retry), r()), { once: true });
+            });
+          }
+        }
+      } finally {
+        clearTimeout(timer);
+        pending.delete(ac);
+      }
+    },
+    close() {
+      for (const ac of pending) ac.abort();
     },
   };
 }

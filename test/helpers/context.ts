@@ -3,7 +3,7 @@ import request from 'supertest';
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/http/app';
-import type { PlatformConfig } from '../../src/http/deps';
+import type { PlatformConfig, ScanWaiter } from '../../src/http/deps';
 import { RateLimiter, type RateLimitConfig } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
 import { uploadPreparer } from '../../src/pool/upload-pool';
@@ -12,7 +12,7 @@ import { createApiKey } from '../../src/storage/api-keys';
 import type { Role } from '../../src/storage/documents';
 import { cursorCodec, loadCursorSecret } from '../../src/storage/cursors';
 import { connectStore, ensureIndexes, type Store, type StoreOptions } from '../../src/storage/mongo';
-import { connectTemporal, scanStarter, temporalReadiness, type TemporalHandle } from '../../src/temporal/client';
+import { connectTemporal, scanStarter, scanWaiter, temporalReadiness, type TemporalHandle } from '../../src/temporal/client';
 
 export interface TestContext {
   store: Store;
@@ -22,6 +22,8 @@ export interface TestContext {
   taskQueue: string;
   /** Pushes this API's pending rate-limit counts to MongoDB and reads the shared totals back. */
   flushRateLimits(): Promise<void>;
+  /** The app's ?wait= waiter (close() ends pending waits, as SIGTERM does in the API process). */
+  waiter: ScanWaiter;
   /** dropDatabase: false when another context shares the database. */
   close(dropDatabase?: boolean): Promise<void>;
 }
@@ -43,11 +45,13 @@ export async function testContext(
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL || 'silent');
   const uploads = uploadPreparer(1);
   const starter = scanStarter(temporal, logger);
+  const waiter = scanWaiter(temporal);
   const rateLimiter = new RateLimiter(store, opts.rateLimit ?? { perMinute: 120, enforce: false }, logger);
   const app = createApp({
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
     starter,
+    waiter,
     readiness: temporalReadiness(temporal),
     logger,
     maxBodyBytes: 10 * 1024 * 1024,
@@ -64,7 +68,9 @@ export async function testContext(
     api: request(server),
     taskQueue,
     flushRateLimits: () => rateLimiter.flush(),
+    waiter,
     async close(dropDatabase = true) {
+      waiter.close();
       await new Promise<void>((r) => server.close(() => r()));
       await starter.drain();
       await rateLimiter.close().catch(() => undefined);

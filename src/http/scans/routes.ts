@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ApiError, notFound } from '../../domain/errors';
+import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import type { ScanDoc } from '../../storage/documents';
 import { findProject } from '../../storage/projects';
 import { getScan, listScans, type ScanListPosition } from '../../storage/scans';
@@ -15,6 +15,7 @@ import { presentScan } from './presenter';
 import { uploadHandler } from './upload';
 
 const STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+const MAX_WAIT_SECONDS = 60;
 
 /** A scan the caller may see (with its modules), or 404 exactly as for a scan that does not exist. */
 export async function reachableScan(deps: AppDeps, ctx: Context, scanId: string): Promise<ScanDoc> {
@@ -22,6 +23,15 @@ export async function reachableScan(deps: AppDeps, ctx: Context, scanId: string)
   const scan = await getScan(deps.store, scanId);
   if (!scan || scan.orgId !== p.orgId || !canReachProject(p, scan.projectId)) throw notFound(`scan ${scanId}`);
   return withModules(deps.store, scan);
+}
+
+/** `?wait=S`: whole seconds, 0 to 60 (platform.md §7); absent is 0. */
+function waitQuery(ctx: Context): number {
+  const raw = singleQuery(ctx, 'wait');
+  if (raw === undefined) return 0;
+  const n = /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n <= MAX_WAIT_SECONDS)) throw invalidParameter('wait', `must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}`);
+  return n;
 }
 
 export function scanRoutes(deps: AppDeps): Router {
@@ -58,7 +68,13 @@ export function scanRoutes(deps: AppDeps): Router {
   });
 
   r.get('/v1/scans/:scanId', access(deps, 'GET /v1/scans/:scanId'), async (ctx) => {
-    const scan = await reachableScan(deps, ctx, ctx.params.scanId);
+    const wait = waitQuery(ctx);
+    let scan = await reachableScan(deps, ctx, ctx.params.scanId);
+    if (wait > 0 && deps.waiter && (scan.status === 'queued' || scan.status === 'running')) {
+      // platform.md §7: held until the scan is terminal or `wait` seconds pass, then answered as it is then.
+      await deps.waiter.until(scan._id, wait * 1000);
+      scan = await reachableScan(deps, ctx, scan._id);
+    }
     await recheck(deps, principalOf(ctx)); // after the load, just before the answer
     ctx.body = presentScan(scan);
   });
