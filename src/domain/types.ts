@@ -62,6 +62,22 @@ export interface Snapshot {
   roots: SnapshotRoot[];
   nodes: SnapshotNode[];
   suppressions?: SnapshotSuppression[];
+  metadata?: SnapshotMetadata;
+}
+
+/** Where a snapshot comes from (platform.md §7), echoed on its Scan. */
+export interface SnapshotMetadata {
+  commit?: string;
+  ref?: string;
+  runUrl?: string;
+}
+
+/** The known fields of a snapshot's metadata, or null when it has none: what a Scan stores and shows. */
+export function scanMetadata(m: SnapshotMetadata | undefined): SnapshotMetadata | null {
+  if (!m) return null;
+  const out: SnapshotMetadata = {};
+  for (const k of ['commit', 'ref', 'runUrl'] as const) if (m[k] !== undefined) out[k] = m[k];
+  return out;
 }
 
 /** Counted sizes of a snapshot, known after validation (used for limits, search attributes and logs). */

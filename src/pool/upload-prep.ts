@@ -6,13 +6,14 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { ApiError, invalidSnapshot } from '../domain/errors';
 import { validateSnapshot } from '../domain/snapshot';
-import type { Ecosystem, SnapshotStats } from '../domain/types';
+import { scanMetadata, type Ecosystem, type SnapshotMetadata, type SnapshotStats } from '../domain/types';
 
 export interface UploadSummary {
   schemaVersion: 1 | 2;
   project: string;
   ecosystem: Ecosystem;
   stats: SnapshotStats;
+  metadata: SnapshotMetadata | null;
 }
 
 export interface PreparedUpload {
@@ -34,7 +35,7 @@ function summarize(raw: Uint8Array): UploadSummary {
     throw invalidSnapshot('', 'body is not valid JSON');
   }
   const { snapshot, stats } = validateSnapshot(value, raw.byteLength);
-  return { schemaVersion: snapshot.schemaVersion, project: snapshot.project, ecosystem: snapshot.ecosystem, stats };
+  return { schemaVersion: snapshot.schemaVersion, project: snapshot.project, ecosystem: snapshot.ecosystem, stats, metadata: scanMetadata(snapshot.metadata) };
 }
 
 export function prepareUpload(raw: Uint8Array): PrepOutcome {

@@ -1,7 +1,7 @@
 // Stored document shapes. They never leave storage/ and the presenters: the HTTP layer shapes responses itself.
 import type { Binary } from 'mongodb';
 import type { ScanModule } from '../domain/attribution/module-order';
-import type { Ecosystem, FailureReason, ScanStatus, SeverityCounts } from '../domain/types';
+import type { Ecosystem, FailureReason, ScanStatus, SeverityCounts, SnapshotMetadata } from '../domain/types';
 
 export type Role = 'owner' | 'admin' | 'member' | 'auditor';
 
@@ -47,6 +47,8 @@ export interface ScanDoc {
   /** v2: vertices + edges of all resolutions (0 for v1); decides the fast path. */
   graphSize?: number;
   bodyBytes: number;
+  /** The snapshot's metadata (platform.md §7); absent on scans stored before it existed. */
+  metadata?: SnapshotMetadata | null;
   /** List buckets (see storage/scans.ts): arrival order within the organization and within the project. */
   orgBucket: number;
   projectBucket: number;

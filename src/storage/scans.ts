@@ -7,7 +7,7 @@ import { isDuplicateKey, type Store } from './mongo';
 
 /** What processing sets; replaced whole by each status move. */
 type Outcome = Pick<ScanDoc, 'finishedAt' | 'failureReason' | 'failureMessage' | 'findings' | 'suppressed' | 'advisoryGeneration' | 'unmatchedVersions' | 'resultChunks' | 'findingCount' | 'moduleCount'>;
-type Fixed = Pick<ScanDoc, 'target' | 'ecosystem' | 'schemaVersion' | 'nodeCount' | 'graphSize' | 'bodyBytes'>;
+type Fixed = Pick<ScanDoc, 'target' | 'ecosystem' | 'schemaVersion' | 'nodeCount' | 'graphSize' | 'bodyBytes' | 'metadata'>;
 
 const bin = (value: unknown) => new Binary(Buffer.from(JSON.stringify(value)));
 const json = <T>(b: Binary): T => JSON.parse(Buffer.from(b.buffer).toString('utf8')) as T;
@@ -28,7 +28,7 @@ function outcomeOf(s: Partial<ScanDoc>): Outcome {
 }
 
 function pack(s: ScanDoc): StoredScanDoc {
-  const fixed: Fixed = { target: s.target, ecosystem: s.ecosystem, schemaVersion: s.schemaVersion, nodeCount: s.nodeCount, graphSize: s.graphSize, bodyBytes: s.bodyBytes };
+  const fixed: Fixed = { target: s.target, ecosystem: s.ecosystem, schemaVersion: s.schemaVersion, nodeCount: s.nodeCount, graphSize: s.graphSize, bodyBytes: s.bodyBytes, metadata: s.metadata };
   return { _id: s._id, orgId: s.orgId, projectId: s.projectId, status: s.status, orgBucket: s.orgBucket, projectBucket: s.projectBucket, startedAt: s.startedAt, v: bin(fixed), r: bin(outcomeOf(s)) };
 }
 
@@ -46,7 +46,7 @@ export function unpack(d: StoredScanDoc): ScanDoc {
     startedAt: d.startedAt,
     finishedAt: outcome.finishedAt ? new Date(outcome.finishedAt) : null,
   };
-  for (const k of ['advisoryGeneration', 'unmatchedVersions', 'resultChunks', 'findingCount', 'moduleCount', 'graphSize', 'failureMessage'] as const) {
+  for (const k of ['advisoryGeneration', 'unmatchedVersions', 'resultChunks', 'findingCount', 'moduleCount', 'graphSize', 'failureMessage', 'metadata'] as const) {
     if (doc[k] === undefined) delete doc[k];
   }
   return doc;

@@ -44,3 +44,13 @@ export const suppression = {
   },
 } as const;
 export const suppressions = { type: 'array', items: suppression } as const;
+
+/**
+ * platform.md §7: where the snapshot comes from, as the CI client finds it (additive, both versions, echoed on the
+ * Scan). Each field a "text"; other fields are ignored like any unknown field.
+ */
+export const metadata = {
+  type: 'object',
+  additionalProperties: OPEN,
+  properties: { commit: text, ref: text, runUrl: text },
+} as const;

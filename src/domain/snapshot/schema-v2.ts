@@ -12,6 +12,7 @@ import {
   project,
   relationship,
   suppressions,
+  metadata,
   text,
   textArray,
   textOrNull,
@@ -82,6 +83,7 @@ export const snapshotSchemaV2 = {
     modules: { type: 'array', maxItems: LIMITS.modules, items: moduleSchema },
     roots: { type: 'array', maxItems: LIMITS.roots, items: rootSchema },
     nodes: { type: 'array', maxItems: LIMITS.nodes, items: nodeSchema },
+    metadata,
     suppressions,
   },
 } as const;

@@ -20,5 +20,6 @@ export function presentScan(s: ScanDoc) {
     modules: completed ? (s.modules ?? []) : [],
     advisoryGeneration: completed ? (s.advisoryGeneration ?? null) : null,
     unmatchedVersions: completed ? (s.unmatchedVersions ?? 0) : null,
+    metadata: s.metadata ?? null,
   };
 }

@@ -151,6 +151,7 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
       nodeCount: stats.nodes,
       graphSize: stats.vertices + stats.edges,
       bodyBytes: bytes,
+      metadata: snapshot.metadata,
       ...buckets,
     };
     try {
