@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'invalid_scope'
   | 'invalid_parameter'
   | 'invalid_idempotency_key'
+  | 'bad_request'
   | 'rate_limited'
   | 'service_unavailable'
   | 'internal_error';

@@ -3,7 +3,7 @@
 // is answered 503 service_unavailable with Retry-After: before its body is read when Content-Length announces it,
 // or as soon as a chunked body passes INLINE_LIMIT.
 import type { Context } from 'koa';
-import { ApiError, type ErrorCode } from '../../domain/errors';
+import { ApiError } from '../../domain/errors';
 import { envInt } from '../../config';
 import { INLINE_LIMIT } from '../../pool/upload-pool';
 
@@ -33,7 +33,8 @@ export class UploadSlots {
   }
 }
 
-const aborted = () => new ApiError(400, 'invalid_parameter' as ErrorCode, 'request body aborted');
+/** platform.md's bad_request (400, malformed HTTP): the body ended before its Content-Length. */
+const aborted = () => new ApiError(400, 'bad_request', 'request body aborted before its Content-Length');
 
 /**
  * Reads the body with a hard cap while it streams. `large` runs before the first byte is read when Content-Length
