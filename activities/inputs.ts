@@ -5,7 +5,8 @@ import type { ScanDoc } from '../src/storage/documents';
 import type { Store } from '../src/storage/mongo';
 import { getScan } from '../src/storage/scans';
 import { getSnapshotBytes } from '../src/storage/snapshots';
-import { Lru } from './cache';
+import { envInt } from '../src/config';
+import { byteBoundedCache } from '../src/storage/results';
 
 export interface ScanEngineDeps {
   store: Store;
@@ -19,15 +20,20 @@ export interface ScanInputs {
   bytes: number;
 }
 
-const snapshots = new Lru<string, { snapshot: Snapshot; bytes: number }>(8);
+/**
+ * Parsed snapshots of the scans in flight on this worker, bounded by the bytes of their bodies
+ * (WORKER_SNAPSHOT_CACHE_BYTES, 64 MiB: six of the largest bodies; a parsed graph takes a few times its JSON).
+ */
+export const WORKER_SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
+const snapshots = byteBoundedCache<{ snapshot: Snapshot; bytes: number }, Store>(envInt('WORKER_SNAPSHOT_CACHE_BYTES', WORKER_SNAPSHOT_CACHE_BYTES), async (scanId, store) => {
+  const raw = await getSnapshotBytes(store, scanId);
+  if (!raw) throw new Error(`snapshot of ${scanId} not found`);
+  return { value: { snapshot: JSON.parse(raw.toString('utf8')) as Snapshot, bytes: raw.length }, bytes: raw.length };
+});
 
 /** The parsed snapshot of a scan (read and parsed once per worker while the scan is in flight). */
 export function loadSnapshot(deps: ScanEngineDeps, scanId: string): Promise<{ snapshot: Snapshot; bytes: number }> {
-  return snapshots.getOrCreate(scanId, async () => {
-    const raw = await getSnapshotBytes(deps.store, scanId);
-    if (!raw) throw new Error(`snapshot of ${scanId} not found`);
-    return { snapshot: JSON.parse(raw.toString('utf8')) as Snapshot, bytes: raw.length };
-  });
+  return snapshots.get(scanId, deps.store);
 }
 
 export async function loadScan(deps: ScanEngineDeps, scanId: string): Promise<ScanDoc> {

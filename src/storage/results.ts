@@ -69,7 +69,7 @@ export interface Sized<V> {
  * a failed load is not kept (the next read tries again).
  */
 export function byteBoundedCache<V, C>(maxBytes: number, load: (key: string, context: C) => Promise<Sized<V>>) {
-  if (maxBytes <= 0) return { get: async (key: string, context: C) => (await load(key, context)).value, calculatedSize: () => 0 };
+  if (maxBytes <= 0) return { get: async (key: string, context: C) => (await load(key, context)).value, delete: (_key: string) => undefined, calculatedSize: () => 0 };
   const lru = new LRUCache<string, Sized<V>, unknown>({
     maxSize: maxBytes,
     sizeCalculation: (e) => Math.max(1, e.bytes),
@@ -78,6 +78,9 @@ export function byteBoundedCache<V, C>(maxBytes: number, load: (key: string, con
   return {
     async get(key: string, context: C): Promise<V> {
       return (await lru.fetch(key, { context }))!.value;
+    },
+    delete(key: string): void {
+      lru.delete(key);
     },
     calculatedSize: () => lru.calculatedSize,
   };
