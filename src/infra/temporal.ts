@@ -54,7 +54,23 @@ export function temporalDbFile(dataDir: string): string {
   return file;
 }
 
+/**
+ * The dev server picks its internal services' ports itself, at start, before our frontend port is bound: now and then
+ * it picks that very port and dies with "address already in use" (seen once in a bench run). Such a start is tried
+ * again, a few times; any other failure is final.
+ */
 export async function startTemporal(o: TemporalOptions): Promise<TemporalHandle> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTemporalOnce(o);
+    } catch (err) {
+      if (attempt >= 3 || !/address already in use/.test((err as Error).message)) throw err;
+      o.log.warn(`the Temporal dev server lost a port race at start; starting it again (attempt ${attempt + 1})`);
+    }
+  }
+}
+
+async function startTemporalOnce(o: TemporalOptions): Promise<TemporalHandle> {
   const [fallbackPort, fallbackUi] = await freePorts(2);
   const port = o.port ?? fallbackPort;
   const uiPort = o.uiPort ?? (fallbackUi !== port ? fallbackUi : fallbackPort);
