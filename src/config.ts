@@ -34,7 +34,6 @@ export function envInt(name: string, fallback: number, { min = 0, env = process.
   if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${v}"`);
   return n;
 }
-const int = (name: string, fallback: number) => envInt(name, fallback);
 
 /** runtime.json written by `npm start`: lets `npm run api`, `npm run worker` and the CLI find the local infra. */
 function runtimeFile(dataDir: string): Record<string, string> {
@@ -52,7 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || '.data');
   const runtime = runtimeFile(dataDir);
   return {
-    port: int('PORT', 8080),
+    port: envInt('PORT', 8080, { env }),
     host: env.HOST || DEFAULT_HOST,
     dataDir,
     mongoUri: env.MONGODB_URI || runtime.mongoUri,
@@ -63,9 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     publicAppUrl: (env.PUBLIC_APP_URL || 'http://localhost:3000').replace(/\/$/, ''),
     maxBodyBytes: 10 * 1024 * 1024,
-    sweepIntervalMs: int('SWEEP_INTERVAL_MS', 5000),
-    poolThreads: int('POOL_THREADS', 0),
-    apiDbWaitMs: int('API_DB_WAIT_MS', 5000),
+    sweepIntervalMs: envInt('SWEEP_INTERVAL_MS', 5000, { env }),
+    poolThreads: envInt('POOL_THREADS', 0, { env }),
+    apiDbWaitMs: envInt('API_DB_WAIT_MS', 5000, { env }),
   };
 }
 

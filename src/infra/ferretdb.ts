@@ -5,11 +5,10 @@
 // no authentication at all: there FerretDB listens only on a Unix socket in a 0700 directory, and the kernel
 // decides who may connect.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnProcess, type ManagedProcess } from './proc';
-import { canConnect, freePort, waitUntil } from './ports';
+import { canConnect, canConnectTo, freePort, waitUntil } from './ports';
 import { privateDir, writePrivateFile } from './private';
 import type { InfraLog } from './tools';
 
@@ -64,7 +63,7 @@ export async function startFerretDB(o: FerretDBOptions): Promise<FerretDBHandle>
   try {
     await proc.waitForLine(/^ready /, 60_000);
     // "ready" is printed as the listener starts, not once it accepts: confirm with a real connection.
-    await waitUntil(`FerretDB on ${where}`, () => (port ? canConnect(port) : canConnectSocket(socket!)), {
+    await waitUntil(`FerretDB on ${where}`, () => (port ? canConnect(port) : canConnectTo({ path: socket! })), {
       timeoutMs: 30_000,
       intervalMs: 100,
       abort: () => (proc.isRunning() ? undefined : new Error(`ferretdb exited; last output:\n${proc.tail()}`)),
@@ -135,22 +134,10 @@ function ownPrivateDir(dir: string): boolean {
   }
 }
 
-function canConnectSocket(socket: string, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const conn = net.connect({ path: socket });
-    const done = (ok: boolean) => {
-      conn.destroy();
-      resolve(ok);
-    };
-    conn.setTimeout(timeoutMs, () => done(false));
-    conn.once('connect', () => done(true));
-    conn.once('error', () => done(false));
-  });
-}
 
 /** A socket file left by a killed server blocks the next listen; a live server on it means a second start. */
 async function clearStaleSocket(socket: string): Promise<void> {
   if (!fs.existsSync(socket)) return;
-  if (await canConnectSocket(socket)) throw new Error(`a server already listens on ${socket}: is another start using this data directory?`);
+  if (await canConnectTo({ path: socket })) throw new Error(`a server already listens on ${socket}: is another start using this data directory?`);
   fs.rmSync(socket, { force: true });
 }

@@ -23,8 +23,13 @@ export async function freePorts(count: number, host = '127.0.0.1'): Promise<numb
 }
 
 export function canConnect(port: number, host = '127.0.0.1', timeoutMs = 1000): Promise<boolean> {
+  return canConnectTo({ port, host }, timeoutMs);
+}
+
+/** Whether a TCP port or a Unix socket (`{path}`) accepts a connection within `timeoutMs`. */
+export function canConnectTo(target: net.NetConnectOpts, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ port, host });
+    const socket = net.connect(target);
     const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);

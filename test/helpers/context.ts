@@ -3,7 +3,7 @@ import request from 'supertest';
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/http/app';
-import type { PlatformConfig, ScanWaiter } from '../../src/http/deps';
+import type { AppDeps, PlatformConfig, ScanWaiter } from '../../src/http/deps';
 import { RateLimiter, type RateLimitConfig } from '../../src/http/rate-limit';
 import { createLogger } from '../../src/logger';
 import { uploadPreparer } from '../../src/pool/upload-pool';
@@ -80,6 +80,25 @@ export async function testContext(
       await store.close();
     },
   };
+}
+
+/**
+ * A real API over `store` with no Temporal behind it (workflow starts succeed and do nothing, readiness says no), for
+ * tests of the HTTP layer alone: it listens on a free loopback port.
+ */
+export async function appWithoutTemporal(store: Store, deps: Pick<AppDeps, 'uploads'> & Partial<AppDeps>): Promise<{ server: http.Server; api: ReturnType<typeof request> }> {
+  const app = createApp({
+    store,
+    cursors: cursorCodec(await loadCursorSecret(store)),
+    starter: { start: async () => true, drain: async () => undefined },
+    readiness: { temporal: async () => ({ ok: false, detail: 'not used' }) },
+    logger: createLogger('test', process.env.TEST_LOG_LEVEL || 'silent'),
+    maxBodyBytes: 10 * 1024 * 1024,
+    ...deps,
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((r) => server.once('listening', () => r()));
+  return { server, api: request(server) };
 }
 
 export interface Org {

@@ -5,17 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { MongoClient, type CommandSucceededEvent } from 'mongodb';
-import request from 'supertest';
+import type request from 'supertest';
 import { newId } from '../../src/domain/ids';
-import { createApp } from '../../src/http/app';
-import { createLogger } from '../../src/logger';
 import { uploadPreparer } from '../../src/pool/upload-pool';
-import { cursorCodec, loadCursorSecret } from '../../src/storage/cursors';
 import type { ScanDoc } from '../../src/storage/documents';
 import { ensureIndexes, type Collections, type Store } from '../../src/storage/mongo';
 import { createProject } from '../../src/storage/projects';
 import { BUCKET_SIZE, insertScan, MAX_BUCKETS_PER_PAGE } from '../../src/storage/scans';
-import { bearer, newOrg, requireEnv } from '../helpers/context';
+import { appWithoutTemporal, bearer, newOrg, requireEnv } from '../helpers/context';
 
 const HISTORY = 1000;
 const FAILED = 3; // the oldest scans: a status filter must walk the whole history to find them
@@ -78,18 +75,7 @@ beforeAll(async () => {
   ]);
   expected = [...scans].sort((a, b) => b.orgBucket - a.orgBucket || (a._id < b._id ? 1 : -1)).map((s) => s._id);
 
-  const app = createApp({
-    store,
-    cursors: cursorCodec(await loadCursorSecret(store)),
-    starter: { start: async () => true, drain: async () => undefined },
-    readiness: { temporal: async () => ({ ok: false, detail: 'not used' }) },
-    logger: createLogger('test', process.env.TEST_LOG_LEVEL || 'silent'),
-    maxBodyBytes: 10 * 1024 * 1024,
-    uploads,
-  });
-  server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((r) => server.once('listening', () => r()));
-  api = request(server);
+  ({ server, api } = await appWithoutTemporal(store, { uploads }));
 }, 120_000);
 afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));

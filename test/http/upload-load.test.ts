@@ -5,15 +5,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import request from 'supertest';
-import { createApp } from '../../src/http/app';
+import type request from 'supertest';
 import { UploadSlots } from '../../src/http/scans/upload-body';
-import { createLogger } from '../../src/logger';
 import { syntheticSnapshot } from '../../src/domain/snapshot';
 import { INLINE_LIMIT, uploadPreparer, type UploadPreparer } from '../../src/pool/upload-pool';
-import { cursorCodec, loadCursorSecret } from '../../src/storage/cursors';
 import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
-import { bearer, newOrg, requireEnv } from '../helpers/context';
+import { appWithoutTemporal, bearer, newOrg, requireEnv } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 
 const SLOTS = 2;
@@ -34,19 +31,7 @@ beforeAll(async () => {
   slots = new UploadSlots(SLOTS);
   pool = uploadPreparer(1, { maxQueue: 8 });
   prepare = (raw) => pool.prepare(raw);
-  const app = createApp({
-    store,
-    cursors: cursorCodec(await loadCursorSecret(store)),
-    starter: { start: async () => true, drain: async () => undefined },
-    readiness: { temporal: async () => ({ ok: false, detail: 'not used' }) },
-    logger: createLogger('test', process.env.TEST_LOG_LEVEL || 'silent'),
-    maxBodyBytes: 10 * 1024 * 1024,
-    uploads: { prepare: (raw) => prepare(raw), close: () => pool.close() },
-    uploadSlots: slots,
-  });
-  server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((r) => server.once('listening', () => r()));
-  api = request(server);
+  ({ server, api } = await appWithoutTemporal(store, { uploads: { prepare: (raw) => prepare(raw), close: () => pool.close() }, uploadSlots: slots }));
   key = await (await newOrg(store)).key(['sca:upload', 'scans:read']);
 });
 afterAll(async () => {
