@@ -1,0 +1,33 @@
+// The API's resources as the client reads them (spec: Scan, Finding; platform.md §7). Declared here, not imported
+// from the server's presenters: the client depends on the published contract, not on server code. The shapes are
+// the domain's shared types where the spec and the domain agree.
+import type { Finding, SeverityCounts, SnapshotMetadata } from '../../domain/types';
+
+export interface ApiScanModule {
+  path: string;
+  dependencies: string[];
+  teamName?: string | null;
+  attributes?: Record<string, string>;
+}
+
+export interface ApiScan {
+  id: string;
+  target: string;
+  project?: string;
+  ecosystem?: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  findings: SeverityCounts | null;
+  suppressed: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+  failureReason: string | null;
+  modules: ApiScanModule[];
+  metadata?: SnapshotMetadata | null;
+}
+
+/** A finding as GET /v1/scans/{id}/findings serves it (aliases is an additive field; older servers may omit it). */
+export type ApiFinding = Omit<Finding, 'aliases'> & { aliases?: string[] };
+
+export interface ApiErrorBody {
+  error: { code: string; message: string; requestId?: string };
+}

@@ -1,0 +1,33 @@
+// What every report format (table, json, sarif) is made from: the scans of one `scanner scan` run (one per
+// ecosystem found), their findings, the gate's verdict, and where each package sits in its lockfile.
+import type { Severity } from '../../domain/types';
+import type { ApiFinding, ApiScan } from '../api/types';
+import type { PackageLocation } from '../producers/types';
+
+export type FailOn = Severity | 'none';
+export type View = 'introduced' | 'affected';
+
+export interface ScanResult {
+  project: string;
+  ecosystem: string;
+  scan: ApiScan;
+  /** Unsuppressed findings, in the API's order (severity descending, then id). */
+  findings: ApiFinding[];
+  /** The lockfiles this snapshot was made from, relative to the git root (or the project root outside git). */
+  lockfiles: string[];
+  /** Package id (name@version) → its entry, file relative to the git root (or the project root outside git). */
+  locations: Record<string, PackageLocation>;
+}
+
+export interface ReportInput {
+  tool: { name: 'scanner'; version: string };
+  /** The service's base URL (reports may link scans to it). */
+  server: string;
+  view: View;
+  failOn: FailOn;
+  /** True when some scan has an unsuppressed finding at or above failOn. */
+  gateFailed: boolean;
+  results: ScanResult[];
+}
+
+export type Formatter = (input: ReportInput) => string;
