@@ -9,6 +9,7 @@ import { errorEnvelope } from './middleware/errors';
 import { requestId } from './middleware/request-id';
 import { scanRoutes } from './scans/routes';
 import { auditRoutes } from './audit/routes';
+import { cliRoutes } from './cli/routes';
 import { invitationRoutes } from './invitations/routes';
 import { memberRoutes } from './members/routes';
 import { metaRoutes } from './meta/routes';
@@ -18,7 +19,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.silent = true; // errors are logged by the envelope middleware, with the request id
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), metaRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), scanRoutes(deps), findingRoutes(deps)]) {
+  for (const router of [healthRoutes(deps), cliRoutes(), metaRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), scanRoutes(deps), findingRoutes(deps)]) {
     app.use(router.routes());
   }
   return app;

@@ -1,0 +1,35 @@
+// Command-line parsing shared by the commands: node's own parseArgs (strict: an unknown flag is a usage error, exit 2).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { InputError } from './errors';
+
+export const USAGE = `usage:
+  scanner snapshot [PATH...] [--project P] [--output FILE]
+      write the dependency snapshot(s) of the lockfiles in PATH (default .), one per ecosystem
+  scanner scan [PATH...] --project P [--server URL] [--fail-on critical|high|medium|low|none]
+               [--format table|json|sarif] [--output FILE] [--timeout SECONDS] [--view introduced|affected] [--rescan]
+      upload the snapshot(s), wait for the scan, report its findings and gate on them
+
+  common: [--commit SHA] [--ref REF] [--run-url URL]   metadata (default: from the CI environment or git)
+  environment: SCANNER_URL (the service), SCANNER_TOKEN (an API key with sca:upload, scans:read, findings:read),
+               SCANNER_PROJECT (default of --project)
+  exit codes: 0 nothing at or above the gate; 1 findings at or above it; 2 usage or input error;
+              3 service error (unreachable, 401/403, 5xx, scan failed, timeout)
+  scanner --version`;
+
+export const COMMON_OPTIONS = {
+  project: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  commit: { type: 'string' },
+  ref: { type: 'string' },
+  'run-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new InputError(`${(err as Error).message}\n${USAGE}`);
+  }
+}
+

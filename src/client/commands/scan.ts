@@ -1,0 +1,141 @@
+// `scanner scan`: snapshot → upload (idempotent, retried) → wait → findings → report → gate (platform.md §7).
+import fs from 'node:fs';
+import path from 'node:path';
+import { SEVERITIES, type Severity } from '../../domain/types';
+import { COMMON_OPTIONS, USAGE, parse } from '../args';
+import { Http } from '../api/http';
+import { allFindings, idempotencyKey, uploadSnapshot, waitForScan } from '../api/scans';
+import type { ApiScan } from '../api/types';
+import { EXIT, InputError, ServiceError } from '../errors';
+import type { Io } from '../io';
+import type { FailOn, Formatter, ReportInput, ScanResult, View } from '../report/types';
+import { makeSnapshots } from '../snapshot/make';
+import { VERSION } from '../version';
+
+const OPTIONS = {
+  ...COMMON_OPTIONS,
+  server: { type: 'string' },
+  'fail-on': { type: 'string' },
+  format: { type: 'string' },
+  timeout: { type: 'string' },
+  view: { type: 'string' },
+  rescan: { type: 'boolean' },
+} as const;
+
+const FAIL_ON: readonly FailOn[] = [...SEVERITIES, 'none'];
+const FORMATS = ['table', 'json', 'sarif'] as const;
+const VIEWS: readonly View[] = ['introduced', 'affected'];
+/** The spec's polling guidance suggests an overall timeout "such as 5 minutes"; a CI job may set its own. */
+const DEFAULT_TIMEOUT_S = 300;
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new InputError(`--${flag} ${JSON.stringify(value)}: expected one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+/** Unsuppressed findings at or above the gate, from the scan's own counts (platform.md §7). */
+export function atOrAbove(scan: ApiScan, failOn: FailOn): number {
+  if (failOn === 'none' || !scan.findings) return 0;
+  const rank = SEVERITIES.indexOf(failOn);
+  return SEVERITIES.slice(0, rank + 1).reduce((n, s: Severity) => n + (scan.findings?.[s] ?? 0), 0);
+}
+
+async function formatterFor(format: (typeof FORMATS)[number], color: boolean): Promise<Formatter> {
+  if (format === 'json') return (await import('../report/json')).formatJson;
+  if (format === 'sarif') return (await import('../report/sarif')).formatSarif;
+  const { formatTable } = await import('../report/table');
+  return (input) => formatTable(input, { color });
+}
+
+/** SCANNER_MAX_ATTEMPTS and SCANNER_RETRY_BASE_MS (README): how hard to retry; the defaults suit a CI job. */
+function retryTuning(env: NodeJS.ProcessEnv): { maxAttempts?: number; baseDelayMs?: number } {
+  const int = (name: string, min: number): number | undefined => {
+    const v = env[name];
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d+$/.test(v) || Number(v) < min) throw new InputError(`${name}=${JSON.stringify(v)}: a whole number of at least ${min}`);
+    return Number(v);
+  };
+  return { maxAttempts: int('SCANNER_MAX_ATTEMPTS', 1), baseDelayMs: int('SCANNER_RETRY_BASE_MS', 0) };
+}
+
+/** One status line on stderr, rewritten in place, only when stderr is a terminal. */
+function progressLine(io: Io) {
+  let shown = false;
+  return {
+    update(text: string) {
+      if (!io.stderrIsTTY) return;
+      io.err(`\r\x1b[K${text}`);
+      shown = true;
+    },
+    done() {
+      if (shown) io.err('\r\x1b[K');
+      shown = false;
+    },
+  };
+}
+
+export async function scanCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, OPTIONS);
+  if (values.help) {
+    io.out(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const failOn = oneOf('fail-on', values['fail-on'], FAIL_ON, 'low');
+  const format = oneOf('format', values.format, FORMATS, 'table');
+  const view = oneOf('view', values.view, VIEWS, 'introduced');
+  const timeoutS = values.timeout === undefined ? DEFAULT_TIMEOUT_S : Number(values.timeout);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new InputError(`--timeout ${JSON.stringify(values.timeout)}: a number of seconds above 0`);
+  const server = values.server ?? io.env.SCANNER_URL;
+  if (!server) throw new InputError('no service: pass --server URL or set SCANNER_URL');
+  if (!/^https?:\/\/[^/]/i.test(server)) throw new InputError(`--server ${JSON.stringify(server)}: an http(s) URL`);
+  const token = io.env.SCANNER_TOKEN;
+  if (!token) throw new InputError('no credential: set SCANNER_TOKEN to an API key with sca:upload, scans:read and findings:read');
+  const project = values.project ?? io.env.SCANNER_PROJECT;
+  if (!project) throw new InputError('--project is required (or set SCANNER_PROJECT)');
+
+  const made = makeSnapshots({ paths: positionals, project, metadataFlags: { commit: values.commit, ref: values.ref, runUrl: values['run-url'] }, env: io.env, cwd: io.cwd });
+  for (const m of made) for (const w of m.warnings) io.err(`scanner: warning: ${w}\n`);
+
+  const http = new Http({
+    server,
+    token,
+    userAgent: `scanner/${VERSION} node/${process.versions.node}`,
+    deadline: Date.now() + timeoutS * 1000,
+    ...retryTuning(io.env),
+    onRetry: (msg) => io.err(`scanner: ${msg}\n`),
+  });
+  const uploaded: Array<{ scan: ApiScan; index: number }> = [];
+  for (const [index, m] of made.entries()) {
+    const body = JSON.stringify(m.snapshot);
+    const key = idempotencyKey(body, values.rescan ? new Date() : undefined);
+    const { scan, replay } = await uploadSnapshot(http, body, key);
+    io.err(`scanner: ${m.snapshot.ecosystem} snapshot (${m.snapshot.nodes.length} packages from ${m.lockfiles.join(', ')}) → scan ${scan.id}${replay ? ' (unchanged since an earlier upload: its scan; --rescan for a new one)' : ''}\n`);
+    uploaded.push({ scan, index });
+  }
+
+  const progress = progressLine(io);
+  const results: ScanResult[] = [];
+  for (const { scan: first, index } of uploaded) {
+    const m = made[index];
+    const scan = await waitForScan(http, first.id, { onProgress: (s, ms) => progress.update(`scanner: scan ${s.id} ${s.status} · ${Math.round(ms / 1000)} s`) });
+    progress.done();
+    if (scan.status === 'failed') throw new ServiceError(`scan ${scan.id} failed: ${scan.failureReason ?? 'no reason given'}`);
+    const findings = await allFindings(http, scan.id, view);
+    results.push({ project, ecosystem: m.snapshot.ecosystem, scan, findings, lockfiles: m.lockfilesFromGitRoot, locations: m.locationsFromGitRoot });
+  }
+
+  const gated = results.reduce((n, r) => n + atOrAbove(r.scan, failOn), 0);
+  const input: ReportInput = { tool: { name: 'scanner', version: VERSION }, server, view, failOn, gateFailed: gated > 0, results };
+  const color = format === 'table' && !values.output && io.stdoutIsTTY && !io.env.NO_COLOR;
+  const report = (await formatterFor(format, color))(input);
+  if (values.output) {
+    const file = path.resolve(io.cwd, values.output);
+    fs.writeFileSync(file, report);
+    io.err(`scanner: ${format} report → ${file}\n`);
+  } else {
+    io.out(report);
+  }
+  io.err(`scanner: ${gated > 0 ? `${gated} finding(s) at or above --fail-on ${failOn}: exit 1` : `nothing at or above --fail-on ${failOn}`}\n`);
+  return gated > 0 ? EXIT.findings : EXIT.ok;
+}

@@ -1,0 +1,5 @@
+// Every producer the client has, in the order their files are tried. One file per format.
+import { npmLockProducer } from './npm-lock';
+import type { Producer } from './types';
+
+export const PRODUCERS: readonly Producer[] = [npmLockProducer];

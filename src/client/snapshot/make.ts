@@ -1,0 +1,70 @@
+// PATH... → one snapshot per ecosystem: find the lockfiles, run each through its producer, then assemble them with
+// the project name, CODEOWNERS teams and CI metadata. The only part of `snapshot` and `scan` that reads files.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SnapshotMetadata } from '../../domain/types';
+import { ciMetadata } from '../ci-metadata';
+import { findGitRoot, ownersFor, readCodeowners, teamOf } from '../codeowners';
+import { discover } from '../discover';
+import { InputError } from '../errors';
+import { PRODUCERS } from '../producers';
+import type { PackageLocation } from '../producers/types';
+import { assemble, type Assembled, type PartFrom, type Team } from './assemble';
+
+export interface MakeOptions {
+  paths: string[];
+  project?: string;
+  metadataFlags: SnapshotMetadata;
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export interface Made extends Assembled {
+  /** Lockfiles and locations re-rooted at the git root (what SARIF and code scanning expect). */
+  lockfilesFromGitRoot: string[];
+  locationsFromGitRoot: Record<string, PackageLocation>;
+}
+
+const NO_CONTROL = /^[^\u0000-\u001F\u007F]{1,200}$/;
+const toPosix = (p: string) => p.split(path.sep).join('/');
+
+function readText(file: string): string | undefined {
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
+export function makeSnapshots(opts: MakeOptions): Made[] {
+  const { root, lockfiles } = discover(opts.paths, PRODUCERS, opts.cwd);
+  if (lockfiles.length === 0) {
+    throw new InputError(`nothing to scan: no lockfile found under ${root} (reads ${[...new Set(PRODUCERS.map((p) => p.format))].join(', ')})`);
+  }
+  const readFile = (rel: string) => readText(path.join(root, rel));
+  const parts: PartFrom[] = lockfiles.map((l) => {
+    const text = readText(l.file);
+    if (text === undefined) throw new InputError(`${l.relative}: cannot be read`);
+    return { lockfile: l.relative, part: l.producer.produce({ path: l.relative, text, readFile }) };
+  });
+
+  const project = opts.project ?? parts.find((p) => p.part.projectName)?.part.projectName ?? path.basename(root);
+  if (!NO_CONTROL.test(project)) throw new InputError(`project ${JSON.stringify(project)}: 1 to 200 characters without control characters`);
+
+  const gitRoot = findGitRoot(root);
+  const codeowners = gitRoot ? readCodeowners(gitRoot) : undefined;
+  const fromGitRoot = (rel: string) => (gitRoot ? toPosix(path.relative(gitRoot, path.join(root, rel))) : rel);
+  const teamFor = (manifest: string): Team | undefined => {
+    if (!codeowners) return undefined;
+    const owners = ownersFor(codeowners.rules, fromGitRoot(manifest));
+    return owners === undefined ? undefined : teamOf(owners);
+  };
+  const metadata = ciMetadata(opts.env, opts.metadataFlags, gitRoot);
+  return assemble(parts, { project, metadata, teamOf: teamFor }).map((a) => ({
+    ...a,
+    lockfilesFromGitRoot: a.lockfiles.map(fromGitRoot),
+    locationsFromGitRoot: Object.fromEntries(Object.entries(a.locations).map(([id, loc]) => [id, { ...loc, file: fromGitRoot(loc.file) }])),
+  }));
+}
