@@ -57,7 +57,7 @@ export async function waitForScan(http: Http, id: string, opts: WaitOptions = {}
     if (terminal(scan)) return scan;
     // Held for less than half of what was asked: the server did not hold it, so poll instead of hammering it.
     if (!polling && now() - asked < (wait * 1000) / 2) polling = true;
-    if (polling) {
+    if (polling || wait === 0) {
       const pause = Math.min(POLL_INTERVAL_MS, http.remaining());
       if (pause <= 0) throw new ServiceError(`scan ${id}: not finished before the timeout`);
       await sleep(pause);

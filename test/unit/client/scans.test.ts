@@ -97,3 +97,11 @@ test('every page of findings is read, in order, with the view and the cursor', a
     '/v1/scans/scn_1/findings?limit=200&attribution=affected&cursor=c2',
   ]);
 });
+
+test('with less than a second left the scan is read without wait and the run sleeps out the rest, never spinning', async () => {
+  const s = fakeService(['running'], () => 10, 800);
+  const e = await waitForScan(s.http, 'scn_1', s.opts).catch((x) => x);
+  expect(e).toBeInstanceOf(ServiceError);
+  expect(s.calls.map((c) => c.path)).toEqual(['/v1/scans/scn_1']);
+  expect(s.sleeps).toEqual([790]);
+});
