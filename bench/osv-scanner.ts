@@ -5,8 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { median } from './stats';
 
+const VERSION = 'v2.2.4';
+const LOCAL = path.resolve(__dirname, '..', '..', '.tools', 'bin', 'osv-scanner');
+
 function findBinary(): string | undefined {
-  const candidates = [process.env.OSV_SCANNER, path.join(os.homedir(), 'go', 'bin', 'osv-scanner'), 'osv-scanner'];
+  const candidates = [process.env.OSV_SCANNER, LOCAL, path.join(os.homedir(), 'go', 'bin', 'osv-scanner'), 'osv-scanner'];
   for (const c of candidates) {
     if (!c) continue;
     const r = spawnSync(c, ['--version'], { encoding: 'utf8' });
@@ -15,8 +18,21 @@ function findBinary(): string | undefined {
   return undefined;
 }
 
+/** OSV-Scanner's CLI, built from source into .tools/bin with the Go toolchain when it is not there yet (2-3 min). */
+export function ensureOsvScanner(): string | undefined {
+  const found = findBinary();
+  if (found) return found;
+  if (spawnSync('go', ['version']).status !== 0) return undefined;
+  console.log(`bench: building OSV-Scanner ${VERSION} (go install, once) into .tools/bin`);
+  const r = spawnSync('go', ['install', `github.com/google/osv-scanner/v2/cmd/osv-scanner@${VERSION}`], {
+    env: { ...process.env, GOBIN: path.dirname(LOCAL), GOFLAGS: '-mod=mod' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return r.status === 0 ? findBinary() : undefined;
+}
+
 export function osvScannerComparison(lockfile: string, advisoryDir: string, runs = 10): { medianMs: number; runs: number; version: string } | undefined {
-  const bin = findBinary();
+  const bin = ensureOsvScanner();
   if (!bin) return undefined;
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'osv-db-'));
   const zipDir = path.join(cache, 'osv-scanner', 'npm');

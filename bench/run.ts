@@ -6,7 +6,7 @@ import path from 'node:path';
 import { importAdvisories } from '../src/advisories/import';
 import { snapshotFromNpmLock, syntheticSnapshot } from '../src/domain/snapshot';
 import { startHarness, type Harness } from './harness';
-import { osvScannerComparison } from './osv-scanner';
+import { clientBench } from './client';
 import { matchingBench } from './matching';
 import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
@@ -78,8 +78,20 @@ async function uploadToCompleted(h: Harness, body: string, n: number) {
   return total;
 }
 
+/** `npm run bench -- client`: only the CI client beside OSV-Scanner (a minute instead of the whole run). */
+async function clientOnly(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await importAdvisories(h.store, [path.join(SHARED, 'advisories', 'npm')]);
+    await clientBench(h, path.join(SHARED, 'lockfiles', 'npm', 'piscinajs__piscina__package-lock.json'), path.join(SHARED, 'advisories', 'npm'));
+  } finally {
+    await h.close();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
+  if (process.argv.includes('client')) return clientOnly();
   await matchingBench(SHARED);
   await attributionInProcessBench();
   const h = await startHarness();
@@ -179,9 +191,8 @@ async function main(): Promise<void> {
     const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
     const real = JSON.stringify(snapshotFromNpmLock(lock, { project: 'piscina', includeDev: true }));
     const ours = await uploadToCompleted(h, real, 10);
-    const theirs = osvScannerComparison(lockPath, path.join(SHARED, 'advisories', 'npm'));
     row('piscina package-lock (592 packages): upload → completed, median', fmt(median(ours)));
-    row('  OSV-Scanner offline CLI on the same lockfile, median', theirs ? fmt(theirs.medianMs) : 'not built', theirs ? `(${theirs.runs} runs; ${theirs.version})` : 'go install github.com/google/osv-scanner/v2/cmd/osv-scanner@v2.2.4');
+    await clientBench(h, lockPath, path.join(SHARED, 'advisories', 'npm'));
   } finally {
     await h.close();
   }

@@ -10,6 +10,7 @@ import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
 import type { FailOn, Formatter, ReportInput, ScanResult, View } from '../report/types';
 import { makeSnapshots } from '../snapshot/make';
+import { Timings } from '../timings';
 import { VERSION } from '../version';
 
 const OPTIONS = {
@@ -76,6 +77,7 @@ function progressLine(io: Io) {
 }
 
 export async function scanCommand(args: string[], io: Io): Promise<number> {
+  const timings = new Timings();
   const { values, positionals } = parse(args, OPTIONS);
   if (values.help) {
     io.out(`${USAGE}\n`);
@@ -96,6 +98,7 @@ export async function scanCommand(args: string[], io: Io): Promise<number> {
 
   const made = makeSnapshots({ paths: positionals, project, metadataFlags: { commit: values.commit, ref: values.ref, runUrl: values['run-url'] }, env: io.env, cwd: io.cwd });
   for (const m of made) for (const w of m.warnings) io.err(`scanner: warning: ${w}\n`);
+  timings.mark('snapshot');
 
   const http = new Http({
     server,
@@ -109,9 +112,11 @@ export async function scanCommand(args: string[], io: Io): Promise<number> {
   for (const [index, m] of made.entries()) {
     const body = JSON.stringify(m.snapshot);
     const key = idempotencyKey(body, values.rescan ? new Date() : undefined);
+    timings.mark('serialize+hash');
     const { scan, replay } = await uploadSnapshot(http, body, key);
     io.err(`scanner: ${m.snapshot.ecosystem} snapshot (${m.snapshot.nodes.length} packages from ${m.lockfiles.join(', ')}) → scan ${scan.id}${replay ? ' (unchanged since an earlier upload: its scan; --rescan for a new one)' : ''}\n`);
     uploaded.push({ scan, index });
+    timings.mark('upload');
   }
 
   const progress = progressLine(io);
@@ -120,9 +125,11 @@ export async function scanCommand(args: string[], io: Io): Promise<number> {
     const m = made[index];
     const scan = await waitForScan(http, first.id, { onProgress: (s, ms) => progress.update(`scanner: scan ${s.id} ${s.status} · ${Math.round(ms / 1000)} s`) });
     progress.done();
+    timings.mark('wait');
     if (scan.status === 'failed') throw new ServiceError(`scan ${scan.id} failed: ${scan.failureReason ?? 'no reason given'}`);
     const findings = await allFindings(http, scan.id, view);
     results.push({ project, ecosystem: m.snapshot.ecosystem, scan, findings, lockfiles: m.lockfilesFromGitRoot, locations: m.locationsFromGitRoot });
+    timings.mark('findings');
   }
 
   const gated = results.reduce((n, r) => n + atOrAbove(r.scan, failOn), 0);
@@ -136,6 +143,8 @@ export async function scanCommand(args: string[], io: Io): Promise<number> {
   } else {
     io.out(report);
   }
+  timings.mark('report');
+  if (io.env.SCANNER_TIMINGS === '1') io.err(timings.line());
   io.err(`scanner: ${gated > 0 ? `${gated} finding(s) at or above --fail-on ${failOn}: exit 1` : `nothing at or above --fail-on ${failOn}`}\n`);
   return gated > 0 ? EXIT.findings : EXIT.ok;
 }

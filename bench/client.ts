@@ -1,0 +1,56 @@
+// The CI client beside OSV-Scanner's offline CLI on the same lockfile (issue 11): `scanner snapshot` alone, and
+// `scanner scan` end to end against the running service, with the client's own share (start, parse and build the
+// snapshot, serialize and hash, print the report) from its SCANNER_TIMINGS line.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Harness } from './harness';
+import { osvScannerComparison } from './osv-scanner';
+import { fmt, median, row } from './stats';
+
+const BUNDLE = path.resolve(__dirname, '..', 'cli', 'scanner.mjs');
+const RUNS = 10;
+
+function wall(args: string[], env: NodeJS.ProcessEnv): { ms: number; stderr: string } {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [BUNDLE, ...args], { env, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`scanner ${args[0]} exited ${r.status}: ${r.stderr}`);
+  return { ms, stderr: r.stderr };
+}
+
+export async function clientBench(h: Harness, lockPath: string, advisoryDir: string): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-client-'));
+  fs.copyFileSync(lockPath, path.join(dir, 'package-lock.json'));
+  const out = path.join(dir, 'out.json');
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SCANNER_URL: h.baseUrl, SCANNER_TOKEN: h.key, SCANNER_TIMINGS: '1' };
+  try {
+    const packages = Object.keys(JSON.parse(fs.readFileSync(lockPath, 'utf8')).packages).length - 1;
+    const snapshotArgs = ['snapshot', dir, '--project', 'piscina', '--output', out];
+    wall(snapshotArgs, env); // warm the page cache
+    const snap = Array.from({ length: RUNS }, () => wall(snapshotArgs, env).ms);
+
+    const scanArgs = ['scan', dir, '--project', 'piscina-client', '--rescan', '--fail-on', 'none', '--format', 'json', '--output', out];
+    wall(scanArgs, env); // the first scan of a project warms the service's caches
+    const scans = Array.from({ length: RUNS }, () => wall(scanArgs, env));
+    const phases = new Map<string, number[]>();
+    for (const s of scans) {
+      const line = /scanner: timings (\{.*\})/.exec(s.stderr);
+      if (!line) throw new Error(`no timings line in: ${s.stderr}`);
+      for (const [k, v] of Object.entries<number>(JSON.parse(line[1]))) phases.set(k, [...(phases.get(k) ?? []), v]);
+    }
+    const phase = (k: string) => median(phases.get(k) ?? [0]);
+    const own = ['start', 'snapshot', 'serialize+hash', 'report'].reduce((n, k) => n + phase(k), 0);
+
+    const theirs = osvScannerComparison(lockPath, advisoryDir, RUNS);
+    const ratio = (ms: number) => (theirs ? `${(ms / theirs.medianMs).toFixed(2)}×` : 'n/a');
+    row(`piscina package-lock (${packages} entries): OSV-Scanner offline CLI, median`, theirs ? fmt(theirs.medianMs) : 'not built', theirs ? `(${theirs.runs} runs; ${theirs.version})` : undefined);
+    row('  scanner snapshot (node start to file written), median', fmt(median(snap)), `${ratio(median(snap))} of OSV-Scanner; ≤ 0.5×`);
+    row('  scanner scan end to end (upload, scan, wait, report), median', fmt(median(scans.map((s) => s.ms))), `${ratio(median(scans.map((s) => s.ms)))} of OSV-Scanner; ≤ 1.0×`);
+    row('  of which the client itself (start, parse, build, hash, print)', fmt(own));
+    console.log(`    client phases (median ms): ${[...phases.keys()].map((k) => `${k} ${phase(k).toFixed(1)}`).join(', ')}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
