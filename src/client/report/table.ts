@@ -1,0 +1,100 @@
+// `--format table`: the human report of `scanner scan`, read mostly in CI logs. Per scan a header (project,
+// ecosystem, scan id, status, the scan's own counts with the suppressed total), then its findings grouped by
+// severity, critical first, one row each: package, installed, fixed (or "no fix"), advisory and its notable
+// aliases, a representative path, and (v2 scans) the modules of the chosen view with their teams. The gate line
+// ends it. Column widths come from the content, never from the terminal (a CI log has none); colour only when the
+// caller asks for it (a TTY without NO_COLOR), and never changes a width.
+import { SEVERITIES, type Severity } from '../../domain/types';
+import type { ApiFinding } from '../api/types';
+import { countAtOrAbove, hasAttributions, moduleLabel, modulesOf, notableAliases, shortPath, type ModuleRef } from './common';
+import type { ReportInput, ScanResult, View } from './types';
+
+export interface TableOptions {
+  color?: boolean;
+}
+
+/** How many modules a row names before "+N more": a finding of a shared library can reach every module. */
+export const MAX_MODULES_SHOWN = 3;
+/** Longest path cell, in characters; longer chains lose their middle first (common.ts shortPath). */
+export const MAX_PATH_CHARS = 80;
+
+const ANSI = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', magenta: '\x1b[35m', cyan: '\x1b[36m' };
+const SEVERITY_STYLE: Record<Severity, string> = {
+  critical: ANSI.bold + ANSI.magenta,
+  high: ANSI.bold + ANSI.red,
+  medium: ANSI.yellow,
+  low: ANSI.cyan,
+};
+
+const MODULE_HEADING: Record<View, string> = { introduced: 'INTRODUCED BY', affected: 'AFFECTED MODULES' };
+
+const width = (s: string) => [...s].length;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function advisoryCell(f: ApiFinding): string {
+  const aliases = notableAliases(f);
+  return aliases.length > 0 ? `${f.cve} (${aliases.join(', ')})` : f.cve;
+}
+
+export function modulesCell(modules: ModuleRef[], max = MAX_MODULES_SHOWN): string {
+  if (modules.length === 0) return '-';
+  const shown = modules.slice(0, max).map(moduleLabel);
+  if (modules.length > max) shown.push(`+${modules.length - max} more`);
+  return shown.join(', ');
+}
+
+function row(result: ScanResult, f: ApiFinding, view: View, withModules: boolean): string[] {
+  const cells = [f.package, f.installedVersion, f.fixedVersion ?? 'no fix', advisoryCell(f), f.path.length > 0 ? shortPath(f.path, MAX_PATH_CHARS) : '-'];
+  if (withModules) cells.push(modulesCell(modulesOf(result, f, view)));
+  return cells;
+}
+
+/** Pads every cell but the last of a row to its column's width, so no line carries trailing blanks. */
+function layout(rows: string[][], widths: number[]): string[] {
+  return rows.map((cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(widths[i] - width(c)))).join('  ').trimEnd());
+}
+
+function counts(result: ScanResult): string {
+  const c = result.scan.findings;
+  const parts = c ? SEVERITIES.map((s) => `${c[s]} ${s}`) : ['counts not available'];
+  const suppressed = result.scan.suppressed ?? 0;
+  return `findings: ${parts.join(', ')} · ${suppressed} suppressed${suppressed > 0 ? ' (not shown)' : ''}`;
+}
+
+function scanSection(result: ScanResult, view: View, paint: (style: string, text: string) => string): string[] {
+  const { scan } = result;
+  const lines = [paint(ANSI.bold, `${result.project} · ${result.ecosystem} · scan ${scan.id} · ${scan.status}`), counts(result)];
+  if (result.findings.length === 0) {
+    lines.push('', 'no findings');
+    return lines;
+  }
+  const withModules = hasAttributions(result);
+  const header = ['PACKAGE', 'INSTALLED', 'FIXED', 'ADVISORY', 'PATH', ...(withModules ? [MODULE_HEADING[view]] : [])];
+  const groups = SEVERITIES.map((s) => ({ severity: s, rows: result.findings.filter((f) => f.severity === s).map((f) => row(result, f, view, withModules)) }));
+  // One set of widths for the whole scan, so the columns line up from one severity group to the next.
+  const widths = header.map((h, i) => Math.max(width(h), ...groups.flatMap((g) => g.rows.map((r) => width(r[i])))));
+  for (const g of groups) {
+    if (g.rows.length === 0) continue;
+    lines.push('', paint(SEVERITY_STYLE[g.severity], `${g.severity.toUpperCase()} (${g.rows.length})`));
+    lines.push(...layout([header, ...g.rows], widths).map((l, i) => `  ${i === 0 ? paint(ANSI.dim, l) : l}`));
+  }
+  return lines;
+}
+
+export function gateLine(input: ReportInput, paint: (style: string, text: string) => string = (_s, t) => t): string {
+  if (input.failOn === 'none') return `gate: --fail-on none → ${paint(ANSI.green, 'passed')} (no gate)`;
+  const n = countAtOrAbove(input.results, input.failOn);
+  const detail = `${plural(n, 'finding')} at or above ${input.failOn}`;
+  return input.gateFailed
+    ? `gate: --fail-on ${input.failOn} → ${paint(ANSI.bold + ANSI.red, 'FAILED')} (${detail})`
+    : `gate: --fail-on ${input.failOn} → ${paint(ANSI.green, 'passed')} (${n === 0 ? `nothing at or above ${input.failOn}` : detail})`;
+}
+
+export function formatTable(input: ReportInput, options: TableOptions = {}): string {
+  const paint = (style: string, text: string) => (options.color ? `${style}${text}${ANSI.reset}` : text);
+  const lines = [`scanner ${input.tool.version} · ${input.server} · view: ${input.view}`];
+  if (input.results.length === 0) lines.push('', 'no scans');
+  for (const result of input.results) lines.push('', ...scanSection(result, input.view, paint));
+  lines.push('', gateLine(input, paint));
+  return lines.join('\n') + '\n';
+}
