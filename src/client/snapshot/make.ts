@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SnapshotMetadata } from '../../domain/types';
-import { ciMetadata } from '../ci-metadata';
+import { asText, ciMetadata } from '../ci-metadata';
 import { findGitRoot, ownersFor, readCodeowners, teamOf } from '../codeowners';
 import { discover } from '../discover';
 import { InputError } from '../errors';
@@ -61,9 +61,15 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
     const owners = ownersFor(codeowners.rules, fromGitRoot(manifest));
     return owners === undefined ? undefined : teamOf(owners);
   };
+  for (const [flag, value] of Object.entries(opts.metadataFlags)) {
+    if (value !== undefined && asText(value) === undefined) throw new InputError(`--${flag === 'runUrl' ? 'run-url' : flag}: 1 to 2000 characters without control characters`);
+  }
   const metadata = ciMetadata(opts.env, opts.metadataFlags, gitRoot);
-  return assemble(parts, { project, metadata, teamOf: teamFor }).map((a) => ({
+  // A CODEOWNERS line GitHub would skip is skipped here too; saying so explains a rule that seems to have no effect.
+  const skipped = (codeowners?.skipped ?? []).map((s) => `${codeowners!.path}:${s.line}: skipped (${s.reason})`);
+  return assemble(parts, { project, metadata, teamOf: teamFor }).map((a, i) => ({
     ...a,
+    warnings: i === 0 ? [...skipped, ...a.warnings] : a.warnings,
     lockfilesFromGitRoot: a.lockfiles.map(fromGitRoot),
     locationsFromGitRoot: Object.fromEntries(Object.entries(a.locations).map(([id, loc]) => [id, { ...loc, file: fromGitRoot(loc.file) }])),
   }));
