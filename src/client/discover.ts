@@ -25,6 +25,14 @@ const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache_
 
 const toPosix = (p: string) => p.split(path.sep).join('/');
 
+/** A lockfile the package manager ignores when another sits beside it: npm reads npm-shrinkwrap.json first. */
+const SUPERSEDED_BY: Record<string, string> = { 'package-lock.json': 'npm-shrinkwrap.json' };
+
+function superseded(file: string): boolean {
+  const other = SUPERSEDED_BY[path.basename(file)];
+  return other !== undefined && fs.existsSync(path.join(path.dirname(file), other));
+}
+
 function commonDirectory(dirs: string[]): string {
   let common = dirs[0];
   for (const d of dirs.slice(1)) {
@@ -58,7 +66,7 @@ function walk(dir: string, producers: readonly Producer[], out: string[]): void 
     const full = path.join(dir, e.name);
     if (e.isDirectory()) {
       if (!SKIPPED_DIRS.has(e.name)) walk(full, producers, out);
-    } else if (e.isFile() && producerFor(producers, e.name)) {
+    } else if (e.isFile() && producerFor(producers, e.name) && !superseded(full)) {
       out.push(full);
     }
   }

@@ -49,3 +49,9 @@ test('a missing path or a file no producer reads is an input error (exit 2)', ()
   expect(() => discover(['nope'], [lock], dir)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/nope: no such file or directory/) }));
   expect(() => discover(['apps/api/README.md'], [lock], dir)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/not a lockfile this client reads \(package-lock.json\)/) }));
 });
+
+test('npm-shrinkwrap.json wins over a package-lock.json beside it, as npm reads it', () => {
+  const both: Producer = { ...lock, matches: (n) => n === 'package-lock.json' || n === 'npm-shrinkwrap.json' };
+  touch('apps/web/npm-shrinkwrap.json');
+  expect(discover([dir], [both]).lockfiles.map((l) => l.relative)).toEqual(['apps/web/npm-shrinkwrap.json', 'package-lock.json']);
+});

@@ -1,0 +1,44 @@
+// The client bundle (platform.md §7, architecture.md): one dependency-free file; it takes nothing of the server but
+// the shared snapshot schema and types; the code of each command and report format is evaluated only when used.
+import path from 'node:path';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { buildClient } = require('../../../tools/build-client.js');
+
+let metafile: { inputs: Record<string, unknown>; outputs: Record<string, { imports: Array<{ path: string; external?: boolean }>; bytes: number }> };
+let text: string;
+
+beforeAll(async () => {
+  const r = await buildClient({ write: false });
+  metafile = r.metafile;
+  text = r.outputFiles[0].text;
+}, 60_000);
+
+test('every input is client code, or the shared snapshot schema and types; nothing from node_modules', () => {
+  const allowed = /^src\/client\/|^src\/domain\/types\.ts$|^src\/domain\/snapshot\/(schema-parts|schema-v1|schema-v2|limits)\.ts$/;
+  const inputs = Object.keys(metafile.inputs).map((p) => p.split(path.sep).join('/'));
+  expect(inputs.filter((p) => !allowed.test(p))).toEqual([]);
+  expect(inputs).toEqual(expect.arrayContaining(['src/client/cli.ts', 'src/client/commands/scan.ts', 'src/client/producers/npm-lock.ts']));
+});
+
+test('the only imports left in the file are node built-ins', () => {
+  const [out] = Object.values(metafile.outputs);
+  const external = out.imports.filter((i) => i.external).map((i) => i.path);
+  expect(external.length).toBeGreaterThan(0);
+  expect(external.filter((p) => !p.startsWith('node:'))).toEqual([]);
+  expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
+});
+
+test('commands, HTTP and report formats are lazily initialised modules: loading the file runs none of them', () => {
+  for (const name of ['snapshot', 'scan', 'http', 'scans', 'table', 'json', 'sarif', 'make', 'npm_lock']) {
+    expect(text).toMatch(new RegExp(`^var init_${name} = __esm\\(`, 'm'));
+  }
+  // Outside the module wrappers, the file's own top level only starts the command line.
+  const tail = text.slice(text.lastIndexOf('// src/client/cli.ts'));
+  expect(tail).not.toMatch(/init_(scan|snapshot|table|json|sarif|http)\(\)/);
+});
+
+test('the version is written in at build time', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { version } = require('../../../package.json');
+  expect(text).toContain(`VERSION = true ? ${JSON.stringify(version)} : "dev"`);
+});
