@@ -31,7 +31,15 @@ export function ensureOsvScanner(): string | undefined {
   return r.status === 0 ? findBinary() : undefined;
 }
 
-export function osvScannerComparison(lockfile: string, advisoryDir: string, runs = 10): { medianMs: number; runs: number; version: string } | undefined {
+export interface OsvScannerRunner {
+  version: string;
+  /** One run of the offline CLI on the lockfile: its wall time in ms. */
+  run(): number;
+  close(): void;
+}
+
+/** OSV-Scanner's offline CLI set up on a lockfile with a local database made of the given advisories. */
+export function osvScannerRunner(lockfile: string, advisoryDir: string): OsvScannerRunner | undefined {
   const bin = ensureOsvScanner();
   if (!bin) return undefined;
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'osv-db-'));
@@ -44,14 +52,25 @@ export function osvScannerComparison(lockfile: string, advisoryDir: string, runs
   const env = { ...process.env, OSV_SCANNER_LOCAL_DB_CACHE_DIRECTORY: cache };
   const args = ['scan', '--offline-vulnerabilities', '-L', path.join(work, 'package-lock.json')];
   spawnSync(bin, args, { env }); // warm the page cache
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    spawnSync(bin, args, { env });
-    times.push(performance.now() - t0);
-  }
   const version = (spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] || 'osv-scanner').trim();
-  fs.rmSync(cache, { recursive: true, force: true });
-  fs.rmSync(work, { recursive: true, force: true });
-  return { medianMs: median(times), runs, version };
+  return {
+    version,
+    run() {
+      const t0 = performance.now();
+      spawnSync(bin, args, { env });
+      return performance.now() - t0;
+    },
+    close() {
+      fs.rmSync(cache, { recursive: true, force: true });
+      fs.rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+export function osvScannerComparison(lockfile: string, advisoryDir: string, runs = 10): { medianMs: number; runs: number; version: string } | undefined {
+  const runner = osvScannerRunner(lockfile, advisoryDir);
+  if (!runner) return undefined;
+  const times = Array.from({ length: runs }, () => runner.run());
+  runner.close();
+  return { medianMs: median(times), runs, version: runner.version };
 }

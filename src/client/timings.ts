@@ -1,6 +1,5 @@
 // Where a run's time goes, for `npm run bench` (SCANNER_TIMINGS=1 prints one JSON line on stderr at the end).
 // "start" is the time from process start to the command's first line: node's own start plus loading the bundle.
-import { performance } from 'node:perf_hooks';
 
 export class Timings {
   private last = performance.now();

@@ -2,6 +2,7 @@
 // network errors with exponential backoff (full jitter) that honours Retry-After, all within the run's deadline
 // (platform.md §7). Everything that is not a success ends as an InputError (exit 2) or a ServiceError (exit 3).
 import { InputError, ServiceError } from '../errors';
+import { exchange, TransportError, type Exchange } from './transport';
 import type { ApiErrorBody } from './types';
 
 export interface HttpOptions {
@@ -26,7 +27,7 @@ export interface HttpOptions {
 export interface HttpResponse<T> {
   status: number;
   body: T;
-  headers: Headers;
+  headers: Exchange['headers'];
 }
 
 export interface RequestOptions {
@@ -82,34 +83,38 @@ export class Http {
     for (let attempt = 1; ; attempt++) {
       const left = this.remaining();
       if (left <= 0) throw new ServiceError(`${method} ${url}: timed out${last ? ` (last answer: ${last})` : ''}`);
-      let res: Response | undefined;
-      let text = '';
+      let res: Exchange | undefined;
       try {
-        res = await fetch(url, {
+        res = await exchange(
           method,
-          body: req.body,
-          headers: {
+          url,
+          {
             accept: 'application/json',
             authorization: `Bearer ${this.opts.token}`,
             'user-agent': this.opts.userAgent,
             ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
             ...req.headers,
           },
-          signal: AbortSignal.timeout(Math.min(left, req.attemptTimeoutMs ?? 60_000)),
-        });
-        text = await res.text();
+          req.body,
+          Math.min(left, req.attemptTimeoutMs ?? 60_000),
+        );
       } catch (err) {
+        if (!(err instanceof TransportError)) throw err;
         res = undefined;
-        last = errorText(err);
+        last = err.message;
       }
       let body: unknown;
       if (res) {
         try {
-          body = text === '' ? undefined : JSON.parse(text);
+          body = res.text === '' ? undefined : JSON.parse(res.text);
         } catch {
           body = undefined;
         }
-        if (res.ok) return { status: res.status, body: body as T, headers: res.headers };
+        if (res.status >= 200 && res.status < 300) {
+          // A 2xx that is not the API's JSON (a captive proxy, a wrong --server) must not pass for an answer.
+          if (body === undefined || typeof body !== 'object') throw new ServiceError(`${method} ${url}: answered ${res.status} without a JSON body: is ${this.opts.server} the scanning service?`);
+          return { status: res.status, body: body as T, headers: res.headers };
+        }
         last = describe(res.status, body);
         if (!RETRYABLE(res.status)) {
           if (req.inputErrorStatuses?.includes(res.status)) throw new InputError(`${method} ${path}: the service refused it: ${last}`);
@@ -127,13 +132,4 @@ export class Http {
       await this.sleep(delay);
     }
   }
-}
-
-function errorText(e: unknown): string {
-  // Duck-typed: fetch's errors may come from another realm (a vm context), where instanceof Error is false.
-  if (typeof e !== 'object' || e === null || typeof (e as Error).message !== 'string') return String(e);
-  const err = e as Error & { cause?: { code?: string; message?: string } };
-  if (err.name === 'TimeoutError') return 'no answer in time';
-  const cause = err.cause;
-  return cause?.code ? `${err.message} (${cause.code})` : cause?.message ? `${err.message}: ${cause.message}` : err.message;
 }

@@ -1,13 +1,13 @@
 // The scan endpoints as the client uses them: upload (idempotent), wait for a terminal status with ?wait= (falling
 // back to polling every 5 s when the server does not hold the answer), and read every page of findings.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../builtins';
 import { ServiceError } from '../errors';
 import type { Http } from './http';
 import type { ApiFinding, ApiScan } from './types';
 
 /** platform.md §7: the key is the SHA-256 hex of the exact body bytes; --rescan adds the time for a new scan. */
 export function idempotencyKey(body: string, rescanAt?: Date): string {
-  const h = createHash('sha256').update(body, 'utf8');
+  const h = nodeCrypto().createHash('sha256').update(body, 'utf8');
   if (rescanAt) h.update(`\nrescan ${rescanAt.toISOString()}`);
   return h.digest('hex');
 }

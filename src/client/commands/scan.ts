@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SEVERITIES, type Severity } from '../../domain/types';
 import { COMMON_OPTIONS, USAGE, parse } from '../args';
 import { Http } from '../api/http';
+import { closeConnections } from '../api/transport';
 import { allFindings, idempotencyKey, uploadSnapshot, waitForScan } from '../api/scans';
 import type { ApiScan } from '../api/types';
 import { EXIT, InputError, ServiceError } from '../errors';
@@ -77,6 +78,14 @@ function progressLine(io: Io) {
 }
 
 export async function scanCommand(args: string[], io: Io): Promise<number> {
+  try {
+    return await scan(args, io);
+  } finally {
+    closeConnections();
+  }
+}
+
+async function scan(args: string[], io: Io): Promise<number> {
   const timings = new Timings();
   const { values, positionals } = parse(args, OPTIONS);
   if (values.help) {

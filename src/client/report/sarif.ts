@@ -12,7 +12,7 @@
 //   id (it hashes the scan id) or the time, so an alert survives re-scans and closes when the package is upgraded.
 // Locations: the package's entry in its lockfile, the uri relative to the git root under %SRCROOT% (the base
 // GitHub resolves against the checkout), region.startLine when the producer knows the entry's line.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../builtins';
 import { posix } from 'node:path';
 import { SEVERITIES, type Severity } from '../../domain/types';
 import type { ApiFinding } from '../api/types';
@@ -44,7 +44,7 @@ const SRCROOT = '%SRCROOT%';
 
 /** Stable identity of a result across runs (see the header); hex SHA-256. */
 export function fingerprint(advisory: string, ecosystem: string, pkg: string, version: string, lockfile: string): string {
-  return createHash('sha256').update(['scanner-sca/1', advisory, ecosystem, pkg, version, lockfile].join('\0')).digest('hex');
+  return nodeCrypto().createHash('sha256').update(['scanner-sca/1', advisory, ecosystem, pkg, version, lockfile].join('\0')).digest('hex');
 }
 
 /** A '/'-separated path relative to the git root as a relative URI reference: segments percent-encoded. */

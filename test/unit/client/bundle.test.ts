@@ -26,6 +26,10 @@ test('the only imports left in the file are node built-ins', () => {
   expect(external.length).toBeGreaterThan(0);
   expect(external.filter((p) => !p.startsWith('node:'))).toEqual([]);
   expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
+  // Loaded at start: only the cheap ones. https (with tls), http and crypto are required on first use.
+  const hoisted = [...text.matchAll(/^import .* from ["'](node:[a-z_/]+)["'];$/gm)].map((m) => m[1]);
+  expect([...new Set(hoisted)].sort()).toEqual(['node:fs', 'node:module', 'node:path', 'node:util']);
+  expect(text).toMatch(/__require\("node:https"\)/);
 });
 
 test('commands, HTTP and report formats are lazily initialised modules: loading the file runs none of them', () => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Http, retryAfterMs } from '../../../src/client/api/http';
 import { InputError, ServiceError } from '../../../src/client/errors';
 
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang-up';
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang-up' | 'hang';
 
 let server: http.Server;
 let base: string;
@@ -20,6 +20,7 @@ beforeAll(async () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       const a = answers.shift() ?? { status: 500 };
       if (a === 'hang-up') return void req.socket.destroy();
+      if (a === 'hang') return; // never answers; the client gives up on it
       res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
       res.end(a.body === undefined ? '' : JSON.stringify(a.body));
     });
@@ -27,7 +28,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((r) => server.close(() => r()));
+});
 beforeEach(() => {
   answers = [];
   seen = [];
@@ -99,7 +103,7 @@ test('an unreachable server ends as a service error after the attempts', async (
   const { h } = client({ server: `http://127.0.0.1:${port}`, maxAttempts: 2 });
   const e = await h.request('GET', '/x').catch((x) => x);
   expect(e).toBeInstanceOf(ServiceError);
-  expect(e.message).toMatch(/gave up after 2 attempts \(last: fetch failed \(ECONNREFUSED\)\)/);
+  expect(e.message).toMatch(/gave up after 2 attempts \(last: connect ECONNREFUSED 127\.0\.0\.1:\d+\)/);
 });
 
 test('a Retry-After past the deadline ends the run at once instead of sleeping into the timeout', async () => {
@@ -129,6 +133,20 @@ test('413 and 422 on upload are input errors (exit 2); 401, 403, 404 and 409 are
   }
   answers = [err(401, 'unauthorized')];
   expect((await client().h.request('GET', '/x').catch((x) => x)).message).toMatch(/check SCANNER_TOKEN/);
+});
+
+test('a 2xx that is not JSON is a service error, not an answer', async () => {
+  answers = [{ status: 200, body: undefined }];
+  const e = await client().h.request('GET', '/x').catch((x) => x);
+  expect(e).toBeInstanceOf(ServiceError);
+  expect(e.message).toMatch(/answered 200 without a JSON body/);
+});
+
+test('an answer that does not come within the attempt timeout is abandoned and retried', async () => {
+  answers = ['hang', { status: 200, body: { ok: true } }];
+  const { h, retries } = client();
+  expect((await h.request('GET', '/x', { attemptTimeoutMs: 200 })).body).toEqual({ ok: true });
+  expect(retries[0]).toMatch(/no answer in time/);
 });
 
 test('Retry-After as seconds or an HTTP date', () => {
