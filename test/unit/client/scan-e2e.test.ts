@@ -149,3 +149,33 @@ test('a scan that does not finish before --timeout exits 3', async () => {
   expect(r.code).toBe(3);
   expect(r.stderr).toMatch(/timed out|not finished before the timeout/);
 });
+
+test('progress on stderr only when it is a terminal: one line rewritten in place, cleared at the end', async () => {
+  const { main } = await import('../../../src/client/main');
+  routes['POST /v1/scans/dependency-snapshots'] = () => ({ status: 201, body: scan('queued') });
+  routes['GET /v1/scans/scn_1'] = (_s, n) => ({ status: 200, body: n < 2 ? scan('running') : scan('completed', COUNTS) });
+  const runWith = async (tty: boolean) => {
+    let err = '';
+    let out = '';
+    const code = await main(['scan', dir, '--project', 'shop', '--fail-on', 'none'], {
+      out: (t) => void (out += t),
+      err: (t) => void (err += t),
+      env: { SCANNER_URL: url, SCANNER_TOKEN: 'key_1' },
+      cwd: dir,
+      stdoutIsTTY: false,
+      stderrIsTTY: tty,
+    });
+    return { code, err, out };
+  };
+  // The stand-in answers at once, so the second read comes after the 5 s polling pause: one run is enough.
+  const tty = await runWith(true);
+  expect(tty.code).toBe(0);
+  expect(tty.err).toMatch(/\r\x1b\[Kscanner: scan scn_1 running · \d+ s/);
+  expect(tty.err).toMatch(/\r\x1b\[Kscanner: scan scn_1 completed · \d+ s\r\x1b\[K/);
+  expect(tty.out).toContain('left-pad');
+  seen = [];
+  routes['GET /v1/scans/scn_1'] = () => ({ status: 200, body: scan('completed', COUNTS) });
+  const pipe = await runWith(false);
+  expect(pipe.err).not.toContain('\r');
+  expect(pipe.err).not.toContain('\x1b[');
+}, 30_000);
