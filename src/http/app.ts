@@ -19,7 +19,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.silent = true; // errors are logged by the envelope middleware, with the request id
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), cliRoutes(), metaRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), scanRoutes(deps), findingRoutes(deps)]) {
+  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), scanRoutes(deps), findingRoutes(deps)]) {
     app.use(router.routes());
   }
   return app;

@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
 import { notFound } from '../../domain/errors';
+import { access } from '../auth/matrix';
+import type { AppDeps } from '../deps';
 
 /** The package root: the nearest folder above this file holding package.json (src/… in tests, dist/src/… built). */
 function packageRoot(from = __dirname): string {
@@ -40,11 +42,11 @@ export function clientBundle(file: string) {
   };
 }
 
-export function cliRoutes(root = packageRoot()): Router {
+export function cliRoutes(deps: AppDeps, root = packageRoot()): Router {
   const version: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
   const bundle = clientBundle(path.join(root, 'dist', 'cli', 'scanner.mjs'));
   const r = new Router();
-  r.get('/cli/scanner.mjs', (ctx) => {
+  r.get('/cli/scanner.mjs', access(deps, 'GET /cli/scanner.mjs'), (ctx) => {
     const b = bundle();
     if (!b) throw notFound('the client bundle (run `npm run build` to make dist/cli/scanner.mjs)');
     ctx.set('X-Scanner-Version', version);

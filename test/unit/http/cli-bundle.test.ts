@@ -6,6 +6,7 @@ import path from 'node:path';
 import Koa from 'koa';
 import request from 'supertest';
 import { cliRoutes } from '../../../src/http/cli/routes';
+import type { AppDeps } from '../../../src/http/deps';
 import { errorEnvelope } from '../../../src/http/middleware/errors';
 import { requestId } from '../../../src/http/middleware/request-id';
 import { createLogger } from '../../../src/logger';
@@ -20,7 +21,7 @@ beforeEach(() => {
   const app = new Koa();
   app.use(requestId());
   app.use(errorEnvelope(createLogger('api', 'silent')));
-  app.use(cliRoutes(root).routes());
+  app.use(cliRoutes({} as AppDeps, root).routes());
   api = request(app.callback());
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
