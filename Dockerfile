@@ -13,6 +13,8 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY workers ./workers
 COPY bench ./bench
+# The CI client bundle (dist/cli/scanner.mjs, served at GET /cli/scanner.mjs) is made by esbuild during the build.
+COPY tools/build-client.js ./tools/
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-slim
