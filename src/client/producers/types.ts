@@ -13,6 +13,9 @@ export interface LockfileInput {
   text: string;
   /** Reads another file by its path relative to the project root; undefined when it does not exist. */
   readFile(path: string): string | undefined;
+  /** The names of the entries of a folder (relative to the project root), undefined when it is not a folder. Optional:
+   *  only yarn v1 workspace globs ("packages/*") need it, since yarn.lock v1 does not list the workspaces. */
+  listDir?(path: string): string[] | undefined;
 }
 
 /** Where a package's entry sits, for reports (SARIF's region.startLine); line is 1-based, absent when unknown. */
