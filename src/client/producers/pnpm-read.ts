@@ -48,7 +48,7 @@ export function parseYaml(file: string, text: string): unknown {
     // logLevel 'error': a YAML error throws; warnings (none are expected from pnpm) are not printed on the console.
     return parse(text, { logLevel: 'error' });
   } catch (err) {
-    throw inputError(file, `not valid YAML (${(err as Error).message.split('\n')[0]})`);
+    throw inputError(file, `not valid YAML (${(err as Error).message.split('\n')[0].replace(/:$/, '')})`);
   }
 }
 
