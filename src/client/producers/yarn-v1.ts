@@ -32,6 +32,7 @@ export function graphV1(input: LockfileInput): YarnGraph {
   const items: Item[] = [];
   const index = new Map<string, number>(); // key → item, -1 for a local folder
   const noVersion: string[] = [];
+  const itemOf: number[] = []; // entry → its item (-1: none), since a key repeated in a later entry is not its own
   for (const e of entries) {
     const first = e.keys[0];
     const name = nameOfKey(first);
@@ -45,6 +46,7 @@ export function graphV1(input: LockfileInput): YarnGraph {
       target = items.push({ kind: 'package', id: `${real}@${e.version}`, line: e.line, runtime: [], peers: [] }) - 1;
     }
     for (const k of e.keys) if (!index.has(k)) index.set(k, target);
+    itemOf.push(target);
   }
   if (noVersion.length > 0) warnings.push(`entries without a version are left out: ${someOf(noVersion)}`);
 
@@ -69,11 +71,9 @@ export function graphV1(input: LockfileInput): YarnGraph {
     else if (t !== -1) out.push([name, t]);
   };
   const needed = new Uint8Array(items.length);
-  entries.forEach((e) => {
-    const i = index.get(e.keys[0])!;
-    if (i === -1) return;
-    const item = items[i];
-    if (item.kind !== 'package') return;
+  entries.forEach((e, n) => {
+    const item = items[itemOf[n]];
+    if (item?.kind !== 'package') return;
     for (const [n, r] of [...e.dependencies, ...e.optionalDependencies]) resolve(n, r, item.runtime);
     for (const [, t] of item.runtime) needed[t] = 1;
   });
