@@ -6,13 +6,14 @@
 // Locators other than npm ones: `virtual:<hash>#<locator>` is one peer context of the package it wraps (the same
 // name@version; yarn-graph.ts makes peer contexts separate vertices); `patch:` is a patched copy of a package, the
 // same name@version to advisories, its own entry and vertex; `link:`/`portal:`/`file:` folders (soft links, or a
-// folder copied in) are first-party: neither nodes nor modules. The failsafe schema keeps every scalar a string
-// (a version such as 1.10 must not become the number 1.1).
+// folder copied in) are first-party: neither nodes nor modules. yarn-syml.ts reads what yarn writes; anything else
+// goes to the yaml package, whose failsafe schema keeps every scalar a string (a version 1.10 must not become 1.1).
 import { parse } from 'yaml';
 import { inputError, isObject, lockDir, manifestOf, modulePath, someOf, type Obj } from './npm-common';
 import type { LockfileInput } from './types';
 import { YARN_SECTIONS, type Edge, type Item, type ModuleItem, type YarnGraph } from './yarn-graph';
 import { readManifest } from './yarn-manifest';
+import { parseSyml } from './yarn-syml';
 import { emptySections, nameOfKey } from './yarn-v1';
 
 /** `name@virtual:<hash>#npm:1.2.3` → `name@npm:1.2.3`; anything else unchanged. */
@@ -67,11 +68,13 @@ function stringMap(file: string, raw: Obj, field: string, key: string): Array<[s
 
 export function graphBerry(input: LockfileInput): YarnGraph {
   const file = input.path;
-  let doc: unknown;
-  try {
-    doc = parse(input.text, { schema: 'failsafe', uniqueKeys: true });
-  } catch (err) {
-    throw inputError(file, `not valid YAML (${(err as Error).message.split('\n')[0]})`);
+  let doc: unknown = parseSyml(input.text);
+  if (doc === undefined) {
+    try {
+      doc = parse(input.text, { schema: 'failsafe', uniqueKeys: true });
+    } catch (err) {
+      throw inputError(file, `not valid YAML (${(err as Error).message.split('\n')[0]})`);
+    }
   }
   if (!isObject(doc) || !isObject(doc.__metadata)) throw inputError(file, 'not a yarn 2+ lockfile (no __metadata)');
   const dir = lockDir(file);
