@@ -1,5 +1,6 @@
 // Every producer the client has, in the order their files are tried. One file per format.
 import { npmLockProducer } from './npm-lock';
+import { pnpmLockProducer } from './pnpm-lock';
 import type { Producer } from './types';
 
-export const PRODUCERS: readonly Producer[] = [npmLockProducer];
+export const PRODUCERS: readonly Producer[] = [npmLockProducer, pnpmLockProducer];
