@@ -31,7 +31,7 @@ const unbound = (d: string) => {
   return i === -1 ? d : d.slice(0, i);
 };
 
-const isLocalFolder = (ref: string) => ref.startsWith('link:') || ref.startsWith('portal:') || (ref.startsWith('file:') && !/\.(tgz|tar|tar\.gz)(::|$)/.test(ref));
+const isLocalFolder = (ref: string) => ref.startsWith('link:') || ref.startsWith('portal:') || (ref.startsWith('file:') && !/\.(tgz|tar|tar\.gz)(#|::|$)/.test(ref));
 
 /** Header lines of the top-level keys, without a position-tracking parse: a key line starts at column 0. */
 function keyLines(text: string): Map<string, number> {

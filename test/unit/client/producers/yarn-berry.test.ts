@@ -178,7 +178,7 @@ describe('yarn producer: berry peer variants, virtual entries and links', () => 
         `"l@link:../l::locator=r%40workspace%3A.":\n  version: 0.0.0-use.local\n  resolution: "l@link:../l::locator=r%40workspace%3A."\n  languageName: node\n  linkType: soft\n\n` +
         `"q@portal:../q::locator=r%40workspace%3A.":\n  version: 0.0.0-use.local\n  resolution: "q@portal:../q::locator=r%40workspace%3A."\n  languageName: node\n  linkType: soft\n\n` +
         pkg('f@file:../f::locator=r%40workspace%3A.', 'f@file:../f#../f::hash=1&locator=r%40workspace%3A.', '1.0.0') +
-        pkg('t@file:./t.tgz::locator=r%40workspace%3A.', 't@file:./t.tgz::locator=r%40workspace%3A.', '3.0.0'),
+        pkg('t@file:./t.tgz::locator=r%40workspace%3A.', 't@file:./t.tgz#./t.tgz::hash=2&locator=r%40workspace%3A.', '3.0.0'),
     );
     const p = produce(text, { 'package.json': manifest({ l: 'link:../l', q: 'portal:../q', f: 'file:../f', t: 'file:./t.tgz', x: '^1.0.0' }) });
     expect(p.nodes.map((n) => n.id)).toEqual(['t@3.0.0']);
