@@ -1,6 +1,7 @@
 // Every producer the client has, in the order their files are tried. One file per format.
+import { gradleLockfileProducer } from './gradle-lockfile';
 import { npmLockProducer } from './npm-lock';
 import { pnpmLockProducer } from './pnpm-lock';
 import type { Producer } from './types';
 
-export const PRODUCERS: readonly Producer[] = [npmLockProducer, pnpmLockProducer];
+export const PRODUCERS: readonly Producer[] = [npmLockProducer, pnpmLockProducer, gradleLockfileProducer];
