@@ -128,7 +128,8 @@ export function graphBerry(input: LockfileInput): YarnGraph {
   const missing: string[] = [];
   const resolve = (name: string, range: string, out: Edge[]) => {
     const d = `${name}@${range}`;
-    const t = index.get(d) ?? loose.get(unbound(d)) ?? index.get(devirtualize(d));
+    // yarn 2 and 3 (lockfile versions up to 6) write npm ranges without their protocol: `a: ^1.0.0` for `a@npm:^1.0.0`.
+    const t = index.get(d) ?? loose.get(unbound(d)) ?? index.get(devirtualize(d)) ?? (range.includes(':') ? undefined : index.get(`${name}@npm:${range}`));
     if (t === undefined) missing.push(d);
     else if (t !== -1) out.push([name, t]);
   };

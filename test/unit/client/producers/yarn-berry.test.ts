@@ -102,6 +102,16 @@ describe('yarn producer: berry workspaces', () => {
     ]);
   });
 
+  it('reads the npm ranges of yarn 2 and 3 lockfiles, which carry no npm: protocol', () => {
+    const old = TEXT.replace('version: 8', 'version: 6').replace(/^( {4}\S+): "npm:([\^~\d][^"]*)"$/gm, '$1: $2');
+    expect(old).toContain('    is-odd: ^3.0.1\n');
+    expect(old).toContain('    even: "npm:is-even@^1.0.0"\n');
+    const p = produce(old);
+    expect(p.warnings).toEqual([]);
+    expect(p.roots).toEqual(part.roots);
+    expect(p.nodes).toEqual(part.nodes);
+  });
+
   it('names everything from the project root when the lockfile is in a subfolder', () => {
     const files = Object.fromEntries(['package.json', 'packages/app/package.json', 'packages/lib/package.json', 'packages/tools/package.json'].map((f) => [`web/${f}`, fromFixture(f)]));
     const web = produce(TEXT, files, 'web/yarn.lock');
