@@ -66,7 +66,7 @@ export function requirementName(req: string): { name: string; extras: string[] }
 
 /** A string field of a TOML table; InputError when it is absent (and required) or not a string. */
 export function stringField(file: string, o: Obj, field: string, where: string, required: true): string;
-export function stringField(file: string, o: Obj, field: string, where: string, required?: false): string | undefined;
+export function stringField(file: string, o: Obj, field: string, where: string, required?: boolean): string | undefined;
 export function stringField(file: string, o: Obj, field: string, where: string, required = false): string | undefined {
   const v = o[field];
   if (v === undefined && !required) return undefined;
