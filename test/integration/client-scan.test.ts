@@ -8,12 +8,12 @@ import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import semver from 'semver';
 import { importAdvisories } from '../../src/advisories/import';
 import { createLogger } from '../../src/logger';
 import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/runtime';
 import { runClient } from '../helpers/client';
+import { predictNpmFindings } from '../helpers/predict';
 import { newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
 
 const SHARED = path.resolve(__dirname, '../../../shared/data');
@@ -49,7 +49,7 @@ afterAll(async () => {
   if (project) fs.rmSync(project, { recursive: true, force: true });
 });
 
-/** What the advisory data predicts, worked out here with node-semver alone: advisory id|package|version. */
+/** What the advisory data predicts, worked out with node-semver alone: advisory id|package|version. */
 function predicted(): string[] {
   const lock = JSON.parse(fs.readFileSync(LOCKFILE, 'utf8'));
   const installed = new Set<string>();
@@ -57,30 +57,7 @@ function predicted(): string[] {
     if (!k.includes('node_modules/') || e.link) continue;
     installed.add(`${e.name ?? k.slice(k.lastIndexOf('node_modules/') + 13)}@${e.version}`);
   }
-  const out = new Set<string>();
-  for (const file of fs.readdirSync(ADVISORIES)) {
-    const adv = JSON.parse(fs.readFileSync(path.join(ADVISORIES, file), 'utf8'));
-    for (const a of adv.affected ?? []) {
-      if (a.package?.ecosystem !== 'npm') continue;
-      for (const id of installed) {
-        const at = id.lastIndexOf('@');
-        const [name, version] = [id.slice(0, at), id.slice(at + 1)];
-        if (name !== a.package.name.toLowerCase()) continue;
-        const inRange = (a.ranges ?? []).some((r: { type: string; events: Array<Record<string, string>> }) => {
-          let lo: string | undefined;
-          for (const ev of r.events) {
-            if (ev.introduced !== undefined) lo = ev.introduced === '0' ? '0.0.0-0' : ev.introduced;
-            else if (lo !== undefined && ev.fixed !== undefined && semver.gte(version, lo) && semver.lt(version, ev.fixed)) return true;
-            else if (lo !== undefined && ev.last_affected !== undefined && semver.gte(version, lo) && semver.lte(version, ev.last_affected)) return true;
-            if (ev.fixed !== undefined || ev.last_affected !== undefined) lo = undefined;
-          }
-          return lo !== undefined && semver.gte(version, lo);
-        });
-        if (inRange || (a.versions ?? []).includes(version)) out.add(`${adv.id}|${name}|${version}`);
-      }
-    }
-  }
-  return [...out].sort();
+  return predictNpmFindings(installed, ADVISORIES);
 }
 
 test('piscina: the JSON report holds exactly the predicted findings; the exit code follows --fail-on', async () => {

@@ -3,5 +3,6 @@ import { gradleLockfileProducer } from './gradle-lockfile';
 import { npmLockProducer } from './npm-lock';
 import { pnpmLockProducer } from './pnpm-lock';
 import type { Producer } from './types';
+import { yarnLockProducer } from './yarn-lock';
 
-export const PRODUCERS: readonly Producer[] = [npmLockProducer, pnpmLockProducer, gradleLockfileProducer];
+export const PRODUCERS: readonly Producer[] = [npmLockProducer, pnpmLockProducer, yarnLockProducer, gradleLockfileProducer];

@@ -44,10 +44,18 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
     throw new InputError(`nothing to scan: no lockfile found under ${root} (reads ${[...new Set(PRODUCERS.map((p) => p.format))].join(', ')})`);
   }
   const readFile = (rel: string) => readText(path.join(root, rel));
+  // Workspace globs ("packages/*") of formats whose lockfile does not list the workspaces (yarn classic).
+  const listDir = (rel: string): string[] | undefined => {
+    try {
+      return fs.readdirSync(path.join(root, rel));
+    } catch {
+      return undefined;
+    }
+  };
   const parts: PartFrom[] = lockfiles.map((l) => {
     const text = readText(l.file);
     if (text === undefined) throw new InputError(`${l.relative}: cannot be read`);
-    return { lockfile: l.relative, part: l.producer.produce({ path: l.relative, text, readFile }) };
+    return { lockfile: l.relative, part: l.producer.produce({ path: l.relative, text, readFile, listDir }) };
   });
 
   const project = opts.project ?? parts.find((p) => p.part.projectName)?.part.projectName ?? path.basename(root);
