@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse } from 'smol-toml';
 import { InputError } from '../../../../src/client/errors';
 import { poetryLockProducer } from '../../../../src/client/producers/poetry-lock';
+import { withoutHashLists } from '../../../../src/client/producers/python-common';
 import type { LockfileInput, ProducedPart } from '../../../../src/client/producers/types';
 import { edgesOf, nodeById, rootOf, validatePart } from './npm-helpers';
 
@@ -110,6 +111,18 @@ describe('poetry producer: the Poetry project’s own lock (2.1, no pyproject.to
     }
   });
 
+  it('parses the lock without its hash lists (the speed-up) to the same tables, line count kept', () => {
+    const stripped = withoutHashLists(realText, 'files');
+    expect(stripped.length).toBeLessThan(realText.length / 4);
+    expect(stripped.split('\n')).toHaveLength(realText.split('\n').length);
+    const full = parse(realText) as any;
+    for (const p of full.package) p.files = [];
+    expect(parse(stripped)).toEqual(full);
+    // A list of another shape is left to the parser as it is.
+    const odd = 'files = [\n  "a.whl",\n]\n';
+    expect(withoutHashLists(`x = 1\n${odd}`, 'files')).toBe(`x = 1\n${odd}`);
+  });
+
   it('names module and manifest after the lock’s folder', () => {
     const sub = poetryLockProducer.produce({ path: 'svc/api/poetry.lock', text: realText, readFile: () => undefined });
     expect(sub.modules).toEqual([{ path: 'svc/api', manifest: 'svc/api/pyproject.toml', dependencies: [] }]);
@@ -174,6 +187,19 @@ describe('poetry producer: edge cases', () => {
     const part = produceText(text);
     expect(part.roots.map((r) => [r.context, r.dependencies])).toEqual([['dev', ['a@1']]]);
     expect(edgesOf(part.roots[0])).toEqual(['a@1 -> b@1', 'b@1 -> a@1', 'module:. -> a@1']);
+    validatePart(part);
+  });
+
+  it('reads lock-version 1.1 (category per package, hashes under [metadata.files]) without pyproject.toml', () => {
+    const text =
+      pkg('click', '8.1.3', 'category = "main"\noptional = false\n\n[package.dependencies]\ncolorama = {version = "*", markers = "platform_system == \\"Windows\\""}') +
+      pkg('colorama', '0.4.6', 'category = "main"') +
+      pkg('pytest', '7.2.0', 'category = "dev"\n\n[package.dependencies]\niniconfig = "*"') +
+      pkg('iniconfig', '2.0.0', 'category = "dev"') +
+      '[metadata]\nlock-version = "1.1"\npython-versions = "^3.8"\ncontent-hash = "x"\n\n[metadata.files]\nclick = [\n    {file = "click-8.1.3.tar.gz", hash = "sha256:aa"},\n]\n';
+    const part = produceText(text);
+    expect(part.roots.map((r) => [r.context, r.dependencies])).toEqual([['main', ['click@8.1.3']], ['dev', ['pytest@7.2.0']]]);
+    expect(part.locations['pytest@7.2.0'].line).toBe(text.split('\n').indexOf('name = "pytest"'));
     validatePart(part);
   });
 
