@@ -12,10 +12,12 @@ import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/runtime';
 import { runClient } from '../helpers/client';
 import { newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
-import { predictNpmFindings } from '../helpers/predict';
+import { predictNpmFindings, predictPypiFindings } from '../helpers/predict';
 
 const SHARED = path.resolve(__dirname, '../../../shared/data');
 const NPM_ADVISORIES = path.join(SHARED, 'advisories/npm');
+const PYPI_ADVISORIES = path.join(SHARED, 'advisories/pypi');
+const POETRY_LOCK = path.join(SHARED, 'lockfiles/pypi/python-poetry__poetry__poetry.lock');
 
 let t: TestContext;
 let worker: Worker;
@@ -26,7 +28,7 @@ const dirs: string[] = [];
 beforeAll(async () => {
   installRuntime('error');
   t = await testContext();
-  for (const dir of [NPM_ADVISORIES, path.join(SHARED, 'advisories/maven')]) expect((await importAdvisories(t.store, [dir])).rejected).toEqual([]);
+  for (const dir of [NPM_ADVISORIES, path.join(SHARED, 'advisories/maven'), PYPI_ADVISORIES]) expect((await importAdvisories(t.store, [dir])).rejected).toEqual([]);
   worker = (await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue })).worker;
   running = worker.run();
   const org = await newOrg(t.store);
@@ -61,7 +63,25 @@ async function scanJson(dir: string, projectName: string): Promise<Report> {
 test('vuejs/core pnpm-lock.yaml: exactly the findings the npm advisory data predicts', async () => {
   const lockPath = path.join(SHARED, 'lockfiles/npm/vuejs__core__pnpm-lock.yaml');
   const lock = parseYaml(fs.readFileSync(lockPath, 'utf8')) as { packages: Record<string, unknown> };
-  const expected = predictNpmFindings(Object.keys(lock.packages), NPM_ADVISORIES);
+  // The shared advisories (2024) predate this lockfile (2026) and match none of it; three advisories made here
+  // for packages it does lock (a scoped one, one with two peer variants) make the comparison say something.
+  const keys = Object.keys(lock.packages);
+  const pick = [keys.find((k) => k.startsWith('@babel/parser@'))!, keys.find((k) => k.startsWith('fdir@'))!, keys.find((k) => /^[a-z]/.test(k) && !k.startsWith('fdir@'))!];
+  const extra = fs.mkdtempSync(path.join(os.tmpdir(), 'adv-'));
+  dirs.push(extra);
+  pick.forEach((id, i) => {
+    const at = id.lastIndexOf('@');
+    const advisory = {
+      id: `GHSA-test-000${i}-vvvv`, modified: '2026-01-01T00:00:00Z', published: '2026-01-01T00:00:00Z', summary: `made for ${id}`,
+      database_specific: { severity: 'HIGH' },
+      affected: [{ package: { ecosystem: 'npm', name: id.slice(0, at) }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '999.0.0' }] }] }],
+    };
+    fs.writeFileSync(path.join(extra, `${advisory.id}.json`), JSON.stringify(advisory));
+  });
+  expect((await importAdvisories(t.store, [extra])).rejected).toEqual([]);
+  expect(predictNpmFindings(keys, NPM_ADVISORIES)).toEqual([]);
+  const expected = [...predictNpmFindings(keys, NPM_ADVISORIES), ...predictNpmFindings(keys, extra)].sort();
+  expect(expected).toHaveLength(3);
   const report = await scanJson(project({ 'pnpm-lock.yaml': lockPath }), 'vue-core');
   expect(report.scans).toHaveLength(1);
   const { scan, findings } = report.scans[0];
@@ -86,17 +106,29 @@ test('JabRef gradle.lockfile: the Maven advisories of jackson-databind, guava an
   expect(findings.find((f) => f.cve === 'CVE-2022-1471')!.path[0]).toBe('build.gradle');
 }, 120_000);
 
-test('two ecosystems in one directory: two snapshots, two scans of one project, one gate over both', async () => {
-  const dir = project({
-    'package-lock.json': path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json'),
-    'gradle.lockfile': path.join(SHARED, 'lockfiles/maven/JabRef__jabref__gradle.lockfile'),
-  });
+test('a package-lock.json beside a poetry.lock: two snapshots, two scans of one project, one gate over both', async () => {
+  const dir = project({ 'package-lock.json': path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json'), 'poetry.lock': POETRY_LOCK });
+  // poetry's own lock (2026) is newer than every advisory of the shared set (2024): pins known to be vulnerable then
+  // join it from a requirements.txt in the same folder, merged into the one python snapshot as another context.
+  const pins = ['requests@2.19.0', 'urllib3@1.24.1', 'Jinja2@2.10'];
+  fs.writeFileSync(path.join(dir, 'requirements.txt'), pins.map((p) => p.replace('@', '==')).join('\n') + '\n');
   const report = await scanJson(dir, 'mixed');
-  expect(report.scans.map((s) => s.ecosystem).sort()).toEqual(['gradle', 'javascript']);
+  expect(report.scans.map((s) => s.ecosystem).sort()).toEqual(['javascript', 'python']);
+  // The python side: exactly what a PEP 440 reading of the PyPI advisories predicts for the locked packages.
+  const lock = fs.readFileSync(POETRY_LOCK, 'utf8');
+  const locked = [...lock.matchAll(/^\[\[package\]\]\r?\nname = "([^"]+)"\r?\nversion = "([^"]+)"/gm)].map((m) => `${m[1]}@${m[2]}`);
+  expect(locked.length).toBe(78);
+  const python = report.scans.find((s) => s.ecosystem === 'python')!;
+  const norm = (n: string) => n.toLowerCase().replace(/[-_.]+/g, '-');
+  const got = python.findings.map((f) => `${f.aliases.find((a) => a.startsWith('PYSEC-'))}|${norm(f.package)}|${f.installedVersion}`);
+  expect(predictPypiFindings(locked, PYPI_ADVISORIES)).toEqual([]);
+  const expected = predictPypiFindings([...locked, ...pins], PYPI_ADVISORIES);
+  expect(expected.length).toBeGreaterThan(3);
+  expect(got.sort()).toEqual(expected);
   expect(new Set(report.scans.map((s) => s.scan.id)).size).toBe(2);
   const scans = await t.api.get('/v1/scans?project=mixed').set('Authorization', `Bearer ${env.SCANNER_TOKEN}`);
   expect(scans.body.scans).toHaveLength(2);
-  // The gate counts both: the Maven findings include critical ones, piscina's ws is high.
+  // The gate counts both: piscina's ws is high.
   const gated = await runClient(['scan', dir, '--project', 'mixed', '--fail-on', 'high'], env);
   expect(gated.code).toBe(1);
 }, 120_000);

@@ -2,7 +2,18 @@
 import { gradleLockfileProducer } from './gradle-lockfile';
 import { npmLockProducer } from './npm-lock';
 import { pnpmLockProducer } from './pnpm-lock';
+import { poetryLockProducer } from './poetry-lock';
+import { requirementsProducer } from './requirements-txt';
 import type { Producer } from './types';
+import { uvLockProducer } from './uv-lock';
 import { yarnLockProducer } from './yarn-lock';
 
-export const PRODUCERS: readonly Producer[] = [npmLockProducer, pnpmLockProducer, yarnLockProducer, gradleLockfileProducer];
+export const PRODUCERS: readonly Producer[] = [
+  npmLockProducer,
+  pnpmLockProducer,
+  yarnLockProducer,
+  uvLockProducer,
+  poetryLockProducer,
+  requirementsProducer,
+  gradleLockfileProducer,
+];

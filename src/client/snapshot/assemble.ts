@@ -64,18 +64,20 @@ function mergeEcosystem(ecosystem: Ecosystem, parts: PartFrom[], opts: AssembleO
   const manifests: string[] = [];
   const locations: Record<string, PackageLocation> = {};
   const lockfiles: string[] = [];
+  const rootKeys = new Set<string>();
   for (const { lockfile, part } of parts) {
-    // Two lockfiles that claim the same module (a nested lockfile inside a workspace of another) would send
-    // duplicate module/context roots, which the service refuses: the first found (the outer one) is kept.
-    const clash = part.modules.find((m) => modules.has(m.path)) ?? part.roots.find((r) => modules.has(r.module) && !part.modules.some((m) => m.path === r.module));
+    // Two lockfiles that resolve the same module and context (a nested lockfile inside a workspace of another, a
+    // package-lock.json beside a yarn.lock) would send duplicate roots, which the service refuses: the first found
+    // (the outer one) is kept. Different contexts of one module (requirements.txt and requirements-dev.txt) merge.
+    const clash = part.roots.find((r) => rootKeys.has(`${r.module}\u0000${r.context}`));
     if (clash) {
-      const path = 'path' in clash ? clash.path : clash.module;
-      warnings.push(`${lockfile}: skipped, its module "${path}" is already described by ${lockfiles.join(', ')}`);
+      warnings.push(`${lockfile}: skipped, its module "${clash.module}" (${clash.context}) is already described by ${lockfiles.join(', ')}`);
       continue;
     }
+    for (const r of part.roots) rootKeys.add(`${r.module}\u0000${r.context}`);
     lockfiles.push(lockfile);
     warnings.push(...part.warnings.map((w) => `${lockfile}: ${w}`));
-    for (const m of part.modules) modules.set(m.path, m);
+    for (const m of part.modules) if (!modules.has(m.path)) modules.set(m.path, m);
     for (const n of part.nodes) {
       const have = nodes.get(n.id);
       if (!have) nodes.set(n.id, { ...n, dependencies: [...n.dependencies] });

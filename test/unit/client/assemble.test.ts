@@ -108,7 +108,18 @@ test('a lockfile whose module another lockfile already describes is skipped with
   const [one] = assemble(parts, { project: 'shop' });
   expect(one.lockfiles).toEqual(['web/package-lock.json']);
   expect(one.snapshot.roots).toHaveLength(1);
-  expect(one.warnings).toContain('web/nested/package-lock.json: skipped, its module "web" is already described by web/package-lock.json');
+  expect(one.warnings).toContain('web/nested/package-lock.json: skipped, its module "web" (dependencies) is already described by web/package-lock.json');
+  expect(() => valid(one.snapshot)).not.toThrow();
+});
+
+test('lockfiles of one module with different contexts merge (requirements.txt and requirements-dev.txt)', () => {
+  const prod = { ...v1Part('.', ['a@1'], [node('a@1')]), ecosystem: 'python' as const };
+  const dev = { ...v1Part('.', ['a@1', 'b@1'], [node('a@1'), node('b@1')]), ecosystem: 'python' as const };
+  dev.roots = [{ ...dev.roots[0], context: 'requirements-dev.txt' }];
+  const [one] = assemble([{ lockfile: 'requirements.txt', part: prod }, { lockfile: 'requirements-dev.txt', part: dev }], { project: 'svc' });
+  expect(one.lockfiles).toEqual(['requirements.txt', 'requirements-dev.txt']);
+  expect(one.snapshot.roots.map((r) => r.context)).toEqual(['dependencies', 'requirements-dev.txt']);
+  expect(one.warnings).toEqual([]);
   expect(() => valid(one.snapshot)).not.toThrow();
 });
 
