@@ -20,19 +20,29 @@ function wall(args: string[], env: NodeJS.ProcessEnv, script = BUNDLE): { ms: nu
   return { ms, stderr: r.stderr };
 }
 
-export async function clientBench(h: Harness, lockPath: string, advisoryDir: string): Promise<void> {
+export interface ClientCase {
+  label: string;
+  /** The lockfile's name in the project folder (package-lock.json, pnpm-lock.yaml, poetry.lock). */
+  fileName: string;
+  lockPath: string;
+  advisoryDir: string;
+  /** OSV-Scanner's ecosystem folder for its offline database (npm, PyPI). */
+  osvEcosystem: string;
+}
+
+export async function clientBench(h: Harness, c: ClientCase): Promise<void> {
+  const { lockPath, advisoryDir } = c;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-client-'));
-  fs.copyFileSync(lockPath, path.join(dir, 'package-lock.json'));
+  fs.copyFileSync(lockPath, path.join(dir, c.fileName));
   const out = path.join(dir, 'out.json');
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, SCANNER_URL: h.baseUrl, SCANNER_TOKEN: h.key, SCANNER_TIMINGS: '1' };
   try {
-    const packages = Object.keys(JSON.parse(fs.readFileSync(lockPath, 'utf8')).packages).length - 1;
     const snapshotArgs = ['snapshot', dir, '--project', 'piscina', '--output', out.replace(/\.json$/, '.snapshot.json')];
-    const scanArgs = ['scan', dir, '--project', 'piscina-client', '--rescan', '--fail-on', 'none', '--format', 'json', '--output', out];
+    const scanArgs = ['scan', dir, '--project', `client-${c.osvEcosystem}`, '--rescan', '--fail-on', 'none', '--format', 'json', '--output', out];
     wall(snapshotArgs, env); // warm the page cache
     wall(scanArgs, env); // the first scan of a project warms the service's caches
     // Interleaved, run by run, so that this machine's drift falls on both sides alike.
-    const osv = osvScannerRunner(lockPath, advisoryDir);
+    const osv = osvScannerRunner(lockPath, advisoryDir, { fileName: c.fileName, ecosystem: c.osvEcosystem });
     const snap: number[] = [];
     const scans: Array<{ ms: number; stderr: string }> = [];
     const theirsMs: number[] = [];
@@ -68,7 +78,7 @@ export async function clientBench(h: Harness, lockPath: string, advisoryDir: str
     }
 
     const ratio = (ms: number) => (theirs ? `${(ms / theirs.medianMs).toFixed(2)}×` : 'n/a');
-    row(`piscina package-lock (${packages} entries): OSV-Scanner offline CLI, median`, theirs ? fmt(theirs.medianMs) : 'not built', theirs ? `(${theirs.runs} runs; ${theirs.version})` : undefined);
+    row(`${c.label}: OSV-Scanner offline CLI, median`, theirs ? fmt(theirs.medianMs) : 'not built', theirs ? `(${theirs.runs} runs; ${theirs.version})` : undefined);
     row('  scanner snapshot (node start to file written), median', fmt(median(snap)), `${ratio(median(snap))} of OSV-Scanner; ≤ 0.5×`);
     row('  scanner scan end to end (upload, scan, wait, report), median', fmt(median(scans.map((s) => s.ms))), `${ratio(median(scans.map((s) => s.ms)))} of OSV-Scanner; ≤ 1.0×`);
     row('  of which the client itself (start, parse, build, hash, print)', fmt(own));

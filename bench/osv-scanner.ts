@@ -39,19 +39,22 @@ export interface OsvScannerRunner {
 }
 
 /** OSV-Scanner's offline CLI set up on a lockfile with a local database made of the given advisories. */
-export function osvScannerRunner(lockfile: string, advisoryDir: string): OsvScannerRunner | undefined {
+export function osvScannerRunner(lockfile: string, advisoryDir: string, opts: { fileName?: string; ecosystem?: string } = {}): OsvScannerRunner | undefined {
   const bin = ensureOsvScanner();
   if (!bin) return undefined;
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'osv-db-'));
-  const zipDir = path.join(cache, 'osv-scanner', 'npm');
+  const zipDir = path.join(cache, 'osv-scanner', opts.ecosystem ?? 'npm');
   fs.mkdirSync(zipDir, { recursive: true });
   // The per-ecosystem all.zip layout OSV-Scanner reads offline: flat <ID>.json entries.
   execFileSync('python3', ['-c', 'import sys,zipfile,os\nz=zipfile.ZipFile(sys.argv[1],"w",zipfile.ZIP_DEFLATED)\nfor f in sorted(os.listdir(sys.argv[2])):\n  f.endswith(".json") and z.write(os.path.join(sys.argv[2],f),f)\nz.close()', path.join(zipDir, 'all.zip'), advisoryDir]);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'osv-lock-'));
-  fs.copyFileSync(lockfile, path.join(work, 'package-lock.json'));
+  const target = path.join(work, opts.fileName ?? 'package-lock.json');
+  fs.copyFileSync(lockfile, target);
   const env = { ...process.env, OSV_SCANNER_LOCAL_DB_CACHE_DIRECTORY: cache };
-  const args = ['scan', '--offline-vulnerabilities', '-L', path.join(work, 'package-lock.json')];
-  spawnSync(bin, args, { env }); // warm the page cache
+  const args = ['scan', '--offline-vulnerabilities', '-L', target];
+  const warm = spawnSync(bin, args, { env, encoding: 'utf8' }); // warm the page cache
+  // 0: nothing found, 1: vulnerabilities found; anything else means it did not scan (and its time means nothing).
+  if (warm.status !== 0 && warm.status !== 1) throw new Error(`osv-scanner ${args.join(' ')} exited ${warm.status}: ${warm.stderr}`);
   const version = (spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] || 'osv-scanner').trim();
   return {
     version,

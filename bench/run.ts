@@ -6,7 +6,7 @@ import path from 'node:path';
 import { importAdvisories } from '../src/advisories/import';
 import { snapshotFromNpmLock, syntheticSnapshot } from '../src/domain/snapshot';
 import { startHarness, type Harness } from './harness';
-import { clientBench } from './client';
+import { clientBench, type ClientCase } from './client';
 import { matchingBench } from './matching';
 import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
@@ -78,12 +78,19 @@ async function uploadToCompleted(h: Harness, body: string, n: number) {
   return total;
 }
 
+/** The shared lockfiles the CI client is timed on, beside OSV-Scanner on the same file. */
+const CLIENT_CASES: ClientCase[] = [
+  { label: "piscina package-lock.json (722 entries)", fileName: 'package-lock.json', lockPath: path.join(SHARED, 'lockfiles', 'npm', 'piscinajs__piscina__package-lock.json'), advisoryDir: path.join(SHARED, 'advisories', 'npm'), osvEcosystem: 'npm' },
+  { label: 'vuejs/core pnpm-lock.yaml (620 packages)', fileName: 'pnpm-lock.yaml', lockPath: path.join(SHARED, 'lockfiles', 'npm', 'vuejs__core__pnpm-lock.yaml'), advisoryDir: path.join(SHARED, 'advisories', 'npm'), osvEcosystem: 'npm' },
+  { label: 'poetry poetry.lock (78 packages)', fileName: 'poetry.lock', lockPath: path.join(SHARED, 'lockfiles', 'pypi', 'python-poetry__poetry__poetry.lock'), advisoryDir: path.join(SHARED, 'advisories', 'pypi'), osvEcosystem: 'PyPI' },
+];
+
 /** `npm run bench -- client`: only the CI client beside OSV-Scanner (a minute instead of the whole run). */
 async function clientOnly(): Promise<void> {
   const h = await startHarness();
   try {
-    await importAdvisories(h.store, [path.join(SHARED, 'advisories', 'npm')]);
-    await clientBench(h, path.join(SHARED, 'lockfiles', 'npm', 'piscinajs__piscina__package-lock.json'), path.join(SHARED, 'advisories', 'npm'));
+    await importAdvisories(h.store, [path.join(SHARED, 'advisories', 'npm'), path.join(SHARED, 'advisories', 'pypi')]);
+    for (const c of CLIENT_CASES) await clientBench(h, c);
   } finally {
     await h.close();
   }
@@ -192,7 +199,8 @@ async function main(): Promise<void> {
     const real = JSON.stringify(snapshotFromNpmLock(lock, { project: 'piscina', includeDev: true }));
     const ours = await uploadToCompleted(h, real, 10);
     row('piscina package-lock (592 packages): upload → completed, median', fmt(median(ours)));
-    await clientBench(h, lockPath, path.join(SHARED, 'advisories', 'npm'));
+    await importAdvisories(h.store, [path.join(SHARED, 'advisories', 'pypi')]);
+    for (const c of CLIENT_CASES) await clientBench(h, c);
   } finally {
     await h.close();
   }
