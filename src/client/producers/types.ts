@@ -16,6 +16,10 @@ export interface LockfileInput {
   /** The names of the entries of a folder (relative to the project root), undefined when it is not a folder. Optional:
    *  only yarn v1 workspace globs ("packages/*") need it, since yarn.lock v1 does not list the workspaces. */
   listDir?(path: string): string[] | undefined;
+  /** The absolute folder the file sits in. Optional: only producers that run the build tool there (the Gradle build
+   *  producer, gradle-build.ts) need it; they are the one exception to "pure" above, since the graph exists only
+   *  inside Gradle. */
+  absoluteDir?: string;
 }
 
 /** Where a package's entry sits, for reports (SARIF's region.startLine); line is 1-based, absent when unknown. */
