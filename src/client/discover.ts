@@ -20,8 +20,9 @@ export interface Discovery {
   lockfiles: FoundLockfile[];
 }
 
-/** Folders that hold installed or generated copies of dependencies, or VCS data: never searched. */
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.tox', '.nox', '.venv', 'venv', '.yarn', '.pnpm-store', '.gradle', 'bower_components']);
+/** Folders that hold installed or generated copies of dependencies, VCS data, or a build's own build logic
+ *  (Gradle's buildSrc: its dependencies are the build's tools, not the product's): never searched. */
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.tox', '.nox', '.venv', 'venv', '.yarn', '.pnpm-store', '.gradle', 'bower_components', 'buildSrc']);
 
 const toPosix = (p: string) => p.split(path.sep).join('/');
 

@@ -20,3 +20,6 @@ export class InputError extends Error {
 export class ServiceError extends Error {
   readonly exitCode = EXIT.service;
 }
+
+/** A build tool a producer needs is not installed (exit 2 unless the caller has another source for the same files). */
+export class ToolMissingError extends InputError {}

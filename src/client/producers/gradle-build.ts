@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { partFromGradleGraph } from './gradle-build-graph';
 import { GRAPH_FORMAT, GRAPH_TASK, INIT_SCRIPT, OUT_PROPERTY } from './gradle-build-script';
+import { ToolMissingError } from '../errors';
 import { inputError } from './npm-common';
 import type { LockfileInput, ProducedPart, Producer } from './types';
 
@@ -114,7 +115,7 @@ function run(input: LockfileInput, env: NodeJS.ProcessEnv): ProducedPart {
     }
     const output = () => tail(fs.readFileSync(logFile, 'utf8'));
     const err = r.error as NodeJS.ErrnoException | undefined;
-    if (err?.code === 'ENOENT') throw inputError(file, `neither ./gradlew nor gradle on PATH: ${INSTALL_HINT}`);
+    if (err?.code === 'ENOENT') throw new ToolMissingError(`${file}: neither ./gradlew nor gradle on PATH: ${INSTALL_HINT}`);
     if (err?.code === 'ETIMEDOUT') throw inputError(file, `Gradle did not finish within ${timeout} s (SCANNER_GRADLE_TIMEOUT); its output ended with:\n${output()}`);
     if (err) throw inputError(file, `${command} could not be run (${err.message})`);
     if (r.status !== 0) {

@@ -1,4 +1,5 @@
 // Every producer the client has, in the order their files are tried. One file per format.
+import { gradleBuildProducer } from './gradle-build';
 import { gradleLockfileProducer } from './gradle-lockfile';
 import { npmLockProducer } from './npm-lock';
 import { pnpmLockProducer } from './pnpm-lock';
@@ -15,5 +16,6 @@ export const PRODUCERS: readonly Producer[] = [
   uvLockProducer,
   poetryLockProducer,
   requirementsProducer,
+  gradleBuildProducer,
   gradleLockfileProducer,
 ];

@@ -6,8 +6,9 @@ import type { SnapshotMetadata } from '../../domain/types';
 import { asText, ciMetadata } from '../ci-metadata';
 import { findGitRoot, ownersFor, readCodeowners, teamOf } from '../codeowners';
 import { discover } from '../discover';
-import { InputError } from '../errors';
+import { InputError, ToolMissingError } from '../errors';
 import { PRODUCERS } from '../producers';
+import { gradleBuildProducer } from '../producers/gradle-build';
 import type { PackageLocation } from '../producers/types';
 import { assemble, type Assembled, type PartFrom, type Team } from './assemble';
 
@@ -52,11 +53,31 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
       return undefined;
     }
   };
-  const parts: PartFrom[] = lockfiles.map((l) => {
+  const produce = (l: (typeof lockfiles)[number]): PartFrom => {
     const text = readText(l.file);
     if (text === undefined) throw new InputError(`${l.relative}: cannot be read`);
-    return { lockfile: l.relative, part: l.producer.produce({ path: l.relative, text, readFile, listDir }) };
-  });
+    return { lockfile: l.relative, part: l.producer.produce({ path: l.relative, text, readFile, listDir, absoluteDir: path.dirname(l.file) }) };
+  };
+  // A Gradle build that runs gives the real graph of its projects: the gradle.lockfile files inside it are then the
+  // same projects again, flat, and are left out. Where Gradle cannot run (no wrapper, not installed) they are the
+  // next best source, and the run goes on with them.
+  const builds = lockfiles.filter((l) => l.producer === gradleBuildProducer);
+  const builtDirs: string[] = [];
+  const insideBuild = (l: (typeof lockfiles)[number], dirs: string[]) =>
+    path.basename(l.file) === 'gradle.lockfile' && dirs.some((d) => !path.relative(d, l.file).startsWith('..'));
+  const buildParts: PartFrom[] = [];
+  const fallbackWarnings: string[] = [];
+  for (const b of builds) {
+    const dir = path.dirname(b.file);
+    try {
+      buildParts.push(produce(b));
+      builtDirs.push(dir);
+    } catch (err) {
+      if (!(err instanceof ToolMissingError) || !lockfiles.some((l) => insideBuild(l, [dir]))) throw err;
+      fallbackWarnings.push(`${err.message}; its gradle.lockfile files are read instead (no edges)`);
+    }
+  }
+  const parts: PartFrom[] = [...buildParts, ...lockfiles.filter((l) => l.producer !== gradleBuildProducer && !insideBuild(l, builtDirs)).map(produce)];
 
   const project = opts.project ?? parts.find((p) => p.part.projectName)?.part.projectName ?? path.basename(root);
   if (!NO_CONTROL.test(project)) throw new InputError(`project ${JSON.stringify(project)}: 1 to 200 characters without control characters`);
@@ -77,7 +98,7 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
   const skipped = (codeowners?.skipped ?? []).map((s) => `${codeowners!.path}:${s.line}: skipped (${s.reason})`);
   return assemble(parts, { project, metadata, teamOf: teamFor }).map((a, i) => ({
     ...a,
-    warnings: i === 0 ? [...skipped, ...a.warnings] : a.warnings,
+    warnings: i === 0 ? [...skipped, ...fallbackWarnings, ...a.warnings] : a.warnings,
     lockfilesFromGitRoot: a.lockfiles.map(fromGitRoot),
     locationsFromGitRoot: Object.fromEntries(Object.entries(a.locations).map(([id, loc]) => [id, { ...loc, file: fromGitRoot(loc.file) }])),
   }));

@@ -54,3 +54,35 @@ test('nothing to scan is exit 2', async () => {
   expect(code).toBe(2);
   expect(err).toMatch(/nothing to scan: no lockfile found under/);
 });
+
+describe('a Gradle build where Gradle cannot run', () => {
+  let dir: string;
+  let savedPath: string | undefined;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gradle-nogradle-'));
+    fs.writeFileSync(path.join(dir, 'settings.gradle'), "include 'app'\n");
+    fs.mkdirSync(path.join(dir, 'app'));
+    fs.writeFileSync(path.join(dir, 'app', 'build.gradle'), "apply plugin: 'java'\n");
+    savedPath = process.env.PATH;
+    process.env.PATH = path.join(dir, 'no-such-bin');
+  });
+  afterEach(() => {
+    process.env.PATH = savedPath;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('its gradle.lockfile files are read instead, with a warning saying why', async () => {
+    fs.writeFileSync(path.join(dir, 'app', 'gradle.lockfile'), 'org.yaml:snakeyaml:1.30=runtimeClasspath\n');
+    const { code, snapshots, err } = await snapshotOf(dir);
+    expect(code).toBe(0);
+    expect(err).toMatch(/settings\.gradle: neither \.\/gradlew nor gradle on PATH.*its gradle\.lockfile files are read instead/);
+    expect(snapshots).toHaveLength(1);
+    expect(snapshots[0]).toMatchObject({ schemaVersion: 1, ecosystem: 'gradle', roots: [{ module: ':app', context: 'runtimeClasspath', dependencies: ['org.yaml:snakeyaml@1.30'] }] });
+  });
+
+  test('without lockfiles there is nothing else to read: exit 2 saying how to install Gradle', async () => {
+    const { code, err } = await snapshotOf(dir);
+    expect(code).toBe(2);
+    expect(err).toMatch(/neither \.\/gradlew nor gradle on PATH/);
+  });
+});
