@@ -6,3 +6,4 @@
 export const nodeCrypto = (): typeof import('node:crypto') => require('node:crypto');
 export const nodeHttp = (): typeof import('node:http') => require('node:http');
 export const nodeHttps = (): typeof import('node:https') => require('node:https');
+export const nodeChildProcess = (): typeof import('node:child_process') => require('node:child_process');

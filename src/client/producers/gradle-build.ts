@@ -11,12 +11,13 @@
 // at execution time. Network: CI machines are online and the build's repositories are what they are, so nothing is
 // forced; SCANNER_GRADLE_OFFLINE=1 adds --offline (for machines whose Gradle caches are already filled). Timeout:
 // SCANNER_GRADLE_TIMEOUT seconds, 600 by default.
-import { spawnSync } from 'node:child_process';
+import type { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { partFromGradleGraph } from './gradle-build-graph';
 import { GRAPH_FORMAT, GRAPH_TASK, INIT_SCRIPT, OUT_PROPERTY } from './gradle-build-script';
+import { nodeChildProcess } from '../builtins';
 import { ToolMissingError } from '../errors';
 import { inputError } from './npm-common';
 import type { LockfileInput, ProducedPart, Producer } from './types';
@@ -109,7 +110,7 @@ function run(input: LockfileInput, env: NodeJS.ProcessEnv): ProducedPart {
     const log = fs.openSync(logFile, 'w');
     let r: ReturnType<typeof spawnSync>;
     try {
-      r = spawnSync(command, args, { cwd: buildDir, env, stdio: ['ignore', log, log], timeout: timeout * 1000, killSignal: 'SIGKILL' });
+      r = nodeChildProcess().spawnSync(command, args, { cwd: buildDir, env, stdio: ['ignore', log, log], timeout: timeout * 1000, killSignal: 'SIGKILL' });
     } finally {
       fs.closeSync(log);
     }

@@ -31,7 +31,7 @@ test('the only imports left in the file are node built-ins', () => {
   expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
   // Loaded at start: only the cheap ones. https (with tls), http and crypto are required on first use.
   const hoisted = [...text.matchAll(/^import .* from ["']((?:node:)?[a-z_/]+)["'];$/gm)].map((m) => m[1].replace(/^node:/, ''));
-  expect([...new Set(hoisted)].sort()).toEqual(['fs', 'module', 'path', 'util']);
+  expect([...new Set(hoisted)].sort()).toEqual(['fs', 'module', 'os', 'path', 'util']);
   expect(text).toMatch(/__require\("node:https"\)/);
 });
 
