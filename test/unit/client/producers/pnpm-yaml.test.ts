@@ -190,6 +190,7 @@ describe('pnpm YAML reader: gives up outside the subset', () => {
     ['a key over 1024 characters', `${'a'.repeat(1100)}: 1\n`],
     ['a number key', '1: a\n'],
     ['a null key', 'null: a\n'],
+    ['an empty key', ': a\n'],
     ['a boolean key', 'true: a\n'],
     ['a __proto__ key', '__proto__: a\n'],
     ['a YAML-only escape', 'a: "\\x41"\n'],
