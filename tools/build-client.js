@@ -9,10 +9,53 @@ const esbuild = require('esbuild');
 const ROOT = path.join(__dirname, '..');
 const OUTFILE = path.join(ROOT, 'dist', 'cli', 'scanner.mjs');
 
+/**
+ * The `yaml` library is the fallback of the pnpm and yarn berry readers, for YAML those tools do not write (their own
+ * readers handle what they write). Bundled as code it is most of the file, and Node compiles an ES module's whole
+ * text at start: about 10 ms of every run, `--version` included. So it goes in as a string, compiled (as CommonJS,
+ * with the bundle's own require) the first time it is called.
+ */
+async function lazyYamlPlugin() {
+  const chunk = await esbuild.build({
+    entryPoints: [require.resolve('yaml', { paths: [ROOT] })],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    legalComments: 'inline',
+    logLevel: 'warning',
+    write: false,
+  });
+  const source = chunk.outputFiles[0].text;
+  return {
+    name: 'lazy-yaml',
+    setup(b) {
+      b.onResolve({ filter: /^yaml$/ }, () => ({ path: 'yaml', namespace: 'lazy-yaml' }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => ({
+        loader: 'js',
+        contents: [
+          `const SOURCE = ${JSON.stringify(source)};`,
+          'let loaded;',
+          'function yaml() {',
+          '  if (!loaded) {',
+          '    const module = { exports: {} };',
+          "    new Function('module', 'exports', 'require', SOURCE)(module, module.exports, require);",
+          '    loaded = module.exports;',
+          '  }',
+          '  return loaded;',
+          '}',
+          'export function parse(src, reviver, options) { return yaml().parse(src, reviver, options); }',
+        ].join('\n'),
+      }));
+    },
+  };
+}
+
 /** @param {{ write?: boolean }} [opts] @returns {Promise<import('esbuild').BuildResult & { metafile: import('esbuild').Metafile }>} */
-function buildClient(opts = {}) {
+async function buildClient(opts = {}) {
   const { version } = require(path.join(ROOT, 'package.json'));
   return esbuild.build({
+    plugins: [await lazyYamlPlugin()],
     absWorkingDir: ROOT,
     entryPoints: ['src/client/cli.ts'],
     outfile: OUTFILE,

@@ -15,8 +15,9 @@ beforeAll(async () => {
 }, 60_000);
 
 test('every input is client code, the shared snapshot schema and types, or a reviewed parsing library', () => {
-  // yaml (pnpm-lock.yaml, yarn berry) and smol-toml (uv.lock, poetry.lock): dependency-free, bundled in.
-  const allowed = /^src\/client\/|^src\/domain\/types\.ts$|^src\/domain\/snapshot\/(schema-parts|schema-v1|schema-v2|limits)\.ts$|^node_modules\/(yaml|smol-toml)\//;
+  // smol-toml (uv.lock, poetry.lock) bundled in; yaml (the fallback of the pnpm and yarn berry readers) as a string
+  // compiled on first use (tools/build-client.js): both dependency-free.
+  const allowed = /^src\/client\/|^src\/domain\/types\.ts$|^src\/domain\/snapshot\/(schema-parts|schema-v1|schema-v2|limits)\.ts$|^node_modules\/smol-toml\/|^lazy-yaml:yaml$/;
   const inputs = Object.keys(metafile.inputs).map((p) => p.split(path.sep).join('/'));
   expect(inputs.filter((p) => !allowed.test(p))).toEqual([]);
   expect(inputs).toEqual(expect.arrayContaining(['src/client/cli.ts', 'src/client/commands/scan.ts', 'src/client/producers/npm-lock.ts']));
@@ -48,4 +49,29 @@ test('the version is written in at build time', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { version } = require('../../../package.json');
   expect(text).toContain(`VERSION = true ? ${JSON.stringify(version)} : "dev"`);
+});
+
+test('the built file reads YAML outside the fast reader (through yaml, compiled on first use) to the same snapshot', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { runClient } = require('../../helpers/client');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const fixture = path.resolve(__dirname, '../../fixtures/pnpm/workspace-v9');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yaml-fallback-'));
+  try {
+    fs.cpSync(fixture, dir, { recursive: true });
+    const fast = await runClient(['snapshot', dir, '--project', 'p'], {});
+    // A comment line is YAML pnpm never writes: the fast reader gives up on it and yaml reads the file.
+    const lock = path.join(dir, 'pnpm-lock.yaml');
+    fs.writeFileSync(lock, `# edited by hand\n${fs.readFileSync(lock, 'utf8')}`);
+    const slow = await runClient(['snapshot', dir, '--project', 'p'], {});
+    expect([fast.code, slow.code]).toEqual([0, 0]);
+    const a = JSON.parse(fast.stdout);
+    const b = JSON.parse(slow.stdout);
+    expect(b.nodes).toEqual(a.nodes);
+    expect(b.roots).toEqual(a.roots);
+    expect(b.nodes.length).toBeGreaterThan(0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
