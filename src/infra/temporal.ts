@@ -5,7 +5,7 @@ import { Connection } from '@temporalio/client';
 import { spawnProcess, type ManagedProcess } from './proc';
 import { freePorts, waitUntil } from './ports';
 import { privateDir } from './private';
-import { searchAttributeFlags } from '../temporal/search-attributes';
+import { registerSearchAttributes, searchAttributeFlags } from '../temporal/search-attributes';
 import type { InfraLog } from './tools';
 
 export interface TemporalOptions {
@@ -100,6 +100,15 @@ async function startTemporalOnce(o: TemporalOptions): Promise<TemporalHandle> {
         await connection.close();
       }
     }, { timeoutMs: 120_000, intervalMs: 250, abort });
+    // The --search-attribute flags only take effect when the database file is created: a DATA_DIR from a version
+    // with fewer attributes (before ProjectSlug) would otherwise lack the new ones until the worker registers them,
+    // and the API's first workflow starts would be refused meanwhile.
+    const admin = await Connection.connect({ address, connectTimeout: 5000 });
+    try {
+      await registerSearchAttributes(admin, namespace);
+    } finally {
+      await admin.close();
+    }
     await waitUntil(`Temporal UI at ${uiUrl}`, async () => {
       const res = await fetch(uiUrl, { signal: AbortSignal.timeout(2000) });
       await res.body?.cancel();

@@ -34,6 +34,8 @@ export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promi
         { key: SA.scanId, value: scan._id },
         { key: SA.orgId, value: scan.orgId },
         { key: SA.projectId, value: scan.projectId },
+        // The project's slug as uploaded (scan.target is project.slug, fixed at upload; slugs are never renamed).
+        { key: SA.projectSlug, value: scan.target },
         { key: SA.ecosystem, value: scan.ecosystem },
         { key: SA.nodeCount, value: scan.nodeCount },
         { key: SA.stage, value: 'queued' },

@@ -3,11 +3,15 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 
 export const SCAN_WORKFLOW = 'scanWorkflow';
 
-/** Typed search attributes: an operator finds a scan by id or project and sees ecosystem, size and stage. */
+/**
+ * Typed search attributes: an operator finds a scan by id or project (its `prj_` id or its slug, the name the
+ * operator knows) and sees ecosystem, size and stage.
+ */
 export const SA = {
   scanId: defineSearchAttributeKey('ScanId', SearchAttributeType.KEYWORD),
   orgId: defineSearchAttributeKey('OrgId', SearchAttributeType.KEYWORD),
   projectId: defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD),
+  projectSlug: defineSearchAttributeKey('ProjectSlug', SearchAttributeType.KEYWORD),
   ecosystem: defineSearchAttributeKey('Ecosystem', SearchAttributeType.KEYWORD),
   nodeCount: defineSearchAttributeKey('NodeCount', SearchAttributeType.INT),
   stage: defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD),

@@ -8,6 +8,7 @@ export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Int'> = {
   ScanId: 'Keyword',
   OrgId: 'Keyword',
   ProjectId: 'Keyword',
+  ProjectSlug: 'Keyword',
   Ecosystem: 'Keyword',
   NodeCount: 'Int',
   Stage: 'Keyword',
