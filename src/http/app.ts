@@ -13,13 +13,14 @@ import { cliRoutes } from './cli/routes';
 import { invitationRoutes } from './invitations/routes';
 import { memberRoutes } from './members/routes';
 import { metaRoutes } from './meta/routes';
+import { openApiRoutes } from './openapi/routes';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: process.env.TRUST_PROXY === '1' });
   app.silent = true; // errors are logged by the envelope middleware, with the request id
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), scanRoutes(deps), findingRoutes(deps)]) {
+  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), scanRoutes(deps), findingRoutes(deps)]) {
     app.use(router.routes());
   }
   return app;

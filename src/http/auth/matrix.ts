@@ -26,6 +26,7 @@ export const MATRIX = {
   'POST /v1/invitations/lookups': { kind: 'public' },
   // platform.md §7: the CI client, fetched by CI jobs before they hold anything but the service's URL
   'GET /cli/scanner.mjs': { kind: 'public' },
+  'GET /v1/openapi.json': { kind: 'public' },
   'GET /v1/me': { kind: 'session' },
   'POST /v1/invitations/acceptances': { kind: 'session' },
   'GET /v1/members': { kind: 'roles', roles: ANY_ROLE },

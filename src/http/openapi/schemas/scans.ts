@@ -1,0 +1,104 @@
+// Response schemas of scans and findings, written from the presenters (src/http/scans/presenter.ts, the Finding type
+// of src/domain/types.ts served as stored). Objects stay open: the spec's clients tolerate unknown fields, and
+// additive fields may join within v1.
+import { SEVERITIES } from '../../../domain/types';
+import { ECOSYSTEMS } from '../../../domain/types';
+import { listEnvelope, ref, str, strArray, strOrNull, timestamp, timestampOrNull } from './common';
+
+const count = { type: 'integer', minimum: 0 } as const;
+const severity = { type: 'string', enum: [...SEVERITIES] } as const;
+
+const severityCounts = {
+  type: 'object',
+  required: ['critical', 'high', 'medium', 'low'],
+  properties: { critical: count, high: count, medium: count, low: count },
+} as const;
+
+export const scanSchemas = {
+  SeverityCounts: severityCounts,
+  ScanModule: {
+    type: 'object',
+    required: ['path', 'dependencies'],
+    properties: {
+      path: str,
+      dependencies: strArray,
+      teamName: strOrNull,
+      attributes: { type: 'object', additionalProperties: str },
+    },
+  },
+  ScanMetadata: {
+    type: 'object',
+    description: 'Where the snapshot came from (the snapshot metadata, echoed).',
+    properties: { commit: str, ref: str, runUrl: str },
+  },
+  Scan: {
+    type: 'object',
+    required: ['id', 'target', 'status', 'findings', 'suppressed', 'startedAt', 'finishedAt', 'failureReason', 'modules'],
+    properties: {
+      id: { type: 'string', pattern: '^scn_' },
+      target: { ...str, description: 'The project slug.' },
+      project: { type: 'string', pattern: '^prj_' },
+      ecosystem: { type: 'string', enum: [...ECOSYSTEMS] },
+      status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
+      findings: { oneOf: [ref('SeverityCounts'), { type: 'null' }], description: 'Unsuppressed counts; null until completed.' },
+      suppressed: { type: ['integer', 'null'], minimum: 0 },
+      startedAt: timestamp,
+      finishedAt: timestampOrNull,
+      failureReason: { type: ['string', 'null'], enum: ['unsupported_ecosystem', 'attribution_limit_exceeded', 'internal_error', null] },
+      modules: {
+        type: 'array',
+        items: ref('ScanModule'),
+        description: 'Inline v2 scans once completed: dependencies before consumers. v1 and unfinished scans: [].',
+      },
+      advisoryGeneration: strOrNull,
+      unmatchedVersions: { type: ['integer', 'null'], minimum: 0 },
+      metadata: { oneOf: [ref('ScanMetadata'), { type: 'null' }] },
+    },
+  },
+  ScanList: listEnvelope('scans', 'Scan'),
+  FindingOrigin: {
+    type: 'object',
+    required: ['module', 'dependency', 'path'],
+    properties: { module: str, dependency: str, path: strArray },
+  },
+  FindingAttribution: {
+    type: 'object',
+    required: ['module', 'context', 'relationship', 'path', 'origins'],
+    properties: {
+      module: str,
+      context: str,
+      relationship: { type: 'string', enum: ['direct', 'transitive'] },
+      path: strArray,
+      origins: { type: 'array', items: ref('FindingOrigin') },
+    },
+  },
+  Finding: {
+    type: 'object',
+    required: ['id', 'scanId', 'severity', 'cve', 'package', 'installedVersion', 'fixedVersion', 'path', 'suppressed', 'suppressionReason', 'attributions', 'summary'],
+    properties: {
+      id: { type: 'string', pattern: '^fnd_' },
+      scanId: str,
+      severity,
+      cve: str,
+      publishedAt: timestampOrNull,
+      package: str,
+      installedVersion: str,
+      fixedVersion: strOrNull,
+      path: strArray,
+      suppressed: { type: 'boolean' },
+      suppressionReason: strOrNull,
+      attributions: { type: 'array', items: ref('FindingAttribution'), description: 'v1 findings: [].' },
+      summary: str,
+      aliases: { ...strArray, description: 'Every id of the advisory alias group (additive).' },
+    },
+  },
+  FindingCounts: {
+    type: 'object',
+    description: 'Unsuppressed severity totals and the suppressed total of the module/team scope, before the severity and suppression filters.',
+    required: ['critical', 'high', 'medium', 'low', 'suppressed'],
+    properties: { critical: count, high: count, medium: count, low: count, suppressed: count },
+  },
+  FindingList: listEnvelope('findings', 'Finding', {
+    counts: { oneOf: [ref('FindingCounts'), { type: 'null' }], description: 'null while the scan is not completed.' },
+  }),
+};
