@@ -55,8 +55,13 @@ function errorResponse(codes: ErrorCode[], description: string, headers: Record<
   return { description, headers, content: { 'application/json': { schema: errorEnvelope(codes) } } };
 }
 
-function response(status: number, r: Resp) {
+// Set by src/http/rate-limit.ts on every authenticated request's answer, when the service runs a limiter.
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+function response(status: number, r: Resp, guarded: boolean) {
   const headers: Record<string, unknown> = { 'X-Request-Id': requestIdHeader, ...(r.headers ?? {}) };
+  // 401 is answered before the credential is known, so before any counting
+  if (guarded && status !== 401) for (const h of RATE_LIMIT_HEADERS) headers[h] = { $ref: `#/components/headers/${h}` };
   if (status === 429 || status === 503) headers['Retry-After'] = retryAfter;
   if (r.codes) return errorResponse(r.codes, r.description, headers);
   const content = r.content ?? (r.schema ? { 'application/json': { schema: r.schema } } : undefined);
@@ -76,7 +81,7 @@ function commonResponses(op: Operation, a: Access): Record<number, Resp> {
   return out;
 }
 
-function mergeResponses(own: Record<number, Resp>, common: Record<number, Resp>): Record<string, unknown> {
+function mergeResponses(own: Record<number, Resp>, common: Record<number, Resp>, guarded: boolean): Record<string, unknown> {
   const merged: Record<number, Resp> = { ...own };
   for (const [s, c] of Object.entries(common)) {
     const status = Number(s);
@@ -85,7 +90,7 @@ function mergeResponses(own: Record<number, Resp>, common: Record<number, Resp>)
     else if (mine.codes && c.codes) merged[status] = { ...mine, codes: [...new Set([...mine.codes, ...c.codes])], description: `${mine.description} Also ${c.description}` };
   }
   const out: Record<string, unknown> = {};
-  for (const status of Object.keys(merged).map(Number).sort((x, y) => x - y)) out[String(status)] = response(status, merged[status]);
+  for (const status of Object.keys(merged).map(Number).sort((x, y) => x - y)) out[String(status)] = response(status, merged[status], guarded);
   return out;
 }
 
@@ -100,7 +105,7 @@ function operationObject(route: Route, op: Operation) {
     ...(a.kind !== 'public' ? { 'x-credential': a } : {}),
     ...(op.parameters?.length ? { parameters: op.parameters } : {}),
     ...(op.requestBody ? { requestBody: { description: op.requestBody.description, required: true, content: { 'application/json': { schema: op.requestBody.schema } } } } : {}),
-    responses: mergeResponses(op.responses, commonResponses(op, a)),
+    responses: mergeResponses(op.responses, commonResponses(op, a), a.kind !== 'public'),
   };
 }
 
@@ -150,6 +155,9 @@ export function buildOpenApiDocument() {
       headers: {
         'X-Request-Id': { description: 'The request id (a well-formed client X-Request-Id is echoed).', schema: { type: 'string' } },
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Limit': { description: 'Requests allowed per minute for this credential (when a limiter runs; clients must not depend on it).', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current minute (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
       },
       schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas },
     },

@@ -207,6 +207,7 @@ describe('credentials from the matrix', () => {
         expect(o['x-credential']).toEqual(a);
         expect(o.responses['401']).toBeDefined();
         expect(o.responses['403']).toBeDefined();
+        expect(o.responses['429'].headers['X-RateLimit-Reset']).toBeDefined();
         if (a.kind === 'scope') expect(o.description).toContain(a.scope);
         if (a.kind === 'roles') for (const r of a.roles) expect(o.description).toContain(r);
         if (a.kind === 'session') expect(o.description).toContain('session');
