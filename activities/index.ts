@@ -13,6 +13,7 @@ import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool'
 import { configuredSources, syncAdvisories } from '../src/advisories/sync';
 import * as engine from './engine';
 import { withOutagePatience } from './outage';
+import { recordScanCompleted, recordScanFailed, timedStages } from '../src/metrics/worker';
 import { loadScanInputs, type ScanEngineDeps } from './inputs';
 
 export interface ActivityDeps {
@@ -42,6 +43,15 @@ function heartbeat(details: object): void {
   // Local activities cannot heartbeat; they are short by construction.
   if (!Context.current().info.isLocal) Context.current().heartbeat(details);
 }
+
+/** The scan activities timed in scan_stage_duration_seconds, by stage name (scanSmall is the small-snapshot fast path). */
+const SCAN_STAGES = {
+  prepareScan: 'prepare',
+  matchAdvisories: 'match',
+  derivePaths: 'attribute',
+  publishResults: 'publish',
+  scanSmall: 'small_scan',
+} as const;
 
 export function createActivities(deps: ActivityDeps) {
   const ctx: ScanEngineDeps = { store: deps.store, logger: deps.logger };
@@ -140,7 +150,7 @@ export function createActivities(deps: ActivityDeps) {
     return r;
   }
 
-  return withOutagePatience({
+  return withOutagePatience(timedStages({
     /** Load the stored snapshot, check it again in depth, pin the advisory generation, mark the scan running. */
     async prepareScan({ scanId }: { scanId: string }) {
       const r = await prepared(scanId);
@@ -178,7 +188,9 @@ export function createActivities(deps: ActivityDeps) {
         inputs.snapshot.schemaVersion === 2
           ? await storedAttribution(scanId, inputs)
           : { paths: new Map(await getWork<Array<[string, string[]]>>(deps.store, scanId, 'paths')), modules: [] };
-      return engine.publish(ctx, scanId, inputs, stored as MatchResult, derived, generation);
+      const published = await engine.publish(ctx, scanId, inputs, stored as MatchResult, derived, generation);
+      recordScanCompleted();
+      return published;
     },
 
     /**
@@ -192,6 +204,7 @@ export function createActivities(deps: ActivityDeps) {
       await running; // the status write lands before anything else may
       const p = pathsOrFail(derived);
       const published = await engine.publish(ctx, scanId, inputs, m, p, summary.generation, false);
+      recordScanCompleted();
       return { ...summary, ...published, segments: p.segments };
     },
 
@@ -208,8 +221,9 @@ export function createActivities(deps: ActivityDeps) {
 
     async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {
       await engine.fail(ctx, scanId, reason, message);
+      recordScanFailed(reason);
     },
-  });
+  }, SCAN_STAGES));
 }
 
 export type { ShardRunner };

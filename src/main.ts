@@ -1,7 +1,7 @@
 // Process entry of the API (`npm run api`): connects MongoDB and Temporal, listens on PORT.
 import http from 'node:http';
 import os from 'node:os';
-import { loadConfig, requireMongoUri, requireTemporalAddress } from './config';
+import { envInt, loadConfig, requireMongoUri, requireTemporalAddress } from './config';
 import { createApp } from './http/app';
 import { platformFromEnv, rateLimitFromEnv } from './http/platform';
 import { RateLimiter } from './http/rate-limit';
@@ -11,8 +11,50 @@ import { cursorCodec, loadCursorSecret } from './storage/cursors';
 import { connectStore, ensureIndexes } from './storage/mongo';
 import { connectTemporal, scanStarter, scanWaiter, startSweeper, temporalReadiness } from './temporal/client';
 import { redactUri } from './infra/private';
+import { apiRegistry, watchStore } from './metrics/api';
+import { DEFAULT_METRICS_PORT, metricsListenFromEnv, serveMetrics, type MetricsServer } from './metrics/server';
+import type { ScanWaiter } from './http/deps';
 
-export async function runApi(): Promise<{ server: http.Server; close(): Promise<void> }> {
+/** How long SIGTERM lets in-flight requests finish before their connections are cut (SHUTDOWN_GRACE_MS). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
+
+/**
+ * Stops accepting connections and waits for the requests in flight to be answered, at most `graceMs`; then cuts
+ * what is left. Keep-alive connections are closed as soon as they are idle, so a client that just got its answer does
+ * not hold the drain until keepAliveTimeout.
+ */
+export async function drainHttpServer(server: http.Server, graceMs: number): Promise<{ forced: boolean }> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)));
+  const forced = await Promise.race([closed.then(() => false as const), late]);
+  clearInterval(idle);
+  clearTimeout(timer);
+  if (forced) {
+    server.closeAllConnections();
+    await closed;
+  }
+  return { forced };
+}
+
+/**
+ * The waiter, made to answer at once from close() on: a ?wait= request that arrives on a kept-alive connection while
+ * the API drains must not hold the drain for its 60 s.
+ */
+export function closableWaiter(inner: ScanWaiter): ScanWaiter {
+  let closed = false;
+  return {
+    until: (scanId, ms) => (closed ? Promise.resolve() : inner.until(scanId, ms)),
+    close() {
+      closed = true;
+      inner.close();
+    },
+  };
+}
+
+export async function runApi(): Promise<{ server: http.Server; metrics: MetricsServer | undefined; close(): Promise<void> }> {
   const config = loadConfig();
   const logger = createLogger('api', config.logLevel);
   // A request that meets a database outage fails within apiDbWaitMs (503 service_unavailable, Retry-After), instead
@@ -22,7 +64,7 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
   const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
   const starter = scanStarter(temporal, logger);
-  const waiter = scanWaiter(temporal);
+  const waiter = closableWaiter(scanWaiter(temporal));
   const platform = platformFromEnv();
   const rateLimiter = new RateLimiter(store, rateLimitFromEnv(), logger);
   const sweepCounters = setInterval(() => void rateLimiter.sweep().catch(() => undefined), 5 * 60_000);
@@ -40,6 +82,9 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
     rateLimiter,
   });
   const stopSweeper = startSweeper(store, temporal, logger, config.sweepIntervalMs);
+  const graceMs = envInt('SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS);
+  watchStore(store);
+  const metrics = await serveMetrics(apiRegistry, metricsListenFromEnv('METRICS_PORT', DEFAULT_METRICS_PORT), logger);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -49,15 +94,19 @@ export async function runApi(): Promise<{ server: http.Server; close(): Promise<
   logger.info({ host: bound.address, port: bound.port }, `API listening on http://${shown}:${bound.port}`);
   return {
     server,
+    metrics,
     async close() {
       stopSweeper();
       waiter.close(); // SIGTERM answers pending ?wait= requests at once (with the scan as it is)
       clearInterval(sweepCounters);
-      await rateLimiter.close().catch(() => undefined);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      // No new connections; the requests in flight (uploads included) finish with their normal answers.
+      const { forced } = await drainHttpServer(server, graceMs);
+      if (forced) logger.warn({ graceMs }, 'requests still in flight after the shutdown grace: connections cut');
+      await rateLimiter.close().catch(() => undefined); // after the drain: the last requests' counts are kept
       await starter.drain();
       await uploads.close();
+      await metrics?.close();
+      watchStore(undefined);
       await temporal.connection.close();
       await store.close();
     },
@@ -72,9 +121,15 @@ if (require.main === module) {
   }
   runApi().then(
     (api) => {
-      const stop = () => api.close().then(() => process.exit(0), () => process.exit(1));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      let stopping = false;
+      const stop = () => {
+        // A second signal does not wait for the drain.
+        if (stopping) process.exit(1);
+        stopping = true;
+        api.close().then(() => process.exit(0), () => process.exit(1));
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
     },
     (err) => {
       console.error(redactUri(err instanceof Error ? (err.stack ?? err.message) : String(err))); // no database password in the output

@@ -9,6 +9,8 @@ import { connectStore, ensureIndexes } from '../src/storage/mongo';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { createScanWorker } from './worker';
 import { redactUri } from '../src/infra/private';
+import { workerRegistry } from '../src/metrics/worker';
+import { DEFAULT_WORKER_METRICS_PORT, metricsListenFromEnv, serveMetrics } from '../src/metrics/server';
 
 async function main(): Promise<void> {
   // WORKER_NICE lowers the worker's CPU priority where it shares a machine with the API (npm start does this).
@@ -40,11 +42,24 @@ async function main(): Promise<void> {
     }
   }
   const { worker, connection, shards } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  const stop = () => worker.shutdown();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const metrics = await serveMetrics(workerRegistry, metricsListenFromEnv('WORKER_METRICS_PORT', DEFAULT_WORKER_METRICS_PORT), logger);
+  // shutdown() stops polling and lets running activities finish (SHUTDOWN_GRACE in ./worker.ts); run() returns then.
+  // A second signal does not wait.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info('shutting down: running activities may finish');
+    worker.shutdown();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   logger.info({ taskQueue: config.taskQueue }, 'worker polling');
-  await worker.run();
+  try {
+    await worker.run();
+  } finally {
+    await metrics?.close(); // scraped until the activities are done
+  }
   await shards.close();
   await connection.close();
   await store.close();

@@ -1,4 +1,5 @@
 // Builds a Temporal worker for the scan task queue: workflows from workflows/, activities bound to MongoDB.
+import type { Duration } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool';
@@ -14,7 +15,16 @@ export interface WorkerOptions {
   taskQueue: string;
   /** Attribution threads (default: ATTRIBUTION_THREADS or the machine's cores). */
   shards?: ShardRunner;
+  /** How long shutdown() lets running activities finish before cancelling them (default SHUTDOWN_GRACE). */
+  shutdownGraceTime?: Duration;
 }
+
+/**
+ * SIGTERM lets running activities finish for this long (then they are cancelled and retried by another worker, a
+ * v2 attribution resuming from its heartbeat). Past SHUTDOWN_FORCE the worker gives up waiting and the process exits.
+ */
+export const SHUTDOWN_GRACE = '30 seconds';
+export const SHUTDOWN_FORCE = '45 seconds';
 
 export async function createScanWorker(o: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection; shards: ShardRunner }> {
   installRuntime();
@@ -30,6 +40,8 @@ export async function createScanWorker(o: WorkerOptions): Promise<{ worker: Work
     maxHeartbeatThrottleInterval: '250 ms',
     // Leave room for the graph work of concurrent scans on a small machine.
     maxConcurrentActivityTaskExecutions: 8,
+    shutdownGraceTime: o.shutdownGraceTime ?? SHUTDOWN_GRACE,
+    shutdownForceTime: SHUTDOWN_FORCE,
   });
   return { worker, connection, shards };
 }

@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startLocalInfra, type LocalInfra } from '../infra/local';
 import { isAlive, spawnProcess, describeExit, type ManagedProcess } from '../infra/proc';
-import { isPortFree, waitUntil } from '../infra/ports';
-import { readRuntime, removeRuntime, runtimeFile, writeRuntime } from '../infra/runtime';
+import { freePort, isPortFree, waitUntil } from '../infra/ports';
+import { readRuntime, removeRuntime, runtimeFile, writeRuntime, type RuntimeInfo } from '../infra/runtime';
+import { localMetricsPorts, type LocalMetrics } from '../metrics/local';
 import { redactUri, secureDataDir } from '../infra/private';
 import { projectRoot, type InfraLog } from '../infra/tools';
 import { DEFAULT_HOST } from '../config';
@@ -22,7 +23,8 @@ function apiUrlFor(host: string, port: number): string {
   return `http://${reach.includes(':') ? `[${reach}]` : reach}:${port}`;
 }
 
-const CHILD_STOP_MS = 10_000;
+// Above the children's own drains: the API's SHUTDOWN_GRACE_MS (20 s) and the worker's SHUTDOWN_FORCE (45 s).
+const CHILD_STOP_MS = 50_000;
 
 /** A runtime.json whose pid is a live `start.js` means another supervisor owns this DATA_DIR right now. */
 function otherSupervisor(dataDir: string): number | undefined {
@@ -117,8 +119,10 @@ async function main(): Promise<void> {
     const ready = infra!;
     log.info(`infrastructure ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (${ready.started.join(', ') || 'all external'}; server logs in ${ready.logDir})`);
 
+    const metrics: LocalMetrics = await localMetricsPorts(process.env, { isPortFree, freePort });
     const env = {
       ...process.env,
+      ...metrics.env,
       MONGODB_URI: ready.mongoUri,
       TEMPORAL_ADDRESS: ready.temporalAddress,
       DATA_DIR: dataDir,
@@ -159,17 +163,20 @@ async function main(): Promise<void> {
     }
     if (stopping) return;
 
-    writeRuntime(dataDir, {
+    const runtime: RuntimeInfo & LocalMetrics['urls'] = {
       apiUrl,
+      ...metrics.urls,
       temporalUiUrl: ready.temporalUiUrl,
       temporalAddress: ready.temporalAddress,
       mongoUri: ready.mongoUri,
       pid: process.pid,
       startedAt: new Date().toISOString(),
-    });
+    };
+    writeRuntime(dataDir, runtime);
     console.log([
       '',
       `  API          ${apiUrl}`,
+      `  Metrics      API ${metrics.urls.metricsUrl ?? '(off)'}, worker ${metrics.urls.workerMetricsUrl ?? '(off)'}`,
       `  Temporal UI  ${ready.temporalUiUrl ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
       `  MongoDB      ${mongoLine(ready.mongoUri, dataDir)}`,
       `  Data         ${dataDir}`,

@@ -6,6 +6,7 @@ import { findingRoutes } from './findings/routes';
 import { healthRoutes } from './health/routes';
 import { meRoutes } from './me/routes';
 import { errorEnvelope } from './middleware/errors';
+import { requestMetrics } from './middleware/metrics';
 import { requestId } from './middleware/request-id';
 import { scanRoutes } from './scans/routes';
 import { auditRoutes } from './audit/routes';
@@ -18,6 +19,7 @@ import { openApiRoutes } from './openapi/routes';
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: process.env.TRUST_PROXY === '1' });
   app.silent = true; // errors are logged by the envelope middleware, with the request id
+  app.use(requestMetrics()); // first: it records the status the error envelope chose
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
   for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), scanRoutes(deps), findingRoutes(deps)]) {

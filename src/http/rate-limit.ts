@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import { ApiError } from '../domain/errors';
 import type { Logger } from '../logger';
 import type { Store } from '../storage/mongo';
+import { rateLimitRejections } from '../metrics/api';
 
 export interface RateLimitConfig {
   perMinute: number;
@@ -54,6 +55,7 @@ export class RateLimiter {
     ctx.set('X-RateLimit-Reset', String(reset));
     if (this.config.enforce && used > limit) {
       ctx.set('Retry-After', String(Math.max(1, reset - Math.floor(now / 1000))));
+      rateLimitRejections.inc();
       throw new ApiError(429, 'rate_limited', `rate limit of ${limit} requests per minute exceeded; retry after the window resets`);
     }
   }
