@@ -3,6 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { envInt, loadConfig, requireMongoUri, requireTemporalAddress } from './config';
 import { createApp } from './http/app';
+import { installClientErrorHandler } from './http/client-error';
 import { platformFromEnv, rateLimitFromEnv } from './http/platform';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger } from './logger';
@@ -86,6 +87,8 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
   watchStore(store);
   const metrics = await serveMetrics(apiRegistry, metricsListenFromEnv('METRICS_PORT', DEFAULT_METRICS_PORT), logger);
   const server = http.createServer(app.callback());
+  // Requests Node's parser refuses get the error envelope too, not a bare 400 (src/http/client-error.ts).
+  installClientErrorHandler(server, logger);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // What the socket is bound to, not what we asked for: the log must not promise loopback while listening on all.

@@ -540,9 +540,9 @@ d('npm start (dist/src/cli/start.js) and the API process', () => {
     ['0.0.0.0 (as in Docker)', '0.0.0.0', '0.0.0.0'],
   ])('HOST %s: the API binds %s and its log says what it bound', async (_name, bound, host) => {
     if (!distFresh()) return;
-    const [port] = await freePorts(1);
+    const [port, metricsPort] = await freePorts(2);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-api-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info',
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: dataDir, LOG_LEVEL: 'info',
       MONGODB_DB: `bind_${randomBytes(4).toString('hex')}`, TEMPORAL_TASK_QUEUE: `bind-${randomBytes(4).toString('hex')}` };
     delete env.HOST;
     if (host) env.HOST = host;
@@ -550,7 +550,9 @@ d('npm start (dist/src/cli/start.js) and the API process', () => {
     try {
       const line = await api.waitForLine(/API listening on/, 60_000);
       expect(JSON.parse(line).msg).toBe(`API listening on http://${bound}:${port}`);
-      expect(tcpListeners([api.pid])).toEqual([`${bound}:${port}`]);
+      // The API where HOST says; its metrics on loopback whatever HOST is (METRICS_HOST decides, README "Metrics").
+      for (let i = 0; i < 50 && tcpListeners([api.pid]).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(tcpListeners([api.pid]).sort()).toEqual([`${bound}:${port}`, `127.0.0.1:${metricsPort}`].sort());
     } finally {
       await api.stop({ signal: 'SIGTERM', timeoutMs: 15_000 });
       const client = await MongoClient.connect(process.env.MONGODB_URI!);
