@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { ApiError, invalidParameter } from '../domain/errors';
+import { rejectNulQuery } from './params';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
@@ -18,7 +19,7 @@ export function singleQuery(ctx: Context, name: string): string | undefined {
   const v = ctx.query[name];
   if (v === undefined) return undefined;
   if (Array.isArray(v)) throw invalidParameter(name, 'must be given once');
-  return v;
+  return rejectNulQuery(name, v);
 }
 
 export function enumQuery<T extends string>(ctx: Context, name: string, allowed: readonly T[]): T | undefined {

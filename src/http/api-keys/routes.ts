@@ -11,6 +11,7 @@ import { recordAudit } from '../../storage/audit';
 import { actorOf } from '../audit/actor';
 import { isScope } from '../auth/principal';
 import type { AppDeps } from '../deps';
+import { pathId } from '../params';
 import { readJson } from '../middleware/body';
 import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 
@@ -93,7 +94,7 @@ export function apiKeyRoutes(deps: AppDeps): Router {
   r.delete('/v1/api-keys/:keyId', access(deps, 'DELETE /v1/api-keys/:keyId'), async (ctx) => {
     const p = principalOf(ctx);
     await recheck(deps, p);
-    if (!(await revokeApiKey(deps.store, p.orgId, ctx.params.keyId))) throw notFound(`API key ${ctx.params.keyId}`);
+    if (!(await revokeApiKey(deps.store, p.orgId, pathId(ctx, 'keyId', 'API key')))) throw notFound(`API key ${ctx.params.keyId}`);
     await recordAudit(deps.store, { orgId: p.orgId, type: 'api_key.revoked', actor: actorOf(p), target: { kind: 'api_key', id: ctx.params.keyId }, requestId: ctx.state.requestId });
     ctx.status = 204;
   });

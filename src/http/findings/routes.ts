@@ -7,6 +7,7 @@ import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
 import type { AppDeps } from '../deps';
+import { pathId } from '../params';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { reachableScan } from '../scans/routes';
 import { countsOf, filterKey, inScope, matchesFilters, type FindingFilter } from './filter';
@@ -45,7 +46,7 @@ export function findingRoutes(deps: AppDeps): Router {
     };
     enumQuery(ctx, 'details', ['summary'] as const);
     const limit = parseLimit(ctx);
-    const scan = await reachableScan(deps, ctx, ctx.params.scanId);
+    const scan = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
     const listing = `findings:${scan._id}:${filterKey(filter)}`;
     const cursor = cursorQuery(ctx);
     const offset = cursor ? deps.cursors.decode<number>(listing, cursor) : 0;

@@ -12,6 +12,7 @@ import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
 import type { AppDeps } from '../deps';
+import { pathId } from '../params';
 import { missing, objectBody, requiredString } from '../json-body';
 import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 import { platformFromEnv } from '../platform';
@@ -79,7 +80,7 @@ export function invitationRoutes(deps: AppDeps): Router {
 
   r.delete('/v1/invitations/:invitationId', access(deps, 'DELETE /v1/invitations/:invitationId'), async (ctx) => {
     const p = principalOf(ctx);
-    const inv = await findInvitation(deps.store, p.orgId, ctx.params.invitationId);
+    const inv = await findInvitation(deps.store, p.orgId, pathId(ctx, 'invitationId', 'invitation'));
     if (!inv) throw notFound(`invitation ${ctx.params.invitationId}`);
     await recheck(deps, p);
     if (await revokeInvitation(deps.store, inv)) {

@@ -10,6 +10,7 @@ import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
 import type { AppDeps } from '../deps';
+import { pathId } from '../params';
 import { missing, objectBody } from '../json-body';
 import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 import { actorOf } from '../audit/actor';
@@ -50,7 +51,7 @@ export function memberRoutes(deps: AppDeps): Router {
     if (body.role === 'owner') throw invalidParameter('role', 'owner is not assignable; an owner invites another owner');
     if (!(ASSIGNABLE as readonly unknown[]).includes(body.role)) throw invalidParameter('role', `must be one of ${ASSIGNABLE.join(', ')}`);
     const role = body.role as Role;
-    const target = await findMember(deps.store, p.orgId, ctx.params.memberId);
+    const target = await findMember(deps.store, p.orgId, pathId(ctx, 'memberId', 'member'));
     if (!target) throw notFound(`member ${ctx.params.memberId}`);
     if (me?.role !== 'owner') {
       if (role === 'admin') throw ownerOnly('promoting to admin');
@@ -69,7 +70,7 @@ export function memberRoutes(deps: AppDeps): Router {
   r.delete('/v1/members/:memberId', access(deps, 'DELETE /v1/members/:memberId'), async (ctx) => {
     const p = principalOf(ctx);
     const me = p.kind === 'session' ? p.member! : null;
-    const target = await findMember(deps.store, p.orgId, ctx.params.memberId);
+    const target = await findMember(deps.store, p.orgId, pathId(ctx, 'memberId', 'member'));
     if (!target) throw notFound(`member ${ctx.params.memberId}`);
     const leaving = me?._id === target._id;
     if (!leaving) {

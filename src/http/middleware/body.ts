@@ -2,6 +2,7 @@
 import getRawBody from 'raw-body';
 import type { Context } from 'koa';
 import { ApiError, type ErrorCode } from '../../domain/errors';
+import { containsNul } from '../params';
 
 export async function readBody(ctx: Context, limit: number, tooLarge: ApiError): Promise<Buffer> {
   const declared = Number(ctx.get('Content-Length'));
@@ -23,9 +24,13 @@ export async function readBody(ctx: Context, limit: number, tooLarge: ApiError):
 export async function readJson(ctx: Context, limit: number, tooLarge: ApiError, onInvalid: (what: string) => ApiError): Promise<{ raw: Buffer; value: unknown }> {
   if (!ctx.is('application/json')) throw onInvalid('Content-Type must be application/json');
   const raw = await readBody(ctx, limit, tooLarge);
+  let value: unknown;
   try {
-    return { raw, value: JSON.parse(raw.toString('utf8')) };
+    value = JSON.parse(raw.toString('utf8'));
   } catch {
     throw onInvalid('body is not valid JSON');
   }
+  // A NUL (\u0000) cannot be stored or queried on FerretDB over PostgreSQL (src/http/params.ts).
+  if (containsNul(value)) throw onInvalid('strings must not contain NUL characters');
+  return { raw, value };
 }

@@ -9,6 +9,7 @@ import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
 import { canReachProject, projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
+import { pathId } from '../params';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { withModules } from './modules';
 import { presentScan } from './presenter';
@@ -69,7 +70,7 @@ export function scanRoutes(deps: AppDeps): Router {
 
   r.get('/v1/scans/:scanId', access(deps, 'GET /v1/scans/:scanId'), async (ctx) => {
     const wait = waitQuery(ctx);
-    let scan = await reachableScan(deps, ctx, ctx.params.scanId);
+    let scan = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
     if (wait > 0 && deps.waiter && (scan.status === 'queued' || scan.status === 'running')) {
       // platform.md §7: held until the scan is terminal or `wait` seconds pass, then answered as it is then.
       await deps.waiter.until(scan._id, wait * 1000);
