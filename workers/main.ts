@@ -18,6 +18,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('worker', config.logLevel);
   const address = requireTemporalAddress(config);
+  // First, so that a starting worker (connections, the workflow bundle: seconds) can be scraped too.
+  const metrics = await serveMetrics(workerRegistry, metricsListenFromEnv('WORKER_METRICS_PORT', DEFAULT_WORKER_METRICS_PORT), logger);
   const store = await connectStore(requireMongoUri(config), config.mongoDb);
   await ensureIndexes(store);
   // On a real cluster the operator may not have registered our search attributes: do it (idempotent).
@@ -42,7 +44,6 @@ async function main(): Promise<void> {
     }
   }
   const { worker, connection, shards } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
-  const metrics = await serveMetrics(workerRegistry, metricsListenFromEnv('WORKER_METRICS_PORT', DEFAULT_WORKER_METRICS_PORT), logger);
   // shutdown() stops polling and lets running activities finish (SHUTDOWN_GRACE in ./worker.ts); run() returns then.
   // A second signal does not wait.
   let stopping = false;

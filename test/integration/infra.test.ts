@@ -522,6 +522,16 @@ d('npm start (dist/src/cli/start.js) and the API process', () => {
       const listeners = tcpListeners([start.pid, ...descendants(start.pid)]);
       expect(listeners).toContain(`127.0.0.1:${port}`);
       expect(listeners.filter((l) => !loopback(l))).toEqual([]);
+      // Both processes' metrics: printed, recorded in runtime.json, answering Prometheus text on loopback.
+      const urls = rt as unknown as { metricsUrl?: string; workerMetricsUrl?: string };
+      expect(printed).toContain(`Metrics      API ${urls.metricsUrl}, worker ${urls.workerMetricsUrl}`);
+      for (const [url, metric] of [[urls.metricsUrl, 'http_request_duration_seconds'], [urls.workerMetricsUrl, 'scans_total']] as const) {
+        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+        // npm start says ready when the API is; the worker, started beside it, serves its metrics as its first step.
+        let text = '';
+        for (let i = 0; i < 100 && !text; i++) text = await fetch(url!).then((r) => r.text(), () => new Promise<string>((r) => setTimeout(() => r(''), 100)));
+        expect(text).toContain(`# TYPE ${metric} `);
+      }
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       const body = await ready.json() as { status: string; checks: object[] };
       expect(Object.keys(body).sort()).toEqual(['checks', 'status']);
