@@ -47,8 +47,8 @@ export function flatResolution(root: SnapshotRoot, nodes: Map<string, SnapshotNo
     return v;
   };
   vertices[0].dependencies = root.dependencies.filter((d) => nodes.has(d)).map(vertexOf);
-  while (queue.length > 0) {
-    const id = queue.shift()!;
+  for (let q = 0; q < queue.length; q++) {
+    const id = queue[q];
     const v = vertices[Number(index.get(id))];
     v.dependencies = (nodes.get(id)?.dependencies ?? []).filter((d) => nodes.has(d)).map(vertexOf);
   }

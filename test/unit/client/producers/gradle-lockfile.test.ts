@@ -4,16 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gradleLockfileProducer, gradleProjectPath } from '../../../../src/client/producers/gradle-lockfile';
 import { InputError } from '../../../../src/client/errors';
-import { validateSnapshot } from '../../../../src/domain/snapshot';
-import type { ProducedPart } from '../../../../src/client/producers/types';
+import { validatePart } from './npm-helpers';
 
 const JABREF = fs.readFileSync(path.resolve(__dirname, '../../../../../shared/data/lockfiles/maven/JabRef__jabref__gradle.lockfile'), 'utf8');
 const produce = (text: string, file = 'gradle.lockfile', files: Record<string, string> = {}) =>
   gradleLockfileProducer.produce({ path: file, text, readFile: (p) => files[p] });
-const validate = (part: ProducedPart) => {
-  const body = JSON.stringify({ schemaVersion: 1, project: 'p', ecosystem: part.ecosystem, manifests: part.manifests, roots: part.roots, nodes: part.nodes });
-  return validateSnapshot(JSON.parse(body), Buffer.byteLength(body));
-};
 
 test('JabRef: every coordinate once, a root per configuration with exactly the coordinates locked in it', () => {
   const expected = new Map<string, Set<string>>();
@@ -40,7 +35,7 @@ test('JabRef: every coordinate once, a root per configuration with exactly the c
   const loc = part.locations['org.yaml:snakeyaml@1.30'];
   expect(JABREF.split('\n')[loc.line! - 1]).toMatch(/^org\.yaml:snakeyaml:1\.30=/);
   expect(part.warnings).toEqual([]);
-  expect(() => validate(part)).not.toThrow();
+  expect(() => validatePart(part)).not.toThrow();
 });
 
 test('the module is the Gradle path of the lockfile folder; the build script found next to it is the manifest', () => {

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LockfileInput, ProducedPart } from '../../../../src/client/producers/types';
+import { InputError } from '../../../../src/client/errors';
 import { validateSnapshot } from '../../../../src/domain/snapshot';
 import type { SnapshotRoot } from '../../../../src/domain/types';
 
@@ -65,3 +66,16 @@ export const nodeById = (part: ProducedPart, id: string) => {
   if (!n) throw new Error(`no node ${id}`);
   return n;
 };
+
+/** Throws an InputError (exit 2) whose message starts with the file's path and matches `what`; never a TypeError. */
+export function expectInputError(f: () => unknown, what: RegExp, file: string): void {
+  let err: unknown;
+  try {
+    f();
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(InputError);
+  expect((err as Error).message.startsWith(`${file}: `)).toBe(true);
+  expect((err as Error).message).toMatch(what);
+}

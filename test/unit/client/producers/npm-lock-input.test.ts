@@ -1,24 +1,13 @@
 // Malformed lockfiles end in an InputError that names the file (exit 2), never in a TypeError or a wrong snapshot.
 import { InputError } from '../../../../src/client/errors';
 import { npmLockProducer } from '../../../../src/client/producers/npm-lock';
-import { lockOf } from './npm-helpers';
+import { lockOf, expectInputError as expectFileError } from './npm-helpers';
 
 const run = (text: string, files: Record<string, string> = {}) => () => npmLockProducer.produce({ path: 'app/package-lock.json', text, readFile: (p) => files[p] });
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 const v3 = (packages: unknown) => json({ name: 'x', lockfileVersion: 3, requires: true, packages });
 
-/** Throws an InputError whose message starts with the file's path and matches `what`. */
-function expectInputError(f: () => unknown, what: RegExp, file = 'app/package-lock.json'): void {
-  let err: unknown;
-  try {
-    f();
-  } catch (e) {
-    err = e;
-  }
-  expect(err).toBeInstanceOf(InputError);
-  expect((err as Error).message.startsWith(`${file}: `)).toBe(true);
-  expect((err as Error).message).toMatch(what);
-}
+const expectInputError = (f: () => unknown, what: RegExp, file = 'app/package-lock.json') => expectFileError(f, what, file);
 
 describe('npm producer: bad input', () => {
   it('refuses what is not JSON, or not an object', () => {

@@ -1,25 +1,14 @@
 // Malformed pnpm lockfiles end in an InputError that names the file (exit 2), never in a TypeError or a wrong snapshot.
 import { stringify } from 'yaml';
-import { InputError } from '../../../../src/client/errors';
 import { pnpmLockProducer } from '../../../../src/client/producers/pnpm-lock';
+import { expectInputError as expectFileError } from './npm-helpers';
 
 const FILE = 'app/pnpm-lock.yaml';
 const run = (text: string) => () => pnpmLockProducer.produce({ path: FILE, text, readFile: () => undefined });
 const v9 = (rest: Record<string, unknown>) => stringify({ lockfileVersion: '9.0', ...rest });
 const importer = (deps: unknown) => ({ importers: { '.': { dependencies: deps } } });
 
-/** Throws an InputError whose message starts with the file's path and matches `what`. */
-function expectInputError(f: () => unknown, what: RegExp): void {
-  let err: unknown;
-  try {
-    f();
-  } catch (e) {
-    err = e;
-  }
-  expect(err).toBeInstanceOf(InputError);
-  expect((err as Error).message.startsWith(`${FILE}: `)).toBe(true);
-  expect((err as Error).message).toMatch(what);
-}
+const expectInputError = (f: () => unknown, what: RegExp) => expectFileError(f, what, FILE);
 
 describe('pnpm producer: bad input', () => {
   it('refuses what is not YAML, or not a mapping', () => {

@@ -4,23 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../../../../src/client/errors';
 import { yarnLockProducer } from '../../../../src/client/producers/yarn-lock';
-import { validatePart } from './npm-helpers';
+import { validatePart, expectInputError as expectFileError } from './npm-helpers';
 
 const FIXTURES = path.resolve(__dirname, '../../../fixtures/yarn');
 const lockText = (name: string) => fs.readFileSync(path.join(FIXTURES, name, 'yarn.lock'), 'utf8');
 const run = (text: string, files: Record<string, string> = {}) => () => yarnLockProducer.produce({ path: 'app/yarn.lock', text, readFile: (p) => files[p] });
 
-function expectInputError(f: () => unknown, what: RegExp, file = 'app/yarn.lock'): void {
-  let err: unknown;
-  try {
-    f();
-  } catch (e) {
-    err = e;
-  }
-  expect(err).toBeInstanceOf(InputError);
-  expect((err as Error).message.startsWith(`${file}: `)).toBe(true);
-  expect((err as Error).message).toMatch(what);
-}
+const expectInputError = (f: () => unknown, what: RegExp, file = 'app/yarn.lock') => expectFileError(f, what, file);
 
 describe('yarn producer: bad v1 input', () => {
   it('refuses lines that are not the v1 format, naming the line', () => {
