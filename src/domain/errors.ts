@@ -22,6 +22,9 @@ export type ErrorCode =
   | 'invalid_parameter'
   | 'invalid_idempotency_key'
   | 'bad_request'
+  | 'upload_not_open'
+  | 'upload_incomplete'
+  | 'invalid_state'
   | 'rate_limited'
   | 'service_unavailable'
   | 'internal_error';

@@ -60,6 +60,9 @@ export interface ScanDoc {
   findingCount?: number;
   /** Set on completion of a v2 scan: how many modules its metadata document holds (storage/results.ts). */
   moduleCount?: number;
+  /** Multipart scans (platform.md §2): 'paged', and the upload whose parts hold the snapshot. Absent on inline scans. */
+  attributionMode?: 'paged';
+  uploadId?: string;
   /** Not stored on the scan: loaded beside it for the Scan resource when moduleCount > 0. */
   modules?: ScanModule[];
 }

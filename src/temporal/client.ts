@@ -22,7 +22,7 @@ export async function connectTemporal(address: string, namespace: string, taskQu
 
 /** Starts the scan's workflow; false when it had been started already (it may be running or closed). */
 export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promise<boolean> {
-  const args: [ScanWorkflowInput] = [{ scanId: scan._id, nodeCount: scan.nodeCount, graphSize: scan.graphSize }];
+  const args: [ScanWorkflowInput] = [{ scanId: scan._id, nodeCount: scan.nodeCount, graphSize: scan.graphSize, ...(scan.attributionMode === 'paged' ? { paged: true } : {}) }];
   try {
     await t.client.workflow.start(SCAN_WORKFLOW, {
       taskQueue: t.taskQueue,

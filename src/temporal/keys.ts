@@ -37,6 +37,8 @@ export interface ScanWorkflowInput {
   nodeCount?: number;
   /** v2: vertices + edges of all resolutions. Large graphs take the activity pipeline and its thread pool. */
   graphSize?: number;
+  /** A multipart scan (platform.md §2): attribution fans out over shards of roots as separate activities. */
+  paged?: boolean;
 }
 
 /** Snapshots up to this many packages are scanned by one local activity: no task round trips between steps. */

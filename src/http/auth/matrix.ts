@@ -44,6 +44,18 @@ export const MATRIX = {
   'GET /v1/scans': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/scans/:scanId': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/scans/:scanId/findings': { kind: 'scope', scope: 'findings:read' },
+  // platform.md §1: projects and the dependency inventory (src/http/projects/routes.ts)
+  'GET /v1/projects': { kind: 'scope', scope: 'scans:read' },
+  'GET /v1/dependencies': { kind: 'scope', scope: 'deps:read' },
+  // platform.md §2: multipart upload (src/http/uploads/routes.ts)
+  'POST /v1/scans/dependency-snapshots/uploads': { kind: 'scope', scope: 'sca:upload' },
+  'GET /v1/scans/dependency-snapshots/uploads/:uploadId': { kind: 'scope', scope: 'sca:upload' },
+  'PUT /v1/scans/dependency-snapshots/uploads/:uploadId/parts/:n': { kind: 'scope', scope: 'sca:upload' },
+  'POST /v1/scans/dependency-snapshots/uploads/:uploadId/completion': { kind: 'scope', scope: 'sca:upload' },
+  // platform.md §2: module and attribution reads, for every scan (src/http/scans/reads.ts)
+  'GET /v1/scans/:scanId/modules': { kind: 'scope', scope: 'scans:read' },
+  'GET /v1/scans/:scanId/findings/:findingId/attributions': { kind: 'scope', scope: 'findings:read' },
+  'GET /v1/scans/:scanId/findings/:findingId/attributions/:attributionId/path': { kind: 'scope', scope: 'findings:read' },
 } as const satisfies Record<string, Access>;
 
 export type Endpoint = keyof typeof MATRIX;
