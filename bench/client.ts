@@ -66,6 +66,18 @@ export async function clientBench(h: Harness, c: ClientCase): Promise<void> {
     const empty = path.join(dir, 'empty.mjs');
     fs.writeFileSync(empty, '');
     const floor = median(Array.from({ length: RUNS }, () => wall([], env, empty).ms));
+    // And the floor of any Node CLI that reads this lockfile and writes a snapshot of its size: start, read the
+    // file, parse it (JSON.parse; for YAML and TOML a parse no faster than JSON's), serialize and write it back,
+    // nothing else. What is left of the ratio's budget after this is what a client could still win.
+    const io = path.join(dir, 'io-floor.mjs');
+    fs.writeFileSync(
+      io,
+      "import fs from 'node:fs';\n" +
+        `const text = fs.readFileSync(${JSON.stringify(path.join(dir, c.fileName))}, 'utf8');\n` +
+        (c.fileName.endsWith('.json') ? 'const doc = JSON.parse(text);\n' : 'const doc = text.split(/\\r?\\n/);\n') +
+        `fs.writeFileSync(${JSON.stringify(path.join(dir, 'io-floor.json'))}, JSON.stringify(doc));\n`,
+    );
+    const ioFloor = median(Array.from({ length: RUNS }, () => wall([], env, io).ms));
     // Where the service's share goes: the upload route's Server-Timing for this very snapshot.
     const body = fs.readFileSync(out.replace(/\.json$/, '.snapshot.json'), 'utf8');
     const timing = new Map<string, number[]>();
@@ -84,6 +96,7 @@ export async function clientBench(h: Harness, c: ClientCase): Promise<void> {
     row('  of which the client itself (start, parse, build, hash, print)', fmt(own));
     console.log(`    client phases (median ms): ${[...phases.keys()].map((k) => `${k} ${phase(k).toFixed(1)}`).join(', ')}`);
     row('  floor: node starting an empty ES module, median', fmt(floor), theirs ? `${ratio(floor)} of OSV-Scanner` : undefined);
+    row(`  floor: node reading, parsing${c.fileName.endsWith('.json') ? '' : ' (lines only)'} and writing this file back, median`, fmt(ioFloor), theirs ? `${ratio(ioFloor)} of OSV-Scanner` : undefined);
     console.log(`    upload route of this snapshot, Server-Timing (median ms): ${[...timing].map(([k, v]) => `${k} ${median(v).toFixed(1)}`).join(', ')}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
