@@ -8,6 +8,7 @@ import { MATRIX, type Access, type Endpoint } from '../../src/http/auth/matrix';
 import { SCOPES } from '../../src/http/auth/principal';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
+import { v2Snapshot } from '../helpers/v2';
 
 let t: TestContext;
 let a: Org; // the organization whose resources the requests name
@@ -86,6 +87,11 @@ const CREDS: Cred[] = [
   { name: 'key of another org', kind: 'key', org: 'b', scopes: [...SCOPES], token: () => keyOf(b, [...SCOPES])() },
 ];
 
+const UPLOADS = '/v1/scans/dependency-snapshots/uploads';
+const graph = v2Snapshot([{ module: ':app', context: 'runtimeClasspath', vertices: [['0', ':app', '1'], ['1', 'org.example:lib@1.0']] }], undefined, { project: 'alpha' });
+const uploadCreate = () => ({ schemaVersion: 2, project: 'alpha', ecosystem: 'gradle', parts: 1 });
+const uploadPart = () => ({ modules: graph.modules, nodes: graph.nodes, roots: graph.roots });
+
 /** A request for the endpoint that would succeed for a fully entitled credential of org a. */
 async function request(endpoint: Endpoint, token: string | null) {
   const [method, route] = endpoint.split(' ') as [string, string];
@@ -106,6 +112,17 @@ async function request(endpoint: Endpoint, token: string | null) {
     const k = await t.api.post('/v1/api-keys').set(bearer(owner)).send({ name: 'throwaway', scopes: ['scans:read'], projects: 'all' });
     path = route.replace(':keyId', k.body.apiKey.id);
   }
+  if (route.includes(':uploadId')) {
+    // a fresh one-part upload of project alpha; for completion, with its part already sent
+    const created = await t.api.post(UPLOADS).set(bearer(owner)).send(uploadCreate());
+    path = path.replace(':uploadId', created.body.upload.id).replace(':n', '1');
+    if (endpoint.startsWith('PUT ')) body = uploadPart();
+    if (endpoint.endsWith('/completion')) await t.api.put(`${UPLOADS}/${created.body.upload.id}/parts/1`).set(bearer(owner)).send(uploadPart());
+  }
+  // ids that do not exist: the endpoint answers 404 not_found past access, as it does for a scan out of reach
+  path = path.replace(':findingId', 'fnd_0000000000000000').replace(':attributionId', 'att_0000000000000000');
+  if (endpoint === 'GET /v1/dependencies') path = `${route}?project=alpha`;
+  if (endpoint === 'POST /v1/scans/dependency-snapshots/uploads') body = uploadCreate();
   if (endpoint === 'POST /v1/scans/dependency-snapshots') body = v1Snapshot('alpha');
   if (endpoint === 'POST /v1/api-keys') body = { name: 'matrix', scopes: ['scans:read'], projects: 'all' };
   if (endpoint === 'POST /v1/invitations') body = { email: `new-${Date.now()}-${Math.random()}@example.test`, role: 'member' };
@@ -135,8 +152,10 @@ function expected(endpoint: Endpoint, access: Access, c: Cred): { status?: numbe
     if (c.org === null) return { status: 403, code: 'insufficient_scope', message: /organization membership/ };
     if (c.role === 'auditor' && !access.scope.endsWith(':read')) return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
   } else if (!c.scopes!.includes(access.scope)) return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
-  if ((c.org === 'b' || c.restricted) && endpoint.includes(':scanId')) return { status: 404, code: 'not_found' };
-  if (c.restricted && endpoint === 'POST /v1/scans/dependency-snapshots') return { status: 422, code: 'unknown_project' };
+  if ((c.org === 'b' || c.restricted) && (endpoint.includes(':scanId') || endpoint.includes(':uploadId'))) return { status: 404, code: 'not_found' };
+  if (c.restricted && (endpoint === 'POST /v1/scans/dependency-snapshots' || endpoint === 'POST /v1/scans/dependency-snapshots/uploads')) return { status: 422, code: 'unknown_project' };
+  // ?project=alpha names a project of org a: out of reach of another organization and of the restricted key
+  if ((c.org === 'b' || c.restricted) && endpoint === 'GET /v1/dependencies') return { status: 422, code: 'unknown_project' };
   return { pass: true };
 }
 
@@ -160,6 +179,11 @@ test.each(cases)('%s with %s', async (endpoint, _name, access, cred) => {
   // lists never show another organization's or an unreachable project's scans
   if (endpoint === 'GET /v1/scans' && res.status === 200 && (cred.org === 'b' || cred.restricted)) {
     expect(res.body.scans.map((s: { id: string }) => s.id)).not.toContain(ids.scan);
+  }
+  if (endpoint === 'GET /v1/projects' && res.status === 200) {
+    const listed = res.body.projects.map((p: { id: string }) => p.id);
+    if (cred.org === 'b' || cred.restricted) expect(listed).not.toContain(ids.project);
+    else expect(listed).toContain(ids.project);
   }
 }, 30_000);
 
