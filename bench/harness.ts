@@ -23,6 +23,10 @@ export interface Harness {
   get(url: string): Promise<{ status: number; body: any }>;
   /** Stops the worker and starts it again with these extra environment variables (for example ATTRIBUTION_THREADS). */
   restartWorker(extra: NodeJS.ProcessEnv): Promise<void>;
+  /** Starts one more worker process on the same task queue (until close). */
+  addWorker(extra: NodeJS.ProcessEnv): Promise<void>;
+  /** The largest peak resident set (VmHWM, threads included) of the live worker processes, in bytes. */
+  workerPeakBytes(): number;
   close(): Promise<void>;
 }
 
@@ -47,6 +51,7 @@ export async function startHarness(): Promise<Harness> {
   const { org, member } = await createOrgWithOwner(store, 'bench', 'bench@example.test');
   const { secret } = await createApiKey(store, { orgId: org._id, name: 'bench', scopes: ['sca:upload', 'scans:read', 'findings:read'], projects: 'all', createdBy: member._id, expiresAt: null });
   let worker = child('workers/main.js', [], env);
+  const extraWorkers: ChildProcess[] = [];
   const api = child('src/main.js', ['api'], env);
   const baseUrl = `http://127.0.0.1:${port}`;
   const auth = { Authorization: `Bearer ${secret}` };
@@ -92,9 +97,24 @@ export async function startHarness(): Promise<Harness> {
       await new Promise((r) => setTimeout(r, 1000));
       await waitReady();
     },
+    async addWorker(extra) {
+      extraWorkers.push(child('workers/main.js', [], { ...env, ...extra }));
+      await new Promise((r) => setTimeout(r, 1000));
+      await waitReady();
+    },
+    workerPeakBytes() {
+      let peak = 0;
+      for (const p of [worker, ...extraWorkers]) {
+        const status = fs.readFileSync(`/proc/${p.pid}/status`, 'utf8');
+        const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+        peak = Math.max(peak, kb * 1024);
+      }
+      return peak;
+    },
     async close() {
-      for (const p of [api, worker]) p.kill('SIGTERM');
-      await Promise.all([api, worker].map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
+      const all = [api, worker, ...extraWorkers];
+      for (const p of all) p.kill('SIGTERM');
+      await Promise.all(all.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
       await store.db.dropDatabase().catch(() => undefined);
       await store.close();
       await infra.stop();

@@ -7,6 +7,7 @@ import { importAdvisories } from '../src/advisories/import';
 import { snapshotFromNpmLock, syntheticSnapshot } from '../src/domain/snapshot';
 import { startHarness, type Harness } from './harness';
 import { clientBench, type ClientCase } from './client';
+import { pagedBench } from './paged';
 import { matchingBench } from './matching';
 import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
@@ -96,9 +97,20 @@ async function clientOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- paged`: only issue 14's multipart/paged figures (several minutes). */
+async function pagedOnly(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await pagedBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
   if (process.argv.includes('client')) return clientOnly();
+  if (process.argv.includes('paged')) return pagedOnly();
   await matchingBench(SHARED);
   await attributionInProcessBench();
   const h = await startHarness();
@@ -201,6 +213,8 @@ async function main(): Promise<void> {
     row('piscina package-lock (592 packages): upload → completed, median', fmt(median(ours)));
     await importAdvisories(h.store, [path.join(SHARED, 'advisories', 'pypi')]);
     for (const c of CLIENT_CASES) await clientBench(h, c);
+    await quiesce(h);
+    await pagedBench(h);
   } finally {
     await h.close();
   }
