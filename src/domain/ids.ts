@@ -26,7 +26,7 @@ function randomChars(n: number, alphabet: string): string {
   return out.join('');
 }
 
-export type IdPrefix = 'scn' | 'prj' | 'key' | 'mem' | 'org' | 'usr' | 'adv' | 'fnd' | 'dep' | 'inv' | 'aud';
+export type IdPrefix = 'scn' | 'prj' | 'key' | 'mem' | 'org' | 'usr' | 'adv' | 'fnd' | 'dep' | 'inv' | 'aud' | 'upl';
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   return `${prefix}_${(timePart(now) + randomChars(12, B32)).toLowerCase()}`;

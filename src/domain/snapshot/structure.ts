@@ -34,7 +34,8 @@ export function checkStructure(body: unknown, version: 1 | 2): void {
   throw structuralError(validate.errors ?? []);
 }
 
-function structuralError(errors: ErrorObject[]): ApiError {
+/** The first ajv error as 422 invalid_snapshot `<json pointer>: <what is wrong>` (also used for multipart parts). */
+export function structuralError(errors: ErrorObject[]): ApiError {
   const e = errors[0];
   if (!e) return invalidSnapshot('', 'does not match the snapshot schema');
   // A failure inside propertyNames carries the offending key; the error points at the key itself.
