@@ -13,6 +13,8 @@ import { buildFindings } from '../src/domain/findings';
 import { currentGeneration, loadGeneration } from '../src/storage/advisories';
 import { claimCompletion, getScan, markCompleted, markFailed, markRunning } from '../src/storage/scans';
 import { writeModules, writeResults } from '../src/storage/results';
+import { computeInventory } from '../src/domain/inventory';
+import { writeInventory } from '../src/storage/inventory';
 import { clearAllWork } from '../src/storage/work';
 import { Lru } from './cache';
 import { forgetScan, loadScan, loadScanInputs, loadSnapshot, type ScanEngineDeps, type ScanInputs } from './inputs';
@@ -143,11 +145,13 @@ export function assembleStored(inputs: ScanInputs, outputs: Int32Array[]): Paths
 
 /** Writes the findings (and v2 module metadata), then publishes them with one update of the scan document. Idempotent. */
 export async function publish(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, derived: Derived, generation: string | null, intermediates = true) {
-  const built = buildFindings({ scanId, snapshot: inputs.snapshot, matches: m.matches, paths: derived.paths, attributions: derived.attributions, processingDay: new Date().toISOString().slice(0, 10) });
+  const built = buildFindings({ scanId, projectId: inputs.scan.projectId, snapshot: inputs.snapshot, matches: m.matches, paths: derived.paths, attributions: derived.attributions, processingDay: new Date().toISOString().slice(0, 10) });
   const v2 = inputs.snapshot.schemaVersion === 2;
   const claimed = claimCompletion(deps.store, scanId);
   claimed.catch(() => undefined); // awaited by markCompleted
-  const [resultChunks] = await Promise.all([writeResults(deps.store, scanId, built.findings), v2 ? writeModules(deps.store, scanId, derived.modules) : undefined]);
+  // The dependency inventory (platform.md §1) is written with the results, before the scan is marked completed.
+  const inventory = computeInventory(inputs.snapshot, inputs.scan.projectId, v2 ? graphOf(inputs) : undefined);
+  const [resultChunks] = await Promise.all([writeResults(deps.store, scanId, built.findings), v2 ? writeModules(deps.store, scanId, derived.modules) : undefined, writeInventory(deps.store, inputs.scan, inventory)]);
   await markCompleted(deps.store, scanId, {
     findings: built.counts,
     suppressed: built.suppressed,

@@ -164,6 +164,8 @@ export interface Finding {
   summary: string;
   /** Every id of the advisory's alias group (additive field). */
   aliases: string[];
+  /** The dep_ id of the package's inventory item (platform.md §1): the same derivation, on every scan. */
+  packageRef: string;
 }
 
 export type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';

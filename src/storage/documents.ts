@@ -139,3 +139,15 @@ export interface AdvisoryGenerationDoc {
 }
 /** Immutable advisory data of one generation: gzip JSON array of OSV advisories. _id = `${generation}:${n}`. */
 export interface AdvisoryChunkDoc { _id: string; generation: string; n: number; data: Binary }
+
+/**
+ * A completed scan's dependency inventory (platform.md §1), items in list order, gzip-compressed JSON, split in
+ * chunks. _id = `${scanId}:${n}`; `chunks` (how many there are) is on every one of them.
+ */
+export interface InventoryChunkDoc { _id: string; scanId: string; n: number; chunks: number; count: number; data: Binary }
+/**
+ * A scan whose inventory is written, found by its project (top-level equality): the candidates for "the latest
+ * completed scan of each ecosystem". _id = the scan id; written before the scan is marked completed, so a reader
+ * checks the scan's status. Entries that can no longer be the latest are deleted (storage/inventory.ts).
+ */
+export interface InventoryHeadDoc { _id: string; projectId: string; ecosystem: string; startedAt: Date }

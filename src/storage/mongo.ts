@@ -23,6 +23,8 @@ export interface Collections {
   rateCounters: Collection<D.RateCounterDoc>;
   advisoryGenerations: Collection<D.AdvisoryGenerationDoc>;
   advisoryChunks: Collection<D.AdvisoryChunkDoc>;
+  inventoryChunks: Collection<D.InventoryChunkDoc>;
+  inventoryHeads: Collection<D.InventoryHeadDoc>;
 }
 
 export interface Store {
@@ -79,6 +81,8 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     rateCounters: db.collection('rateCounters'),
     advisoryGenerations: db.collection('advisoryGenerations'),
     advisoryChunks: db.collection('advisoryChunks'),
+    inventoryChunks: db.collection('inventoryChunks'),
+    inventoryHeads: db.collection('inventoryHeads'),
   };
   return { client, db, c, close: () => client.close() };
 }
@@ -100,6 +104,8 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.invitations.createIndex({ id: 1 }, { unique: true }),
     c.invitations.createIndex({ orgId: 1 }),
     c.auditEvents.createIndex({ orgId: 1, _id: -1 }),
+    c.inventoryChunks.createIndex({ scanId: 1 }),
+    c.inventoryHeads.createIndex({ projectId: 1 }),
   ]);
 }
 

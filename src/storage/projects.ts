@@ -1,5 +1,6 @@
-// Projects: found by id, or by slug within an organization; created on first upload.
+// Projects: found by id, or by slug within an organization; created on first upload; listed by slug.
 import { newId } from '../domain/ids';
+import { compareCodePoints } from '../domain/inventory/ids';
 import type { ProjectDoc } from './documents';
 import { isDuplicateKey, type Store } from './mongo';
 
@@ -28,4 +29,25 @@ export async function createProject(store: Store, orgId: string, slug: string): 
 export async function findProjectsByIds(store: Store, orgId: string, ids: string[]): Promise<ProjectDoc[]> {
   const found = await Promise.all(ids.map((id) => store.c.projects.findOne({ _id: id })));
   return found.filter((p): p is ProjectDoc => !!p && p.orgId === orgId);
+}
+
+/**
+ * A page of an organization's projects by slug in code-point order, after `after` (a slug), at most `limit` + 1 of
+ * them (one more tells whether a next page exists). `ids`: a project restriction (only those projects).
+ */
+export async function listProjects(store: Store, orgId: string, q: { ids: string[] | null; after?: string; limit: number }): Promise<ProjectDoc[]> {
+  let docs: ProjectDoc[];
+  if (q.ids) docs = await findProjectsByIds(store, orgId, q.ids);
+  else {
+    // MongoDB compares strings by their UTF-8 bytes, which is code-point order (FerretDB too); sorted again below.
+    docs = await store.c.projects
+      .find({ orgId, ...(q.after !== undefined ? { slug: { $gt: q.after } } : {}) })
+      .sort({ slug: 1 })
+      .limit(q.limit + 1)
+      .toArray();
+  }
+  return docs
+    .filter((p) => q.after === undefined || compareCodePoints(p.slug, q.after) > 0)
+    .sort((a, b) => compareCodePoints(a.slug, b.slug))
+    .slice(0, q.limit + 1);
 }

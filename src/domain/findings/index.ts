@@ -1,7 +1,8 @@
 // Findings of a scan from its matches and paths: deterministic ids, suppressions applied, list order (severity
-// descending, then id), unsuppressed severity counts and the suppressed total.
+// descending, then id), unsuppressed severity counts and the suppressed total, and each finding's packageRef.
 import { createHash } from 'node:crypto';
 import type { Match } from '../matching';
+import { dependencyId } from '../inventory/ids';
 import { activeSuppressions, findSuppression } from '../suppressions';
 import { severityRank, type Finding, type FindingAttribution, type SeverityCounts, type Snapshot } from '../types';
 
@@ -12,6 +13,8 @@ export function findingId(scanId: string, groupKey: string, name: string, versio
 
 export interface BuildInput {
   scanId: string;
+  /** The scan's project (prj_...): findings name their package's inventory id (packageRef). */
+  projectId: string;
   snapshot: Pick<Snapshot, 'ecosystem' | 'suppressions'>;
   matches: Match[];
   /** nodeId → display path (v1) */
@@ -58,6 +61,7 @@ export function buildFindings(input: BuildInput): BuiltFindings {
       attributions: input.attributions?.get(m.nodeId) ?? [],
       summary: m.group.summary,
       aliases: m.group.ids,
+      packageRef: dependencyId(input.projectId, input.snapshot.ecosystem, m.name, m.version),
     });
   }
   const findings = [...byId.values()].sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -1,6 +1,7 @@
 // Suppressions (spec Suppression; decisions.md) and the findings built from matches: ids, order, counts, dedup.
 import type { AdvisoryGroup } from '../../../src/domain/advisories/groups';
 import { buildFindings, findingId, type BuildInput } from '../../../src/domain/findings';
+import { dependencyId } from '../../../src/domain/inventory';
 import type { Match } from '../../../src/domain/matching';
 import { activeSuppressions, findSuppression, globMatcher, pep503 } from '../../../src/domain/suppressions';
 import type { Ecosystem, Severity, SnapshotSuppression } from '../../../src/domain/types';
@@ -115,6 +116,7 @@ describe('buildFindings', () => {
   const med = group('CVE-2023-45857', 'medium');
   const input = (over: Partial<BuildInput> = {}): BuildInput => ({
     scanId: 'scn_1',
+    projectId: 'prj_1',
     snapshot: { ecosystem: 'javascript', suppressions: [] },
     matches: [match('lodash@4.17.20', lodash, '4.17.21'), match('undici@5.0.0', low, '5.28.3'), match('babel-traverse@6.0.0', crit), match('axios@1.5.0', med, '1.6.0'), match('ws@1.0.0', low)],
     paths: new Map([['lodash@4.17.20', ['package.json', 'lodash@4.17.20']]]),
@@ -152,6 +154,7 @@ describe('buildFindings', () => {
       attributions: [],
       summary: 'summary of CVE-2021-23337',
       aliases: ['CVE-2021-23337', 'GHSA-35jh-r3h4-6jhm'],
+      packageRef: dependencyId('prj_1', 'javascript', 'lodash', '4.17.20'),
     });
     expect(findings.find((f) => f.package === 'ws')!.path).toEqual(['ws@1.0.0']); // no path known: the node id
   });
