@@ -143,9 +143,14 @@ export function assembleStored(inputs: ScanInputs, outputs: Int32Array[]): Paths
   }
 }
 
-/** Writes the findings (and v2 module metadata), then publishes them with one update of the scan document. Idempotent. */
-export async function publish(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, derived: Derived, generation: string | null, intermediates = true) {
+/**
+ * Writes the findings (and v2 module metadata), then publishes them with one update of the scan document. Idempotent.
+ * `before` (paged scans) runs on the built findings before anything is written: it stores their attributions apart
+ * and sets each finding's attributionCount (activities/paged.ts).
+ */
+export async function publish(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, derived: Derived, generation: string | null, intermediates = true, before?: (findings: ReturnType<typeof buildFindings>['findings']) => Promise<void>) {
   const built = buildFindings({ scanId, projectId: inputs.scan.projectId, snapshot: inputs.snapshot, matches: m.matches, paths: derived.paths, attributions: derived.attributions, processingDay: new Date().toISOString().slice(0, 10) });
+  if (before) await before(built.findings);
   const v2 = inputs.snapshot.schemaVersion === 2;
   const claimed = claimCompletion(deps.store, scanId);
   claimed.catch(() => undefined); // awaited by markCompleted

@@ -15,6 +15,7 @@ import * as engine from './engine';
 import { withOutagePatience } from './outage';
 import { recordScanCompleted, recordScanFailed, timedStages } from '../src/metrics/worker';
 import { loadScanInputs, type ScanEngineDeps } from './inputs';
+import { createPagedActivities } from './paged';
 
 export interface ActivityDeps {
   store: Store;
@@ -51,12 +52,16 @@ const SCAN_STAGES = {
   derivePaths: 'attribute',
   publishResults: 'publish',
   scanSmall: 'small_scan',
+  planAttribution: 'attribute',
+  attributeShard: 'attribute_shard',
+  publishPaged: 'publish',
 } as const;
 
 export function createActivities(deps: ActivityDeps) {
   const ctx: ScanEngineDeps = { store: deps.store, logger: deps.logger };
   let runner = deps.shards;
   const shardRunner = () => (runner ??= attributionPool());
+  const paged = createPagedActivities(ctx, shardRunner);
 
   /**
    * v2 attribution over the pool: the graph is built once, its resolutions are cut into a fixed plan of shards, the
@@ -221,8 +226,12 @@ export function createActivities(deps: ActivityDeps) {
 
     async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {
       await engine.fail(ctx, scanId, reason, message);
+      await paged.forget(scanId);
       recordScanFailed(reason);
     },
+
+    // Paged scans: planAttribution, attributeShard (one per shard), publishPaged.
+    ...paged.activities,
   }, SCAN_STAGES));
 }
 

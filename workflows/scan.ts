@@ -3,6 +3,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   TimeoutFailure,
   log,
   proxyActivities,
@@ -49,8 +50,62 @@ function failureReason(err: unknown): { reason: string; message: string } {
   return { reason: 'internal_error', message: cause instanceof Error ? cause.message + last : String(cause) };
 }
 
-export async function scanWorkflow({ scanId, nodeCount, graphSize }: ScanWorkflowInput): Promise<ScanWorkflowResult> {
+/**
+ * Runs every shard activity at once (the workers' slots bound how many run); on the first failure the others are
+ * cancelled and waited for, so that no shard writes after the scan is failed and its intermediate results cleared.
+ */
+async function fanOut(count: number, run: (k: number) => Promise<unknown>): Promise<void> {
+  const scope = new CancellationScope();
+  let failure: unknown;
+  await scope.run(() =>
+    Promise.all(
+      Array.from({ length: count }, (_, k) =>
+        run(k).catch((err) => {
+          if (failure !== undefined) return;
+          failure = err;
+          scope.cancel();
+        }),
+      ),
+    ),
+  );
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * A paged (multipart) scan, platform.md §2: never the small fast path; attribution fans out over the shards of roots
+ * of a fixed plan as separate activities, so that several worker processes share one scan. Each shard activity is
+ * idempotent (stored keyed by scan and shard, never recomputed) and resumes after a crash on any worker; the
+ * completion then assembles and stores the attributions apart from the findings.
+ */
+async function pagedScan(scanId: string): Promise<ScanWorkflowResult> {
+  stage('preparing', `Loading and checking the snapshot of ${scanId} (paged scan)`);
+  const prep = await quick.prepareScan({ scanId });
+  upsertSearchAttributes([
+    { key: SA.ecosystem, value: prep.ecosystem },
+    { key: SA.nodeCount, value: prep.nodeCount },
+  ]);
+  stage('matching', `Matching ${prep.nodeCount} packages against advisory generation ${prep.generation ?? '(none)'}`);
+  const matched = await heavy.matchAdvisories({ scanId, generation: prep.generation });
+  stage('attributing', `Planning the attribution of ${matched.findings} findings over shards of roots`);
+  const plan = await heavy.planAttribution({ scanId });
+  let done = 0;
+  const progress = () =>
+    setCurrentDetails(`attributing: shard ${done} of ${plan.shards} done (${matched.findings} findings; ${plan.roots} roots, ${plan.vertices} vertices, ${plan.edges} edges; one activity per shard)`);
+  progress();
+  await fanOut(plan.shards, async (shard) => {
+    await heavy.attributeShard({ scanId, shard });
+    done++;
+    progress();
+  });
+  stage('publishing', `Publishing ${matched.findings} findings; assembling and storing their attributions from ${plan.shards} shards`);
+  const result = await heavy.publishPaged({ scanId, generation: prep.generation });
+  stage('completed', `Completed: ${result.findings} findings, ${result.suppressed} suppressed, ${result.attributions} attributions (paged)`);
+  return { scanId, status: 'completed', findings: result.findings };
+}
+
+export async function scanWorkflow({ scanId, nodeCount, graphSize, paged }: ScanWorkflowInput): Promise<ScanWorkflowResult> {
   try {
+    if (paged) return await pagedScan(scanId);
     if (nodeCount !== undefined && nodeCount <= FAST_PATH_MAX_NODES && (graphSize ?? 0) <= FAST_PATH_MAX_GRAPH) {
       stage('preparing', `Scanning ${nodeCount} packages in one local activity (small snapshot)`);
       const r = await local.scanSmall({ scanId });

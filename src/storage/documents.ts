@@ -151,3 +151,10 @@ export interface InventoryChunkDoc { _id: string; scanId: string; n: number; chu
  * checks the scan's status. Entries that can no longer be the latest are deleted (storage/inventory.ts).
  */
 export interface InventoryHeadDoc { _id: string; projectId: string; ecosystem: string; startedAt: Date }
+
+/**
+ * A paged scan's attributions, scope index and module counts (storage/attributions.ts), written before the scan is
+ * completed. _id = `${scanId}:list|path|scope|modcounts:...`. The first list chunk of a package also holds `chunks`,
+ * `count` and `pathStarts`; a scope list holds `count` findings.
+ */
+export interface ScanAttributionDoc { _id: string; scanId: string; data: Binary; chunks?: number; count?: number; pathStarts?: number[] }

@@ -14,6 +14,7 @@ export interface Collections {
   snapshots: Collection<D.SnapshotDoc>;
   scanResults: Collection<D.ScanResultChunkDoc>;
   scanWork: Collection<D.ScanWorkDoc>;
+  scanAttributions: Collection<D.ScanAttributionDoc>;
   idempotency: Collection<D.IdempotencyDoc>;
   settings: Collection<D.SettingDoc>;
   counters: Collection<D.CounterDoc>;
@@ -72,6 +73,7 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     snapshots: db.collection('snapshots'),
     scanResults: db.collection('scanResults'),
     scanWork: db.collection('scanWork'),
+    scanAttributions: db.collection('scanAttributions'),
     idempotency: db.collection('idempotency'),
     settings: db.collection('settings'),
     counters: db.collection('counters'),
@@ -101,6 +103,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.scans.createIndex({ orgId: 1, projectId: 1, projectBucket: -1 }),
     c.scans.createIndex({ status: 1 }),
     c.scanResults.createIndex({ scanId: 1 }),
+    c.scanAttributions.createIndex({ scanId: 1 }),
     c.invitations.createIndex({ id: 1 }, { unique: true }),
     c.invitations.createIndex({ orgId: 1 }),
     c.auditEvents.createIndex({ orgId: 1, _id: -1 }),

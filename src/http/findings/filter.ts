@@ -1,4 +1,5 @@
 // Findings list filters (spec: GET /v1/scans/{scanId}/findings; decisions.md: counts, module/team views). Pure.
+import { attributionInScope, hasScope } from '../../domain/attribution/views';
 import { severityRank, type Finding, type Severity, type SeverityCounts } from '../../domain/types';
 
 export interface FindingFilter {
@@ -15,20 +16,12 @@ export interface ModuleTeams {
   teams: Map<string, string | null>;
 }
 
-/** Modules through which a finding is seen in the chosen view. */
-function modulesOf(f: Finding, view: FindingFilter['attribution']): string[] {
-  return view === 'affected' ? f.attributions.map((a) => a.module) : f.attributions.flatMap((a) => a.origins.map((o) => o.module));
-}
-
 /** The module/team scope: which findings are in it at all (before severity and suppression filters). */
 export function inScope(f: Finding, filter: FindingFilter, modules: ModuleTeams): boolean {
-  if (filter.module === undefined && filter.team === undefined) return true;
-  const through = modulesOf(f, filter.attribution);
-  return through.some((m) => {
-    if (filter.module !== undefined && m !== filter.module) return false;
-    if (filter.team !== undefined && (modules.teams.get(m) ?? null) !== filter.team) return false;
-    return true;
-  });
+  const scope = { view: filter.attribution, module: filter.module, team: filter.team };
+  if (!hasScope(scope)) return true;
+  const teamOf = (m: string) => modules.teams.get(m);
+  return f.attributions.some((a) => attributionInScope(a, scope, teamOf));
 }
 
 export function matchesFilters(f: Finding, filter: FindingFilter): boolean {

@@ -1,8 +1,5 @@
 import Router from '@koa/router';
-import { LRUCache } from 'lru-cache';
-import type { ScanModule } from '../../domain/attribution/module-order';
-import { SEVERITIES, type Finding } from '../../domain/types';
-import { readResults } from '../../storage/results';
+import { SEVERITIES } from '../../domain/types';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
@@ -10,27 +7,14 @@ import type { AppDeps } from '../deps';
 import { pathId } from '../params';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { reachableScan } from '../scans/routes';
-import { countsOf, filterKey, inScope, matchesFilters, type FindingFilter } from './filter';
+import { countsOf, filterKey, matchesFilters, type FindingFilter } from './filter';
+import { findingsInScope, isPaged } from './scope';
 
-// The module/team/view scope of a scan's findings, kept per scan and scope: results never change once published,
-// and paging through one scope (or switching severity filters) then costs no walk over every attribution. Scopes hang
-// off the cached findings array itself, so they go when its byte-bounded cache (storage/results.ts) lets it go; a
-// scope holds only references, a few per scan.
-const scopes = new WeakMap<Finding[], LRUCache<string, Finding[]>>();
-const SCOPES_PER_SCAN = 16;
+export const VIEWS = ['affected', 'introduced'] as const;
 
-function scopedFindings(all: Finding[], filter: FindingFilter, modules: ScanModule[]): Finding[] {
-  if (filter.module === undefined && filter.team === undefined) return all;
-  const key = JSON.stringify([filter.attribution, filter.module ?? null, filter.team ?? null]);
-  let ofScan = scopes.get(all);
-  if (!ofScan) scopes.set(all, (ofScan = new LRUCache<string, Finding[]>({ max: SCOPES_PER_SCAN })));
-  let hit = ofScan.get(key);
-  if (!hit) {
-    const teams = { teams: new Map(modules.map((m) => [m.path, m.teamName ?? null])) };
-    hit = all.filter((f) => inScope(f, filter, teams));
-    ofScan.set(key, hit);
-  }
-  return hit;
+/** A cursor's position in a list read by offset (signed: only a position this service wrote comes back). */
+export function offsetOf(deps: AppDeps, listing: string, cursor: string | undefined): number {
+  return cursor ? deps.cursors.decode<number>(listing, cursor) : 0;
 }
 
 export function findingRoutes(deps: AppDeps): Router {
@@ -42,29 +26,36 @@ export function findingRoutes(deps: AppDeps): Router {
       suppressed: enumQuery(ctx, 'suppressed', ['false', 'true', 'all'] as const) ?? 'false',
       module: singleQuery(ctx, 'module'),
       team: singleQuery(ctx, 'team'),
-      attribution: enumQuery(ctx, 'attribution', ['affected', 'introduced'] as const) ?? 'affected',
+      attribution: enumQuery(ctx, 'attribution', VIEWS) ?? 'affected',
     };
-    enumQuery(ctx, 'details', ['summary'] as const);
+    const summary = enumQuery(ctx, 'details', ['summary'] as const) === 'summary';
     const limit = parseLimit(ctx);
     const scan = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
     const listing = `findings:${scan._id}:${filterKey(filter)}`;
-    const cursor = cursorQuery(ctx);
-    const offset = cursor ? deps.cursors.decode<number>(listing, cursor) : 0;
+    const offset = offsetOf(deps, listing, cursorQuery(ctx));
     if (scan.status !== 'completed') {
       await recheck(deps, principalOf(ctx)); // after the load, just before the answer
       ctx.body = { findings: [], nextCursor: null, counts: null };
       return;
     }
-    const all = await readResults(deps.store, scan._id, scan.resultChunks ?? 1);
     // v1 scans have no modules: every module or team label is unknown there, so the list is empty (not an error).
-    const scoped = scopedFindings(all, filter, scan.modules ?? []);
-    const selected = scoped.filter((f) => matchesFilters(f, filter));
-    const page = selected.slice(offset, offset + limit);
+    const scoped = await findingsInScope(deps.store, scan, { view: filter.attribution, module: filter.module, team: filter.team });
+    const selected: number[] = [];
+    scoped.findings.forEach((f, i) => {
+      if (matchesFilters(f, filter)) selected.push(i);
+    });
+    // Paged scans' findings always come in the light shape (their attributions are read apart); details=summary
+    // asks for it on any scan. attributionCount: the finding's attributions in the view and module/team scope.
+    const light = summary || isPaged(scan);
+    const page = selected.slice(offset, offset + limit).map((i) => {
+      const f = scoped.findings[i];
+      return light ? { ...f, attributions: [], attributionCount: scoped.attributionCounts[i] } : f;
+    });
     await recheck(deps, principalOf(ctx)); // after the load, just before the answer
     ctx.body = {
       findings: page,
       nextCursor: offset + limit < selected.length ? deps.cursors.encode(listing, offset + limit) : null,
-      counts: countsOf(scoped),
+      counts: countsOf(scoped.findings),
     };
   });
   return r;

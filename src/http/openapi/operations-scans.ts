@@ -77,7 +77,7 @@ export const scanOperations = {
       { name: 'module', in: 'query', description: 'Module path (module-aware scans).', schema: { type: 'string' } },
       { name: 'team', in: 'query', description: 'Team label (module-aware scans); must match the same module as module when both are given.', schema: { type: 'string' } },
       queryEnum('attribution', ['affected', 'introduced'], 'affected: consuming modules; introduced: the modules declaring an introducing dependency.', 'affected'),
-      queryEnum('details', ['summary'], 'For paged scans, the summary list.'),
+      queryEnum('details', ['summary'], 'summary: the light shape on any scan, each finding with `attributions: []` and `attributionCount` (its attributions in the view and module/team scope; read them with GET .../findings/{findingId}/attributions). Paged scans always answer this shape. Another value: 422 invalid_parameter.'),
       ...PAGINATION,
     ],
     responses: {

@@ -90,6 +90,7 @@ export const scanSchemas = {
       attributions: { type: 'array', items: ref('FindingAttribution'), description: 'v1 findings: [].' },
       summary: str,
       aliases: { ...strArray, description: 'Every id of the advisory alias group (additive).' },
+      attributionCount: { type: 'integer', minimum: 0, description: 'The light shape (paged scans, details=summary): the finding\'s attributions in the view and module/team scope; `attributions` is then [] (additive).' },
     },
   },
   FindingCounts: {
