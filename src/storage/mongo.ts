@@ -24,6 +24,9 @@ export interface Collections {
   rateCounters: Collection<D.RateCounterDoc>;
   advisoryGenerations: Collection<D.AdvisoryGenerationDoc>;
   advisoryChunks: Collection<D.AdvisoryChunkDoc>;
+  uploads: Collection<D.UploadDoc>;
+  uploadParts: Collection<D.UploadPartDoc>;
+  uploadLedger: Collection<D.UploadLedgerDoc>;
   inventoryChunks: Collection<D.InventoryChunkDoc>;
   inventoryHeads: Collection<D.InventoryHeadDoc>;
 }
@@ -83,6 +86,9 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     rateCounters: db.collection('rateCounters'),
     advisoryGenerations: db.collection('advisoryGenerations'),
     advisoryChunks: db.collection('advisoryChunks'),
+    uploads: db.collection('uploads'),
+    uploadParts: db.collection('uploadParts'),
+    uploadLedger: db.collection('uploadLedger'),
     inventoryChunks: db.collection('inventoryChunks'),
     inventoryHeads: db.collection('inventoryHeads'),
   };
@@ -107,6 +113,9 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.invitations.createIndex({ id: 1 }, { unique: true }),
     c.invitations.createIndex({ orgId: 1 }),
     c.auditEvents.createIndex({ orgId: 1, _id: -1 }),
+    c.uploads.createIndex({ status: 1, expiresAt: 1 }),
+    c.uploadParts.createIndex({ uploadId: 1 }),
+    c.uploadLedger.createIndex({ uploadId: 1, seq: 1 }),
     c.inventoryChunks.createIndex({ scanId: 1 }),
     c.inventoryHeads.createIndex({ projectId: 1 }),
   ]);

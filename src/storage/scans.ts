@@ -7,7 +7,9 @@ import { isDuplicateKey, type Store } from './mongo';
 
 /** What processing sets; replaced whole by each status move. */
 type Outcome = Pick<ScanDoc, 'finishedAt' | 'failureReason' | 'failureMessage' | 'findings' | 'suppressed' | 'advisoryGeneration' | 'unmatchedVersions' | 'resultChunks' | 'findingCount' | 'moduleCount'>;
-type Fixed = Pick<ScanDoc, 'target' | 'ecosystem' | 'schemaVersion' | 'nodeCount' | 'graphSize' | 'bodyBytes' | 'metadata'>;
+// Multipart scans (platform.md §2) also fix, at completion of their upload: attributionMode, uploadId and moduleCount
+// (the number of modules, known then; an outcome that sets moduleCount overrides it in unpack).
+type Fixed = Pick<ScanDoc, 'target' | 'ecosystem' | 'schemaVersion' | 'nodeCount' | 'graphSize' | 'bodyBytes' | 'metadata' | 'attributionMode' | 'uploadId' | 'moduleCount'>;
 
 const bin = (value: unknown) => new Binary(Buffer.from(JSON.stringify(value)));
 const json = <T>(b: Binary): T => JSON.parse(Buffer.from(b.buffer).toString('utf8')) as T;
@@ -29,6 +31,7 @@ function outcomeOf(s: Partial<ScanDoc>): Outcome {
 
 function pack(s: ScanDoc): StoredScanDoc {
   const fixed: Fixed = { target: s.target, ecosystem: s.ecosystem, schemaVersion: s.schemaVersion, nodeCount: s.nodeCount, graphSize: s.graphSize, bodyBytes: s.bodyBytes, metadata: s.metadata };
+  if (s.attributionMode === 'paged') Object.assign(fixed, { attributionMode: s.attributionMode, uploadId: s.uploadId, moduleCount: s.moduleCount });
   return { _id: s._id, orgId: s.orgId, projectId: s.projectId, status: s.status, orgBucket: s.orgBucket, projectBucket: s.projectBucket, startedAt: s.startedAt, v: bin(fixed), r: bin(outcomeOf(s)) };
 }
 
@@ -46,7 +49,7 @@ export function unpack(d: StoredScanDoc): ScanDoc {
     startedAt: d.startedAt,
     finishedAt: outcome.finishedAt ? new Date(outcome.finishedAt) : null,
   };
-  for (const k of ['advisoryGeneration', 'unmatchedVersions', 'resultChunks', 'findingCount', 'moduleCount', 'graphSize', 'failureMessage', 'metadata'] as const) {
+  for (const k of ['advisoryGeneration', 'unmatchedVersions', 'resultChunks', 'findingCount', 'moduleCount', 'graphSize', 'failureMessage', 'metadata', 'attributionMode', 'uploadId'] as const) {
     if (doc[k] === undefined) delete doc[k];
   }
   return doc;

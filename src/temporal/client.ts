@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import type { ScanDoc } from '../storage/documents';
 import type { Store } from '../storage/mongo';
 import { getScan, markFailed, queuedScans } from '../storage/scans';
+import { cleanupUploads } from '../storage/uploads';
 import { SA, SCAN_WORKFLOW, type ScanWorkflowInput } from './keys';
 
 export interface TemporalHandle {
@@ -131,7 +132,8 @@ export const ORPHANED_MESSAGE = 'the scan workflow ended without recording an ou
  * One sweeper pass. (1) Starts the workflow of any scan still queued after `graceMs` (its start was lost).
  * (2) Fails with internal_error any scan still queued or running whose workflow is closed: that workflow ended without
  * storing an outcome (its last write, failScan, could not reach the database during an outage), and nothing else would
- * ever move the scan. Running scans are checked once they are `staleMs` old. markFailed claims the final outcome
+ * ever move the scan. Running scans are checked once they are `staleMs` old. (3) Deletes the parts of expired and
+ * rejected multipart uploads (storage/uploads.ts cleanupUploads). markFailed claims the final outcome
  * first-writer-wins and never overrides a completion, so a workflow finishing meanwhile keeps its own outcome.
  */
 export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger, graceMs = 5000, staleMs = 30_000): Promise<{ started: number; failed: number }> {
@@ -156,6 +158,8 @@ export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger,
     .limit(100)
     .toArray();
   for (const { _id } of stale) await orphan(_id, 'running');
+  // (3) Multipart uploads past their expiry lose their parts, as do rejected ones whose deletion failed.
+  await cleanupUploads(store).catch((err) => logger.warn({ err }, 'multipart upload cleanup failed'));
   return { started, failed };
 }
 

@@ -17,9 +17,11 @@ export function presentScan(s: ScanDoc) {
     finishedAt: iso(s.finishedAt),
     failureReason: s.status === 'failed' ? s.failureReason : null,
     // Inline v2 scans: the ordered module metadata, published with the findings; v1 and unfinished scans: [].
-    modules: completed ? (s.modules ?? []) : [],
+    // Multipart (paged) scans: always [], their modules are read from GET /v1/scans/{id}/modules (spec, Scan).
+    modules: completed && s.attributionMode !== 'paged' ? (s.modules ?? []) : [],
     advisoryGeneration: completed ? (s.advisoryGeneration ?? null) : null,
     unmatchedVersions: completed ? (s.unmatchedVersions ?? 0) : null,
     metadata: s.metadata ?? null,
+    ...(s.attributionMode === 'paged' ? { attributionMode: s.attributionMode, moduleCount: s.moduleCount ?? 0 } : {}),
   };
 }

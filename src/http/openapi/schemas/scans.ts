@@ -53,6 +53,8 @@ export const scanSchemas = {
       advisoryGeneration: strOrNull,
       unmatchedVersions: { type: ['integer', 'null'], minimum: 0 },
       metadata: { oneOf: [ref('ScanMetadata'), { type: 'null' }] },
+      attributionMode: { type: 'string', enum: ['paged'], description: 'Present on multipart scans only.' },
+      moduleCount: { type: 'integer', minimum: 0, description: 'Present on multipart scans only: the modules, read from GET /v1/scans/{scanId}/modules (modules is [] on them).' },
     },
   },
   ScanList: listEnvelope('scans', 'Scan'),
