@@ -3,11 +3,11 @@ import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import { configuredSources } from '../src/advisories/sync';
 import { ensureAdvisoryRefreshSchedule } from '../src/temporal/schedules';
-import { loadConfig, requireMongoUri, requireTemporalAddress } from '../src/config';
+import { envInt, loadConfig, requireMongoUri, requireTemporalAddress } from '../src/config';
 import { createLogger } from '../src/logger';
 import { connectStore, ensureIndexes } from '../src/storage/mongo';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
-import { createScanWorker } from './worker';
+import { createScanWorker, MAX_CONCURRENT_ACTIVITIES } from './worker';
 import { redactUri } from '../src/infra/private';
 import { workerRegistry } from '../src/metrics/worker';
 import { DEFAULT_WORKER_METRICS_PORT, metricsListenFromEnv, serveMetrics } from '../src/metrics/server';
@@ -43,7 +43,10 @@ async function main(): Promise<void> {
       await client.connection.close();
     }
   }
-  const { worker, connection, shards } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue });
+  // WORKER_MAX_CONCURRENT_ACTIVITIES: activities this process runs at once (default 8); 1 makes a worker take one
+  // shard of a paged scan at a time, so that the shards spread over the worker processes.
+  const maxConcurrentActivities = envInt('WORKER_MAX_CONCURRENT_ACTIVITIES', MAX_CONCURRENT_ACTIVITIES, { min: 1 });
+  const { worker, connection, shards } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, maxConcurrentActivities });
   // shutdown() stops polling and lets running activities finish (SHUTDOWN_GRACE in ./worker.ts); run() returns then.
   // A second signal does not wait.
   let stopping = false;

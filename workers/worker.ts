@@ -17,7 +17,12 @@ export interface WorkerOptions {
   shards?: ShardRunner;
   /** How long shutdown() lets running activities finish before cancelling them (default SHUTDOWN_GRACE). */
   shutdownGraceTime?: Duration;
+  /** Activities this worker runs at once (default MAX_CONCURRENT_ACTIVITIES). */
+  maxConcurrentActivities?: number;
 }
+
+/** Activities a worker runs at once by default: room for the graph work of concurrent scans on a small machine. */
+export const MAX_CONCURRENT_ACTIVITIES = 8;
 
 /**
  * SIGTERM lets running activities finish for this long (then they are cancelled and retried by another worker, a
@@ -38,8 +43,7 @@ export async function createScanWorker(o: WorkerOptions): Promise<{ worker: Work
     activities: createActivities({ store: o.store, logger: o.logger, shards }),
     // Heartbeat details (attribution progress) reach the server within 250 ms: a retry resumes from them.
     maxHeartbeatThrottleInterval: '250 ms',
-    // Leave room for the graph work of concurrent scans on a small machine.
-    maxConcurrentActivityTaskExecutions: 8,
+    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? MAX_CONCURRENT_ACTIVITIES,
     shutdownGraceTime: o.shutdownGraceTime ?? SHUTDOWN_GRACE,
     shutdownForceTime: SHUTDOWN_FORCE,
   });
