@@ -128,8 +128,8 @@ function v2Items(snapshot: Snapshot, projectId: string, built: BuiltGraph): Inve
     if (vertex < 0) {
       // Not in any resolution (the upload refuses such a snapshot): the first root's module, then the package.
       const root = snapshot.roots[0];
-      const path = root ? [root.module, snapshot.nodes[node].id] : [snapshot.nodes[node].id];
-      out.push(item(id, snapshot.nodes[node], isDirect, path, root ? manifestOf(snapshot, root) : (snapshot.manifests?.[0] ?? path[0])));
+      const path = [root ? root.module : (snapshot.manifests?.[0] ?? snapshot.project), snapshot.nodes[node].id];
+      out.push(item(id, snapshot.nodes[node], isDirect, path, root ? manifestOf(snapshot, root) : path[0]));
       continue;
     }
     const path = pathOf(walk, g.label, vertex).map((l) => labels[l]);

@@ -92,6 +92,7 @@ export const scanSchemas = {
       attributions: { type: 'array', items: ref('FindingAttribution'), description: 'v1 findings: [].' },
       summary: str,
       aliases: { ...strArray, description: 'Every id of the advisory alias group (additive).' },
+      packageRef: { type: 'string', pattern: '^dep_', description: 'The id of the package\'s item in the dependency inventory (GET /v1/dependencies): dep_ + a hash of project, ecosystem, name as the ecosystem compares it and version. On every finding of scans completed since the inventory exists (additive).' },
       attributionCount: { type: 'integer', minimum: 0, description: 'The light shape (paged scans, details=summary): the finding\'s attributions in the view and module/team scope; `attributions` is then [] (additive).' },
     },
   },
