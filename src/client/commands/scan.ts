@@ -6,6 +6,7 @@ import { COMMON_OPTIONS, USAGE, parse } from '../args';
 import { Http } from '../api/http';
 import { closeConnections } from '../api/transport';
 import { allFindings, idempotencyKey, uploadSnapshot, waitForScan } from '../api/scans';
+import { MULTIPART_BUDGETS, multipartKey, overSingleLimits, splitSnapshot, uploadMultipart } from '../api/multipart';
 import type { ApiScan } from '../api/types';
 import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
@@ -59,6 +60,16 @@ function retryTuning(env: NodeJS.ProcessEnv): { maxAttempts?: number; baseDelayM
     return Number(v);
   };
   return { maxAttempts: int('SCANNER_MAX_ATTEMPTS', 1), baseDelayMs: int('SCANNER_RETRY_BASE_MS', 0) };
+}
+
+/** SCANNER_PART_BYTES: the size of a multipart upload's parts (default and most: 10 MB); smaller for tests. */
+function partBytes(env: NodeJS.ProcessEnv): number {
+  const v = env.SCANNER_PART_BYTES;
+  if (v === undefined || v === '') return MULTIPART_BUDGETS.partBytes;
+  if (!/^\d+$/.test(v) || Number(v) < 1024 || Number(v) > MULTIPART_BUDGETS.partBytes) {
+    throw new InputError(`SCANNER_PART_BYTES=${JSON.stringify(v)}: a whole number of bytes from 1024 to ${MULTIPART_BUDGETS.partBytes}`);
+  }
+  return Number(v);
 }
 
 /** One status line on stderr, rewritten in place, only when stderr is a terminal. */
@@ -120,6 +131,22 @@ async function scan(args: string[], io: Io): Promise<number> {
   const uploaded: Array<{ scan: ApiScan; index: number }> = [];
   for (const [index, m] of made.entries()) {
     const body = JSON.stringify(m.snapshot);
+    // platform.md §7: a snapshot above the single-document limits goes as a multipart upload (v2 only).
+    const over = overSingleLimits(m.snapshot, Buffer.byteLength(body, 'utf8'));
+    if (over) {
+      const what = `${m.snapshot.ecosystem} snapshot (${m.snapshot.nodes.length} packages from ${m.lockfiles.join(', ')})`;
+      if (m.snapshot.schemaVersion !== 2) throw new InputError(`${what} is over the single-document limits (${over}), and a snapshot v1 cannot be sent in parts: only v2 snapshots can`);
+      const split = splitSnapshot(m.snapshot, partBytes(io.env));
+      const key = multipartKey(split, values.rescan ? new Date() : undefined);
+      timings.mark('serialize+hash');
+      const sending = progressLine(io);
+      const { scan, replay, upload } = await uploadMultipart(http, split, key, { onPart: (sent, total) => sending.update(`scanner: part ${sent} of ${total} sent`) });
+      sending.done();
+      io.err(`scanner: ${what} → scan ${scan.id} (over the single-document limits: ${over}; sent as multipart upload ${upload.id} in ${split.parts.length} parts)${replay ? ' (unchanged since an earlier upload: its scan; --rescan for a new one)' : ''}\n`);
+      uploaded.push({ scan, index });
+      timings.mark('upload');
+      continue;
+    }
     const key = idempotencyKey(body, values.rescan ? new Date() : undefined);
     timings.mark('serialize+hash');
     const { scan, replay } = await uploadSnapshot(http, body, key);
