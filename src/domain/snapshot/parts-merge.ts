@@ -104,3 +104,16 @@ export function validateUpload(header: UploadHeader, parts: readonly PartBody[])
   }
   return { snapshot, stats: { nodes: totals.nodes, roots: totals.roots, modules: totals.modules, vertices: totals.vertices, edges: totals.edges } };
 }
+
+/**
+ * The worker's deep check of a multipart scan's merged snapshot (the single upload's is validateSnapshot, whose
+ * single-document limits a multipart snapshot may exceed): what completion checked, the budgets, every
+ * cross-reference rule and the hops; the parts' structure was checked as each arrived. Returns the counted sizes.
+ */
+export function checkPagedSnapshot(snapshot: Snapshot): SnapshotStats {
+  const counts = countPart(snapshot);
+  const over = overBudget(zeroCounts(), counts);
+  if (over) throw tooLarge(over.budget === 'vertices' || over.budget === 'edges' ? '/roots' : `/${over.budget}`, `${over.total} ${over.budget}, over the upload's budget of ${over.limit}`);
+  checkHopsV2(crossReferenceV2(snapshot));
+  return { nodes: counts.nodes, roots: counts.roots, modules: counts.modules, vertices: counts.vertices, edges: counts.edges };
+}

@@ -255,3 +255,15 @@ describe('errors in the parts terms', () => {
     expect(inParts(other, origin)).toBe(other);
   });
 });
+
+describe("the worker's deep check of a merged snapshot", () => {
+  test('a graph above the single-document limits passes; what completion refuses is refused', async () => {
+    const { checkPagedSnapshot } = await import('../../../src/domain/snapshot/parts-merge');
+    const s = graph(12_000, 40, 12);
+    expect(checkPagedSnapshot(s)).toEqual({ nodes: 12_000, roots: 40, modules: 12, vertices: validateUpload(headerOf(s, 1), [s]).stats.vertices, edges: validateUpload(headerOf(s, 1), [s]).stats.edges });
+    const dup = { ...s, nodes: [...s.nodes, s.nodes[0]] };
+    expect(asErr(errorOf(() => checkPagedSnapshot(dup)))).toMatchObject({ status: 422, message: expect.stringMatching(/^\/nodes\/12000\/id: duplicate node id/) });
+    const many = { ...s, modules: Array.from({ length: 10_001 }, (_, i) => ({ path: `:m${i}` })) };
+    expect(asErr(errorOf(() => checkPagedSnapshot(many)))).toEqual(err(413, 'snapshot_too_large', "/modules: 10001 modules, over the upload's budget of 10000"));
+  });
+});
