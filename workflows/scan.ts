@@ -1,6 +1,7 @@
 // One workflow per uploaded snapshot (workflow id = scan id). Deterministic code only: the work is in activities,
 // which read and write MongoDB; Temporal carries ids and small summaries, never the snapshot (claim check).
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
@@ -32,6 +33,15 @@ const retry: RetryPolicy = {
 // worker that dies mid-attribution is noticed within the heartbeat timeout and the retry resumes on another one).
 const quick = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', scheduleToCloseTimeout: STEP_PATIENCE, retry });
 const heavy = proxyActivities<Activities>({ startToCloseTimeout: '15 minutes', heartbeatTimeout: '15 seconds', scheduleToCloseTimeout: STEP_PATIENCE, retry });
+// The shards of a paged scan: as heavy, and a cancelled shard (another one failed for good) is waited for until its
+// worker confirms, so that nothing writes after the scan is failed. (Unset, the SDK only tries to cancel.)
+const shards = proxyActivities<Activities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '15 seconds',
+  scheduleToCloseTimeout: STEP_PATIENCE,
+  retry,
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+});
 const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', scheduleToCloseTimeout: STEP_PATIENCE, retry });
 
 function stage(s: Stage, details: string): void {
@@ -93,7 +103,7 @@ async function pagedScan(scanId: string): Promise<ScanWorkflowResult> {
     setCurrentDetails(`attributing: shard ${done} of ${plan.shards} done (${matched.findings} findings; ${plan.roots} roots, ${plan.vertices} vertices, ${plan.edges} edges; one activity per shard)`);
   progress();
   await fanOut(plan.shards, async (shard) => {
-    await heavy.attributeShard({ scanId, shard });
+    await shards.attributeShard({ scanId, shard });
     done++;
     progress();
   });
