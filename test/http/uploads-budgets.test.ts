@@ -146,6 +146,20 @@ describe('completion over the whole graph', () => {
     expect(await t.store.c.scans.countDocuments({ projectId: created.body.upload.project })).toBe(0);
   });
 
+  test('a replayed key of a rejected upload: 200 with it, rejected; its completion repeats the refusal', async () => {
+    const { s, parts } = graph('rejected-replay');
+    parts[1].nodes!.push({ ...parts[0].nodes![0] });
+    const body = JSON.stringify(headerOf(s, 2));
+    const created = await c().create(body, { 'Idempotency-Key': 'rejected-replay' });
+    const id = created.body.upload.id;
+    for (let n = 1; n <= 2; n++) await c().put(id, n, parts[n - 1]);
+    envelope(await c().complete(id), 422, 'invalid_snapshot');
+    const replay = await c().create(body, { 'Idempotency-Key': 'rejected-replay' });
+    expect(replay.status).toBe(200);
+    expect(replay.body.upload).toMatchObject({ id, status: 'rejected', received: [1, 2] });
+    envelope(await c().complete(id), 422, 'invalid_snapshot', 'part 2: /nodes/2/id: duplicate node id "a@1" (also part 1: /nodes/0)');
+  });
+
   test('the valid graph completes', async () => {
     const { s, parts } = graph('valid');
     const { completion } = await c().all(s, parts);

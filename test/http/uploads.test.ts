@@ -10,7 +10,9 @@ import { getScan } from '../../src/storage/scans';
 import { claimOutcome, cleanupUploads, UPLOAD_EXPIRY_MS } from '../../src/storage/uploads';
 import { sweepOnce } from '../../src/temporal/client';
 import { createLogger } from '../../src/logger';
-import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { uploadPreparer } from '../../src/pool/upload-pool';
+import { appWithoutTemporal, bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
 import { headerOf, prng, splitInto } from '../unit/domain/parts-helpers';
 import { envelope, expectDocumented, uploadClient, UPLOADS } from './uploads-helpers';
@@ -377,4 +379,26 @@ describe('completion, decided once', () => {
     expect(results[0].body).toMatchObject({ attributionMode: 'paged', moduleCount: 10 });
     expect(await t.store.c.scans.countDocuments({ projectId: created.body.upload.project })).toBe(1);
   });
+});
+
+test('Temporal away at completion: the 201 stands, and the sweeper starts the paged scan\'s workflow (paged: true)', async () => {
+  // an API whose workflow starts never get through (the starter reports failure, as when Temporal is down)
+  const uploads = uploadPreparer(1);
+  const away = await appWithoutTemporal(t.store, { uploads, starter: { start: async () => false, drain: async () => undefined } });
+  try {
+    const s = monorepo('temporal-away');
+    const created = await away.api.post(UPLOADS).set(bearer(key)).send(headerOf(s, 3));
+    const id = created.body.upload.id;
+    for (const [i, p] of threeParts(s).entries()) expect((await away.api.put(`${UPLOADS}/${id}/parts/${i + 1}`).set(bearer(key)).send(p)).status).toBe(201);
+    const done = await away.api.post(`${UPLOADS}/${id}/completion`).set(bearer(key));
+    expect(done.status).toBe(201);
+    await expect(t.temporal.client.workflow.getHandle(done.body.id).describe()).rejects.toThrow();
+    await sweepOnce(t.store, t.temporal, createLogger('test', 'silent'), 0);
+    const history = await t.temporal.client.workflow.getHandle(done.body.id).fetchHistory();
+    const started = history.events!.find((e) => e.workflowExecutionStartedEventAttributes)!.workflowExecutionStartedEventAttributes!;
+    expect(defaultPayloadConverter.fromPayload(started.input!.payloads![0])).toEqual({ scanId: done.body.id, nodeCount: 4, graphSize: 19, paged: true });
+  } finally {
+    await new Promise<void>((r) => away.server.close(() => r()));
+    await uploads.close();
+  }
 });
