@@ -14,9 +14,10 @@ import * as engine from '../../activities/engine';
 import { importAdvisories } from '../../src/advisories/import';
 import { compareCodePoints, dependencyId, normalizedName } from '../../src/domain/inventory';
 import { openApiDocument } from '../../src/http/openapi/document';
+import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
 import { createLogger } from '../../src/logger';
 import { uploadPreparer } from '../../src/pool/upload-pool';
-import { writeInventory } from '../../src/storage/inventory';
+import { INVENTORY_CHUNK_SIZE, writeInventory } from '../../src/storage/inventory';
 import { createProject } from '../../src/storage/projects';
 import { getScan, markFailed } from '../../src/storage/scans';
 import { createScanWorker } from '../../workers/worker';
@@ -394,3 +395,18 @@ test('item order is code-point order, also where UTF-16 order differs', async ()
   expect(got).toEqual([...names].sort(compareCodePoints));
   expect(got).toEqual(['Ab', 'a', 'b', '\uFF5Apkg', '\u{1F600}pkg']);
 });
+
+test('an inventory stored in several chunks pages through whole, in order, once per package', async () => {
+  const nodes = INVENTORY_CHUNK_SIZE + 1500;
+  const id = await upload(syntheticSnapshot({ schemaVersion: 1, nodes, roots: 10, depsPerNode: 3, project: 'chunked', ecosystem: 'javascript' }), quiet.api);
+  await processScan(id);
+  expect(await t.store.c.inventoryChunks.countDocuments({ scanId: id })).toBe(2);
+  const { items, pages } = await allPages('project=chunked&limit=200');
+  expect(pages).toHaveLength(Math.ceil(nodes / 200));
+  expect(items).toHaveLength(nodes);
+  expect(new Set(items.map((d) => d.id)).size).toBe(nodes);
+  const keys = items.map((d) => [d.name, d.version, d.id]);
+  const sorted = [...keys].sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || compareCodePoints(a[2], b[2]));
+  expect(keys).toEqual(sorted);
+  expect(items.every((d) => d.path.length >= 2 && d.manifest === d.path[0])).toBe(true);
+}, 120_000);
