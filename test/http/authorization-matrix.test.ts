@@ -121,7 +121,7 @@ async function request(endpoint: Endpoint, token: string | null) {
   }
   // ids that do not exist: the endpoint answers 404 not_found past access, as it does for a scan out of reach
   path = path.replace(':findingId', 'fnd_0000000000000000').replace(':attributionId', 'att_0000000000000000');
-  if (endpoint === 'GET /v1/dependencies') path = `${route}?project=alpha`;
+  if (endpoint === 'GET /v1/dependencies') path = `${route}?project=${ids.project}`; // by id: org b has an "alpha" of its own
   if (endpoint === 'POST /v1/scans/dependency-snapshots/uploads') body = uploadCreate();
   if (endpoint === 'POST /v1/scans/dependency-snapshots') body = v1Snapshot('alpha');
   if (endpoint === 'POST /v1/api-keys') body = { name: 'matrix', scopes: ['scans:read'], projects: 'all' };
@@ -154,7 +154,7 @@ function expected(endpoint: Endpoint, access: Access, c: Cred): { status?: numbe
   } else if (!c.scopes!.includes(access.scope)) return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
   if ((c.org === 'b' || c.restricted) && (endpoint.includes(':scanId') || endpoint.includes(':uploadId'))) return { status: 404, code: 'not_found' };
   if (c.restricted && (endpoint === 'POST /v1/scans/dependency-snapshots' || endpoint === 'POST /v1/scans/dependency-snapshots/uploads')) return { status: 422, code: 'unknown_project' };
-  // ?project=alpha names a project of org a: out of reach of another organization and of the restricted key
+  // ?project=<alpha's id> names a project of org a: out of reach of another organization and of the restricted key
   if ((c.org === 'b' || c.restricted) && endpoint === 'GET /v1/dependencies') return { status: 422, code: 'unknown_project' };
   return { pass: true };
 }
