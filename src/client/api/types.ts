@@ -25,8 +25,8 @@ export interface ApiScan {
   metadata?: SnapshotMetadata | null;
 }
 
-/** A finding as GET /v1/scans/{id}/findings serves it (aliases is an additive field; older servers may omit it). */
-export type ApiFinding = Omit<Finding, 'aliases'> & { aliases?: string[] };
+/** A finding as GET /v1/scans/{id}/findings serves it (aliases and packageRef are additive; older servers omit them). */
+export type ApiFinding = Omit<Finding, 'aliases' | 'packageRef'> & { aliases?: string[]; packageRef?: string };
 
 export interface ApiErrorBody {
   error: { code: string; message: string; requestId?: string };
