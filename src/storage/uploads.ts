@@ -120,24 +120,42 @@ export async function readPartBytes(store: Store, uploadId: string, n: number): 
   return d ? gunzip(Buffer.from(d.data.buffer)) : null;
 }
 
-/**
- * The create body and parts 1..parts, parsed, in part order, read a few at a time; each part's bytes are dropped
- * once parsed. Throws when one is missing (the caller checked that all were received).
- */
-export async function readUploadBodies(store: Store, uploadId: string, parts: number): Promise<{ header: unknown; parts: unknown[]; bytes: number }> {
-  const out: unknown[] = new Array(parts + 1);
-  let bytes = 0;
+/** Reads parts 0..parts a few at a time, each handed to `use` as it arrives; throws when one is missing. */
+async function eachPart(store: Store, uploadId: string, parts: number, use: (n: number, raw: Buffer) => void): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(4, parts + 1) }, async () => {
       for (let n = next++; n <= parts; n = next++) {
         const raw = await readPartBytes(store, uploadId, n);
         if (!raw) throw new Error(`upload ${uploadId}: part ${n} missing`);
-        bytes += raw.length;
-        out[n] = JSON.parse(raw.toString('utf8'));
+        use(n, raw);
       }
     }),
   );
+}
+
+/**
+ * The create body and parts 1..parts, parsed, in part order; each part's bytes are dropped once parsed. Throws when
+ * one is missing (the caller checked that all were received).
+ */
+export async function readUploadBodies(store: Store, uploadId: string, parts: number): Promise<{ header: unknown; parts: unknown[]; bytes: number }> {
+  const out: unknown[] = new Array(parts + 1);
+  let bytes = 0;
+  await eachPart(store, uploadId, parts, (n, raw) => {
+    bytes += raw.length;
+    out[n] = JSON.parse(raw.toString('utf8'));
+  });
+  return { header: out[0], parts: out.slice(1), bytes };
+}
+
+/** The create body and parts 1..parts as stored (raw bytes), in part order. */
+export async function readUploadRaw(store: Store, uploadId: string, parts: number): Promise<{ header: Buffer; parts: Buffer[]; bytes: number }> {
+  const out: Buffer[] = new Array(parts + 1);
+  let bytes = 0;
+  await eachPart(store, uploadId, parts, (n, raw) => {
+    bytes += raw.length;
+    out[n] = raw;
+  });
   return { header: out[0], parts: out.slice(1), bytes };
 }
 

@@ -8,7 +8,9 @@ import { acceptedTotals } from '../../src/domain/snapshot/parts-ledger';
 import { readLedger } from '../../src/storage/uploads';
 import { newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
-import { headerOf } from '../unit/domain/parts-helpers';
+import { headerOf, prng, splitInto } from '../unit/domain/parts-helpers';
+import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
+import { CHECK_INLINE_LIMIT } from '../../src/pool/upload-check';
 import { envelope, expectDocumented, uploadClient, UPLOADS } from './uploads-helpers';
 
 let t: TestContext;
@@ -165,5 +167,24 @@ describe('completion over the whole graph', () => {
     const { completion } = await c().all(s, parts);
     expect(completion.status).toBe(201);
     expect(completion.body).toMatchObject({ attributionMode: 'paged', moduleCount: 2, status: 'queued' });
+  });
+});
+
+describe('a large upload, checked off the event loop', () => {
+  const big = (project: string) => syntheticSnapshot({ schemaVersion: 2, nodes: 12_000, roots: 24, modules: 8, depsPerNode: 3, rootDeps: 2, project });
+
+  test('above the single-document limits: completes; a violation across its parts is found there too', async () => {
+    const s = big('large-valid');
+    const parts = splitInto(s, 5, prng(8));
+    expect(parts.reduce((n, p) => n + JSON.stringify(p).length, 0)).toBeGreaterThan(CHECK_INLINE_LIMIT);
+    const ok = await c().all(s, parts);
+    expect(ok.completion.status).toBe(201);
+    expect(ok.completion.body).toMatchObject({ attributionMode: 'paged', moduleCount: 8 });
+
+    const bad = big('large-invalid');
+    const badParts = [{ nodes: bad.nodes.slice(0, 6_000), modules: bad.modules }, { nodes: [...bad.nodes.slice(6_000), bad.nodes[17]] }, { roots: bad.roots }];
+    const refused = await c().all(bad, badParts);
+    envelope(refused.completion, 422, 'invalid_snapshot', `part 2: /nodes/6000/id: duplicate node id "${bad.nodes[17].id}" (also part 1: /nodes/17)`);
+    expect((await c().get(refused.id)).body.upload.status).toBe('rejected');
   });
 });

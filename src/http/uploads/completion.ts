@@ -4,12 +4,12 @@
 // (storage/uploads.ts): concurrent completions make one scan, a repeated one answers 200 with it, and a completion
 // that died between its claim and its scan is finished by the next one, with the claimed scan id. Checking the
 // graph is deterministic, so every completion that checks it reaches the same verdict; within this process,
-// concurrent completions of one upload share one check.
+// concurrent completions of one upload share one check, which runs on a thread when the upload is large.
 import type { Context } from 'koa';
 import { ApiError, type ErrorCode } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { checkUploadHeader, type PartBody, type UploadHeader } from '../../domain/snapshot/parts';
-import { validateUpload } from '../../domain/snapshot/parts-merge';
+import { checkUploadHeader, type UploadHeader } from '../../domain/snapshot/parts';
+import { checkUpload } from '../../pool/upload-check';
 import { scanMetadata, type SnapshotStats } from '../../domain/types';
 import { envInt } from '../../config';
 import type { ScanDoc, UploadDoc } from '../../storage/documents';
@@ -23,7 +23,7 @@ import {
   listParts,
   readOutcome,
   readPartBytes,
-  readUploadBodies,
+  readUploadRaw,
   uploadStatus,
   type Outcome,
 } from '../../storage/uploads';
@@ -35,10 +35,11 @@ import { UploadSlots } from '../scans/upload-body';
 import { notOpen, reachableUpload } from './access';
 
 /**
- * Checks of whole uploads running at once in this process (UPLOADS_MAX_COMPLETIONS): each holds an upload's graph
- * in memory, up to the budgets; past the count a completion is answered 503 service_unavailable with Retry-After.
+ * Checks of whole uploads running at once in this process (UPLOADS_MAX_COMPLETIONS): each holds an upload's parsed
+ * graph in memory (a few hundred MB at the budgets) and the CPU for seconds; past the count a completion is answered
+ * 503 service_unavailable with Retry-After, which clients retry. Completions of one upload share one check.
  */
-export const DEFAULT_MAX_COMPLETIONS = 2;
+export const DEFAULT_MAX_COMPLETIONS = 1;
 
 type Verdict = { ok: true; header: UploadHeader; stats: SnapshotStats; bytes: number } | { ok: false; error: ApiError };
 
@@ -49,17 +50,12 @@ function incomplete(u: UploadDoc, missing: number[]): ApiError {
   return new ApiError(409, 'upload_incomplete', `upload ${u._id}: ${missing.length} of ${u.parts} parts missing: ${shown}${more}`);
 }
 
+/** The whole graph checked, off the event loop when large (pool/upload-check.ts). */
 async function check(deps: AppDeps, u: UploadDoc): Promise<Verdict> {
-  const bodies = await readUploadBodies(deps.store, u._id, u.parts);
-  try {
-    // Both were checked when they arrived; the header is typed again here, the parts are taken as stored.
-    const header = checkUploadHeader(bodies.header);
-    const { stats } = validateUpload(header, bodies.parts as PartBody[]);
-    return { ok: true, header, stats, bytes: bodies.bytes };
-  } catch (err) {
-    if (err instanceof ApiError && (err.status === 413 || err.status === 422)) return { ok: false, error: err };
-    throw err;
-  }
+  const raw = await readUploadRaw(deps.store, u._id, u.parts);
+  const header = checkUploadHeader(JSON.parse(raw.header.toString('utf8'))); // checked at create: typed here
+  const v = await checkUpload(raw.header, raw.parts);
+  return v.ok ? { ok: true, header, stats: v.stats, bytes: raw.bytes } : v;
 }
 
 /** The scan document of a completed upload. */
