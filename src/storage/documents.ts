@@ -50,7 +50,7 @@ export interface ScanDoc {
   bodyBytes: number;
   /** The snapshot's metadata (platform.md §7); absent on scans stored before it existed. */
   metadata?: SnapshotMetadata | null;
-  /** List buckets (see storage/scans.ts): arrival order within the organization and within the project. */
+  /** List buckets: the scan's group in its organization's and its project's time partition (storage/scan-regions.ts). */
   orgBucket: number;
   projectBucket: number;
   /** Set on completion: the advisory generation the scan was matched against. */
@@ -99,6 +99,11 @@ export interface IdempotencyDoc { _id: string; bodyHash: string; scanId: string;
 
 export interface SettingDoc { _id: string; value: unknown }
 export interface CounterDoc { _id: string; seq: number }
+/**
+ * One region of a scope's scan-list time partition (domain/scan-list/regions.ts), immutable once inserted:
+ * _id = `${scope}|${n}`, scope `o:${orgId}` or `p:${projectId}`; start/end/since in ms since the epoch.
+ */
+export interface ScanRegionDoc { _id: string; scope: string; n: number; start: number; end: number; g: number; since: number }
 /** _id is the SHA-256 of the svc_inv_ token; `id` is the public inv_ id. Status expired is derived from expiresAt. */
 export interface InvitationDoc {
   _id: string;

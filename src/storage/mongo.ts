@@ -2,6 +2,7 @@
 // replica set and on the local FerretDB: every hot path is an _id lookup or top-level equality (local-database.md).
 import { MongoClient, Db, Collection, MongoServerError } from 'mongodb';
 import type * as D from './documents';
+import { refileLegacyScans } from './scan-regions-upgrade';
 
 export interface Collections {
   orgs: Collection<D.OrgDoc>;
@@ -18,6 +19,7 @@ export interface Collections {
   idempotency: Collection<D.IdempotencyDoc>;
   settings: Collection<D.SettingDoc>;
   counters: Collection<D.CounterDoc>;
+  scanRegions: Collection<D.ScanRegionDoc>;
   claims: Collection<D.ClaimDoc>;
   invitations: Collection<D.InvitationDoc>;
   auditEvents: Collection<D.AuditEventDoc>;
@@ -80,6 +82,7 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     idempotency: db.collection('idempotency'),
     settings: db.collection('settings'),
     counters: db.collection('counters'),
+    scanRegions: db.collection('scanRegions'),
     claims: db.collection('claims'),
     invitations: db.collection('invitations'),
     auditEvents: db.collection('auditEvents'),
@@ -105,8 +108,9 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.apiKeys.createIndex({ id: 1 }, { unique: true }),
     c.apiKeys.createIndex({ orgId: 1, id: -1 }),
     c.projects.createIndex({ orgId: 1, slug: 1 }, { unique: true }),
-    c.scans.createIndex({ orgId: 1, orgBucket: -1 }),
-    c.scans.createIndex({ orgId: 1, projectId: 1, projectBucket: -1 }),
+    // Scan lists: a group read by equality, in list order (storage/scans.ts listScans).
+    c.scans.createIndex({ orgId: 1, orgBucket: -1, startedAt: -1, _id: -1 }),
+    c.scans.createIndex({ orgId: 1, projectId: 1, projectBucket: -1, startedAt: -1, _id: -1 }),
     c.scans.createIndex({ status: 1 }),
     c.scanResults.createIndex({ scanId: 1 }),
     c.scanAttributions.createIndex({ scanId: 1 }),
@@ -119,6 +123,9 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.inventoryChunks.createIndex({ scanId: 1 }),
     c.inventoryHeads.createIndex({ projectId: 1 }),
   ]);
+  // The earlier scan-list indexes (bucket alone), superseded by the two above.
+  await Promise.all(['orgId_1_orgBucket_-1', 'orgId_1_projectId_1_projectBucket_-1'].map((name) => c.scans.dropIndex(name).catch(() => undefined)));
+  await refileLegacyScans(store); // once: scans stored before the scan list's time partition
 }
 
 export function isDuplicateKey(err: unknown): boolean {

@@ -4,6 +4,8 @@ import { Binary, type Filter } from 'mongodb';
 import type { FailureReason, SeverityCounts } from '../domain/types';
 import type { ScanDoc, StoredScanDoc } from './documents';
 import { isDuplicateKey, type Store } from './mongo';
+import { fileScanGroups, newestGroup, orgScope, projectScope } from './scan-regions';
+import { GROUP_TARGET, newestFirst, type ListKey } from '../domain/scan-list/regions';
 
 /** What processing sets; replaced whole by each status move. */
 type Outcome = Pick<ScanDoc, 'finishedAt' | 'failureReason' | 'failureMessage' | 'findings' | 'suppressed' | 'advisoryGeneration' | 'unmatchedVersions' | 'resultChunks' | 'findingCount' | 'moduleCount'>;
@@ -29,7 +31,8 @@ function outcomeOf(s: Partial<ScanDoc>): Outcome {
   };
 }
 
-function pack(s: ScanDoc): StoredScanDoc {
+/** The stored form of a scan (exported for tests that store scans as earlier versions did). */
+export function pack(s: ScanDoc): StoredScanDoc {
   const fixed: Fixed = { target: s.target, ecosystem: s.ecosystem, schemaVersion: s.schemaVersion, nodeCount: s.nodeCount, graphSize: s.graphSize, bodyBytes: s.bodyBytes, metadata: s.metadata };
   if (s.attributionMode === 'paged') Object.assign(fixed, { attributionMode: s.attributionMode, uploadId: s.uploadId, moduleCount: s.moduleCount });
   return { _id: s._id, orgId: s.orgId, projectId: s.projectId, status: s.status, orgBucket: s.orgBucket, projectBucket: s.projectBucket, startedAt: s.startedAt, v: bin(fixed), r: bin(outcomeOf(s)) };
@@ -60,51 +63,46 @@ export async function getScan(store: Store, scanId: string): Promise<ScanDoc | n
   return d ? unpack(d) : null;
 }
 
+/**
+ * Stores a new scan, filed in its organization's and its project's lists by its startedAt (storage/scan-regions.ts):
+ * whatever orgBucket/projectBucket the caller set is replaced.
+ */
 export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
+  Object.assign(scan, await fileScanGroups(store, scan.orgId, scan.projectId, scan.startedAt.getTime()));
   await store.c.scans.insertOne(pack(scan));
 }
 
 /**
- * Scan lists touch a bounded number of documents on any backend, whatever the organization's history: every scan
- * gets a bucket number in its organization and in its project (a per-org / per-project counter, BUCKET_SIZE scans a
- * bucket), and a page reads the newest buckets by top-level equality (status too, when filtered) until it is full.
- * FerretDB pushes that equality down, so a page decodes about the buckets it shows instead of the organization's
- * whole history (local-database.md); on MongoDB the indexes on (orgId, orgBucket) and (orgId, projectId,
- * projectBucket) do the same. Order: bucket descending, then id descending: arrival order, stable for keyset
- * pagination.
+ * GET /v1/scans lists newest first by startedAt, ties by id descending (decisions.md), and touches a bounded number
+ * of documents on any backend, whatever the organization's history. Every scan is filed, by its startedAt, in a group
+ * of its organization's and of its project's time partition (storage/scan-regions.ts); groups follow startedAt order
+ * by construction and hold about BUCKET_SIZE scans each. A page reads the newest groups by top-level equality (status
+ * too, when filtered) until it is full, sorts each by (startedAt, id), and continues from a cursor that holds the
+ * last key shown. FerretDB pushes that equality down, so a page decodes about the groups it shows instead of the
+ * organization's whole history (local-database.md); on MongoDB the indexes on (orgId, orgBucket, startedAt, _id) and
+ * (orgId, projectId, projectBucket, startedAt, _id) do the same.
  */
-/** Part of the stored format: changing it needs the buckets of existing scans recomputed. */
-export const BUCKET_SIZE = 16;
+/** About how many scans a group holds. */
+export const BUCKET_SIZE = GROUP_TARGET;
 /**
- * Buckets one list request may read. A page needs about limit / BUCKET_SIZE of them; lists filtered by status or
- * over a restricted key's projects skip buckets without a match, and past this many the page ends early (possibly
+ * Groups one list request may read. A page needs about limit / BUCKET_SIZE of them; lists filtered by status or
+ * over a restricted key's projects skip groups without a match, and past this many the page ends early (possibly
  * empty) with a cursor to where it stopped, rather than read on through years of history.
  */
 export const MAX_BUCKETS_PER_PAGE = 32;
 
-async function nextSeq(store: Store, counter: string): Promise<number> {
-  // Two first upserts of one counter can race to insert it: the loser gets E11000 and simply increments again
-  // (MongoDB retries such upserts itself on recent servers; FerretDB does not). On FerretDB concurrent increments
-  // may also be lost (it updates by read-then-write): buckets then hold more than BUCKET_SIZE scans, which costs
-  // list speed, never list correctness.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const doc = await store.c.counters.findOneAndUpdate({ _id: counter }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
-      return doc!.seq;
-    } catch (err) {
-      if (!isDuplicateKey(err) || attempt >= 3) throw err;
-    }
-  }
-}
-
-export async function allocateBuckets(store: Store, orgId: string, projectId: string): Promise<{ orgBucket: number; projectBucket: number }> {
-  const [o, p] = await Promise.all([nextSeq(store, `scans:${orgId}`), nextSeq(store, `scans:${orgId}:${projectId}`)]);
-  return { orgBucket: Math.floor((o - 1) / BUCKET_SIZE), projectBucket: Math.floor((p - 1) / BUCKET_SIZE) };
+/**
+ * Earlier versions allocated buckets from a counter here; a scan's groups are now decided from its startedAt when it
+ * is inserted (insertScan), so there is nothing to allocate. Kept for callers not yet updated: placeholders.
+ */
+export async function allocateBuckets(_store: Store, _orgId: string, _projectId: string): Promise<{ orgBucket: number; projectBucket: number }> {
+  return { orgBucket: -1, projectBucket: -1 };
 }
 
 export interface ScanListPosition {
   bucket: number;
-  /** Continue with the scans of `bucket` whose id sorts below this one; null (or absent): the whole bucket. */
+  /** Continue with the scans of `bucket` listed after this key (startedAt in ms, then id); null: the whole bucket. */
+  at: number | null;
   id: string | null;
 }
 
@@ -117,53 +115,59 @@ export interface ScanListQuery {
   limit: number;
 }
 
+/** Scans of a group listed after `key`: older, or as old with a smaller id. */
+function olderThan(key: ListKey): Filter<StoredScanDoc> {
+  const at = new Date(key.at);
+  return { $or: [{ startedAt: { $lt: at } }, { startedAt: at, _id: { $lt: key.id } }] };
+}
+
 /**
- * One page, newest first, and the position the next page starts from (null: nothing older). At most one counter read
- * and MAX_BUCKETS_PER_PAGE bucket reads, each of at most limit + 1 documents: about limit + 2 * BUCKET_SIZE documents
- * in all when buckets hold BUCKET_SIZE scans.
+ * One page, newest first, and the position the next page starts from (null: nothing older). At most one probe of the
+ * newest region and MAX_BUCKETS_PER_PAGE group reads, each of at most limit + 1 documents: about limit + 2 *
+ * BUCKET_SIZE documents in all when groups hold BUCKET_SIZE scans.
  */
 export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans: ScanDoc[]; next: ScanListPosition | null }> {
   const single = q.projectIds?.length === 1 ? q.projectIds[0] : undefined;
-  const field = single ? 'projectBucket' : 'orgBucket';
-  const base: Filter<StoredScanDoc> = { orgId: q.orgId };
-  if (single) base.projectId = single;
-  else if (q.projectIds) base.projectId = { $in: q.projectIds };
+  const scope = single ? projectScope(q.orgId, single) : orgScope(q.orgId);
+  const base: Filter<StoredScanDoc> = { ...scope.filter };
+  if (!single && q.projectIds) base.projectId = { $in: q.projectIds };
   if (q.status) base.status = q.status as StoredScanDoc['status'];
-  let bucket: number;
-  let afterId = q.after?.id ?? null;
-  if (q.after) bucket = q.after.bucket;
-  else {
-    const counter = await store.c.counters.findOne({ _id: single ? `scans:${q.orgId}:${single}` : `scans:${q.orgId}` });
-    bucket = counter ? Math.floor((counter.seq - 1) / BUCKET_SIZE) : -1;
-  }
-  // Newest first within a bucket, and never more than the page still needs (a bucket may hold more than BUCKET_SIZE).
-  const read = (b: number, below: string | null, n: number) => {
-    const filter = { ...base, [field]: b, ...(below === null ? {} : { _id: { $lt: below } }) } as Filter<StoredScanDoc>;
-    return store.c.scans.find(filter).sort({ _id: -1 }).limit(n).toArray();
+  let group = q.after ? q.after.bucket : await newestGroup(store, scope.key);
+  let after: ListKey | null = q.after && q.after.at !== null && q.after.id !== null ? { at: q.after.at, id: q.after.id } : null;
+  // Newest first within a group, and never more than the page still needs (a group may hold more than BUCKET_SIZE).
+  const read = (g: number, below: ListKey | null, n: number) => {
+    const filter = { ...base, [scope.field]: g, ...(below ? olderThan(below) : {}) } as Filter<StoredScanDoc>;
+    return store.c.scans.find(filter).sort({ startedAt: -1, _id: -1 }).limit(n).toArray();
   };
   const want = q.limit + 1; // one more than shown tells whether a next page exists
-  const found: Array<{ scan: ScanDoc; bucket: number }> = [];
+  const found: Array<{ scan: ScanDoc; group: number }> = [];
   let budget = MAX_BUCKETS_PER_PAGE;
-  while (bucket >= 0 && found.length < want && budget > 0) {
-    // The buckets a full page needs are read at once (the newest may be nearly empty, hence one more).
+  while (group >= 0 && found.length < want && budget > 0) {
+    // The groups a full page needs are read at once (the newest may be nearly empty, hence one more).
     const need = want - found.length;
-    const count = Math.min(Math.ceil(need / BUCKET_SIZE) + 1, budget, bucket + 1);
-    const first = bucket;
-    const docs = await Promise.all(Array.from({ length: count }, (_, i) => read(first - i, i === 0 ? afterId : null, need)));
+    const count = Math.min(Math.ceil(need / BUCKET_SIZE) + 1, budget, group + 1);
+    const first = group;
+    const docs = await Promise.all(Array.from({ length: count }, (_, i) => read(first - i, i === 0 ? after : null, need)));
     for (let i = 0; i < count && found.length < want; i++) {
-      for (const d of docs[i].slice(0, want - found.length)) found.push({ scan: unpack(d), bucket: first - i });
+      // The database sorted them; sorting again costs nothing and keeps the order exact whatever the backend.
+      const scans = docs[i].map(unpack).sort((a, b) => newestFirst(keyOf(a), keyOf(b)));
+      for (const scan of scans.slice(0, want - found.length)) found.push({ scan, group: first - i });
     }
-    bucket -= count;
+    group -= count;
     budget -= count;
-    afterId = null;
+    after = null;
   }
   const shown = found.slice(0, q.limit);
-  // A bucket read short of its limit was read whole, so with the page not full every bucket before `bucket` is done.
+  // A group read short of its limit was read whole, so with the page not full every group before `group` is done.
   let next: ScanListPosition | null = null;
-  if (found.length > q.limit) next = { bucket: shown[shown.length - 1].bucket, id: shown[shown.length - 1].scan._id };
-  else if (bucket >= 0) next = { bucket, id: null };
+  if (found.length > q.limit) {
+    const last = shown[shown.length - 1];
+    next = { bucket: last.group, ...keyOf(last.scan) };
+  } else if (group >= 0) next = { bucket: group, at: null, id: null };
   return { scans: shown.map((f) => f.scan), next };
 }
+
+const keyOf = (s: ScanDoc): ListKey => ({ at: s.startedAt.getTime(), id: s._id });
 
 /**
  * Moves a scan from one of `from` to `status` with this outcome: one update, conditional on the current status, so

@@ -1,7 +1,8 @@
 // Scan status transitions on the real database: compare-and-set, forward only, whatever the interleaving.
 import { newId } from '../../src/domain/ids';
 import type { ScanDoc } from '../../src/storage/documents';
-import { allocateBuckets, BUCKET_SIZE, getScan, insertScan, markCompleted, markFailed, markRunning } from '../../src/storage/scans';
+import { fileScanGroups } from '../../src/storage/scan-regions';
+import { getScan, insertScan, markCompleted, markFailed, markRunning } from '../../src/storage/scans';
 import { testContext, type TestContext } from '../helpers/context';
 
 let t: TestContext;
@@ -42,17 +43,12 @@ async function isFerretDB(): Promise<boolean> {
   return JSON.stringify(info).toLowerCase().includes('ferretdb');
 }
 
-test('the first uploads of a new project race to create its counters: no duplicate-key error, buckets filled in order', async () => {
+test('the first uploads of a new project race to create its first list region: no duplicate-key error, one region holds them all', async () => {
   const org = newId('org');
-  const got = await Promise.all(Array.from({ length: 2 * BUCKET_SIZE }, () => allocateBuckets(t.store, org, 'prj_race')));
-  const buckets = got.map((b) => b.projectBucket).sort((a, b) => a - b);
-  if (await isFerretDB()) {
-    // increments may be lost under concurrency there: buckets hold more than 16 scans, lists stay correct
-    for (const b of buckets) expect([0, 1]).toContain(b);
-  } else {
-    // 32 allocations fill exactly two buckets of 16: no sequence number handed out twice or skipped
-    expect(buckets).toEqual([...Array(BUCKET_SIZE).fill(0), ...Array(BUCKET_SIZE).fill(1)]);
-  }
+  const at = Date.now();
+  const got = await Promise.all(Array.from({ length: 32 }, (_, i) => fileScanGroups(t.store, org, 'prj_race', at + (i % 8))));
+  expect(got).toEqual(Array(32).fill({ orgBucket: 0, projectBucket: 0 }));
+  expect(await t.store.c.scanRegions.countDocuments({ scope: { $in: [`o:${org}`, 'p:prj_race'] } })).toBe(2);
 });
 
 test('32 racing terminal moves: exactly one outcome is ever written, on FerretDB too', async () => {

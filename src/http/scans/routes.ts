@@ -54,7 +54,8 @@ export function scanRoutes(deps: AppDeps): Router {
       }
       projectIds = [project._id];
     }
-    const listing = `scans:${p.orgId}:${projectIds?.join(',') ?? '*'}:${status ?? '*'}`;
+    // v2: positions hold the last key shown (startedAt, id); cursors of the earlier bucket order are refused (422).
+    const listing = `scans2:${p.orgId}:${projectIds?.join(',') ?? '*'}:${status ?? '*'}`;
     const cursor = cursorQuery(ctx);
     const after = cursor ? deps.cursors.decode<ScanListPosition>(listing, cursor) : undefined;
     // A bounded read whatever the organization's history (storage/scans.ts): a page may end early, even empty, with

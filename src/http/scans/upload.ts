@@ -9,7 +9,8 @@ import { newId } from '../../domain/ids';
 import type { ScanDoc } from '../../storage/documents';
 import { claimKey, releaseKey } from '../../storage/idempotency';
 import { createProject, findProject } from '../../storage/projects';
-import { allocateBuckets, getScan, insertScan } from '../../storage/scans';
+import { fileScanGroups } from '../../storage/scan-regions';
+import { getScan, insertScan } from '../../storage/scans';
 import { deleteSnapshot, putCompressedSnapshot } from '../../storage/snapshots';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -103,7 +104,10 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
   let project = await resolveProject(deps, ctx, snapshot.project);
   timing.mark('project');
 
-  const scanId = newId('scn');
+  // The scan's id and startedAt are one instant: the list's order (startedAt, then id) is the ids' order, and the
+  // scan is filed by that instant (insertScan), not by when its insert reaches the database.
+  const acceptedAt = Date.now();
+  const scanId = newId('scn', acceptedAt);
   if (key) {
     const claim = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
     if (!claim.claimed) {
@@ -130,9 +134,9 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
     await recheck(deps, principal); // a key revoked meanwhile stores nothing
     timing.mark('recheck');
     project ??= await createProject(deps.store, principal.orgId, snapshot.project);
-    // The snapshot is written while the list buckets are allocated; the scan document, last, makes it visible.
+    // The snapshot is written while the scan is filed in its lists; the scan document, last, makes it visible.
     const [buckets] = await Promise.all([
-      allocateBuckets(deps.store, principal.orgId, project._id),
+      fileScanGroups(deps.store, principal.orgId, project._id, acceptedAt),
       putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, bytes),
     ]);
     const scan: ScanDoc = {
@@ -143,7 +147,7 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
       ecosystem: snapshot.ecosystem,
       schemaVersion: snapshot.schemaVersion,
       status: 'queued',
-      startedAt: new Date(),
+      startedAt: new Date(acceptedAt),
       finishedAt: null,
       failureReason: null,
       findings: null,
