@@ -93,7 +93,7 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
   /**
    * Stores the attributions of the findings apart (one package at a time: its list, its paths), sets each finding's
    * attributionCount, then the scope index and the per-module counts. Called by publish() before anything else is
-   * written; every write replaces by _id, so a retried completion overwrites.
+   * written; a retried completion starts again from nothing (AttributionWriter.start).
    */
   async function storeAttributions(scanId: string, snapshot: Snapshot, g: PagedGraph, index: ShardIndex, modules: ScanModule[], matches: Match[], findings: PagedFinding[]): Promise<number> {
     const nodeOf = new Map(matches.map((m) => [findingId(scanId, m.group.key, m.name, m.version), m.nodeId]));
@@ -108,6 +108,7 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
     const teams = new Map(modules.map((m) => [m.path, m.teamName ?? null]));
     const scope = new ScopeIndexBuilder((m) => teams.get(m));
     const writer = new AttributionWriter(store, scanId);
+    await writer.start();
     let total = 0;
     for (const [node, positions] of byNode) {
       const target = g.built.labelOf.get(node);
@@ -123,7 +124,7 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
       await writer.putPackage(pkg, attributions.map((a) => listItem(pkg, a)), attributions.map(pathItem));
     }
     const entries = scope.entries();
-    for (const e of entries) await writer.putScope(e);
+    await writer.putScopes(entries);
     await writer.putModuleCounts(indexedModuleCounts(entries, findings, modules));
     await writer.close();
     return total;

@@ -4,13 +4,14 @@
 //                                page shows), in the spec's order, compressed, in chunks; chunk 0 also holds how many
 //                                chunks there are and where each chunk of paths starts
 //   `${scan}:path:${pkg}:${n}`   their paths and origins' paths, in smaller chunks (a path read decodes one)
-//   `${scan}:scope:${view}:${kind}:${key}`   per view and module or team: the findings in it, with counts
+//   `${scan}:scope:${view}:${kind}:${bucket}`   per view and module or team: the findings in it, with counts (the
+//                                lists of the modules or teams whose hash falls in that bucket)
 //   `${scan}:modcounts`          per-module counts of the affected view, in module order
-// (pkg and key are hashes: module paths and package ids can be 2,000 characters). Written before the scan is
+// (pkg is a hash: package ids can be 2,000 characters). Written before the scan is
 // marked completed and never changed after: reads are cached per process within byte budgets, like the findings.
 // Also the shard outputs of a paged scan's attribution (scanWork, so that completion or failure clears them).
 import { createHash } from 'node:crypto';
-import { Binary, type AnyBulkWriteOperation } from 'mongodb';
+import { Binary, MongoBulkWriteError } from 'mongodb';
 import type { AttributionListItem, AttributionPathItem, ModuleCounts, ScopeEntry, View } from '../domain/attribution/views';
 import type { ScanAttributionDoc } from './documents';
 import { packBytes, packJson, unpackBytes } from './compress';
@@ -27,7 +28,6 @@ export const PATH_CHUNK_BYTES = 1024 * 1024;
 const hash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 32);
 const listId = (scanId: string, pkg: string, n: number) => `${scanId}:list:${hash(pkg)}:${n}`;
 const pathId = (scanId: string, pkg: string, n: number) => `${scanId}:path:${hash(pkg)}:${n}`;
-const scopeId = (scanId: string, view: View, kind: 'module' | 'team', key: string) => `${scanId}:scope:${view}:${kind}:${hash(key)}`;
 
 /** Start positions of chunks of at most `maxItems` items and about `maxBytes` bytes of JSON (at least one item each). */
 export function chunkStarts(sizes: readonly number[], maxItems: number, maxBytes: number): number[] {
@@ -47,33 +47,53 @@ function slices<T>(items: readonly T[], starts: readonly number[]): T[][] {
   return starts.map((s, k) => items.slice(s, k + 1 < starts.length ? starts[k + 1] : items.length));
 }
 
+/** Scope lists are stored in this many documents per view and kind (by a hash of the module path or team name). */
+export const SCOPE_BUCKETS = 64;
+export const scopeBucket = (key: string): number => parseInt(hash(key).slice(0, 8), 16) % SCOPE_BUCKETS;
+const scopeId = (scanId: string, view: View, kind: 'module' | 'team', bucket: number) => `${scanId}:scope:${view}:${kind}:${bucket}`;
+
+/** A bulk write that failed only because documents with those _ids exist already (written by an earlier attempt). */
+function onlyDuplicates(err: unknown): boolean {
+  if (!(err instanceof MongoBulkWriteError)) return false;
+  const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+  return errors.length > 0 && errors.every((e) => e.code === 11000);
+}
+
 /**
- * Collects replace-by-_id writes and sends them in bulk (a few MB per round trip, two in flight at most), so that
- * a scan with thousands of packages is not thousands of round trips. Upserts: a retried completion overwrites.
+ * Writes a paged scan's attribution documents in bulk inserts (a few MB per round trip, two in flight at most): on
+ * FerretDB an insert costs a fraction of an update. start() first removes whatever an earlier attempt of the
+ * completion left (nothing reads these documents before the scan is completed); every document is a pure function of
+ * the scan, so one that exists already (an attempt still running beside this one) is as good as a new one.
  */
 export class AttributionWriter {
-  private ops: AnyBulkWriteOperation<ScanAttributionDoc>[] = [];
+  private docs: ScanAttributionDoc[] = [];
   private bytes = 0;
   private inFlight: Promise<unknown>[] = [];
 
   constructor(private readonly store: Store, private readonly scanId: string) {}
 
+  async start(): Promise<void> {
+    await clearAttributions(this.store, this.scanId);
+  }
+
   async put(_id: string, data: Binary, extra: Partial<ScanAttributionDoc> = {}): Promise<void> {
-    this.ops.push({ replaceOne: { filter: { _id }, replacement: { _id, scanId: this.scanId, data, ...extra }, upsert: true } });
+    this.docs.push({ _id, scanId: this.scanId, data, ...extra });
     this.bytes += data.length() + 200;
-    if (this.ops.length >= 500 || this.bytes >= 4 * 1024 * 1024) await this.flush();
+    if (this.docs.length >= 500 || this.bytes >= 4 * 1024 * 1024) await this.flush();
   }
 
   private async flush(): Promise<void> {
-    if (!this.ops.length) return;
-    const ops = this.ops;
-    this.ops = [];
+    if (!this.docs.length) return;
+    const docs = this.docs;
+    this.docs = [];
     this.bytes = 0;
-    const p = this.store.c.scanAttributions.bulkWrite(ops, { ordered: false });
+    const p = this.store.c.scanAttributions.insertMany(docs, { ordered: false }).catch((err) => {
+      if (!onlyDuplicates(err)) throw err;
+    });
     this.inFlight.push(p);
     void p.then(
       () => (this.inFlight = this.inFlight.filter((x) => x !== p)),
-      () => undefined, // awaited in close() or by the next flush
+      () => undefined, // awaited in close() or below
     );
     if (this.inFlight.length >= 2) await this.inFlight[0];
   }
@@ -86,19 +106,28 @@ export class AttributionWriter {
 
   /** One package's attributions: the list chunks (chunk 0 says how many, and where the path chunks start), the paths. */
   async putPackage(packageId: string, list: AttributionListItem[], paths: AttributionPathItem[]): Promise<void> {
-    const listJson = list.map((x) => JSON.stringify(x).length);
-    const listStarts = chunkStarts(listJson, LIST_CHUNK_ITEMS, LIST_CHUNK_BYTES);
+    const listStarts = chunkStarts(list.map((x) => JSON.stringify(x).length), LIST_CHUNK_ITEMS, LIST_CHUNK_BYTES);
     const pathStarts = chunkStarts(paths.map((x) => JSON.stringify(x).length), PATH_CHUNK_ITEMS, PATH_CHUNK_BYTES);
     const listParts = slices(list, listStarts);
-    for (let n = 0; n < listParts.length; n++) {
-      await this.put(listId(this.scanId, packageId, n), await packJson(listParts[n]), n === 0 ? { chunks: listParts.length, count: list.length, pathStarts } : {});
-    }
     const pathParts = slices(paths, pathStarts);
-    for (let n = 0; n < pathParts.length; n++) await this.put(pathId(this.scanId, packageId, n), await packJson(pathParts[n]));
+    const packed = await Promise.all([...listParts, ...pathParts].map((part) => packJson(part)));
+    for (let n = 0; n < listParts.length; n++) {
+      await this.put(listId(this.scanId, packageId, n), packed[n], n === 0 ? { chunks: listParts.length, count: list.length, pathStarts } : {});
+    }
+    for (let n = 0; n < pathParts.length; n++) await this.put(pathId(this.scanId, packageId, n), packed[listParts.length + n]);
   }
 
-  async putScope(e: ScopeEntry): Promise<void> {
-    await this.put(scopeId(this.scanId, e.view, e.kind, e.key), await packBytes(Buffer.from(e.pairs.buffer, e.pairs.byteOffset, e.pairs.byteLength)), { count: e.pairs.length / 2 });
+  /** The scope index: per view and kind, the lists grouped in SCOPE_BUCKETS documents (empty buckets not written). */
+  async putScopes(entries: readonly ScopeEntry[]): Promise<void> {
+    const buckets = new Map<string, { view: View; kind: 'module' | 'team'; bucket: number; lists: Record<string, number[]> }>();
+    for (const e of entries) {
+      const bucket = scopeBucket(e.key);
+      const id = scopeId(this.scanId, e.view, e.kind, bucket);
+      let b = buckets.get(id);
+      if (!b) buckets.set(id, (b = { view: e.view, kind: e.kind, bucket, lists: {} }));
+      b.lists[e.key] = Array.from(e.pairs);
+    }
+    for (const [id, b] of buckets) await this.put(id, await packJson(b.lists), { count: Object.keys(b.lists).length });
   }
 
   async putModuleCounts(counts: ModuleCounts[]): Promise<void> {
@@ -169,19 +198,18 @@ export async function readAttributionPath(store: Store, scanId: string, packageI
   return chunk[position - pkg.pathStarts[n]];
 }
 
-const scopes = byteBoundedCache<Int32Array, { store: Store; id: string }>(budget, async (_key, { store, id }) => {
+const scopes = byteBoundedCache<Map<string, Int32Array>, { store: Store; id: string }>(budget, async (_key, { store, id }) => {
   const doc = await store.c.scanAttributions.findOne({ _id: id });
-  if (!doc) return { value: new Int32Array(0), bytes: 1 };
+  if (!doc) return { value: new Map(), bytes: 1 };
   const raw = await unpackBytes(doc.data);
-  const pairs = new Int32Array(raw.byteLength / 4);
-  new Uint8Array(pairs.buffer).set(raw);
-  return { value: pairs, bytes: pairs.byteLength };
+  const lists = JSON.parse(raw.toString('utf8')) as Record<string, number[]>;
+  return { value: new Map(Object.entries(lists).map(([k, v]) => [k, Int32Array.from(v)])), bytes: raw.length * 2 };
 });
 
 /** A list of the scope index: [finding position, attributions in scope, ...]; empty for a module or team without any. */
-export function readScope(store: Store, scanId: string, view: View, kind: 'module' | 'team', key: string): Promise<Int32Array> {
-  const id = scopeId(scanId, view, kind, key);
-  return scopes.get(id, { store, id });
+export async function readScope(store: Store, scanId: string, view: View, kind: 'module' | 'team', key: string): Promise<Int32Array> {
+  const id = scopeId(scanId, view, kind, scopeBucket(key));
+  return (await scopes.get(id, { store, id })).get(key) ?? new Int32Array(0);
 }
 
 const moduleCounts = byteBoundedCache<ModuleCounts[] | null, Store>(budget, async (scanId, store) => {

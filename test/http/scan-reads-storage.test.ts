@@ -13,6 +13,8 @@ import {
   readModuleCounts,
   readPackageAttributions,
   readScope,
+  SCOPE_BUCKETS,
+  scopeBucket,
   SHARD_PART_BYTES,
   shardMeta,
 } from '../../src/storage/attributions';
@@ -71,10 +73,19 @@ test('many packages, scope lists and module counts in several bulk round trips; 
     const a = attribution(pkg, p);
     await w.putPackage(pkg, [a.item], [a.path]);
   }
-  await w.putScope({ view: 'introduced', kind: 'team', key: 'platform', pairs: Int32Array.of(3, 2, 9, 1) });
+  await w.putScopes([
+    { view: 'introduced', kind: 'team', key: 'platform', pairs: Int32Array.of(3, 2, 9, 1) },
+    ...Array.from({ length: 300 }, (_, m) => ({ view: 'affected' as const, kind: 'module' as const, key: `:m${m}`, pairs: Int32Array.of(m, 1) })),
+  ]);
   await w.putModuleCounts([{ critical: 1, high: 0, medium: 2, low: 0, suppressed: 1 }]);
   await w.close();
-  expect(await t.store.c.scanAttributions.countDocuments({ scanId })).toBe(700 * 2 + 2);
+  const scopeDocs = await t.store.c.scanAttributions.countDocuments({ scanId, _id: { $regex: ':scope:' } as never });
+  // the 300 module lists in as many documents as their buckets (at most SCOPE_BUCKETS), the one team list alone
+  const moduleBuckets = new Set(Array.from({ length: 300 }, (_, m) => scopeBucket(`:m${m}`))).size;
+  expect(moduleBuckets).toBeLessThanOrEqual(SCOPE_BUCKETS);
+  expect(scopeDocs).toBe(moduleBuckets + 1);
+  const total = 700 * 2 + scopeDocs + 1;
+  expect(await t.store.c.scanAttributions.countDocuments({ scanId })).toBe(total);
   for (const p of [0, 499, 500, 699]) {
     const read = await readPackageAttributions(t.store, scanId, `p${p}@1`);
     expect(read.items).toEqual([attribution(`p${p}@1`, p).item]);
@@ -82,12 +93,19 @@ test('many packages, scope lists and module counts in several bulk round trips; 
   }
   expect(Array.from(await readScope(t.store, scanId, 'introduced', 'team', 'platform'))).toEqual([3, 2, 9, 1]);
   expect(Array.from(await readScope(t.store, scanId, 'affected', 'team', 'platform'))).toEqual([]);
+  for (const m of [0, 1, 150, 299]) expect(Array.from(await readScope(t.store, scanId, 'affected', 'module', `:m${m}`))).toEqual([m, 1]);
+  expect(Array.from(await readScope(t.store, scanId, 'affected', 'module', ':m300'))).toEqual([]);
   expect(await readModuleCounts(t.store, scanId)).toEqual([{ critical: 1, high: 0, medium: 2, low: 0, suppressed: 1 }]);
-  // rewriting (a retried completion) replaces by _id: nothing doubles
-  const again = new AttributionWriter(t.store, scanId);
-  await again.putPackage('p0@1', [attribution('p0@1', 0).item], [attribution('p0@1', 0).path]);
-  await again.close();
-  expect(await t.store.c.scanAttributions.countDocuments({ scanId })).toBe(700 * 2 + 2);
+  // an attempt running beside this one writes the same documents: those that exist are kept, nothing doubles
+  const beside = new AttributionWriter(t.store, scanId);
+  await beside.putPackage('p0@1', [attribution('p0@1', 0).item], [attribution('p0@1', 0).path]);
+  await beside.putPackage('p700@1', [attribution('p700@1', 700).item], [attribution('p700@1', 700).path]);
+  await beside.close();
+  expect(await t.store.c.scanAttributions.countDocuments({ scanId })).toBe(total + 2);
+  // a retried completion starts from nothing
+  const retried = new AttributionWriter(t.store, scanId);
+  await retried.start();
+  expect(await t.store.c.scanAttributions.countDocuments({ scanId })).toBe(0);
 }, 60_000);
 
 test('a shard output larger than a stored part is stored in parts and read back exactly; the head marks it stored', async () => {
