@@ -1,7 +1,9 @@
-// What the upload check thread runs (and the API inline for small uploads): parse the stored create body and parts,
-// check the whole graph. Only the verdict leaves: the parsed graph stays where it was parsed.
-import { ApiError } from '../domain/errors';
-import { checkUploadHeader, type PartBody } from '../domain/snapshot/parts';
+// What the upload check thread runs (and the API inline for small bodies): a part as it arrives (parse, check,
+// compress), and at completion the stored create body and parts (parse, check the whole graph). Only the verdict (and
+// a part's compressed bytes) leaves: the parsed graph stays where it was parsed.
+import { gzipSync } from 'node:zlib';
+import { ApiError, invalidSnapshot } from '../domain/errors';
+import { checkPart, checkUploadHeader, inPart, type PartBody, type PartCounts } from '../domain/snapshot/parts';
 import { validateUpload } from '../domain/snapshot/parts-merge';
 import type { SnapshotStats } from '../domain/types';
 
@@ -17,6 +19,25 @@ export function checkUploadBodies(header: Uint8Array, parts: Uint8Array[]): Uplo
     return { ok: true, stats: validateUpload(h, bodies).stats };
   } catch (err) {
     if (err instanceof ApiError && (err.status === 413 || err.status === 422)) return { ok: false, status: err.status, code: err.code, message: err.message };
+    throw err;
+  }
+}
+
+export type PartCheck = { ok: true; counts: PartCounts; gzipped: Uint8Array } | { ok: false; status: number; code: string; message: string };
+
+/** Part `n` as it arrives: parsed, checked on its own (budgets of the part alone, structure), compressed for storage. */
+export function checkPartBody(n: number, raw: Uint8Array): PartCheck {
+  try {
+    let body: unknown;
+    try {
+      body = JSON.parse(text(raw));
+    } catch {
+      throw inPart(n, invalidSnapshot('', 'body is not valid JSON'));
+    }
+    const { counts } = checkPart(n, body);
+    return { ok: true, counts, gzipped: gzipSync(raw, { level: 3 }) };
+  } catch (err) {
+    if (err instanceof ApiError) return { ok: false, status: err.status, code: err.code, message: err.message };
     throw err;
   }
 }

@@ -1,14 +1,17 @@
-// The check of a whole multipart upload at completion (domain/snapshot/parts-merge.ts validateUpload) off the API's
-// event loop: at the budgets it parses about 120 MB of parts and walks a million vertices, seconds of CPU that would
-// otherwise stall every other request of the process. The raw parts move to a thread (transferred, not copied) and
-// only the verdict comes back. Small uploads are checked inline (a thread hop costs more than it saves). The pool
-// keeps no thread while idle, so that it holds no process open.
+// The multipart checks off the API's event loop, as the single upload's (upload-pool.ts): a part of up to 10 MB as it
+// arrives (parse, check, compress: a few hundred ms each), and the whole upload at completion (domain/snapshot/
+// parts-merge.ts validateUpload: at the budgets about 120 MB of parts parsed and a million vertices walked, seconds of
+// CPU that would otherwise stall every other request of the process). The raw bytes move to a thread (transferred,
+// not copied) and only the verdict comes back. Small bodies are checked inline (a thread hop costs more than it
+// saves). The pool keeps no thread while idle, so that it holds no process open.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { ApiError, type ErrorCode } from '../domain/errors';
 import type { SnapshotStats } from '../domain/types';
-import { checkUploadBodies, type UploadCheck } from './upload-check.run';
+import { INLINE_LIMIT } from './upload-pool';
+import { checkPartBody, checkUploadBodies, type PartCheck, type UploadCheck } from './upload-check.run';
+import type { PartCounts } from '../domain/snapshot/parts';
 
 /** Uploads of at most this many bytes (create body and parts) are checked on the event loop. */
 export const CHECK_INLINE_LIMIT = 1024 * 1024;
@@ -25,6 +28,8 @@ function threadFile(): string {
 }
 
 let pool: Piscina | undefined;
+/** Two threads: a completion's check (seconds) does not hold up the parts of other uploads behind it. */
+const threads = () => (pool ??= new Piscina({ filename: threadFile(), minThreads: 0, maxThreads: 2, idleTimeout: 1_000 }));
 
 const verdict = (r: UploadCheck): UploadVerdict => (r.ok ? { ok: true, stats: r.stats } : { ok: false, error: new ApiError(r.status, r.code as ErrorCode, r.message) });
 
@@ -41,7 +46,21 @@ function movable(b: Buffer): Uint8Array<ArrayBuffer> {
 export async function checkUpload(header: Buffer, parts: Buffer[]): Promise<UploadVerdict> {
   const bytes = parts.reduce((n, p) => n + p.byteLength, header.byteLength);
   if (bytes <= CHECK_INLINE_LIMIT) return verdict(checkUploadBodies(header, parts));
-  pool ??= new Piscina({ filename: threadFile(), minThreads: 0, maxThreads: 1, idleTimeout: 1_000 });
   const task = [header, ...parts].map(movable);
-  return verdict(await pool.run(task, { transferList: task.map((t) => t.buffer) }));
+  return verdict(await threads().run(task, { transferList: task.map((t) => t.buffer) }));
+}
+
+/**
+ * Part `n` checked on its own (413 over a budget by itself, 422 structure; ApiError thrown) and compressed for
+ * storage. `raw` is detached once this is called for a body above the inline limit: keep its length first.
+ */
+export async function checkPartOffLoop(n: number, raw: Buffer): Promise<{ counts: PartCounts; gzipped: Uint8Array }> {
+  let r: PartCheck;
+  if (raw.byteLength <= INLINE_LIMIT) r = checkPartBody(n, raw);
+  else {
+    const task = { n, raw: movable(raw) };
+    r = await threads().run(task, { transferList: [task.raw.buffer] });
+  }
+  if (!r.ok) throw new ApiError(r.status, r.code as ErrorCode, r.message);
+  return { counts: r.counts, gzipped: r.gzipped };
 }

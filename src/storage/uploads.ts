@@ -99,10 +99,10 @@ export async function appendLedger(store: Store, uploadId: string, e: Omit<Ledge
   throw new Error(`upload ${uploadId}: could not append to the ledger`);
 }
 
-/** Stores a part; false when a part with that number is stored already (first writer wins). */
-export async function insertPart(store: Store, uploadId: string, n: number, raw: Buffer, sha256: string, counts: PartCounts): Promise<boolean> {
+/** Stores a part (its bytes gzip-compressed already); false when a part with that number is stored already (first writer wins). */
+export async function insertPart(store: Store, uploadId: string, n: number, gzipped: Uint8Array, bytes: number, sha256: string, counts: PartCounts): Promise<boolean> {
   try {
-    await store.c.uploadParts.insertOne({ _id: partId(uploadId, n), uploadId, n, sha256, bytes: raw.length, counts, data: new Binary(await gzip(raw, { level: 3 })), at: new Date() });
+    await store.c.uploadParts.insertOne({ _id: partId(uploadId, n), uploadId, n, sha256, bytes, counts, data: new Binary(gzipped), at: new Date() });
     return true;
   } catch (err) {
     if (isDuplicateKey(err)) return false;

@@ -187,4 +187,22 @@ describe('a large upload, checked off the event loop', () => {
     envelope(refused.completion, 422, 'invalid_snapshot', `part 2: /nodes/6000/id: duplicate node id "${bad.nodes[17].id}" (also part 1: /nodes/17)`);
     expect((await c().get(refused.id)).body.upload.status).toBe('rejected');
   });
+
+  test('a large part is checked on a thread: its refusals name the part and pointer as inline ones do', async () => {
+    const s = big('large-part');
+    const id = await open(2, 'large-part');
+    const nodes = s.nodes.slice(0, 6_000).map((x) => ({ ...x }));
+    delete (nodes[5_999] as Partial<typeof nodes[0]>).version;
+    const body = JSON.stringify({ nodes });
+    expect(body.length).toBeGreaterThan(256 * 1024);
+    envelope(await c().put(id, 1, body), 422, 'invalid_snapshot', 'part 1: /nodes/5999/version: is required');
+    envelope(await c().put(id, 1, body.slice(0, -1)), 422, 'invalid_snapshot', 'part 1: /: body is not valid JSON');
+    const good = JSON.stringify({ nodes: s.nodes.slice(0, 6_000) });
+    const r = await c().put(id, 1, good);
+    expect(r.status).toBe(201);
+    expect(r.body.part).toMatchObject({ n: 1, nodes: 6_000 });
+    const stored = await t.store.c.uploadParts.findOne({ _id: `${id}:1` });
+    expect(stored?.bytes).toBe(Buffer.byteLength(good));
+    expect((await c().put(id, 1, good)).status).toBe(200);
+  });
 });

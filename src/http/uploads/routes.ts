@@ -6,7 +6,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError, invalidSnapshot, notFound, tooLarge } from '../../domain/errors';
 import { newId, sha256Hex } from '../../domain/ids';
-import { UPLOAD_BUDGETS, budgetError, checkPart, checkUploadHeader, inPart } from '../../domain/snapshot/parts';
+import { UPLOAD_BUDGETS, budgetError, checkUploadHeader, inPart } from '../../domain/snapshot/parts';
+import { checkPartOffLoop } from '../../pool/upload-check';
 import { decideLedger } from '../../domain/snapshot/parts-ledger';
 import type { UploadDoc } from '../../storage/documents';
 import { claimKey, releaseKey } from '../../storage/idempotency';
@@ -176,14 +177,16 @@ async function putPart(deps: AppDeps, ctx: Context, large: () => void): Promise<
     if (stored.sha256 !== sha256) throw conflict(n);
     return answer(200, stored);
   }
-  const { counts } = checkPart(n, parseJson(raw, () => inPart(n, invalidSnapshot('', 'body is not valid JSON'))));
+  // Parsed, checked and compressed off the event loop when large; `raw` may be detached from here on.
+  const bytes = raw.byteLength;
+  const { counts, gzipped } = await checkPartOffLoop(n, raw);
   await recheck(deps, principal); // before the first write
   const ledger = await appendLedger(deps.store, upload._id, { n, sha256, counts });
   const decision = decideLedger(ledger)[ledger.length - 1];
   if (decision.kind === 'refused') throw budgetError(n, decision, true);
   // A duplicate: a concurrent request with this part was counted first; with the same bytes, whichever stores it.
   if (decision.kind === 'duplicate' && decision.of.sha256 !== sha256) throw conflict(n);
-  const inserted = await insertPart(deps.store, upload._id, n, raw, sha256, counts);
+  const inserted = await insertPart(deps.store, upload._id, n, gzipped, bytes, sha256, counts);
   if (!inserted) {
     const other = await getPartMeta(deps.store, upload._id, n);
     if (other && other.sha256 !== sha256) throw conflict(n);
@@ -194,7 +197,7 @@ async function putPart(deps: AppDeps, ctx: Context, large: () => void): Promise<
     if (inserted) await deletePart(deps.store, upload._id, n);
     throw new ApiError(409, 'upload_not_open', `upload ${upload._id} is ${outcome.kind}, not open`);
   }
-  return answer(inserted ? 201 : 200, { n, sha256, bytes: raw.length, counts });
+  return answer(inserted ? 201 : 200, { n, sha256, bytes, counts });
 }
 
 /** Runs `f` with a large-body slot taken on demand (a body above the inline limit), given back on every path. */
