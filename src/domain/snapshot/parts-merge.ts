@@ -9,7 +9,6 @@ import { checkHopsV2 } from './graph-checks';
 import { COUNTED, UPLOAD_BUDGETS, budgetError, countPart, overBudget, zeroCounts, type PartBody, type UploadHeader } from './parts';
 
 type Kind = 'modules' | 'nodes' | 'roots';
-const KINDS: readonly Kind[] = ['modules', 'nodes', 'roots'];
 
 /** Where the items of each part start in the merged arrays: starts[kind][p] for part p + 1 (parts are 1-based). */
 export class PartOrigin {

@@ -7,8 +7,8 @@ import type { Context } from 'koa';
 import { ApiError, invalidSnapshot, notFound, tooLarge } from '../../domain/errors';
 import { newId, sha256Hex } from '../../domain/ids';
 import { UPLOAD_BUDGETS, budgetError, checkUploadHeader, inPart } from '../../domain/snapshot/parts';
-import { checkPartOffLoop } from '../../pool/upload-check';
 import { decideLedger } from '../../domain/snapshot/parts-ledger';
+import { checkPartOffLoop } from '../../pool/upload-check';
 import type { UploadDoc } from '../../storage/documents';
 import { claimKey, releaseKey } from '../../storage/idempotency';
 import { createProject, findProject } from '../../storage/projects';
@@ -19,7 +19,6 @@ import {
   getUpload,
   insertPart,
   insertUpload,
-  listParts,
   readOutcome,
   uploadExpiryMs,
   uploadStatus,
@@ -28,9 +27,8 @@ import {
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
-import { canReachProject, projectRestriction } from '../auth/principal';
+import { projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
-import { pathId } from '../params';
 import { readUploadBody, UploadSlots } from '../scans/upload-body';
 import { notOpen, reachableUpload, receivedOf } from './access';
 import { completionHandler } from './completion';
