@@ -205,5 +205,6 @@ export async function uploadMultipart(http: Http, split: Split, key: string, opt
   }
   // A rejected upload (a replayed key) gets its refusal again from the completion: an input error.
   const done = await http.request<ApiScan>('POST', `${base}/completion`, { attemptTimeoutMs: 300_000, inputErrorStatuses });
-  return { scan: done.body, replay: done.status === 200, upload };
+  // A replay: the key found an earlier upload, and its completion had been made (a retried completion alone is not).
+  return { scan: done.body, replay: created.status === 200 && done.status === 200, upload };
 }

@@ -210,6 +210,9 @@ describe('the exchange', () => {
     seen.length = 0;
     handler = (r) => (r.method === 'POST' && r.url.endsWith('/uploads') ? { status: 200, body: upload([1, 2], 'completed') } : { status: 200, body: scan });
     expect((await uploadMultipart(client(), split, 'k')).replay).toBe(true);
+    // a completion answered 200 after a new upload (its first answer lost on the way) is no replay
+    handler = (r) => (r.method === 'POST' && r.url.endsWith('/uploads') ? { status: 201, body: upload() } : r.method === 'PUT' ? { status: 201, body: {} } : { status: 200, body: scan });
+    expect((await uploadMultipart(client(), split, 'k')).replay).toBe(false);
     expect(seen.map((r) => r.method)).toEqual(['POST', 'POST']);
   });
 
