@@ -1,6 +1,7 @@
 // The steps of a scan, as plain async functions over MongoDB and the pure domain. The activities wrap them: the
 // regular pipeline persists what passes between steps (claim check), the fast path keeps it in memory.
 import { validateSnapshot } from '../src/domain/snapshot';
+import { checkPagedSnapshot } from '../src/domain/snapshot/parts-merge';
 import { ApiError } from '../src/domain/errors';
 import { buildAdvisoryIndex, rulesFor, type AdvisoryIndex } from '../src/domain/advisories';
 import { matchSnapshot, type MatchResult } from '../src/domain/matching';
@@ -65,7 +66,10 @@ export async function prepare(deps: ScanEngineDeps, scanId: string): Promise<Pre
   const { snapshot, bytes } = await parsed;
   // Deep check: the stored bytes must still be the snapshot that was validated at upload.
   try {
-    validateSnapshot(snapshot, bytes);
+    // A multipart (paged) scan is above the single-document limits by design: its upload's budgets, the
+    // cross-references over the whole graph and the hops are checked instead (platform.md §2).
+    if (scan.attributionMode === 'paged') checkPagedSnapshot(snapshot);
+    else validateSnapshot(snapshot, bytes);
   } catch (err) {
     await running.catch(() => undefined); // landed before the failure is written
     return { kind: 'invalid', message: err instanceof ApiError ? err.message : String(err) };
