@@ -104,6 +104,11 @@ export interface CounterDoc { _id: string; seq: number }
  * _id = `${scope}|${n}`, scope `o:${orgId}` or `p:${projectId}`; start/end/since in ms since the epoch.
  */
 export interface ScanRegionDoc { _id: string; scope: string; n: number; start: number; end: number; g: number; since: number }
+/**
+ * Changes of one list group (storage/scan-list-cache.ts): `t` is set to a fresh random value after every write to a
+ * scan of the group. _id = `${scope}|${g}`; b = floor(g / 8), so that a page reads the tokens of its groups at once.
+ */
+export interface ScanListTokenDoc { _id: string; scope: string; b: number; t: number }
 /** _id is the SHA-256 of the svc_inv_ token; `id` is the public inv_ id. Status expired is derived from expiresAt. */
 export interface InvitationDoc {
   _id: string;

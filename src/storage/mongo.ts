@@ -20,6 +20,7 @@ export interface Collections {
   settings: Collection<D.SettingDoc>;
   counters: Collection<D.CounterDoc>;
   scanRegions: Collection<D.ScanRegionDoc>;
+  scanListTokens: Collection<D.ScanListTokenDoc>;
   claims: Collection<D.ClaimDoc>;
   invitations: Collection<D.InvitationDoc>;
   auditEvents: Collection<D.AuditEventDoc>;
@@ -83,6 +84,7 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     settings: db.collection('settings'),
     counters: db.collection('counters'),
     scanRegions: db.collection('scanRegions'),
+    scanListTokens: db.collection('scanListTokens'),
     claims: db.collection('claims'),
     invitations: db.collection('invitations'),
     auditEvents: db.collection('auditEvents'),
@@ -112,6 +114,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.scans.createIndex({ orgId: 1, orgBucket: -1, startedAt: -1, _id: -1 }),
     c.scans.createIndex({ orgId: 1, projectId: 1, projectBucket: -1, startedAt: -1, _id: -1 }),
     c.scans.createIndex({ status: 1 }),
+    c.scanListTokens.createIndex({ scope: 1, b: 1 }),
     c.scanResults.createIndex({ scanId: 1 }),
     c.scanAttributions.createIndex({ scanId: 1 }),
     c.invitations.createIndex({ id: 1 }, { unique: true }),

@@ -1,9 +1,12 @@
 // Scan documents stay small (no module metadata or results inside), and what lists show is one Binary value:
 // lists decode little (see StoredScanDoc). Every other module sees the plain ScanDoc.
+// Every write to a scan document goes through this module, which moves the list tokens of the scan's groups after
+// it (storage/scan-list-cache.ts): a write elsewhere would leave lists showing the scan as it was.
 import { Binary, type Filter } from 'mongodb';
 import type { FailureReason, SeverityCounts } from '../domain/types';
 import type { ScanDoc, StoredScanDoc } from './documents';
 import { isDuplicateKey, type Store } from './mongo';
+import { cachedGroup, groupTokens, keepGroup, touchScanGroups } from './scan-list-cache';
 import { fileScanGroups, newestGroup, orgScope, projectScope } from './scan-regions';
 import { GROUP_TARGET, newestFirst, type ListKey } from '../domain/scan-list/regions';
 
@@ -12,6 +15,9 @@ type Outcome = Pick<ScanDoc, 'finishedAt' | 'failureReason' | 'failureMessage' |
 // Multipart scans (platform.md §2) also fix, at completion of their upload: attributionMode, uploadId and moduleCount
 // (the number of modules, known then; an outcome that sets moduleCount overrides it in unpack).
 type Fixed = Pick<ScanDoc, 'target' | 'ecosystem' | 'schemaVersion' | 'nodeCount' | 'graphSize' | 'bodyBytes' | 'metadata' | 'attributionMode' | 'uploadId' | 'moduleCount'>;
+
+/** What a scan's list groups are known by. */
+const GROUPS = { orgId: 1, projectId: 1, orgBucket: 1, projectBucket: 1 } as const;
 
 const bin = (value: unknown) => new Binary(Buffer.from(JSON.stringify(value)));
 const json = <T>(b: Binary): T => JSON.parse(Buffer.from(b.buffer).toString('utf8')) as T;
@@ -70,6 +76,14 @@ export async function getScan(store: Store, scanId: string): Promise<ScanDoc | n
 export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
   Object.assign(scan, await fileScanGroups(store, scan.orgId, scan.projectId, scan.startedAt.getTime()));
   await store.c.scans.insertOne(pack(scan));
+  await touchScanGroups(store, scan);
+}
+
+/** Removes a scan still queued (an upload withdrawn before it was answered); false when it was not (or no longer) queued. */
+export async function deleteQueuedScan(store: Store, scanId: string): Promise<boolean> {
+  const d = await store.c.scans.findOneAndDelete({ _id: scanId, status: 'queued' });
+  if (d) await touchScanGroups(store, d);
+  return d !== null;
 }
 
 /**
@@ -132,26 +146,36 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans
   const base: Filter<StoredScanDoc> = { ...scope.filter };
   if (!single && q.projectIds) base.projectId = { $in: q.projectIds };
   if (q.status) base.status = q.status as StoredScanDoc['status'];
+  const shows = (s: ScanDoc) => (!q.status || s.status === q.status) && (single !== undefined || !q.projectIds || q.projectIds.includes(s.projectId));
   let group = q.after ? q.after.bucket : await newestGroup(store, scope.key);
   let after: ListKey | null = q.after && q.after.at !== null && q.after.id !== null ? { at: q.after.at, id: q.after.id } : null;
-  // Newest first within a group, and never more than the page still needs (a group may hold more than BUCKET_SIZE).
-  const read = (g: number, below: ListKey | null, n: number) => {
+
+  /** The group's scans the page shows, newest first, after `below`, at most `n`. */
+  const read = async (g: number, token: number | null, below: ListKey | null, n: number): Promise<ScanDoc[]> => {
+    let whole = cachedGroup(store, scope.key, g, token);
+    if (!whole && !q.status) {
+      whole = (await store.c.scans.find({ ...scope.filter, [scope.field]: g } as Filter<StoredScanDoc>).toArray()).map(unpack);
+      keepGroup(store, scope.key, g, token, whole);
+    }
+    if (whole) return whole.filter((s) => shows(s) && (!below || newestFirst(keyOf(s), below) > 0)).sort(byKey).slice(0, n);
+    // A status filter and a group not kept: only its matches, so that a rare status never decodes whole groups.
     const filter = { ...base, [scope.field]: g, ...(below ? olderThan(below) : {}) } as Filter<StoredScanDoc>;
-    return store.c.scans.find(filter).sort({ startedAt: -1, _id: -1 }).limit(n).toArray();
+    return (await store.c.scans.find(filter).sort({ startedAt: -1, _id: -1 }).limit(n).toArray()).map(unpack).sort(byKey);
   };
+
   const want = q.limit + 1; // one more than shown tells whether a next page exists
   const found: Array<{ scan: ScanDoc; group: number }> = [];
   let budget = MAX_BUCKETS_PER_PAGE;
   while (group >= 0 && found.length < want && budget > 0) {
-    // The groups a full page needs are read at once (the newest may be nearly empty, hence one more).
+    // The groups a full page needs are read at once (the newest may be nearly empty, hence one more), their tokens
+    // first (storage/scan-list-cache.ts).
     const need = want - found.length;
     const count = Math.min(Math.ceil(need / BUCKET_SIZE) + 1, budget, group + 1);
-    const first = group;
-    const docs = await Promise.all(Array.from({ length: count }, (_, i) => read(first - i, i === 0 ? after : null, need)));
+    const groups = Array.from({ length: count }, (_, i) => group - i);
+    const tokens = await groupTokens(store, scope.key, groups);
+    const lists = await Promise.all(groups.map((g, i) => read(g, tokens.get(g) ?? null, i === 0 ? after : null, need)));
     for (let i = 0; i < count && found.length < want; i++) {
-      // The database sorted them; sorting again costs nothing and keeps the order exact whatever the backend.
-      const scans = docs[i].map(unpack).sort((a, b) => newestFirst(keyOf(a), keyOf(b)));
-      for (const scan of scans.slice(0, want - found.length)) found.push({ scan, group: first - i });
+      for (const scan of lists[i].slice(0, want - found.length)) found.push({ scan, group: groups[i] });
     }
     group -= count;
     budget -= count;
@@ -168,14 +192,21 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans
 }
 
 const keyOf = (s: ScanDoc): ListKey => ({ at: s.startedAt.getTime(), id: s._id });
+const byKey = (a: ScanDoc, b: ScanDoc) => newestFirst(keyOf(a), keyOf(b));
 
 /**
  * Moves a scan from one of `from` to `status` with this outcome: one update, conditional on the current status, so
  * that a retried activity or a replayed workflow (the move already happened) changes nothing.
  */
 async function transition(store: Store, scanId: string, from: ScanDoc['status'][], status: ScanDoc['status'], outcome: Partial<ScanDoc>): Promise<boolean> {
-  const r = await store.c.scans.updateOne({ _id: scanId, status: from.length === 1 ? from[0] : { $in: from } }, { $set: { status, r: bin(outcomeOf(outcome)) } });
-  return r.modifiedCount === 1;
+  const filter: Filter<StoredScanDoc> = { _id: scanId, status: from.length === 1 ? from[0] : { $in: from } };
+  // (No projection: FerretDB does not implement one for findAndModify.)
+  const moved = await store.c.scans.findOneAndUpdate(filter, { $set: { status, r: bin(outcomeOf(outcome)) } });
+  // Lists see the move once the groups' tokens move (storage/scan-list-cache.ts). Also when this call moved nothing:
+  // a retry after a crash between the move and its tokens.
+  const groups = moved ?? (await store.c.scans.findOne({ _id: scanId }, { projection: GROUPS }));
+  if (groups) await touchScanGroups(store, groups);
+  return moved !== null;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { ScanDoc } from '../../storage/documents';
 import { claimKey, releaseKey } from '../../storage/idempotency';
 import { createProject, findProject } from '../../storage/projects';
 import { fileScanGroups } from '../../storage/scan-regions';
-import { getScan, insertScan } from '../../storage/scans';
+import { deleteQueuedScan, getScan, insertScan } from '../../storage/scans';
 import { deleteSnapshot, putCompressedSnapshot } from '../../storage/snapshots';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -64,7 +64,7 @@ async function replayedScan(deps: AppDeps, scanId: string): Promise<ScanDoc | nu
  */
 async function withdrawUpload(deps: AppDeps, scanId: string): Promise<boolean> {
   try {
-    await deps.store.c.scans.deleteOne({ _id: scanId, status: 'queued' });
+    await deleteQueuedScan(deps.store, scanId);
     if (await deps.store.c.scans.findOne({ _id: scanId }, { projection: { _id: 1 } })) return false;
     await deleteSnapshot(deps.store, scanId).catch(() => undefined);
     return true;

@@ -1,0 +1,78 @@
+// List groups (storage/scan-regions.ts) kept in each API process and re-used while they are unchanged. Every write to
+// a scan, in storage/scans.ts, is followed by a fresh random token for the scan's two groups (organization and
+// project); a list reads the tokens of the groups it needs, one small query for up to TOKEN_BATCH groups, and decodes
+// again only the groups whose token moved. On FerretDB, which decodes every field of every document a query
+// returns (local-database.md), a repeated page costs a token query instead of some 70 scan documents.
+//
+// Why a token read before the documents validates them: a write applied after the documents were read moves the
+// token after it is applied, so after it the token differs from the one read before (tokens are random and never
+// written twice; FerretDB may lose one of two concurrent token writes, but either leaves a fresh value). A write not
+// yet followed by its token is still in flight: its caller has not been answered (the upload's 201 and the worker's
+// activity result come after the token), as if it had reached the database a moment later.
+import { randomInt } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { MongoServerError, type Db } from 'mongodb';
+import type { ScanDoc } from './documents';
+import type { Store } from './mongo';
+import { orgScope, projectScope } from './scan-regions';
+
+export const TOKEN_BATCH = 8;
+const GROUPS_KEPT = 4_000;
+
+type Token = number | null; // null: no write since tokens exist (a group filed by an upgrade)
+interface Entry {
+  token: Token;
+  scans: ScanDoc[];
+}
+
+const caches = new WeakMap<Db, LRUCache<string, Entry>>();
+function cacheOf(store: Store): LRUCache<string, Entry> {
+  let c = caches.get(store.db);
+  if (!c) caches.set(store.db, (c = new LRUCache<string, Entry>({ max: GROUPS_KEPT })));
+  return c;
+}
+
+const tokenId = (scope: string, g: number) => `${scope}|${g}`;
+const isDuplicateKey = (err: unknown) => err instanceof MongoServerError && err.code === 11000;
+
+async function touch(store: Store, scope: string, g: number): Promise<void> {
+  const doc = { scope, b: Math.floor(g / TOKEN_BATCH), t: randomInt(2 ** 47) };
+  // Two first upserts of one token can race to insert it (FerretDB does not retry them): the loser writes again.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await store.c.scanListTokens.updateOne({ _id: tokenId(scope, g) }, { $set: doc }, { upsert: true });
+      return;
+    } catch (err) {
+      if (!isDuplicateKey(err) || attempt >= 3) throw err;
+    }
+  }
+}
+
+/** After a write to a scan (insert, status move, removal): its groups in both lists have changed. */
+export async function touchScanGroups(store: Store, s: { orgId: string; projectId: string; orgBucket: number; projectBucket: number }): Promise<void> {
+  await Promise.all([touch(store, orgScope(s.orgId).key, s.orgBucket), touch(store, projectScope(s.orgId, s.projectId).key, s.projectBucket)]);
+}
+
+/** The current tokens of these groups of a scope (read them before the groups' documents). */
+export async function groupTokens(store: Store, scope: string, groups: number[]): Promise<Map<number, Token>> {
+  const batches = [...new Set(groups.map((g) => Math.floor(g / TOKEN_BATCH)))];
+  const docs = (await Promise.all(batches.map((b) => store.c.scanListTokens.find({ scope, b }).toArray()))).flat();
+  const byId = new Map(docs.map((d) => [d._id, d.t]));
+  return new Map(groups.map((g) => [g, byId.get(tokenId(scope, g)) ?? null]));
+}
+
+/** The group's scans as last read, if its token has not moved since (copies: callers may attach fields). */
+export function cachedGroup(store: Store, scope: string, g: number, token: Token): ScanDoc[] | undefined {
+  const e = cacheOf(store).get(tokenId(scope, g));
+  return e && e.token === token ? e.scans.map((s) => ({ ...s })) : undefined;
+}
+
+/** Keeps a group read whole after reading `token`. */
+export function keepGroup(store: Store, scope: string, g: number, token: Token, scans: ScanDoc[]): void {
+  cacheOf(store).set(tokenId(scope, g), { token, scans: scans.map((s) => ({ ...s })) });
+}
+
+/** Forgets every group kept for this database (tests that count what a cold list reads). */
+export function forgetListGroups(store: Store): void {
+  caches.delete(store.db);
+}
