@@ -19,7 +19,7 @@ import { getWork } from '../src/storage/work';
 import { recordScanCompleted } from '../src/metrics/worker';
 import { Lru } from './cache';
 import * as engine from './engine';
-import { loadScanInputs, type ScanEngineDeps } from './inputs';
+import { loadScanInputs, type ScanEngineDeps, type ScanInputs } from './inputs';
 
 /** Shards of a paged scan's plan (planShards: contiguous runs of roots of about equal size; fewer with fewer roots). */
 export const PAGED_SHARDS = 32;
@@ -28,6 +28,11 @@ export const PAGED_SHARDS = 32;
 export type PagedFinding = Finding & { attributionCount?: number };
 
 interface PagedGraph {
+  /**
+   * The scan and its parsed snapshot, kept for the completion when it runs on this worker: a paged snapshot is larger
+   * than the worker's snapshot cache holds, and parsing it again costs seconds.
+   */
+  inputs: ScanInputs;
   built: BuiltGraph;
   shards: Int32Array[];
   vulnerable: Uint8Array;
@@ -71,8 +76,9 @@ async function shardBarrier(scanId: string, shard: number): Promise<void> {
 
 export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => ShardRunner) {
   const { store } = deps;
-  // The built graph, shard plan and vulnerable mask of the scans in flight on this worker: built once per scan, shared
-  // by the shard activities that land here (the graph's arrays sit on SharedArrayBuffers, moved to no thread).
+  // The parsed snapshot, built graph, shard plan and vulnerable mask of the (at most two) paged scans in flight on this
+  // worker: built once per scan, shared by the shard activities that land here (the graph's arrays sit on
+  // SharedArrayBuffers, moved to no thread) and by the completion.
   const graphs = new Lru<string, Promise<PagedGraph>>(2);
 
   function pagedGraph(scanId: string): Promise<PagedGraph> {
@@ -82,7 +88,7 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
         const [inputs, stored] = await Promise.all([loadScanInputs(deps, scanId), getWork<StoredMatches>(store, scanId, 'matches')]);
         if (inputs.snapshot.schemaVersion !== 2) throw ApplicationFailure.nonRetryable(`scan ${scanId} is paged but its snapshot is not v2`, 'invalid_snapshot');
         const built = engine.graphOf(inputs);
-        return { built, shards: planShards(built.graph, PAGED_SHARDS), vulnerable: vulnerableMask(built, stored.matches.map((m) => m.nodeId)) };
+        return { inputs, built, shards: planShards(built.graph, PAGED_SHARDS), vulnerable: vulnerableMask(built, stored.matches.map((m) => m.nodeId)) };
       })();
       p.catch(() => graphs.delete(scanId));
       graphs.set(scanId, p);
@@ -169,7 +175,8 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
       const published = await withHeartbeats(
         () => ({ stage: 'publishing' }),
         async () => {
-          const [inputs, stored, g] = await Promise.all([loadScanInputs(deps, scanId), getWork<StoredMatches>(store, scanId, 'matches'), pagedGraph(scanId)]);
+          const [stored, g] = await Promise.all([getWork<StoredMatches>(store, scanId, 'matches'), pagedGraph(scanId)]);
+          const inputs = g.inputs;
           const index = indexShardOutputs(await Promise.all(g.shards.map((_, k) => getShardOutput(store, scanId, k))));
           const modules = orderModules(inputs.snapshot.modules ?? []);
           const derived = { paths: shortestPaths(index, g.built.labels), modules };
