@@ -31,6 +31,8 @@ interface ScopeState {
   newest: number;
   /** Region insertions in flight from this process, one per region number. */
   claiming: Map<number, Promise<Region>>;
+  /** Scans this process filed in its newest groups (inserted or still on their way): a count with no lag. */
+  filed: Map<number, Set<string>>;
 }
 
 const KEPT_PER_SCOPE = 256;
@@ -40,7 +42,7 @@ function stateOf(store: Store, scope: string): ScopeState {
   let perDb = states.get(store.db);
   if (!perDb) states.set(store.db, (perDb = new LRUCache<string, ScopeState>({ max: 10_000 })));
   let st = perDb.get(scope);
-  if (!st) perDb.set(scope, (st = { regions: new Map(), newest: -1, claiming: new Map() }));
+  if (!st) perDb.set(scope, (st = { regions: new Map(), newest: -1, claiming: new Map(), filed: new Map() }));
   return st;
 }
 
@@ -80,6 +82,12 @@ export async function newestRegion(store: Store, scope: string): Promise<Region 
   return n < 0 ? null : region(store, scope, st, n);
 }
 
+/** The group of the newest region this process knows of (-1: none), without asking the database. */
+export function knownNewestGroup(store: Store, scope: string): number {
+  const st = stateOf(store, scope);
+  return st.newest >= 0 ? (st.regions.get(st.newest)?.g ?? -1) : -1;
+}
+
 /** The group of a scope's newest region (-1: no scan filed yet): where a list starts. */
 export async function newestGroup(store: Store, scope: string): Promise<number> {
   return (await newestRegion(store, scope))?.g ?? -1;
@@ -114,7 +122,19 @@ function claim(store: Store, scope: string, st: ScopeState, n: number, make: () 
  * `at` lies past the newest region. A stalled upload whose startedAt is older than the newest region goes back down
  * to the region that holds it (region 0 starts at 0, so one does).
  */
-export async function fileScan(store: Store, scope: ListScope, at: number): Promise<number> {
+export async function fileScan(store: Store, scope: ListScope, at: number, scanId?: string): Promise<number> {
+  const g = await groupAt(store, scope, at);
+  if (scanId) {
+    const st = stateOf(store, scope.key);
+    let ids = st.filed.get(g);
+    if (!ids) st.filed.set(g, (ids = new Set()));
+    ids.add(scanId);
+    for (const old of st.filed.keys()) if (old < g - 2) st.filed.delete(old);
+  }
+  return g;
+}
+
+async function groupAt(store: Store, scope: ListScope, at: number): Promise<number> {
   const st = stateOf(store, scope.key);
   let top = st.newest >= 0 ? (st.regions.get(st.newest) ?? null) : null;
   top ??= await newestRegion(store, scope.key);
@@ -123,7 +143,8 @@ export async function fileScan(store: Store, scope: ListScope, at: number): Prom
       top = await claim(store, scope.key, st, 0, async () => firstRegion(at));
     } else if (at >= top.end) {
       const prev = top;
-      const count = () => store.c.scans.countDocuments({ ...scope.filter, [scope.field]: prev.g } as Filter<StoredScanDoc>);
+      // Scans in the group: those stored, or those this process filed if more (their inserts may still be on the way).
+      const count = async () => Math.max(await store.c.scans.countDocuments({ ...scope.filter, [scope.field]: prev.g } as Filter<StoredScanDoc>), st.filed.get(prev.g)?.size ?? 0);
       top = await claim(store, scope.key, st, prev.n + 1, async () => nextRegion(prev, at, await count()));
     } else break;
   }
@@ -134,7 +155,7 @@ export async function fileScan(store: Store, scope: ListScope, at: number): Prom
 }
 
 /** Both groups of a scan: in its organization's list and in its project's. */
-export async function fileScanGroups(store: Store, orgId: string, projectId: string, at: number): Promise<{ orgBucket: number; projectBucket: number }> {
-  const [orgBucket, projectBucket] = await Promise.all([fileScan(store, orgScope(orgId), at), fileScan(store, projectScope(orgId, projectId), at)]);
+export async function fileScanGroups(store: Store, orgId: string, projectId: string, at: number, scanId?: string): Promise<{ orgBucket: number; projectBucket: number }> {
+  const [orgBucket, projectBucket] = await Promise.all([fileScan(store, orgScope(orgId), at, scanId), fileScan(store, projectScope(orgId, projectId), at, scanId)]);
   return { orgBucket, projectBucket };
 }

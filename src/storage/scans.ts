@@ -7,7 +7,7 @@ import type { FailureReason, SeverityCounts } from '../domain/types';
 import type { ScanDoc, StoredScanDoc } from './documents';
 import { isDuplicateKey, type Store } from './mongo';
 import { cachedGroup, groupTokens, keepGroup, touchScanGroups } from './scan-list-cache';
-import { fileScanGroups, newestGroup, orgScope, projectScope } from './scan-regions';
+import { fileScanGroups, knownNewestGroup, newestGroup, orgScope, projectScope } from './scan-regions';
 import { GROUP_TARGET, newestFirst, type ListKey } from '../domain/scan-list/regions';
 
 /** What processing sets; replaced whole by each status move. */
@@ -74,7 +74,7 @@ export async function getScan(store: Store, scanId: string): Promise<ScanDoc | n
  * whatever orgBucket/projectBucket the caller set is replaced.
  */
 export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
-  Object.assign(scan, await fileScanGroups(store, scan.orgId, scan.projectId, scan.startedAt.getTime()));
+  Object.assign(scan, await fileScanGroups(store, scan.orgId, scan.projectId, scan.startedAt.getTime(), scan._id));
   await store.c.scans.insertOne(pack(scan));
   await touchScanGroups(store, scan);
 }
@@ -147,7 +147,24 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans
   if (!single && q.projectIds) base.projectId = { $in: q.projectIds };
   if (q.status) base.status = q.status as StoredScanDoc['status'];
   const shows = (s: ScanDoc) => (!q.status || s.status === q.status) && (single !== undefined || !q.projectIds || q.projectIds.includes(s.projectId));
-  let group = q.after ? q.after.bucket : await newestGroup(store, scope.key);
+  const want = q.limit + 1; // one more than shown tells whether a next page exists
+  // The groups a full page needs are read at once (the newest may be nearly empty, hence one more).
+  const groupsFrom = (top: number, need: number, budget: number) => Array.from({ length: Math.min(Math.ceil(need / BUCKET_SIZE) + 1, budget, top + 1) }, (_, i) => top - i);
+  let group: number;
+  let early: { groups: number[]; tokens: Promise<Map<number, number | null>> } | undefined;
+  if (q.after) group = q.after.bucket;
+  else {
+    // The first page asks the database for the newest region; meanwhile the tokens of the groups this process
+    // expects are read, and used when the newest group is the one expected.
+    const expected = knownNewestGroup(store, scope.key);
+    if (expected >= 0) {
+      const groups = groupsFrom(expected, want, MAX_BUCKETS_PER_PAGE);
+      early = { groups, tokens: groupTokens(store, scope.key, groups) };
+      early.tokens.catch(() => undefined); // awaited below, or dropped
+    }
+    group = await newestGroup(store, scope.key);
+    if (group !== expected) early = undefined;
+  }
   let after: ListKey | null = q.after && q.after.at !== null && q.after.id !== null ? { at: q.after.at, id: q.after.id } : null;
 
   /** The group's scans the page shows, newest first, after `below`, at most `n`. */
@@ -163,16 +180,15 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans
     return (await store.c.scans.find(filter).sort({ startedAt: -1, _id: -1 }).limit(n).toArray()).map(unpack).sort(byKey);
   };
 
-  const want = q.limit + 1; // one more than shown tells whether a next page exists
   const found: Array<{ scan: ScanDoc; group: number }> = [];
   let budget = MAX_BUCKETS_PER_PAGE;
   while (group >= 0 && found.length < want && budget > 0) {
-    // The groups a full page needs are read at once (the newest may be nearly empty, hence one more), their tokens
-    // first (storage/scan-list-cache.ts).
+    // Their tokens first (storage/scan-list-cache.ts).
     const need = want - found.length;
-    const count = Math.min(Math.ceil(need / BUCKET_SIZE) + 1, budget, group + 1);
-    const groups = Array.from({ length: count }, (_, i) => group - i);
-    const tokens = await groupTokens(store, scope.key, groups);
+    const groups = early?.groups ?? groupsFrom(group, need, budget);
+    const count = groups.length;
+    const tokens = await (early?.tokens ?? groupTokens(store, scope.key, groups));
+    early = undefined;
     const lists = await Promise.all(groups.map((g, i) => read(g, tokens.get(g) ?? null, i === 0 ? after : null, need)));
     for (let i = 0; i < count && found.length < want; i++) {
       for (const scan of lists[i].slice(0, want - found.length)) found.push({ scan, group: groups[i] });

@@ -14,6 +14,7 @@ import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { withModules } from './modules';
 import { presentScan } from './presenter';
 import { uploadHandler } from './upload';
+import { Timing } from '../timing';
 
 const STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 const MAX_WAIT_SECONDS = 60;
@@ -41,6 +42,8 @@ export function scanRoutes(deps: AppDeps): Router {
   r.post('/v1/scans/dependency-snapshots', access(deps, 'POST /v1/scans/dependency-snapshots'), uploadHandler(deps));
 
   r.get('/v1/scans', access(deps, 'GET /v1/scans'), async (ctx) => {
+    const timing = new Timing(ctx.state.startedAt);
+    timing.mark('auth');
     const p = principalOf(ctx);
     const limit = parseLimit(ctx);
     const status = enumQuery(ctx, 'status', STATUSES);
@@ -62,7 +65,10 @@ export function scanRoutes(deps: AppDeps): Router {
     // a cursor to where the reading stopped.
     const page = await listScans(deps.store, { orgId: p.orgId, projectIds, status, after, limit });
     const shown = await Promise.all(page.scans.map((s) => withModules(deps.store, s)));
+    timing.mark('list');
     await recheck(deps, p); // after the load, not beside it: a credential revoked while it ran gets 401
+    timing.mark('recheck');
+    timing.write(ctx);
     ctx.body = {
       scans: shown.map(presentScan),
       nextCursor: page.next ? deps.cursors.encode(listing, page.next) : null,
