@@ -86,15 +86,16 @@ export async function deleteQueuedScan(store: Store, scanId: string): Promise<bo
   return d !== null;
 }
 
-/**
+/*
  * GET /v1/scans lists newest first by startedAt, ties by id descending (decisions.md), and touches a bounded number
  * of documents on any backend, whatever the organization's history. Every scan is filed, by its startedAt, in a group
  * of its organization's and of its project's time partition (storage/scan-regions.ts); groups follow startedAt order
- * by construction and hold about BUCKET_SIZE scans each. A page reads the newest groups by top-level equality (status
- * too, when filtered) until it is full, sorts each by (startedAt, id), and continues from a cursor that holds the
- * last key shown. FerretDB pushes that equality down, so a page decodes about the groups it shows instead of the
- * organization's whole history (local-database.md); on MongoDB the indexes on (orgId, orgBucket, startedAt, _id) and
- * (orgId, projectId, projectBucket, startedAt, _id) do the same.
+ * by construction and hold about BUCKET_SIZE scans each. A page reads the newest groups by top-level equality until
+ * it is full, sorts each by (startedAt, id), and continues from a cursor that holds the last key shown. FerretDB
+ * pushes that equality down, so a page decodes about the groups it shows instead of the organization's whole history
+ * (local-database.md); on MongoDB the indexes on (orgId, orgBucket, startedAt, _id) and (orgId, projectId,
+ * projectBucket, startedAt, _id) do the same. Groups read whole are kept by the API process while their token stays
+ * put (storage/scan-list-cache.ts); a status filter over a group not kept reads only its matches.
  */
 /** About how many scans a group holds. */
 export const BUCKET_SIZE = GROUP_TARGET;
@@ -137,8 +138,8 @@ function olderThan(key: ListKey): Filter<StoredScanDoc> {
 
 /**
  * One page, newest first, and the position the next page starts from (null: nothing older). At most one probe of the
- * newest region and MAX_BUCKETS_PER_PAGE group reads, each of at most limit + 1 documents: about limit + 2 *
- * BUCKET_SIZE documents in all when groups hold BUCKET_SIZE scans.
+ * newest region, a token query per 8 groups and MAX_BUCKETS_PER_PAGE group reads: about limit + 2 * BUCKET_SIZE scan
+ * documents in all when groups hold BUCKET_SIZE scans, none for groups kept unchanged.
  */
 export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans: ScanDoc[]; next: ScanListPosition | null }> {
   const single = q.projectIds?.length === 1 ? q.projectIds[0] : undefined;
