@@ -17,7 +17,8 @@ import type { Store } from './mongo';
 import { orgScope, projectScope } from './scan-regions';
 
 export const TOKEN_BATCH = 8;
-const GROUPS_KEPT = 4_000;
+/** Scans kept per process, in all groups together (a few MB). */
+const SCANS_KEPT = 20_000;
 
 type Token = number | null; // null: no write since tokens exist (a group filed by an upgrade)
 interface Entry {
@@ -28,7 +29,7 @@ interface Entry {
 const caches = new WeakMap<Db, LRUCache<string, Entry>>();
 function cacheOf(store: Store): LRUCache<string, Entry> {
   let c = caches.get(store.db);
-  if (!c) caches.set(store.db, (c = new LRUCache<string, Entry>({ max: GROUPS_KEPT })));
+  if (!c) caches.set(store.db, (c = new LRUCache<string, Entry>({ maxSize: SCANS_KEPT, sizeCalculation: (e) => e.scans.length + 1 })));
   return c;
 }
 

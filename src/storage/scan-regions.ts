@@ -35,12 +35,14 @@ interface ScopeState {
   filed: Map<number, Set<string>>;
 }
 
-const KEPT_PER_SCOPE = 256;
+/** Regions kept per scope beside the newest (a stalled upload walks down a few), and scopes kept per process. */
+const KEPT_PER_SCOPE = 64;
+const SCOPES_KEPT = 2_000;
 const states = new WeakMap<Db, LRUCache<string, ScopeState>>();
 
 function stateOf(store: Store, scope: string): ScopeState {
   let perDb = states.get(store.db);
-  if (!perDb) states.set(store.db, (perDb = new LRUCache<string, ScopeState>({ max: 10_000 })));
+  if (!perDb) states.set(store.db, (perDb = new LRUCache<string, ScopeState>({ max: SCOPES_KEPT })));
   let st = perDb.get(scope);
   if (!st) perDb.set(scope, (st = { regions: new Map(), newest: -1, claiming: new Map(), filed: new Map() }));
   return st;
