@@ -182,6 +182,13 @@ describe('300 uploads sent 10 at a time', () => {
     expect(again.scans.map((s) => s.id)).toEqual(await expected(org.orgId));
     expect(again.scans.length).toBe(before.length + during.length);
     await expectGroupsFollowStartedAt(org.orgId);
+
+    // The same through one project's list.
+    const ofAlpha = await expected(org.orgId, (s) => s.target === 'alpha');
+    const { scans: alpha } = await walk('&project=alpha', 10, { between: arrive });
+    expectStrictlyNewestFirst(alpha);
+    expect(alpha.map((s) => s.id).filter((id) => ofAlpha.includes(id))).toEqual(ofAlpha);
+    expect(alpha.every((s) => s.target === 'alpha')).toBe(true);
   }, 120_000);
 
   test('a scan is listed first right after its upload is answered', async () => {
