@@ -49,7 +49,7 @@ export async function startHarness(): Promise<Harness> {
   const store = await connectStore(infra.mongoUri, dbName);
   await ensureIndexes(store);
   const { org, member } = await createOrgWithOwner(store, 'bench', 'bench@example.test');
-  const { secret } = await createApiKey(store, { orgId: org._id, name: 'bench', scopes: ['sca:upload', 'scans:read', 'findings:read'], projects: 'all', createdBy: member._id, expiresAt: null });
+  const { secret } = await createApiKey(store, { orgId: org._id, name: 'bench', scopes: ['sca:upload', 'scans:read', 'findings:read', 'deps:read'], projects: 'all', createdBy: member._id, expiresAt: null });
   let worker = child('workers/main.js', [], env);
   const extraWorkers: ChildProcess[] = [];
   const api = child('src/main.js', ['api'], env);
