@@ -1,7 +1,7 @@
 // platform.md §2: the same v2 graph uploaded inline and in parts gives the same results: findings (advisory,
 // package, version, severity, fixedVersion, path, suppression), counts, the module list, and per finding the same
 // attributions, paths and origins. A property test on random graphs (random groupings into parts), then the bench's
-// largest single document. Real API, real worker, real database.
+// largest single document, whose inventory is also the same. Real API, real worker, real database.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,7 +41,7 @@ beforeAll(async () => {
   const report = await importAdvisories(t.store, [dir]);
   expect(report.rejected).toEqual([]);
   org = await newOrg(t.store);
-  key = await org.key(['sca:upload', 'scans:read', 'findings:read']);
+  key = await org.key(['sca:upload', 'scans:read', 'findings:read', 'deps:read']);
   const w = await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
   worker = w.worker;
   closeShards = () => w.shards.close();
@@ -185,8 +185,20 @@ test('random graphs: inline and in parts, the same results', async () => {
 
 test("the bench's largest single document: inline and in five parts, the same results", async () => {
   const s = syntheticSnapshot({ schemaVersion: 2, nodes: 10000, roots: 1000, depsPerNode: 6, packagesPerRoot: 79, project: 'equiv-largest', ecosystem: 'gradle' });
+  // The inventory (platform.md §1) of the project after each scan: the paged scan, newer, replaces the inline one
+  // and lists the same packages with the same ids, paths and manifests.
+  const inventory = async (scanId: string) => {
+    await finished(scanId);
+    const { items, last } = await pages('/v1/dependencies?project=equiv-largest', 'dependencies');
+    expect(last.scans).toEqual({ gradle: scanId });
+    return items;
+  };
   const a = await inline(s);
+  const inventoryA = await inventory(a);
   const b = await paged(s, 5, 7);
+  const inventoryB = await inventory(b);
+  expect(inventoryA).toHaveLength(s.nodes.length);
+  expect(inventoryB).toEqual(inventoryA);
   // every finding's list entry; attributions, paths and origins of one package in 25 (HTTP round trips add up)
   const sample = (f: any) => Number(f.package.slice(-5)) % 250 === 0;
   const [inl, pag] = [await resultsOf(a, { attributionsOf: sample }), await resultsOf(b, { attributionsOf: sample })];
