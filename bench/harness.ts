@@ -98,7 +98,7 @@ export async function startHarness(): Promise<Harness> {
       await waitReady();
     },
     async addWorker(extra) {
-      extraWorkers.push(child('workers/main.js', [], { ...env, ...extra }));
+      extraWorkers.push(child('workers/main.js', [], { ...env, WORKER_METRICS_PORT: '0', ...extra })); // any free metrics port: the first worker holds the default
       await new Promise((r) => setTimeout(r, 1000));
       await waitReady();
     },
