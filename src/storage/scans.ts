@@ -69,14 +69,20 @@ export async function getScan(store: Store, scanId: string): Promise<ScanDoc | n
   return d ? unpack(d) : null;
 }
 
+/** A scan before it is filed in its lists: the list groups are decided by insertScan. */
+export type NewScan = Omit<ScanDoc, 'orgBucket' | 'projectBucket'>;
+export type ScanGroups = Pick<ScanDoc, 'orgBucket' | 'projectBucket'>;
+
 /**
- * Stores a new scan, filed in its organization's and its project's lists by its startedAt (storage/scan-regions.ts):
- * whatever orgBucket/projectBucket the caller set is replaced.
+ * Stores a new scan, filed in its organization's and its project's lists by its startedAt (storage/scan-regions.ts).
+ * `filed`: the groups fileScanGroups already gave for this scan (a caller that files it while writing something else);
+ * otherwise they are decided here. Returns the scan as stored.
  */
-export async function insertScan(store: Store, scan: ScanDoc): Promise<void> {
-  Object.assign(scan, await fileScanGroups(store, scan.orgId, scan.projectId, scan.startedAt.getTime(), scan._id));
-  await store.c.scans.insertOne(pack(scan));
-  await touchScanGroups(store, scan);
+export async function insertScan(store: Store, scan: NewScan, filed?: ScanGroups): Promise<ScanDoc> {
+  const doc: ScanDoc = { ...scan, ...(filed ?? (await fileScanGroups(store, scan.orgId, scan.projectId, scan.startedAt.getTime(), scan._id))) };
+  await store.c.scans.insertOne(pack(doc));
+  await touchScanGroups(store, doc);
+  return doc;
 }
 
 /** Removes a scan still queued (an upload withdrawn before it was answered); false when it was not (or no longer) queued. */
@@ -105,14 +111,6 @@ export const BUCKET_SIZE = GROUP_TARGET;
  * empty) with a cursor to where it stopped, rather than read on through years of history.
  */
 export const MAX_BUCKETS_PER_PAGE = 32;
-
-/**
- * Earlier versions allocated buckets from a counter here; a scan's groups are now decided from its startedAt when it
- * is inserted (insertScan), so there is nothing to allocate. Kept for callers not yet updated: placeholders.
- */
-export async function allocateBuckets(_store: Store, _orgId: string, _projectId: string): Promise<{ orgBucket: number; projectBucket: number }> {
-  return { orgBucket: -1, projectBucket: -1 };
-}
 
 export interface ScanListPosition {
   bucket: number;

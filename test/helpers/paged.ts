@@ -2,13 +2,12 @@
 // inline upload stores it, and the scan document is marked `attributionMode: 'paged'` (the processing must not
 // depend on where the snapshot came from: activities/inputs.ts loads it). Real paged scans come from
 // POST .../uploads/{uploadId}/completion.
-import { Binary } from 'mongodb';
 import { newId } from '../../src/domain/ids';
 import type { Snapshot } from '../../src/domain/types';
 import type { ScanDoc } from '../../src/storage/documents';
 import type { Store } from '../../src/storage/mongo';
 import { createProject } from '../../src/storage/projects';
-import { allocateBuckets, getScan, insertScan } from '../../src/storage/scans';
+import { insertScan, type NewScan } from '../../src/storage/scans';
 import { putSnapshot } from '../../src/storage/snapshots';
 import { startScanWorkflow, type TemporalHandle } from '../../src/temporal/client';
 
@@ -17,14 +16,14 @@ export async function createPagedScan(store: Store, orgId: string, snapshot: Sna
   const body = Buffer.from(JSON.stringify(snapshot));
   const project = await createProject(store, orgId, snapshot.project);
   const scanId = newId('scn');
-  const [buckets] = await Promise.all([allocateBuckets(store, orgId, project._id), putSnapshot(store, scanId, orgId, body)]);
+  await putSnapshot(store, scanId, orgId, body);
   let vertices = 0;
   let edges = 0;
   for (const r of snapshot.roots) {
     vertices += r.resolution?.vertices.length ?? 0;
     for (const v of r.resolution?.vertices ?? []) edges += v.dependencies.length;
   }
-  const scan: ScanDoc = {
+  const fields: NewScan = {
     _id: scanId,
     orgId,
     projectId: project._id,
@@ -43,15 +42,8 @@ export async function createPagedScan(store: Store, orgId: string, snapshot: Sna
     metadata: null,
     attributionMode: 'paged',
     moduleCount: snapshot.modules?.length ?? 0,
-    ...buckets,
   };
-  await insertScan(store, scan);
-  // The mode lives in the scan's fixed part; written there directly should storage not keep it (yet).
-  if ((await getScan(store, scanId))?.attributionMode !== 'paged') {
-    const stored = await store.c.scans.findOne({ _id: scanId });
-    const fixed = JSON.parse(Buffer.from(stored!.v.buffer).toString('utf8'));
-    await store.c.scans.updateOne({ _id: scanId }, { $set: { v: new Binary(Buffer.from(JSON.stringify({ ...fixed, attributionMode: 'paged' }))) } });
-  }
+  const scan = await insertScan(store, fields);
   if (temporal) await startScanWorkflow(temporal, scan);
   return scan;
 }

@@ -23,7 +23,8 @@ import { Timing } from '../timing';
 
 const MAX_IDEMPOTENCY_KEY = 128;
 
-function idempotencyKey(ctx: Context): string | undefined {
+/** The Idempotency-Key header (decisions.md): at most 128 characters, else 422 invalid_idempotency_key. */
+export function idempotencyKey(ctx: Context): string | undefined {
   const key = ctx.get('Idempotency-Key');
   if (!key) return undefined;
   if (key.length > MAX_IDEMPOTENCY_KEY) {
@@ -32,7 +33,8 @@ function idempotencyKey(ctx: Context): string | undefined {
   return key;
 }
 
-async function resolveProject(deps: AppDeps, ctx: Context, ref: string) {
+/** The project an upload names, reached by the credential; null: a new slug, created once the request commits. */
+export async function resolveProject(deps: AppDeps, ctx: Context, ref: string) {
   const p = principalOf(ctx);
   const restriction = projectRestriction(p);
   const unknown = () => new ApiError(422, 'unknown_project', `/project: "${ref}" is not a project this credential may upload to`);
@@ -159,7 +161,7 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
       ...buckets,
     };
     try {
-      await insertScan(deps.store, scan);
+      await insertScan(deps.store, scan, buckets); // filed above, beside the snapshot's write
     } catch (err) {
       // Not answered 201. The insert may still have landed (the connection dropped after the server applied it):
       // a scan that cannot be withdrawn keeps its snapshot and its idempotency key, for the sweeper to process it

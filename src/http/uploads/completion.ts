@@ -14,7 +14,7 @@ import { scanMetadata, type SnapshotStats } from '../../domain/types';
 import { envInt } from '../../config';
 import type { ScanDoc, UploadDoc } from '../../storage/documents';
 import { isDuplicateKey } from '../../storage/mongo';
-import { allocateBuckets, getScan, insertScan } from '../../storage/scans';
+import { getScan, insertScan, type NewScan } from '../../storage/scans';
 import {
   claimOutcome,
   closeUpload,
@@ -59,7 +59,7 @@ async function check(deps: AppDeps, u: UploadDoc): Promise<Verdict> {
 }
 
 /** The scan document of a completed upload. */
-function scanOf(u: UploadDoc, scanId: string, stats: SnapshotStats, bytes: number, header: UploadHeader, buckets: { orgBucket: number; projectBucket: number }): ScanDoc {
+function scanOf(u: UploadDoc, scanId: string, stats: SnapshotStats, bytes: number, header: UploadHeader): NewScan {
   return {
     _id: scanId,
     orgId: u.orgId,
@@ -77,7 +77,6 @@ function scanOf(u: UploadDoc, scanId: string, stats: SnapshotStats, bytes: numbe
     graphSize: stats.vertices + stats.edges,
     bodyBytes: bytes,
     metadata: scanMetadata(header.metadata),
-    ...buckets,
     attributionMode: 'paged',
     uploadId: u._id,
     moduleCount: stats.modules,
@@ -97,10 +96,8 @@ async function ensureScan(deps: AppDeps, u: UploadDoc, o: Extract<Outcome, { kin
     if (!raw) throw new Error(`upload ${u._id}: create body missing`);
     header = checkUploadHeader(JSON.parse(raw.toString('utf8')));
   }
-  const scan = scanOf(u, o.scanId, o.stats, o.bytes, header, await allocateBuckets(deps.store, u.orgId, u.projectId));
   try {
-    await insertScan(deps.store, scan);
-    return { scan, inserted: true };
+    return { scan: await insertScan(deps.store, scanOf(u, o.scanId, o.stats, o.bytes, header)), inserted: true };
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
     const other = await getScan(deps.store, o.scanId);

@@ -11,7 +11,7 @@ import { decideLedger } from '../../domain/snapshot/parts-ledger';
 import { checkPartOffLoop } from '../../pool/upload-check';
 import type { UploadDoc } from '../../storage/documents';
 import { claimKey, releaseKey } from '../../storage/idempotency';
-import { createProject, findProject } from '../../storage/projects';
+import { createProject } from '../../storage/projects';
 import {
   appendLedger,
   deletePart,
@@ -27,43 +27,19 @@ import {
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
-import { projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
+import { idempotencyKey, resolveProject } from '../scans/upload';
 import { readUploadBody, UploadSlots } from '../scans/upload-body';
 import { notOpen, reachableUpload, receivedOf } from './access';
 import { completionHandler } from './completion';
 import { presentUpload } from './presenter';
 
 const BASE = '/v1/scans/dependency-snapshots/uploads';
-const MAX_IDEMPOTENCY_KEY = 128;
-
-/** The Idempotency-Key header, with the single upload's rule (scans/upload.ts): at most 128 characters. */
-function idempotencyKey(ctx: Context): string | undefined {
-  const key = ctx.get('Idempotency-Key');
-  if (!key) return undefined;
-  if (key.length > MAX_IDEMPOTENCY_KEY) throw new ApiError(422, 'invalid_idempotency_key', `Idempotency-Key: at most ${MAX_IDEMPOTENCY_KEY} characters`);
-  return key;
-}
-
 /**
  * Upload keys live beside the single upload's, in their own namespace (a newline cannot occur in a header value), so
  * that one client token used on both endpoints never finds the other kind of resource.
  */
 const uploadKey = (key: string) => `multipart\n${key}`;
-
-/** The project of a create body, reached as the single upload reaches it; null: a new slug, created on commit. */
-async function resolveProject(deps: AppDeps, ctx: Context, ref: string) {
-  const p = principalOf(ctx);
-  const restriction = projectRestriction(p);
-  const unknown = () => new ApiError(422, 'unknown_project', `/project: "${ref}" is not a project this credential may upload to`);
-  const found = await findProject(deps.store, p.orgId, ref);
-  if (found) {
-    if (restriction && !restriction.includes(found._id)) throw unknown();
-    return found;
-  }
-  if (ref.startsWith('prj_') || restriction) throw unknown();
-  return null;
-}
 
 /** `n`: a whole number from 1 to the upload's parts, written plainly; anything else names no part (404). */
 function partNumber(ctx: Context, u: UploadDoc): number {
