@@ -18,6 +18,9 @@ import { openApiRoutes } from './openapi/routes';
 import { projectRoutes } from './projects/routes';
 import { scanReadRoutes } from './scans/reads';
 import { uploadRoutes } from './uploads/routes';
+import { exportRoutes } from './scans/exports';
+import { webhookRoutes } from './webhooks/routes';
+import { deliveryRoutes } from './webhooks/deliveries';
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: process.env.TRUST_PROXY === '1' });
@@ -25,7 +28,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestMetrics()); // first: it records the status the error envelope chose
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps)]) {
+  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps)]) {
     app.use(router.routes());
   }
   return app;

@@ -7,6 +7,8 @@ import type { Principal } from './auth/principal';
 import type { UploadPreparer } from '../pool/upload-pool';
 import type { UploadSlots } from './scans/upload-body';
 import type { RateLimiter } from './rate-limit';
+import type { SecretBox } from '../storage/secrets';
+import type { DestinationPolicy } from '../infra/webhooks/destination';
 
 export interface ScanStarter {
   /** Starts the scan's workflow (workflow id = scan id). Resolves false when Temporal could not be reached. */
@@ -45,6 +47,8 @@ export interface AppDeps {
   rateLimiter?: RateLimiter;
   /** Invitation links and the public IP ranges (defaults: platformFromEnv()). */
   platform?: PlatformConfig;
+  /** Webhooks (platform.md §8): the box sealing their secrets and the destination policy (defaults: from the environment). */
+  webhooks?: { box: SecretBox; policy: DestinationPolicy };
 }
 
 export interface PlatformConfig {

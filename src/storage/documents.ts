@@ -201,3 +201,37 @@ export interface UploadDoc {
 export interface UploadPartDoc { _id: string; uploadId: string; n: number; sha256: string; bytes: number; counts: PartCounts; data: Binary; at: Date }
 /** An entry of an upload's budget ledger (domain/snapshot/parts-ledger.ts). _id = `${uploadId}:${seq}`. */
 export interface UploadLedgerDoc { _id: string; uploadId: string; seq: number; n: number; sha256: string; counts: PartCounts; at: Date }
+
+/**
+ * A webhook (platform.md §8): its signing secret encrypted at rest (storage/secrets.ts), since signing needs it back.
+ * Deleting one sets deletedAt (the delivery log stays readable by id until then; lists skip it).
+ */
+export interface WebhookDoc {
+  _id: string; // whk_...
+  orgId: string;
+  url: string;
+  events: string[];
+  secret: EncryptedSecret;
+  createdBy: string | null;
+  createdAt: Date;
+  deletedAt: Date | null;
+}
+
+/** AES-256-GCM ciphertext of a secret, with the id of the key that sealed it (storage/secrets.ts). */
+export interface EncryptedSecret { v: 1; kid: string; iv: string; tag: string; data: string }
+
+/**
+ * One delivery of one event to one webhook (_id dlv_..., the X-Svc-Delivery header, the same on every retry) and its
+ * attempts so far, newest last.
+ */
+export interface WebhookDeliveryDoc {
+  _id: string;
+  orgId: string;
+  webhookId: string;
+  eventId: string;
+  type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: Array<{ n: number; at: Date; durationMs: number; statusCode: number | null; error: string | null }>;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -29,6 +29,8 @@ export interface Collections {
   advisoryChunks: Collection<D.AdvisoryChunkDoc>;
   uploads: Collection<D.UploadDoc>;
   uploadParts: Collection<D.UploadPartDoc>;
+  webhooks: Collection<D.WebhookDoc>;
+  webhookDeliveries: Collection<D.WebhookDeliveryDoc>;
   uploadLedger: Collection<D.UploadLedgerDoc>;
   inventoryChunks: Collection<D.InventoryChunkDoc>;
   inventoryHeads: Collection<D.InventoryHeadDoc>;
@@ -96,6 +98,8 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     uploadLedger: db.collection('uploadLedger'),
     inventoryChunks: db.collection('inventoryChunks'),
     inventoryHeads: db.collection('inventoryHeads'),
+    webhooks: db.collection('webhooks'),
+    webhookDeliveries: db.collection('webhookDeliveries'),
   };
   return { client, db, c, close: () => client.close() };
 }
@@ -125,6 +129,8 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.uploadLedger.createIndex({ uploadId: 1, seq: 1 }),
     c.inventoryChunks.createIndex({ scanId: 1 }),
     c.inventoryHeads.createIndex({ projectId: 1 }),
+    c.webhooks.createIndex({ orgId: 1, _id: -1 }),
+    c.webhookDeliveries.createIndex({ webhookId: 1, _id: -1 }),
   ]);
   // The earlier scan-list indexes (bucket alone), superseded by the two above.
   await Promise.all(['orgId_1_orgBucket_-1', 'orgId_1_projectId_1_projectBucket_-1'].map((name) => c.scans.dropIndex(name).catch(() => undefined)));

@@ -56,6 +56,14 @@ export const MATRIX = {
   'GET /v1/scans/:scanId/modules': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/scans/:scanId/findings/:findingId/attributions': { kind: 'scope', scope: 'findings:read' },
   'GET /v1/scans/:scanId/findings/:findingId/attributions/:attributionId/path': { kind: 'scope', scope: 'findings:read' },
+  // platform.md §8: CycloneDX exports of a scan (src/http/scans/exports.ts)
+  'GET /v1/scans/:scanId/sbom': { kind: 'scope', scope: 'deps:read' },
+  'GET /v1/scans/:scanId/vex': { kind: 'scope', scope: 'findings:read' },
+  // platform.md §8: webhooks (src/http/webhooks/routes.ts) and their delivery log (src/http/webhooks/deliveries.ts)
+  'POST /v1/webhooks': { kind: 'roles', roles: ADMINS },
+  'GET /v1/webhooks': { kind: 'roles', roles: ADMINS },
+  'DELETE /v1/webhooks/:webhookId': { kind: 'roles', roles: ADMINS },
+  'GET /v1/webhooks/:webhookId/deliveries': { kind: 'roles', roles: ADMINS },
 } as const satisfies Record<string, Access>;
 
 export type Endpoint = keyof typeof MATRIX;

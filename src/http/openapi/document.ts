@@ -15,19 +15,25 @@ import { scanOperations } from './operations-scans';
 import { inventoryOperations } from './operations-inventory';
 import { readOperations } from './operations-reads';
 import { uploadOperations } from './operations-uploads';
+import { exportOperations } from './operations-exports';
+import { webhookOperations } from './operations-webhooks';
+import { deliveryOperations } from './operations-deliveries';
 import { commonSchemas, errorEnvelope, ref } from './schemas/common';
 import { platformSchemas } from './schemas/platform';
 import { scanSchemas } from './schemas/scans';
 import { inventorySchemas } from './schemas/inventory';
 import { readSchemas } from './schemas/reads';
 import { uploadSchemas } from './schemas/uploads';
+import { exportSchemas } from './schemas/exports';
+import { webhookSchemas } from './schemas/webhooks';
+import { deliverySchemas } from './schemas/deliveries';
 
 /** Routes outside the matrix: served without any guard (load balancers and orchestrators call them). */
 export type Unguarded = 'GET /healthz' | 'GET /readyz';
 export type Route = Endpoint | Unguarded;
 
 // A Record over every matrix endpoint: a new MATRIX row without a description here does not typecheck.
-export const OPERATIONS: Record<Route, Operation> = { ...platformOperations, ...scanOperations, ...inventoryOperations, ...uploadOperations, ...readOperations };
+export const OPERATIONS: Record<Route, Operation> = { ...platformOperations, ...scanOperations, ...inventoryOperations, ...uploadOperations, ...readOperations, ...exportOperations, ...webhookOperations, ...deliveryOperations };
 
 export function accessOf(route: Route): Access {
   return route in MATRIX ? MATRIX[route as Endpoint] : { kind: 'public' };
@@ -165,7 +171,7 @@ export function buildOpenApiDocument() {
         'X-RateLimit-Remaining': { description: 'Requests left in the current minute (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
         'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
       },
-      schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas, ...inventorySchemas, ...uploadSchemas, ...readSchemas },
+      schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas, ...inventorySchemas, ...uploadSchemas, ...readSchemas, ...exportSchemas, ...webhookSchemas, ...deliverySchemas },
     },
   };
 }

@@ -1,0 +1,34 @@
+// The snapshot a scan was made from, parsed: the single upload's stored body, or for a multipart (paged) scan its
+// upload's create body and parts, parsed one by one and merged in part order (platform.md §2). Read by the worker
+// (activities/inputs.ts, cached there) and by the exports (src/http/scans/exports.ts).
+import type { Snapshot } from '../domain/types';
+import { mergeUpload } from '../domain/snapshot/parts-merge';
+import type { PartBody, UploadHeader } from '../domain/snapshot/parts';
+import type { Store } from './mongo';
+import { getScan } from './scans';
+import { getSnapshotBytes } from './snapshots';
+import { getUpload, readUploadBodies } from './uploads';
+
+export interface ParsedSnapshot {
+  snapshot: Snapshot;
+  /** The raw size of the body (of the parts, for a multipart scan). */
+  bytes: number;
+}
+
+/** The parsed snapshot of a scan; throws when it is not stored (an unknown scan, or data lost). */
+export async function readScanSnapshot(store: Store, scanId: string): Promise<ParsedSnapshot> {
+  const raw = await getSnapshotBytes(store, scanId);
+  if (raw) return { snapshot: JSON.parse(raw.toString('utf8')) as Snapshot, bytes: raw.length };
+  const paged = await pagedSnapshot(store, scanId);
+  if (paged) return paged;
+  throw new Error(`snapshot of ${scanId} not found`);
+}
+
+async function pagedSnapshot(store: Store, scanId: string): Promise<ParsedSnapshot | null> {
+  const scan = await getScan(store, scanId);
+  if (!scan?.uploadId) return null;
+  const upload = await getUpload(store, scan.uploadId);
+  if (!upload) throw new Error(`upload ${scan.uploadId} of ${scanId} not found`);
+  const bodies = await readUploadBodies(store, upload._id, upload.parts);
+  return { snapshot: mergeUpload(bodies.header as UploadHeader, bodies.parts as PartBody[]).snapshot, bytes: bodies.bytes };
+}

@@ -1,0 +1,76 @@
+// Secrets the service must read back (webhook signing secrets, platform.md §8) are stored sealed with AES-256-GCM
+// under a key that never enters the database: SECRETS_KEY (32 bytes, base64 or hex), else the key file
+// SECRETS_KEY_FILE (default DATA_DIR/secrets.key, created with mode 0600 on first use, so that `npm start` on one
+// machine needs nothing set). A replica set of API and worker processes on several machines must share SECRETS_KEY.
+// SECRETS_KEY_PREVIOUS (comma-separated) lets a rotated key still open what it sealed; seal always uses SECRETS_KEY.
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EncryptedSecret } from './documents';
+
+export interface SecretBox {
+  seal(plain: string): EncryptedSecret;
+  open(sealed: EncryptedSecret): string;
+}
+
+const keyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 16);
+
+/** A 32-byte key written as base64 (44 characters) or hex (64); anything else throws, naming the setting. */
+export function parseKey(name: string, text: string): Buffer {
+  const t = text.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64');
+  if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(t) && key.toString('base64') !== t)) {
+    throw new Error(`${name} must be 32 bytes written as base64 or hex (for example: openssl rand -base64 32)`);
+  }
+  return key;
+}
+
+/** Reads the key file, or creates it (0600) when absent; two processes creating it at once agree on the first. */
+function fileKey(file: string): Buffer {
+  try {
+    return parseKey(file, fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return parseKey(file, fs.readFileSync(file, 'utf8'));
+}
+
+export function secretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
+  const keys = new Map([current, ...previous].map((k) => [keyId(k), k] as const));
+  const kid = keyId(current);
+  return {
+    seal(plain) {
+      const iv = randomBytes(12);
+      const c = createCipheriv('aes-256-gcm', current, iv);
+      const data = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+      return { v: 1, kid, iv: iv.toString('base64'), tag: c.getAuthTag().toString('base64'), data: data.toString('base64') };
+    },
+    open(sealed) {
+      const key = keys.get(sealed.kid);
+      if (!key) throw new Error(`secret sealed with key ${sealed.kid}, which is neither SECRETS_KEY nor in SECRETS_KEY_PREVIOUS`);
+      const d = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
+      d.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+      return Buffer.concat([d.update(Buffer.from(sealed.data, 'base64')), d.final()]).toString('utf8');
+    },
+  };
+}
+
+let cached: { env: string; box: SecretBox } | undefined;
+
+/** The process's secret box, from the environment (see the top of this file); read once per setting. */
+export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): SecretBox {
+  const file = env.SECRETS_KEY_FILE || path.join(path.resolve(env.DATA_DIR || '.data'), 'secrets.key');
+  const sig = JSON.stringify([env.SECRETS_KEY ?? '', env.SECRETS_KEY_PREVIOUS ?? '', file]);
+  if (cached?.env === sig) return cached.box;
+  const current = env.SECRETS_KEY ? parseKey('SECRETS_KEY', env.SECRETS_KEY) : fileKey(file);
+  const previous = (env.SECRETS_KEY_PREVIOUS ?? '').split(',').filter((s) => s.trim()).map((s) => parseKey('SECRETS_KEY_PREVIOUS', s));
+  const box = secretBox(current, previous);
+  cached = { env: sig, box };
+  return box;
+}

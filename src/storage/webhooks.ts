@@ -1,0 +1,53 @@
+// Webhooks (platform.md §8): stored with their signing secret sealed (storage/secrets.ts); the secret is shown once,
+// at creation. Deleting marks the document deleted: deliveries in flight see it and stop, lists skip it.
+import type { Filter } from 'mongodb';
+import { newId, newSecret } from '../domain/ids';
+import type { WebhookDoc } from './documents';
+import type { Store } from './mongo';
+import type { SecretBox } from './secrets';
+
+export const WEBHOOK_EVENTS = ['scan.completed', 'scan.failed'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export interface NewWebhook {
+  orgId: string;
+  url: string;
+  events: WebhookEvent[];
+  createdBy: string | null;
+}
+
+export async function createWebhook(store: Store, box: SecretBox, w: NewWebhook, now = new Date()): Promise<{ doc: WebhookDoc; secret: string }> {
+  const secret = newSecret('svc_whs_');
+  const doc: WebhookDoc = { _id: newId('whk', now.getTime()), ...w, secret: box.seal(secret), createdAt: now, deletedAt: null };
+  await store.c.webhooks.insertOne(doc);
+  return { doc, secret };
+}
+
+/** A webhook of the organization, deleted or not (null when it is another organization's or unknown). */
+export async function getWebhook(store: Store, orgId: string, id: string): Promise<WebhookDoc | null> {
+  const doc = await store.c.webhooks.findOne({ _id: id });
+  return doc && doc.orgId === orgId ? doc : null;
+}
+
+/** Newest first, deleted ones left out; `beforeId` continues a page. */
+export async function listWebhooks(store: Store, orgId: string, opts: { beforeId?: string; limit: number }): Promise<WebhookDoc[]> {
+  const filter: Filter<WebhookDoc> = { orgId, deletedAt: null };
+  if (opts.beforeId) filter._id = { $lt: opts.beforeId };
+  return store.c.webhooks.find(filter).sort({ _id: -1 }).limit(opts.limit).toArray();
+}
+
+/** True when the webhook existed (deleted now, or already). */
+export async function deleteWebhook(store: Store, orgId: string, id: string, now = new Date()): Promise<boolean> {
+  const doc = await getWebhook(store, orgId, id);
+  if (!doc || doc.deletedAt) return false;
+  await store.c.webhooks.updateOne({ _id: id, deletedAt: null }, { $set: { deletedAt: now } });
+  return true;
+}
+
+/** The live webhooks of an organization that subscribe to an event type, oldest first. */
+export function subscribedWebhooks(store: Store, orgId: string, type: WebhookEvent): Promise<WebhookDoc[]> {
+  return store.c.webhooks.find({ orgId, deletedAt: null, events: type }).sort({ _id: 1 }).toArray();
+}
+
+/** The signing secret of a webhook, unsealed. */
+export const webhookSecret = (box: SecretBox, doc: WebhookDoc): string => box.open(doc.secret);
