@@ -25,7 +25,11 @@ export function parseKey(name: string, text: string): Buffer {
   return key;
 }
 
-/** Reads the key file, or creates it (0600) when absent; two processes creating it at once agree on the first. */
+/**
+ * Reads the key file, or creates it (0600) when absent; two processes creating it at once agree on the first. The key
+ * is written to a temporary file first and linked into place (link fails when the name exists), so a reader never
+ * sees the file before its content.
+ */
 function fileKey(file: string): Buffer {
   try {
     return parseKey(file, fs.readFileSync(file, 'utf8'));
@@ -33,10 +37,14 @@ function fileKey(file: string): Buffer {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
   try {
-    fs.writeFileSync(file, randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
+    fs.linkSync(tmp, file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
   return parseKey(file, fs.readFileSync(file, 'utf8'));
 }
@@ -54,8 +62,11 @@ export function secretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
     open(sealed) {
       const key = keys.get(sealed.kid);
       if (!key) throw new Error(`secret sealed with key ${sealed.kid}, which is neither SECRETS_KEY nor in SECRETS_KEY_PREVIOUS`);
-      const d = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
-      d.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+      // the full 16-byte tag only: GCM would otherwise accept a truncated tag, which is easier to forge
+      const tag = Buffer.from(sealed.tag, 'base64');
+      if (tag.length !== 16) throw new Error('sealed secret: malformed authentication tag');
+      const d = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'), { authTagLength: 16 });
+      d.setAuthTag(tag);
       return Buffer.concat([d.update(Buffer.from(sealed.data, 'base64')), d.final()]).toString('utf8');
     },
   };
