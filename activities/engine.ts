@@ -17,8 +17,17 @@ import { writeModules, writeResults } from '../src/storage/results';
 import { computeInventory } from '../src/domain/inventory';
 import { writeInventory } from '../src/storage/inventory';
 import { clearAllWork } from '../src/storage/work';
+import type { ScanEvents } from '../src/temporal/events';
 import { Lru } from './cache';
 import { forgetScan, loadScan, loadScanInputs, loadSnapshot, type ScanEngineDeps, type ScanInputs } from './inputs';
+
+/**
+ * The engine's dependencies, with the emitter of scan events (platform.md §8) when webhooks are delivered. The paged
+ * activities hand the same object back to publish(), so their completions emit too.
+ */
+export interface EngineDeps extends ScanEngineDeps {
+  events?: ScanEvents;
+}
 
 const indexes = new Lru<string, Promise<AdvisoryIndex>>(2);
 const EMPTY = '(none)';
@@ -152,12 +161,15 @@ export function assembleStored(inputs: ScanInputs, outputs: Int32Array[]): Paths
  * `before` (paged scans) runs on the built findings before anything is written: it stores their attributions apart
  * and sets each finding's attributionCount (activities/paged.ts).
  */
-export async function publish(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, derived: Derived, generation: string | null, intermediates = true, before?: (findings: ReturnType<typeof buildFindings>['findings']) => Promise<void>) {
+export async function publish(deps: EngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, derived: Derived, generation: string | null, intermediates = true, before?: (findings: ReturnType<typeof buildFindings>['findings']) => Promise<void>) {
   const built = buildFindings({ scanId, projectId: inputs.scan.projectId, snapshot: inputs.snapshot, matches: m.matches, paths: derived.paths, attributions: derived.attributions, processingDay: new Date().toISOString().slice(0, 10) });
   if (before) await before(built.findings);
   const v2 = inputs.snapshot.schemaVersion === 2;
   const claimed = claimCompletion(deps.store, scanId);
   claimed.catch(() => undefined); // awaited by markCompleted
+  // Whether the organization wants scan.completed: asked now, so that its round trip overlaps the writes below.
+  const subscribed = deps.events?.subscribed(inputs.scan.orgId, 'scan.completed');
+  subscribed?.catch(() => undefined); // awaited after the completion
   // The dependency inventory (platform.md §1) is written with the results, before the scan is marked completed.
   const inventory = computeInventory(inputs.snapshot, inputs.scan.projectId, v2 ? graphOf(inputs) : undefined);
   const [resultChunks] = await Promise.all([writeResults(deps.store, scanId, built.findings), v2 ? writeModules(deps.store, scanId, derived.modules) : undefined, writeInventory(deps.store, inputs.scan, inventory)]);
@@ -170,9 +182,28 @@ export async function publish(deps: ScanEngineDeps, scanId: string, inputs: Scan
     findingCount: built.findings.length,
     ...(v2 ? { moduleCount: derived.modules.length } : {}),
   }, new Date(), claimed);
-  if (intermediates) await clearAllWork(deps.store, scanId);
+  // The event is emitted after the terminal write, and only by the completion that won (a failure claimed first is
+  // emitted by failScan). An emission error fails this attempt: its retry finds the scan published and emits again.
+  const completed = (await claimed) === 'completed';
+  await Promise.all([
+    intermediates ? clearAllWork(deps.store, scanId) : undefined,
+    completed && deps.events ? deps.events.emit(scanId, inputs.scan.orgId, 'scan.completed', subscribed) : undefined,
+  ]);
   forget(scanId);
   return { findings: built.findings.length, suppressed: built.suppressed };
+}
+
+/**
+ * Emits the event of a scan's terminal status, read now (a retried completion, a failure). A scan whose failure lost
+ * to a completion (the completion landed, then its activity failed for good, say on its own emission) is completed:
+ * its scan.completed goes out here, its last chance. Deduplicated by the event's workflow id.
+ */
+export async function emitTerminal(deps: EngineDeps, scanId: string, known?: { orgId: string; status: string }): Promise<void> {
+  const events = deps.events;
+  if (!events) return;
+  const scan = known ?? (await getScan(deps.store, scanId));
+  if (scan?.status === 'completed') await events.emit(scanId, scan.orgId, 'scan.completed');
+  else if (scan?.status === 'failed') await events.emit(scanId, scan.orgId, 'scan.failed');
 }
 
 function forget(scanId: string): void {
@@ -180,9 +211,10 @@ function forget(scanId: string): void {
   graphs.delete(scanId);
 }
 
-export async function fail(deps: ScanEngineDeps, scanId: string, reason: string, message: string): Promise<void> {
+export async function fail(deps: EngineDeps, scanId: string, reason: string, message: string): Promise<void> {
   await markFailed(deps.store, scanId, reason as never, message, new Date(), true);
-  await clearAllWork(deps.store, scanId);
+  // The event is emitted after the terminal write; an emission error fails the activity, whose retry emits again.
+  await Promise.all([clearAllWork(deps.store, scanId), emitTerminal(deps, scanId)]);
   forget(scanId);
 }
 

@@ -14,14 +14,20 @@ import { configuredSources, syncAdvisories } from '../src/advisories/sync';
 import * as engine from './engine';
 import { withOutagePatience } from './outage';
 import { recordScanCompleted, recordScanFailed, timedStages } from '../src/metrics/worker';
-import { loadScanInputs, type ScanEngineDeps } from './inputs';
+import { loadScanInputs } from './inputs';
 import { createPagedActivities } from './paged';
+import { createWebhookActivities, type WebhookConfig } from './webhooks';
+import type { ScanEvents } from '../src/temporal/events';
 
 export interface ActivityDeps {
   store: Store;
   logger: Logger;
   /** The worker's attribution threads; created on first use when not given. */
   shards?: ShardRunner;
+  /** Emits scan.completed / scan.failed when a scan ends (platform.md §8); none are emitted without it. */
+  events?: ScanEvents;
+  /** The secret box and destination policy of webhook deliveries (default: from the environment, on first use). */
+  webhooks?: WebhookConfig;
 }
 
 /** v2 attribution runs in this many shards whatever the thread count, so a retry on any worker resumes the plan. */
@@ -58,7 +64,7 @@ const SCAN_STAGES = {
 } as const;
 
 export function createActivities(deps: ActivityDeps) {
-  const ctx: ScanEngineDeps = { store: deps.store, logger: deps.logger };
+  const ctx: engine.EngineDeps = { store: deps.store, logger: deps.logger, events: deps.events };
   let runner = deps.shards;
   const shardRunner = () => (runner ??= attributionPool());
   const paged = createPagedActivities(ctx, shardRunner);
@@ -155,7 +161,7 @@ export function createActivities(deps: ActivityDeps) {
     return r;
   }
 
-  return withOutagePatience(timedStages({
+  return { ...withOutagePatience(timedStages({
     /** Load the stored snapshot, check it again in depth, pin the advisory generation, mark the scan running. */
     async prepareScan({ scanId }: { scanId: string }) {
       const r = await prepared(scanId);
@@ -187,7 +193,10 @@ export function createActivities(deps: ActivityDeps) {
     async publishResults({ scanId, generation }: { scanId: string; generation: string | null }) {
       // A retry after a publish whose completion was lost: the scan is already published, report it again.
       const done = await engine.getScan(deps.store, scanId);
-      if (done?.status === 'completed') return { findings: done.findingCount ?? 0, suppressed: done.suppressed ?? 0 };
+      if (done?.status === 'completed') {
+        await engine.emitTerminal(ctx, scanId, done); // the attempt that published may have failed on its emission
+        return { findings: done.findingCount ?? 0, suppressed: done.suppressed ?? 0 };
+      }
       const [inputs, stored] = await Promise.all([loadScanInputs(ctx, scanId), getWork<StoredMatches>(deps.store, scanId, 'matches')]);
       const derived =
         inputs.snapshot.schemaVersion === 2
@@ -204,6 +213,11 @@ export function createActivities(deps: ActivityDeps) {
      */
     async scanSmall({ scanId }: { scanId: string }) {
       const { summary, inputs, running } = await prepared(scanId);
+      if (inputs.scan.status === 'completed') {
+        // A retry after the publish landed (the attempt failed after it, on its emission say): emit, report it again.
+        await engine.emitTerminal(ctx, scanId, inputs.scan);
+        return { ...summary, findings: inputs.scan.findingCount ?? 0, suppressed: inputs.scan.suppressed ?? 0, segments: 0 };
+      }
       const m = await engine.computeMatches(ctx, scanId, inputs, summary.generation);
       const derived = engine.computePaths(inputs, m.matches);
       await running; // the status write lands before anything else may
@@ -232,7 +246,17 @@ export function createActivities(deps: ActivityDeps) {
 
     // Paged scans: planAttribution, attributeShard (one per shard), publishPaged.
     ...paged.activities,
-  }, SCAN_STAGES));
+
+    /**
+     * publishPaged emits through engine.publish; its retry after the scan was published (it reports the scan again)
+     * emits here, unless this process emitted already.
+     */
+    async publishPaged(input: { scanId: string; generation: string | null }) {
+      const r = await paged.activities.publishPaged(input);
+      if (!deps.events?.emitted(input.scanId, 'scan.completed')) await engine.emitTerminal(ctx, input.scanId);
+      return r;
+    },
+  }, SCAN_STAGES)), ...createWebhookActivities({ store: deps.store, logger: deps.logger, webhooks: deps.webhooks }) };
 }
 
 export type { ShardRunner };

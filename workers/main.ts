@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   // WORKER_MAX_CONCURRENT_ACTIVITIES: activities this process runs at once (default 8); 1 makes a worker take one
   // shard of a paged scan at a time, so that the shards spread over the worker processes.
   const maxConcurrentActivities = envInt('WORKER_MAX_CONCURRENT_ACTIVITIES', MAX_CONCURRENT_ACTIVITIES, { min: 1 });
-  const { worker, connection, shards } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, maxConcurrentActivities });
+  const { worker, connection, shards, events } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, maxConcurrentActivities });
   // shutdown() stops polling and lets running activities finish (SHUTDOWN_GRACE in ./worker.ts); run() returns then.
   // A second signal does not wait.
   let stopping = false;
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     await metrics?.close(); // scraped until the activities are done
   }
   await shards.close();
+  await events.close(); // the client that started webhook event workflows, if one was opened
   await connection.close();
   await store.close();
   logger.info('worker stopped');

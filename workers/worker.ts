@@ -2,6 +2,8 @@
 import type { Duration } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import type { WebhookConfig } from '../activities/webhooks';
+import { lazyClient, scanEvents, type ScanEvents } from '../src/temporal/events';
 import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool';
 import type { Logger } from '../src/logger';
 import type { Store } from '../src/storage/mongo';
@@ -19,6 +21,13 @@ export interface WorkerOptions {
   shutdownGraceTime?: Duration;
   /** Activities this worker runs at once (default MAX_CONCURRENT_ACTIVITIES). */
   maxConcurrentActivities?: number;
+  /**
+   * Emits scan events (platform.md §8). Default: an emitter starting event workflows on this task queue through a
+   * @temporalio/client Client connected on first use; close it (the returned `events`) after the worker stops.
+   */
+  events?: ScanEvents;
+  /** Secret box and destination policy of webhook deliveries (default: from the environment, on first use). */
+  webhooks?: WebhookConfig;
 }
 
 /** Activities a worker runs at once by default: room for the graph work of concurrent scans on a small machine. */
@@ -31,21 +40,22 @@ export const MAX_CONCURRENT_ACTIVITIES = 8;
 export const SHUTDOWN_GRACE = '30 seconds';
 export const SHUTDOWN_FORCE = '45 seconds';
 
-export async function createScanWorker(o: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection; shards: ShardRunner }> {
+export async function createScanWorker(o: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection; shards: ShardRunner; events: ScanEvents }> {
   installRuntime();
   const connection = await NativeConnection.connect({ address: o.temporalAddress });
   const shards = o.shards ?? attributionPool();
+  const events = o.events ?? scanEvents({ store: o.store, logger: o.logger, taskQueue: o.taskQueue, client: lazyClient(o.temporalAddress, o.namespace) });
   const worker = await Worker.create({
     connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ store: o.store, logger: o.logger, shards }),
+    activities: createActivities({ store: o.store, logger: o.logger, shards, events, webhooks: o.webhooks }),
     // Heartbeat details (attribution progress) reach the server within 250 ms: a retry resumes from them.
     maxHeartbeatThrottleInterval: '250 ms',
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? MAX_CONCURRENT_ACTIVITIES,
     shutdownGraceTime: o.shutdownGraceTime ?? SHUTDOWN_GRACE,
     shutdownForceTime: SHUTDOWN_FORCE,
   });
-  return { worker, connection, shards };
+  return { worker, connection, shards, events };
 }

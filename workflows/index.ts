@@ -1,3 +1,4 @@
 // The workflow bundle's entry: every workflow the worker registers.
 export { scanWorkflow } from './scan';
 export { advisoryRefreshWorkflow } from './advisory-refresh';
+export { webhookEventWorkflow } from './webhook';

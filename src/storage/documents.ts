@@ -232,6 +232,10 @@ export interface WebhookDeliveryDoc {
   type: string;
   status: 'pending' | 'succeeded' | 'failed';
   attempts: Array<{ n: number; at: Date; durationMs: number; statusCode: number | null; error: string | null }>;
+  /** The raw JSON body, built once when the event's deliveries are recorded: every attempt sends these bytes. */
+  body: string;
+  /** Why a failed delivery stopped (its webhook was deleted, or the retry window ended); null otherwise. */
+  error: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

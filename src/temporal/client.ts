@@ -8,6 +8,7 @@ import type { Store } from '../storage/mongo';
 import { getScan, markFailed, queuedScans } from '../storage/scans';
 import { cleanupUploads } from '../storage/uploads';
 import { SA, SCAN_WORKFLOW, type ScanWorkflowInput } from './keys';
+import { scanEvents, type ScanEvents } from './events';
 
 export interface TemporalHandle {
   connection: Connection;
@@ -135,8 +136,10 @@ export const ORPHANED_MESSAGE = 'the scan workflow ended without recording an ou
  * ever move the scan. Running scans are checked once they are `staleMs` old. (3) Deletes the parts of expired and
  * rejected multipart uploads (storage/uploads.ts cleanupUploads). markFailed claims the final outcome
  * first-writer-wins and never overrides a completion, so a workflow finishing meanwhile keeps its own outcome.
+ * A scan failed here emits scan.failed (platform.md §8) through `events` (default: an emitter on t's client).
  */
-export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger, graceMs = 5000, staleMs = 30_000): Promise<{ started: number; failed: number }> {
+export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger, graceMs = 5000, staleMs = 30_000, events?: ScanEvents): Promise<{ started: number; failed: number }> {
+  const emitter = events ?? scanEvents({ store, logger, taskQueue: t.taskQueue, client: t.client });
   let started = 0;
   let failed = 0;
   const orphan = async (scanId: string, was: string) => {
@@ -148,6 +151,9 @@ export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger,
     if (!(await markFailed(store, scanId, 'internal_error', ORPHANED_MESSAGE, new Date(), true))) return;
     logger.warn({ scanId, was }, 'scan failed by the sweeper: its workflow ended without an outcome');
     failed++;
+    // After the terminal write. Nothing retries a sweeper's pass for this scan (the next one sees it failed), so an
+    // emission error is logged and the pass goes on with the other orphans.
+    await emitter.emit(scanId, now.orgId, 'scan.failed').catch((err) => logger.warn({ err, scanId }, 'scan.failed event could not be emitted'));
   };
   for (const scan of await queuedScans(store, new Date(Date.now() - graceMs))) {
     if (await startScanWorkflow(t, scan)) started++;
@@ -166,11 +172,12 @@ export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger,
 /** Runs sweepOnce every `intervalMs` (one pass at a time). */
 export function startSweeper(store: Store, t: TemporalHandle, logger: Logger, intervalMs: number, graceMs = 5000, staleMs = 30_000): () => void {
   let running = false;
+  const events = scanEvents({ store, logger, taskQueue: t.taskQueue, client: t.client });
   const timer = setInterval(async () => {
     if (running) return;
     running = true;
     try {
-      await sweepOnce(store, t, logger, graceMs, staleMs);
+      await sweepOnce(store, t, logger, graceMs, staleMs, events);
     } catch (err) {
       logger.warn({ err }, 'sweeper pass failed');
     } finally {

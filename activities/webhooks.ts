@@ -1,0 +1,120 @@
+// Webhook event activities (platform.md §8), run by workflows/webhook.ts: record an event's deliveries with the body
+// built once, then one delivery activity per webhook, retried by Temporal with backoff for up to the window. Not
+// wrapped by outageAware (activities/outage.ts): a delivery's retries are its own policy's, whatever the error.
+import { performance } from 'node:perf_hooks';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { deliveryHeaders, deliveryId, delivered, eventBody, statusError } from '../src/domain/webhooks/deliveries';
+import { signatureHeader } from '../src/domain/webhooks/signature';
+import { presentScan } from '../src/http/scans/presenter';
+import { checkDestination, policyFromEnv, type DestinationPolicy } from '../src/infra/webhooks/destination';
+import { postWebhook } from '../src/infra/webhooks/send';
+import type { Logger } from '../src/logger';
+import type { WebhookDeliveryDoc } from '../src/storage/documents';
+import type { Store } from '../src/storage/mongo';
+import { getScan } from '../src/storage/scans';
+import { secretsFromEnv, type SecretBox } from '../src/storage/secrets';
+import { failDelivery, getDelivery, recordAttempt, recordDeliveries } from '../src/storage/webhook-deliveries';
+import { subscribedWebhooks, webhookSecret } from '../src/storage/webhooks';
+import { WEBHOOK_DELETED, type WebhookEventInput } from '../src/temporal/webhook-keys';
+
+export interface WebhookConfig {
+  box: SecretBox;
+  policy: DestinationPolicy;
+}
+
+export interface WebhookActivityDeps {
+  store: Store;
+  logger: Logger;
+  /** The secret box and destination policy; from the environment on first use when not given. */
+  webhooks?: WebhookConfig;
+}
+
+export const WEBHOOK_DELETED_MESSAGE = 'webhook deleted';
+
+export function createWebhookActivities(deps: WebhookActivityDeps) {
+  const { store, logger } = deps;
+  let fromEnv: WebhookConfig | undefined;
+  const config = () => deps.webhooks ?? (fromEnv ??= { box: secretsFromEnv(), policy: policyFromEnv() });
+
+  /** Stops a delivery whose webhook is gone (or was found failed already): never retried. */
+  function stopped(d: Pick<WebhookDeliveryDoc, '_id' | 'error'>): ApplicationFailure {
+    return ApplicationFailure.nonRetryable(`delivery ${d._id} stopped: ${d.error ?? WEBHOOK_DELETED_MESSAGE}`, WEBHOOK_DELETED);
+  }
+
+  return {
+    /**
+     * Builds the event's body once ({id, type, createdAt, data: {scan}}, the scan as the API presents it: terminal
+     * scans never change, so a retry builds the same) and records one pending delivery per webhook subscribed now.
+     * Delivery ids are derived from the event and webhook ids: a retry inserts none twice.
+     */
+    async recordWebhookEvent({ eventId, type, scanId, orgId, createdAt }: Omit<WebhookEventInput, 'retry'>) {
+      const [scan, hooks] = await Promise.all([getScan(store, scanId), subscribedWebhooks(store, orgId, type)]);
+      if (!scan) throw ApplicationFailure.nonRetryable(`scan ${scanId} not found`, 'scan_not_found');
+      const body = eventBody({ id: eventId, type, createdAt, data: { scan: presentScan(scan) } });
+      const now = new Date();
+      const docs: WebhookDeliveryDoc[] = hooks.map((w) => ({
+        _id: deliveryId(eventId, w._id),
+        orgId,
+        webhookId: w._id,
+        eventId,
+        type,
+        status: 'pending',
+        attempts: [],
+        body,
+        error: null,
+        createdAt: now,
+        updatedAt: now,
+      }));
+      await recordDeliveries(store, docs);
+      return { deliveries: docs.map((d) => ({ deliveryId: d._id, webhookId: d.webhookId })), bytes: Buffer.byteLength(body) };
+    },
+
+    /**
+     * One attempt: the webhook (deleted: the delivery fails, not retried), its secret, the destination checked
+     * (resolved once, connected to that address), signed with this attempt's time, POSTed; the attempt recorded.
+     * A 2xx ends the delivery; anything else throws, for Temporal to retry with the same body and X-Svc-Delivery.
+     */
+    async deliverWebhook({ deliveryId: id, timeoutMs }: { deliveryId: string; timeoutMs: number }) {
+      const n = Context.current().info.attempt;
+      const d = await getDelivery(store, id);
+      if (!d) throw ApplicationFailure.nonRetryable(`delivery ${id} not found`, 'delivery_not_found');
+      if (d.status === 'succeeded') return { statusCode: d.attempts[d.attempts.length - 1]?.statusCode ?? null, attempts: d.attempts.length };
+      if (d.status === 'failed') throw stopped(d);
+      const hook = await store.c.webhooks.findOne({ _id: d.webhookId });
+      if (!hook || hook.deletedAt || hook.orgId !== d.orgId) {
+        await failDelivery(store, id, WEBHOOK_DELETED_MESSAGE);
+        throw stopped({ _id: id, error: WEBHOOK_DELETED_MESSAGE });
+      }
+      const { box, policy } = config();
+      const secret = webhookSecret(box, hook);
+      const at = new Date();
+      const started = performance.now();
+      let statusCode: number | null = null;
+      let error: string | null = null;
+      try {
+        const dest = await checkDestination(hook.url, policy);
+        const t = Math.floor(Date.now() / 1000);
+        const res = await postWebhook(dest, d.body, deliveryHeaders(d.type, id, signatureHeader(secret, d.body, t)), policy, { timeoutMs });
+        statusCode = res.statusCode;
+        if (!delivered(statusCode)) error = statusError(statusCode);
+      } catch (err) {
+        error = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+      }
+      const ok = error === null;
+      const attempt = { n, at, durationMs: Math.round(performance.now() - started), statusCode, error };
+      if (!(await recordAttempt(store, id, attempt, ok ? 'succeeded' : 'pending'))) {
+        // No longer pending: its webhook was deleted meanwhile (or another attempt ended it).
+        const now = await getDelivery(store, id);
+        if (now?.status === 'failed') throw stopped(now);
+      }
+      logger.debug({ deliveryId: id, webhookId: d.webhookId, attempt: n, statusCode, error }, 'webhook delivery attempt');
+      if (!ok) throw ApplicationFailure.retryable(`attempt ${n}: ${error}`, 'webhook_delivery_failed');
+      return { statusCode, attempts: n };
+    },
+
+    /** Ends a delivery still pending when its retries are over (the window ran out); a finished one is left as it is. */
+    async failWebhookDelivery({ deliveryId: id, error }: { deliveryId: string; error: string }) {
+      return { failed: await failDelivery(store, id, error) };
+    },
+  };
+}
