@@ -28,6 +28,10 @@ COPY --from=build /app/node_modules ./node_modules
 # The worker bundles dist/workflows with webpack at start, so the compiled workflow sources ship too.
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
+# The key that seals webhook secrets (storage/secrets.ts) lives here unless SECRETS_KEY is set: mount one volume at
+# /secrets in the API and the worker (docker-compose.yml does), so that both read the same key.
+RUN mkdir -p /secrets && chown node:node /secrets
+ENV SECRETS_KEY_FILE=/secrets/secrets.key
 USER node
 EXPOSE 8080
 CMD ["node", "dist/src/main.js", "api"]
