@@ -12,6 +12,8 @@ import { cursorCodec, loadCursorSecret } from './storage/cursors';
 import { connectStore, ensureIndexes } from './storage/mongo';
 import { connectTemporal, scanStarter, scanWaiter, startSweeper, temporalReadiness } from './temporal/client';
 import { redactUri } from './infra/private';
+import { policyFromEnv } from './infra/webhooks/destination';
+import { secretsFromEnv } from './storage/secrets';
 import { apiRegistry, watchStore } from './metrics/api';
 import { DEFAULT_METRICS_PORT, metricsListenFromEnv, serveMetrics, type MetricsServer } from './metrics/server';
 import type { ScanWaiter } from './http/deps';
@@ -81,6 +83,8 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
     uploads,
     platform,
     rateLimiter,
+    // read at start: a malformed SECRETS_KEY, WEBHOOKS_ALLOWED_CIDRS or WEBHOOKS_CA_FILE stops the API, naming it
+    webhooks: { box: secretsFromEnv(), policy: policyFromEnv() },
   });
   const stopSweeper = startSweeper(store, temporal, logger, config.sweepIntervalMs);
   const graceMs = envInt('SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS);

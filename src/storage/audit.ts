@@ -10,7 +10,9 @@ export type AuditType =
   | 'member.removed'
   | 'invitation.created'
   | 'invitation.accepted'
-  | 'invitation.revoked';
+  | 'invitation.revoked'
+  | 'webhook.created'
+  | 'webhook.deleted';
 
 export async function recordAudit(store: Store, e: Omit<AuditEventDoc, '_id' | 'at'>, now = new Date()): Promise<AuditEventDoc> {
   const doc: AuditEventDoc = { _id: newId('aud', now.getTime()), at: now, ...e };

@@ -8,6 +8,8 @@ import type { SecretBox } from './secrets';
 
 export const WEBHOOK_EVENTS = ['scan.completed', 'scan.failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** Live webhooks per organization (POST /v1/webhooks refuses one more with 422 invalid_parameter). */
+export const MAX_WEBHOOKS_PER_ORG = 20;
 
 export interface NewWebhook {
   orgId: string;
@@ -36,12 +38,29 @@ export async function listWebhooks(store: Store, orgId: string, opts: { beforeId
   return store.c.webhooks.find(filter).sort({ _id: -1 }).limit(opts.limit).toArray();
 }
 
-/** True when the webhook existed (deleted now, or already). */
+/**
+ * True when this call deleted the webhook; false when it is unknown, another organization's or already deleted (of two
+ * concurrent deletes, one wins).
+ */
 export async function deleteWebhook(store: Store, orgId: string, id: string, now = new Date()): Promise<boolean> {
-  const doc = await getWebhook(store, orgId, id);
-  if (!doc || doc.deletedAt) return false;
-  await store.c.webhooks.updateOne({ _id: id, deletedAt: null }, { $set: { deletedAt: now } });
-  return true;
+  const res = await store.c.webhooks.updateOne({ _id: id, orgId, deletedAt: null }, { $set: { deletedAt: now } });
+  return res.modifiedCount === 1;
+}
+
+/** How many live (not deleted) webhooks the organization has. */
+export function countWebhooks(store: Store, orgId: string): Promise<number> {
+  return store.c.webhooks.countDocuments({ orgId, deletedAt: null });
+}
+
+/**
+ * Whether `id` is among the organization's `max` oldest live webhooks. Creations that passed the count together check
+ * this after their write, and those past the bound withdraw: exact as long as ids follow the order of the writes (an
+ * id starts with its creator's clock millisecond); two writes within one millisecond, or across skewed clocks, may both
+ * stay, one over the bound.
+ */
+export async function withinFirst(store: Store, orgId: string, id: string, max: number): Promise<boolean> {
+  const first = await store.c.webhooks.find({ orgId, deletedAt: null }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(max).toArray();
+  return first.some((d) => d._id === id);
 }
 
 /** The live webhooks of an organization that subscribe to an event type, oldest first. */
