@@ -104,6 +104,8 @@ export function parseDestination(url: string): URL {
   if (parsed.protocol !== 'https:') throw refuse(`https only (${parsed.protocol.replace(/:$/, '')}:// is refused)`);
   if (parsed.username !== '' || parsed.password !== '') throw refuse('credentials in the URL are refused (no user:password@)');
   if (hostOf(parsed) === '') throw refuse('the URL has no host');
+  // What is stored and parsed again at delivery is the serialized form, which percent-encoding and punycode lengthen.
+  if (parsed.href.length > MAX_URL_LENGTH) throw refuse(`the URL is longer than ${MAX_URL_LENGTH} characters once encoded`);
   return parsed;
 }
 
@@ -133,8 +135,8 @@ export async function checkDestination(url: string, policy: DestinationPolicy): 
   try {
     found = await policy.resolve(host);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOTFOUND' ? 'no such name' : code === 'EAI_AGAIN' ? 'temporary DNS failure' : (code ?? (err as Error).message);
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    const why = code === 'ENOTFOUND' ? 'no such name' : code === 'EAI_AGAIN' ? 'temporary DNS failure' : (code ?? (err instanceof Error ? err.message : String(err)));
     throw new DestinationRefused(`${host} could not be resolved (${why})`, 'dns');
   }
   if (!Array.isArray(found) || found.length === 0) throw new DestinationRefused(`${host} resolves to no address`, 'dns');

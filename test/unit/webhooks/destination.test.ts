@@ -45,6 +45,7 @@ describe('parseDestination', () => {
     ['userinfo', 'https://user:pass@hooks.example.com/', /credentials/],
     ['user only', 'https://user@hooks.example.com/', /credentials/],
     ['too long', `https://hooks.example.com/${'a'.repeat(2048)}`, /longer than 2048/],
+    ['too long once encoded', `https://hooks.example.com/${' '.repeat(1000)}x`, /longer than 2048 characters once encoded/],
   ])('refuses %s', (_name, url, message) => {
     let err: unknown;
     try {
@@ -217,6 +218,8 @@ describe('checkDestination: refused ranges, through an injected resolver', () =>
     expect(await refusal('https://nowhere.example/', policy(notFound))).toMatchObject({ kind: 'dns', message: 'nowhere.example could not be resolved (no such name)' });
     expect(await refusal('https://nowhere.example/', policy(again))).toMatchObject({ kind: 'dns', message: 'nowhere.example could not be resolved (temporary DNS failure)' });
     expect(await refusal('https://nowhere.example/', policy(resolverOf()))).toMatchObject({ kind: 'dns', message: 'nowhere.example resolves to no address' });
+    const odd: Resolver = () => Promise.reject('boom');
+    expect(await refusal('https://nowhere.example/', policy(odd))).toMatchObject({ kind: 'dns', message: 'nowhere.example could not be resolved (boom)' });
     expect(await refusal('https://nowhere.example/', policy(resolverOf('not-an-ip')))).toMatchObject({ kind: 'dns' });
     expect(await refusal('https://nowhere.example/', policy(async () => [null as unknown as { address: string; family: 4 }]))).toMatchObject({ kind: 'dns' });
   });
