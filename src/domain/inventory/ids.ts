@@ -1,19 +1,22 @@
 // Inventory identity (platform.md §1): one item per package of a project and ecosystem, its id derived from what the
 // ecosystem considers the same package, so that the same package keeps its id across scans, and a finding's
 // packageRef is the id of its package's item.
-import { createHash } from 'node:crypto';
-import { rulesFor } from '../advisories/ecosystems';
+//
+// The CI client bundles this file (the bom-refs of its `--format cyclonedx`, src/domain/cyclonedx): so it imports no
+// advisory code, and node:crypto is required on first use rather than imported, since the bundle hoists every static
+// import to its top and would load node:crypto on every start of the client (src/client/builtins.ts).
 import type { Ecosystem } from '../types';
+import { normalizedName } from '../package-names';
 
-/** A package name as the ecosystem compares names (PEP 503 for Python, lowercased for npm, trimmed for Maven). */
-export function normalizedName(ecosystem: Ecosystem | string, name: string): string {
-  const rules = rulesFor(ecosystem);
-  return rules ? rules.normalizeName(name) : name;
-}
+export { normalizedName };
+
+let crypto: typeof import('node:crypto') | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= require('node:crypto'));
 
 /** dep_ + a hash of (project id, ecosystem, normalised name, version). */
 export function dependencyId(projectId: string, ecosystem: Ecosystem | string, name: string, version: string): string {
-  return 'dep_' + createHash('sha256').update(`${projectId}\0${ecosystem}\0${normalizedName(ecosystem, name)}\0${version}`).digest('hex').slice(0, 24);
+  return 'dep_' + nodeCrypto().createHash('sha256').update(`${projectId}\0${ecosystem}\0${normalizedName(ecosystem, name)}\0${version}`).digest('hex').slice(0, 24);
 }
 
 /**

@@ -8,6 +8,7 @@
 // and a transition between digits and letters open a sub-list. Trailing "null" items (0, release qualifiers, empty
 // lists) are trimmed, so 1 = 1.0 = 1.0.0 = 1-0 = 1-ga. Qualifier order: alpha < beta < milestone < rc = cr < snapshot
 // < "" = ga = final = release < sp < any other string (lexically, after lowercasing). Every string is a Maven version.
+import { mavenName } from '../../package-names';
 import type { EcosystemRules } from './rules';
 
 /**
@@ -180,7 +181,7 @@ function parse(version: string): ListItem | null {
 export const mavenRules: EcosystemRules = {
   osvEcosystem: 'Maven',
   // group:artifact as written: Maven Central coordinates are case-sensitive.
-  normalizeName: (name) => name.trim(),
+  normalizeName: mavenName,
   parse,
   // OSV Maven bounds are full versions, and any string is one: nothing more to accept than parse does.
   parseBound: parse,

@@ -4,6 +4,7 @@
 // PyPI: like packaging's old LegacyVersion they sort before every valid version, and among themselves by their
 // digit and letter runs. Names are compared per PEP 503.
 import { explain } from '@renovatebot/pep440';
+import { pypiName } from '../../package-names';
 import type { EcosystemRules } from './rules';
 
 type Key = unknown[] | number | string;
@@ -50,7 +51,7 @@ function legacyKey(version: string): Key {
 
 export const pypiRules: EcosystemRules = {
   osvEcosystem: 'PyPI',
-  normalizeName: (name) => name.trim().toLowerCase().replace(/[-_.]+/g, '-'),
+  normalizeName: pypiName,
   parse(version) {
     const text = version.trim();
     if (!text) return null;

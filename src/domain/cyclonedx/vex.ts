@@ -1,0 +1,159 @@
+// The CycloneDX 1.6 VEX of a completed scan (platform.md §8): one vulnerability per finding, affecting the component
+// of its package (bom-ref = the finding's packageRef = the package's inventory id, with the same purl as in the SBOM),
+// the components it names included so that every ref resolves within the document.
+//
+// The analysis state mapping (the lead documents it in the README; the OpenAPI description says the same):
+// - an unsuppressed finding is `in_triage`: the service matched a version against an advisory's ranges, which says the
+//   vulnerable code is installed, not that it is exploitable here (the spec keeps `reachable` unknown), so neither
+//   `exploitable` nor `not_affected` would be true; the response is ["update"] when a fixed version exists.
+// - a suppressed finding is `not_affected`: a suppression is the project's own statement, sent with the snapshot, that
+//   the finding does not apply; its reason (and expiry date, when it has one) is the analysis `detail`. No
+//   `justification`: the free-text reason does not say which of CycloneDX's fixed justifications holds.
+import { activeSuppressions, type SuppressionIndex } from '../suppressions';
+import type { Finding, Severity, Snapshot } from '../types';
+import { frame, metadata, packageComponent, packageComponents, PROPERTY_PREFIX } from './common';
+import type { BomScan, BomTool, CdxAnalysis, CdxBom, CdxComponent, CdxRating, CdxRatingMethod, CdxSource, CdxVulnerability } from './types';
+
+/** The fields of a stored finding the VEX reads (inline and paged scans' findings alike). */
+export type VexFinding = Pick<
+  Finding,
+  'id' | 'severity' | 'cve' | 'publishedAt' | 'package' | 'installedVersion' | 'fixedVersion' | 'path' | 'suppressed' | 'suppressionReason' | 'summary' | 'aliases' | 'packageRef'
+>;
+
+/** The OSV `severity` entries of the stored advisories the findings name, by advisory id. */
+export type AdvisorySeverities = ReadonlyMap<string, ReadonlyArray<{ type: string; score: string }>>;
+
+/**
+ * Scores a CVSS vector the way the scan's severity rules do (src/domain/advisories/severity.ts: its base score and
+ * band), or null when it cannot. Passed in: this folder stays free of advisory code, which the CI client must not
+ * bundle.
+ */
+export type ScoreCvss = (type: string, vector: string) => { score: number; severity: Severity } | null;
+
+export interface VexInput {
+  /** finishedAt: when the findings were made (the document's timestamp). */
+  scan: BomScan & { finishedAt: string };
+  snapshot: Snapshot;
+  tool: BomTool;
+  /** In the findings list order (severity descending, then id). */
+  findings: readonly VexFinding[];
+  advisories: AdvisorySeverities;
+  score: ScoreCvss;
+}
+
+/**
+ * Where an advisory id is published. Names as Dependency-Track's vulnerability sources spell them (NVD, GITHUB,
+ * OSV), so that an import there resolves the vulnerability; ids of other databases (PYSEC, MAL, ...) are all on OSV.
+ */
+export function sourceOf(id: string): CdxSource {
+  const path = encodeURIComponent(id);
+  if (/^CVE-\d{4}-\d+$/.test(id)) return { name: 'NVD', url: `https://nvd.nist.gov/vuln/detail/${path}` };
+  if (id.startsWith('GHSA-')) return { name: 'GITHUB', url: `https://github.com/advisories/${path}` };
+  return { name: 'OSV', url: `https://osv.dev/vulnerability/${path}` };
+}
+
+/** CycloneDX's scoring method of an OSV severity entry, read as the severity rules read it; null for non-CVSS types. */
+export function methodOf(type: string, vector: string): CdxRatingMethod | null {
+  const v = vector.trim();
+  if (type === 'CVSS_V4' || v.startsWith('CVSS:4.0/')) return 'CVSSv4';
+  if (v.startsWith('CVSS:3.1/')) return 'CVSSv31';
+  if (v.startsWith('CVSS:3.0/')) return 'CVSSv3';
+  if (type === 'CVSS_V2') return 'CVSSv2';
+  return null;
+}
+
+/**
+ * The finding's own severity first (what its scan counted and gated on: decisions.md's rule over the whole alias
+ * group, the database's severity when no vector scores), then every CVSS vector the group's stored advisories carry,
+ * scored, once per source and vector.
+ */
+function ratings(f: VexFinding, input: VexInput): CdxRating[] {
+  const out: CdxRating[] = [
+    {
+      source: { name: input.tool.name },
+      severity: f.severity,
+      method: 'other',
+      justification: 'The severity of the finding in its scan: from the highest CVSS version among the advisory group\'s vectors and its highest base score, else the advisory database\'s severity, else medium.',
+    },
+  ];
+  const seen = new Set<string>();
+  for (const id of f.aliases) {
+    for (const s of input.advisories.get(id) ?? []) {
+      if (typeof s?.score !== 'string' || typeof s.type !== 'string') continue;
+      const method = methodOf(s.type, s.score);
+      const scored = method ? input.score(s.type, s.score) : null;
+      if (!method || !scored || !Number.isFinite(scored.score)) continue;
+      const source = sourceOf(id);
+      const vector = s.score.trim();
+      const key = `${source.name}\0${method}\0${vector}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ source, score: scored.score, severity: scored.severity, method, vector });
+    }
+  }
+  return out;
+}
+
+/**
+ * The suppression behind a suppressed finding: the first in snapshot order whose id is one of the group's, whose glob
+ * matches and whose reason is the finding's (the scan applied that rule on its processing day; expiry is not checked
+ * again here, so a suppression that has expired since still explains the stored finding).
+ */
+function suppressionOf(f: VexFinding, index: SuppressionIndex, snapshot: Snapshot): { reason: string; expires?: string } | null {
+  let best: number | null = null;
+  for (const key of new Set(f.aliases.map((id) => id.toUpperCase()))) {
+    for (const s of index.byId.get(key) ?? []) {
+      if ((best === null || s.order < best) && s.reason === f.suppressionReason && s.test(f.package)) best = s.order;
+    }
+  }
+  if (best === null) return f.suppressionReason === null ? null : { reason: f.suppressionReason };
+  const s = snapshot.suppressions![best];
+  return { reason: s.reason, ...(typeof s.expires === 'string' ? { expires: s.expires } : {}) };
+}
+
+function analysis(f: VexFinding, index: SuppressionIndex, snapshot: Snapshot): CdxAnalysis {
+  if (f.suppressed) {
+    const s = suppressionOf(f, index, snapshot);
+    const detail = s ? `Suppressed by the snapshot's suppression: ${s.reason}${s.expires ? ` (expires ${s.expires})` : ''}` : 'Suppressed by the snapshot\'s suppressions.';
+    return { state: 'not_affected', detail };
+  }
+  return { state: 'in_triage', ...(f.fixedVersion !== null ? { response: ['update' as const] } : {}) };
+}
+
+/** The schema caps an affected version at 1024 characters; a longer one leaves the ref alone (the purl has it). */
+const MAX_VERSION = 1024;
+
+function vulnerability(f: VexFinding, input: VexInput, index: SuppressionIndex): CdxVulnerability {
+  const references = f.aliases.filter((a) => a !== f.cve).map((id) => ({ id, source: sourceOf(id) }));
+  return {
+    'bom-ref': f.id,
+    id: f.cve,
+    source: sourceOf(f.cve),
+    ...(references.length ? { references } : {}),
+    ratings: ratings(f, input),
+    ...(f.summary ? { description: f.summary } : {}),
+    ...(f.fixedVersion !== null ? { recommendation: `Upgrade ${f.package} to ${f.fixedVersion}.` } : {}),
+    ...(f.publishedAt ? { published: f.publishedAt } : {}),
+    analysis: analysis(f, index, input.snapshot),
+    affects: [{ ref: f.packageRef, ...(f.installedVersion.length <= MAX_VERSION ? { versions: [{ version: f.installedVersion, status: 'affected' as const }] } : {}) }],
+    properties: [{ name: `${PROPERTY_PREFIX}path`, value: JSON.stringify(f.path) }],
+  };
+}
+
+export function buildVex(input: VexInput): CdxBom {
+  const { scan, snapshot, findings } = input;
+  // Every suppression, expired or not (the day is before all of them): see suppressionOf.
+  const index = activeSuppressions(snapshot.suppressions, snapshot.ecosystem, '');
+  const packages = packageComponents(snapshot, scan.projectId);
+  const used = new Set(findings.map((f) => f.packageRef));
+  const components: CdxComponent[] = packages.list.filter((c) => used.has(c['bom-ref']));
+  // A finding whose package the snapshot does not hold (never, for a scan made from it) still gets its component.
+  const missing = findings.filter((f) => !packages.byRef.has(f.packageRef));
+  const extra = new Map(missing.map((f) => [f.packageRef, packageComponent(snapshot.ecosystem, f.packageRef, f.package, f.installedVersion)]));
+  components.push(...[...extra.keys()].sort().map((ref) => extra.get(ref)!));
+  return {
+    ...frame(scan, 'vex', metadata(scan, snapshot, input.tool, scan.finishedAt, { type: 'application', 'bom-ref': scan.projectId, name: scan.project })),
+    components,
+    vulnerabilities: findings.map((f) => vulnerability(f, input, index)),
+  };
+}

@@ -1,0 +1,58 @@
+// The official CycloneDX 1.6 JSON schema (../shared/data/schemas, byte for byte from CycloneDX/specification 1.6.2)
+// as an Ajv validator, with its formats checked: ajv-formats' (date-time, ...) and the two it lacks (iri-reference,
+// idn-email), so that a document this service writes is checked as strictly as a consumer would.
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+
+const SCHEMAS = path.resolve(__dirname, '../../../shared/data/schemas');
+
+/** RFC 3987 IRI-reference, as far as WHATWG URL parsing can tell: resolves against a base, has no blanks or controls. */
+const iriReference = (s: string) => {
+  if (/[\s\u0000-\u001f\u007f<>"{}|\\^`]/u.test(s)) return false;
+  try {
+    new URL(s, 'http://example.invalid/');
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** RFC 6531 mailbox: local part and a domain of labels (any script), one @. */
+const idnEmail = (s: string) => /^[^\s@"()<>[\]\\,;:]+@[^\s@."()<>[\]\\,;:]+(\.[^\s@."()<>[\]\\,;:]+)+$/u.test(s);
+
+let validate: ReturnType<Ajv['compile']> | undefined;
+
+function validator() {
+  if (validate) return validate;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat('iri-reference', iriReference);
+  ajv.addFormat('idn-email', idnEmail);
+  for (const f of ['spdx.schema.json', 'jsf-0.82.schema.json']) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(SCHEMAS, f), 'utf8')));
+  validate = ajv.compile(JSON.parse(fs.readFileSync(path.join(SCHEMAS, 'bom-1.6.schema.json'), 'utf8')));
+  return validate;
+}
+
+/** The schema's errors for a document ([] when it is valid). */
+export function cyclonedxErrors(doc: unknown): unknown[] {
+  const v = validator();
+  return v(doc) ? [] : (v.errors ?? ['invalid']);
+}
+
+/** Every bom-ref of a document (components at any depth, vulnerabilities), each once: throws on a repeated one. */
+export function bomRefs(doc: any): Set<string> {
+  const refs = new Set<string>();
+  const add = (r: string) => {
+    if (refs.has(r)) throw new Error(`bom-ref ${r} twice`);
+    refs.add(r);
+  };
+  const walk = (c: any) => {
+    add(c['bom-ref']);
+    for (const s of c.components ?? []) walk(s);
+  };
+  walk(doc.metadata.component);
+  for (const c of doc.components ?? []) walk(c);
+  for (const v of doc.vulnerabilities ?? []) add(v['bom-ref']);
+  return refs;
+}
