@@ -1,7 +1,8 @@
 // Webhook delivery end to end (platform.md §8), against the real Temporal and FerretDB: a scan ends, its event
 // workflow posts to a loopback https receiver that verifies X-Svc-Signature as a receiver would (HMAC recomputed here
 // with node:crypto from the secret createWebhook returned), retries follow the policy, and the delivery log shows
-// every attempt. No request leaves loopback: the policy allows 127.0.0.0/8 only and resolves every name to 127.0.0.1.
+// every attempt. No request leaves loopback: the policy allows 127.0.0.0/8 only, and its resolver knows one name
+// outside it (refused before any connection) and puts every other on 127.0.0.1.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
@@ -73,7 +74,8 @@ beforeAll(async () => {
   installRuntime('error');
   server = await startHttpsServer(receiver);
   t = await testContext();
-  policy = { allowedCidrs: ['127.0.0.0/8'], extraCa: server.ca, resolve: async () => [{ address: '127.0.0.1', family: 4 }] };
+  const names: Record<string, Array<{ address: string; family: 4 | 6 }>> = { 'internal.example.test': [{ address: '10.0.0.5', family: 4 }] };
+  policy = { allowedCidrs: ['127.0.0.0/8'], extraCa: server.ca, resolve: async (host) => names[host] ?? [{ address: '127.0.0.1', family: 4 }] };
   const logger = createLogger('worker', 'silent');
   events = scanEvents({ store: t.store, logger, taskQueue: t.taskQueue, client: t.temporal.client, retry: RETRY });
   const w = await createScanWorker({ store: t.store, logger, temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue, events, webhooks: { box, policy } });
@@ -251,17 +253,18 @@ test('a webhook deleted while its delivery is retrying stops: failed "webhook de
   expect([log.status, log.body.error?.code]).toEqual([404, 'not_found']);
 }, 60_000);
 
-test('the retry window: past it the delivery ends failed, with every attempt in the log', async () => {
+test('the retry window: past it the delivery ends failed, with every attempt in the log; a refused destination too', async () => {
   const { org, key } = await orgWithWebhook(null);
   // The scan completes before the webhook exists (nothing is emitted then); an emitter with a 3 s window, as
   // WEBHOOKS_RETRY_WINDOW_MS=3000 would configure it, then emits its event.
   const scanId = await completedScan(key, 'window');
   await notStarted(scanId, 'scan.completed');
   const hook = await createWebhook(t.store, box, { orgId: org.orgId, url: `${server.base}/window`, events: ['scan.completed'], createdBy: null });
+  const refused = await createWebhook(t.store, box, { orgId: org.orgId, url: 'https://internal.example.test/hook', events: ['scan.completed'], createdBy: null });
   scripts.set('/window', [500]);
   const short = scanEvents({ store: t.store, logger: createLogger('x', 'silent'), taskQueue: t.taskQueue, client: t.temporal.client, retry: { ...RETRY, windowMs: 3000 } });
   expect(await short.emit(scanId, org.orgId, 'scan.completed')).toBe(true);
-  expect(await eventResult(scanId, 'scan.completed')).toMatchObject({ deliveries: 1, succeeded: 0, failed: 1 });
+  expect(await eventResult(scanId, 'scan.completed')).toMatchObject({ deliveries: 2, succeeded: 0, failed: 2 });
   const log = await deliveryLog(org, hook.doc._id);
   expect(log.deliveries).toHaveLength(1);
   const [d] = log.deliveries;
@@ -271,6 +274,12 @@ test('the retry window: past it the delivery ends failed, with every attempt in 
   expect(d.attempts.every((a: { statusCode: number; error: string }) => a.statusCode === 500 && a.error === 'HTTP 500')).toBe(true);
   const stored = await getDelivery(t.store, d.id);
   expect(stored!.error).toMatch(/^no 2xx answer within the retry window of 3 s; last: /);
+  // The refused destination: every attempt stopped at the address check (no connection), each in the log.
+  const [r] = (await deliveryLog(org, refused.doc._id)).deliveries;
+  expect(r.status).toBe('failed');
+  expect(r.attempts.length).toBeGreaterThanOrEqual(2);
+  for (const a of r.attempts) expect(a).toMatchObject({ statusCode: null, error: expect.stringContaining('internal.example.test resolves to 10.0.0.5') });
+  expect(received.filter((x) => x.path === '/hook')).toHaveLength(0);
 }, 60_000);
 
 test("the sweeper's failure of an orphaned scan emits scan.failed", async () => {
