@@ -6,8 +6,10 @@ export const USAGE = `usage:
   scanner snapshot [PATH...] [--project P] [--output FILE]
       write the dependency snapshot(s) of the lockfiles in PATH (default .), one per ecosystem
   scanner scan [PATH...] --project P [--server URL] [--fail-on critical|high|medium|low|none]
-               [--format table|json|sarif] [--output FILE] [--timeout SECONDS] [--view introduced|affected] [--rescan]
+               [--format table|json|sarif|cyclonedx] [--output FILE] [--timeout SECONDS] [--view introduced|affected] [--rescan]
       upload the snapshot(s), wait for the scan, report its findings and gate on them
+      --format cyclonedx: write the CycloneDX 1.6 SBOM of what was uploaded (GET /v1/scans/{id}/sbom's document)
+      instead of the report, one per line on stdout; with several scans, --output a.json writes a.<ecosystem>.json
 
   common: [--commit SHA] [--ref REF] [--run-url URL]   metadata (default: from the CI environment or git)
   environment: SCANNER_URL (the service), SCANNER_TOKEN (an API key with sca:upload, scans:read, findings:read),

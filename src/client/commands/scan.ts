@@ -8,6 +8,7 @@ import { closeConnections } from '../api/transport';
 import { allFindings, idempotencyKey, uploadSnapshot, waitForScan } from '../api/scans';
 import { MULTIPART_BUDGETS, multipartKey, overSingleLimits, splitSnapshot, uploadMultipart } from '../api/multipart';
 import type { ApiScan } from '../api/types';
+import type { Snapshot } from '../../domain/types';
 import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
 import type { FailOn, Formatter, ReportInput, ScanResult, View } from '../report/types';
@@ -26,7 +27,7 @@ const OPTIONS = {
 } as const;
 
 const FAIL_ON: readonly FailOn[] = [...SEVERITIES, 'none'];
-const FORMATS = ['table', 'json', 'sarif'] as const;
+const FORMATS = ['table', 'json', 'sarif', 'cyclonedx'] as const;
 const VIEWS: readonly View[] = ['introduced', 'affected'];
 /** The spec's polling guidance suggests an overall timeout "such as 5 minutes"; a CI job may set its own. */
 const DEFAULT_TIMEOUT_S = 300;
@@ -44,11 +45,31 @@ export function atOrAbove(scan: ApiScan, failOn: FailOn): number {
   return SEVERITIES.slice(0, rank + 1).reduce((n, s: Severity) => n + (scan.findings?.[s] ?? 0), 0);
 }
 
-async function formatterFor(format: (typeof FORMATS)[number], color: boolean): Promise<Formatter> {
+async function formatterFor(format: Exclude<(typeof FORMATS)[number], 'cyclonedx'>, color: boolean): Promise<Formatter> {
   if (format === 'json') return (await import('../report/json')).formatJson;
   if (format === 'sarif') return (await import('../report/sarif')).formatSarif;
   const { formatTable } = await import('../report/table');
   return (input) => formatTable(input, { color });
+}
+
+/**
+ * `--format cyclonedx`: the CycloneDX SBOM of what was uploaded, the very document GET /v1/scans/{id}/sbom answers
+ * for that scan (src/domain/cyclonedx, loaded only for this format). Its bom-refs derive from the project's id, which
+ * the scan carries.
+ */
+async function sbomOf(snapshot: Snapshot, scan: ApiScan): Promise<string> {
+  if (!scan.project) throw new ServiceError(`scan ${scan.id}: the service did not give the scan's project id, from which the SBOM's bom-refs are derived`);
+  const { buildSbom, serializeBom, TOOL_NAME } = await import('../../domain/cyclonedx/sbom');
+  const bomScan = { id: scan.id, projectId: scan.project, project: scan.target, startedAt: scan.startedAt };
+  return serializeBom(buildSbom({ scan: bomScan, snapshot, tool: { name: TOOL_NAME, version: VERSION } }));
+}
+
+/** Where the SBOM of each of several scans goes with --output FILE: FILE with the ecosystem after its stem. */
+export function sbomFile(file: string, ecosystem: string): string {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  const dot = base.indexOf('.', 1);
+  return path.join(dir, dot < 0 ? `${base}.${ecosystem}` : `${base.slice(0, dot)}.${ecosystem}${base.slice(dot)}`);
 }
 
 /** SCANNER_MAX_ATTEMPTS and SCANNER_RETRY_BASE_MS (README): how hard to retry; the defaults suit a CI job. */
@@ -157,13 +178,16 @@ async function scan(args: string[], io: Io): Promise<number> {
 
   const progress = progressLine(io);
   const results: ScanResult[] = [];
+  const sboms: string[] = [];
   for (const { scan: first, index } of uploaded) {
     const m = made[index];
     const scan = await waitForScan(http, first.id, { onProgress: (s, ms) => progress.update(`scanner: scan ${s.id} ${s.status} · ${Math.round(ms / 1000)} s`) });
     progress.done();
     timings.mark('wait');
     if (scan.status === 'failed') throw new ServiceError(`scan ${scan.id} failed: ${scan.failureReason ?? 'no reason given'}`);
-    const findings = await allFindings(http, scan.id, view);
+    // cyclonedx: the SBOM replaces the findings report; the gate reads the scan's counts, as for every format.
+    if (format === 'cyclonedx') sboms.push(await sbomOf(m.snapshot, scan));
+    const findings = format === 'cyclonedx' ? [] : await allFindings(http, scan.id, view);
     results.push({ project, ecosystem: m.snapshot.ecosystem, scan, findings, lockfiles: m.lockfilesFromGitRoot, locations: m.locationsFromGitRoot });
     timings.mark('findings');
   }
@@ -171,8 +195,11 @@ async function scan(args: string[], io: Io): Promise<number> {
   const gated = results.reduce((n, r) => n + atOrAbove(r.scan, failOn), 0);
   const input: ReportInput = { tool: { name: 'scanner', version: VERSION }, server, view, failOn, gateFailed: gated > 0, results };
   const color = format === 'table' && !values.output && io.stdoutIsTTY && !io.env.NO_COLOR;
-  const report = (await formatterFor(format, color))(input);
-  if (values.output) {
+  // cyclonedx on stdout: one document per line (each is one line of compact JSON), so one scan is exactly the service's.
+  const report = format === 'cyclonedx' ? sboms.join('') : (await formatterFor(format, color))(input);
+  if (values.output && format === 'cyclonedx') {
+    writeSboms(io, path.resolve(io.cwd, values.output), results, sboms);
+  } else if (values.output) {
     const file = path.resolve(io.cwd, values.output);
     fs.writeFileSync(file, report);
     io.err(`scanner: ${format} report → ${file}\n`);
@@ -183,4 +210,13 @@ async function scan(args: string[], io: Io): Promise<number> {
   if (io.env.SCANNER_TIMINGS === '1') io.err(timings.line());
   io.err(`scanner: ${gated > 0 ? `${gated} finding(s) at or above --fail-on ${failOn}: exit 1` : `nothing at or above --fail-on ${failOn}`}\n`);
   return gated > 0 ? EXIT.findings : EXIT.ok;
+}
+
+/** --output with cyclonedx: that file for a single scan, or one file per scan's ecosystem (sbomFile). */
+function writeSboms(io: Io, file: string, results: ScanResult[], sboms: string[]): void {
+  sboms.forEach((text, i) => {
+    const target = sboms.length === 1 ? file : sbomFile(file, results[i].ecosystem);
+    fs.writeFileSync(target, text);
+    io.err(`scanner: CycloneDX SBOM of scan ${results[i].scan.id} → ${target}\n`);
+  });
 }

@@ -7,6 +7,10 @@ import type { Snapshot } from '../types';
 import { byCodePoints, byRef, frame, metadata, moduleRef, packageComponents, projectComponent, PROPERTY_PREFIX } from './common';
 import type { BomScan, BomTool, CdxBom, CdxComponent, CdxDependency, CdxProperty } from './types';
 
+// What the CI client needs besides buildSbom, from the one module it loads for `--format cyclonedx`.
+export { serializeBom } from './common';
+export { TOOL_NAME } from './types';
+
 export interface SbomInput {
   scan: BomScan;
   snapshot: Snapshot;
