@@ -255,6 +255,17 @@ describe('the SBOM of a v2 snapshot', () => {
     expect(b.components[0].purl).toBe(`pkg:maven/g/a@${long}`);
   });
 
+  test('the schema check fails what it should: a repeated component, a bad serial number, a missing name', () => {
+    const twice = { ...bom, components: [...bom.components, bom.components[0]] };
+    expect(cyclonedxErrors(twice)).not.toEqual([]);
+    expect(cyclonedxErrors(twice, { large: true })).not.toEqual([]);
+    expect(cyclonedxErrors({ ...bom, serialNumber: 'urn:uuid:nope' })).not.toEqual([]);
+    const nameless = JSON.parse(JSON.stringify(bom));
+    delete nameless.components[0].name;
+    expect(cyclonedxErrors(nameless, { large: true })).not.toEqual([]);
+    expect(cyclonedxErrors(bom, { large: true })).toEqual([]);
+  });
+
   test('an empty snapshot is still a valid document', () => {
     const s: Snapshot = { schemaVersion: 1, project: 'shop', ecosystem: 'python', roots: [], nodes: [] };
     const b = buildSbom({ scan, snapshot: s, tool }) as any;
