@@ -419,6 +419,7 @@ describe('EXPORTS_MAX_IN_FLIGHT', () => {
         const res = await busyApp.api.get(`/v1/scans/${scanId}/${kind}`).set(bearer(key));
         expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 503, code: 'service_unavailable' });
         expect(res.headers['retry-after']).toBe('5');
+        expect(res.headers.etag).toBeUndefined();
         expectDocumented(kind, 503, res.body);
       }
       open();

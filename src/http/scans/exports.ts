@@ -101,31 +101,38 @@ export function exportRoutes(deps: AppDeps): Router {
   // A completed scan's VEX ratings do not change (its generation is pinned): kept for a few scans.
   const ratingsOf = new LRUCache<string, AdvisorySeverities>({ max: 32 });
 
-  /** 304 when If-None-Match names this answer's ETag (after the credential's recheck); otherwise the ETag is set. */
-  async function notModified(ctx: Context, kind: 'sbom' | 'vex', scan: ScanDoc): Promise<boolean> {
-    const tag = createHash('sha256').update(JSON.stringify([kind, scan._id, scan.status, scan.target, tool.version])).digest('hex').slice(0, 32);
-    ctx.etag = `${kind}-${tag}`;
+  const etagOf = (kind: 'sbom' | 'vex', scan: ScanDoc) =>
+    `"${kind}-${createHash('sha256').update(JSON.stringify([kind, scan._id, scan.status, scan.target, tool.version])).digest('hex').slice(0, 32)}"`;
+
+  /** 304 when If-None-Match names this answer's ETag (after the credential's recheck), before anything is read. */
+  async function notModified(ctx: Context, etag: string): Promise<boolean> {
+    ctx.set('ETag', etag);
     ctx.status = 200;
-    if (!ctx.fresh) return false;
+    const fresh = ctx.fresh;
+    ctx.remove('ETag'); // set again with the document: an error answered meanwhile carries none
+    if (!fresh) return false;
     await recheck(deps, principalOf(ctx));
+    ctx.set('ETag', etag);
     ctx.status = 304;
     return true;
   }
 
-  function send(ctx: Context, body: string): void {
+  function send(ctx: Context, body: string, etag: string): void {
     ctx.body = body;
     ctx.set('Content-Type', CYCLONEDX_MEDIA_TYPE);
+    ctx.set('ETag', etag);
   }
 
   r.get('/v1/scans/:scanId/sbom', access(deps, 'GET /v1/scans/:scanId/sbom'), async (ctx) => {
     const scan = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
-    if (await notModified(ctx, 'sbom', scan)) return;
+    const etag = etagOf('sbom', scan);
+    if (await notModified(ctx, etag)) return;
     const release = slots.take();
     try {
       const { snapshot } = await readScanSnapshot(deps.store, scan._id);
       const body = serializeBom(buildSbom({ scan: bomScan(scan), snapshot, tool }));
       await recheck(deps, principalOf(ctx)); // after the load, just before the answer
-      send(ctx, body);
+      send(ctx, body, etag);
     } finally {
       release();
     }
@@ -136,7 +143,8 @@ export function exportRoutes(deps: AppDeps): Router {
     if (scan.status !== 'completed') {
       throw new ApiError(409, 'invalid_state', `scan ${scan._id} is ${scan.status}: its VEX exists once it has completed (an empty one would say "no vulnerabilities")`);
     }
-    if (await notModified(ctx, 'vex', scan)) return;
+    const etag = etagOf('vex', scan);
+    if (await notModified(ctx, etag)) return;
     const release = slots.take();
     try {
       const [{ snapshot }, findings] = await Promise.all([readScanSnapshot(deps.store, scan._id), findingsOf(deps.store, scan)]);
@@ -156,7 +164,7 @@ export function exportRoutes(deps: AppDeps): Router {
         }),
       );
       await recheck(deps, principalOf(ctx)); // after the load, just before the answer
-      send(ctx, body);
+      send(ctx, body, etag);
     } finally {
       release();
     }
