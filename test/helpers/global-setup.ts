@@ -21,6 +21,9 @@ const log = {
 };
 
 export default async function globalSetup(): Promise<void> {
+  // Webhook secrets sealed by tests use a key of this run, never a developer's DATA_DIR/secrets.key.
+  process.env.SECRETS_KEY_FILE = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-test-secrets-')), 'secrets.key');
+  delete process.env.SECRETS_KEY;
   if (process.env.SCANNER_SKIP_INFRA === '1') return;
   // mkdtemp makes 0700; startLocalInfra narrows or widens it to what DATA_DIR gets (0711 as root, for PostgreSQL's
   // user to pass through; see src/infra/private.ts).
