@@ -75,20 +75,20 @@ const scoreCvss: ScoreCvss = (type, vector) => {
 };
 
 /**
- * The CVSS entries of the advisories named by `ids`, from the advisory generation the scan was matched against
- * (immutable). Findings do not store vectors, so the generation's chunks are read one at a time and only the
- * advisories asked for are kept: memory is one chunk plus what is kept.
+ * The CVSS entries of every advisory of a generation that has some (generations are immutable). Findings do not store
+ * vectors, so the generation's chunks are read once per API process, one at a time: memory is one chunk plus the
+ * severity entries kept (tens of thousands of short vectors for a whole OSV feed; most advisories, e.g. malicious
+ * package reports, carry none).
  */
-async function advisorySeverities(store: Store, generation: string | null | undefined, ids: Set<string>): Promise<AdvisorySeverities> {
+async function generationSeverities(store: Store, generation: string): Promise<AdvisorySeverities> {
   const out = new Map<string, OsvAdvisory['severity'] & object>();
-  if (!generation || ids.size === 0) return out;
   const gen = await store.c.advisoryGenerations.findOne({ _id: generation });
   if (!gen) return out; // a generation removed since: the ratings keep the finding's own severity
   for (let n = 0; n < gen.chunks; n++) {
     const doc = await store.c.advisoryChunks.findOne({ _id: `${generation}:${n}` });
     if (!doc) continue;
     for (const a of await unpackJson<OsvAdvisory[]>(doc.data)) {
-      if (ids.has(a.id) && !a.withdrawn && Array.isArray(a.severity) && a.severity.length) out.set(a.id, a.severity);
+      if (!a.withdrawn && Array.isArray(a.severity) && a.severity.length) out.set(a.id, a.severity);
     }
   }
   return out;
@@ -98,8 +98,19 @@ export function exportRoutes(deps: AppDeps): Router {
   const r = new Router();
   const slots = new ExportSlots(envInt('EXPORTS_MAX_IN_FLIGHT', DEFAULT_EXPORTS_MAX_IN_FLIGHT, { min: 1 }));
   const tool: BomTool = { name: TOOL_NAME, version: serviceVersion() };
-  // A completed scan's VEX ratings do not change (its generation is pinned): kept for a few scans.
-  const ratingsOf = new LRUCache<string, AdvisorySeverities>({ max: 32 });
+  // A scan's generation is pinned and immutable: its severity entries are read once and shared by the scans matched
+  // against it (the current generation and the one before, typically). A failed read is not kept.
+  const ratingsOf = new LRUCache<string, Promise<AdvisorySeverities>>({ max: 2 });
+  const severitiesOf = (generation: string | null | undefined): Promise<AdvisorySeverities> => {
+    if (!generation) return Promise.resolve(new Map());
+    let p = ratingsOf.get(generation);
+    if (!p) {
+      p = generationSeverities(deps.store, generation);
+      ratingsOf.set(generation, p);
+      p.catch(() => ratingsOf.delete(generation));
+    }
+    return p;
+  };
 
   const etagOf = (kind: 'sbom' | 'vex', scan: ScanDoc) =>
     `"${kind}-${createHash('sha256').update(JSON.stringify([kind, scan._id, scan.status, scan.target, tool.version])).digest('hex').slice(0, 32)}"`;
@@ -147,12 +158,7 @@ export function exportRoutes(deps: AppDeps): Router {
     if (await notModified(ctx, etag)) return;
     const release = slots.take();
     try {
-      const [{ snapshot }, findings] = await Promise.all([readScanSnapshot(deps.store, scan._id), findingsOf(deps.store, scan)]);
-      let advisories = ratingsOf.get(scan._id);
-      if (!advisories) {
-        advisories = await advisorySeverities(deps.store, scan.advisoryGeneration, new Set(findings.flatMap((f) => f.aliases ?? [f.cve])));
-        ratingsOf.set(scan._id, advisories);
-      }
+      const [{ snapshot }, findings, advisories] = await Promise.all([readScanSnapshot(deps.store, scan._id), findingsOf(deps.store, scan), severitiesOf(scan.advisoryGeneration)]);
       const body = serializeBom(
         buildVex({
           scan: { ...bomScan(scan), finishedAt: (scan.finishedAt ?? scan.startedAt).toISOString() },
