@@ -1,6 +1,7 @@
 // Suppressions sent with the snapshot (spec; decisions.md): one matches a finding when its `cve` is any id of the
 // advisory's alias group and its optional `package` glob matches the package name; expired ones are ignored.
 import type { Ecosystem, SnapshotSuppression } from '../types';
+import { pypiName } from '../package-names';
 
 // ---------------------------------------------------------------- globs --
 // Hand-written on purpose: `*` must match any run of characters including `/`, `:` and `@` (Maven coordinates, npm
@@ -74,8 +75,8 @@ export function globMatcher(glob: string): (name: string) => boolean {
   };
 }
 
-/** PEP 503 normalisation: lowercase, runs of -, _ and . become one -. */
-export const pep503 = (name: string) => name.toLowerCase().replace(/[-_.]+/g, '-');
+/** PEP 503 normalisation, as matching and the inventory compare PyPI names (src/domain/package-names.ts). */
+export const pep503 = pypiName;
 
 // ---------------------------------------------------------------- suppressions --
 
