@@ -137,6 +137,12 @@ export interface AuditEventDoc {
 export interface RateCounterDoc { _id: string; n: number; expiresAt: Date }
 /** First-writer-wins decisions, made by the uniqueness of _id (see storage/scans.ts claim()). */
 export interface ClaimDoc { _id: string; value: string; at: Date }
+/** The current one-time sign-in code of an email (storage/login-codes.ts): _id = the normalised email; hashes only. */
+export interface LoginCodeDoc { _id: string; codeId: string; codeHash: string; bindingHash: string; createdAt: Date; expiresAt: Date }
+/** One decision about a code: its n-th attempt (_id `${codeId}:${n}`) or how it ended (_id `${codeId}:end`). */
+export interface LoginAttemptDoc { _id: string; codeId: string; kind: 'attempt' | 'used' | 'replaced'; at: Date; expiresAt: Date }
+/** The n-th code request of one limit key in one window: _id = `${key}:${n}`, key = `${scope}:${sha256}:${window}`. */
+export interface LoginLimitDoc { _id: string; key: string; at: Date; expiresAt: Date }
 
 export interface AdvisoryGenerationDoc {
   _id: string;

@@ -34,6 +34,9 @@ export interface Collections {
   uploadLedger: Collection<D.UploadLedgerDoc>;
   inventoryChunks: Collection<D.InventoryChunkDoc>;
   inventoryHeads: Collection<D.InventoryHeadDoc>;
+  loginCodes: Collection<D.LoginCodeDoc>;
+  loginAttempts: Collection<D.LoginAttemptDoc>;
+  loginLimits: Collection<D.LoginLimitDoc>;
 }
 
 export interface Store {
@@ -100,6 +103,9 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     inventoryHeads: db.collection('inventoryHeads'),
     webhooks: db.collection('webhooks'),
     webhookDeliveries: db.collection('webhookDeliveries'),
+    loginCodes: db.collection('loginCodes'),
+    loginAttempts: db.collection('loginAttempts'),
+    loginLimits: db.collection('loginLimits'),
   };
   return { client, db, c, close: () => client.close() };
 }
@@ -131,6 +137,8 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.inventoryHeads.createIndex({ projectId: 1 }),
     c.webhooks.createIndex({ orgId: 1, _id: -1 }),
     c.webhookDeliveries.createIndex({ webhookId: 1, _id: -1 }),
+    c.loginAttempts.createIndex({ codeId: 1 }),
+    c.loginLimits.createIndex({ key: 1 }),
   ]);
   // The earlier scan-list indexes (bucket alone), superseded by the two above.
   await Promise.all(['orgId_1_orgBucket_-1', 'orgId_1_projectId_1_projectBucket_-1'].map((name) => c.scans.dropIndex(name).catch(() => undefined)));
