@@ -12,6 +12,7 @@ import type { MailMessage, MailSender } from './types';
 export class FileMailSender implements MailSender {
   readonly description: string;
   private seq = 0;
+  private lastMs = 0;
 
   constructor(readonly dir: string) {
     this.description = `file:${dir}`;
@@ -19,10 +20,11 @@ export class FileMailSender implements MailSender {
 
   async send(message: MailMessage): Promise<void> {
     const m = checkMessage(message);
+    // Named before any await, so one sender's files sort in the order send() was called (a clock step back too).
+    this.lastMs = Math.max(this.lastMs, Date.now());
+    const name = `${String(this.lastMs).padStart(15, '0')}-${String(this.seq++).padStart(9, '0')}-${randomUUID()}.json`;
     // The files hold live sign-in codes: readable by the service's user only.
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const seq = String(this.seq++).padStart(6, '0');
-    const name = `${String(Date.now()).padStart(15, '0')}-${seq}-${randomUUID()}.json`;
     const tmp = path.join(this.dir, `.${name}.tmp`);
     const body = JSON.stringify({ to: m.to, subject: m.subject, text: m.text, code: m.code ?? null }, null, 2) + '\n';
     try {

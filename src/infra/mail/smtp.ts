@@ -1,3 +1,4 @@
+import tls from 'node:tls';
 import { createTransport, type Mail } from 'nodemailer';
 import { checkMessage } from './message';
 import type { MailMessage, MailSender } from './types';
@@ -12,6 +13,8 @@ export interface SmtpSettings {
   from: string;
   /** How long one connection step may take before the send rejects; a dead server never hangs a request. */
   timeoutMs?: number;
+  /** Extra trusted certificates (PEM), for a private CA; the system's CAs stay trusted. */
+  ca?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -41,6 +44,7 @@ export class SmtpMailSender implements MailSender {
       greetingTimeout: timeout,
       socketTimeout: timeout,
       dnsTimeout: timeout,
+      ...(settings.ca !== undefined ? { tls: { ca: [...tls.rootCertificates, settings.ca] } } : {}),
     });
   }
 
