@@ -19,7 +19,8 @@ function malformed(why: string): Error {
 
 /** The value as written, with any password replaced: error messages must not leak it into logs. */
 function redacted(value: string): string {
-  return value.replace(/^(smtps?:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
+  // Up to the last '@': an unencoded '/' or '@' in the password must not leave a piece of it behind.
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/*[^:@/]*:).*@/i, '$1***@');
 }
 
 function mailFrom(env: NodeJS.ProcessEnv): string {
