@@ -7,7 +7,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type http from 'node:http';
 import type request from 'supertest';
-import type { Worker } from '@temporalio/worker';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import * as engine from '../../activities/engine';
@@ -20,17 +19,15 @@ import { uploadPreparer } from '../../src/pool/upload-pool';
 import { INVENTORY_CHUNK_SIZE, writeInventory } from '../../src/storage/inventory';
 import { createProject } from '../../src/storage/projects';
 import { getScan, markFailed } from '../../src/storage/scans';
-import { createScanWorker } from '../../workers/worker';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/runtime';
-import { appWithoutTemporal, bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+import { appWithoutTemporal, bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
 
 let t: TestContext;
 let org: Org;
 let key: string; // every scope this file needs, all projects
-let worker: Worker;
-let running: Promise<void>;
-let closeShards: () => Promise<void>;
+let worker: TestWorker | undefined;
 // The same database behind an API that starts no workflow: its scans are processed by the test itself.
 let quiet: { server: http.Server; api: ReturnType<typeof request> };
 const quietUploads = uploadPreparer(1);
@@ -53,17 +50,12 @@ beforeAll(async () => {
   expect((await importAdvisories(t.store, [dir])).rejected).toEqual([]);
   org = await newOrg(t.store);
   key = await org.key(['sca:upload', 'scans:read', 'findings:read', 'deps:read']);
-  const w = await createScanWorker({ store: t.store, logger, temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
-  worker = w.worker;
-  closeShards = () => w.shards.close();
-  running = worker.run();
+  worker = await startTestWorker(t, { logger });
   quiet = await appWithoutTemporal(t.store, { uploads: quietUploads });
 }, 120_000);
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await closeShards?.();
+  await worker?.stop();
   await new Promise((r) => quiet?.server.close(r));
   await quietUploads.close();
   await t?.close();

@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type http from 'node:http';
 import type request from 'supertest';
-import type { Worker } from '@temporalio/worker';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { importAdvisories } from '../../src/advisories/import';
@@ -20,9 +19,9 @@ import { openApiDocument } from '../../src/http/openapi/document';
 import { createLogger } from '../../src/logger';
 import { uploadPreparer } from '../../src/pool/upload-pool';
 import { markFailed, markRunning } from '../../src/storage/scans';
-import { createScanWorker } from '../../workers/worker';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/runtime';
-import { appWithoutTemporal, bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+import { appWithoutTemporal, bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { bomRefs, cyclonedxErrors } from '../helpers/cyclonedx';
 import { v2Snapshot } from '../helpers/v2';
 import { prng, splitInto } from '../unit/domain/parts-helpers';
@@ -35,9 +34,7 @@ const quietUploads = uploadPreparer(1);
 let t: TestContext;
 let org: Org;
 let key: string; // every scope this file needs, all projects
-let worker: Worker;
-let running: Promise<void>;
-let closeShards: () => Promise<void>;
+let worker: TestWorker | undefined;
 let quiet: { server: http.Server; api: ReturnType<typeof request> };
 
 // ------------------------------------------------------------------------------------------------- schemas --
@@ -81,17 +78,12 @@ beforeAll(async () => {
   expect((await importAdvisories(t.store, [dir])).rejected).toEqual([]);
   org = await newOrg(t.store);
   key = await org.key(['sca:upload', 'scans:read', 'findings:read', 'deps:read']);
-  const w = await createScanWorker({ store: t.store, logger, temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
-  worker = w.worker;
-  closeShards = () => w.shards.close();
-  running = worker.run();
+  worker = await startTestWorker(t, { logger });
   quiet = await appWithoutTemporal(t.store, { uploads: quietUploads });
 }, 120_000);
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await closeShards?.();
+  await worker?.stop();
   await new Promise((r) => quiet?.server.close(r));
   await quietUploads.close();
   await t?.close();

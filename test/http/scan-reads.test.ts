@@ -8,16 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { Worker } from '@temporalio/worker';
 import { importAdvisories } from '../../src/advisories/import';
 import { attributionInScope, type Scope } from '../../src/domain/attribution/views';
 import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
 import type { Snapshot } from '../../src/domain/types';
 import { openApiDocument } from '../../src/http/openapi/document';
-import { createLogger } from '../../src/logger';
-import { createScanWorker } from '../../workers/worker';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/runtime';
-import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { createPagedScan } from '../helpers/paged';
 import { v1Snapshot } from '../helpers/snapshots';
 import { v2Snapshot } from '../helpers/v2';
@@ -29,9 +27,7 @@ const SNAKEYAML = 'org.yaml:snakeyaml@1.30';
 let t: TestContext;
 let org: Org;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let closeShards: () => Promise<void>;
+let worker: TestWorker | undefined;
 
 // ------------------------------------------------------------------------------------------- the document --
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -70,16 +66,11 @@ beforeAll(async () => {
   expect(report.rejected).toEqual([]);
   org = await newOrg(t.store);
   key = await org.key(['sca:upload', 'scans:read', 'findings:read']);
-  const w = await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
-  worker = w.worker;
-  closeShards = () => w.shards.close();
-  running = worker.run();
+  worker = await startTestWorker(t);
 }, 120_000);
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await closeShards?.();
+  await worker?.stop();
   await t?.close();
 });
 

@@ -1,13 +1,11 @@
 // A multipart upload's scan, end to end in the real worker: the scan reads its snapshot from the upload's parts
 // (activities/inputs.ts) and completes with the findings the same graph gives when uploaded inline.
 import path from 'node:path';
-import type { Worker } from '@temporalio/worker';
 import { importAdvisories } from '../../src/advisories/import';
 import type { Snapshot } from '../../src/domain/types';
-import { createLogger } from '../../src/logger';
-import { createScanWorker } from '../../workers/worker';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/runtime';
-import { bearer, newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
+import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
 import { prng, splitInto } from '../unit/domain/parts-helpers';
 import { uploadClient } from './uploads-helpers';
@@ -16,25 +14,18 @@ const SHARED = path.resolve(__dirname, '../../../shared/data');
 
 let t: TestContext;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let closeShards: () => Promise<void>;
+let worker: TestWorker | undefined;
 
 beforeAll(async () => {
   installRuntime('error');
   t = await testContext();
   expect((await importAdvisories(t.store, [path.join(SHARED, 'advisories/maven')])).rejected).toEqual([]);
   key = await (await newOrg(t.store)).key(['sca:upload', 'scans:read', 'findings:read']);
-  const w = await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
-  worker = w.worker;
-  closeShards = () => w.shards.close();
-  running = worker.run();
+  worker = await startTestWorker(t);
 }, 120_000);
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await closeShards?.();
+  await worker?.stop();
   await t?.close();
 });
 

@@ -5,13 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Worker } from '@temporalio/worker';
 import { importAdvisories } from '../../src/advisories/import';
-import { createLogger } from '../../src/logger';
-import { createScanWorker } from '../../workers/worker';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/runtime';
 import { runClient } from '../helpers/client';
-import { newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
+import { newOrg, testContext, type TestContext } from '../helpers/context';
 
 const PACKAGES = 12_000;
 /** Packages 0..99 are the project's direct dependencies; package i depends on i + 100: 120 levels deep. */
@@ -20,9 +18,7 @@ const name = (i: number) => `gen-pkg-${String(i).padStart(5, '0')}`;
 const VULNERABLE = [42, 5_042, 11_999];
 
 let t: TestContext;
-let worker: Worker;
-let running: Promise<void>;
-let closeShards: () => Promise<void>;
+let worker: TestWorker | undefined;
 let env: Record<string, string>;
 let dir: string;
 
@@ -50,10 +46,7 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(advisories, `${id}.json`), JSON.stringify(osv));
   }
   expect((await importAdvisories(t.store, [advisories])).rejected).toEqual([]);
-  const w = await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
-  worker = w.worker;
-  closeShards = () => w.shards.close();
-  running = worker.run();
+  worker = await startTestWorker(t);
   const key = await (await newOrg(t.store)).key(['sca:upload', 'scans:read', 'findings:read']);
   env = { SCANNER_URL: `http://127.0.0.1:${(t.server.address() as { port: number }).port}`, SCANNER_TOKEN: key };
   fs.mkdirSync(path.join(dir, 'big'));
@@ -61,9 +54,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await closeShards?.();
+  await worker?.stop();
   await t?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -6,22 +6,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Worker } from '@temporalio/worker';
 import { importAdvisories } from '../../src/advisories/import';
-import { createLogger } from '../../src/logger';
-import { createScanWorker } from '../../workers/worker';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/runtime';
 import { runClient } from '../helpers/client';
-import { bearer, newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
+import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
 import { bomRefs, cyclonedxErrors } from '../helpers/cyclonedx';
 
 const SHARED = path.resolve(__dirname, '../../../shared/data');
 const LOCKFILES = path.join(SHARED, 'lockfiles');
 
 let t: TestContext;
-let worker: Worker;
-let running: Promise<void>;
-let closeShards: () => Promise<void>;
+let worker: TestWorker | undefined;
 let key: string;
 let env: Record<string, string>;
 const dirs: string[] = [];
@@ -30,18 +26,13 @@ beforeAll(async () => {
   installRuntime('error');
   t = await testContext();
   for (const dir of ['npm', 'maven']) expect((await importAdvisories(t.store, [path.join(SHARED, 'advisories', dir)])).rejected).toEqual([]);
-  const w = await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
-  worker = w.worker;
-  closeShards = () => w.shards.close();
-  running = worker.run();
+  worker = await startTestWorker(t);
   key = await (await newOrg(t.store)).key(['sca:upload', 'scans:read', 'findings:read', 'deps:read']);
   env = { SCANNER_URL: `http://127.0.0.1:${(t.server.address() as { port: number }).port}`, SCANNER_TOKEN: key };
 }, 120_000);
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await closeShards?.();
+  await worker?.stop();
   await t?.close();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });

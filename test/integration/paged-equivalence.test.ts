@@ -6,22 +6,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import type { Worker } from '@temporalio/worker';
 import { importAdvisories } from '../../src/advisories/import';
 import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
 import type { Snapshot } from '../../src/domain/types';
-import { createLogger } from '../../src/logger';
-import { createScanWorker } from '../../workers/worker';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/runtime';
-import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { randomGraph, splitIntoParts } from '../helpers/random-graph';
 
 let t: TestContext;
 let org: Org;
 let key: string;
-let worker: Worker;
-let running: Promise<void>;
-let closeShards: () => Promise<void>;
+let worker: TestWorker | undefined;
 const UPLOADS = '/v1/scans/dependency-snapshots/uploads';
 
 beforeAll(async () => {
@@ -42,16 +38,11 @@ beforeAll(async () => {
   expect(report.rejected).toEqual([]);
   org = await newOrg(t.store);
   key = await org.key(['sca:upload', 'scans:read', 'findings:read', 'deps:read']);
-  const w = await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
-  worker = w.worker;
-  closeShards = () => w.shards.close();
-  running = worker.run();
+  worker = await startTestWorker(t);
 }, 120_000);
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await closeShards?.();
+  await worker?.stop();
   await t?.close();
 });
 

@@ -5,13 +5,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Worker } from '@temporalio/worker';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { importAdvisories } from '../../src/advisories/import';
 import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
 import type { Snapshot } from '../../src/domain/types';
-import { createLogger } from '../../src/logger';
-import { createScanWorker } from '../../workers/worker';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/runtime';
 import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
@@ -98,19 +96,12 @@ function monorepo(): Snapshot {
 }
 
 describe('with an in-process worker', () => {
-  let worker: Worker;
-  let running: Promise<void>;
-  let closeShards: () => Promise<void>;
+  let worker: TestWorker | undefined;
   beforeAll(async () => {
-    const w = await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
-    worker = w.worker;
-    closeShards = () => w.shards.close();
-    running = worker.run();
+    worker = await startTestWorker(t);
   });
   afterAll(async () => {
-    worker?.shutdown();
-    await running;
-    await closeShards?.();
+    await worker?.stop();
   });
 
   test('a gradle monorepo: modules in dependency order, attributions with origins, the affected and introduced views', async () => {

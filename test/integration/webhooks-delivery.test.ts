@@ -8,7 +8,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import { newId } from '../../src/domain/ids';
 import { openApiDocument } from '../../src/http/openapi/document';
 import type { DestinationPolicy } from '../../src/infra/webhooks/destination';
@@ -20,10 +19,10 @@ import { getDelivery } from '../../src/storage/webhook-deliveries';
 import { startScanWorkflow, sweepOnce } from '../../src/temporal/client';
 import { scanEvents, type ScanEvents } from '../../src/temporal/events';
 import { eventWorkflowId, type DeliveryRetry, type WebhookEventInput, type WebhookEventResult } from '../../src/temporal/webhook-keys';
-import { createScanWorker } from '../../workers/worker';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/runtime';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server';
-import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 
 interface Received {
@@ -66,9 +65,7 @@ let t: TestContext;
 let server: TestHttpsServer;
 let policy: DestinationPolicy;
 let events: ScanEvents;
-let worker: Worker;
-let running: Promise<void>;
-let closeShards: () => Promise<void>;
+let worker: TestWorker | undefined;
 
 beforeAll(async () => {
   installRuntime('error');
@@ -78,16 +75,11 @@ beforeAll(async () => {
   policy = { allowedCidrs: ['127.0.0.0/8'], extraCa: server.ca, resolve: async (host) => names[host] ?? [{ address: '127.0.0.1', family: 4 }] };
   const logger = createLogger('worker', 'silent');
   events = scanEvents({ store: t.store, logger, taskQueue: t.taskQueue, client: t.temporal.client, retry: RETRY });
-  const w = await createScanWorker({ store: t.store, logger, temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue, events, webhooks: { box, policy } });
-  worker = w.worker;
-  closeShards = () => w.shards.close();
-  running = worker.run();
+  worker = await startTestWorker(t, { logger, events, webhooks: { box, policy } });
 }, 120_000);
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await closeShards?.();
+  await worker?.stop();
   await t?.close();
   await server?.close();
 });
