@@ -162,7 +162,8 @@ export async function readUploadRaw(store: Store, uploadId: string, parts: numbe
 /** What became of an upload, decided once (first writer wins): a scan, a rejection, or expiry. */
 export type Outcome =
   | { kind: 'scan'; scanId: string; stats: SnapshotStats; bytes: number }
-  | { kind: 'rejected' }
+  /** `rejection`: the answer, carried by the claim so that every completion repeats it at once (absent in older claims). */
+  | { kind: 'rejected'; rejection?: { status: number; code: string; message: string } }
   | { kind: 'expired' };
 
 const outcomeId = (uploadId: string) => `upload:${uploadId}:outcome`;

@@ -131,7 +131,7 @@ export function completionHandler(deps: AppDeps) {
     if (o.kind === 'expired') throw new ApiError(409, 'upload_not_open', `upload ${u._id} is expired, not open`);
     if (o.kind === 'rejected') {
       // The completion that rejected it recorded its answer; it is repeated (the graph has not changed).
-      const r = u.rejection ?? (await getUpload(deps.store, u._id))?.rejection;
+      const r = o.rejection ?? u.rejection ?? (await getUpload(deps.store, u._id))?.rejection;
       if (r) throw new ApiError(r.status, r.code as ErrorCode, r.message);
       throw new ApiError(409, 'upload_not_open', `upload ${u._id} is rejected, not open`);
     }
@@ -156,17 +156,26 @@ export function completionHandler(deps: AppDeps) {
     const decided = await readOutcome(deps.store, u._id);
     if (decided) return answer(ctx, u, decided);
     if (uploadStatus(u) !== 'open') throw notOpen(u);
-    const received = new Set((await listParts(deps.store, u._id)).map((p) => p.n));
-    const missing = range(u.parts).filter((n) => !received.has(n));
-    if (missing.length > 0) throw incomplete(u, missing);
-
-    const verdict = await shared(u);
+    let verdict: Verdict;
+    try {
+      const received = new Set((await listParts(deps.store, u._id)).map((p) => p.n));
+      const missing = range(u.parts).filter((n) => !received.has(n));
+      if (missing.length > 0) throw incomplete(u, missing);
+      verdict = await shared(u);
+    } catch (err) {
+      // A concurrent completion may have decided meanwhile, and a rejection deletes the parts this one was reading:
+      // its decision is the answer (never a 500 or an "incomplete" for parts it removed).
+      const decidedMeanwhile = await readOutcome(deps.store, u._id);
+      if (decidedMeanwhile) return answer(ctx, u, decidedMeanwhile);
+      throw err;
+    }
     await recheck(deps, principal); // a credential revoked meanwhile decides nothing
     if (!verdict.ok) {
-      const won = await claimOutcome(deps.store, u._id, { kind: 'rejected' });
+      const e = verdict.error;
+      const rejection = { status: e.status, code: e.code, message: e.message };
+      const won = await claimOutcome(deps.store, u._id, { kind: 'rejected', rejection });
       if (won.kind === 'rejected') {
-        const e = verdict.error;
-        await closeUpload(deps.store, u._id, { status: 'rejected', rejection: { status: e.status, code: e.code, message: e.message }, received: range(u.parts) });
+        await closeUpload(deps.store, u._id, { status: 'rejected', rejection, received: range(u.parts) });
         // Its parts go now; should that fail, the cleanup deletes them later (partsDeleted stays false).
         await deleteUploadData(deps.store, u._id).catch((err) => deps.logger.warn({ err, uploadId: u._id }, 'parts of a rejected upload not deleted yet'));
         throw e;
