@@ -13,6 +13,10 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY workers ./workers
 COPY bench ./bench
+# The web app (web/, Preact + Vite) is built into dist/web by tools/build-web.js; Vite and Preact are dev
+# dependencies, used here before the prune.
+COPY web ./web
+COPY tools/build-web.js ./tools/
 # The CI client bundle (dist/cli/scanner.mjs, served at GET /cli/scanner.mjs) is made by esbuild during the build.
 COPY tools/build-client.js ./tools/
 RUN npm run build && npm prune --omit=dev

@@ -1,0 +1,82 @@
+// The one layout: skip link, header with the organization, the navigation (from the routes table) and sign-out.
+import type { ComponentChildren } from 'preact';
+import { useLocation } from 'preact-iso';
+import { routes } from './routes';
+import { paths } from './paths';
+import { useMe, useSession } from './session';
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const me = useMe();
+  const { signOut } = useSession();
+  const { path, route } = useLocation();
+  const admin = me.member?.role === 'owner' || me.member?.role === 'admin';
+  const nav = routes.filter((r) => r.nav && (r.nav.section === 'triage' || admin || r.path.endsWith('/members')));
+  const current = (p: string) => path === p || path.startsWith(`${p}/`) || (p === paths.projects() && (path === paths.home() || path.startsWith('/app/scans')));
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={paths.home()}>
+          Supply-chain scanner
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            {nav.map((r) => (
+              <li key={r.path}>
+                <a href={r.path} aria-current={current(r.path) ? 'page' : undefined}>
+                  {r.nav!.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span class="muted">
+            {me.user.email}
+            {me.org ? ` · ${me.org.name}` : ''}
+            {me.member ? ` (${me.member.role})` : ''}
+          </span>
+          <button
+            type="button"
+            onClick={async () => {
+              await signOut();
+              route(paths.signIn());
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** The page a signed-in user without an organization sees (spec: org and member are null until an invitation). */
+export function NoOrganization() {
+  const me = useMe();
+  const { signOut } = useSession();
+  const { route } = useLocation();
+  return (
+    <main id="main" class="narrow">
+      <h1>No organization yet</h1>
+      <p>
+        You are signed in as <strong>{me.user.email}</strong>, but you do not belong to an organization. Ask an
+        administrator for an invitation and open its link.
+      </p>
+      <button
+        type="button"
+        onClick={async () => {
+          await signOut();
+          route(paths.signIn());
+        }}
+      >
+        Sign out
+      </button>
+    </main>
+  );
+}

@@ -1,0 +1,60 @@
+// Entry: the session, the router and the shell. Views are loaded lazily from the routes table.
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { setUnauthorizedHandler } from './api';
+import { Layout, NoOrganization } from './layout';
+import { BASE, paths } from './paths';
+import { routeOf, routes } from './routes';
+import { SessionProvider, useSession } from './session';
+import NotFound from './views/not-found';
+import './styles.css';
+
+function Redirect({ to }: { to: string }) {
+  const { route } = useLocation();
+  useEffect(() => route(to, true), [to]);
+  return null;
+}
+
+function Views() {
+  return (
+    <ErrorBoundary>
+      <Router>
+        {[...routes.map((r) => <Route key={r.path} path={r.path} component={r.component} />), <Route key="404" default component={NotFound} />]}
+      </Router>
+    </ErrorBoundary>
+  );
+}
+
+function Shell() {
+  const session = useSession();
+  const { url, path, route } = useLocation();
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      session.lost();
+      const here = location.pathname + location.search + location.hash;
+      if (!location.pathname.startsWith(`${BASE}/sign-in`)) route(paths.signIn(here), true);
+    });
+  }, []);
+  const entry = routeOf(path);
+  const s = session.state;
+  if (s.status === 'loading') return <p role="status" class="muted boot">Loading…</p>;
+  if (s.status === 'error') return <p role="alert" class="error boot">The service did not answer: {s.message}</p>;
+  if (entry?.public) return <main id="main" class="narrow"><Views /></main>;
+  if (s.status === 'signed-out') return <Redirect to={paths.signIn(url)} />;
+  if (!s.me.org && !entry?.noOrg) return <NoOrganization />;
+  return (
+    <Layout>
+      <Views />
+    </Layout>
+  );
+}
+
+render(
+  <SessionProvider>
+    <LocationProvider scope={BASE}>
+      <Shell />
+    </LocationProvider>
+  </SessionProvider>,
+  document.getElementById('root')!,
+);

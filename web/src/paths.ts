@@ -1,0 +1,32 @@
+// App URLs (base /app, vite.config.ts). Only same-app paths are ever followed after sign-in (no open redirect).
+export const BASE = '/app';
+
+export const paths = {
+  home: () => `${BASE}/`,
+  signIn: (next?: string) => `${BASE}/sign-in${next ? `?next=${encodeURIComponent(next)}` : ''}`,
+  projects: () => `${BASE}/projects`,
+  project: (id: string) => `${BASE}/projects/${encodeURIComponent(id)}`,
+  inventory: (id: string) => `${BASE}/projects/${encodeURIComponent(id)}/inventory`,
+  scan: (id: string) => `${BASE}/scans/${encodeURIComponent(id)}`,
+  finding: (scanId: string, findingId: string, query = '') => `${BASE}/scans/${encodeURIComponent(scanId)}/findings/${encodeURIComponent(findingId)}${query}`,
+  members: () => `${BASE}/members`,
+  invitations: () => `${BASE}/invitations`,
+  acceptInvitation: () => `${BASE}/invitations/accept`,
+  apiKeys: () => `${BASE}/api-keys`,
+  audit: () => `${BASE}/audit`,
+};
+
+/** The path to return to after sign-in: only a path of this app (never another origin, never `//host`). */
+export function safeNext(next: string | undefined): string {
+  if (!next || !next.startsWith(`${BASE}/`) || next.startsWith('//') || next.includes('\\')) return paths.home();
+  if (next.startsWith(`${BASE}/sign-in`)) return paths.home();
+  return next;
+}
+
+/** Builds a query string from the non-empty values (filters live in the URL). */
+export function withQuery(path: string, query: Record<string, string | undefined>): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v) qs.set(k, v);
+  const s = qs.toString();
+  return s ? `${path}?${s}` : path;
+}

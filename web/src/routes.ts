@@ -1,0 +1,42 @@
+// The one routes table: every view of the app, its URL pattern, whether it needs a session and an organization, and
+// its entry in the navigation. Views are code-split (lazy): the first page loads the shell and the view it shows.
+// To add a view: add its file under views/ and one entry here.
+import { lazy } from 'preact-iso';
+import type { AnyComponent } from 'preact';
+import { BASE } from './paths';
+
+export interface AppRoute {
+  path: string;
+  component: AnyComponent<any>;
+  /** Shown without a session (sign-in; the invitation page signs in itself when needed). */
+  public?: boolean;
+  /** Shown to a signed-in user without organization (the invitation page). */
+  noOrg?: boolean;
+  nav?: { label: string; section: 'triage' | 'admin' };
+}
+
+const placeholder = (title: string) => lazy(() => import('./views/placeholder').then((m) => m.placeholder(title)));
+
+export const routes: AppRoute[] = [
+  { path: `${BASE}/sign-in`, component: lazy(() => import('./views/sign-in')), public: true },
+  { path: `${BASE}/`, component: lazy(() => import('./views/projects')) },
+  { path: `${BASE}/projects`, component: lazy(() => import('./views/projects')), nav: { label: 'Projects', section: 'triage' } },
+  { path: `${BASE}/projects/:projectId`, component: lazy(() => import('./views/project')) },
+  { path: `${BASE}/projects/:projectId/inventory`, component: lazy(() => import('./views/inventory')) },
+  { path: `${BASE}/scans/:scanId`, component: lazy(() => import('./views/findings')) },
+  { path: `${BASE}/scans/:scanId/findings/:findingId`, component: lazy(() => import('./views/finding')) },
+  { path: `${BASE}/members`, component: placeholder('Members'), nav: { label: 'Members', section: 'admin' } },
+  { path: `${BASE}/invitations`, component: placeholder('Invitations'), nav: { label: 'Invitations', section: 'admin' } },
+  { path: `${BASE}/invitations/accept`, component: placeholder('Accept an invitation'), noOrg: true },
+  { path: `${BASE}/api-keys`, component: placeholder('API keys'), nav: { label: 'API keys', section: 'admin' } },
+  { path: `${BASE}/audit`, component: placeholder('Audit trail'), nav: { label: 'Audit trail', section: 'admin' } },
+];
+
+/** The route entry of a path (same matching rules as preact-iso: segments, `:param`). */
+export function routeOf(path: string): AppRoute | undefined {
+  const segs = path.replace(/\/+$/, '').split('/');
+  return routes.find((r) => {
+    const rs = r.path.replace(/\/+$/, '').split('/');
+    return rs.length === segs.length && rs.every((s, i) => s.startsWith(':') || s === segs[i]);
+  });
+}

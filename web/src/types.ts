@@ -1,0 +1,101 @@
+// The API's resource shapes as the app reads them (spec: Resources; platform.md). Unknown fields are tolerated.
+export type Severity = 'critical' | 'high' | 'medium' | 'low';
+export const SEVERITIES: Severity[] = ['critical', 'high', 'medium', 'low'];
+
+export interface Me {
+  user: { id: string; email: string };
+  org: { id: string; name: string } | null;
+  member: { id: string; role: 'owner' | 'admin' | 'member' | 'auditor'; joinedAt: string } | null;
+}
+
+export interface SeverityCounts {
+  critical: number;
+  high: number;
+  medium: number;
+  low: number;
+}
+
+export interface Project {
+  id: string;
+  slug: string;
+  createdAt: string;
+  latestScan: { id: string; status: ScanStatus; ecosystem: string; startedAt: string; findings: SeverityCounts | null } | null;
+}
+
+export type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+export interface ScanModule {
+  path: string;
+  dependencies: string[];
+  teamName?: string | null;
+  attributes?: Record<string, string>;
+  counts?: SeverityCounts & { suppressed: number };
+}
+
+export interface Scan {
+  id: string;
+  target: string;
+  project: string;
+  ecosystem: string;
+  status: ScanStatus;
+  findings: SeverityCounts | null;
+  suppressed: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+  failureReason: string | null;
+  modules: ScanModule[];
+  attributionMode?: 'paged';
+  moduleCount?: number;
+  metadata?: { commit?: string; ref?: string; runUrl?: string } | null;
+}
+
+export interface Origin {
+  module: string;
+  dependency: string;
+  path?: string[];
+}
+
+export interface Attribution {
+  id?: string;
+  module: string;
+  context: string;
+  relationship: 'direct' | 'transitive';
+  path?: string[];
+  origins: Origin[];
+}
+
+export interface Finding {
+  id: string;
+  scanId: string;
+  severity: Severity;
+  cve: string;
+  aliases?: string[];
+  publishedAt: string | null;
+  package: string;
+  installedVersion: string;
+  fixedVersion: string | null;
+  path: string[];
+  suppressed: boolean;
+  suppressionReason: string | null;
+  attributions: Attribution[];
+  attributionCount?: number;
+  summary: string;
+  packageRef?: string;
+}
+
+export interface FindingsPage {
+  findings: Finding[];
+  nextCursor: string | null;
+  counts: (SeverityCounts & { suppressed: number }) | null;
+}
+
+export interface Dependency {
+  id: string;
+  project: string;
+  ecosystem: string;
+  name: string;
+  version: string;
+  direct: boolean;
+  path: string[];
+  manifest: string;
+}
