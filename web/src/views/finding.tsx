@@ -1,9 +1,152 @@
-import { Page } from '../components/page';
+// One finding: advisory id and aliases, summary, versions, suppression, its representative path, and its
+// attributions in the chosen view with their paths and origins, as text and as a small SVG graph.
+import { useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { api } from '../api';
+import { SeverityBadge, When } from '../components/bits';
+import { Page, Status } from '../components/page';
+import { PathGraph } from '../components/path-graph';
+import { recall, remember } from '../finding-cache';
+import { useLoad } from '../hooks';
+import { paths, withQuery } from '../paths';
+import type { Finding, FindingsPage, Origin } from '../types';
 
-export default function View() {
+interface AttributionItem {
+  id: string;
+  module: string;
+  context: string;
+  relationship: 'direct' | 'transitive';
+  origins: Origin[];
+}
+
+interface AttributionPath {
+  path: string[];
+  origins: Required<Origin>[];
+}
+
+const MAX_PATHS = 20;
+
+/** The finding by id: from what the list showed, else by reading the list (there is no single-finding read). */
+async function findingById(scanId: string, id: string, signal: AbortSignal): Promise<Finding> {
+  const known = recall(id);
+  if (known) return known;
+  let cursor: string | null = null;
+  for (let i = 0; i < 100; i++) {
+    const page: FindingsPage = await api.get<FindingsPage>(`/scans/${encodeURIComponent(scanId)}/findings`, { suppressed: 'all', details: 'summary', limit: 200, cursor }, signal);
+    remember(page.findings);
+    const f = page.findings.find((x) => x.id === id);
+    if (f) return f;
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  throw new Error(`finding ${id} is not in this scan`);
+}
+
+export default function FindingView() {
+  const { params } = useRoute();
+  const { query } = useLocation();
+  const { scanId, findingId } = params;
+  const view = query.attribution === 'affected' ? 'affected' : 'introduced';
+  const scope = { attribution: view, module: query.module, team: query.team };
+  const finding = useLoad((signal) => findingById(scanId, findingId, signal), [scanId, findingId]);
+  const attributions = useLoad(async (signal) => {
+    const base = `/scans/${encodeURIComponent(scanId)}/findings/${encodeURIComponent(findingId)}/attributions`;
+    const page = await api.get<{ attributions: AttributionItem[]; nextCursor: string | null }>(base, { ...scope, limit: 200 }, signal);
+    const detailed = await Promise.all(page.attributions.slice(0, MAX_PATHS).map((a) => api.get<AttributionPath>(`${base}/${encodeURIComponent(a.id)}/path`, undefined, signal)));
+    return { items: page.attributions, more: page.nextCursor !== null, paths: detailed };
+  }, [scanId, findingId, view, query.module, query.team]);
+  const [selected, setSelected] = useState(0);
+  const f = finding.data;
+  const back = withQuery(paths.scan(scanId), { attribution: view === 'introduced' ? undefined : view, module: query.module, team: query.team });
+  const chosen = attributions.data?.paths[selected];
+  const vulnerable = f ? `${f.package}@${f.installedVersion}` : '';
+  const graphPaths = chosen ? [chosen.path, ...chosen.origins.map((o) => o.path)] : f ? [f.path] : [];
+
   return (
-    <Page title="finding">
-      <p>Not built yet.</p>
+    <Page title={f ? `${f.cve} in ${f.package}` : 'Finding'}>
+      <p>
+        <a href={back}>Back to the findings</a>
+      </p>
+      <Status loading={finding.loading} error={finding.error} />
+      {f ? (
+        <>
+          <dl class="facts">
+            <dt>Severity</dt>
+            <dd><SeverityBadge severity={f.severity} /></dd>
+            <dt>Advisory</dt>
+            <dd>{f.cve}</dd>
+            <dt>Aliases</dt>
+            <dd>{(f.aliases ?? []).filter((a) => a !== f.cve).join(', ') || 'none'}</dd>
+            <dt>Summary</dt>
+            <dd>{f.summary || 'none'}</dd>
+            <dt>Package</dt>
+            <dd>{f.package}@{f.installedVersion}</dd>
+            <dt>Fixed version</dt>
+            <dd>{f.fixedVersion ?? 'no fixed release'}</dd>
+            <dt>Published</dt>
+            <dd><When iso={f.publishedAt} /></dd>
+            <dt>Suppressed</dt>
+            <dd>{f.suppressed ? `yes: ${f.suppressionReason ?? ''}` : 'no'}</dd>
+          </dl>
+          <h2>Representative path</h2>
+          <ol class="path" aria-label="Representative path">
+            {f.path.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ol>
+          <h2>Attributions ({view} view)</h2>
+          <Status loading={attributions.loading} error={attributions.error} />
+          {attributions.data && !attributions.data.items.length ? <p>No module attribution (a v1 scan, or none in this scope).</p> : null}
+          {attributions.data?.items.length ? (
+            <>
+              <table class="grid">
+                <caption class="visually-hidden">Attributions of this finding</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Module</th>
+                    <th scope="col">Context</th>
+                    <th scope="col">Relationship</th>
+                    <th scope="col">Origins (module via dependency)</th>
+                    <th scope="col">Graph</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {attributions.data.items.map((a, i) => (
+                    <tr key={a.id}>
+                      <th scope="row">{a.module}</th>
+                      <td>{a.context}</td>
+                      <td>{a.relationship}</td>
+                      <td>{a.origins.map((o) => `${o.module} via ${o.dependency}`).join('; ')}</td>
+                      <td>
+                        {i < MAX_PATHS ? (
+                          <button type="button" aria-pressed={i === selected} onClick={() => setSelected(i)}>
+                            Show<span class="visually-hidden"> the graph of {a.module} ({a.context})</span>
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {attributions.data.more ? <p class="muted">More attributions exist; narrow the scope with a module or team filter.</p> : null}
+            </>
+          ) : null}
+          {chosen ? (
+            <>
+              <h2>Path and origins of {attributions.data!.items[selected].module}</h2>
+              <p>Path: {chosen.path.join(' → ')}</p>
+              <ul aria-label="Origins">
+                {chosen.origins.map((o, i) => (
+                  <li key={i}>
+                    {o.module} declares {o.dependency}: {o.path.join(' → ')}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+          <PathGraph paths={graphPaths} vulnerable={vulnerable} title={`Dependency graph of ${vulnerable}`} />
+        </>
+      ) : null}
     </Page>
   );
 }

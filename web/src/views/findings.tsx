@@ -1,9 +1,161 @@
-import { Page } from '../components/page';
+// A scan's findings: the introduced view by default, affected on a toggle, grouped by module or introducing
+// dependency, filtered by module, team, severity (at least / exactly) and suppression, with the scope's counts.
+// Every filter lives in the URL. The first screen shows the first page only; later pages load as the list scrolls
+// near its end. `performance.mark('findings:first-screen')` is set when the first rows are in the DOM.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { allPages, api } from '../api';
+import { Counts, ScanStatusText, SeverityBadge, When } from '../components/bits';
+import { Page, Status } from '../components/page';
+import { VirtualList } from '../components/virtual-list';
+import { remember } from '../finding-cache';
+import { apiQuery, filtersFromQuery, filtersToQuery, type FindingFilters } from '../filters';
+import { useLoad } from '../hooks';
+import { useLiveScan } from '../live-scan';
+import { paths, withQuery } from '../paths';
+import { buildRows, type Row } from '../rows';
+import type { Finding, FindingsPage, ScanModule } from '../types';
+import { FiltersForm } from './findings-filters';
 
-export default function View() {
+const FIRST_PAGE = 100;
+const NEXT_PAGES = 200;
+const ROW = 36;
+
+interface ListState {
+  key: string;
+  findings: Finding[];
+  nextCursor: string | null;
+  counts: FindingsPage['counts'];
+  pages: number;
+  loading: boolean;
+  error?: unknown;
+}
+
+/** How many findings the filtered list holds, when the counts tell it (they are taken before severity/suppression). */
+function expectedTotal(f: FindingFilters, c: FindingsPage['counts']): number {
+  if (!c) return -1;
+  const sevs = (['critical', 'high', 'medium', 'low'] as const).filter((s, i, all) => !f.severity || (f.severityMode === 'exact' ? s === f.severity : i <= all.indexOf(f.severity)));
+  const open = sevs.reduce((n, s) => n + c[s], 0);
+  if (f.suppressed === 'false') return open;
+  if (f.severity) return -1; // suppressed findings are not counted per severity
+  return f.suppressed === 'true' ? c.suppressed : open + c.suppressed;
+}
+
+export default function Findings() {
+  const { params } = useRoute();
+  const { query, path, route } = useLocation();
+  const scanId = params.scanId;
+  const filters = filtersFromQuery(query);
+  const { scan, error: scanError } = useLiveScan(scanId);
+  const completed = scan?.status === 'completed';
+  const modules = useLoad<ScanModule[]>(() => (completed ? allPages<ScanModule>(`/scans/${encodeURIComponent(scanId)}/modules`, 'modules') : Promise.resolve([])), [scanId, completed]);
+  const teamOf = useMemo(() => {
+    const m = new Map((modules.data ?? []).map((x) => [x.path, x.teamName ?? null]));
+    return (p: string) => m.get(p);
+  }, [modules.data]);
+
+  const key = `${scanId} ${JSON.stringify(apiQuery(filters))}`;
+  const [list, setList] = useState<ListState>({ key: '', findings: [], nextCursor: null, counts: null, pages: 0, loading: false });
+  const marked = useRef('');
+
+  const load = useCallback(
+    async (cursor: string | null, forKey: string) => {
+      setList((s) => ({ ...s, loading: true }));
+      try {
+        const page = await api.get<FindingsPage>(`/scans/${encodeURIComponent(scanId)}/findings`, { ...apiQuery(filters), limit: cursor ? NEXT_PAGES : FIRST_PAGE, cursor });
+        remember(page.findings);
+        setList((s) => (s.key !== forKey ? s : { key: forKey, findings: [...s.findings, ...page.findings], nextCursor: page.nextCursor, counts: page.counts, pages: s.pages + 1, loading: false }));
+      } catch (error) {
+        setList((s) => (s.key !== forKey ? s : { ...s, loading: false, error }));
+      }
+    },
+    [key],
+  );
+
+  useEffect(() => {
+    if (!completed) return;
+    setList({ key, findings: [], nextCursor: null, counts: null, pages: 0, loading: true });
+    void load(null, key);
+  }, [key, completed]);
+
+  const rows = useMemo(() => buildRows(list.findings, filters, teamOf), [list.findings, key, filters.group, teamOf]);
+  const total = expectedTotal(filters, list.counts);
+  const firstScreen = (rendered: number) => {
+    if (marked.current === key) return;
+    marked.current = key;
+    performance.mark('findings:first-screen', { detail: { rows: rendered, pages: list.pages, findings: list.findings.length } });
+  };
+  useEffect(() => {
+    if (list.key === key && !list.loading && list.pages === 1 && list.findings.length === 0) firstScreen(0);
+  }, [list]);
+
+  const setFilters = (next: FindingFilters) => route(withQuery(path, filtersToQuery(next)));
+  const detailQuery = (() => {
+    const q = withQuery('', { attribution: filters.attribution, module: filters.module, team: filters.team });
+    return q;
+  })();
+
+  const renderRow = (r: Row) =>
+    r.kind === 'group' ? (
+      <span>
+        {r.label} <span class="muted">({r.count})</span>
+      </span>
+    ) : (
+      <>
+        <SeverityBadge severity={r.finding.severity} />
+        <a href={paths.finding(scanId, r.finding.id, detailQuery)}>{r.finding.cve}</a>
+        <span class="cell-pkg">
+          {r.finding.package}@{r.finding.installedVersion}
+          {r.finding.fixedVersion ? <span class="muted"> → fixed in {r.finding.fixedVersion}</span> : <span class="muted"> · no fix</span>}
+        </span>
+        <span class="cell-intro">{r.via}</span>
+        {r.finding.suppressed ? <span class="muted">suppressed</span> : null}
+      </>
+    );
+
   return (
-    <Page title="findings">
-      <p>Not built yet.</p>
+    <Page title={scan ? `Findings of ${scan.target}` : 'Findings'}>
+      <Status loading={!scan && !scanError} error={scanError} />
+      {scan ? (
+        <p class="scan-summary">
+          <a href={paths.project(scan.project)}>Project</a> · scan <code>{scan.id}</code> · <ScanStatusText status={scan.status} failureReason={scan.failureReason} /> · started <When iso={scan.startedAt} />
+          {scan.status === 'completed' ? <> · <Counts counts={scan.findings} suppressed={scan.suppressed} /></> : null}
+        </p>
+      ) : null}
+      {scan && !completed && scan.status !== 'failed' ? <p role="status">The scan is {scan.status}; its findings appear when it completes.</p> : null}
+      {completed ? (
+        <>
+          <FiltersForm f={filters} modules={modules.data ?? []} onChange={setFilters} />
+          <p role="status" aria-live="polite" class="list-counts">
+            {list.counts ? (
+              <>
+                In this scope: <Counts counts={list.counts} suppressed={list.counts.suppressed} /> · {total >= 0 ? `${total} findings listed` : `${list.findings.length} loaded`}
+                {list.nextCursor ? ` (${list.findings.length} loaded)` : ''}
+              </>
+            ) : list.loading ? (
+              'Loading findings…'
+            ) : null}
+          </p>
+          <Status error={list.error ?? modules.error} />
+          {list.key === key && list.pages > 0 && list.findings.length === 0 ? <p>No finding matches these filters.</p> : null}
+          {rows.length ? (
+            <VirtualList<Row>
+              key={key}
+              items={rows}
+              rowHeight={ROW}
+              label="Findings"
+              setSize={filters.group === 'none' ? total : -1}
+              itemKey={(r) => r.key}
+              rowClass={(r) => (r.kind === 'group' ? 'group' : '')}
+              renderRow={renderRow}
+              onFirstRows={firstScreen}
+              onRangeEnd={(last) => {
+                if (last >= rows.length - 30 && list.nextCursor && !list.loading && list.key === key) void load(list.nextCursor, key);
+              }}
+            />
+          ) : null}
+        </>
+      ) : null}
     </Page>
   );
 }

@@ -1,9 +1,79 @@
-import { Page } from '../components/page';
+// A project's scans (GET /v1/scans?project=), newest first: status, counts, failure reasons; scans still queued or
+// running are followed live with ?wait= until they finish.
+import { useEffect, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { allPages, api } from '../api';
+import { Counts, ScanStatusText, When } from '../components/bits';
+import { Page, Status } from '../components/page';
+import { useLoad } from '../hooks';
+import { followScan } from '../live-scan';
+import { paths } from '../paths';
+import type { Project, Scan } from '../types';
 
-export default function View() {
+export default function ProjectView() {
+  const { params } = useRoute();
+  const projectId = params.projectId;
+  const project = useLoad(async () => (await allPages<Project>('/projects', 'projects')).find((p) => p.id === projectId || p.slug === projectId), [projectId]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [scans, setScans] = useState<Scan[]>([]);
+  const page = useLoad(
+    async (signal) => {
+      const p = await api.get<{ scans: Scan[]; nextCursor: string | null }>('/scans', { project: projectId, limit: 50, cursor }, signal);
+      setScans((s) => (cursor ? [...s, ...p.scans] : p.scans));
+      return p;
+    },
+    [projectId, cursor],
+  );
+  const liveIds = scans.filter((s) => s.status === 'queued' || s.status === 'running').map((s) => s.id).join(',');
+  useEffect(() => {
+    if (!liveIds) return;
+    const ctl = new AbortController();
+    for (const id of liveIds.split(',')) {
+      followScan(id, ctl.signal, (next) => setScans((all) => all.map((s) => (s.id === next.id ? next : s)))).catch(() => undefined);
+    }
+    return () => ctl.abort();
+  }, [liveIds]);
+
+  const name = project.data?.slug ?? projectId;
   return (
-    <Page title="project">
-      <p>Not built yet.</p>
+    <Page title={`Project ${name}`} actions={<a href={paths.inventory(projectId)}>Dependency inventory</a>}>
+      <Status loading={page.loading && !scans.length} error={page.error ?? project.error} />
+      {page.data && !scans.length ? <p>No scan of this project yet.</p> : null}
+      {scans.length ? (
+        <table class="grid">
+          <caption class="visually-hidden">Scans of {name}, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Scan</th>
+              <th scope="col">Status</th>
+              <th scope="col">Ecosystem</th>
+              <th scope="col">Started</th>
+              <th scope="col">Finished</th>
+              <th scope="col">Findings</th>
+            </tr>
+          </thead>
+          <tbody>
+            {scans.map((s) => (
+              <tr key={s.id}>
+                <th scope="row">
+                  <a href={paths.scan(s.id)}>{s.id}</a>
+                  {s.metadata?.ref ? <div class="muted">{s.metadata.ref}{s.metadata.commit ? ` @ ${s.metadata.commit.slice(0, 12)}` : ''}</div> : null}
+                </th>
+                <td aria-live="polite"><ScanStatusText status={s.status} failureReason={s.failureReason} /></td>
+                <td>{s.ecosystem}</td>
+                <td><When iso={s.startedAt} /></td>
+                <td><When iso={s.finishedAt} /></td>
+                <td>{s.status === 'completed' ? <Counts counts={s.findings} suppressed={s.suppressed} /> : <span class="muted">—</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {page.data?.nextCursor ? (
+        <button type="button" disabled={page.loading} onClick={() => setCursor(page.data!.nextCursor)}>
+          Older scans
+        </button>
+      ) : null}
     </Page>
   );
 }
