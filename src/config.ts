@@ -12,7 +12,6 @@ export interface Config {
   temporalNamespace: string;
   taskQueue: string;
   logLevel: string;
-  publicAppUrl: string;
   /** Requests whose body is bigger are refused while streaming. */
   maxBodyBytes: number;
   /** How often the sweeper looks for queued scans whose workflow was never started. */
@@ -60,7 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'scans',
     logLevel: env.LOG_LEVEL || 'info',
-    publicAppUrl: (env.PUBLIC_APP_URL || 'http://localhost:3000').replace(/\/$/, ''),
     maxBodyBytes: 10 * 1024 * 1024,
     sweepIntervalMs: envInt('SWEEP_INTERVAL_MS', 5000, { env }),
     poolThreads: envInt('POOL_THREADS', 0, { env }),

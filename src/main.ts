@@ -2,9 +2,9 @@
 import http from 'node:http';
 import os from 'node:os';
 import { envInt, loadConfig, requireMongoUri, requireTemporalAddress } from './config';
-import { createApp } from './http/app';
+import { createApp, signInFromEnv } from './http/app';
 import { installClientErrorHandler } from './http/client-error';
-import { platformFromEnv, rateLimitFromEnv } from './http/platform';
+import { insecureAppUrlWarning, platformFromEnv, rateLimitFromEnv } from './http/platform';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger } from './logger';
 import { uploadPreparer } from './pool/upload-pool';
@@ -14,6 +14,7 @@ import { connectTemporal, scanStarter, scanWaiter, startSweeper, temporalReadine
 import { redactUri } from './infra/private';
 import { policyFromEnv } from './infra/webhooks/destination';
 import { secretsFromEnv } from './storage/secrets';
+import { sweepLoginCodes } from './storage/login-codes';
 import { apiRegistry, watchStore } from './metrics/api';
 import { DEFAULT_METRICS_PORT, metricsListenFromEnv, serveMetrics, type MetricsServer } from './metrics/server';
 import type { ScanWaiter } from './http/deps';
@@ -69,8 +70,17 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
   const starter = scanStarter(temporal, logger);
   const waiter = closableWaiter(scanWaiter(temporal));
   const platform = platformFromEnv();
+  const insecure = insecureAppUrlWarning(platform.publicAppUrl);
+  if (insecure) logger.warn({ publicAppUrl: platform.publicAppUrl }, insecure);
+  // read at start: a malformed MAIL_TRANSPORT, MAIL_FROM or SECRETS_KEY stops the API, naming it
+  const signIn = signInFromEnv(logger);
+  logger.info({ mail: signIn.mail.description, publicAppUrl: platform.publicAppUrl }, 'sign-in codes go out by ' + signIn.mail.description);
   const rateLimiter = new RateLimiter(store, rateLimitFromEnv(), logger);
-  const sweepCounters = setInterval(() => void rateLimiter.sweep().catch(() => undefined), 5 * 60_000);
+  // FerretDB has no TTL index: rate-limit counters and expired sign-in codes are deleted here
+  const sweepCounters = setInterval(() => {
+    void rateLimiter.sweep().catch(() => undefined);
+    void sweepLoginCodes(store).catch(() => undefined);
+  }, 5 * 60_000);
   sweepCounters.unref();
   const app = createApp({
     store,
@@ -83,6 +93,7 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
     uploads,
     platform,
     rateLimiter,
+    signIn,
     // read at start: a malformed SECRETS_KEY, WEBHOOKS_ALLOWED_CIDRS or WEBHOOKS_CA_FILE stops the API, naming it
     webhooks: { box: secretsFromEnv(), policy: policyFromEnv() },
   });

@@ -34,6 +34,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    /** Seconds for the Retry-After header of a 429 or 503 (defaults: 60 and 5). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';

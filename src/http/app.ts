@@ -21,14 +21,27 @@ import { uploadRoutes } from './uploads/routes';
 import { exportRoutes } from './scans/exports';
 import { webhookRoutes } from './webhooks/routes';
 import { deliveryRoutes } from './webhooks/deliveries';
+import { platformFromEnv } from './platform';
+import { sessionRoutes } from './sessions/routes';
+import { deriveCodeKey } from '../domain/sign-in/codes';
+import { mailFromEnv } from '../infra/mail';
+import { masterKeyFromEnv } from '../storage/secrets';
+import type { Logger } from '../logger';
 
-export function createApp(deps: AppDeps): Koa<AppState> {
+/** Sign-in from the environment: MAIL_TRANSPORT / MAIL_FROM, and the code key derived from SECRETS_KEY. */
+export function signInFromEnv(logger: Logger, env: NodeJS.ProcessEnv = process.env): NonNullable<AppDeps['signIn']> {
+  return { mail: mailFromEnv(env, logger), codeKey: deriveCodeKey(masterKeyFromEnv(env)) };
+}
+
+export function createApp(given: AppDeps): Koa<AppState> {
+  // settings read once here, not per request
+  const deps: AppDeps = { ...given, platform: given.platform ?? platformFromEnv(), signIn: given.signIn ?? signInFromEnv(given.logger) };
   const app = new Koa<AppState>({ proxy: process.env.TRUST_PROXY === '1' });
   app.silent = true; // errors are logged by the envelope middleware, with the request id
   app.use(requestMetrics()); // first: it records the status the error envelope chose
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps)]) {
+  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps)]) {
     app.use(router.routes());
   }
   return app;

@@ -9,6 +9,7 @@ import type { UploadSlots } from './scans/upload-body';
 import type { RateLimiter } from './rate-limit';
 import type { SecretBox } from '../storage/secrets';
 import type { DestinationPolicy } from '../infra/webhooks/destination';
+import type { MailSender } from '../infra/mail/types';
 
 export interface ScanStarter {
   /** Starts the scan's workflow (workflow id = scan id). Resolves false when Temporal could not be reached. */
@@ -49,6 +50,16 @@ export interface AppDeps {
   platform?: PlatformConfig;
   /** Webhooks (platform.md §8): the box sealing their secrets and the destination policy (defaults: from the environment). */
   webhooks?: { box: SecretBox; policy: DestinationPolicy };
+  /** Sign-in by emailed code (platform.md §3; defaults: MAIL_TRANSPORT, and a key derived from SECRETS_KEY). */
+  signIn?: SignInConfig;
+}
+
+export interface SignInConfig {
+  mail: MailSender;
+  /** The key of the codes' HMAC (domain/sign-in/codes.ts deriveCodeKey): never stored in the database. */
+  codeKey: Buffer;
+  /** Code requests per 15 minutes (defaults 5 per email, 20 per client address). */
+  limits?: { perEmail: number; perAddress: number };
 }
 
 export interface PlatformConfig {

@@ -54,9 +54,9 @@ export class RateLimiter {
     ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - used)));
     ctx.set('X-RateLimit-Reset', String(reset));
     if (this.config.enforce && used > limit) {
-      ctx.set('Retry-After', String(Math.max(1, reset - Math.floor(now / 1000))));
       rateLimitRejections.inc();
-      throw new ApiError(429, 'rate_limited', `rate limit of ${limit} requests per minute exceeded; retry after the window resets`);
+      // seconds until the window resets (the error envelope writes Retry-After from it)
+      throw new ApiError(429, 'rate_limited', `rate limit of ${limit} requests per minute exceeded; retry after the window resets`, Math.max(1, reset - Math.floor(now / 1000)));
     }
   }
 

@@ -5,6 +5,8 @@ import { isDuplicateKey } from './mongo';
 import type { MemberDoc, OrgDoc, Role, SessionDoc, UserDoc } from './documents';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;
+const TOUCH_EVERY_MS = 60_000;
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
@@ -41,15 +43,38 @@ export async function addMember(store: Store, orgId: string, email: string, role
   return member;
 }
 
-export async function createSession(store: Store, userId: string, now = new Date()): Promise<{ token: string; session: SessionDoc }> {
+export async function createSession(store: Store, userId: string, now = new Date(), via: 'cli' | 'app' = 'cli'): Promise<{ token: string; session: SessionDoc }> {
   const token = newSecret('svc_ses_');
-  const session: SessionDoc = { _id: sha256Hex(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), revokedAt: null };
+  const session: SessionDoc = { _id: sha256Hex(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), revokedAt: null, via, lastUsedAt: now };
   await store.c.sessions.insertOne(session);
   return { token, session };
 }
 
+export type SessionStatus = 'active' | 'revoked' | 'expired' | 'idle';
+
+/**
+ * Absolute expiry for every session (valid while now < expiresAt); app sessions also end SESSION_IDLE_MS after their
+ * last use (platform.md §3: 7 days idle). The operator CLI's sessions keep their rules: no idle limit.
+ */
+export function sessionStatus(s: SessionDoc, now = new Date()): SessionStatus {
+  if (s.revokedAt) return 'revoked';
+  if (s.expiresAt.getTime() <= now.getTime()) return 'expired';
+  if (s.via === 'app' && (s.lastUsedAt ?? s.createdAt).getTime() + SESSION_IDLE_MS <= now.getTime()) return 'idle';
+  return 'active';
+}
+
+/** Records a use of an app session, at most once a minute (best effort: a lost update costs at most that minute). */
+export async function touchSession(store: Store, s: SessionDoc, now = new Date()): Promise<void> {
+  if (s.via !== 'app' || (s.lastUsedAt && now.getTime() - s.lastUsedAt.getTime() < TOUCH_EVERY_MS)) return;
+  await store.c.sessions.updateOne({ _id: s._id, revokedAt: null }, { $set: { lastUsedAt: now } });
+}
+
 export async function revokeSession(store: Store, token: string): Promise<boolean> {
-  const r = await store.c.sessions.updateOne({ _id: sha256Hex(token), revokedAt: null }, { $set: { revokedAt: new Date() } });
+  return revokeSessionByHash(store, sha256Hex(token));
+}
+
+export async function revokeSessionByHash(store: Store, tokenHash: string, now = new Date()): Promise<boolean> {
+  const r = await store.c.sessions.updateOne({ _id: tokenHash, revokedAt: null }, { $set: { revokedAt: now } });
   return r.modifiedCount === 1;
 }
 

@@ -12,7 +12,9 @@ export type AuditType =
   | 'invitation.accepted'
   | 'invitation.revoked'
   | 'webhook.created'
-  | 'webhook.deleted';
+  | 'webhook.deleted'
+  | 'session.created'
+  | 'session.revoked';
 
 export async function recordAudit(store: Store, e: Omit<AuditEventDoc, '_id' | 'at'>, now = new Date()): Promise<AuditEventDoc> {
   const doc: AuditEventDoc = { _id: newId('aud', now.getTime()), at: now, ...e };

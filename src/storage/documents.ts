@@ -10,7 +10,12 @@ export interface OrgDoc { _id: string; name: string; createdAt: Date }
 export interface UserDoc { _id: string; email: string; createdAt: Date }
 export interface MemberDoc { _id: string; orgId: string; userId: string; email: string; role: Role; joinedAt: Date }
 /** _id is the SHA-256 of the session token; the token itself is never stored. */
-export interface SessionDoc { _id: string; userId: string; createdAt: Date; expiresAt: Date; revokedAt: Date | null }
+/**
+ * A session: `via` 'cli' (the operator CLI's Bearer sessions; absent on older documents) or 'app' (signed in through
+ * POST /v1/sessions, platform.md §3: the cookie session, which also ends after SESSION_IDLE_MS without use).
+ * lastUsedAt is refreshed at most once a minute.
+ */
+export interface SessionDoc { _id: string; userId: string; createdAt: Date; expiresAt: Date; revokedAt: Date | null; via?: 'cli' | 'app'; lastUsedAt?: Date }
 
 /** _id is the SHA-256 of the secret, so authentication is one _id read; `id` is the public key_ id. */
 export interface ApiKeyDoc {

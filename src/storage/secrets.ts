@@ -74,12 +74,22 @@ export function secretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
 
 let cached: { env: string; box: SecretBox } | undefined;
 
+const keyFile = (env: NodeJS.ProcessEnv) => env.SECRETS_KEY_FILE || path.join(path.resolve(env.DATA_DIR || '.data'), 'secrets.key');
+
+/**
+ * The current master key (SECRETS_KEY, else the key file, created when absent). Other keys are derived from it for
+ * their one purpose (e.g. the sign-in code hashes, domain/sign-in/codes.ts deriveCodeKey); it never enters the database.
+ */
+export function masterKeyFromEnv(env: NodeJS.ProcessEnv = process.env): Buffer {
+  return env.SECRETS_KEY ? parseKey('SECRETS_KEY', env.SECRETS_KEY) : fileKey(keyFile(env));
+}
+
 /** The process's secret box, from the environment (see the top of this file); read once per setting. */
 export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): SecretBox {
-  const file = env.SECRETS_KEY_FILE || path.join(path.resolve(env.DATA_DIR || '.data'), 'secrets.key');
+  const file = keyFile(env);
   const sig = JSON.stringify([env.SECRETS_KEY ?? '', env.SECRETS_KEY_PREVIOUS ?? '', file]);
   if (cached?.env === sig) return cached.box;
-  const current = env.SECRETS_KEY ? parseKey('SECRETS_KEY', env.SECRETS_KEY) : fileKey(file);
+  const current = masterKeyFromEnv(env);
   const previous = (env.SECRETS_KEY_PREVIOUS ?? '').split(',').filter((s) => s.trim()).map((s) => parseKey('SECRETS_KEY_PREVIOUS', s));
   const box = secretBox(current, previous);
   cached = { env: sig, box };

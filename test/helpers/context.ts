@@ -12,6 +12,7 @@ import { createApiKey } from '../../src/storage/api-keys';
 import type { Role } from '../../src/storage/documents';
 import { cursorCodec, loadCursorSecret } from '../../src/storage/cursors';
 import { connectStore, ensureIndexes, type Store, type StoreOptions } from '../../src/storage/mongo';
+import { FileMailSender } from '../../src/infra/mail';
 import { connectTemporal, scanStarter, scanWaiter, temporalReadiness, type TemporalHandle } from '../../src/temporal/client';
 
 export interface TestContext {
@@ -35,7 +36,17 @@ export function requireEnv(name: string): string {
 }
 
 export async function testContext(
-  opts: { taskQueue?: string; dbName?: string; mongoUri?: string; storeOptions?: StoreOptions; rateLimit?: RateLimitConfig; platform?: PlatformConfig } = {},
+  opts: {
+    taskQueue?: string;
+    dbName?: string;
+    mongoUri?: string;
+    storeOptions?: StoreOptions;
+    rateLimit?: RateLimitConfig;
+    platform?: PlatformConfig;
+    /** Sign-in codes are mailed as JSON files into this directory (readMail below reads them). */
+    mailDir?: string;
+    signInLimits?: { perEmail: number; perAddress: number };
+  } = {},
 ): Promise<TestContext> {
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
   const store = await connectStore(opts.mongoUri ?? requireEnv('MONGODB_URI'), dbName, opts.storeOptions);
@@ -58,6 +69,7 @@ export async function testContext(
     uploads,
     rateLimiter,
     platform: opts.platform,
+    ...(opts.mailDir ? { signIn: { mail: new FileMailSender(opts.mailDir), codeKey: randomBytes(32), limits: opts.signInLimits } } : {}),
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
@@ -130,3 +142,28 @@ export async function newOrg(store: Store, name = 'acme'): Promise<Org> {
 }
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+export interface SentMail {
+  to: string;
+  subject: string;
+  text: string;
+  code: string | null;
+}
+
+/**
+ * The newest message to `to` in a file mail directory, waiting for it (codes are mailed after the 202), newer than
+ * `after` (a file name from an earlier call) when given. Resolves with the message and its file name.
+ */
+export async function readMail(dir: string, to: string, o: { after?: string; timeoutMs?: number } = {}): Promise<SentMail & { file: string }> {
+  const fs = await import('node:fs/promises');
+  const deadline = Date.now() + (o.timeoutMs ?? 10_000);
+  for (;;) {
+    const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && (!o.after || n > o.after)).sort().reverse();
+    for (const name of names) {
+      const m = JSON.parse(await fs.readFile(`${dir}/${name}`, 'utf8')) as SentMail;
+      if (m.to === to) return { ...m, file: name };
+    }
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} in ${dir}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -17,7 +17,21 @@ let a: Org; // the organization whose resources the requests name
 let b: Org; // another organization
 const ids: Record<string, string> = {};
 
-type Cred = { name: string; token: () => Promise<string | null>; kind: 'none' | 'invalid' | 'session' | 'key'; role?: string; org?: 'a' | 'b' | null; scopes?: string[]; restricted?: boolean };
+/**
+ * How the credential travels: as a Bearer token (default), or as the web app's session cookie (platform.md §3) with
+ * or without `X-Svc-App: 1`, from the app's origin or from another site, and possibly beside a Bearer credential.
+ */
+type Via = { cookie: true; appHeader: boolean; site: 'same-origin' | 'cross-site'; bearer?: () => Promise<string> };
+type Cred = { name: string; token: () => Promise<string | null>; kind: 'none' | 'invalid' | 'session' | 'key'; role?: string; org?: 'a' | 'b' | null; scopes?: string[]; restricted?: boolean; via?: Via; getOnly?: boolean };
+
+const DAY = 24 * 3600 * 1000;
+const appSession = async (org: Org, role: 'owner' | 'member', age: { createdAgo?: number; idleFor?: number } = {}) => {
+  const m = await addMember(t.store, org.orgId, `${role}-app-${Date.now()}-${Math.random()}@example.test`, role);
+  const { token, session } = await createSession(t.store, m.userId, new Date(Date.now() - (age.createdAgo ?? 0)), 'app');
+  if (age.idleFor) await t.store.c.sessions.updateOne({ _id: session._id }, { $set: { lastUsedAt: new Date(Date.now() - age.idleFor) } });
+  return token;
+};
+const sameOrigin: Via = { cookie: true, appHeader: true, site: 'same-origin' };
 
 beforeAll(async () => {
   t = await testContext();
@@ -87,6 +101,28 @@ const CREDS: Cred[] = [
   { name: 'key restricted to another project', kind: 'key', org: 'a', scopes: [...SCOPES], restricted: true, token: () => keyOf(a, [...SCOPES], () => [ids.otherProject])() },
   { name: 'session owner of another org', kind: 'session', role: 'owner', org: 'b', token: () => b.session('owner') },
   { name: 'key of another org', kind: 'key', org: 'b', scopes: [...SCOPES], token: () => keyOf(b, [...SCOPES])() },
+  // the web app's session cookie
+  { name: 'cookie session owner', kind: 'session', role: 'owner', org: 'a', via: sameOrigin, token: () => appSession(a, 'owner') },
+  { name: 'cookie session member', kind: 'session', role: 'member', org: 'a', via: sameOrigin, token: () => appSession(a, 'member') },
+  { name: 'cookie session owner of another org', kind: 'session', role: 'owner', org: 'b', via: sameOrigin, token: () => appSession(b, 'owner') },
+  { name: 'cookie without X-Svc-App', kind: 'invalid', via: { cookie: true, appHeader: false, site: 'same-origin' }, token: () => appSession(a, 'owner') },
+  // a cross-site request: the cookie counts for GET (a page elsewhere cannot add X-Svc-App without a preflight) only
+  { name: 'cookie from another site', kind: 'session', role: 'owner', org: 'a', getOnly: true, via: { cookie: true, appHeader: true, site: 'cross-site' }, token: () => appSession(a, 'owner') },
+  { name: 'cookie session expired', kind: 'invalid', via: sameOrigin, token: () => appSession(a, 'owner', { createdAgo: 30 * DAY }) },
+  { name: 'cookie session idle 7 days', kind: 'invalid', via: sameOrigin, token: () => appSession(a, 'owner', { idleFor: 7 * DAY }) },
+  {
+    name: 'cookie session revoked',
+    kind: 'invalid',
+    via: sameOrigin,
+    token: async () => {
+      const tok = await appSession(a, 'owner');
+      await revokeSession(t.store, tok);
+      return tok;
+    },
+  },
+  // Bearer wins: an owner's cookie beside a key without scopes, or beside an unknown Bearer token
+  { name: 'cookie owner + Bearer key deps:read', kind: 'key', org: 'a', scopes: ['deps:read'], token: () => appSession(a, 'owner'), via: { ...sameOrigin, bearer: () => keyOf(a, ['deps:read'])() } },
+  { name: 'cookie owner + unknown Bearer', kind: 'invalid', token: () => appSession(a, 'owner'), via: { ...sameOrigin, bearer: async () => 'svc_ses_' + '0'.repeat(40) } },
 ];
 
 const UPLOADS = '/v1/scans/dependency-snapshots/uploads';
@@ -95,7 +131,7 @@ const uploadCreate = () => ({ schemaVersion: 2, project: 'alpha', ecosystem: 'gr
 const uploadPart = () => ({ modules: graph.modules, nodes: graph.nodes, roots: graph.roots });
 
 /** A request for the endpoint that would succeed for a fully entitled credential of org a. */
-async function request(endpoint: Endpoint, token: string | null) {
+async function request(endpoint: Endpoint, token: string | null, via?: Via) {
   const [method, route] = endpoint.split(' ') as [string, string];
   const owner = a.ownerToken;
   let path = route;
@@ -136,7 +172,13 @@ async function request(endpoint: Endpoint, token: string | null) {
   if (endpoint === 'POST /v1/invitations') body = { email: `new-${Date.now()}-${Math.random()}@example.test`, role: 'member' };
   if (endpoint === 'POST /v1/invitations/lookups' || endpoint === 'POST /v1/invitations/acceptances') body = { token: 'svc_inv_' + '0'.repeat(40) };
   let req = (t.api as any)[method.toLowerCase()](path);
-  if (token !== null) req = req.set(bearer(token));
+  if (via) {
+    req = req.set('Cookie', `__Host-svc_session=${token}`);
+    if (via.appHeader) req = req.set('X-Svc-App', '1');
+    req = req.set('Sec-Fetch-Site', via.site);
+    if (via.site === 'cross-site') req = req.set('Origin', 'https://evil.example');
+    if (via.bearer) req = req.set(bearer(await via.bearer()));
+  } else if (token !== null) req = req.set(bearer(token));
   if (body) req = req.send(body);
   return req;
 }
@@ -145,6 +187,7 @@ async function request(endpoint: Endpoint, token: string | null) {
 function expected(endpoint: Endpoint, access: Access, c: Cred): { status?: number; code?: string; message?: RegExp; pass?: boolean } {
   if (access.kind === 'public') return { pass: true };
   if (c.kind === 'none' || c.kind === 'invalid') return { status: 401, code: 'invalid_token' };
+  if (c.getOnly && !endpoint.startsWith('GET ')) return { status: 401, code: 'invalid_token', message: /origin/ };
   if (access.kind === 'session') return c.kind === 'session' ? { pass: true } : { status: 403, code: 'insufficient_scope', message: /session/ };
   if (access.kind === 'roles') {
     if (c.kind === 'key') return { status: 403, code: 'insufficient_scope', message: /role/ };
@@ -171,7 +214,7 @@ const cases = (Object.entries(MATRIX) as [Endpoint, Access][]).flatMap(([endpoin
 
 test.each(cases)('%s with %s', async (endpoint, _name, access, cred) => {
   const token = await cred.token();
-  const res = await request(endpoint, token);
+  const res = await request(endpoint, token, cred.via);
   const want = expected(endpoint, access, cred);
   if (want.pass) {
     expect([401, 403]).not.toContain(res.status);

@@ -1,21 +1,28 @@
-// Bearer credentials → Principal, or 401 invalid_token. Secrets are only ever hashed, never logged or stored.
+// Credentials → Principal, or 401 invalid_token: a Bearer credential, else the web app's session cookie under the
+// rules of platform.md §3 (cookies.ts). Secrets are only ever hashed, never logged or stored.
 import type { Context } from 'koa';
 import { ApiError } from '../../domain/errors';
 import { sha256Hex } from '../../domain/ids';
-import { findSession, findUser, memberOfUser } from '../../storage/accounts';
+import { findSession, findUser, memberOfUser, sessionStatus, touchSession } from '../../storage/accounts';
 import { findApiKeyByHash, keyStatus, touchApiKey } from '../../storage/api-keys';
 import type { Store } from '../../storage/mongo';
 import type { AppDeps } from '../deps';
+import { cookieCredential, originOf } from './cookies';
 import type { Principal } from './principal';
 
 const invalid = (why: string) => new ApiError(401, 'invalid_token', `Authorization: ${why}`);
 
-function bearer(ctx: Context): string {
+/** The request's credential: the Bearer one when an Authorization header is sent (it wins), else the cookie's. */
+function credential(ctx: Context, appOrigin: string): string {
   const h = ctx.get('Authorization');
-  if (!h) throw invalid('missing bearer credential');
-  const m = /^Bearer ([A-Za-z0-9_\-.~+/=]{8,512})$/.exec(h);
-  if (!m) throw invalid('malformed bearer credential');
-  return m[1];
+  if (h) {
+    const m = /^Bearer ([A-Za-z0-9_\-.~+/=]{8,512})$/.exec(h);
+    if (!m) throw invalid('malformed bearer credential');
+    return m[1];
+  }
+  const cookie = cookieCredential(ctx, appOrigin);
+  if (cookie && 'token' in cookie) return cookie.token;
+  throw invalid(cookie ? `missing bearer credential (${cookie.ignored})` : 'missing bearer credential');
 }
 
 export async function resolvePrincipal(store: Store, token: string, now = new Date()): Promise<Principal> {
@@ -31,8 +38,9 @@ export async function resolvePrincipal(store: Store, token: string, now = new Da
   if (token.startsWith('svc_ses_')) {
     const session = await findSession(store, tokenHash);
     if (!session) throw invalid('unknown session');
-    if (session.revokedAt) throw invalid('session is revoked');
-    if (session.expiresAt <= now) throw invalid('session is expired');
+    const status = sessionStatus(session, now);
+    if (status !== 'active') throw invalid(status === 'idle' ? 'session expired after 7 days without use' : `session is ${status}`);
+    touchSession(store, session, now).catch(() => undefined); // best effort, at most once a minute
     const [user, member] = await Promise.all([findUser(store, session.userId), memberOfUser(store, session.userId)]);
     if (!user) throw invalid('unknown session');
     return { kind: 'session', tokenHash, user: { id: user._id, email: user.email }, member, orgId: member?.orgId ?? null };
@@ -41,7 +49,8 @@ export async function resolvePrincipal(store: Store, token: string, now = new Da
 }
 
 export async function authenticate(ctx: Context, deps: AppDeps): Promise<Principal> {
-  const principal = await resolvePrincipal(deps.store, bearer(ctx));
+  const appOrigin = originOf(deps.platform!.publicAppUrl);
+  const principal = await resolvePrincipal(deps.store, credential(ctx, appOrigin));
   ctx.state.principal = principal;
   return principal;
 }
@@ -56,6 +65,6 @@ export async function recheck(deps: AppDeps, p: Principal, now = new Date()): Pr
     if (!key || keyStatus(key, now) !== 'active') throw invalid('API key was revoked');
   } else {
     const s = await findSession(deps.store, p.tokenHash);
-    if (!s || s.revokedAt || s.expiresAt <= now) throw invalid('session was revoked');
+    if (!s || sessionStatus(s, now) !== 'active') throw invalid('session was revoked');
   }
 }

@@ -27,6 +27,10 @@ export const MATRIX = {
   // platform.md §7: the CI client, fetched by CI jobs before they hold anything but the service's URL
   'GET /cli/scanner.mjs': { kind: 'public' },
   'GET /v1/openapi.json': { kind: 'public' },
+  // platform.md §3: sign-in by emailed code (src/http/sessions/routes.ts); sign-out takes any session
+  'POST /v1/sessions/codes': { kind: 'public' },
+  'POST /v1/sessions': { kind: 'public' },
+  'DELETE /v1/sessions/current': { kind: 'session' },
   'GET /v1/me': { kind: 'session' },
   'POST /v1/invitations/acceptances': { kind: 'session' },
   'GET /v1/members': { kind: 'roles', roles: ANY_ROLE },

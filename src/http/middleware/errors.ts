@@ -18,8 +18,8 @@ export function errorEnvelope(logger: Logger): Middleware<AppState> {
       ctx.status = e ? e.status : 500;
       ctx.body = { error: { code: e ? e.code : 'internal_error', message: e ? e.message : 'internal error' } };
       if (!e) logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
-      if (e?.code === 'rate_limited') ctx.set('Retry-After', '60');
-      if (e?.code === 'service_unavailable') ctx.set('Retry-After', '5');
+      if (e?.code === 'rate_limited') ctx.set('Retry-After', String(e.retryAfter ?? 60));
+      if (e?.code === 'service_unavailable') ctx.set('Retry-After', String(e.retryAfter ?? 5));
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');

@@ -18,6 +18,7 @@ import { uploadOperations } from './operations-uploads';
 import { exportOperations } from './operations-exports';
 import { webhookOperations } from './operations-webhooks';
 import { deliveryOperations } from './operations-deliveries';
+import { sessionOperations } from './operations-sessions';
 import { commonSchemas, errorEnvelope, ref } from './schemas/common';
 import { platformSchemas } from './schemas/platform';
 import { scanSchemas } from './schemas/scans';
@@ -27,13 +28,14 @@ import { uploadSchemas } from './schemas/uploads';
 import { exportSchemas } from './schemas/exports';
 import { webhookSchemas } from './schemas/webhooks';
 import { deliverySchemas } from './schemas/deliveries';
+import { sessionSchemas } from './schemas/sessions';
 
 /** Routes outside the matrix: served without any guard (load balancers and orchestrators call them). */
 export type Unguarded = 'GET /healthz' | 'GET /readyz';
 export type Route = Endpoint | Unguarded;
 
 // A Record over every matrix endpoint: a new MATRIX row without a description here does not typecheck.
-export const OPERATIONS: Record<Route, Operation> = { ...platformOperations, ...scanOperations, ...inventoryOperations, ...uploadOperations, ...readOperations, ...exportOperations, ...webhookOperations, ...deliveryOperations };
+export const OPERATIONS: Record<Route, Operation> = { ...platformOperations, ...scanOperations, ...inventoryOperations, ...uploadOperations, ...readOperations, ...exportOperations, ...webhookOperations, ...deliveryOperations, ...sessionOperations };
 
 export function accessOf(route: Route): Access {
   return route in MATRIX ? MATRIX[route as Endpoint] : { kind: 'public' };
@@ -113,7 +115,7 @@ function operationObject(route: Route, op: Operation) {
     tags: [op.tag],
     summary: op.summary,
     description: [op.description, credentialText(a)].filter(Boolean).join('\n\n'),
-    security: a.kind === 'public' ? [] : [{ bearer: [] }],
+    security: a.kind === 'public' ? [] : [{ bearer: [] }, { appSession: [] }],
     ...(a.kind !== 'public' ? { 'x-credential': a } : {}),
     ...(op.parameters?.length ? { parameters: op.parameters } : {}),
     ...(op.requestBody ? { requestBody: { description: op.requestBody.description, required: true, content: { 'application/json': { schema: op.requestBody.schema } } } } : {}),
@@ -163,6 +165,15 @@ export function buildOpenApiDocument() {
             '(a signed-in human, role-gated; the only credential for organization, member, invitation and API-key management). ' +
             'Each operation\'s description and x-credential name the kind, scope or roles it takes.',
         },
+        appSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: '__Host-svc_session',
+          description:
+            'The web app\'s session (POST /v1/sessions sets it; HttpOnly, Secure, SameSite=Lax). A session credential on /v1 only with the header ' +
+            '`X-Svc-App: 1`, and for requests other than GET and HEAD only when `Sec-Fetch-Site` is `same-origin` or `Origin` is PUBLIC_APP_URL\'s ' +
+            'origin; otherwise it is ignored. A Bearer credential, when sent too, is the one that counts. 30 days absolute, 7 days idle.',
+        },
       },
       headers: {
         'X-Request-Id': { description: 'The request id (a well-formed client X-Request-Id is echoed).', schema: { type: 'string' } },
@@ -171,7 +182,7 @@ export function buildOpenApiDocument() {
         'X-RateLimit-Remaining': { description: 'Requests left in the current minute (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
         'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
       },
-      schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas, ...inventorySchemas, ...uploadSchemas, ...readSchemas, ...exportSchemas, ...webhookSchemas, ...deliverySchemas },
+      schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas, ...inventorySchemas, ...uploadSchemas, ...readSchemas, ...exportSchemas, ...webhookSchemas, ...deliverySchemas, ...sessionSchemas },
     },
   };
 }
