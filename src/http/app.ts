@@ -23,6 +23,7 @@ import { webhookRoutes } from './webhooks/routes';
 import { deliveryRoutes } from './webhooks/deliveries';
 import { platformFromEnv } from './platform';
 import { sessionRoutes } from './sessions/routes';
+import { webAppRoutes } from './web/routes';
 import { deriveCodeKey } from '../domain/sign-in/codes';
 import { mailFromEnv } from '../infra/mail';
 import { masterKeyFromEnv } from '../storage/secrets';
@@ -41,7 +42,7 @@ export function createApp(given: AppDeps): Koa<AppState> {
   app.use(requestMetrics()); // first: it records the status the error envelope chose
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps)]) {
+  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps), webAppRoutes(deps)]) {
     app.use(router.routes());
   }
   return app;

@@ -1,6 +1,7 @@
 // The authorization matrix: every endpoint of the API, the credentials it takes and what they must hold. The routes
 // get their guard from here (access()), and test/http/authorization-matrix.test.ts walks every entry against every
-// kind of credential, so this table is the one place access is decided.
+// kind of credential, so this table is the one place access is decided. Outside it, unguarded: GET /healthz, GET
+// /readyz and the web app's static files under /app (public, platform.md: src/http/web/routes.ts).
 import type { Context, Next } from 'koa';
 import { ApiError } from '../../domain/errors';
 import type { Role } from '../../storage/documents';
