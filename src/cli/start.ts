@@ -1,5 +1,6 @@
 // `npm start`: the whole service on one machine. Starts the local infrastructure, then the worker and the API as
 // child processes, and stops all of it on Ctrl-C (or when a child dies), leaving no process behind.
+import { publicAppUrlFromEnv } from '../http/platform';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startLocalInfra, type LocalInfra } from '../infra/local';
@@ -176,6 +177,7 @@ async function main(): Promise<void> {
     console.log([
       '',
       `  API          ${apiUrl}`,
+      `  Web app      ${publicAppUrlFromEnv({ ...process.env, PORT: String(port) })}/  (sign in with a code sent by ${process.env.MAIL_TRANSPORT?.trim() ? redactUri(process.env.MAIL_TRANSPORT.trim()) : 'console: printed in this log'})`,
       `  Metrics      API ${metrics.urls.metricsUrl ?? '(off)'}, worker ${metrics.urls.workerMetricsUrl ?? '(off)'}`,
       `  Temporal UI  ${ready.temporalUiUrl ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
       `  MongoDB      ${mongoLine(ready.mongoUri, dataDir)}`,
