@@ -8,6 +8,7 @@ import { snapshotFromNpmLock, syntheticSnapshot } from '../src/domain/snapshot';
 import { startHarness, type Harness } from './harness';
 import { clientBench, type ClientCase } from './client';
 import { pagedBench } from './paged';
+import { signInBench } from './sign-in';
 import { matchingBench } from './matching';
 import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
@@ -173,8 +174,21 @@ async function pagedOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- sign-in`: only the sign-in timing of known and unknown emails (seconds). */
+async function signInOnly(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await signInBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
+  // every code request of the bench comes from 127.0.0.1, and a few hundred go to fresh emails
+  process.env.SIGN_IN_CODES_PER_ADDRESS ??= '100000';
+  if (process.argv.includes('sign-in')) return signInOnly();
   if (process.argv.includes('client')) return clientOnly();
   if (process.argv.includes('scans')) return scansOnly();
   if (process.argv.includes('paged')) return pagedOnly();
@@ -273,6 +287,7 @@ async function main(): Promise<void> {
     for (const c of CLIENT_CASES) await clientBench(h, c);
     await quiesce(h);
     await pagedBench(h);
+    await signInBench(h);
   } finally {
     await h.close();
   }

@@ -25,13 +25,19 @@ import { platformFromEnv } from './platform';
 import { sessionRoutes } from './sessions/routes';
 import { webAppRoutes } from './web/routes';
 import { deriveCodeKey } from '../domain/sign-in/codes';
+import { CODES_PER_ADDRESS, CODES_PER_EMAIL } from '../domain/sign-in/limits';
+import { envInt } from '../config';
 import { mailFromEnv } from '../infra/mail';
 import { masterKeyFromEnv } from '../storage/secrets';
 import type { Logger } from '../logger';
 
 /** Sign-in from the environment: MAIL_TRANSPORT / MAIL_FROM, and the code key derived from SECRETS_KEY. */
 export function signInFromEnv(logger: Logger, env: NodeJS.ProcessEnv = process.env): NonNullable<AppDeps['signIn']> {
-  return { mail: mailFromEnv(env, logger), codeKey: deriveCodeKey(masterKeyFromEnv(env)) };
+  return {
+    mail: mailFromEnv(env, logger),
+    codeKey: deriveCodeKey(masterKeyFromEnv(env)),
+    limits: { perEmail: envInt('SIGN_IN_CODES_PER_EMAIL', CODES_PER_EMAIL, { min: 1, env }), perAddress: envInt('SIGN_IN_CODES_PER_ADDRESS', CODES_PER_ADDRESS, { min: 1, env }) },
+  };
 }
 
 export function createApp(given: AppDeps): Koa<AppState> {
