@@ -25,11 +25,11 @@ export const routes: AppRoute[] = [
   { path: `${BASE}/projects/:projectId/inventory`, component: lazy(() => import('./views/inventory')) },
   { path: `${BASE}/scans/:scanId`, component: lazy(() => import('./views/findings')) },
   { path: `${BASE}/scans/:scanId/findings/:findingId`, component: lazy(() => import('./views/finding')) },
-  { path: `${BASE}/members`, component: placeholder('Members'), nav: { label: 'Members', section: 'admin' } },
-  { path: `${BASE}/invitations`, component: placeholder('Invitations'), nav: { label: 'Invitations', section: 'admin' } },
-  { path: `${BASE}/invitations/accept`, component: placeholder('Accept an invitation'), noOrg: true },
-  { path: `${BASE}/api-keys`, component: placeholder('API keys'), nav: { label: 'API keys', section: 'admin' } },
-  { path: `${BASE}/audit`, component: placeholder('Audit trail'), nav: { label: 'Audit trail', section: 'admin' } },
+  { path: `${BASE}/members`, component: lazy(() => import('./views/admin/members')), nav: { label: 'Members', section: 'admin' } },
+  { path: `${BASE}/invitations`, component: lazy(() => import('./views/admin/invitations')), nav: { label: 'Invitations', section: 'admin' } },
+  { path: `${BASE}/invitations/accept`, component: lazy(() => import('./views/admin/accept')), public: true, noOrg: true },
+  { path: `${BASE}/api-keys`, component: lazy(() => import('./views/admin/api-keys')), nav: { label: 'API keys', section: 'admin' } },
+  { path: `${BASE}/audit`, component: lazy(() => import('./views/admin/audit')), nav: { label: 'Audit trail', section: 'admin' } },
 ];
 
 /** The route entry of a path (same matching rules as preact-iso: segments, `:param`). */

@@ -1,0 +1,134 @@
+// Pieces shared by the admin pages: error text from the API's envelope, an inline confirmation, a copy-once field,
+// cursor pages as links (the cursor lives in the URL). Text only: every value from the API is a text node.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../../api';
+import { withQuery } from '../../paths';
+import './admin.css';
+
+/** What to show for a failed call: the server's envelope message (with its code), or the error's text. */
+export function errorText(e: unknown): string {
+  if (e instanceof ApiError) {
+    if (e.status === 429) return `Too many requests. Try again in ${e.retryAfter ?? 60} seconds.`;
+    return e.code && e.code !== 'http_error' ? `${e.message} (${e.code})` : e.message;
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** An alert for the last action's failure, a polite status for its success. */
+export function Outcome({ error, done }: { error?: string | null; done?: string | null }) {
+  return (
+    <div class="outcome">
+      {error ? (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      ) : null}
+      <p role="status" class="muted">
+        {!error && done ? done : ''}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * A button that asks before it acts: the question and Confirm/Cancel appear in its place, Confirm takes the focus,
+ * Cancel (or Escape) gives it back to the button.
+ */
+export function ConfirmButton(props: { label: string; accessibleLabel: string; question: string; confirmLabel: string; onConfirm: () => Promise<unknown>; disabled?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+  useEffect(() => {
+    if (asking) confirmRef.current?.focus();
+    else if (wasAsking.current) triggerRef.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
+  if (!asking) {
+    return (
+      <button type="button" ref={triggerRef} aria-label={props.accessibleLabel} disabled={props.disabled} onClick={() => setAsking(true)}>
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    <span class="confirm" role="group" aria-label={props.question} onKeyDown={(e) => e.key === 'Escape' && !busy && setAsking(false)}>
+      <span class="confirm-question">{props.question}</span>
+      <button
+        type="button"
+        class="danger"
+        ref={confirmRef}
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await props.onConfirm();
+          } finally {
+            setBusy(false);
+            setAsking(false);
+          }
+        }}
+      >
+        {props.confirmLabel}
+      </button>
+      <button type="button" disabled={busy} onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+/** A value shown once (an API key's secret, an invitation link): read-only, selectable, with a copy button. */
+export function CopyOnce({ id, label, value, children }: { id: string; label: string; value: string; children?: ComponentChildren }) {
+  const [copied, setCopied] = useState<string>('');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, [value]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      input.current?.select();
+      setCopied('The browser refused the clipboard: the text is selected, copy it with Ctrl+C.');
+    }
+  };
+  return (
+    <div class="once">
+      {children}
+      <label for={id}>{label}</label>
+      <div class="once-row">
+        <input id={id} ref={input} class="once-value" type="text" readOnly value={value} spellcheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+      </div>
+      <p role="status" class="muted">
+        {copied}
+      </p>
+    </div>
+  );
+}
+
+/** Cursor pages as links: the cursor (and the filters) stay in the URL, so a reload shows the same page. */
+export function Pager({ path, query, cursor, nextCursor, label }: { path: string; query: Record<string, string | undefined>; cursor?: string; nextCursor?: string | null; label: string }) {
+  if (!cursor && !nextCursor) return null;
+  return (
+    <nav class="pager" aria-label={`${label} pages`}>
+      {cursor ? <a href={withQuery(path, { ...query, cursor: undefined })}>First page</a> : null}
+      {nextCursor ? <a href={withQuery(path, { ...query, cursor: nextCursor })}>Next page</a> : null}
+    </nav>
+  );
+}
+
+/** The page size from the URL (`limit`, 1..200; the API's default 50 otherwise). */
+export function limitOf(q: Record<string, string | undefined>): number | undefined {
+  const n = Number(q.limit);
+  return Number.isInteger(n) && n >= 1 && n <= 200 ? n : undefined;
+}
+
+export const ROLE_LABELS: Record<string, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', auditor: 'Auditor' };

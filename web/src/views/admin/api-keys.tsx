@@ -1,0 +1,233 @@
+// API keys: the list newest first with its status filter and cursor in the URL (GET /v1/api-keys), creation with a
+// name, scopes (checkboxes) and all projects or chosen ones (POST /v1/api-keys; the secret is shown once, to copy),
+// revocation with a confirmation (DELETE /v1/api-keys/{id}). A project-restricted key cannot hold the org-wide
+// scopes (platform.md): the server answers 422 invalid_scope, shown as it says it.
+import { useMemo, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { allPages, api } from '../../api';
+import { When } from '../../components/bits';
+import { ConfirmButton, CopyOnce, errorText, limitOf, Outcome, Pager } from '../../components/admin/common';
+import { Page, Status } from '../../components/page';
+import { useLoad } from '../../hooks';
+import { withQuery } from '../../paths';
+import type { Project } from '../../types';
+
+interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  projects: 'all' | string[];
+  status: 'active' | 'expired' | 'revoked';
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** The scopes a key may hold (the server's list) and what each allows. */
+const SCOPES: { scope: string; label: string; orgWide?: boolean }[] = [
+  { scope: 'sca:upload', label: 'upload dependency snapshots' },
+  { scope: 'scans:read', label: 'read scans and projects' },
+  { scope: 'findings:read', label: 'read findings' },
+  { scope: 'deps:read', label: 'read the dependency inventory' },
+  { scope: 'hosts:read', label: 'read hosts', orgWide: true },
+  { scope: 'gateways:read', label: 'read gateways', orgWide: true },
+  { scope: 'mcp:upload', label: 'upload MCP scans', orgWide: true },
+  { scope: 'mcp:read', label: 'read MCP scans', orgWide: true },
+];
+const STATUSES = ['active', 'expired', 'revoked'] as const;
+const STATUS_LABELS: Record<string, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
+
+export default function ApiKeys() {
+  const { path, query, route } = useLocation();
+  const status = (STATUSES as readonly string[]).includes(query.status) ? query.status : undefined;
+  const cursor = query.cursor || undefined;
+  const limit = limitOf(query);
+  const filterQuery = { status, limit: limit ? String(limit) : undefined };
+  const list = useLoad((signal) => api.get<{ apiKeys: ApiKey[]; nextCursor: string | null }>('/api-keys', { status, cursor, limit }, signal), [status, cursor, limit]);
+  const projects = useLoad(() => allPages<Project>('/projects', 'projects'), []);
+  const slugOf = useMemo(() => new Map((projects.data ?? []).map((p) => [p.id, p.slug])), [projects.data]);
+
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [reach, setReach] = useState<'all' | 'chosen'>('all');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [expires, setExpires] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const toggle = (list: string[], v: string, on: boolean) => (on ? [...list.filter((x) => x !== v), v] : list.filter((x) => x !== v));
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    setDone(null);
+    setCreated(null);
+    if (!scopes.length) return setError('Choose at least one scope.');
+    if (reach === 'chosen' && !chosen.length) return setError('Choose at least one project, or give the key every project.');
+    setBusy(true);
+    try {
+      const body = { name: name.trim(), scopes, projects: reach === 'all' ? 'all' : chosen, ...(expires ? { expiresAt: new Date(`${expires}T23:59:59Z`).toISOString() } : {}) };
+      const r = await api.post<{ apiKey: ApiKey; secret: string }>('/api-keys', body);
+      setCreated({ name: r.apiKey.name, secret: r.secret });
+      setName('');
+      setScopes([]);
+      setChosen([]);
+      setReach('all');
+      setExpires('');
+      list.reload();
+    } catch (err) {
+      setError(`Could not create the key: ${errorText(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const revoke = async (k: ApiKey) => {
+    setError(null);
+    setDone(null);
+    try {
+      await api.del(`/api-keys/${encodeURIComponent(k.id)}`);
+      setDone(`The key ${k.name} was revoked: it stops working now.`);
+      list.reload();
+    } catch (err) {
+      setError(`Could not revoke the key ${k.name}: ${errorText(err)}`);
+    }
+  };
+
+  const keys = list.data?.apiKeys ?? [];
+  const orgWideChosen = reach === 'chosen' && scopes.some((s) => SCOPES.find((x) => x.scope === s)?.orgWide);
+  return (
+    <Page title="API keys">
+      <form class="admin-form" aria-label="Create an API key" onSubmit={create}>
+        <div class="field">
+          <label for="key-name">Name</label>
+          <input id="key-name" type="text" required maxLength={200} autoComplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </div>
+        <fieldset>
+          <legend>Scopes</legend>
+          {SCOPES.map((s) => (
+            <label key={s.scope} class="check">
+              <input type="checkbox" name="scope" value={s.scope} checked={scopes.includes(s.scope)} onChange={(e) => setScopes(toggle(scopes, s.scope, e.currentTarget.checked))} />
+              <span>
+                {s.scope} <span class="muted">({s.label}{s.orgWide ? ', organization-wide' : ''})</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Projects</legend>
+          <label class="check">
+            <input type="radio" name="reach" value="all" checked={reach === 'all'} onChange={() => setReach('all')} />
+            All projects
+          </label>
+          <label class="check">
+            <input type="radio" name="reach" value="chosen" checked={reach === 'chosen'} onChange={() => setReach('chosen')} />
+            Chosen projects
+          </label>
+        </fieldset>
+        {reach === 'chosen' ? (
+          <fieldset>
+            <legend>Chosen projects</legend>
+            {projects.error ? <span class="error">{errorText(projects.error)}</span> : null}
+            {projects.data && !projects.data.length ? <span class="muted">No project yet.</span> : null}
+            {(projects.data ?? []).map((p) => (
+              <label key={p.id} class="check">
+                <input type="checkbox" name="project" value={p.id} checked={chosen.includes(p.id)} onChange={(e) => setChosen(toggle(chosen, p.id, e.currentTarget.checked))} />
+                {p.slug}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        <div class="field">
+          <label for="key-expires">Expires on (optional)</label>
+          <input id="key-expires" type="date" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
+        </div>
+        <button type="submit" class="primary" disabled={busy}>
+          Create key
+        </button>
+        {orgWideChosen ? <p class="hint muted">A key restricted to chosen projects cannot hold organization-wide scopes (hosts, gateways, MCP).</p> : null}
+      </form>
+      {created ? (
+        <CopyOnce id="key-secret" label={`Secret of the key ${created.name}`} value={created.secret}>
+          <p>
+            <strong>Copy this secret now: you will not see it again.</strong> Only its prefix is kept in the list.
+          </p>
+          <button type="button" onClick={() => setCreated(null)}>
+            I have copied it
+          </button>
+        </CopyOnce>
+      ) : null}
+      <Outcome error={error} done={done} />
+      <form class="toolbar" role="search" aria-label="Filter API keys" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="key-status-filter">Status</label>
+          <select id="key-status-filter" value={status ?? ''} onChange={(e) => route(withQuery(path, { ...filterQuery, status: e.currentTarget.value || undefined }))}>
+            <option value="">Every status</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
+      {list.data && !keys.length ? <p>No API key{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p> : null}
+      {keys.length ? (
+        <table class="grid">
+          <caption class="visually-hidden">API keys, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Projects</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.id}>
+                <th scope="row" class="cell-wrap">
+                  {k.name}
+                </th>
+                <td>
+                  <code>{k.prefix}…</code>
+                </td>
+                <td>{k.scopes.join(', ')}</td>
+                <td class="cell-wrap">{k.projects === 'all' ? 'all projects' : k.projects.map((id) => slugOf.get(id) ?? id).join(', ')}</td>
+                <td>
+                  {STATUS_LABELS[k.status] ?? k.status}
+                  {k.status === 'revoked' ? (
+                    <div class="muted">
+                      <When iso={k.revokedAt} />
+                    </div>
+                  ) : k.expiresAt ? (
+                    <div class="muted">
+                      until <When iso={k.expiresAt} />
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  <When iso={k.createdAt} />
+                </td>
+                <td>{k.lastUsedAt ? <When iso={k.lastUsedAt} /> : <span class="muted">never</span>}</td>
+                <td class="actions">
+                  {k.status === 'active' ? (
+                    <ConfirmButton label="Revoke" accessibleLabel={`Revoke the key ${k.name}`} question={`Revoke the key ${k.name}? It stops working at once.`} confirmLabel="Revoke" onConfirm={() => revoke(k)} />
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <Pager path={path} query={filterQuery} cursor={cursor} nextCursor={list.data?.nextCursor} label="API keys" />
+    </Page>
+  );
+}

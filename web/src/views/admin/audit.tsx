@@ -1,0 +1,106 @@
+// The audit trail (GET /v1/audit-events, owners and admins): newest first, a page at a time with the cursor in the
+// URL; each event's type, actor, target and time as text.
+import { useLocation } from 'preact-iso';
+import { api } from '../../api';
+import { When } from '../../components/bits';
+import { errorText, limitOf, Pager } from '../../components/admin/common';
+import { Page, Status } from '../../components/page';
+import { useLoad } from '../../hooks';
+
+interface AuditEvent {
+  id: string;
+  type: string;
+  actor: { memberId: string | null; userId: string | null; email: string | null };
+  target: { kind: string; id: string; [k: string]: unknown };
+  at: string;
+  requestId?: string;
+}
+
+const TYPES: Record<string, string> = {
+  'api_key.created': 'API key created',
+  'api_key.revoked': 'API key revoked',
+  'member.role_changed': 'Role changed',
+  'member.removed': 'Member removed',
+  'invitation.created': 'Invitation sent',
+  'invitation.accepted': 'Invitation accepted',
+  'invitation.revoked': 'Invitation revoked',
+  'webhook.created': 'Webhook created',
+  'webhook.deleted': 'Webhook deleted',
+  'session.created': 'Signed in',
+  'session.revoked': 'Signed out',
+};
+
+function actorText(a: AuditEvent['actor']): string {
+  if (a.email) return a.email;
+  if (a.memberId) return `API key of member ${a.memberId}`;
+  return 'unknown';
+}
+
+function value(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (Array.isArray(v)) return v.map(value).join(', ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** The target's details, as "label: value" texts (names and emails are user-controlled: text nodes only). */
+function targetDetails(t: AuditEvent['target']): string[] {
+  const out: string[] = [];
+  if (t.from !== undefined || t.to !== undefined) out.push(`${value(t.from)} → ${value(t.to)}`);
+  for (const [k, v] of Object.entries(t)) {
+    if (k === 'kind' || k === 'id' || k === 'from' || k === 'to') continue;
+    out.push(`${k}: ${value(v)}`);
+  }
+  return out;
+}
+
+export default function Audit() {
+  const { path, query } = useLocation();
+  const cursor = query.cursor || undefined;
+  const limit = limitOf(query);
+  const list = useLoad((signal) => api.get<{ auditEvents: AuditEvent[]; nextCursor: string | null }>('/audit-events', { cursor, limit }, signal), [cursor, limit]);
+  const events = list.data?.auditEvents ?? [];
+  return (
+    <Page title="Audit trail">
+      <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
+      {list.data && !events.length ? <p>No event yet.</p> : null}
+      {events.length ? (
+        <table class="grid">
+          <caption class="visually-hidden">Audit events, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Event</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Target</th>
+            </tr>
+          </thead>
+          <tbody>
+            {events.map((e) => (
+              <tr key={e.id}>
+                <td>
+                  <When iso={e.at} />
+                </td>
+                <th scope="row">
+                  {TYPES[e.type] ?? e.type} <span class="muted">({e.type})</span>
+                </th>
+                <td class="cell-wrap">{actorText(e.actor)}</td>
+                <td class="cell-wrap">
+                  <div>
+                    {e.target.kind} <code>{e.target.id}</code>
+                  </div>
+                  {targetDetails(e.target).map((d, i) => (
+                    <div key={i} class="muted">
+                      {d}
+                    </div>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <Pager path={path} query={{ limit: limit ? String(limit) : undefined }} cursor={cursor} nextCursor={list.data?.nextCursor} label="Audit trail" />
+    </Page>
+  );
+}

@@ -1,0 +1,173 @@
+// Invitations: invite by email and role (POST /v1/invitations; the invite link is shown once, to copy), the list
+// newest first with its status filter and cursor in the URL (GET /v1/invitations), revocation of pending ones.
+// Inviting as admin or owner is owner-only: admins are offered member and auditor, and the server decides anyway.
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api } from '../../api';
+import { When } from '../../components/bits';
+import { ConfirmButton, CopyOnce, errorText, limitOf, Outcome, Pager, ROLE_LABELS } from '../../components/admin/common';
+import { Page, Status } from '../../components/page';
+import { useLoad } from '../../hooks';
+import { withQuery } from '../../paths';
+import { useMe } from '../../session';
+
+interface Invitation {
+  id: string;
+  email: string;
+  role: string;
+  status: 'pending' | 'accepted' | 'revoked' | 'expired';
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  revokedAt: string | null;
+}
+
+const STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+const STATUS_LABELS: Record<string, string> = { pending: 'Pending', accepted: 'Accepted', revoked: 'Revoked', expired: 'Expired' };
+
+export default function Invitations() {
+  const me = useMe();
+  const { path, query, route } = useLocation();
+  const status = (STATUSES as readonly string[]).includes(query.status) ? query.status : undefined;
+  const cursor = query.cursor || undefined;
+  const limit = limitOf(query);
+  const filterQuery = { status, limit: limit ? String(limit) : undefined };
+  const list = useLoad((signal) => api.get<{ invitations: Invitation[]; nextCursor: string | null }>('/invitations', { status, cursor, limit }, signal), [status, cursor, limit]);
+  const owner = me.member?.role === 'owner';
+  const roles = owner ? ['member', 'auditor', 'admin', 'owner'] : ['member', 'auditor'];
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('member');
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<{ email: string; role: string; inviteUrl: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const invite = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    setCreated(null);
+    try {
+      const r = await api.post<{ invitation: Invitation; inviteUrl: string }>('/invitations', { email: email.trim(), role });
+      setCreated({ email: r.invitation.email, role: r.invitation.role, inviteUrl: r.inviteUrl });
+      setEmail('');
+      list.reload();
+    } catch (err) {
+      setError(`Could not invite ${email.trim()}: ${errorText(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const revoke = async (i: Invitation) => {
+    setError(null);
+    setDone(null);
+    try {
+      await api.del(`/invitations/${encodeURIComponent(i.id)}`);
+      setDone(`The invitation of ${i.email} was revoked.`);
+      list.reload();
+    } catch (err) {
+      setError(`Could not revoke the invitation of ${i.email}: ${errorText(err)}`);
+    }
+  };
+
+  const invitations = list.data?.invitations ?? [];
+  return (
+    <Page title="Invitations">
+      <form class="admin-form" aria-label="Invite someone" onSubmit={invite}>
+        <div class="field">
+          <label for="invite-email">Email address</label>
+          <input id="invite-email" type="email" required autoComplete="off" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="invite-role">Role</label>
+          <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" class="primary" disabled={busy}>
+          Invite
+        </button>
+        {!owner ? <p class="hint muted">Only owners invite admins and owners.</p> : null}
+      </form>
+      {created ? (
+        <CopyOnce id="invite-url" label={`Invitation link for ${created.email}`} value={created.inviteUrl}>
+          <p>
+            <strong>Send this link to {created.email}</strong> ({ROLE_LABELS[created.role] ?? created.role}). It is shown only now and works once,
+            for 7 days, for that email address.
+          </p>
+        </CopyOnce>
+      ) : null}
+      <Outcome error={error} done={done} />
+      <form class="toolbar" role="search" aria-label="Filter invitations" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="invitation-status-filter">Status</label>
+          <select id="invitation-status-filter" value={status ?? ''} onChange={(e) => route(withQuery(path, { ...filterQuery, status: e.currentTarget.value || undefined }))}>
+            <option value="">Every status</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
+      {list.data && !invitations.length ? <p>No invitation{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p> : null}
+      {invitations.length ? (
+        <table class="grid">
+          <caption class="visually-hidden">Invitations, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">Sent</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.map((i) => (
+              <tr key={i.id}>
+                <th scope="row" class="cell-wrap">
+                  {i.email}
+                </th>
+                <td>{ROLE_LABELS[i.role] ?? i.role}</td>
+                <td>
+                  {STATUS_LABELS[i.status] ?? i.status}
+                  {i.status === 'accepted' && i.acceptedAt ? (
+                    <div class="muted">
+                      <When iso={i.acceptedAt} />
+                    </div>
+                  ) : null}
+                  {i.status === 'revoked' && i.revokedAt ? (
+                    <div class="muted">
+                      <When iso={i.revokedAt} />
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  <When iso={i.createdAt} />
+                </td>
+                <td>
+                  <When iso={i.expiresAt} />
+                </td>
+                <td class="actions">
+                  {i.status === 'pending' ? (
+                    <ConfirmButton label="Revoke" accessibleLabel={`Revoke the invitation of ${i.email}`} question={`Revoke the invitation of ${i.email}?`} confirmLabel="Revoke" onConfirm={() => revoke(i)} />
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <Pager path={path} query={filterQuery} cursor={cursor} nextCursor={list.data?.nextCursor} label="Invitations" />
+    </Page>
+  );
+}

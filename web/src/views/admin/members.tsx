@@ -1,0 +1,160 @@
+// Members (GET /v1/members: owners first, then by email; paginated, the role filter and the cursor in the URL).
+// Owners and admins change roles and remove members; the server enforces who may assign what (promoting to admin
+// and changing an owner are owner-only, the last owner stays) and its refusal is shown as it says it. Anyone may
+// leave (DELETE of their own member id).
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api } from '../../api';
+import { When } from '../../components/bits';
+import { ConfirmButton, errorText, limitOf, Outcome, Pager, ROLE_LABELS } from '../../components/admin/common';
+import { Page, Status } from '../../components/page';
+import { useLoad } from '../../hooks';
+import { paths, withQuery } from '../../paths';
+import { useMe, useSession } from '../../session';
+
+interface Member {
+  id: string;
+  userId: string;
+  email: string;
+  role: 'owner' | 'admin' | 'member' | 'auditor';
+  joinedAt: string;
+}
+
+const FILTER_ROLES = ['owner', 'admin', 'member', 'auditor'] as const;
+const ASSIGNABLE = ['admin', 'member', 'auditor'] as const;
+
+export default function Members() {
+  const me = useMe();
+  const { refresh } = useSession();
+  const { path, query, route } = useLocation();
+  const role = (FILTER_ROLES as readonly string[]).includes(query.role) ? query.role : undefined;
+  const cursor = query.cursor || undefined;
+  const limit = limitOf(query);
+  const list = useLoad((signal) => api.get<{ members: Member[]; nextCursor: string | null }>('/members', { role, cursor, limit }, signal), [role, cursor, limit]);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const manager = me.member?.role === 'owner' || me.member?.role === 'admin';
+  const filterQuery = { role, limit: limit ? String(limit) : undefined };
+
+  const changeRole = async (m: Member, to: string, select: HTMLSelectElement) => {
+    setError(null);
+    setDone(null);
+    setBusyId(m.id);
+    try {
+      await api.patch<Member>(`/members/${encodeURIComponent(m.id)}`, { role: to });
+      setDone(`${m.email} is now ${ROLE_LABELS[to] ?? to}.`);
+      if (m.id === me.member?.id) await refresh();
+      list.reload();
+    } catch (e) {
+      select.value = m.role; // the change did not happen
+      setError(`Could not change the role of ${m.email}: ${errorText(e)}`);
+    } finally {
+      setBusyId(null);
+    }
+  };
+  const remove = async (m: Member) => {
+    setError(null);
+    setDone(null);
+    const leaving = m.id === me.member?.id;
+    try {
+      await api.del(`/members/${encodeURIComponent(m.id)}`);
+      if (leaving) {
+        await refresh();
+        route(paths.home());
+        return;
+      }
+      setDone(`${m.email} was removed from the organization.`);
+      list.reload();
+    } catch (e) {
+      setError(`${leaving ? 'Could not leave the organization' : `Could not remove ${m.email}`}: ${errorText(e)}`);
+    }
+  };
+
+  const members = list.data?.members ?? [];
+  return (
+    <Page title="Members">
+      <form class="toolbar" role="search" aria-label="Filter members" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="member-role-filter">Role</label>
+          <select id="member-role-filter" value={role ?? ''} onChange={(e) => route(withQuery(path, { ...filterQuery, role: e.currentTarget.value || undefined }))}>
+            <option value="">Every role</option>
+            {FILTER_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <Outcome error={error} done={done} />
+      <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
+      {list.data && !members.length ? <p>No member{role ? ` with the role ${ROLE_LABELS[role]}` : ''}.</p> : null}
+      {members.length ? (
+        <table class="grid">
+          <caption class="visually-hidden">Members of the organization, owners first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Joined</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((m) => {
+              const self = m.id === me.member?.id;
+              return (
+                <tr key={m.id}>
+                  <th scope="row" class="cell-wrap">
+                    {m.email}
+                    {self ? <span class="muted"> (you)</span> : null}
+                  </th>
+                  <td>
+                    {manager ? (
+                      <select
+                        aria-label={`Role of ${m.email}`}
+                        value={m.role}
+                        disabled={busyId === m.id}
+                        onChange={(e) => {
+                          const to = e.currentTarget.value;
+                          if (to !== m.role) void changeRole(m, to, e.currentTarget);
+                        }}
+                      >
+                        {m.role === 'owner' ? <option value="owner">{ROLE_LABELS.owner}</option> : null}
+                        {ASSIGNABLE.map((r) => (
+                          <option key={r} value={r}>
+                            {ROLE_LABELS[r]}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      ROLE_LABELS[m.role] ?? m.role
+                    )}
+                  </td>
+                  <td>
+                    <When iso={m.joinedAt} />
+                  </td>
+                  <td class="actions">
+                    {self ? (
+                      <ConfirmButton label="Leave" accessibleLabel="Leave the organization" question="Leave the organization?" confirmLabel="Leave" onConfirm={() => remove(m)} />
+                    ) : manager ? (
+                      <ConfirmButton label="Remove" accessibleLabel={`Remove ${m.email}`} question={`Remove ${m.email}?`} confirmLabel="Remove" onConfirm={() => remove(m)} />
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
+      <Pager path={path} query={filterQuery} cursor={cursor} nextCursor={list.data?.nextCursor} label="Members" />
+      {manager ? (
+        <p class="muted">
+          Owners may promote to admin and change owners; the organization keeps at least one owner. New owners are
+          invited: <a href={paths.invitations()}>Invitations</a>.
+        </p>
+      ) : null}
+    </Page>
+  );
+}
