@@ -3,7 +3,7 @@
 import type { Filter } from 'mongodb';
 import { newId, newSecret } from '../domain/ids';
 import type { WebhookDoc } from './documents';
-import type { Store } from './mongo';
+import { isDuplicateKey, type Store } from './mongo';
 import type { SecretBox } from './secrets';
 
 export const WEBHOOK_EVENTS = ['scan.completed', 'scan.failed'] as const;
@@ -43,8 +43,20 @@ export async function listWebhooks(store: Store, orgId: string, opts: { beforeId
  * concurrent deletes, one wins).
  */
 export async function deleteWebhook(store: Store, orgId: string, id: string, now = new Date()): Promise<boolean> {
-  const res = await store.c.webhooks.updateOne({ _id: id, orgId, deletedAt: null }, { $set: { deletedAt: now } });
-  return res.modifiedCount === 1;
+  const live = await store.c.webhooks.findOne({ _id: id, orgId, deletedAt: null }, { projection: { _id: 1 } });
+  if (!live) return false;
+  // One deletion wins, by an insert whose _id names the decision (README "Local database caveat": on FerretDB two
+  // concurrent compare-and-set updates may both succeed, and both callers would answer 204 and audit it).
+  let won = true;
+  try {
+    await store.c.claims.insertOne({ _id: `webhook-deleted:${id}`, value: orgId, at: now });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    won = false;
+  }
+  // the loser writes it too: a winner that died between its claim and this write leaves no webhook half-deleted
+  await store.c.webhooks.updateOne({ _id: id, orgId, deletedAt: null }, { $set: { deletedAt: now } });
+  return won;
 }
 
 /** How many live (not deleted) webhooks the organization has. */
