@@ -48,7 +48,7 @@ export function createApp(given: AppDeps): Koa<AppState> {
   app.use(requestMetrics()); // first: it records the status the error envelope chose
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps), webAppRoutes(deps)]) {
+  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps), webAppRoutes(deps, deps.webRoot)]) {
     app.use(router.routes());
   }
   return app;

@@ -50,6 +50,8 @@ export interface AppDeps {
   platform?: PlatformConfig;
   /** Webhooks (platform.md §8): the box sealing their secrets and the destination policy (defaults: from the environment). */
   webhooks?: { box: SecretBox; policy: DestinationPolicy };
+  /** The built web app served under /app (default: dist/web of the package; tests pass a fixture folder). */
+  webRoot?: string;
   /** Sign-in by emailed code (platform.md §3; defaults: MAIL_TRANSPORT, and a key derived from SECRETS_KEY). */
   signIn?: SignInConfig;
 }

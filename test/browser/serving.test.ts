@@ -8,14 +8,12 @@ import request from 'supertest';
 import { createApp } from '../../src/http/app';
 import type { AppDeps } from '../../src/http/deps';
 import { createLogger } from '../../src/logger';
-import { APP_CSP, relativeAppPath, webAppRoutes } from '../../src/http/web/routes';
+import { APP_CSP, relativeAppPath } from '../../src/http/web/routes';
 
 const deps = { logger: createLogger('test', 'silent') } as unknown as AppDeps;
 
 function appOver(root: string) {
-  const app = createApp(deps);
-  app.use(webAppRoutes(deps, root).routes());
-  return request(app.callback());
+  return request(createApp({ ...deps, webRoot: root }).callback());
 }
 
 let root: string;
