@@ -44,7 +44,7 @@ export function CodeSignIn({ initialEmail, onSignedIn }: { initialEmail: string;
           }
         >
           <label for="invite-sign-in-email">Email address</label>
-          <input id="invite-sign-in-email" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input id="invite-sign-in-email" class="wide" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
           <button type="submit" disabled={busy}>
             Send me a code
           </button>

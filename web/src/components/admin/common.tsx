@@ -81,7 +81,7 @@ export function ConfirmButton(props: { label: string; accessibleLabel: string; q
 }
 
 /** A value shown once (an API key's secret, an invitation link): read-only, selectable, with a copy button. */
-export function CopyOnce({ id, label, value, children }: { id: string; label: string; value: string; children?: ComponentChildren }) {
+export function CopyOnce({ id, label, value, children, after }: { id: string; label: string; value: string; children?: ComponentChildren; after?: ComponentChildren }) {
   const [copied, setCopied] = useState<string>('');
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -110,6 +110,7 @@ export function CopyOnce({ id, label, value, children }: { id: string; label: st
       <p role="status" class="muted">
         {copied}
       </p>
+      {after}
     </div>
   );
 }

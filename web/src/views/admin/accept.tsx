@@ -3,7 +3,7 @@
 // not keep it; it lives in this module's memory only (never in localStorage or sessionStorage). The invitation is
 // looked up (POST /v1/invitations/lookups, public), the visitor signs in right here when needed (code by email, the
 // invitation's address prefilled), then accepts (POST /v1/invitations/acceptances) and lands in the organization.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, ApiError } from '../../api';
 import { When } from '../../components/bits';
@@ -59,11 +59,18 @@ function refusal(code: string, inv: Lookup | undefined, signedInAs: string | und
 }
 
 export default function AcceptInvitation() {
-  const [token] = useState(takeToken);
+  const [token, setToken] = useState(takeToken);
+  useEffect(() => {
+    // another invitation's link opened in this tab only changes the fragment: take its token too
+    const onHash = () => setToken(takeToken());
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
   const session = useSession();
   const { route } = useLocation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  useEffect(() => setError(null), [token]);
   const lookup = useLoad<Lookup | null>(() => (token ? api.post<Lookup>('/invitations/lookups', { token }, { quiet401: true }) : Promise.resolve(null)), [token]);
   const inv = lookup.data ?? undefined;
   const state = session.state;

@@ -150,13 +150,19 @@ export default function ApiKeys() {
         {orgWideChosen ? <p class="hint muted">A key restricted to chosen projects cannot hold organization-wide scopes (hosts, gateways, MCP).</p> : null}
       </form>
       {created ? (
-        <CopyOnce id="key-secret" label={`Secret of the key ${created.name}`} value={created.secret}>
+        <CopyOnce
+          id="key-secret"
+          label={`Secret of the key ${created.name}`}
+          value={created.secret}
+          after={
+            <button type="button" onClick={() => setCreated(null)}>
+              I have copied it
+            </button>
+          }
+        >
           <p>
             <strong>Copy this secret now: you will not see it again.</strong> Only its prefix is kept in the list.
           </p>
-          <button type="button" onClick={() => setCreated(null)}>
-            I have copied it
-          </button>
         </CopyOnce>
       ) : null}
       <Outcome error={error} done={done} />
