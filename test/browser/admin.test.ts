@@ -357,3 +357,61 @@ test('every admin page: keyboard reachable controls with labels, axe clean (no s
   }
   await noScriptRan(page);
 });
+
+test('an admin: owner-only changes refused with the server words, inviting offers member and auditor only', async () => {
+  const admin = await sessionContext(app, await org.session('admin'));
+  try {
+    const a = await admin.newPage();
+    await a.goto(`${app.baseUrl}/app/members`);
+    const ownerRole = a.getByRole('combobox', { name: `Role of ${ownerEmail}` });
+    await ownerRole.selectOption('member');
+    const alert = a.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(`Could not change the role of ${ownerEmail}: requires role owner (changing an owner) (insufficient_scope)`);
+    expect(await ownerRole.inputValue()).toBe('owner');
+    await a.getByRole('combobox', { name: `Role of ${XSS_EMAIL}` }).selectOption('admin');
+    await alert.filter({ hasText: 'requires role owner (promoting to admin)' }).waitFor();
+    expect(await a.getByRole('combobox', { name: `Role of ${XSS_EMAIL}` }).inputValue()).toBe('auditor');
+    await noScriptRan(a);
+    await a.goto(`${app.baseUrl}/app/invitations`);
+    await a.getByRole('heading', { name: 'Invitations' }).waitFor();
+    expect(await a.getByLabel('Role', { exact: true }).locator('option').allTextContents()).toEqual(['Member', 'Auditor']);
+  } finally {
+    await admin.close();
+  }
+});
+
+test('a member leaves the organization after confirming, and lands on the page for users without one', async () => {
+  const member = await sessionContext(app, await org.session('member'));
+  try {
+    const m = await member.newPage();
+    await m.goto(`${app.baseUrl}/app/members`);
+    await m.getByRole('button', { name: 'Leave the organization' }).click();
+    await m.getByRole('group', { name: 'Leave the organization?' }).getByRole('button', { name: 'Leave' }).click();
+    await m.getByRole('heading', { name: 'No organization yet' }).waitFor();
+    expect((await app.t.api.get('/v1/members').set(bearer(org.ownerToken))).body.members.filter((x: { role: string }) => x.role === 'member')).toEqual([]);
+  } finally {
+    await member.close();
+  }
+});
+
+test('the accept page, signed in already: another address is refused (invite_email_mismatch), so is a member of an organization (already_in_org)', async () => {
+  const other = await app.t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: 'someone-else@example.test', role: 'member' });
+  const own = await app.t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: ownerEmail, role: 'member' });
+  expect([other.status, own.status]).toEqual([201, 201]);
+  for (const [created, words] of [
+    [other, `This invitation was sent to someone-else@example.test, but you are signed in as ${ownerEmail}.`],
+    [own, 'You already belong to an organization.'],
+  ] as const) {
+    const u = new URL(created.body.inviteUrl);
+    await page.goto(`${app.baseUrl}${u.pathname}${u.hash}`);
+    await page.getByRole('button', { name: 'Accept and join acme admin' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(words);
+    expect(new URL(page.url()).hash).toBe('');
+  }
+  // both stay pending
+  const pending = (await app.t.api.get('/v1/invitations?status=pending').set(bearer(org.ownerToken))).body.invitations.map((i: { email: string }) => i.email);
+  expect(pending).toEqual(expect.arrayContaining(['someone-else@example.test', ownerEmail]));
+});
