@@ -118,6 +118,8 @@ describe('API key lifecycle', () => {
     [{ name: 'x', scopes: [], projects: 'all' }, 'missing_parameter'],
     [{ name: 'x', scopes: ['admin:all'], projects: 'all' }, 'invalid_scope'],
     [{ name: 'x', scopes: ['scans:read'], projects: ['prj_unknown'] }, 'unknown_project'],
+    // platform.md: a project-restricted key cannot hold org-wide scopes
+    ...['hosts:read', 'gateways:read', 'mcp:upload', 'mcp:read'].map((scope) => [{ name: 'x', scopes: ['scans:read', scope], projects: ['prj_unknown'] }, 'invalid_scope'] as [object, string]),
     [{ name: 'x', scopes: ['scans:read'], projects: 'all', expiresAt: 'yesterday' }, 'invalid_parameter'],
   ])('bad create body %j → 422 %s', async (body, code) => {
     envelope(await t.api.post('/v1/api-keys').set(bearer(org.ownerToken)).send(body), 422, code);

@@ -9,7 +9,7 @@ import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
 import { recordAudit } from '../../storage/audit';
 import { actorOf } from '../audit/actor';
-import { isScope } from '../auth/principal';
+import { isScope, ORG_WIDE_SCOPES } from '../auth/principal';
 import type { AppDeps } from '../deps';
 import { pathId } from '../params';
 import { readJson } from '../middleware/body';
@@ -52,6 +52,8 @@ export function apiKeyRoutes(deps: AppDeps): Router {
     if (body.projects === undefined) throw missing('projects', 'must be "all" or a non-empty array of project ids');
     if (body.projects === 'all') projects = 'all';
     else if (Array.isArray(body.projects) && body.projects.length > 0 && body.projects.every((x) => typeof x === 'string')) {
+      const orgWide = (body.scopes as string[]).find((s) => (ORG_WIDE_SCOPES as readonly string[]).includes(s));
+      if (orgWide) throw new ApiError(422, 'invalid_scope', `scopes: ${orgWide} covers the whole organization; a key restricted to projects cannot hold it (use projects "all")`);
       projects = [...new Set(body.projects as string[])];
       const found = await findProjectsByIds(deps.store, p.orgId, projects);
       if (found.length !== projects.length) {

@@ -5,6 +5,9 @@ export const SCOPES = ['sca:upload', 'scans:read', 'findings:read', 'deps:read',
 export type Scope = (typeof SCOPES)[number];
 export const isScope = (s: unknown): s is Scope => typeof s === 'string' && (SCOPES as readonly string[]).includes(s);
 
+/** Scopes over the whole organization (hosts, gateways, MCP): a project-restricted key cannot hold them (platform.md). */
+export const ORG_WIDE_SCOPES: readonly Scope[] = ['hosts:read', 'gateways:read', 'mcp:upload', 'mcp:read'];
+
 const READ_SCOPES: Scope[] = ['scans:read', 'findings:read', 'deps:read', 'hosts:read', 'gateways:read', 'mcp:read'];
 
 /** decisions.md: owner, admin and member hold every scope; auditor the read scopes only. */

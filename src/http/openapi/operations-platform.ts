@@ -178,7 +178,7 @@ export const platformOperations = {
       201: { description: 'The key and its secret.', schema: ref('ApiKeyCreated') },
       ...OBJECT_BODY_ERRORS,
       422: {
-        description: `${json422}, invalid_scope (an unknown scope), unknown_project (a project id not in the organization).`,
+        description: `${json422}, invalid_scope (an unknown scope, or an organization-wide scope — hosts:read, gateways:read, mcp:upload, mcp:read — on a key restricted to projects), unknown_project (a project id not in the organization).`,
         codes: ['invalid_parameter', 'missing_parameter', 'invalid_scope', 'unknown_project'],
       },
     },
