@@ -55,14 +55,17 @@ export function VirtualList<T>(p: VirtualListProps<T>) {
   useEffect(() => {
     // after a keyboard move, focus the target row once it is rendered
     const want = pendingFocus.current;
-    if (want === null) return;
-    const el = scroller.current?.querySelector<HTMLElement>(`[data-index="${want}"]`);
-    const target = el?.querySelector<HTMLElement>(focusables) ?? el;
-    if (target) {
-      pendingFocus.current = null;
-      target.focus({ preventScroll: true });
-    }
+    if (want !== null && focusRow(want)) pendingFocus.current = null;
   });
+
+  /** Focuses the row's first control (or the row itself); false when the row is not in the DOM. */
+  function focusRow(index: number): boolean {
+    const el = scroller.current?.querySelector<HTMLElement>(`[data-index="${index}"]`);
+    const target = el?.querySelector<HTMLElement>(focusables) ?? el;
+    if (!target) return false;
+    target.focus({ preventScroll: true });
+    return true;
+  }
 
   const move = (e: KeyboardEvent) => {
     const rowEl = (e.target as HTMLElement).closest<HTMLElement>('[data-index]');
@@ -72,9 +75,11 @@ export function VirtualList<T>(p: VirtualListProps<T>) {
     if (!(e.key in to) || p.items.length === 0) return;
     e.preventDefault();
     const index = Math.max(0, Math.min(p.items.length - 1, to[e.key]));
-    pendingFocus.current = index;
     v.scrollToIndex(index, { align: 'auto' });
-    rerender(0);
+    if (!focusRow(index)) {
+      pendingFocus.current = index; // not rendered yet: focused after the next render
+      rerender(0);
+    }
   };
 
   return (

@@ -43,7 +43,7 @@ function expectedTotal(f: FindingFilters, c: FindingsPage['counts']): number {
 
 export default function Findings() {
   const { params } = useRoute();
-  const { query, path, route } = useLocation();
+  const { query, path, url, route } = useLocation();
   const scanId = params.scanId;
   const filters = filtersFromQuery(query);
   const { scan, error: scanError } = useLiveScan(scanId);
@@ -124,7 +124,7 @@ export default function Findings() {
       ) : null}
       {scan && !completed && scan.status !== 'failed' ? <p role="status">The scan is {scan.status}; its findings appear when it completes.</p> : null}
       {completed ? (
-        <>
+        <div class="findings" data-ready-url={list.key === key && !list.loading && !modules.loading ? url : undefined}>
           <FiltersForm f={filters} modules={modules.data ?? []} onChange={setFilters} />
           <p role="status" aria-live="polite" class="list-counts">
             {list.counts ? (
@@ -154,7 +154,7 @@ export default function Findings() {
               }}
             />
           ) : null}
-        </>
+        </div>
       ) : null}
     </Page>
   );

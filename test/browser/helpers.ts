@@ -1,0 +1,195 @@
+// The browser-test harness: the real API (testContext) listening on loopback with the web app served under /app,
+// a real scan worker, Debian's Chromium driven by playwright-core, axe-core on every view, screenshots kept in
+// test-artifacts/screenshots/ (CI artifacts). One browser per test file; pages are reused within a file.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Koa from 'koa';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { errorEnvelope } from '../../src/http/middleware/errors';
+import { webAppRoutes } from '../../src/http/web/routes';
+import type { AppDeps } from '../../src/http/deps';
+import { createLogger } from '../../src/logger';
+import { installRuntime } from '../../workers/runtime';
+import { bearer, testContext, type TestContext } from '../helpers/context';
+import { startTestWorker, type TestWorker } from '../helpers/worker';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const ROOT = path.resolve(__dirname, '..', '..');
+export const SCREENSHOTS = path.join(ROOT, 'test-artifacts', 'screenshots');
+
+/**
+ * The oldest Chromium major this playwright-core drives reliably: a few majors below the build it was released
+ * with (browsers.json). Older browsers speak an older DevTools protocol and fail in odd ways, so they are refused.
+ */
+export function minimumChromiumMajor(): number {
+  const browsers = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('playwright-core')), 'browsers.json'), 'utf8')) as { browsers: { name: string; browserVersion?: string }[] };
+  const built = browsers.browsers.find((b) => b.name === 'chromium')?.browserVersion;
+  if (!built) throw new Error('playwright-core/browsers.json names no chromium version');
+  return Number(built.split('.')[0]) - 6;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium package (apt-get install chromium; .ci/run installs it)`);
+  }
+  const min = minimumChromiumMajor();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // the API listens on 127.0.0.1; the app is opened as http://localhost (a secure context: __Host- cookies hold)
+    args: ['--host-resolver-rules=MAP localhost 127.0.0.1'],
+  });
+  const version = browser.version();
+  if (Number(version.split('.')[0]) < min) {
+    await browser.close();
+    throw new Error(`Chromium ${version} at ${CHROMIUM} is older than playwright-core supports (major ${min} or newer): upgrade the chromium package`);
+  }
+  return browser;
+}
+
+export interface WebApp {
+  t: TestContext;
+  worker: TestWorker;
+  browser: Browser;
+  baseUrl: string;
+  mailDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves /app from this API's server. Until src/http/app.ts mounts webAppRoutes itself, the harness puts the same
+ * router (with the same error envelope) in front of the app for /app paths; once it does, this does nothing.
+ */
+async function ensureAppServed(t: TestContext): Promise<void> {
+  const probe = await t.api.get('/app/');
+  if (probe.status === 200 && /text\/html/.test(probe.headers['content-type'] ?? '')) return;
+  const logger = createLogger('test', process.env.TEST_LOG_LEVEL || 'silent');
+  const web = new Koa();
+  web.silent = true;
+  web.use(errorEnvelope(logger));
+  web.use(webAppRoutes({ logger } as unknown as AppDeps).routes());
+  const webCallback = web.callback();
+  const listeners = t.server.listeners('request') as ((req: unknown, res: unknown) => void)[];
+  t.server.removeAllListeners('request');
+  t.server.on('request', (req, res) => {
+    const url = req.url ?? '';
+    if (url === '/app' || url.startsWith('/app/') || url.startsWith('/app?')) return void webCallback(req, res);
+    for (const l of listeners) l.call(t.server, req, res);
+  });
+  const again = await t.api.get('/app/');
+  if (again.status !== 200) throw new Error(`GET /app/ answered ${again.status} ${again.text}: is dist/web built (npm run build)?`);
+}
+
+export async function startWebApp(): Promise<WebApp> {
+  installRuntime('error');
+  const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-mail-'));
+  const t = await testContext({ mailDir } as Parameters<typeof testContext>[0]);
+  let worker: TestWorker | undefined;
+  try {
+    await ensureAppServed(t);
+    worker = await startTestWorker(t);
+    const browser = await launchBrowser();
+    const { port } = t.server.address() as { port: number };
+    const w = worker;
+    return {
+      t,
+      worker: w,
+      browser,
+      baseUrl: `http://localhost:${port}`,
+      mailDir,
+      async close() {
+        await browser.close().catch(() => undefined);
+        await w.stop();
+        await t.close();
+        fs.rmSync(mailDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await worker?.stop().catch(() => undefined);
+    await t.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/**
+ * A browser context holding a session as the app would after sign-in: the HttpOnly `__Host-svc_session` cookie.
+ * Records, in every page, CSP violations and whether `window.__xss` was ever set (the XSS tests' flag).
+ */
+export async function sessionContext(app: WebApp, token?: string): Promise<BrowserContext> {
+  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  ctx.setDefaultTimeout(15_000); // a view that does not show within 15 s is a failure, well inside jest's 60 s
+  // domain + path, not url: Playwright marks a cookie given an http url as not Secure, which __Host- refuses
+  if (token) await ctx.addCookies([{ name: '__Host-svc_session', value: token, domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  await ctx.addInitScript(() => {
+    const w = window as unknown as { __csp: { directive: string; blocked: string; sample: string }[] };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample }));
+  });
+  return ctx;
+}
+
+/** Errors a page reported (uncaught exceptions and console errors), for assertions. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  return errors;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core over the page as it is (injected through the DevTools protocol, which the page's CSP does not govern):
+ * the serious and critical violations.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Asserts axe finds no serious or critical violation and keeps a screenshot of the view. */
+export async function checkView(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  const bad = await seriousViolations(page);
+  if (bad.length) throw new Error(`axe: serious or critical violations on ${name}:\n${bad.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 3).join(', ')}`).join('\n')}`);
+}
+
+export async function uploadAndWait(app: WebApp, key: string, snapshot: unknown, timeoutMs = 60_000): Promise<string> {
+  const res = await app.t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(snapshot as object);
+  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text}`);
+  const id = res.body.id as string;
+  const got = await app.t.api.get(`/v1/scans/${id}?wait=${Math.ceil(timeoutMs / 1000)}`).set(bearer(key));
+  if (got.body.status !== 'completed') throw new Error(`scan ${id} is ${got.body.status} (${got.body.failureReason ?? ''})`);
+  return id;
+}
+
+/** Writes OSV advisories (Maven or npm) into a fresh folder, one array file, for importAdvisories. */
+export function advisoryDir(advisories: object[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-adv-'));
+  fs.writeFileSync(path.join(dir, 'advisories.json'), JSON.stringify(advisories));
+  return dir;
+}
+
+/** With BROWSER_TEST_DEBUG=1, where a test is (written at once, not buffered by jest). */
+export function step(what: string): void {
+  if (process.env.BROWSER_TEST_DEBUG === '1') process.stderr.write(`[browser ${new Date().toISOString().slice(11, 23)}] ${what}\n`);
+}

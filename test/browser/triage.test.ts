@@ -1,0 +1,237 @@
+// The triage views in a real browser against the real service: projects, a project's scans, a scan's findings with
+// its filters and view toggle in the URL (surviving a reload), a finding with its SVG graph, keyboard-only use,
+// script payloads in every user-controlled text never running, another organization seeing nothing, and axe-core
+// on each view.
+import type { BrowserContext, Page } from 'playwright-core';
+import { importAdvisories } from '../../src/advisories/import';
+import { bearer, newOrg, type Org } from '../helpers/context';
+import { ADV, demoAdvisories, demoSnapshot, MOD_APP, MOD_LIB, MOD_WEB, TEAM_PAY, TEAM_PLATFORM, XSS } from './fixtures';
+import { advisoryDir, checkView, step, sessionContext, startWebApp, uploadAndWait, watchErrors, type WebApp } from './helpers';
+
+const PROJECT = `shop${XSS.img}`;
+let app: WebApp;
+let org: Org;
+let key: string;
+let scanId: string;
+let projectId: string;
+let ctx: BrowserContext;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  step('start');
+  app = await startWebApp();
+  step('started');
+  const report = await importAdvisories(app.t.store, [advisoryDir(demoAdvisories())]);
+  expect(report.rejected).toEqual([]);
+  org = await newOrg(app.t.store, `acme ${XSS.script}`);
+  key = await org.key(['sca:upload', 'scans:read', 'findings:read', 'deps:read']);
+  step('advisories imported');
+  scanId = await uploadAndWait(app, key, demoSnapshot(PROJECT));
+  step('scan completed');
+  projectId = (await app.t.api.get(`/v1/scans/${scanId}`).set(bearer(key))).body.project;
+  ctx = await sessionContext(app, org.ownerToken);
+  page = await ctx.newPage();
+  errors = watchErrors(page);
+}, 120_000);
+
+afterAll(async () => {
+  await ctx?.close();
+  await app?.close();
+});
+
+/** The findings rows as text: group headers start with "# ". */
+async function rows(p: Page = page): Promise<string[]> {
+  // the list of the URL as it is now, every page of it read (the view marks it so)
+  await p.waitForFunction(() => document.querySelector('[data-ready-url]')?.getAttribute('data-ready-url') === location.pathname + location.search);
+  return p.$$eval('[role=list][aria-label=Findings] [role=listitem]', (els) =>
+    els
+      .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
+      .map((e) => (e.classList.contains('group') ? `# ${e.textContent}` : (e.textContent ?? '')).trim()),
+  );
+}
+
+async function noScriptRan(p: Page) {
+  const state = await p.evaluate(() => ({
+    xss: (window as unknown as { __xss?: unknown }).__xss,
+    csp: (window as unknown as { __csp: { directive: string }[] }).__csp,
+    injected: document.querySelectorAll('#root img, #root script, #root iframe, #root object, #root svg:not(.graph) , #root [onerror], #root [onload]').length,
+  }));
+  expect(state.xss).toBeUndefined();
+  expect(state.csp.filter((v) => v.directive.startsWith('script-src'))).toEqual([]);
+  expect(state.injected).toBe(0);
+}
+
+test('projects → project → findings: the introduced view by default, grouped by declaring module; axe on each view', async () => {
+  await page.goto(`${app.baseUrl}/app/`);
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  await page.getByRole('link', { name: PROJECT }).waitFor();
+  await checkView(page, 'projects');
+  await page.getByRole('link', { name: PROJECT }).click();
+  await page.getByRole('heading', { name: `Project ${PROJECT}` }).waitFor();
+  await page.getByRole('cell', { name: /completed/ }).waitFor();
+  await checkView(page, 'project-scans');
+  await page.getByRole('link', { name: scanId }).click();
+  await page.waitForURL(`**/app/scans/${scanId}`);
+  expect(new URL(page.url()).search).toBe('');
+  expect(await page.getByRole('radio', { name: 'Introduced' }).isChecked()).toBe(true);
+  const r = await rows();
+  // introduced view: alpha under :lib (which declares it), beta under :app (which declares gamma); delta suppressed
+  expect(r[0]).toMatch(/^# :lib · team platform \(1\)/);
+  expect(r[1]).toContain(ADV.alpha.cve);
+  expect(r[2]).toContain(`# ${MOD_APP} · team ${TEAM_PAY} (1)`);
+  expect(r[3]).toContain(ADV.beta.cve);
+  expect(r.join('\n')).not.toContain(ADV.delta.cve);
+  expect(await page.locator('.list-counts').textContent()).toMatch(/critical 1.*medium 1.*suppressed 1.*2 findings listed/);
+  await checkView(page, 'findings-introduced');
+  await noScriptRan(page);
+});
+
+test('filters and the view toggle live in the URL and survive a reload', async () => {
+  await page.goto(`${app.baseUrl}/app/scans/${scanId}`);
+  await rows();
+  await page.getByRole('radio', { name: 'Affected' }).check();
+  await page.waitForURL(/attribution=affected/);
+  // affected view: alpha affects :app (through :lib) and :lib
+  let r = await rows();
+  expect(r.filter((x) => x.includes(ADV.alpha.cve))).toHaveLength(2);
+  await page.getByLabel('Team').selectOption(TEAM_PLATFORM);
+  await page.waitForURL(/team=platform/);
+  r = await rows();
+  expect(r).toEqual([expect.stringMatching(/^# :lib · team platform \(1\)/), expect.stringContaining(ADV.alpha.cve)]);
+  await page.getByLabel('Team').selectOption('');
+  await page.getByLabel('Severity', { exact: true }).selectOption('medium');
+  await page.getByLabel('Severity match').selectOption('exact');
+  await page.getByLabel('Suppressed').selectOption('all');
+  await page.getByLabel('Group by').selectOption('dependency');
+  await page.waitForURL(/group=dependency/);
+  const url = new URL(page.url());
+  expect(Object.fromEntries(url.searchParams)).toEqual({ attribution: 'affected', severity: 'medium', severityMode: 'exact', suppressed: 'all', group: 'dependency' });
+  const before = await rows();
+  expect(before.join('\n')).toContain(ADV.beta.cve);
+  expect(before.join('\n')).toContain(ADV.delta.cve); // suppressed, shown with "all"
+  expect(before.join('\n')).not.toContain(ADV.alpha.cve); // critical, not exactly medium
+  expect(before.some((x) => x.startsWith('# introduced through org.demo:gamma@1.0.0'))).toBe(true);
+  await checkView(page, 'findings-affected-filtered');
+
+  await page.reload();
+  expect(await rows()).toEqual(before);
+  expect(await page.getByRole('radio', { name: 'Affected' }).isChecked()).toBe(true);
+  expect(await page.getByLabel('Severity', { exact: true }).inputValue()).toBe('medium');
+  expect(await page.getByLabel('Severity match').inputValue()).toBe('exact');
+  expect(await page.getByLabel('Suppressed').inputValue()).toBe('all');
+  expect(await page.getByLabel('Group by').inputValue()).toBe('dependency');
+  // a shared link in a fresh page shows the same view
+  const other = await ctx.newPage();
+  await other.goto(page.url());
+  expect(await rows(other)).toEqual(before);
+  await other.close();
+  await noScriptRan(page);
+});
+
+test('a finding: advisory id and aliases, summary, fixed version, path, attributions and origins, and the SVG graph', async () => {
+  await page.goto(`${app.baseUrl}/app/scans/${scanId}`);
+  await rows();
+  await page.getByRole('link', { name: ADV.alpha.cve }).first().click();
+  await page.getByRole('heading', { name: `${ADV.alpha.cve} in org.demo:alpha` }).waitFor();
+  const facts = await page.locator('dl.facts').textContent();
+  expect(facts).toContain(ADV.alpha.cve);
+  expect(facts).toContain(ADV.alpha.id); // the alias
+  expect(facts).toContain(`Alpha deserialization ${XSS.img}`); // the summary, as text
+  expect(facts).toContain('9.0.0');
+  expect(await page.getByRole('list', { name: 'Representative path' }).textContent()).toContain('org.demo:alpha@1.0.0');
+  await page.getByRole('row', { name: /:lib/ }).first().waitFor();
+  const graph = page.locator('svg.graph');
+  await graph.waitFor();
+  expect(await graph.getAttribute('role')).toBe('img');
+  const nodes = await graph.locator('g[data-node]').evaluateAll((els) => els.map((e) => e.getAttribute('data-node')));
+  expect(nodes).toEqual(expect.arrayContaining([MOD_LIB, 'org.demo:alpha@1.0.0']));
+  expect(await graph.locator('g.node-vulnerable').getAttribute('data-node')).toBe('org.demo:alpha@1.0.0');
+  expect(await graph.locator('path.edge').count()).toBeGreaterThan(0);
+  await checkView(page, 'finding-detail');
+  await noScriptRan(page);
+  // back keeps the view
+  await page.getByRole('link', { name: 'Back to the findings' }).click();
+  await page.waitForURL(`**/app/scans/${scanId}`);
+});
+
+test('script payloads in project, module, team, attributes, suppression reason and advisory text never run', async () => {
+  const views = [
+    '/app/projects',
+    `/app/projects/${projectId}`,
+    `/app/projects/${projectId}/inventory`,
+    `/app/scans/${scanId}?suppressed=all`,
+    `/app/scans/${scanId}?suppressed=all&group=dependency&attribution=affected`,
+    `/app/scans/${scanId}?suppressed=all&group=none&module=${encodeURIComponent(MOD_WEB)}`,
+  ];
+  for (const v of views) {
+    await page.goto(`${app.baseUrl}${v}`);
+    await page.locator('h1').waitFor();
+    await page.waitForLoadState('networkidle');
+    await noScriptRan(page);
+  }
+  // the suppressed finding of :web<img…>: its reason and module shown as text
+  await page.goto(`${app.baseUrl}/app/scans/${scanId}?suppressed=all`);
+  await rows();
+  await page.getByRole('link', { name: ADV.delta.cve }).first().click();
+  await page.getByText(`yes: accepted risk ${XSS.script} ${XSS.img}`).waitFor();
+  await page.getByRole('rowheader', { name: MOD_WEB }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await noScriptRan(page);
+  // the team name with a payload is an option of the team filter, as text
+  await page.goto(`${app.baseUrl}/app/scans/${scanId}`);
+  await page.getByLabel('Team').locator('option', { hasText: 'payments' }).waitFor({ state: 'attached' });
+  expect(await page.getByLabel('Team').locator('option').allTextContents()).toContain(TEAM_PAY);
+  await noScriptRan(page);
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+  expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+});
+
+test('keyboard only: through the filters into the list, row to row, open a finding', async () => {
+  const p = await ctx.newPage();
+  await p.goto(`${app.baseUrl}/app/scans/${scanId}?attribution=affected&group=none&suppressed=all`);
+  await rows(p);
+  // Tab to the view radios, then move the view with the arrow keys
+  for (let i = 0; i < 30 && !(await p.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name === 'attribution')); i++) await p.keyboard.press('Tab');
+  expect(await p.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('affected');
+  const outline = await p.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+  expect(outline).not.toBe('none'); // visible focus
+  await p.keyboard.press('ArrowLeft');
+  await p.waitForURL((u) => !u.search.includes('attribution='));
+  // on to the first finding link
+  for (let i = 0; i < 30 && !(await p.evaluate(() => !!document.activeElement?.closest('[role=listitem]'))); i++) await p.keyboard.press('Tab');
+  const first = await p.evaluate(() => Number(document.activeElement!.closest('[role=listitem]')!.getAttribute('aria-posinset')));
+  expect(first).toBe(1);
+  await p.keyboard.press('ArrowDown');
+  expect(await p.evaluate(() => Number(document.activeElement!.closest('[role=listitem]')!.getAttribute('aria-posinset')))).toBe(2);
+  await p.keyboard.press('Home');
+  expect(await p.evaluate(() => Number(document.activeElement!.closest('[role=listitem]')!.getAttribute('aria-posinset')))).toBe(1);
+  const text = await p.evaluate(() => document.activeElement!.textContent);
+  await p.keyboard.press('Enter');
+  await p.waitForURL(/\/findings\/fnd_/);
+  await p.getByRole('heading', { name: new RegExp(`^${text} in `) }).waitFor();
+  expect(await p.evaluate(() => document.activeElement?.tagName)).toBe('H1'); // focus moved to the new view
+  await p.close();
+});
+
+test('a session of another organization sees none of this one', async () => {
+  const other = await newOrg(app.t.store, 'other-org');
+  const otherKey = await other.key(['sca:upload', 'scans:read', 'findings:read']);
+  await uploadAndWait(app, otherKey, { ...demoSnapshot('other-project'), suppressions: [] });
+  const octx = await sessionContext(app, other.ownerToken);
+  const p = await octx.newPage();
+  await p.goto(`${app.baseUrl}/app/projects`);
+  await p.getByRole('link', { name: 'other-project' }).waitFor();
+  expect(await p.getByRole('link', { name: PROJECT }).count()).toBe(0);
+  await p.goto(`${app.baseUrl}/app/scans/${scanId}`);
+  await p.getByRole('alert').waitFor();
+  expect(await p.getByRole('alert').textContent()).toContain('not found');
+  expect(await p.locator('[role=list][aria-label=Findings]').count()).toBe(0);
+  await p.goto(`${app.baseUrl}/app/projects/${projectId}`);
+  await p.getByRole('alert').waitFor();
+  expect(await p.locator('table').count()).toBe(0);
+  // and straight at the API with the same cookie
+  const status = await p.evaluate(async (id) => (await fetch(`/v1/scans/${id}/findings`, { headers: { 'X-Svc-App': '1' } })).status, scanId);
+  expect(status).toBe(404);
+  await octx.close();
+});
