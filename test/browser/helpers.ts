@@ -4,12 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Koa from 'koa';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { errorEnvelope } from '../../src/http/middleware/errors';
-import { webAppRoutes } from '../../src/http/web/routes';
-import type { AppDeps } from '../../src/http/deps';
-import { createLogger } from '../../src/logger';
 import { installRuntime } from '../../workers/runtime';
 import { bearer, testContext, type TestContext } from '../helpers/context';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
@@ -56,34 +51,18 @@ export interface WebApp {
   close(): Promise<void>;
 }
 
-/**
- * Serves /app from this API's server. Until src/http/app.ts mounts webAppRoutes itself, the harness puts the same
- * router (with the same error envelope) in front of the app for /app paths; once it does, this does nothing.
- */
+/** The app's build must be there: the API serves dist/web under /app (src/http/web/routes.ts). */
 async function ensureAppServed(t: TestContext): Promise<void> {
   const probe = await t.api.get('/app/');
-  if (probe.status === 200 && /text\/html/.test(probe.headers['content-type'] ?? '')) return;
-  const logger = createLogger('test', process.env.TEST_LOG_LEVEL || 'silent');
-  const web = new Koa();
-  web.silent = true;
-  web.use(errorEnvelope(logger));
-  web.use(webAppRoutes({ logger } as unknown as AppDeps).routes());
-  const webCallback = web.callback();
-  const listeners = t.server.listeners('request') as ((req: unknown, res: unknown) => void)[];
-  t.server.removeAllListeners('request');
-  t.server.on('request', (req, res) => {
-    const url = req.url ?? '';
-    if (url === '/app' || url.startsWith('/app/') || url.startsWith('/app?')) return void webCallback(req, res);
-    for (const l of listeners) l.call(t.server, req, res);
-  });
-  const again = await t.api.get('/app/');
-  if (again.status !== 200) throw new Error(`GET /app/ answered ${again.status} ${again.text}: is dist/web built (npm run build)?`);
+  if (probe.status !== 200 || !/text\/html/.test(probe.headers['content-type'] ?? '')) {
+    throw new Error(`GET /app/ answered ${probe.status} ${probe.text}: build the web app first (npm run build; npm test does)`);
+  }
 }
 
 export async function startWebApp(): Promise<WebApp> {
   installRuntime('error');
   const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'web-mail-'));
-  const t = await testContext({ mailDir } as Parameters<typeof testContext>[0]);
+  const t = await testContext({ mailDir });
   let worker: TestWorker | undefined;
   try {
     await ensureAppServed(t);
