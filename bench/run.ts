@@ -179,6 +179,7 @@ async function signInOnly(): Promise<void> {
   const h = await startHarness();
   try {
     await signInBench(h);
+    await (await import('./web')).webBench(h); // issue 17: the web app's first screen of a 10,000-finding scan
   } finally {
     await h.close();
   }
@@ -288,6 +289,7 @@ async function main(): Promise<void> {
     await quiesce(h);
     await pagedBench(h);
     await signInBench(h);
+    await (await import('./web')).webBench(h); // issue 17: the web app's first screen of a 10,000-finding scan
   } finally {
     await h.close();
   }

@@ -50,6 +50,9 @@ function Shell() {
   );
 }
 
+// The view of the address being opened starts loading now, beside GET /v1/me, not after it.
+(routeOf(location.pathname)?.component as { preload?: () => Promise<unknown> } | undefined)?.preload?.().catch(() => undefined);
+
 render(
   <SessionProvider>
     <LocationProvider scope={BASE}>

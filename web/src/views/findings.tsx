@@ -64,6 +64,7 @@ export default function Findings() {
       try {
         const page = await api.get<FindingsPage>(`/scans/${encodeURIComponent(scanId)}/findings`, { ...apiQuery(filters), limit: cursor ? NEXT_PAGES : FIRST_PAGE, cursor });
         remember(page.findings);
+        if (!page.counts) return; // the scan is not completed: read again when it is
         setList((s) => (s.key !== forKey ? s : { key: forKey, findings: [...s.findings, ...page.findings], nextCursor: page.nextCursor, counts: page.counts, pages: s.pages + 1, loading: false }));
       } catch (error) {
         setList((s) => (s.key !== forKey ? s : { ...s, loading: false, error }));
@@ -72,11 +73,19 @@ export default function Findings() {
     [key],
   );
 
+  // The first page is asked for at once, beside the scan's own read (not after it). A scan not completed yet answers
+  // an empty list without counts, which is not shown; the list is read again when the scan completes.
+  const requested = useRef('');
   useEffect(() => {
-    if (!completed) return;
+    if (scan && scan.status !== 'completed') {
+      requested.current = '';
+      return;
+    }
+    if (requested.current === key) return;
+    requested.current = key;
     setList({ key, findings: [], nextCursor: null, counts: null, pages: 0, loading: true });
     void load(null, key);
-  }, [key, completed]);
+  }, [key, scan?.status]);
 
   const rows = useMemo(() => buildRows(list.findings, filters, teamOf), [list.findings, key, filters.group, teamOf]);
   const total = expectedTotal(filters, list.counts);
