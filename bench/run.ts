@@ -179,7 +179,6 @@ async function signInOnly(): Promise<void> {
   const h = await startHarness();
   try {
     await signInBench(h);
-    await (await import('./web')).webBench(h); // issue 17: the web app's first screen of a 10,000-finding scan
   } finally {
     await h.close();
   }
