@@ -48,6 +48,9 @@ export interface WebApp {
   browser: Browser;
   baseUrl: string;
   mailDir: string;
+  /** Stops the scan worker (scans stay queued) until resumeWorker(). */
+  pauseWorker(): Promise<void>;
+  resumeWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,16 +72,23 @@ export async function startWebApp(): Promise<WebApp> {
     worker = await startTestWorker(t);
     const browser = await launchBrowser();
     const { port } = t.server.address() as { port: number };
-    const w = worker;
+    let running: TestWorker | null = worker;
     return {
       t,
-      worker: w,
+      worker,
       browser,
       baseUrl: `http://localhost:${port}`,
       mailDir,
+      async pauseWorker() {
+        await running?.stop();
+        running = null;
+      },
+      async resumeWorker() {
+        running ??= await startTestWorker(t);
+      },
       async close() {
         await browser.close().catch(() => undefined);
-        await w.stop();
+        await running?.stop();
         await t.close();
         fs.rmSync(mailDir, { recursive: true, force: true });
       },

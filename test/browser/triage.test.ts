@@ -235,3 +235,24 @@ test('a session of another organization sees none of this one', async () => {
   expect(status).toBe(404);
   await octx.close();
 });
+
+test('a project page follows a queued scan live (?wait) until it completes, without a reload', async () => {
+  await app.pauseWorker();
+  const res = await app.t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send({ ...demoSnapshot(PROJECT), manifests: ['live.gradle'] });
+  expect(res.status).toBe(201);
+  const live = res.body.id as string;
+  const waits: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes(`/v1/scans/${live}?wait=`)) waits.push(r.url());
+  });
+  await page.goto(`${app.baseUrl}/app/projects/${projectId}`);
+  const row = page.getByRole('row', { name: new RegExp(live) });
+  await row.getByText('queued').waitFor();
+  await page.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
+  await checkView(page, 'project-scan-queued');
+  await app.resumeWorker();
+  await row.getByText('completed').waitFor({ timeout: 30_000 });
+  expect(await row.textContent()).toMatch(/critical 1/);
+  expect(waits.length).toBeGreaterThan(0); // held requests, not a polling loop
+  expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true); // no reload
+});
