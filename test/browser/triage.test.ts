@@ -4,6 +4,7 @@
 // on each view.
 import type { BrowserContext, Page } from 'playwright-core';
 import { importAdvisories } from '../../src/advisories/import';
+import { markFailed } from '../../src/storage/scans';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { ADV, demoAdvisories, demoSnapshot, MOD_APP, MOD_LIB, MOD_WEB, TEAM_PAY, TEAM_PLATFORM, XSS } from './fixtures';
 import { advisoryDir, checkView, step, sessionContext, startWebApp, uploadAndWait, watchErrors, type WebApp } from './helpers';
@@ -255,4 +256,36 @@ test('a project page follows a queued scan live (?wait) until it completes, with
   expect(await row.textContent()).toMatch(/critical 1/);
   expect(waits.length).toBeGreaterThan(0); // held requests, not a polling loop
   expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true); // no reload
+});
+
+test("a failed scan shows its failure reason in words, on the project and on the scan's page", async () => {
+  await app.pauseWorker();
+  const res = await app.t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send({ ...demoSnapshot(PROJECT), manifests: ['failed.gradle'] });
+  expect(res.status).toBe(201);
+  const failed = res.body.id as string;
+  // the state processing leaves when the derived paths are over the limit (the worker is paused: nothing else writes)
+  expect(await markFailed(app.t.store, failed, 'attribution_limit_exceeded', 'test')).toBe(true);
+  await page.goto(`${app.baseUrl}/app/projects/${projectId}`);
+  const row = page.getByRole('row', { name: new RegExp(failed) });
+  await row.getByText(/failed: the derived paths exceed the per-scan limit/).waitFor();
+  await page.goto(`${app.baseUrl}/app/scans/${failed}`);
+  await page.getByText(/failed: the derived paths exceed the per-scan limit/).waitFor();
+  expect(await page.locator('[role=list][aria-label=Findings]').count()).toBe(0);
+  await checkView(page, 'scan-failed');
+  await app.resumeWorker();
+});
+
+test('the inventory: packages of the latest scan, filters in the URL surviving a reload', async () => {
+  await page.goto(`${app.baseUrl}/app/projects/${projectId}/inventory`);
+  await page.getByRole('rowheader', { name: 'org.demo:alpha' }).waitFor();
+  expect(await page.getByRole('row').count()).toBe(1 + 4); // header + alpha, beta, delta, gamma
+  await checkView(page, 'inventory');
+  await page.getByLabel('Relationship').selectOption('false');
+  await page.waitForURL(/direct=false/);
+  await page.getByRole('rowheader', { name: 'org.demo:beta' }).waitFor();
+  await page.reload();
+  await page.getByRole('rowheader', { name: 'org.demo:beta' }).waitFor();
+  expect(await page.getByLabel('Relationship').inputValue()).toBe('false');
+  const names = await page.getByRole('rowheader').allTextContents();
+  expect(names).toEqual(['org.demo:beta']); // the only transitive package
 });
