@@ -49,6 +49,9 @@ test('rows: grouped by declaring module (introduced) or consuming module (affect
   expect(groupsOf(a, filtersFromQuery({ group: 'dependency' }), teamOf)).toEqual(['x@1']);
   expect(groupsOf(a, filtersFromQuery({ attribution: 'affected', team: 'plat' }), teamOf)).toEqual([':lib']);
   expect(groupsOf(finding('v1', []), introduced, teamOf)).toEqual(['(no module attribution)']);
+  const paged = { ...finding('p', []), attributionCount: 3 };
+  expect(groupsOf(paged, introduced, teamOf)).toEqual(['(modules: open the finding)']);
+  expect(groupsOf(paged, filtersFromQuery({ module: ':lib' }), teamOf)).toEqual([':lib']);
   const rows = buildRows([a, b], introduced, teamOf);
   expect(rows.map((r) => (r.kind === 'group' ? `# ${r.label} ${r.count}` : r.finding.id))).toEqual(['# :lib · team plat 1', 'a', '# :app · team pay 1', 'b']);
   expect(buildRows([a, b], filtersFromQuery({ group: 'none' }), teamOf).map((r) => r.key)).toEqual(['a', 'b']);

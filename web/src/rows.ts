@@ -19,7 +19,11 @@ function inScope(module: string, f: FindingFilters, teamOf: (m: string) => strin
 
 /** The modules or introducing dependencies a finding is listed under in this view and scope. */
 export function groupsOf(x: Finding, f: FindingFilters, teamOf: (m: string) => string | null | undefined): string[] {
-  if (!x.attributions.length) return [x.attributionCount ? PAGED : NO_MODULES];
+  if (!x.attributions.length) {
+    if (!x.attributionCount) return [NO_MODULES];
+    // a paged scan's list items carry no attributions: with a module filter, that module is the group
+    return [f.group === 'module' && f.module ? f.module : PAGED];
+  }
   const out = new Set<string>();
   for (const a of x.attributions) {
     if (f.attribution === 'affected') {
