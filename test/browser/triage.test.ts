@@ -6,7 +6,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { importAdvisories } from '../../src/advisories/import';
 import { markFailed } from '../../src/storage/scans';
 import { bearer, newOrg, type Org } from '../helpers/context';
-import { ADV, demoAdvisories, demoSnapshot, MOD_APP, MOD_LIB, MOD_WEB, TEAM_PAY, TEAM_PLATFORM, XSS } from './fixtures';
+import { createPagedScan } from '../helpers/paged';
+import { ADV, ALPHA, demoAdvisories, demoSnapshot, MOD_APP, MOD_LIB, MOD_WEB, TEAM_PAY, TEAM_PLATFORM, XSS } from './fixtures';
 import { advisoryDir, checkView, step, sessionContext, startWebApp, uploadAndWait, watchErrors, type WebApp } from './helpers';
 
 const PROJECT = `shop${XSS.img}`;
@@ -288,4 +289,19 @@ test('the inventory: packages of the latest scan, filters in the URL surviving a
   expect(await page.getByLabel('Relationship').inputValue()).toBe('false');
   const names = await page.getByRole('rowheader').allTextContents();
   expect(names).toEqual(['org.demo:beta']); // the only transitive package
+});
+
+test('a paged scan: its findings list, and a finding whose attributions, paths and graph are read apart', async () => {
+  const paged = await createPagedScan(app.t.store, org.orgId, demoSnapshot('paged-shop'), app.t.temporal);
+  const done = await app.t.api.get(`/v1/scans/${paged._id}?wait=60`).set(bearer(key));
+  expect(done.body.status).toBe('completed');
+  await page.goto(`${app.baseUrl}/app/scans/${paged._id}?module=${encodeURIComponent(MOD_LIB)}`);
+  const r = await rows();
+  expect(r).toEqual([expect.stringMatching(/^# :lib · team platform \(1\)/), expect.stringContaining(ADV.alpha.cve)]);
+  await page.getByRole('link', { name: ADV.alpha.cve }).click();
+  await page.getByRole('heading', { name: `${ADV.alpha.cve} in org.demo:alpha` }).waitFor();
+  await page.getByRole('rowheader', { name: MOD_LIB }).waitFor();
+  await page.locator('svg.graph g.node-vulnerable').waitFor();
+  expect(await page.getByRole('list', { name: 'Origins' }).textContent()).toContain(`${MOD_LIB} declares ${ALPHA}`);
+  await noScriptRan(page);
 });
