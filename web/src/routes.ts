@@ -15,7 +15,6 @@ export interface AppRoute {
   nav?: { label: string; section: 'triage' | 'admin' };
 }
 
-const placeholder = (title: string) => lazy(() => import('./views/placeholder').then((m) => m.placeholder(title)));
 
 export const routes: AppRoute[] = [
   { path: `${BASE}/sign-in`, component: lazy(() => import('./views/sign-in')), public: true },
