@@ -69,14 +69,20 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info(`stopping (${reason})`);
-    // Children first (the API and worker still hold connections), then the servers they talk to.
-    await Promise.all(children.map((c) => c.stop({ signal: 'SIGTERM', timeoutMs: CHILD_STOP_MS })));
-    if (infra) {
-      log.info(`stopping ${infra.started.join(', ') || 'nothing started locally'}`);
-      await infra.stop();
+    try {
+      // Children first (the API and worker still hold connections), then the servers they talk to.
+      const exits = await Promise.all(children.map((c) => c.stop({ signal: 'SIGTERM', timeoutMs: CHILD_STOP_MS })));
+      exits.forEach((e, i) => e.code !== 0 && log.warn(`${children[i].name} ${describeExit(e)} while stopping`));
+      if (infra) {
+        log.info(`stopping ${infra.started.join(', ') || 'nothing started locally'}`);
+        await infra.stop();
+      }
+      removeRuntime(dataDir);
+      log.info('stopped');
+    } catch (err) {
+      log.warn(`stopping failed: ${(err as Error).stack ?? String(err)}`);
+      code = code || 1;
     }
-    removeRuntime(dataDir);
-    log.info('stopped');
     process.exit(code);
   };
   const onSignal = (sig: NodeJS.Signals) => {

@@ -539,7 +539,8 @@ d('npm start (dist/src/cli/start.js) and the API process', () => {
       if (isRoot) expect(asNobody('cat', [path.join(dataDir, 'runtime.json')]).status).not.toBe(0);
     } finally {
       const exit = await start.stop({ signal: 'SIGINT', timeoutMs: 60_000 });
-      expect(exit.code).toBe(0);
+      // On failure, say why: the supervisor's own last lines (its children's are prefixed).
+      expect({ exit, tail: exit.code === 0 ? '' : start.tail() }).toEqual({ exit: { code: 0, signal: null }, tail: '' });
       expect(fs.existsSync(path.join(dataDir, 'runtime.json'))).toBe(false);
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
