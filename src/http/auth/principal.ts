@@ -1,12 +1,10 @@
 // Who is calling: a signed-in human (session) or an integration (API key). Resolved once per request.
+import { SCOPES, type Scope } from '../../domain/scopes';
 import type { ApiKeyDoc, MemberDoc, Role } from '../../storage/documents';
 
-export const SCOPES = ['sca:upload', 'scans:read', 'findings:read', 'deps:read', 'hosts:read', 'gateways:read', 'mcp:upload', 'mcp:read'] as const;
-export type Scope = (typeof SCOPES)[number];
+// The scopes' list lives in a dependency-free module the web app imports too.
+export { ORG_WIDE_SCOPES, SCOPES, type Scope } from '../../domain/scopes';
 export const isScope = (s: unknown): s is Scope => typeof s === 'string' && (SCOPES as readonly string[]).includes(s);
-
-/** Scopes over the whole organization (hosts, gateways, MCP): a project-restricted key cannot hold them (platform.md). */
-export const ORG_WIDE_SCOPES: readonly Scope[] = ['hosts:read', 'gateways:read', 'mcp:upload', 'mcp:read'];
 
 const READ_SCOPES: Scope[] = ['scans:read', 'findings:read', 'deps:read', 'hosts:read', 'gateways:read', 'mcp:read'];
 
