@@ -40,12 +40,23 @@ export function groupsOf(x: Finding, f: FindingFilters, teamOf: (m: string) => s
   return out.size ? [...out] : [NO_MODULES];
 }
 
-/** "introduced by :app via lib@1; :web via lib@1 (+2)": the origins, as text. */
-export function viaText(x: Finding): string {
+/**
+ * "introduced by :app via lib@1; :web via lib@1 (+2)": the origins, as text. Under a group, the origins that put the
+ * finding there come first (a finding listed under :app says how :app brings it, whatever other modules do).
+ */
+export function viaText(x: Finding, group?: { key: string; f: FindingFilters }): string {
   if (!x.attributions.length) return x.attributionCount ? `${x.attributionCount} attributions` : x.path.join(' → ');
-  const seen = new Set<string>();
-  for (const a of x.attributions) for (const o of a.origins) seen.add(`${o.module} via ${o.dependency}`);
-  const list = [...seen];
+  const first = new Set<string>();
+  const rest = new Set<string>();
+  for (const a of x.attributions) {
+    for (const o of a.origins) {
+      const text = `${o.module} via ${o.dependency}`;
+      const g = group?.f;
+      const why = !g ? false : g.group === 'dependency' ? o.dependency === group.key : g.attribution === 'affected' ? a.module === group.key : o.module === group.key;
+      (why ? first : rest).add(text);
+    }
+  }
+  const list = [...first, ...[...rest].filter((t) => !first.has(t))];
   return `introduced by ${list.slice(0, 2).join('; ')}${list.length > 2 ? ` (+${list.length - 2})` : ''}`;
 }
 
@@ -64,7 +75,7 @@ export function buildRows(findings: Finding[], f: FindingFilters, teamOf: (m: st
     const team = f.group === 'module' ? teamOf(g) : undefined;
     const label = f.group === 'module' ? `${g}${team ? ` · team ${team}` : ''}` : `introduced through ${g}`;
     rows.push({ kind: 'group', key: `g:${g}`, label, count: list.length });
-    for (const x of list) rows.push({ kind: 'finding', key: `${g}\u0000${x.id}`, finding: x, via: viaText(x) });
+    for (const x of list) rows.push({ kind: 'finding', key: `${g}\u0000${x.id}`, finding: x, via: viaText(x, { key: g, f }) });
   }
   return rows;
 }

@@ -1,14 +1,10 @@
 // A finding's path and origins as a small SVG graph drawn with Preact elements (text nodes only, never markup
-// from data): columns by distance from the first element of each path, an arrow per step. Modules, packages and the
+// from data): columns by longest distance from a start (graph-layout.ts), an arrow per step. Modules, packages and the
 // vulnerable package are told apart by shape class and by the text alternative.
+import { layout, type Node } from '../graph-layout';
+
 export interface GraphPath {
   steps: string[];
-}
-
-interface Node {
-  id: string;
-  col: number;
-  row: number;
 }
 
 const COL_W = 200;
@@ -19,22 +15,6 @@ const MAX_LABEL = 26;
 
 function short(s: string): string {
   return s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1)}…` : s;
-}
-
-export function layout(paths: string[][]): { nodes: Node[]; edges: [string, string][] } {
-  const col = new Map<string, number>();
-  const edges = new Map<string, [string, string]>();
-  for (const p of paths) {
-    p.forEach((id, i) => col.set(id, Math.min(col.get(id) ?? Infinity, i)));
-    for (let i = 1; i < p.length; i++) edges.set(`${p[i - 1]}\u0000${p[i]}`, [p[i - 1], p[i]]);
-  }
-  const rows = new Map<number, number>();
-  const nodes = [...col].map(([id, c]) => {
-    const row = rows.get(c) ?? 0;
-    rows.set(c, row + 1);
-    return { id, col: c, row };
-  });
-  return { nodes, edges: [...edges.values()] };
 }
 
 export function PathGraph({ paths, vulnerable, title }: { paths: string[][]; vulnerable: string; title: string }) {
