@@ -108,3 +108,46 @@ test('a new email signs in to a page saying it has no organization yet', async (
   await p.waitForURL(/\/app\/sign-in/);
   await c.close();
 });
+
+test('keyboard only: sign in (Tab to the field, type, Enter twice) and sign out, with a visible focus on each control', async () => {
+  const kctx = await sessionContext(app);
+  const p = await kctx.newPage();
+  try {
+    await p.goto(`${app.baseUrl}/app/`);
+    await p.getByRole('heading', { name: 'Sign in' }).waitFor();
+    /** Tabs until the focused element matches, asserting it shows a focus ring; returns its accessible label. */
+    const tabTo = async (test: (el: { tag: string; label: string }) => boolean, what: string) => {
+      for (let i = 0; i < 20; i++) {
+        await p.keyboard.press('Tab');
+        const el = await p.evaluate(() => {
+          const a = document.activeElement as HTMLElement | null;
+          const label = (a as HTMLInputElement | null)?.labels?.[0]?.textContent ?? a?.getAttribute('aria-label') ?? a?.textContent ?? '';
+          return { tag: a?.tagName.toLowerCase() ?? '', label: label.trim(), outline: a ? getComputedStyle(a).outlineStyle : 'none' };
+        });
+        if (test(el)) {
+          expect(el.outline).not.toBe('none');
+          return;
+        }
+      }
+      throw new Error(`Tab never reached ${what}`);
+    };
+    await tabTo((e) => e.tag === 'input' && e.label === 'Email address', 'the email field');
+    await p.keyboard.type(OWNER);
+    const before = await readMail(app.mailDir, OWNER, { timeoutMs: 1 }).then((m) => m.file, () => undefined);
+    await p.keyboard.press('Enter');
+    await p.getByLabel('Code from the email').waitFor();
+    const { code } = await readMail(app.mailDir, OWNER, { after: before });
+    // the code field takes the focus, or is the next stop
+    if (!(await p.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent?.trim() === 'Code from the email'))) {
+      await tabTo((e) => e.label === 'Code from the email', 'the code field');
+    }
+    await p.keyboard.type(code!);
+    await p.keyboard.press('Enter');
+    await p.getByRole('heading', { name: 'Projects' }).waitFor();
+    await tabTo((e) => e.tag === 'button' && e.label === 'Sign out', 'Sign out');
+    await p.keyboard.press('Enter');
+    await p.getByRole('heading', { name: 'Sign in' }).waitFor();
+  } finally {
+    await kctx.close();
+  }
+});

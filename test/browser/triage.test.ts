@@ -213,6 +213,23 @@ test('keyboard only: through the filters into the list, row to row, open a findi
   await p.waitForURL(/\/findings\/fnd_/);
   await p.getByRole('heading', { name: new RegExp(`^${text} in `) }).waitFor();
   expect(await p.evaluate(() => document.activeElement?.tagName)).toBe('H1'); // focus moved to the new view
+  // on the finding: Tab to the last attribution's graph button, Enter shows its path and graph
+  const shows = await p.getByRole('button', { name: /Show/ }).count();
+  expect(shows).toBeGreaterThan(0);
+  let seen = 0;
+  for (let i = 0; i < 40 && seen < shows; i++) {
+    await p.keyboard.press('Tab');
+    if (await p.evaluate(() => document.activeElement?.tagName === 'BUTTON' && /Show/.test(document.activeElement.textContent ?? ''))) seen += 1;
+  }
+  expect(seen).toBe(shows);
+  expect(await p.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+  await p.keyboard.press('Enter');
+  await p.locator('svg.graph').waitFor();
+  // and back to the list by its link, with the keyboard
+  await p.getByRole('link', { name: 'Back to the findings' }).focus();
+  await p.keyboard.press('Enter');
+  await p.waitForURL((u) => /\/scans\/scn_[^/]+$/.test(u.pathname));
+  await rows(p);
   await p.close();
 });
 
