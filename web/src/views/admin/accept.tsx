@@ -7,8 +7,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, ApiError } from '../../api';
 import { When } from '../../components/bits';
-import { CodeSignIn } from '../../components/admin/code-sign-in';
 import { ROLE_LABELS } from '../../components/admin/common';
+import { CodeSignInForm } from '../../components/code-sign-in';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
 import { paths } from '../../paths';
@@ -131,7 +131,10 @@ export default function AcceptInvitation() {
               {refusal(inv.status, inv, me?.user.email)}
             </p>
           ) : state.status === 'signed-out' ? (
-            <CodeSignIn initialEmail={inv.email} onSignedIn={() => session.refresh()} />
+            <section aria-labelledby="invite-sign-in">
+              <h2 id="invite-sign-in">Sign in to accept</h2>
+              <CodeSignInForm idPrefix="invite-sign-in-" initialEmail={inv.email} wide onSignedIn={() => session.refresh()} />
+            </section>
           ) : me ? (
             <div class="stack">
               <p>

@@ -1,7 +1,8 @@
-// Sign-in with a code by email inside another page (the invitation page): POST /v1/sessions/codes {email}, then
-// POST /v1/sessions {email, code}; the session is the HttpOnly cookie the server sets. Calls `onSignedIn` after.
+// Sign-in with a code by email (platform.md §3), the one form of the sign-in page and of the invitation page:
+// POST /v1/sessions/codes {email} → 202 (a code is mailed and a binding cookie set), then POST /v1/sessions
+// {email, code} → 201 and the HttpOnly session cookie. The app never sees a credential. Calls `onSignedIn` after.
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../../api';
+import { api, ApiError } from '../api';
 
 function message(e: unknown): string {
   if (e instanceof ApiError) {
@@ -12,7 +13,11 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function CodeSignIn({ initialEmail, onSignedIn }: { initialEmail: string; onSignedIn: () => Promise<void> }) {
+/**
+ * The email step, then the code step, and the last failure as an alert. `idPrefix` keeps the fields' ids unique on
+ * their page; `wide` widens the email field (the invitation page's admin styles).
+ */
+export function CodeSignInForm({ idPrefix = '', initialEmail = '', wide, onSignedIn }: { idPrefix?: string; initialEmail?: string; wide?: boolean; onSignedIn: () => Promise<void> }) {
   const [email, setEmail] = useState(initialEmail);
   const [code, setCode] = useState('');
   const [sent, setSent] = useState(false);
@@ -31,8 +36,7 @@ export function CodeSignIn({ initialEmail, onSignedIn }: { initialEmail: string;
     }
   };
   return (
-    <section aria-labelledby="invite-sign-in">
-      <h2 id="invite-sign-in">Sign in to accept</h2>
+    <>
       {!sent ? (
         <form
           class="stack"
@@ -43,8 +47,8 @@ export function CodeSignIn({ initialEmail, onSignedIn }: { initialEmail: string;
             })
           }
         >
-          <label for="invite-sign-in-email">Email address</label>
-          <input id="invite-sign-in-email" class="wide" type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <label for={`${idPrefix}email`}>Email address</label>
+          <input id={`${idPrefix}email`} name="email" class={wide ? 'wide' : undefined} type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
           <button type="submit" disabled={busy}>
             Send me a code
           </button>
@@ -62,8 +66,8 @@ export function CodeSignIn({ initialEmail, onSignedIn }: { initialEmail: string;
           <p role="status">
             If <strong>{email}</strong> can sign in, a code is on its way. It is valid for 10 minutes.
           </p>
-          <label for="invite-sign-in-code">Code from the email</label>
-          <input id="invite-sign-in-code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{8}" maxLength={8} required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+          <label for={`${idPrefix}code`}>Code from the email</label>
+          <input id={`${idPrefix}code`} name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{8}" maxLength={8} required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
           <button type="submit" disabled={busy}>
             Sign in
           </button>
@@ -85,6 +89,6 @@ export function CodeSignIn({ initialEmail, onSignedIn }: { initialEmail: string;
           {error}
         </p>
       ) : null}
-    </section>
+    </>
   );
 }
