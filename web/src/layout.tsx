@@ -5,10 +5,26 @@ import { routes } from './routes';
 import { paths } from './paths';
 import { useMe, useSession } from './session';
 
+/** Ends the session (DELETE of the current one), then the sign-in page. */
+function SignOutButton() {
+  const { signOut } = useSession();
+  const { route } = useLocation();
+  return (
+    <button
+      type="button"
+      onClick={async () => {
+        await signOut();
+        route(paths.signIn());
+      }}
+    >
+      Sign out
+    </button>
+  );
+}
+
 export function Layout({ children }: { children: ComponentChildren }) {
   const me = useMe();
-  const { signOut } = useSession();
-  const { path, route } = useLocation();
+  const { path } = useLocation();
   const admin = me.member?.role === 'owner' || me.member?.role === 'admin';
   const nav = routes.filter((r) => r.nav && (r.nav.section === 'triage' || admin || r.path.endsWith('/members')));
   const current = (p: string) => path === p || path.startsWith(`${p}/`) || (p === paths.projects() && (path === paths.home() || path.startsWith('/app/scans')));
@@ -38,15 +54,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
             {me.org ? ` · ${me.org.name}` : ''}
             {me.member ? ` (${me.member.role})` : ''}
           </span>
-          <button
-            type="button"
-            onClick={async () => {
-              await signOut();
-              route(paths.signIn());
-            }}
-          >
-            Sign out
-          </button>
+          <SignOutButton />
         </div>
       </header>
       <main id="main" tabIndex={-1}>
@@ -59,8 +67,6 @@ export function Layout({ children }: { children: ComponentChildren }) {
 /** The page a signed-in user without an organization sees (spec: org and member are null until an invitation). */
 export function NoOrganization() {
   const me = useMe();
-  const { signOut } = useSession();
-  const { route } = useLocation();
   return (
     <main id="main" class="narrow">
       <h1>No organization yet</h1>
@@ -68,15 +74,7 @@ export function NoOrganization() {
         You are signed in as <strong>{me.user.email}</strong>, but you do not belong to an organization. Ask an
         administrator for an invitation and open its link.
       </p>
-      <button
-        type="button"
-        onClick={async () => {
-          await signOut();
-          route(paths.signIn());
-        }}
-      >
-        Sign out
-      </button>
+      <SignOutButton />
     </main>
   );
 }
