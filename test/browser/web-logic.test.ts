@@ -2,6 +2,7 @@
 import { apiQuery, filtersFromQuery, filtersToQuery } from '../../web/src/filters';
 import { buildRows, groupsOf } from '../../web/src/rows';
 import { safeNext } from '../../web/src/paths';
+import { pageCursor, withPage } from '../../web/src/pages';
 import type { Finding } from '../../web/src/types';
 
 test('filters: defaults stay out of the URL; the app sends the introduced view explicitly; junk falls back', () => {
@@ -59,4 +60,13 @@ test('rows: grouped by declaring module (introduced) or consuming module (affect
   const twice = buildRows([a], filtersFromQuery({ attribution: 'affected' }), teamOf).filter((r) => r.kind === 'finding');
   expect(twice).toHaveLength(2);
   expect(new Set(twice.map((r) => r.key)).size).toBe(2);
+});
+
+test('pages of a list shown whole: a first page replaces the rows, a later one is appended; a new list starts over', () => {
+  expect(withPage(['a', 'b'], undefined, ['c'])).toEqual(['c']);
+  expect(withPage(['a', 'b'], 'cur1', ['c'])).toEqual(['a', 'b', 'c']);
+  expect(pageCursor({ key: 'prj_1', cursor: 'cur1' }, 'prj_1')).toBe('cur1');
+  // another project, other filters: the first page, whatever cursor was asked for before
+  expect(pageCursor({ key: 'prj_1', cursor: 'cur1' }, 'prj_2')).toBeUndefined();
+  expect(pageCursor({ key: 'prj_1' }, 'prj_1')).toBeUndefined();
 });

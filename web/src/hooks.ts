@@ -1,5 +1,6 @@
 // Data loading for views: one request per dependency change, aborted when the view changes before it answers.
 import { useEffect, useState } from 'preact/hooks';
+import { pageCursor, withPage } from './pages';
 
 export interface Loaded<T> {
   data?: T;
@@ -21,4 +22,52 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
     return () => ctl.abort();
   }, [...deps, tick]);
   return { ...state, reload: () => setTick((t) => t + 1) };
+}
+
+/** A list read a page at a time and shown whole (GET with a cursor): `more` appends the next page to `items`. */
+export interface Pages<T> {
+  /** Every row read so far; those of the previous list stay until the first page of a new one arrives. */
+  items: T[];
+  /** Changes rows in place (a live update). */
+  update(change: (items: T[]) => T[]): void;
+  loading: boolean;
+  /** A page of the current list has arrived (and the last request did not fail). */
+  loaded: boolean;
+  error?: unknown;
+  /** The cursor of the page being shown last (undefined: the first page). */
+  cursor?: string;
+  /** The next page's cursor, null on the last page. */
+  next: string | null;
+  more(): void;
+}
+
+/**
+ * A list shown whole, read a page at a time: the first page when `key` changes (another project, other filters),
+ * the next one on `more()`.
+ */
+export function usePages<T>(key: string, load: (cursor: string | undefined, signal: AbortSignal) => Promise<{ items: T[]; nextCursor: string | null }>): Pages<T> {
+  const [at, setAt] = useState<{ key: string; cursor?: string }>({ key });
+  const cursor = pageCursor(at, key);
+  const [items, setItems] = useState<T[]>([]);
+  const page = useLoad(
+    async (signal) => {
+      const p = await load(cursor, signal);
+      if (!signal.aborted) setItems((shown) => withPage(shown, cursor, p.items));
+      return p;
+    },
+    [key, cursor],
+  );
+  const next = page.data?.nextCursor ?? null;
+  return {
+    items,
+    update: setItems,
+    loading: page.loading,
+    loaded: page.data !== undefined,
+    error: page.error,
+    cursor,
+    next,
+    more: () => {
+      if (next) setAt({ key, cursor: next });
+    },
+  };
 }

@@ -3,8 +3,9 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../api';
+import { ListTable, MoreButton } from '../components/list';
 import { Page, Status } from '../components/page';
-import { useLoad } from '../hooks';
+import { usePages } from '../hooks';
 import { paths, withQuery } from '../paths';
 import type { Dependency } from '../types';
 
@@ -16,20 +17,13 @@ export default function Inventory() {
   const projectId = params.projectId;
   const filters = { ecosystem: ECOSYSTEMS.includes(query.ecosystem) ? query.ecosystem : undefined, name: query.name || undefined, direct: query.direct === 'true' || query.direct === 'false' ? query.direct : undefined };
   const key = JSON.stringify([projectId, filters]);
-  const [more, setMore] = useState<{ key: string; items: Dependency[] }>({ key: '', items: [] });
-  const first = useLoad((signal) => api.get<{ dependencies: Dependency[]; nextCursor: string | null }>('/dependencies', { project: projectId, ...filters, limit: 100 }, signal), [key]);
-  const [cursor, setCursor] = useState<{ key: string; next: string | null } | null>(null);
-  const next = cursor?.key === key ? cursor.next : first.data?.nextCursor ?? null;
-  const items = [...(first.data?.dependencies ?? []), ...(more.key === key ? more.items : [])];
+  const pages = usePages(key, async (cursor, signal) => {
+    const p = await api.get<{ dependencies: Dependency[]; nextCursor: string | null }>('/dependencies', { project: projectId, ...filters, limit: 100, cursor }, signal);
+    return { items: p.dependencies, nextCursor: p.nextCursor };
+  });
+  const items = pages.items;
   const [name, setName] = useState(filters.name ?? '');
   const set = (patch: Record<string, string | undefined>) => route(withQuery(path, { ...filters, ...patch }));
-
-  const loadMore = async () => {
-    if (!next) return;
-    const p = await api.get<{ dependencies: Dependency[]; nextCursor: string | null }>('/dependencies', { project: projectId, ...filters, limit: 100, cursor: next });
-    setMore((m) => ({ key, items: [...(m.key === key ? m.items : []), ...p.dependencies] }));
-    setCursor({ key, next: p.nextCursor });
-  };
 
   return (
     <Page title="Dependency inventory" actions={<a href={paths.project(projectId)}>Back to the project</a>}>
@@ -55,34 +49,22 @@ export default function Inventory() {
         </div>
         <button type="submit">Filter</button>
       </form>
-      <Status loading={first.loading} error={first.error} />
-      {first.data && !items.length ? <p>No dependency: no completed scan yet, or none matches.</p> : null}
+      <Status loading={pages.loading && !pages.cursor} error={pages.error} />
+      {pages.loaded && !items.length ? <p>No dependency: no completed scan yet, or none matches.</p> : null}
       {items.length ? (
-        <table class="grid">
-          <caption class="visually-hidden">Dependencies, by name</caption>
-          <thead>
-            <tr>
-              <th scope="col">Package</th>
-              <th scope="col">Version</th>
-              <th scope="col">Ecosystem</th>
-              <th scope="col">Direct</th>
-              <th scope="col">Path</th>
+        <ListTable caption="Dependencies, by name" columns={['Package', 'Version', 'Ecosystem', 'Direct', 'Path']}>
+          {items.map((d) => (
+            <tr key={d.id}>
+              <th scope="row">{d.name}</th>
+              <td>{d.version}</td>
+              <td>{d.ecosystem}</td>
+              <td>{d.direct ? 'direct' : 'transitive'}</td>
+              <td>{d.path.join(' → ')}</td>
             </tr>
-          </thead>
-          <tbody>
-            {items.map((d) => (
-              <tr key={d.id}>
-                <th scope="row">{d.name}</th>
-                <td>{d.version}</td>
-                <td>{d.ecosystem}</td>
-                <td>{d.direct ? 'direct' : 'transitive'}</td>
-                <td>{d.path.join(' → ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       ) : null}
-      {next ? <button type="button" onClick={loadMore}>More dependencies</button> : null}
+      <MoreButton pages={pages} label="More dependencies" />
     </Page>
   );
 }

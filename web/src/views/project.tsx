@@ -1,11 +1,12 @@
 // A project's scans (GET /v1/scans?project=), newest first: status, counts, failure reasons; scans still queued or
 // running are followed live with ?wait= until they finish.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { allPages, api } from '../api';
 import { Counts, ScanStatusText, When } from '../components/bits';
+import { ListTable, MoreButton } from '../components/list';
 import { Page, Status } from '../components/page';
-import { useLoad } from '../hooks';
+import { useLoad, usePages } from '../hooks';
 import { followScan } from '../live-scan';
 import { paths } from '../paths';
 import type { Project, Scan } from '../types';
@@ -14,22 +15,17 @@ export default function ProjectView() {
   const { params } = useRoute();
   const projectId = params.projectId;
   const project = useLoad(async () => (await allPages<Project>('/projects', 'projects')).find((p) => p.id === projectId || p.slug === projectId), [projectId]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [scans, setScans] = useState<Scan[]>([]);
-  const page = useLoad(
-    async (signal) => {
-      const p = await api.get<{ scans: Scan[]; nextCursor: string | null }>('/scans', { project: projectId, limit: 50, cursor }, signal);
-      setScans((s) => (cursor ? [...s, ...p.scans] : p.scans));
-      return p;
-    },
-    [projectId, cursor],
-  );
+  const pages = usePages(projectId, async (cursor, signal) => {
+    const p = await api.get<{ scans: Scan[]; nextCursor: string | null }>('/scans', { project: projectId, limit: 50, cursor }, signal);
+    return { items: p.scans, nextCursor: p.nextCursor };
+  });
+  const scans = pages.items;
   const liveIds = scans.filter((s) => s.status === 'queued' || s.status === 'running').map((s) => s.id).join(',');
   useEffect(() => {
     if (!liveIds) return;
     const ctl = new AbortController();
     for (const id of liveIds.split(',')) {
-      followScan(id, ctl.signal, (next) => setScans((all) => all.map((s) => (s.id === next.id ? next : s)))).catch(() => undefined);
+      followScan(id, ctl.signal, (next) => pages.update((all) => all.map((s) => (s.id === next.id ? next : s)))).catch(() => undefined);
     }
     return () => ctl.abort();
   }, [liveIds]);
@@ -37,43 +33,26 @@ export default function ProjectView() {
   const name = project.data?.slug ?? projectId;
   return (
     <Page title={`Project ${name}`} actions={<a href={paths.inventory(projectId)}>Dependency inventory</a>}>
-      <Status loading={page.loading && !scans.length} error={page.error ?? project.error} />
-      {page.data && !scans.length ? <p>No scan of this project yet.</p> : null}
+      <Status loading={pages.loading && !scans.length} error={pages.error ?? project.error} />
+      {pages.loaded && !scans.length ? <p>No scan of this project yet.</p> : null}
       {scans.length ? (
-        <table class="grid">
-          <caption class="visually-hidden">Scans of {name}, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Scan</th>
-              <th scope="col">Status</th>
-              <th scope="col">Ecosystem</th>
-              <th scope="col">Started</th>
-              <th scope="col">Finished</th>
-              <th scope="col">Findings</th>
+        <ListTable caption={`Scans of ${name}, newest first`} columns={['Scan', 'Status', 'Ecosystem', 'Started', 'Finished', 'Findings']}>
+          {scans.map((s) => (
+            <tr key={s.id}>
+              <th scope="row">
+                <a href={paths.scan(s.id)}>{s.id}</a>
+                {s.metadata?.ref ? <div class="muted">{s.metadata.ref}{s.metadata.commit ? ` @ ${s.metadata.commit.slice(0, 12)}` : ''}</div> : null}
+              </th>
+              <td aria-live="polite"><ScanStatusText status={s.status} failureReason={s.failureReason} /></td>
+              <td>{s.ecosystem}</td>
+              <td><When iso={s.startedAt} /></td>
+              <td><When iso={s.finishedAt} /></td>
+              <td>{s.status === 'completed' ? <Counts counts={s.findings} suppressed={s.suppressed} /> : <span class="muted">—</span>}</td>
             </tr>
-          </thead>
-          <tbody>
-            {scans.map((s) => (
-              <tr key={s.id}>
-                <th scope="row">
-                  <a href={paths.scan(s.id)}>{s.id}</a>
-                  {s.metadata?.ref ? <div class="muted">{s.metadata.ref}{s.metadata.commit ? ` @ ${s.metadata.commit.slice(0, 12)}` : ''}</div> : null}
-                </th>
-                <td aria-live="polite"><ScanStatusText status={s.status} failureReason={s.failureReason} /></td>
-                <td>{s.ecosystem}</td>
-                <td><When iso={s.startedAt} /></td>
-                <td><When iso={s.finishedAt} /></td>
-                <td>{s.status === 'completed' ? <Counts counts={s.findings} suppressed={s.suppressed} /> : <span class="muted">—</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       ) : null}
-      {page.data?.nextCursor ? (
-        <button type="button" disabled={page.loading} onClick={() => setCursor(page.data!.nextCursor)}>
-          Older scans
-        </button>
-      ) : null}
+      <MoreButton pages={pages} label="Older scans" />
     </Page>
   );
 }
