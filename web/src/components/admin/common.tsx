@@ -1,8 +1,11 @@
 // Pieces shared by the admin pages: error text from the API's envelope, an inline confirmation, a copy-once field,
-// cursor pages as links (the cursor lives in the URL). Text only: every value from the API is a text node.
+// lists whose filter, cursor and page size live in the URL (the list, its filter, its pages as links). Text only:
+// every value from the API is a text node.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from '../../api';
+import { useLocation } from 'preact-iso';
+import { api, ApiError } from '../../api';
+import { useLoad } from '../../hooks';
 import { withQuery } from '../../paths';
 import './admin.css';
 
@@ -29,6 +32,26 @@ export function Outcome({ error, done }: { error?: string | null; done?: string 
       </p>
     </div>
   );
+}
+
+/**
+ * The last action's outcome, for <Outcome>. `run` is an action confirmed by a ConfirmButton (revoke, remove): it
+ * clears the outcome, then shows the words the action returns (none: nothing to say) or `failure: <why>`.
+ */
+export function useOutcome() {
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const run = async (failure: string, action: () => Promise<string | null>) => {
+    setError(null);
+    setDone(null);
+    try {
+      const words = await action();
+      if (words) setDone(words);
+    } catch (e) {
+      setError(`${failure}: ${errorText(e)}`);
+    }
+  };
+  return { error, done, setError, setDone, run };
 }
 
 /**
@@ -130,6 +153,47 @@ export function Pager({ path, query, cursor, nextCursor, label }: { path: string
 export function limitOf(q: Record<string, string | undefined>): number | undefined {
   const n = Number(q.limit);
   return Number.isInteger(n) && n >= 1 && n <= 200 ? n : undefined;
+}
+
+/** A URL parameter that must be one of `values`: anything else is no filter. */
+export function oneOf(values: readonly string[], v: string | undefined): string | undefined {
+  return v !== undefined && values.includes(v) ? v : undefined;
+}
+
+/**
+ * One page of an admin list (GET `endpoint` with `filters`, the cursor and the page size from the URL). `filterQuery`
+ * is the URL's query without the cursor: the filter and the pager build their links from it.
+ */
+export function useUrlList<R>(endpoint: string, filters: Record<string, string | undefined>) {
+  const { path, query } = useLocation();
+  const cursor = query.cursor || undefined;
+  const limit = limitOf(query);
+  const filterQuery = { ...filters, limit: limit ? String(limit) : undefined };
+  const list = useLoad((signal) => api.get<R & { nextCursor: string | null }>(endpoint, { ...filters, cursor, limit }, signal), [endpoint, ...Object.values(filters), cursor, limit]);
+  return { list, pager: { path, query: filterQuery, cursor, nextCursor: list.data?.nextCursor } };
+}
+
+/**
+ * A list's filter by one value (a status, a role): a select in a search form; a choice goes into the URL (first page,
+ * same page size).
+ */
+export function ListFilter(props: { form: string; id: string; label: string; any: string; param: string; value: string | undefined; values: readonly string[]; labels: Record<string, string>; query: Record<string, string | undefined> }) {
+  const { path, route } = useLocation();
+  return (
+    <form class="toolbar" role="search" aria-label={props.form} onSubmit={(e) => e.preventDefault()}>
+      <div class="field">
+        <label for={props.id}>{props.label}</label>
+        <select id={props.id} value={props.value ?? ''} onChange={(e) => route(withQuery(path, { ...props.query, [props.param]: e.currentTarget.value || undefined }))}>
+          <option value="">{props.any}</option>
+          {props.values.map((v) => (
+            <option key={v} value={v}>
+              {props.labels[v]}
+            </option>
+          ))}
+        </select>
+      </div>
+    </form>
+  );
 }
 
 export const ROLE_LABELS: Record<string, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', auditor: 'Auditor' };

@@ -6,10 +6,10 @@ import { useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { allPages, api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, CopyOnce, errorText, limitOf, Outcome, Pager } from '../../components/admin/common';
+import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
+import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
-import { withQuery } from '../../paths';
 import type { Project } from '../../types';
 
 interface ApiKey {
@@ -40,12 +40,9 @@ const STATUSES = ['active', 'expired', 'revoked'] as const;
 const STATUS_LABELS: Record<string, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
 export default function ApiKeys() {
-  const { path, query, route } = useLocation();
-  const status = (STATUSES as readonly string[]).includes(query.status) ? query.status : undefined;
-  const cursor = query.cursor || undefined;
-  const limit = limitOf(query);
-  const filterQuery = { status, limit: limit ? String(limit) : undefined };
-  const list = useLoad((signal) => api.get<{ apiKeys: ApiKey[]; nextCursor: string | null }>('/api-keys', { status, cursor, limit }, signal), [status, cursor, limit]);
+  const { query } = useLocation();
+  const status = oneOf(STATUSES, query.status);
+  const { list, pager } = useUrlList<{ apiKeys: ApiKey[] }>('/api-keys', { status });
   const projects = useLoad(() => allPages<Project>('/projects', 'projects'), []);
   const slugOf = useMemo(() => new Map((projects.data ?? []).map((p) => [p.id, p.slug])), [projects.data]);
 
@@ -56,8 +53,7 @@ export default function ApiKeys() {
   const [expires, setExpires] = useState('');
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const { error, done, setError, setDone, run } = useOutcome();
   const toggle = (list: string[], v: string, on: boolean) => (on ? [...list.filter((x) => x !== v), v] : list.filter((x) => x !== v));
 
   const create = async (e: Event) => {
@@ -84,17 +80,12 @@ export default function ApiKeys() {
       setBusy(false);
     }
   };
-  const revoke = async (k: ApiKey) => {
-    setError(null);
-    setDone(null);
-    try {
+  const revoke = (k: ApiKey) =>
+    run(`Could not revoke the key ${k.name}`, async () => {
       await api.del(`/api-keys/${encodeURIComponent(k.id)}`);
-      setDone(`The key ${k.name} was revoked: it stops working now.`);
       list.reload();
-    } catch (err) {
-      setError(`Could not revoke the key ${k.name}: ${errorText(err)}`);
-    }
-  };
+      return `The key ${k.name} was revoked: it stops working now.`;
+    });
 
   const keys = list.data?.apiKeys ?? [];
   const orgWideChosen = reach === 'chosen' && scopes.some((s) => SCOPES.find((x) => x.scope === s)?.orgWide);
@@ -166,74 +157,47 @@ export default function ApiKeys() {
         </CopyOnce>
       ) : null}
       <Outcome error={error} done={done} />
-      <form class="toolbar" role="search" aria-label="Filter API keys" onSubmit={(e) => e.preventDefault()}>
-        <div class="field">
-          <label for="key-status-filter">Status</label>
-          <select id="key-status-filter" value={status ?? ''} onChange={(e) => route(withQuery(path, { ...filterQuery, status: e.currentTarget.value || undefined }))}>
-            <option value="">Every status</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-      </form>
+      <ListFilter form="Filter API keys" id="key-status-filter" label="Status" any="Every status" param="status" value={status} values={STATUSES} labels={STATUS_LABELS} query={pager.query} />
       <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
       {list.data && !keys.length ? <p>No API key{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p> : null}
       {keys.length ? (
-        <table class="grid">
-          <caption class="visually-hidden">API keys, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Projects</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
+        <ListTable caption="API keys, newest first" columns={['Name', 'Prefix', 'Scopes', 'Projects', 'Status', 'Created', 'Last used', 'Actions']}>
+          {keys.map((k) => (
+            <tr key={k.id}>
+              <th scope="row" class="cell-wrap">
+                {k.name}
+              </th>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td>{k.scopes.join(', ')}</td>
+              <td class="cell-wrap">{k.projects === 'all' ? 'all projects' : k.projects.map((id) => slugOf.get(id) ?? id).join(', ')}</td>
+              <td>
+                {STATUS_LABELS[k.status] ?? k.status}
+                {k.status === 'revoked' ? (
+                  <div class="muted">
+                    <When iso={k.revokedAt} />
+                  </div>
+                ) : k.expiresAt ? (
+                  <div class="muted">
+                    until <When iso={k.expiresAt} />
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                <When iso={k.createdAt} />
+              </td>
+              <td>{k.lastUsedAt ? <When iso={k.lastUsedAt} /> : <span class="muted">never</span>}</td>
+              <td class="actions">
+                {k.status === 'active' ? (
+                  <ConfirmButton label="Revoke" accessibleLabel={`Revoke the key ${k.name}`} question={`Revoke the key ${k.name}? It stops working at once.`} confirmLabel="Revoke" onConfirm={() => revoke(k)} />
+                ) : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.id}>
-                <th scope="row" class="cell-wrap">
-                  {k.name}
-                </th>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{k.scopes.join(', ')}</td>
-                <td class="cell-wrap">{k.projects === 'all' ? 'all projects' : k.projects.map((id) => slugOf.get(id) ?? id).join(', ')}</td>
-                <td>
-                  {STATUS_LABELS[k.status] ?? k.status}
-                  {k.status === 'revoked' ? (
-                    <div class="muted">
-                      <When iso={k.revokedAt} />
-                    </div>
-                  ) : k.expiresAt ? (
-                    <div class="muted">
-                      until <When iso={k.expiresAt} />
-                    </div>
-                  ) : null}
-                </td>
-                <td>
-                  <When iso={k.createdAt} />
-                </td>
-                <td>{k.lastUsedAt ? <When iso={k.lastUsedAt} /> : <span class="muted">never</span>}</td>
-                <td class="actions">
-                  {k.status === 'active' ? (
-                    <ConfirmButton label="Revoke" accessibleLabel={`Revoke the key ${k.name}`} question={`Revoke the key ${k.name}? It stops working at once.`} confirmLabel="Revoke" onConfirm={() => revoke(k)} />
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       ) : null}
-      <Pager path={path} query={filterQuery} cursor={cursor} nextCursor={list.data?.nextCursor} label="API keys" />
+      <Pager {...pager} label="API keys" />
     </Page>
   );
 }

@@ -1,11 +1,9 @@
 // The audit trail (GET /v1/audit-events, owners and admins): newest first, a page at a time with the cursor in the
 // URL; each event's type, actor, target and time as text.
-import { useLocation } from 'preact-iso';
-import { api } from '../../api';
 import { When } from '../../components/bits';
-import { errorText, limitOf, Pager } from '../../components/admin/common';
+import { errorText, Pager, useUrlList } from '../../components/admin/common';
+import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
-import { useLoad } from '../../hooks';
 
 interface AuditEvent {
   id: string;
@@ -55,52 +53,38 @@ function targetDetails(t: AuditEvent['target']): string[] {
 }
 
 export default function Audit() {
-  const { path, query } = useLocation();
-  const cursor = query.cursor || undefined;
-  const limit = limitOf(query);
-  const list = useLoad((signal) => api.get<{ auditEvents: AuditEvent[]; nextCursor: string | null }>('/audit-events', { cursor, limit }, signal), [cursor, limit]);
+  const { list, pager } = useUrlList<{ auditEvents: AuditEvent[] }>('/audit-events', {});
   const events = list.data?.auditEvents ?? [];
   return (
     <Page title="Audit trail">
       <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
       {list.data && !events.length ? <p>No event yet.</p> : null}
       {events.length ? (
-        <table class="grid">
-          <caption class="visually-hidden">Audit events, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Event</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Target</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <When iso={e.at} />
-                </td>
-                <th scope="row">
-                  {TYPES[e.type] ?? e.type} <span class="muted">({e.type})</span>
-                </th>
-                <td class="cell-wrap">{actorText(e.actor)}</td>
-                <td class="cell-wrap">
-                  <div>
-                    {e.target.kind} <code>{e.target.id}</code>
+        <ListTable caption="Audit events, newest first" columns={['Time', 'Event', 'Actor', 'Target']}>
+          {events.map((e) => (
+            <tr key={e.id}>
+              <td>
+                <When iso={e.at} />
+              </td>
+              <th scope="row">
+                {TYPES[e.type] ?? e.type} <span class="muted">({e.type})</span>
+              </th>
+              <td class="cell-wrap">{actorText(e.actor)}</td>
+              <td class="cell-wrap">
+                <div>
+                  {e.target.kind} <code>{e.target.id}</code>
+                </div>
+                {targetDetails(e.target).map((d, i) => (
+                  <div key={i} class="muted">
+                    {d}
                   </div>
-                  {targetDetails(e.target).map((d, i) => (
-                    <div key={i} class="muted">
-                      {d}
-                    </div>
-                  ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       ) : null}
-      <Pager path={path} query={{ limit: limit ? String(limit) : undefined }} cursor={cursor} nextCursor={list.data?.nextCursor} label="Audit trail" />
+      <Pager {...pager} label="Audit trail" />
     </Page>
   );
 }

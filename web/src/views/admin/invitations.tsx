@@ -5,10 +5,9 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, CopyOnce, errorText, limitOf, Outcome, Pager, ROLE_LABELS } from '../../components/admin/common';
+import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, ROLE_LABELS, useOutcome, useUrlList } from '../../components/admin/common';
+import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
-import { useLoad } from '../../hooks';
-import { withQuery } from '../../paths';
 import { useMe } from '../../session';
 
 interface Invitation {
@@ -27,20 +26,16 @@ const STATUS_LABELS: Record<string, string> = { pending: 'Pending', accepted: 'A
 
 export default function Invitations() {
   const me = useMe();
-  const { path, query, route } = useLocation();
-  const status = (STATUSES as readonly string[]).includes(query.status) ? query.status : undefined;
-  const cursor = query.cursor || undefined;
-  const limit = limitOf(query);
-  const filterQuery = { status, limit: limit ? String(limit) : undefined };
-  const list = useLoad((signal) => api.get<{ invitations: Invitation[]; nextCursor: string | null }>('/invitations', { status, cursor, limit }, signal), [status, cursor, limit]);
+  const { query } = useLocation();
+  const status = oneOf(STATUSES, query.status);
+  const { list, pager } = useUrlList<{ invitations: Invitation[] }>('/invitations', { status });
   const owner = me.member?.role === 'owner';
   const roles = owner ? ['member', 'auditor', 'admin', 'owner'] : ['member', 'auditor'];
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<{ email: string; role: string; inviteUrl: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const { error, done, setError, setDone, run } = useOutcome();
 
   const invite = async (e: Event) => {
     e.preventDefault();
@@ -59,17 +54,12 @@ export default function Invitations() {
       setBusy(false);
     }
   };
-  const revoke = async (i: Invitation) => {
-    setError(null);
-    setDone(null);
-    try {
+  const revoke = (i: Invitation) =>
+    run(`Could not revoke the invitation of ${i.email}`, async () => {
       await api.del(`/invitations/${encodeURIComponent(i.id)}`);
-      setDone(`The invitation of ${i.email} was revoked.`);
       list.reload();
-    } catch (err) {
-      setError(`Could not revoke the invitation of ${i.email}: ${errorText(err)}`);
-    }
-  };
+      return `The invitation of ${i.email} was revoked.`;
+    });
 
   const invitations = list.data?.invitations ?? [];
   return (
@@ -103,71 +93,46 @@ export default function Invitations() {
         </CopyOnce>
       ) : null}
       <Outcome error={error} done={done} />
-      <form class="toolbar" role="search" aria-label="Filter invitations" onSubmit={(e) => e.preventDefault()}>
-        <div class="field">
-          <label for="invitation-status-filter">Status</label>
-          <select id="invitation-status-filter" value={status ?? ''} onChange={(e) => route(withQuery(path, { ...filterQuery, status: e.currentTarget.value || undefined }))}>
-            <option value="">Every status</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-      </form>
+      <ListFilter form="Filter invitations" id="invitation-status-filter" label="Status" any="Every status" param="status" value={status} values={STATUSES} labels={STATUS_LABELS} query={pager.query} />
       <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
       {list.data && !invitations.length ? <p>No invitation{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p> : null}
       {invitations.length ? (
-        <table class="grid">
-          <caption class="visually-hidden">Invitations, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
+        <ListTable caption="Invitations, newest first" columns={['Email', 'Role', 'Status', 'Sent', 'Expires', 'Actions']}>
+          {invitations.map((i) => (
+            <tr key={i.id}>
+              <th scope="row" class="cell-wrap">
+                {i.email}
+              </th>
+              <td>{ROLE_LABELS[i.role] ?? i.role}</td>
+              <td>
+                {STATUS_LABELS[i.status] ?? i.status}
+                {i.status === 'accepted' && i.acceptedAt ? (
+                  <div class="muted">
+                    <When iso={i.acceptedAt} />
+                  </div>
+                ) : null}
+                {i.status === 'revoked' && i.revokedAt ? (
+                  <div class="muted">
+                    <When iso={i.revokedAt} />
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                <When iso={i.createdAt} />
+              </td>
+              <td>
+                <When iso={i.expiresAt} />
+              </td>
+              <td class="actions">
+                {i.status === 'pending' ? (
+                  <ConfirmButton label="Revoke" accessibleLabel={`Revoke the invitation of ${i.email}`} question={`Revoke the invitation of ${i.email}?`} confirmLabel="Revoke" onConfirm={() => revoke(i)} />
+                ) : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {invitations.map((i) => (
-              <tr key={i.id}>
-                <th scope="row" class="cell-wrap">
-                  {i.email}
-                </th>
-                <td>{ROLE_LABELS[i.role] ?? i.role}</td>
-                <td>
-                  {STATUS_LABELS[i.status] ?? i.status}
-                  {i.status === 'accepted' && i.acceptedAt ? (
-                    <div class="muted">
-                      <When iso={i.acceptedAt} />
-                    </div>
-                  ) : null}
-                  {i.status === 'revoked' && i.revokedAt ? (
-                    <div class="muted">
-                      <When iso={i.revokedAt} />
-                    </div>
-                  ) : null}
-                </td>
-                <td>
-                  <When iso={i.createdAt} />
-                </td>
-                <td>
-                  <When iso={i.expiresAt} />
-                </td>
-                <td class="actions">
-                  {i.status === 'pending' ? (
-                    <ConfirmButton label="Revoke" accessibleLabel={`Revoke the invitation of ${i.email}`} question={`Revoke the invitation of ${i.email}?`} confirmLabel="Revoke" onConfirm={() => revoke(i)} />
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       ) : null}
-      <Pager path={path} query={filterQuery} cursor={cursor} nextCursor={list.data?.nextCursor} label="Invitations" />
+      <Pager {...pager} label="Invitations" />
     </Page>
   );
 }

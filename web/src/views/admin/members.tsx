@@ -6,10 +6,10 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, errorText, limitOf, Outcome, Pager, ROLE_LABELS } from '../../components/admin/common';
+import { ConfirmButton, errorText, ListFilter, oneOf, Outcome, Pager, ROLE_LABELS, useOutcome, useUrlList } from '../../components/admin/common';
+import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
-import { useLoad } from '../../hooks';
-import { paths, withQuery } from '../../paths';
+import { paths } from '../../paths';
 import { useMe, useSession } from '../../session';
 
 interface Member {
@@ -26,16 +26,12 @@ const ASSIGNABLE = ['admin', 'member', 'auditor'] as const;
 export default function Members() {
   const me = useMe();
   const { refresh } = useSession();
-  const { path, query, route } = useLocation();
-  const role = (FILTER_ROLES as readonly string[]).includes(query.role) ? query.role : undefined;
-  const cursor = query.cursor || undefined;
-  const limit = limitOf(query);
-  const list = useLoad((signal) => api.get<{ members: Member[]; nextCursor: string | null }>('/members', { role, cursor, limit }, signal), [role, cursor, limit]);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const { query, route } = useLocation();
+  const role = oneOf(FILTER_ROLES, query.role);
+  const { list, pager } = useUrlList<{ members: Member[] }>('/members', { role });
+  const { error, done, setError, setDone, run } = useOutcome();
   const [busyId, setBusyId] = useState<string | null>(null);
   const manager = me.member?.role === 'owner' || me.member?.role === 'admin';
-  const filterQuery = { role, limit: limit ? String(limit) : undefined };
 
   const changeRole = async (m: Member, to: string, select: HTMLSelectElement) => {
     setError(null);
@@ -53,102 +49,75 @@ export default function Members() {
       setBusyId(null);
     }
   };
-  const remove = async (m: Member) => {
-    setError(null);
-    setDone(null);
+  const remove = (m: Member) => {
     const leaving = m.id === me.member?.id;
-    try {
+    return run(leaving ? 'Could not leave the organization' : `Could not remove ${m.email}`, async () => {
       await api.del(`/members/${encodeURIComponent(m.id)}`);
       if (leaving) {
         await refresh();
         route(paths.home());
-        return;
+        return null;
       }
-      setDone(`${m.email} was removed from the organization.`);
       list.reload();
-    } catch (e) {
-      setError(`${leaving ? 'Could not leave the organization' : `Could not remove ${m.email}`}: ${errorText(e)}`);
-    }
+      return `${m.email} was removed from the organization.`;
+    });
   };
 
   const members = list.data?.members ?? [];
   return (
     <Page title="Members">
-      <form class="toolbar" role="search" aria-label="Filter members" onSubmit={(e) => e.preventDefault()}>
-        <div class="field">
-          <label for="member-role-filter">Role</label>
-          <select id="member-role-filter" value={role ?? ''} onChange={(e) => route(withQuery(path, { ...filterQuery, role: e.currentTarget.value || undefined }))}>
-            <option value="">Every role</option>
-            {FILTER_ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </option>
-            ))}
-          </select>
-        </div>
-      </form>
+      <ListFilter form="Filter members" id="member-role-filter" label="Role" any="Every role" param="role" value={role} values={FILTER_ROLES} labels={ROLE_LABELS} query={pager.query} />
       <Outcome error={error} done={done} />
       <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
       {list.data && !members.length ? <p>No member{role ? ` with the role ${ROLE_LABELS[role]}` : ''}.</p> : null}
       {members.length ? (
-        <table class="grid">
-          <caption class="visually-hidden">Members of the organization, owners first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => {
-              const self = m.id === me.member?.id;
-              return (
-                <tr key={m.id}>
-                  <th scope="row" class="cell-wrap">
-                    {m.email}
-                    {self ? <span class="muted"> (you)</span> : null}
-                  </th>
-                  <td>
-                    {manager ? (
-                      <select
-                        aria-label={`Role of ${m.email}`}
-                        value={m.role}
-                        disabled={busyId === m.id}
-                        onChange={(e) => {
-                          const to = e.currentTarget.value;
-                          if (to !== m.role) void changeRole(m, to, e.currentTarget);
-                        }}
-                      >
-                        {m.role === 'owner' ? <option value="owner">{ROLE_LABELS.owner}</option> : null}
-                        {ASSIGNABLE.map((r) => (
-                          <option key={r} value={r}>
-                            {ROLE_LABELS[r]}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      ROLE_LABELS[m.role] ?? m.role
-                    )}
-                  </td>
-                  <td>
-                    <When iso={m.joinedAt} />
-                  </td>
-                  <td class="actions">
-                    {self ? (
-                      <ConfirmButton label="Leave" accessibleLabel="Leave the organization" question="Leave the organization?" confirmLabel="Leave" onConfirm={() => remove(m)} />
-                    ) : manager ? (
-                      <ConfirmButton label="Remove" accessibleLabel={`Remove ${m.email}`} question={`Remove ${m.email}?`} confirmLabel="Remove" onConfirm={() => remove(m)} />
-                    ) : null}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <ListTable caption="Members of the organization, owners first" columns={['Email', 'Role', 'Joined', 'Actions']}>
+          {members.map((m) => {
+            const self = m.id === me.member?.id;
+            return (
+              <tr key={m.id}>
+                <th scope="row" class="cell-wrap">
+                  {m.email}
+                  {self ? <span class="muted"> (you)</span> : null}
+                </th>
+                <td>
+                  {manager ? (
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      value={m.role}
+                      disabled={busyId === m.id}
+                      onChange={(e) => {
+                        const to = e.currentTarget.value;
+                        if (to !== m.role) void changeRole(m, to, e.currentTarget);
+                      }}
+                    >
+                      {m.role === 'owner' ? <option value="owner">{ROLE_LABELS.owner}</option> : null}
+                      {ASSIGNABLE.map((r) => (
+                        <option key={r} value={r}>
+                          {ROLE_LABELS[r]}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    ROLE_LABELS[m.role] ?? m.role
+                  )}
+                </td>
+                <td>
+                  <When iso={m.joinedAt} />
+                </td>
+                <td class="actions">
+                  {self ? (
+                    <ConfirmButton label="Leave" accessibleLabel="Leave the organization" question="Leave the organization?" confirmLabel="Leave" onConfirm={() => remove(m)} />
+                  ) : manager ? (
+                    <ConfirmButton label="Remove" accessibleLabel={`Remove ${m.email}`} question={`Remove ${m.email}?`} confirmLabel="Remove" onConfirm={() => remove(m)} />
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </ListTable>
       ) : null}
-      <Pager path={path} query={filterQuery} cursor={cursor} nextCursor={list.data?.nextCursor} label="Members" />
+      <Pager {...pager} label="Members" />
       {manager ? (
         <p class="muted">
           Owners may promote to admin and change owners; the organization keeps at least one owner. New owners are
