@@ -3,6 +3,8 @@ import { apiQuery, filtersFromQuery, filtersToQuery } from '../../web/src/filter
 import { buildRows, groupsOf } from '../../web/src/rows';
 import { safeNext } from '../../web/src/paths';
 import { pageCursor, withPage } from '../../web/src/pages';
+import { ORG_WIDE_SCOPES, SCOPES } from '../../src/domain/scopes';
+import * as principal from '../../src/http/auth/principal';
 import type { Finding } from '../../web/src/types';
 
 test('filters: defaults stay out of the URL; the app sends the introduced view explicitly; junk falls back', () => {
@@ -60,6 +62,14 @@ test('rows: grouped by declaring module (introduced) or consuming module (affect
   const twice = buildRows([a], filtersFromQuery({ attribution: 'affected' }), teamOf).filter((r) => r.kind === 'finding');
   expect(twice).toHaveLength(2);
   expect(new Set(twice.map((r) => r.key)).size).toBe(2);
+});
+
+test('scopes: the API-key form lists the scopes of the server (one module, src/domain/scopes.ts, dependency-free)', () => {
+  // web/src/views/admin/api-keys.tsx imports src/domain/scopes.ts; the server's principal.ts re-exports it
+  expect(principal.SCOPES).toBe(SCOPES);
+  expect(principal.ORG_WIDE_SCOPES).toBe(ORG_WIDE_SCOPES);
+  expect(ORG_WIDE_SCOPES.every((s) => SCOPES.includes(s))).toBe(true);
+  expect(SCOPES.filter((s) => principal.isScope(s))).toEqual([...SCOPES]);
 });
 
 test('pages of a list shown whole: a first page replaces the rows, a later one is appended; a new list starts over', () => {

@@ -4,6 +4,7 @@
 // scopes (platform.md): the server answers 422 invalid_scope, shown as it says it.
 import { useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { ORG_WIDE_SCOPES, SCOPES as SCOPE_NAMES, type Scope } from '../../../../src/domain/scopes';
 import { allPages, api } from '../../api';
 import { When } from '../../components/bits';
 import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
@@ -25,17 +26,19 @@ interface ApiKey {
   revokedAt: string | null;
 }
 
-/** The scopes a key may hold (the server's list) and what each allows. */
-const SCOPES: { scope: string; label: string; orgWide?: boolean }[] = [
-  { scope: 'sca:upload', label: 'upload dependency snapshots' },
-  { scope: 'scans:read', label: 'read scans and projects' },
-  { scope: 'findings:read', label: 'read findings' },
-  { scope: 'deps:read', label: 'read the dependency inventory' },
-  { scope: 'hosts:read', label: 'read hosts', orgWide: true },
-  { scope: 'gateways:read', label: 'read gateways', orgWide: true },
-  { scope: 'mcp:upload', label: 'upload MCP scans', orgWide: true },
-  { scope: 'mcp:read', label: 'read MCP scans', orgWide: true },
-];
+/** What each scope allows (a scope the server adds needs its words here: the type says so). */
+const SCOPE_LABELS: Record<Scope, string> = {
+  'sca:upload': 'upload dependency snapshots',
+  'scans:read': 'read scans and projects',
+  'findings:read': 'read findings',
+  'deps:read': 'read the dependency inventory',
+  'hosts:read': 'read hosts',
+  'gateways:read': 'read gateways',
+  'mcp:upload': 'upload MCP scans',
+  'mcp:read': 'read MCP scans',
+};
+/** The scopes a key may hold: the server's list (src/domain/scopes.ts), in its order, with what each allows. */
+const SCOPES: { scope: Scope; label: string; orgWide: boolean }[] = SCOPE_NAMES.map((scope) => ({ scope, label: SCOPE_LABELS[scope], orgWide: ORG_WIDE_SCOPES.includes(scope) }));
 const STATUSES = ['active', 'expired', 'revoked'] as const;
 const STATUS_LABELS: Record<string, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
