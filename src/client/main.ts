@@ -1,5 +1,5 @@
-// `scanner snapshot|scan`: the CI client's entry. Each command is imported when it runs, so `scanner snapshot`
-// never evaluates the HTTP or report code and `scan --format sarif` never the table code.
+// `scanner snapshot|scan|sidecar|gateway`: the CI client's entry. Each command is imported when it runs, so
+// `scanner snapshot` never evaluates the HTTP or report code and `scan --format sarif` never the table code.
 import { USAGE } from './args';
 import { EXIT, InputError, ServiceError } from './errors';
 import { processIo, type Io } from './io';
@@ -13,6 +13,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return await (await import('./commands/snapshot')).snapshotCommand(rest, io);
       case 'scan':
         return await (await import('./commands/scan')).scanCommand(rest, io);
+      case 'sidecar':
+        return await (await import('./commands/sidecar')).sidecarCommand(rest, io);
+      case 'gateway':
+        return await (await import('./commands/gateway')).gatewayCommand(rest, io);
       case '--version':
       case 'version':
         io.out(`scanner ${VERSION}\n`);
