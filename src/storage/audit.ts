@@ -14,7 +14,17 @@ export type AuditType =
   | 'webhook.created'
   | 'webhook.deleted'
   | 'session.created'
-  | 'session.revoked';
+  | 'session.revoked'
+  | 'registration_token.created'
+  | 'registration_token.revoked'
+  | 'host.registered'
+  | 'host.reattested'
+  | 'host.revoked'
+  | 'enrollment_token.created'
+  | 'enrollment_token.revoked'
+  | 'gateway.enrolled'
+  | 'gateway.approved'
+  | 'gateway.revoked';
 
 export async function recordAudit(store: Store, e: Omit<AuditEventDoc, '_id' | 'at'>, now = new Date()): Promise<AuditEventDoc> {
   const doc: AuditEventDoc = { _id: newId('aud', now.getTime()), at: now, ...e };

@@ -37,6 +37,13 @@ export interface Collections {
   loginCodes: Collection<D.LoginCodeDoc>;
   loginAttempts: Collection<D.LoginAttemptDoc>;
   loginLimits: Collection<D.LoginLimitDoc>;
+  registrationTokens: Collection<D.RegistrationTokenDoc>;
+  registrationUses: Collection<D.RegistrationUseDoc>;
+  hosts: Collection<D.HostDoc>;
+  hostCredentials: Collection<D.HostCredentialDoc>;
+  enrollmentTokens: Collection<D.EnrollmentTokenDoc>;
+  gateways: Collection<D.GatewayDoc>;
+  gatewayCredentials: Collection<D.GatewayCredentialDoc>;
 }
 
 export interface Store {
@@ -106,6 +113,13 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     loginCodes: db.collection('loginCodes'),
     loginAttempts: db.collection('loginAttempts'),
     loginLimits: db.collection('loginLimits'),
+    registrationTokens: db.collection('registrationTokens'),
+    registrationUses: db.collection('registrationUses'),
+    hosts: db.collection('hosts'),
+    hostCredentials: db.collection('hostCredentials'),
+    enrollmentTokens: db.collection('enrollmentTokens'),
+    gateways: db.collection('gateways'),
+    gatewayCredentials: db.collection('gatewayCredentials'),
   };
   return { client, db, c, close: () => client.close() };
 }
@@ -139,6 +153,19 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.webhookDeliveries.createIndex({ webhookId: 1, _id: -1 }),
     c.loginAttempts.createIndex({ codeId: 1 }),
     c.loginLimits.createIndex({ key: 1 }),
+    // Hosts and gateways (platform.md §4, §5): credentials are found by _id (the hash); these serve the public ids,
+    // the lists in their orders, a machine's hosts and the uses of a token.
+    c.registrationTokens.createIndex({ id: 1 }, { unique: true }),
+    c.registrationTokens.createIndex({ orgId: 1, id: -1 }),
+    c.registrationUses.createIndex({ orgId: 1, tokenId: 1 }),
+    c.hosts.createIndex({ orgId: 1, machineId: 1, machineSeq: -1 }),
+    c.hosts.createIndex({ orgId: 1, hostname: 1, _id: 1 }),
+    c.hosts.createIndex({ orgId: 1, labels: 1 }),
+    c.hostCredentials.createIndex({ hostId: 1 }),
+    c.enrollmentTokens.createIndex({ id: 1 }, { unique: true }),
+    c.enrollmentTokens.createIndex({ orgId: 1, id: -1 }),
+    c.gateways.createIndex({ orgId: 1, name: 1, _id: 1 }),
+    c.gatewayCredentials.createIndex({ gatewayId: 1 }),
   ]);
   // The earlier scan-list indexes (bucket alone), superseded by the two above.
   await Promise.all(['orgId_1_orgBucket_-1', 'orgId_1_projectId_1_projectBucket_-1'].map((name) => c.scans.dropIndex(name).catch(() => undefined)));
