@@ -214,6 +214,7 @@ test('keyboard only: through the filters into the list, row to row, open a findi
   await p.getByRole('heading', { name: new RegExp(`^${text} in `) }).waitFor();
   expect(await p.evaluate(() => document.activeElement?.tagName)).toBe('H1'); // focus moved to the new view
   // on the finding: Tab to the last attribution's graph button, Enter shows its path and graph
+  await p.getByRole('button', { name: /Show/ }).first().waitFor(); // the attributions are read after the finding
   const shows = await p.getByRole('button', { name: /Show/ }).count();
   expect(shows).toBeGreaterThan(0);
   let seen = 0;
