@@ -1,6 +1,7 @@
 // Every setting the service reads, in one place, from the environment (documented in README.md).
 import path from 'node:path';
 import fs from 'node:fs';
+import { DEFAULT_WINDOWS, type FleetWindows } from './domain/hosts/status';
 
 export interface Config {
   port: number;
@@ -32,6 +33,34 @@ export function envInt(name: string, fallback: number, { min = 0, env = process.
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${v}"`);
   return n;
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * A duration setting in milliseconds: a whole number of seconds ("900"), or a whole number with a unit ms, s, m or h
+ * ("15m", "500ms"); the fallback when unset or empty. Anything else, zero, or more than `maxMs` throws, naming it.
+ */
+export function envDuration(name: string, fallbackMs: number, { maxMs = 30 * 24 * 3_600_000, env = process.env }: { maxMs?: number; env?: NodeJS.ProcessEnv } = {}): number {
+  const v = env[name]?.trim();
+  if (!v) return fallbackMs;
+  const m = /^(\d{1,15})(ms|s|m|h)?$/.exec(v);
+  const ms = m ? Number(m[1]) * DURATION_UNITS[m[2] ?? 's'] : NaN;
+  if (!(ms >= 1 && ms <= maxMs)) throw new Error(`${name} must be a positive duration of at most ${maxMs / 3_600_000} h: seconds ("900") or a number with a unit ms, s, m or h ("15m"), got "${v}"`);
+  return ms;
+}
+
+/**
+ * The windows of platform.md §4 and §5: HOST_EXPIRY and GATEWAY_EXPIRY (default 15 minutes, at most 7 days). The
+ * 7 days a pending gateway has to be approved are the contract's, not a setting.
+ */
+export function fleetWindowsFromEnv(env: NodeJS.ProcessEnv = process.env): FleetWindows {
+  const maxMs = 7 * 24 * 3_600_000;
+  return {
+    hostExpiryMs: envDuration('HOST_EXPIRY', DEFAULT_WINDOWS.hostExpiryMs, { env, maxMs }),
+    gatewayExpiryMs: envDuration('GATEWAY_EXPIRY', DEFAULT_WINDOWS.gatewayExpiryMs, { env, maxMs }),
+    pendingGatewayMs: DEFAULT_WINDOWS.pendingGatewayMs,
+  };
 }
 
 /** runtime.json written by `npm start`: lets `npm run api`, `npm run worker` and the CLI find the local infra. */

@@ -21,12 +21,16 @@ import { uploadRoutes } from './uploads/routes';
 import { exportRoutes } from './scans/exports';
 import { webhookRoutes } from './webhooks/routes';
 import { deliveryRoutes } from './webhooks/deliveries';
+import { registrationTokenRoutes } from './hosts/tokens';
+import { hostRoutes } from './hosts/routes';
+import { enrollmentTokenRoutes } from './gateways/tokens';
+import { gatewayRoutes } from './gateways/routes';
 import { platformFromEnv } from './platform';
 import { sessionRoutes } from './sessions/routes';
 import { webAppRoutes } from './web/routes';
 import { deriveCodeKey } from '../domain/sign-in/codes';
 import { CODES_PER_ADDRESS, CODES_PER_EMAIL } from '../domain/sign-in/limits';
-import { envInt } from '../config';
+import { envInt, fleetWindowsFromEnv } from '../config';
 import { mailFromEnv } from '../infra/mail';
 import { masterKeyFromEnv } from '../storage/secrets';
 import type { Logger } from '../logger';
@@ -42,13 +46,14 @@ export function signInFromEnv(logger: Logger, env: NodeJS.ProcessEnv = process.e
 
 export function createApp(given: AppDeps): Koa<AppState> {
   // settings read once here, not per request
-  const deps: AppDeps = { ...given, platform: given.platform ?? platformFromEnv(), signIn: given.signIn ?? signInFromEnv(given.logger) };
+  // HOST_EXPIRY / GATEWAY_EXPIRY too: a malformed value stops the API at start, naming it
+  const deps: AppDeps = { ...given, platform: given.platform ?? platformFromEnv(), signIn: given.signIn ?? signInFromEnv(given.logger), fleet: given.fleet ?? fleetWindowsFromEnv() };
   const app = new Koa<AppState>({ proxy: process.env.TRUST_PROXY === '1' });
   app.silent = true; // errors are logged by the envelope middleware, with the request id
   app.use(requestMetrics()); // first: it records the status the error envelope chose
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps), webAppRoutes(deps, deps.webRoot)]) {
+  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps), registrationTokenRoutes(deps), hostRoutes(deps), enrollmentTokenRoutes(deps), gatewayRoutes(deps), webAppRoutes(deps, deps.webRoot)]) {
     app.use(router.routes());
   }
   return app;

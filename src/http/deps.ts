@@ -10,6 +10,7 @@ import type { RateLimiter } from './rate-limit';
 import type { SecretBox } from '../storage/secrets';
 import type { DestinationPolicy } from '../infra/webhooks/destination';
 import type { MailSender } from '../infra/mail/types';
+import type { FleetWindows } from '../domain/hosts/status';
 
 export interface ScanStarter {
   /** Starts the scan's workflow (workflow id = scan id). Resolves false when Temporal could not be reached. */
@@ -54,6 +55,11 @@ export interface AppDeps {
   webRoot?: string;
   /** Sign-in by emailed code (platform.md §3; defaults: MAIL_TRANSPORT, and a key derived from SECRETS_KEY). */
   signIn?: SignInConfig;
+  /**
+   * Hosts and gateways (platform.md §4, §5): HOST_EXPIRY, GATEWAY_EXPIRY and the pending-gateway window (defaults:
+   * fleetWindowsFromEnv(); only tests pass a pending window other than the contract's 7 days).
+   */
+  fleet?: FleetWindows;
 }
 
 export interface SignInConfig {

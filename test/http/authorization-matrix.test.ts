@@ -1,13 +1,15 @@
 // Every endpoint of the authorization matrix × every kind of credential, over real HTTP against the real database:
 // 401 for missing, malformed, expired and revoked credentials; 403 naming the scope or role for valid credentials
 // that lack it; resources of another organization, or of a project out of a key's reach, are 404 exactly like
-// nonexistent ones (422 unknown_project for an upload into such a project); everything else gets past access.
+// nonexistent ones (422 unknown_project for an upload into such a project); everything else gets past access. The
+// machine credentials of hosts and gateways (platform.md §4, §5) are valid only on their own endpoints: 403
+// insufficient_scope everywhere else, 401 when unknown, used up, expired or revoked.
 import { addMember, createSession, findOrCreateUser, revokeSession } from '../../src/storage/accounts';
 import { createApiKey } from '../../src/storage/api-keys';
 import { secretsFromEnv } from '../../src/storage/secrets';
 import { createWebhook } from '../../src/storage/webhooks';
 import { MATRIX, type Access, type Endpoint } from '../../src/http/auth/matrix';
-import { SCOPES } from '../../src/http/auth/principal';
+import { SCOPES, type MachineKind } from '../../src/http/auth/principal';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 import { v2Snapshot } from '../helpers/v2';
@@ -22,7 +24,18 @@ const ids: Record<string, string> = {};
  * or without `X-Svc-App: 1`, from the app's origin or from another site, and possibly beside a Bearer credential.
  */
 type Via = { cookie: true; appHeader: boolean; site: 'same-origin' | 'cross-site'; bearer?: () => Promise<string> };
-type Cred = { name: string; token: () => Promise<string | null>; kind: 'none' | 'invalid' | 'session' | 'key'; role?: string; org?: 'a' | 'b' | null; scopes?: string[]; restricted?: boolean; via?: Via; getOnly?: boolean };
+type Cred = {
+  name: string;
+  token: () => Promise<string | null>;
+  kind: 'none' | 'invalid' | 'session' | 'key' | 'machine';
+  role?: string;
+  org?: 'a' | 'b' | null;
+  scopes?: string[];
+  restricted?: boolean;
+  via?: Via;
+  getOnly?: boolean;
+  machine?: MachineKind;
+};
 
 const DAY = 24 * 3600 * 1000;
 const appSession = async (org: Org, role: 'owner' | 'member', age: { createdAgo?: number; idleFor?: number } = {}) => {
@@ -125,6 +138,104 @@ const CREDS: Cred[] = [
   { name: 'cookie owner + unknown Bearer', kind: 'invalid', token: () => appSession(a, 'owner'), via: { ...sameOrigin, bearer: async () => 'svc_ses_' + '0'.repeat(40) } },
 ];
 
+
+// ---- machine credentials: made through the API by org a's (or b's) owner ----------------------------------------
+/** The host or gateway a machine credential belongs to (its heartbeats name it). */
+const ownerOf = new Map<string, string>();
+const post = async (token: string, path: string, body: object) => {
+  const res = await t.api.post(path).set(bearer(token)).send(body);
+  if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+};
+let machineSeq = 0;
+const registrationToken = async (org: Org, body: object = {}) => post(org.ownerToken, '/v1/hosts/registration-tokens', { name: 'matrix', ...body });
+const newHost = async (org: Org) => {
+  const { host, credential } = await post((await registrationToken(org)).token, '/v1/hosts/attestations', { hostname: 'matrix', machineId: `matrix-${Date.now()}-${machineSeq++}` });
+  ownerOf.set(credential, host.id);
+  return { id: host.id as string, credential: credential as string };
+};
+const enrollmentToken = async (org: Org) => post(org.ownerToken, '/v1/gateways/enrollment-tokens', { name: 'matrix' });
+const newGateway = async (org: Org, approve = false) => {
+  const { gateway, credential } = await post((await enrollmentToken(org)).token, '/v1/gateways/enrollments', { version: '1', networkScope: ['10.0.0.0/8'] });
+  if (approve) await post(org.ownerToken, `/v1/gateways/${gateway.id}/approval`, { networkScope: ['10.0.0.0/8'] });
+  ownerOf.set(credential, gateway.id);
+  return { id: gateway.id as string, credential: credential as string };
+};
+const shared: { host?: string; gateway?: string } = {};
+const forget = (credential: string) => (ownerOf.delete(credential), credential);
+const machineCred = (name: string, machine: MachineKind, token: () => Promise<string>, org: 'a' | 'b' = 'a'): Cred => ({ name, kind: 'machine', machine, org, token });
+const refused = (name: string, token: () => Promise<string>): Cred => ({ name, kind: 'invalid', token });
+
+const MACHINE_CREDS: Cred[] = [
+  machineCred('registration token', 'registration_token', async () => (await registrationToken(a)).token),
+  machineCred('host credential', 'host', async () => (await newHost(a)).credential),
+  machineCred('enrollment token', 'enrollment_token', async () => (await enrollmentToken(a)).token),
+  machineCred('gateway credential (pending)', 'gateway', async () => (await newGateway(a)).credential),
+  machineCred('gateway credential (active)', 'gateway', async () => (await newGateway(a, true)).credential),
+  machineCred('registration token of another org', 'registration_token', async () => (await registrationToken(b)).token, 'b'),
+  // these name org a's host or gateway in the path (not their own): 404, as for an unknown one
+  machineCred('host credential of another org', 'host', async () => forget((await newHost(b)).credential), 'b'),
+  machineCred('gateway credential of another org', 'gateway', async () => forget((await newGateway(b, true)).credential), 'b'),
+  refused('unknown registration token', async () => 'svc_reg_' + '0'.repeat(40)),
+  refused('exhausted registration token', async () => {
+    const { token } = await registrationToken(a);
+    await post(token, '/v1/hosts/attestations', { hostname: 'x', machineId: `matrix-used-${Date.now()}-${machineSeq++}` });
+    return token;
+  }),
+  refused('expired registration token', async () => {
+    const r = await registrationToken(a);
+    await t.store.c.registrationTokens.updateOne({ id: r.registrationToken.id }, { $set: { expiresAt: new Date(Date.now() - 1) } });
+    return r.token;
+  }),
+  refused('revoked registration token', async () => {
+    const r = await registrationToken(a);
+    await t.api.delete(`/v1/hosts/registration-tokens/${r.registrationToken.id}`).set(bearer(a.ownerToken));
+    return r.token;
+  }),
+  refused('unknown host credential', async () => 'svc_hst_' + '0'.repeat(40)),
+  refused('revoked host', async () => {
+    const h = await newHost(a);
+    await t.api.delete(`/v1/hosts/${h.id}`).set(bearer(a.ownerToken));
+    return h.credential;
+  }),
+  refused('host credential replaced by a re-attestation', async () => {
+    const r = await registrationToken(a, { uses: 2 });
+    const machineId = `matrix-re-${Date.now()}-${machineSeq++}`;
+    const first = await post(r.token, '/v1/hosts/attestations', { hostname: 'x', machineId });
+    await t.api.post('/v1/hosts/attestations').set(bearer(r.token)).set('X-Svc-Host-Credential', first.credential).send({ hostname: 'x', machineId });
+    ownerOf.set(first.credential, first.host.id);
+    return first.credential;
+  }),
+  refused('unknown enrollment token', async () => 'svc_gw_' + '0'.repeat(40)),
+  refused('used enrollment token', async () => {
+    const { token } = await enrollmentToken(a);
+    await post(token, '/v1/gateways/enrollments', { version: '1', networkScope: ['10.0.0.0/8'] });
+    return token;
+  }),
+  refused('expired enrollment token', async () => {
+    const r = await enrollmentToken(a);
+    await t.store.c.enrollmentTokens.updateOne({ id: r.enrollmentToken.id }, { $set: { expiresAt: new Date(Date.now() - 1) } });
+    return r.token;
+  }),
+  refused('revoked enrollment token', async () => {
+    const r = await enrollmentToken(a);
+    await t.api.delete(`/v1/gateways/enrollment-tokens/${r.enrollmentToken.id}`).set(bearer(a.ownerToken));
+    return r.token;
+  }),
+  refused('unknown gateway credential', async () => 'svc_gwc_' + '0'.repeat(40)),
+  refused('revoked gateway', async () => {
+    const g = await newGateway(a, true);
+    await t.api.delete(`/v1/gateways/${g.id}`).set(bearer(a.ownerToken));
+    return g.credential;
+  }),
+  refused('gateway pending for more than 7 days', async () => {
+    const g = await newGateway(a);
+    await t.store.c.gateways.updateOne({ _id: g.id }, { $set: { enrolledAt: new Date(Date.now() - 7 * DAY - 1000) } });
+    return g.credential;
+  }),
+];
+CREDS.push(...MACHINE_CREDS);
+
 const UPLOADS = '/v1/scans/dependency-snapshots/uploads';
 const graph = v2Snapshot([{ module: ':app', context: 'runtimeClasspath', vertices: [['0', ':app', '1'], ['1', 'org.example:lib@1.0']] }], undefined, { project: 'alpha' });
 const uploadCreate = () => ({ schemaVersion: 2, project: 'alpha', ecosystem: 'gradle', parts: 1 });
@@ -161,6 +272,20 @@ async function request(endpoint: Endpoint, token: string | null, via?: Via) {
     const w = await createWebhook(t.store, secretsFromEnv(), { orgId: a.orgId, url: 'https://hooks.example.test/scans', events: ['scan.completed'], createdBy: null });
     path = route.replace(':webhookId', w.doc._id);
   }
+  // hosts and gateways: a machine credential names its own host or gateway; anyone else a fresh one of org a
+  if (route.includes(':tokenId')) {
+    const made = route.startsWith('/v1/hosts') ? (await registrationToken(a)).registrationToken : (await enrollmentToken(a)).enrollmentToken;
+    path = route.replace(':tokenId', made.id);
+  }
+  // a heartbeat names the credential's own host or gateway, else one of org a; revocation and approval a fresh one
+  const fresh = !endpoint.endsWith('/heartbeats');
+  if (route.includes(':hostId')) path = route.replace(':hostId', (!fresh && token && ownerOf.get(token)) || (fresh ? (await newHost(a)).id : (shared.host ??= (await newHost(a)).id)));
+  if (route.includes(':gatewayId')) path = route.replace(':gatewayId', (!fresh && token && ownerOf.get(token)) || (fresh ? (await newGateway(a)).id : (shared.gateway ??= (await newGateway(a)).id)));
+  if (endpoint === 'POST /v1/hosts/registration-tokens' || endpoint === 'POST /v1/gateways/enrollment-tokens') body = { name: 'matrix' };
+  if (endpoint === 'POST /v1/hosts/attestations') body = { hostname: 'matrix', machineId: `matrix-${Date.now()}-${machineSeq++}` };
+  if (endpoint === 'POST /v1/gateways/enrollments') body = { version: '1', networkScope: ['10.0.0.0/8'] };
+  if (endpoint === 'POST /v1/gateways/:gatewayId/approval') body = { networkScope: ['10.0.0.0/8'] };
+  if (endpoint.endsWith('/heartbeats')) body = {};
   // a loopback destination: refused by the default policy (422), past access
   if (endpoint === 'POST /v1/webhooks') body = { url: 'https://127.0.0.1:9/hook', events: ['scan.completed'] };
   // ids that do not exist: the endpoint answers 404 not_found past access, as it does for a scan out of reach
@@ -188,6 +313,13 @@ function expected(endpoint: Endpoint, access: Access, c: Cred): { status?: numbe
   if (access.kind === 'public') return { pass: true };
   if (c.kind === 'none' || c.kind === 'invalid') return { status: 401, code: 'invalid_token' };
   if (c.getOnly && !endpoint.startsWith('GET ')) return { status: 401, code: 'invalid_token', message: /origin/ };
+  if (access.kind === 'credential') {
+    if (c.kind !== 'machine' || c.machine !== access.credential) return { status: 403, code: 'insufficient_scope', message: /^requires a .*\(svc_/ };
+    // another organization's host or gateway naming one of org a in the path: out of reach
+    if (c.org === 'b' && /:(hostId|gatewayId)/.test(endpoint)) return { status: 404, code: 'not_found' };
+    return { pass: true };
+  }
+  if (c.kind === 'machine') return { status: 403, code: 'insufficient_scope', message: /valid only on its own endpoints/ };
   if (access.kind === 'session') return c.kind === 'session' ? { pass: true } : { status: 403, code: 'insufficient_scope', message: /session/ };
   if (access.kind === 'roles') {
     if (c.kind === 'key') return { status: 403, code: 'insufficient_scope', message: /role/ };
@@ -212,8 +344,19 @@ function expected(endpoint: Endpoint, access: Access, c: Cred): { status?: numbe
 
 const cases = (Object.entries(MATRIX) as [Endpoint, Access][]).flatMap(([endpoint, access]) => CREDS.map((c) => [endpoint, c.name, access, c] as const));
 
+/**
+ * A machine credential is made once per kind and reused, except where the endpoint would use it up (an attestation
+ * takes a registration token's one use, an enrollment the enrollment token): there it is made afresh.
+ */
+const made = new Map<string, string>();
+async function tokenFor(endpoint: Endpoint, cred: Cred): Promise<string | null> {
+  if (!MACHINE_CREDS.includes(cred) || endpoint === 'POST /v1/hosts/attestations' || endpoint === 'POST /v1/gateways/enrollments') return cred.token();
+  if (!made.has(cred.name)) made.set(cred.name, (await cred.token())!);
+  return made.get(cred.name)!;
+}
+
 test.each(cases)('%s with %s', async (endpoint, _name, access, cred) => {
-  const token = await cred.token();
+  const token = await tokenFor(endpoint, cred);
   const res = await request(endpoint, token, cred.via);
   const want = expected(endpoint, access, cred);
   if (want.pass) {

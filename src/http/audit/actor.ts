@@ -1,8 +1,24 @@
 import type { Principal } from '../auth/principal';
 import type { AuditEventDoc } from '../../storage/documents';
 
-/** Who acted: the member and user of a session (API keys never reach audited endpoints). */
+/**
+ * Who acted: the member and user of a session (API keys never reach audited endpoints); for the machine credentials of
+ * hosts and gateways no person, and the additive field naming the credential's token, host or gateway.
+ */
 export function actorOf(p: Principal): AuditEventDoc['actor'] {
-  if (p.kind === 'session') return { memberId: p.member?._id ?? null, userId: p.user.id, email: p.user.email };
-  return { memberId: p.key.createdBy, userId: null, email: null };
+  const nobody = { memberId: null, userId: null, email: null };
+  switch (p.kind) {
+    case 'session':
+      return { memberId: p.member?._id ?? null, userId: p.user.id, email: p.user.email };
+    case 'api_key':
+      return { memberId: p.key.createdBy, userId: null, email: null };
+    case 'registration_token':
+      return { ...nobody, registrationTokenId: p.token.id };
+    case 'host':
+      return { ...nobody, hostId: p.host._id };
+    case 'enrollment_token':
+      return { ...nobody, enrollmentTokenId: p.token.id };
+    case 'gateway':
+      return { ...nobody, gatewayId: p.gateway._id };
+  }
 }

@@ -7,13 +7,18 @@ import { ApiError } from '../../domain/errors';
 import type { Role } from '../../storage/documents';
 import type { AppDeps, AppState } from '../deps';
 import { authenticate } from './authenticate';
-import { roleScopes, type Principal, type Scope } from './principal';
+import { isMachine, MACHINE_NAMES, roleScopes, type MachineKind, type Principal, type Scope } from './principal';
 
 export type Access =
   /** no credential (the spec's public endpoints) */
   | { kind: 'public' }
-  /** API key with the scope, or a session whose role holds it (decisions.md) */
-  | { kind: 'scope'; scope: Scope }
+  /**
+   * API key with the scope, or a session whose role holds it (decisions.md); `machines`: machine credentials also
+   * taken (issue 19: the two MCP uploads take a host credential too, platform.md §4), none so far
+   */
+  | { kind: 'scope'; scope: Scope; machines?: readonly MachineKind[] }
+  /** one machine credential of hosts or gateways, on its own endpoints only (platform.md §4, §5) */
+  | { kind: 'credential'; credential: MachineKind }
   /** session only, a member of an organization with one of these roles */
   | { kind: 'roles'; roles: Role[] }
   /** session only, with or without an organization */
@@ -69,27 +74,58 @@ export const MATRIX = {
   'GET /v1/webhooks': { kind: 'roles', roles: ADMINS },
   'DELETE /v1/webhooks/:webhookId': { kind: 'roles', roles: ADMINS },
   'GET /v1/webhooks/:webhookId/deliveries': { kind: 'roles', roles: ADMINS },
+  // platform.md §4: hosts (src/http/hosts/). Tokens and revocation are human-only (owner and admin sessions); the
+  // sidecar's endpoints take its registration token or host credential and nothing else. Issue 19 adds the host
+  // credential to the two MCP uploads: { kind: 'scope', scope: 'mcp:upload', machines: ['host'] }.
+  'POST /v1/hosts/registration-tokens': { kind: 'roles', roles: ADMINS },
+  'GET /v1/hosts/registration-tokens': { kind: 'roles', roles: ADMINS },
+  'DELETE /v1/hosts/registration-tokens/:tokenId': { kind: 'roles', roles: ADMINS },
+  'POST /v1/hosts/attestations': { kind: 'credential', credential: 'registration_token' },
+  'POST /v1/hosts/:hostId/heartbeats': { kind: 'credential', credential: 'host' },
+  'GET /v1/hosts': { kind: 'scope', scope: 'hosts:read' },
+  'DELETE /v1/hosts/:hostId': { kind: 'roles', roles: ADMINS },
+  // platform.md §5: gateways (src/http/gateways/); approval and revocation are human-only
+  'POST /v1/gateways/enrollment-tokens': { kind: 'roles', roles: ADMINS },
+  'GET /v1/gateways/enrollment-tokens': { kind: 'roles', roles: ADMINS },
+  'DELETE /v1/gateways/enrollment-tokens/:tokenId': { kind: 'roles', roles: ADMINS },
+  'POST /v1/gateways/enrollments': { kind: 'credential', credential: 'enrollment_token' },
+  'POST /v1/gateways/:gatewayId/approval': { kind: 'roles', roles: ADMINS },
+  'POST /v1/gateways/:gatewayId/heartbeats': { kind: 'credential', credential: 'gateway' },
+  'GET /v1/gateways': { kind: 'scope', scope: 'gateways:read' },
+  'DELETE /v1/gateways/:gatewayId': { kind: 'roles', roles: ADMINS },
 } as const satisfies Record<string, Access>;
 
 export type Endpoint = keyof typeof MATRIX;
 
 const forbidden = (msg: string) => new ApiError(403, 'insufficient_scope', msg);
 
-/** Throws 403 insufficient_scope (naming the scope or role required) unless the principal may call the endpoint. */
+/** What a machine credential is told anywhere but on its own endpoints. */
+const onlyItsOwn = (p: Principal, required: string) => forbidden(`requires ${required}; ${isMachine(p) ? MACHINE_NAMES[p.kind] : 'this credential'} is valid only on its own endpoints`);
+
+/** Throws 403 insufficient_scope (naming the scope, role or credential required) unless the principal may call the endpoint. */
 export function authorize(p: Principal, a: Access): void {
   switch (a.kind) {
     case 'public':
       return;
+    case 'credential':
+      if (p.kind !== a.credential) throw forbidden(`requires ${MACHINE_NAMES[a.credential]}; no other credential can call this endpoint`);
+      return;
     case 'session':
+      if (isMachine(p)) throw onlyItsOwn(p, 'a session');
       if (p.kind !== 'session') throw forbidden('requires a session; API keys cannot call this endpoint');
       return;
     case 'roles': {
+      if (isMachine(p)) throw onlyItsOwn(p, `a session with role ${a.roles.join(' or ')}`);
       if (p.kind !== 'session') throw forbidden(`requires a session with role ${a.roles.join(' or ')}; API keys cannot manage the organization`);
       if (!p.member) throw forbidden('requires organization membership');
       if (!a.roles.includes(p.member.role)) throw forbidden(`requires role ${a.roles.join(' or ')}`);
       return;
     }
     case 'scope':
+      if (isMachine(p)) {
+        if (a.machines?.includes(p.kind)) return;
+        throw onlyItsOwn(p, `scope ${a.scope}`);
+      }
       if (p.kind === 'api_key') {
         if (!p.key.scopes.includes(a.scope)) throw forbidden(`requires scope ${a.scope}`);
         return;

@@ -1,6 +1,7 @@
-// Who is calling: a signed-in human (session) or an integration (API key). Resolved once per request.
+// Who is calling: a signed-in human (session), an integration (API key), or one of the machine credentials of hosts
+// and gateways (platform.md §4, §5), each valid only on its own endpoints. Resolved once per request.
 import { SCOPES, type Scope } from '../../domain/scopes';
-import type { ApiKeyDoc, MemberDoc, Role } from '../../storage/documents';
+import type { ApiKeyDoc, EnrollmentTokenDoc, GatewayDoc, HostCredentialDoc, HostDoc, MemberDoc, RegistrationTokenDoc, Role } from '../../storage/documents';
 
 // The scopes' list lives in a dependency-free module the web app imports too.
 export { ORG_WIDE_SCOPES, SCOPES, type Scope } from '../../domain/scopes';
@@ -26,7 +27,28 @@ export type Principal =
       tokenHash: string;
       key: ApiKeyDoc;
       orgId: string;
-    };
+    }
+  | MachinePrincipal;
+
+/** The machine credentials: svc_reg_, svc_hst_, svc_gw_ and svc_gwc_. */
+export type MachinePrincipal =
+  | { kind: 'registration_token'; tokenHash: string; orgId: string; token: RegistrationTokenDoc }
+  | { kind: 'host'; tokenHash: string; orgId: string; host: HostDoc; credential: HostCredentialDoc }
+  | { kind: 'enrollment_token'; tokenHash: string; orgId: string; token: EnrollmentTokenDoc }
+  | { kind: 'gateway'; tokenHash: string; orgId: string; gateway: GatewayDoc };
+
+export type MachineKind = MachinePrincipal['kind'];
+export const MACHINE_KINDS: readonly MachineKind[] = ['registration_token', 'host', 'enrollment_token', 'gateway'];
+
+/** How a machine credential is named in messages. */
+export const MACHINE_NAMES: Record<MachineKind, string> = {
+  registration_token: 'a registration token (svc_reg_)',
+  host: 'a host credential (svc_hst_)',
+  enrollment_token: 'a gateway enrollment token (svc_gw_)',
+  gateway: 'a gateway credential (svc_gwc_)',
+};
+
+export const isMachine = (p: Principal): p is MachinePrincipal => (MACHINE_KINDS as readonly string[]).includes(p.kind);
 
 /** The project restriction of a credential: null = every project of its organization. */
 export function projectRestriction(p: Principal): string[] | null {

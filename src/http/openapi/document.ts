@@ -8,7 +8,7 @@ import type { ErrorCode } from '../../domain/errors';
 import { snapshotSchemaV1 } from '../../domain/snapshot/schema-v1';
 import { snapshotSchemaV2 } from '../../domain/snapshot/schema-v2';
 import { MATRIX, type Access, type Endpoint } from '../auth/matrix';
-import { roleScopes } from '../auth/principal';
+import { MACHINE_NAMES, roleScopes } from '../auth/principal';
 import type { Operation, Resp } from './operation';
 import { platformOperations } from './operations-platform';
 import { scanOperations } from './operations-scans';
@@ -19,6 +19,8 @@ import { exportOperations } from './operations-exports';
 import { webhookOperations } from './operations-webhooks';
 import { deliveryOperations } from './operations-deliveries';
 import { sessionOperations } from './operations-sessions';
+import { hostOperations } from './operations-hosts';
+import { gatewayOperations } from './operations-gateways';
 import { commonSchemas, errorEnvelope, ref } from './schemas/common';
 import { platformSchemas } from './schemas/platform';
 import { scanSchemas } from './schemas/scans';
@@ -29,13 +31,15 @@ import { exportSchemas } from './schemas/exports';
 import { webhookSchemas } from './schemas/webhooks';
 import { deliverySchemas } from './schemas/deliveries';
 import { sessionSchemas } from './schemas/sessions';
+import { hostSchemas } from './schemas/hosts';
+import { gatewaySchemas } from './schemas/gateways';
 
 /** Routes outside the matrix: served without any guard (load balancers and orchestrators call them). */
 export type Unguarded = 'GET /healthz' | 'GET /readyz';
 export type Route = Endpoint | Unguarded;
 
 // A Record over every matrix endpoint: a new MATRIX row without a description here does not typecheck.
-export const OPERATIONS: Record<Route, Operation> = { ...platformOperations, ...scanOperations, ...inventoryOperations, ...uploadOperations, ...readOperations, ...exportOperations, ...webhookOperations, ...deliveryOperations, ...sessionOperations };
+export const OPERATIONS: Record<Route, Operation> = { ...platformOperations, ...scanOperations, ...inventoryOperations, ...uploadOperations, ...readOperations, ...exportOperations, ...webhookOperations, ...deliveryOperations, ...sessionOperations, ...hostOperations, ...gatewayOperations };
 
 export function accessOf(route: Route): Access {
   return route in MATRIX ? MATRIX[route as Endpoint] : { kind: 'public' };
@@ -57,8 +61,11 @@ export function credentialText(a: Access): string {
       return `Credential: a session token of a member with role ${a.roles.join(' or ')}. API keys get 403 insufficient_scope.`;
     case 'scope': {
       const roles = ROLE_NAMES.filter((r) => roleScopes(r).has(a.scope));
-      return `Credential: an API key with scope ${a.scope}, or a session token of a member whose role holds it (${roles.join(', ')}).`;
+      const machines = a.machines?.length ? `, or ${a.machines.map((m) => MACHINE_NAMES[m]).join(' or ')}` : '';
+      return `Credential: an API key with scope ${a.scope}, or a session token of a member whose role holds it (${roles.join(', ')})${machines}.`;
     }
+    case 'credential':
+      return `Credential: ${MACHINE_NAMES[a.credential]} as the Bearer token, and nothing else: sessions, API keys and the other machine credentials get 403 insufficient_scope.`;
   }
 }
 
@@ -162,7 +169,9 @@ export function buildOpenApiDocument() {
           scheme: 'bearer',
           description:
             '`Authorization: Bearer <credential>`: an API key (`svc_key_...`, scoped and project-restricted, for integrations) or a session token ' +
-            '(a signed-in human, role-gated; the only credential for organization, member, invitation and API-key management). ' +
+            '(a signed-in human, role-gated; the only credential for organization, member, invitation and API-key management), ' +
+            'or one of the machine credentials of hosts and gateways, each valid only on its own endpoints: a registration token (`svc_reg_...`), ' +
+            'a host credential (`svc_hst_...`), a gateway enrollment token (`svc_gw_...`), a gateway credential (`svc_gwc_...`). ' +
             'Each operation\'s description and x-credential name the kind, scope or roles it takes.',
         },
         appSession: {
@@ -182,7 +191,7 @@ export function buildOpenApiDocument() {
         'X-RateLimit-Remaining': { description: 'Requests left in the current minute (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
         'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
       },
-      schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas, ...inventorySchemas, ...uploadSchemas, ...readSchemas, ...exportSchemas, ...webhookSchemas, ...deliverySchemas, ...sessionSchemas },
+      schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas, ...inventorySchemas, ...uploadSchemas, ...readSchemas, ...exportSchemas, ...webhookSchemas, ...deliverySchemas, ...sessionSchemas, ...hostSchemas, ...gatewaySchemas },
     },
   };
 }

@@ -120,7 +120,16 @@ export const platformSchemas = {
       actor: {
         type: 'object',
         required: ['memberId', 'userId', 'email'],
-        properties: { memberId: strOrNull, userId: strOrNull, email: strOrNull },
+        properties: {
+          memberId: strOrNull,
+          userId: strOrNull,
+          email: strOrNull,
+          // additive: a machine credential acted (platform.md §4, §5); memberId, userId and email are then null
+          registrationTokenId: { ...str, description: 'The registration token (hrt_...) that attested a host.' },
+          hostId: { ...str, description: 'The host (hst_...) whose credential acted.' },
+          enrollmentTokenId: { ...str, description: 'The enrollment token (gwt_...) that enrolled a gateway.' },
+          gatewayId: { ...str, description: 'The gateway (gw_...) whose credential acted.' },
+        },
       },
       target: { type: 'object', required: ['kind', 'id'], properties: { kind: str, id: str } },
       at: timestamp,
