@@ -14,6 +14,7 @@ const { buildClient } = require('../../../tools/build-client.js');
 const TOKEN = 'svc_reg_processSECRET42';
 let dir: string;
 let bundle: string;
+let text: string;
 let port: number;
 let server: http.Server | undefined;
 let heartbeats: number;
@@ -57,7 +58,8 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sidecar-process-'));
   bundle = path.join(dir, 'scanner.mjs');
   const built = await buildClient({ write: false });
-  fs.writeFileSync(bundle, built.outputFiles[0].text);
+  text = built.outputFiles[0].text;
+  fs.writeFileSync(bundle, text);
   port = 0;
   await listen();
   port = (server!.address() as AddressInfo).port;
@@ -100,6 +102,12 @@ async function until(what: string, cond: () => boolean, ms = 20_000): Promise<vo
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+test('the agents are loaded only when their command runs (lazily initialised modules, like the other commands)', () => {
+  for (const name of ['sidecar', 'gateway', 'loop', 'state', 'options']) expect(text).toMatch(new RegExp(`^var init_${name} = __esm\\(`, 'm'));
+  const tail = text.slice(text.lastIndexOf('// src/client/cli.ts'));
+  expect(tail).not.toMatch(/init_(sidecar|gateway|loop|state|options)\(\)/);
+});
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`${signal} stops it cleanly: exit 0`, async () => {
