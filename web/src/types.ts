@@ -99,3 +99,63 @@ export interface Dependency {
   path: string[];
   manifest: string;
 }
+
+// Hosts and gateways (platform.md §4, §5). Labels, hostnames and names are user-controlled: shown as text only.
+export type Labels = Record<string, string>;
+export type HostStatus = 'active' | 'expired' | 'revoked';
+export type GatewayStatus = 'pending' | 'active' | 'expired' | 'revoked';
+export type RegistrationTokenStatus = 'active' | 'exhausted' | 'expired' | 'revoked';
+export type EnrollmentTokenStatus = 'active' | 'used' | 'expired' | 'revoked';
+
+export interface Host {
+  id: string;
+  hostname: string;
+  status: HostStatus;
+  lastHeartbeatAt: string;
+  labels: Labels;
+  connectivity: 'direct' | 'gateway' | null;
+  /** Only when connectivity is gateway. */
+  gatewayId?: string;
+  os?: string | null;
+  arch?: string | null;
+  agentVersion?: string | null;
+  registeredAt?: string;
+}
+
+export interface Gateway {
+  id: string;
+  name: string;
+  status: GatewayStatus;
+  /** The approved scope once active; while pending (or expired unapproved), the scope asked for. */
+  networkScope: string[];
+  version: string | null;
+  lastSeenAt: string;
+  requestedScope?: string[];
+  enrolledAt?: string;
+  approvedAt?: string | null;
+}
+
+export interface RegistrationToken {
+  id: string;
+  name: string;
+  usesLeft: number;
+  labels: Labels;
+  status: RegistrationTokenStatus;
+  createdBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+  uses?: number;
+  revokedAt?: string | null;
+}
+
+export interface EnrollmentToken {
+  id: string;
+  name: string;
+  status: EnrollmentTokenStatus;
+  createdBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+  usedAt?: string | null;
+  gatewayId?: string | null;
+  revokedAt?: string | null;
+}
