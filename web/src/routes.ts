@@ -29,6 +29,10 @@ export const routes: AppRoute[] = [
   { path: `${BASE}/invitations/accept`, component: lazy(() => import('./views/admin/accept')), public: true, noOrg: true },
   { path: `${BASE}/api-keys`, component: lazy(() => import('./views/admin/api-keys')), nav: { label: 'API keys', section: 'admin' } },
   { path: `${BASE}/audit`, component: lazy(() => import('./views/admin/audit')), nav: { label: 'Audit trail', section: 'admin' } },
+  { path: `${BASE}/hosts`, component: lazy(() => import('./views/admin/hosts')), nav: { label: 'Hosts', section: 'admin' } },
+  { path: `${BASE}/hosts/registration-tokens`, component: lazy(() => import('./views/admin/registration-tokens')) },
+  { path: `${BASE}/gateways`, component: lazy(() => import('./views/admin/gateways')), nav: { label: 'Gateways', section: 'admin' } },
+  { path: `${BASE}/gateways/enrollment-tokens`, component: lazy(() => import('./views/admin/enrollment-tokens')) },
 ];
 
 /** The route entry of a path (same matching rules as preact-iso: segments, `:param`). */
