@@ -26,7 +26,8 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const me = useMe();
   const { path } = useLocation();
   const admin = me.member?.role === 'owner' || me.member?.role === 'admin';
-  const nav = routes.filter((r) => r.nav && (r.nav.section === 'triage' || admin || r.path.endsWith('/members')));
+  // every role reads members, hosts and gateways (hosts:read, gateways:read); the rest is for owners and admins
+  const nav = routes.filter((r) => r.nav && (r.nav.section === 'triage' || admin || r.nav.allRoles));
   const current = (p: string) => path === p || path.startsWith(`${p}/`) || (p === paths.projects() && (path === paths.home() || path.startsWith('/app/scans')));
   return (
     <div class="shell">

@@ -12,7 +12,8 @@ export interface AppRoute {
   public?: boolean;
   /** Shown to a signed-in user without organization (the invitation page). */
   noOrg?: boolean;
-  nav?: { label: string; section: 'triage' | 'admin' };
+  /** In the navigation: triage entries for everyone; admin entries for owners and admins, or every role with `allRoles`. */
+  nav?: { label: string; section: 'triage' | 'admin'; allRoles?: boolean };
 }
 
 
@@ -24,14 +25,14 @@ export const routes: AppRoute[] = [
   { path: `${BASE}/projects/:projectId/inventory`, component: lazy(() => import('./views/inventory')) },
   { path: `${BASE}/scans/:scanId`, component: lazy(() => import('./views/findings')) },
   { path: `${BASE}/scans/:scanId/findings/:findingId`, component: lazy(() => import('./views/finding')) },
-  { path: `${BASE}/members`, component: lazy(() => import('./views/admin/members')), nav: { label: 'Members', section: 'admin' } },
+  { path: `${BASE}/members`, component: lazy(() => import('./views/admin/members')), nav: { label: 'Members', section: 'admin', allRoles: true } },
   { path: `${BASE}/invitations`, component: lazy(() => import('./views/admin/invitations')), nav: { label: 'Invitations', section: 'admin' } },
   { path: `${BASE}/invitations/accept`, component: lazy(() => import('./views/admin/accept')), public: true, noOrg: true },
   { path: `${BASE}/api-keys`, component: lazy(() => import('./views/admin/api-keys')), nav: { label: 'API keys', section: 'admin' } },
   { path: `${BASE}/audit`, component: lazy(() => import('./views/admin/audit')), nav: { label: 'Audit trail', section: 'admin' } },
-  { path: `${BASE}/hosts`, component: lazy(() => import('./views/admin/hosts')), nav: { label: 'Hosts', section: 'admin' } },
+  { path: `${BASE}/hosts`, component: lazy(() => import('./views/admin/hosts')), nav: { label: 'Hosts', section: 'admin', allRoles: true } },
   { path: `${BASE}/hosts/registration-tokens`, component: lazy(() => import('./views/admin/registration-tokens')) },
-  { path: `${BASE}/gateways`, component: lazy(() => import('./views/admin/gateways')), nav: { label: 'Gateways', section: 'admin' } },
+  { path: `${BASE}/gateways`, component: lazy(() => import('./views/admin/gateways')), nav: { label: 'Gateways', section: 'admin', allRoles: true } },
   { path: `${BASE}/gateways/enrollment-tokens`, component: lazy(() => import('./views/admin/enrollment-tokens')) },
 ];
 
