@@ -132,18 +132,16 @@ const WORD_DELIMITER = /[\s"'`=,;(){}<>]/;
 /** Read as words: every piece between separators is a word (any case, camel case), optionally followed by digits. */
 const readsAsWords = (run: string): boolean => run.split(/[/_+=.-]+/).every((piece) => WORD.test(piece));
 
-function wordStart(text: string, index: number): number {
-  let i = index;
-  while (i > 0 && !WORD_DELIMITER.test(text[i - 1])) i--;
-  return i;
-}
-
 function redactRuns(text: string, run: RegExp, paths: boolean): string {
+  // Where the word holding each run starts, found in one pass (runs come in order): linear in the text's length.
+  let scanned = 0;
+  let wordStart = 0;
   return text.replace(run, (m: string, offset: number) => {
+    for (; scanned < offset; scanned++) if (WORD_DELIMITER.test(text[scanned])) wordStart = scanned + 1;
     if (m.length < MIN_SECRET_LENGTH) return m;
     const before = text.slice(Math.max(0, offset - 8), offset);
     if (HEX.test(m) && (DIGEST_BEFORE.test(before) || ((before.endsWith('@') || before.endsWith('#')) && m.length <= 64))) return m;
-    if (paths && PATH_WORD.test(text.slice(wordStart(text, offset)))) return m;
+    if (paths && PATH_WORD.test(text.slice(wordStart, wordStart + 3))) return m;
     if (readsAsWords(m)) return m;
     return shannonEntropy(m) >= MIN_SECRET_ENTROPY ? REDACTED : m;
   });
