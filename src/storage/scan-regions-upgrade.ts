@@ -7,7 +7,7 @@
 // inserted last and says that the scope is done, and a process serves (files new scans) only once every scope is.
 // API processes of an earlier version must be stopped first: scans they store afterwards would not be filed.
 import { legacyRegions, regionAt, type Region } from '../domain/scan-list/regions';
-import type { Store } from './mongo';
+import { isDuplicateKey, type Store } from './mongo';
 import { newestHintId, regionDoc, regionId } from './scan-regions';
 
 export const REFILED_SETTING = 'scanListRegions';
@@ -61,6 +61,10 @@ export async function refileLegacyScans(store: Store, opts: { force?: boolean } 
     filed++;
     moved += moves.length;
   }
-  await store.c.settings.updateOne({ _id: REFILED_SETTING }, { $set: { value: { at: new Date().toISOString() } } }, { upsert: true });
+  // Two processes starting on one database (npm start's API and worker) both get here: an upsert racing another
+  // upsert of the same _id may fail with a duplicate key (MongoDB and FerretDB alike); the other one said it.
+  await store.c.settings.updateOne({ _id: REFILED_SETTING }, { $set: { value: { at: new Date().toISOString() } } }, { upsert: true }).catch((err: unknown) => {
+    if (!isDuplicateKey(err)) throw err;
+  });
   return { scopes: filed, moved };
 }
