@@ -6,11 +6,25 @@ import { invalidParameter, notFound } from '../domain/errors';
 
 export const hasNul = (s: string): boolean => s.includes('\0');
 
-/** Whether any string of a parsed JSON value (keys included) holds a NUL. */
-export function containsNul(v: unknown): boolean {
-  if (typeof v === 'string') return hasNul(v);
-  if (Array.isArray(v)) return v.some(containsNul);
-  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => hasNul(k) || containsNul(x));
+/**
+ * Whether any string of a parsed JSON value (keys included) holds a NUL. Walked with a stack of its own, not by
+ * recursion: JSON.parse accepts nesting tens of thousands deep ("[[[[...]]]]" in 64 KB), which would exhaust the call
+ * stack (a RangeError, answered 500).
+ */
+export function containsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (hasNul(v)) return true;
+    } else if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (hasNul(k)) return true;
+        stack.push(x);
+      }
+    }
+  }
   return false;
 }
 
