@@ -141,8 +141,7 @@ export function access(deps: AppDeps, endpoint: Endpoint) {
   return async (ctx: Context & { state: AppState }, next: Next) => {
     if (a.kind !== 'public') {
       const p = await authenticate(ctx, deps);
-      // hosts and gateways heartbeat at the pace the server gives: counted per process (src/http/rate-limit.ts)
-      await deps.rateLimiter?.admit(ctx, p.tokenHash, Date.now(), { local: p.kind === 'host' || p.kind === 'gateway' });
+      await deps.rateLimiter?.admit(ctx, p.tokenHash);
       authorize(p, a);
     }
     await next();
