@@ -9,6 +9,7 @@ import { startHarness, type Harness } from './harness';
 import { clientBench, type ClientCase } from './client';
 import { pagedBench } from './paged';
 import { signInBench } from './sign-in';
+import { heartbeatBench } from './heartbeats';
 import { matchingBench } from './matching';
 import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
@@ -184,6 +185,16 @@ async function signInOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- heartbeats`: only issue 18's heartbeats of 1,000 hosts at 50 per second (about a minute). */
+async function heartbeatsOnly(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await heartbeatBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
   // every code request of the bench comes from 127.0.0.1, and a few hundred go to fresh emails
@@ -192,6 +203,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('client')) return clientOnly();
   if (process.argv.includes('scans')) return scansOnly();
   if (process.argv.includes('paged')) return pagedOnly();
+  if (process.argv.includes('heartbeats')) return heartbeatsOnly();
   await matchingBench(SHARED);
   await attributionInProcessBench();
   const h = await startHarness();
@@ -288,6 +300,7 @@ async function main(): Promise<void> {
     await quiesce(h);
     await pagedBench(h);
     await signInBench(h);
+    await heartbeatBench(h);
     await (await import('./web')).webBench(h); // issue 17: the web app's first screen of a 10,000-finding scan
   } finally {
     await h.close();

@@ -20,6 +20,8 @@ const WINDOW_MS = 60_000;
 
 interface Window {
   minute: number;
+  /** Counted by this process only, never flushed (see admit's `local`). */
+  local?: boolean;
   shared: number; // total of every process as last read (this process's flushed counts included)
   pending: number; // this process's counts not flushed yet
 }
@@ -38,12 +40,17 @@ export class RateLimiter {
     this.timer.unref();
   }
 
-  /** Counts one request of the credential; sets the headers; throws 429 when over the limit and enforcing. */
-  async admit(ctx: Context, credentialHash: string, now = Date.now()): Promise<void> {
+  /**
+   * Counts one request of the credential; sets the headers; throws 429 when over the limit and enforcing. `local`:
+   * counted by this process only, never written to the shared documents: the credentials of hosts and gateways, which
+   * call at the pace the server gives them (platform.md §4), and whose thousands of heartbeats would otherwise cost one
+   * counter write each.
+   */
+  async admit(ctx: Context, credentialHash: string, now = Date.now(), { local = false }: { local?: boolean } = {}): Promise<void> {
     const minute = Math.floor(now / WINDOW_MS);
     let w = this.windows.get(credentialHash);
     if (!w || w.minute !== minute) {
-      w = { minute, shared: 0, pending: 0 };
+      w = { minute, shared: 0, pending: 0, ...(local ? { local } : {}) };
       this.windows.set(credentialHash, w);
     }
     w.pending++;
@@ -71,6 +78,11 @@ export class RateLimiter {
           else if (w.minute < current - 1) this.windows.delete(key);
         }
         if (w.pending === 0) continue;
+        if (w.local) {
+          w.shared += w.pending;
+          w.pending = 0;
+          continue;
+        }
         const n = w.pending;
         w.pending = 0;
         const _id = `${key}:${w.minute}`;

@@ -2,6 +2,7 @@
 // inventory list. Every decision that must have one winner is a claim (storage/decisions.ts): a machine's next host
 // (`host-machine:<org>:<sha256(machineId)>:<seq>`), a host's next credential (`host-credential:<host>:<gen>`) and a
 // revocation. Credentials are stored only as SHA-256 hashes; the one of generation host.credentialGen is valid.
+import { LRUCache } from 'lru-cache';
 import type { Filter } from 'mongodb';
 import { fromPairs, mergeLabels, toPairs, type Labels } from '../domain/hosts/labels';
 import type { FleetWindows, HostStatus } from '../domain/hosts/status';
@@ -28,7 +29,22 @@ export type Attestation =
   | { outcome: 'conflict'; message: string }
   | { outcome: 'exhausted' };
 
-export const findHostCredential = (store: Store, hash: string) => store.c.hostCredentials.findOne({ _id: hash });
+/**
+ * Host credential documents never change once written (a host's revocation and its re-attestations are decided on the
+ * host document, which every request reads), so each API process keeps the ones it has seen: a heartbeat then costs
+ * one read (its host) and one write. Unknown hashes are never kept.
+ */
+const credentials = new WeakMap<Store, LRUCache<string, HostCredentialDoc>>();
+const credentialCache = (store: Store) => credentials.get(store) ?? credentials.set(store, new LRUCache({ max: 50_000 })).get(store)!;
+
+export async function findHostCredential(store: Store, hash: string): Promise<HostCredentialDoc | null> {
+  const cache = credentialCache(store);
+  const kept = cache.get(hash);
+  if (kept) return kept;
+  const doc = await store.c.hostCredentials.findOne({ _id: hash });
+  if (doc) cache.set(hash, doc);
+  return doc;
+}
 
 export async function findHost(store: Store, orgId: string, id: string): Promise<HostDoc | null> {
   const doc = await store.c.hosts.findOne({ _id: id });
@@ -86,7 +102,9 @@ export async function attest(store: Store, token: RegistrationTokenDoc, a: Attes
     return { outcome: 'exhausted' };
   }
   const credential = newSecret('svc_hst_');
-  await store.c.hostCredentials.insertOne({ _id: sha256Hex(credential), hostId, orgId, gen, createdAt: now });
+  const credentialDoc: HostCredentialDoc = { _id: sha256Hex(credential), hostId, orgId, gen, createdAt: now };
+  await store.c.hostCredentials.insertOne(credentialDoc);
+  credentialCache(store).set(credentialDoc._id, credentialDoc);
   const tokenLabels = fromPairs(token.labels);
   const fields = {
     hostname: a.hostname,
@@ -121,8 +139,12 @@ export interface HeartbeatUpdate {
   gatewayId?: string;
 }
 
-/** A heartbeat: lastHeartbeatAt now, and what it reports (its labels replace the host's own; the token's stay). */
-export async function recordHeartbeat(store: Store, host: HostDoc, u: HeartbeatUpdate, now = new Date()): Promise<HostDoc> {
+/**
+ * A heartbeat: lastHeartbeatAt now, and what it reports (its labels replace the host's own; the token's stay). Written
+ * only while `gen` is still the host's credential generation and the host is not revoked (the request's recheck,
+ * folded into its one write): null when the credential was revoked or replaced meanwhile, and nothing was recorded.
+ */
+export async function recordHeartbeat(store: Store, host: HostDoc, gen: number, u: HeartbeatUpdate, now = new Date()): Promise<HostDoc | null> {
   const set: Partial<HostDoc> = { lastHeartbeatAt: now };
   if (u.agentVersion !== undefined) set.agentVersion = u.agentVersion;
   if (u.labels) {
@@ -133,8 +155,8 @@ export async function recordHeartbeat(store: Store, host: HostDoc, u: HeartbeatU
     set.connectivity = u.connectivity;
     set.gatewayId = u.connectivity === 'gateway' ? u.gatewayId! : null;
   }
-  await store.c.hosts.updateOne({ _id: host._id }, { $set: set });
-  return { ...host, ...set };
+  const r = await store.c.hosts.updateOne({ _id: host._id, revokedAt: null, credentialGen: gen }, { $set: set });
+  return r.matchedCount === 1 ? { ...host, ...set } : null;
 }
 
 /** Where a page of the host list continues: the last host's hostname and id. */

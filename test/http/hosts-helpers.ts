@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../src/http/openapi/document';
 import { DEFAULT_WINDOWS, type FleetWindows } from '../../src/domain/hosts/status';
 import type { Logger } from '../../src/logger';
+import type { RateLimiter } from '../../src/http/rate-limit';
 import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
 import { appWithoutTemporal, bearer, requireEnv } from '../helpers/context';
 
@@ -20,7 +21,7 @@ export interface Fleet {
   store: Store;
   api: Api;
   /** Another API over the same database with other windows (or a logger), closed with the rest. */
-  app(o: { fleet?: FleetWindows; logger?: Logger }): Promise<Api>;
+  app(o: { fleet?: FleetWindows; logger?: Logger; rateLimiter?: RateLimiter }): Promise<Api>;
   close(): Promise<void>;
 }
 
@@ -28,8 +29,8 @@ export async function fleetContext(fleet: FleetWindows = DEFAULT_WINDOWS): Promi
   const store = await connectStore(requireEnv('MONGODB_URI'), `t_${randomBytes(6).toString('hex')}`);
   await ensureIndexes(store);
   const servers: http.Server[] = [];
-  const app = async (o: { fleet?: FleetWindows; logger?: Logger }) => {
-    const a = await appWithoutTemporal(store, { uploads: noUploads, fleet: o.fleet ?? fleet, ...(o.logger ? { logger: o.logger } : {}) });
+  const app = async (o: { fleet?: FleetWindows; logger?: Logger; rateLimiter?: RateLimiter }) => {
+    const a = await appWithoutTemporal(store, { uploads: noUploads, fleet: o.fleet ?? fleet, ...(o.logger ? { logger: o.logger } : {}), ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}) });
     servers.push(a.server);
     return a.api;
   };

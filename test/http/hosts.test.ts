@@ -9,6 +9,10 @@ import { fleetWindowsFromEnv } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { expiresAtField } from '../../src/http/hosts/fields';
 import { createLogger } from '../../src/logger';
+import { authorize } from '../../src/http/auth/matrix';
+import type { Principal } from '../../src/http/auth/principal';
+import { RateLimiter } from '../../src/http/rate-limit';
+import { sha256Hex } from '../../src/domain/ids';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { endpoints, err, fleetContext, machine, type Fleet } from './hosts-helpers';
 
@@ -549,4 +553,33 @@ test('HOST_EXPIRY and GATEWAY_EXPIRY: seconds or a number with ms, s, m or h; an
     if (saved === undefined) delete process.env.HOST_EXPIRY;
     else process.env.HOST_EXPIRY = saved;
   }
+});
+
+test('rate limits: host credentials get the headers and are counted per process, never written to the shared counters', async () => {
+  const limiter = new RateLimiter(f.store, { perMinute: 120, enforce: false });
+  try {
+    const api = await f.app({ rateLimiter: limiter });
+    const h = await host();
+    const first = await e.heartbeat(h.credential, h.id, {}, api);
+    const second = await e.heartbeat(h.credential, h.id, {}, api);
+    expect(first.headers['x-ratelimit-limit']).toBe('120');
+    expect(Number(second.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1);
+    await e.listHosts(owner, '', api);
+    await limiter.flush();
+    const third = await e.heartbeat(h.credential, h.id, {}, api);
+    expect(Number(third.headers['x-ratelimit-remaining'])).toBe(Number(second.headers['x-ratelimit-remaining']) - 1); // kept across the flush
+    const counters = (await f.store.c.rateCounters.find({}).toArray()).map((c) => c._id);
+    expect(counters.some((id) => id.startsWith(sha256Hex(owner)))).toBe(true);
+    expect(counters.some((id) => id.startsWith(sha256Hex(h.credential)))).toBe(false);
+  } finally {
+    await limiter.close();
+  }
+});
+
+test('the matrix can take a machine credential beside a scope (the seam issue 19 uses for the MCP uploads)', () => {
+  const p = { kind: 'host', tokenHash: 'x', orgId: 'org_1' } as unknown as Principal;
+  expect(() => authorize(p, { kind: 'scope', scope: 'mcp:upload', machines: ['host'] })).not.toThrow();
+  expect(() => authorize(p, { kind: 'scope', scope: 'mcp:upload' })).toThrow(/requires scope mcp:upload; a host credential \(svc_hst_\) is valid only on its own endpoints/);
+  expect(() => authorize(p, { kind: 'scope', scope: 'mcp:upload', machines: ['gateway'] })).toThrow(/insufficient|requires/);
+  expect(() => authorize(p, { kind: 'credential', credential: 'gateway' })).toThrow(/requires a gateway credential \(svc_gwc_\)/);
 });

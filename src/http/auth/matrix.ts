@@ -141,7 +141,8 @@ export function access(deps: AppDeps, endpoint: Endpoint) {
   return async (ctx: Context & { state: AppState }, next: Next) => {
     if (a.kind !== 'public') {
       const p = await authenticate(ctx, deps);
-      await deps.rateLimiter?.admit(ctx, p.tokenHash);
+      // hosts and gateways heartbeat at the pace the server gives: counted per process (src/http/rate-limit.ts)
+      await deps.rateLimiter?.admit(ctx, p.tokenHash, Date.now(), { local: p.kind === 'host' || p.kind === 'gateway' });
       authorize(p, a);
     }
     await next();

@@ -18,6 +18,7 @@ import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 import { pathId, rejectNulQuery } from '../params';
 import { labelsField, MAX_SHORT_TEXT, optionalText, requiredText } from './fields';
 import { presentHost } from './presenter';
+import { Timing } from '../timing';
 
 export const HOST_CREDENTIAL_HEADER = 'X-Svc-Host-Credential';
 const CONNECTIVITY = ['direct', 'gateway'] as const;
@@ -72,6 +73,8 @@ export function hostRoutes(deps: AppDeps): Router {
   r.post('/v1/hosts/:hostId/heartbeats', access(deps, 'POST /v1/hosts/:hostId/heartbeats'), async (ctx) => {
     const p = principalOf(ctx);
     if (p.kind !== 'host') return; // the matrix admits host credentials only
+    const timing = new Timing(ctx.state.startedAt);
+    timing.mark('auth'); // the credential and its host, read
     const id = pathId(ctx, 'hostId', 'host');
     if (id !== p.host._id) throw notFound(`host ${JSON.stringify(id)}`); // a host heartbeats for itself only
     const body = await objectBody(ctx);
@@ -88,10 +91,17 @@ export function hostRoutes(deps: AppDeps): Router {
       if (gatewayId !== undefined) throw invalidParameter('gatewayId', 'only with connectivity "gateway"');
       if (connectivity === 'direct') update.connectivity = 'direct';
     }
-    await recheck(deps, p); // revoked meanwhile: 401, and the heartbeat is not recorded
+    timing.mark('body');
     const now = new Date();
-    const host = await recordHeartbeat(deps.store, p.host, update, now);
+    // the write is conditional on the credential being current: the recheck of a revocation meanwhile, in one step
+    const host = await recordHeartbeat(deps.store, p.host, p.credential.gen, update, now);
+    timing.mark('write');
+    if (!host) {
+      await recheck(deps, p); // says why (revoked, or replaced by a re-attestation)
+      throw new ApiError(401, 'invalid_token', 'Authorization: host credential is no longer valid');
+    }
     ctx.body = { host: presentHost(host, windows(), now), nextHeartbeatSeconds: nextHeartbeatSeconds(windows().hostExpiryMs) };
+    timing.write(ctx);
   });
 
   r.get('/v1/hosts', access(deps, 'GET /v1/hosts'), async (ctx) => {
