@@ -4,7 +4,7 @@
 // GET /v1/gateways. Decisions that must have one winner are tested concurrently. Every answer is checked against the
 // OpenAPI document.
 import { bearer, newOrg, type Org } from '../helpers/context';
-import { endpoints, err, fleetContext, type Fleet } from './hosts-helpers';
+import { endpoints, err, type Fleet, fleetSetup } from './hosts-helpers';
 
 let f: Fleet;
 let e: ReturnType<typeof endpoints>;
@@ -12,10 +12,7 @@ let org: Org;
 let owner: string;
 
 beforeAll(async () => {
-  f = await fleetContext();
-  e = endpoints(f);
-  org = await newOrg(f.store);
-  owner = org.ownerToken;
+  ({ f, e, org, owner } = await fleetSetup());
 }, 60_000);
 afterAll(() => f?.close());
 

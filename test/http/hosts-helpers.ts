@@ -10,7 +10,7 @@ import { DEFAULT_WINDOWS, type FleetWindows } from '../../src/domain/hosts/statu
 import type { Logger } from '../../src/logger';
 import type { RateLimiter } from '../../src/http/rate-limit';
 import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
-import { appWithoutTemporal, bearer, requireEnv } from '../helpers/context';
+import { appWithoutTemporal, bearer, newOrg, requireEnv, type Org } from '../helpers/context';
 
 export type Api = ReturnType<typeof request>;
 export type Res = { status: number; body: any; headers: Record<string, string> };
@@ -108,3 +108,10 @@ export function endpoints(f: Fleet) {
 let machines = 0;
 /** A unique machine id for this run. */
 export const machine = (tag = 'm') => `${tag}-${Date.now()}-${machines++}`;
+
+/** The usual start of a host or gateway test file: the service, its endpoints, and an organization with its owner. */
+export async function fleetSetup(fleet?: FleetWindows): Promise<{ f: Fleet; e: ReturnType<typeof endpoints>; org: Org; owner: string }> {
+  const f = await fleetContext(fleet);
+  const org = await newOrg(f.store);
+  return { f, e: endpoints(f), org, owner: org.ownerToken };
+}

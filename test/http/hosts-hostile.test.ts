@@ -3,8 +3,8 @@
 // CIDRs, hostile path ids and query values, then thousands of generated bodies. Whatever is sent, the answer is a
 // documented 2xx or a 4xx envelope: never a 5xx, never another shape.
 import fc from 'fast-check';
-import { bearer, newOrg, type Org } from '../helpers/context';
-import { documented, endpoints, fleetContext, machine, type Fleet, type Res } from './hosts-helpers';
+import { bearer, type Org } from '../helpers/context';
+import { documented, endpoints, machine, type Fleet, type Res, fleetSetup } from './hosts-helpers';
 
 let f: Fleet;
 let e: ReturnType<typeof endpoints>;
@@ -12,10 +12,7 @@ let org: Org;
 let owner: string;
 
 beforeAll(async () => {
-  f = await fleetContext();
-  e = endpoints(f);
-  org = await newOrg(f.store);
-  owner = org.ownerToken;
+  ({ f, e, org, owner } = await fleetSetup());
 }, 60_000);
 afterAll(() => f?.close());
 

@@ -14,7 +14,7 @@ import type { Principal } from '../../src/http/auth/principal';
 import { RateLimiter } from '../../src/http/rate-limit';
 import { sha256Hex } from '../../src/domain/ids';
 import { bearer, newOrg, type Org } from '../helpers/context';
-import { endpoints, err, fleetContext, machine, type Fleet } from './hosts-helpers';
+import { endpoints, err, machine, type Fleet, fleetSetup } from './hosts-helpers';
 
 let f: Fleet;
 let e: ReturnType<typeof endpoints>;
@@ -22,10 +22,7 @@ let org: Org;
 let owner: string;
 
 beforeAll(async () => {
-  f = await fleetContext();
-  e = endpoints(f);
-  org = await newOrg(f.store);
-  owner = org.ownerToken;
+  ({ f, e, org, owner } = await fleetSetup());
 }, 60_000);
 afterAll(() => f?.close());
 
