@@ -55,8 +55,12 @@ interface Agent {
 }
 
 function gateway(args: string[]): Agent {
+  return agent('gateway', args);
+}
+
+function agent(command: 'gateway' | 'sidecar', args: string[]): Agent {
   if (!fs.existsSync(CLIENT_BUNDLE)) throw new Error(`${CLIENT_BUNDLE} is not built: node tools/build-client.js (npm run build does it)`);
-  const child = spawn(process.execPath, [CLIENT_BUNDLE, 'gateway', ...args], {
+  const child = spawn(process.execPath, [CLIENT_BUNDLE, command, ...args], {
     env: { PATH: process.env.PATH, HOME: dir, SCANNER_RETRY_BASE_MS: '200', SCANNER_RETRY_MAX_MS: '500' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -167,3 +171,45 @@ test('enrolls (pending), is approved (active), heartbeats, restarts without enro
     await stop(api);
   }
 }, 120_000);
+
+test('a sidecar given --gateway reports its host as reached through that active gateway; an id that is not one exits 2', async () => {
+  const issued = await t.api.post('/v1/gateways/enrollment-tokens').set(bearer(org.ownerToken)).send({ name: 'edge' });
+  const enrolled = await t.api.post('/v1/gateways/enrollments').set(bearer(issued.body.token)).send({ version: '1.0.0', networkScope: ['10.30.0.0/16'] });
+  expect(enrolled.status).toBe(201);
+  const gw: string = enrolled.body.gateway.id;
+  const registration = await t.api.post('/v1/hosts/registration-tokens').set(bearer(org.ownerToken)).send({ name: 'behind-edge', uses: 2 });
+  expect(registration.status).toBe(201);
+  const tokenFile = path.join(dir, 'reg-token');
+  fs.writeFileSync(tokenFile, `${registration.body.token}\n`, { mode: 0o600 });
+  const stateFile = path.join(dir, 'state', 'sidecar.json');
+  const api = await serve(t.store, 0);
+  const server = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  try {
+    // The gateway is still pending: the service refuses the connectivity (422), the sidecar says why and exits 2.
+    let a = agent('sidecar', ['--server', server, '--registration-token', tokenFile, '--state', stateFile, '--gateway', gw, '--once']);
+    expect(await a.exit).toBe(2);
+    expect(a.output()).toMatch(new RegExp(`422 invalid_parameter.*does not know ${gw} as one of its active gateways`));
+
+    expect((await t.api.post(`/v1/gateways/${gw}/approval`).set(bearer(org.ownerToken)).send({ networkScope: ['10.30.0.0/24'] })).status).toBe(200);
+    a = agent('sidecar', ['--server', server, '--state', stateFile, '--gateway', gw, '--once']);
+    expect(await a.exit).toBe(0);
+    const hosts = await t.api.get('/v1/hosts').set(bearer(org.ownerToken));
+    expect(hosts.status).toBe(200);
+    expect(hosts.body.hosts).toHaveLength(1);
+    expect(hosts.body.hosts[0]).toMatchObject({ connectivity: 'gateway', gatewayId: gw });
+
+    // Without the flag, the next heartbeat says direct again.
+    a = agent('sidecar', ['--server', server, '--state', stateFile, '--once']);
+    expect(await a.exit).toBe(0);
+    const after = (await t.api.get('/v1/hosts').set(bearer(org.ownerToken))).body.hosts[0];
+    expect(after.connectivity).toBe('direct');
+    expect(after).not.toHaveProperty('gatewayId');
+
+    // Not a gateway id at all: refused before anything is sent.
+    a = agent('sidecar', ['--server', server, '--state', stateFile, '--gateway', 'not-an-id', '--once']);
+    expect(await a.exit).toBe(2);
+  } finally {
+    for (const c of running) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await stop(api);
+  }
+}, 60_000);

@@ -15,7 +15,7 @@ import { backoffFromEnv, Link, runAgent, STOPPED, type AgentHooks } from '../age
 import { credentialAnswer, noPositionals, parseLabelsFlag, refusal, resolveServer } from '../agent/options';
 import { defaultStatePath, readState, readTokenFile, sameServer, writeState, type SidecarState } from '../agent/state';
 
-export const SIDECAR_HELP = `usage: scanner sidecar [--server URL] [--registration-token FILE] [--state FILE] [--labels k=v,...] [--once]
+export const SIDECAR_HELP = `usage: scanner sidecar [--server URL] [--registration-token FILE] [--state FILE] [--labels k=v,...] [--gateway ID] [--once]
 
 Registers this machine as a host of the service and heartbeats until stopped (platform.md §4).
 
@@ -29,6 +29,9 @@ Registers this machine as a host of the service and heartbeats until stopped (pl
                              with mode 0600; a file group or others can read or write is refused
   --labels k=v,...           the host's own labels, sent when attesting and with every heartbeat (replacing the ones
                              it sent before; the registration token's labels stay and win). "" sends none
+  --gateway ID               this host reaches the service through gateway ID (gw_...): heartbeats report
+                             connectivity "gateway" with that id (the service refuses an id that is not one of its
+                             active gateways). Without it, connectivity "direct"
   --once                     attest if needed, send one heartbeat and exit (gives up after SCANNER_MAX_ATTEMPTS,
                              default 6, when the service is away)
 
@@ -38,7 +41,7 @@ Registers this machine as a host of the service and heartbeats until stopped (pl
   The machine id sent is an HMAC-SHA256 of /etc/machine-id (or /var/lib/dbus/machine-id), never the id itself;
   without either, a random id kept in the state file.
   exit codes: 0 stopped by SIGINT/SIGTERM, or --once done; 2 usage or input error (bad flag, token file, state
-  file); 3 service error (a token or credential refused with 401, the host revoked, 409 on attestation,
+  file, a --gateway the service does not take); 3 service error (a token or credential refused with 401, the host revoked, 409 on attestation,
   --once and the service still away)`;
 
 const OPTIONS = {
@@ -46,6 +49,7 @@ const OPTIONS = {
   'registration-token': { type: 'string' },
   state: { type: 'string' },
   labels: { type: 'string' },
+  gateway: { type: 'string' },
   once: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -90,6 +94,8 @@ export async function sidecarCommand(args: string[], io: Io, hooks: AgentHooks =
   noPositionals('sidecar', positionals);
   const stateFile = path.resolve(io.cwd, values.state ?? defaultStatePath('sidecar', io.env));
   const labels = values.labels === undefined ? undefined : parseLabelsFlag(values.labels);
+  const gatewayId = values.gateway;
+  if (gatewayId !== undefined && !/^gw_[A-Za-z0-9_-]{1,200}$/.test(gatewayId)) throw new InputError(`--gateway ${JSON.stringify(gatewayId)}: a gateway id (gw_...)`);
   const state = readState(stateFile, 'sidecar');
   const server = resolveServer(values.server, io.env, state?.serverUrl);
   const current = state && sameServer(state.serverUrl, server) ? state : null;
@@ -112,7 +118,7 @@ export async function sidecarCommand(args: string[], io: Io, hooks: AgentHooks =
       if (attested === STOPPED) return EXIT.ok;
       host = attested;
     }
-    return heartbeat(link, host!, stateFile, labels, Boolean(values.once));
+    return heartbeat(link, host!, stateFile, { labels, gatewayId }, Boolean(values.once));
   });
 }
 
@@ -168,9 +174,18 @@ async function attest(
   return next;
 }
 
-async function heartbeat(link: Link, host: SidecarState, stateFile: string, labels: Record<string, string> | undefined, once: boolean): Promise<number> {
+interface Reported {
+  labels: Record<string, string> | undefined;
+  gatewayId: string | undefined;
+}
+
+async function heartbeat(link: Link, host: SidecarState, stateFile: string, { labels, gatewayId }: Reported, once: boolean): Promise<number> {
   const route = `/v1/hosts/${encodeURIComponent(host.hostId)}/heartbeats`;
-  const body = { agentVersion: VERSION, ...(labels ? { labels } : {}) };
+  const body = {
+    agentVersion: VERSION,
+    ...(labels ? { labels } : {}),
+    ...(gatewayId ? { connectivity: 'gateway', gatewayId } : { connectivity: 'direct' }),
+  };
   let interval: number | undefined;
   for (;;) {
     const a = await link.send('POST', route, { bearer: host.credential, body });
@@ -185,6 +200,7 @@ async function heartbeat(link: Link, host: SidecarState, stateFile: string, labe
       );
     }
     if (a.status === 404) throw refusal(link, `heartbeat of host ${host.hostId}`, a, `The credential in ${stateFile} is not this host's: the state file is damaged; register again with --registration-token FILE`);
+    if (a.status === 422 && gatewayId) throw refusal(link, `heartbeat of host ${host.hostId}`, a, `The service does not know ${gatewayId} as one of its active gateways: check the id (scanner gateway prints it) and that the gateway was approved`);
     if (a.status !== 200) throw refusal(link, `heartbeat of host ${host.hostId}`, a);
     const next = intervalOf(a.body);
     if (next !== interval) {

@@ -170,7 +170,7 @@ test('registers with the token from a file, keeps {serverUrl, hostId, credential
   expect(beats).toHaveLength(3);
   for (const b of beats) {
     expect(b).toMatchObject({ method: 'POST', url: '/v1/hosts/hst_1/heartbeats', headers: { authorization: `Bearer ${hosts[0].credential}` } });
-    expect(b.body).toEqual({ agentVersion: 'dev', labels: { team: 'payments', env: 'prod' } });
+    expect(b.body).toEqual({ agentVersion: 'dev', labels: { team: 'payments', env: 'prod' }, connectivity: 'direct' });
   }
   // nextHeartbeatSeconds: 5 → a 5 s wait after each heartbeat (stopped as the third is answered).
   expect(r.delays).toEqual([5000, 5000]);
@@ -208,7 +208,7 @@ test('a restart with the state file heartbeats with the stored credential and do
   expect(seen.map((s) => s.url)).toEqual(['/v1/hosts/hst_1/heartbeats', '/v1/hosts/hst_1/heartbeats']);
   expect(seen[0].headers.authorization).toBe(`Bearer ${credential}`);
   // Without --labels it does not send any: the host's labels stay as they are.
-  expect(seen[0].body).toEqual({ agentVersion: 'dev' });
+  expect(seen[0].body).toEqual({ agentVersion: 'dev', connectivity: 'direct' });
   expect(tokenUses).toBe(9);
   // The server comes from the state file when neither --server nor SCANNER_URL is given.
   seen = [];
