@@ -330,6 +330,8 @@ describe('heartbeats', () => {
     const res = await e.heartbeat(h.credential, h.id, { agentVersion: '2.0.0' });
     expect(res.status).toBe(200);
     expect(res.body.nextHeartbeatSeconds).toBe(60);
+    // the steps the OpenAPI document names for this header, in order
+    expect(res.headers['server-timing']).toMatch(/^auth;dur=[\d.]+, body;dur=[\d.]+, write;dur=[\d.]+$/);
     expect(res.body.host).toMatchObject({ id: h.id, status: 'active', agentVersion: '2.0.0' });
     expect(Date.parse(res.body.host.lastHeartbeatAt)).toBeGreaterThanOrEqual(Date.parse(h.res.body.host.lastHeartbeatAt));
     const other = await host();

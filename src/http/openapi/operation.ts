@@ -57,6 +57,14 @@ export const PAGINATION: Param[] = [
 ];
 
 /** Every query parameter is single-valued: a repeated one is 422 invalid_parameter (src/http/pagination.ts). */
+/** The Server-Timing header of the routes that time their steps (src/http/timing.ts). */
+export const serverTiming = (steps: string): Record<string, Record<string, unknown>> => ({
+  'Server-Timing': {
+    description: `Where the request's time went (W3C Server Timing): ${steps}, each \`name;dur=<ms>\`. For operators and benchmarks; not part of the contract's payload.`,
+    schema: { type: 'string' },
+  },
+});
+
 export const LIST_ERRORS: ErrorCode[] = ['invalid_parameter', 'invalid_cursor'];
 
 /** Small JSON bodies of the platform routes (src/http/json-body.ts): 64 KB, a JSON object. */

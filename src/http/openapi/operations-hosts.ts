@@ -2,7 +2,7 @@
 import { MAX_LABELS } from '../../domain/hosts/labels';
 import { HOST_STATUSES, REGISTRATION_TOKEN_STATUSES } from '../../domain/hosts/status';
 import type { Endpoint } from '../auth/matrix';
-import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, queryEnum, type Operation, type Param } from './operation';
+import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, queryEnum, serverTiming, type Operation, type Param } from './operation';
 import { ref } from './schemas/common';
 
 type HostRoute = Extract<Endpoint, `${string} /v1/hosts${string}`>;
@@ -79,7 +79,7 @@ export const hostOperations: Record<HostRoute, Operation> = {
     parameters: [pathParam('hostId', 'The host id (hst_...) of the credential; any other is 404 not_found.')],
     requestBody: { description: 'What the host reports; every field optional (`{}` is a heartbeat).', required: true, schema: ref('HostHeartbeat') },
     responses: {
-      200: { description: 'The host as recorded, and when to send the next heartbeat.', schema: ref('HostHeartbeatAccepted') },
+      200: { description: 'The host as recorded, and when to send the next heartbeat.', schema: ref('HostHeartbeatAccepted'), headers: serverTiming('auth (the credential and its host read), body, write') },
       404: { description: 'not_found: not the credential\'s own host.', codes: ['not_found'] },
       ...OBJECT_BODY_ERRORS,
       422: { description: `${json422}; connectivity "gateway" without the id of an active gateway of the organization, or gatewayId without it; malformed labels.`, codes: ['invalid_parameter', 'missing_parameter'] },

@@ -1,7 +1,7 @@
 // Scans and findings: POST /v1/scans/dependency-snapshots (src/http/scans/upload.ts), GET /v1/scans,
 // GET /v1/scans/{scanId} (src/http/scans/routes.ts), GET /v1/scans/{scanId}/findings (src/http/findings/routes.ts).
 import { SEVERITIES } from '../../domain/types';
-import { LIST_ERRORS, PAGINATION, pathParam, queryEnum, type Operation } from './operation';
+import { LIST_ERRORS, PAGINATION, pathParam, queryEnum, serverTiming, type Operation } from './operation';
 import { ref } from './schemas/common';
 
 const scanId = pathParam('scanId', 'The scan id (scn_...). Unknown or out of the credential\'s reach: 404 not_found.');
@@ -20,7 +20,7 @@ export const scanOperations = {
     ],
     requestBody: { description: 'A dependency snapshot (application/json).', required: true, schema: ref('Snapshot') },
     responses: {
-      201: { description: 'The scan, queued (modules empty).', schema: ref('Scan') },
+      201: { description: 'The scan, queued (modules empty).', schema: ref('Scan'), headers: serverTiming('auth, body, validate, project, idempotency, recheck, store') },
       200: { description: 'An idempotent replay: the original scan.', schema: ref('Scan') },
       400: { description: 'bad_request: the body ended before its Content-Length.', codes: ['bad_request'] },
       409: { description: 'idempotency_conflict: the Idempotency-Key was used with a different body, or a concurrent request holds it.', codes: ['idempotency_conflict'] },
