@@ -26,7 +26,7 @@ function randomChars(n: number, alphabet: string): string {
   return out.join('');
 }
 
-export type IdPrefix = 'scn' | 'prj' | 'key' | 'mem' | 'org' | 'usr' | 'adv' | 'fnd' | 'dep' | 'inv' | 'aud' | 'upl' | 'whk' | 'evt' | 'dlv' | 'hrt' | 'hst' | 'gwt' | 'gw';
+export type IdPrefix = 'scn' | 'prj' | 'key' | 'mem' | 'org' | 'usr' | 'adv' | 'fnd' | 'dep' | 'inv' | 'aud' | 'upl' | 'whk' | 'evt' | 'dlv' | 'hrt' | 'hst' | 'gwt' | 'gw' | 'mcs' | 'mcp' | 'mre' | 'mue';
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   return `${prefix}_${(timePart(now) + randomChars(12, B32)).toLowerCase()}`;

@@ -2,7 +2,7 @@
 import type { Logger } from '../logger';
 import type { Store } from '../storage/mongo';
 import type { CursorCodec } from '../storage/cursors';
-import type { ScanDoc } from '../storage/documents';
+import type { McpScanDoc, ScanDoc } from '../storage/documents';
 import type { Principal } from './auth/principal';
 import type { UploadPreparer } from '../pool/upload-pool';
 import type { UploadSlots } from './scans/upload-body';
@@ -16,6 +16,13 @@ export interface ScanStarter {
   /** Starts the scan's workflow (workflow id = scan id). Resolves false when Temporal could not be reached. */
   start(scan: ScanDoc): Promise<boolean>;
   /** Resolves once every start in flight has finished (graceful shutdown). */
+  drain(): Promise<void>;
+}
+
+/** Starts the MCP scan workflow of an uploaded MCP scan (platform.md §6; workflow id = the mcs_ id). */
+export interface McpScanStarter {
+  /** Resolves false when Temporal could not be reached (the scan stays queued for the sweeper). */
+  start(scan: McpScanDoc): Promise<boolean>;
   drain(): Promise<void>;
 }
 
@@ -60,6 +67,8 @@ export interface AppDeps {
    * fleetWindowsFromEnv(); only tests pass a pending window other than the contract's 7 days).
    */
   fleet?: FleetWindows;
+  /** MCP scans (platform.md §6): starts their workflow (absent: uploads are stored and stay queued). */
+  mcp?: McpScanStarter;
 }
 
 export interface SignInConfig {

@@ -43,6 +43,13 @@ export interface Collections {
   hostCredentials: Collection<D.HostCredentialDoc>;
   enrollmentTokens: Collection<D.EnrollmentTokenDoc>;
   gateways: Collection<D.GatewayDoc>;
+  mcpScans: Collection<D.McpScanDoc>;
+  mcpServers: Collection<D.McpServerDoc>;
+  mcpPlacements: Collection<D.McpPlacementDoc>;
+  mcpToolPins: Collection<D.McpToolPinDoc>;
+  mcpRegistry: Collection<D.McpRegistryEntryDoc>;
+  mcpControl: Collection<D.McpControlDoc>;
+  mcpUsageEvents: Collection<D.McpUsageEventDoc>;
   gatewayCredentials: Collection<D.GatewayCredentialDoc>;
 }
 
@@ -120,6 +127,13 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     enrollmentTokens: db.collection('enrollmentTokens'),
     gateways: db.collection('gateways'),
     gatewayCredentials: db.collection('gatewayCredentials'),
+    mcpScans: db.collection('mcpScans'),
+    mcpServers: db.collection('mcpServers'),
+    mcpPlacements: db.collection('mcpPlacements'),
+    mcpToolPins: db.collection('mcpToolPins'),
+    mcpRegistry: db.collection('mcpRegistry'),
+    mcpControl: db.collection('mcpControl'),
+    mcpUsageEvents: db.collection('mcpUsageEvents'),
   };
   return { client, db, c, close: () => client.close() };
 }
@@ -166,6 +180,15 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.enrollmentTokens.createIndex({ orgId: 1, id: -1 }),
     c.gateways.createIndex({ orgId: 1, name: 1, _id: 1 }),
     c.gatewayCredentials.createIndex({ gatewayId: 1 }),
+    // MCP auditing (platform.md §6): one inventory server per identity, one registry entry per identity; the lists in
+    // their orders; the placements of a host, client and config path (replaced per scan) and of a server.
+    c.mcpScans.createIndex({ orgId: 1, _id: -1 }),
+    c.mcpServers.createIndex({ orgId: 1, identity: 1 }),
+    c.mcpPlacements.createIndex({ orgId: 1, hostKey: 1, client: 1, configPath: 1 }),
+    c.mcpPlacements.createIndex({ orgId: 1, serverId: 1 }),
+    c.mcpRegistry.createIndex({ orgId: 1, identity: 1 }),
+    c.mcpUsageEvents.createIndex({ orgId: 1, id: -1 }),
+    c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, id: -1 }),
   ]);
   // The earlier scan-list indexes (bucket alone), superseded by the two above.
   await Promise.all(['orgId_1_orgBucket_-1', 'orgId_1_projectId_1_projectBucket_-1'].map((name) => c.scans.dropIndex(name).catch(() => undefined)));
