@@ -19,13 +19,21 @@ export function healthRoutes(deps: AppDeps): Router {
   // Readiness: MongoDB and Temporal reachable, and a worker polling the scan task queue. The route is public, so
   // it answers names and booleans only: a driver's message names hosts, ports and sometimes users. The details
   // go to the log.
+  // Logged when the answer changes, not on every probe: an orchestrator probes every few seconds.
+  let lastFailing = '[]';
   r.get('/readyz', async (ctx) => {
     const checks = await Promise.all([
       check('mongodb', async () => (await ping(deps.store), { ok: true, detail: 'reachable' })),
       check('temporal', () => deps.readiness.temporal()),
     ]);
     const ready = checks.every((c) => c.ok);
-    if (!ready) deps.logger.warn({ checks: checks.filter((c) => !c.ok) }, 'not ready');
+    const failing = checks.filter((c) => !c.ok);
+    const key = JSON.stringify(failing);
+    if (key !== lastFailing) {
+      if (ready) deps.logger.info('ready');
+      else deps.logger.warn({ checks: failing }, 'not ready');
+      lastFailing = key;
+    }
     ctx.status = ready ? 200 : 503;
     ctx.body = { status: ready ? 'ready' : 'not_ready', checks: checks.map(({ name, ok }) => ({ name, ok })) };
   });

@@ -65,3 +65,14 @@ test.each([
   expect(res.text).not.toMatch(LEAKS);
   expect(lines[0]).toMatchObject({ level: 40, checks: [{ name: 'temporal', ok: false, detail: expect.any(String) }] });
 });
+
+test('the log says when readiness changes, not on every probe: one line down, one line back', async () => {
+  let up = false;
+  const { server, lines } = appWith(reachable, async () => (up ? { ok: true, detail: '1 worker(s) polling scans' } : { ok: false, detail: 'no worker polling scans' }));
+  for (let i = 0; i < 5; i++) expect((await request(server).get('/readyz')).status).toBe(503);
+  up = true;
+  for (let i = 0; i < 3; i++) expect((await request(server).get('/readyz')).status).toBe(200);
+  up = false;
+  expect((await request(server).get('/readyz')).status).toBe(503);
+  expect(lines.map((l) => l.msg)).toEqual(['not ready', 'ready', 'not ready']);
+});
