@@ -159,3 +159,105 @@ export interface EnrollmentToken {
   gatewayId?: string | null;
   revokedAt?: string | null;
 }
+
+// MCP auditing (platform.md §6). Server names, tool names, descriptions, notes and hostnames are user-controlled:
+// shown as text only. Shapes the documented payloads; fields the contract leaves open are optional.
+export type McpDecision = 'allow' | 'deny';
+export type McpDecisionFilter = McpDecision | 'unreviewed';
+export type McpTransport = 'stdio' | 'http' | 'sse';
+export type McpControlLevelName = 'observe' | 'warn' | 'block';
+export type McpIssueCode =
+  | 'vulnerable_package'
+  | 'registry_denied'
+  | 'secret_in_config'
+  | 'tool_definition_changed'
+  | 'prompt_injection_suspected'
+  | 'tool_shadowing'
+  | 'insecure_transport'
+  | 'unpinned_package'
+  | 'not_in_registry';
+
+export interface McpIssue {
+  code: McpIssueCode | string;
+  severity: Severity;
+  message: string;
+  serverId?: string;
+  tool?: string;
+  details?: Record<string, unknown>;
+  /** On a server's page: the host the issue was raised on, when the API says it. */
+  hostId?: string | null;
+}
+
+/** A server's issues as a list, counted by severity, or counted by code (the list item's form is read as any). */
+export type McpIssues = McpIssue[] | Partial<SeverityCounts> | Partial<Record<string, number>>;
+
+export interface McpServer {
+  id: string;
+  identity: string;
+  names: string[];
+  transport: McpTransport;
+  versions: string[];
+  /** How many hosts configure it now. */
+  hosts: number;
+  clients: string[];
+  firstSeenAt: string;
+  lastSeenAt: string;
+  registry: { decision: McpDecisionFilter | null; entryId: string | null };
+  issues: McpIssues;
+  usage: { calls: number; errors: number; blocked: number; lastCalledAt: string | null };
+}
+
+/** Where a server is configured: a host (or a reported hostname), a client and its config file. */
+export interface McpPlacement {
+  hostId?: string | null;
+  hostname?: string | null;
+  reportedHostname?: string | null;
+  client?: string;
+  configPath?: string;
+  scope?: string;
+  name?: string;
+  version?: string | null;
+  seenAt?: string;
+  issues?: McpIssue[];
+}
+
+export interface McpServerDetail extends Omit<McpServer, 'hosts'> {
+  hosts: McpPlacement[];
+}
+
+export interface McpRegistryEntry {
+  id: string;
+  identity: string;
+  /** null: every version. */
+  versions: string[] | null;
+  decision: McpDecision;
+  note: string | null;
+  updatedBy: string | null;
+  updatedAt: string;
+}
+
+export interface McpControlLevel {
+  level: McpControlLevelName;
+  updatedAt?: string | null;
+  updatedBy?: string | null;
+}
+
+export interface McpUsageEvent {
+  id: string;
+  eventId?: string;
+  occurredAt: string;
+  receivedAt?: string;
+  hostId?: string | null;
+  reportedHostname?: string | null;
+  hostname?: string | null;
+  client: string;
+  serverId?: string | null;
+  identity?: string | null;
+  serverName?: string | null;
+  server?: { id?: string | null; name?: string | null; identity?: string | null } | null;
+  tool: string;
+  phase: 'pre' | 'post';
+  outcome?: 'ok' | 'error' | 'blocked' | null;
+  durationMs?: number | null;
+  decision?: { decision: 'allow' | 'warn' | 'block'; reason?: string } | 'allow' | 'warn' | 'block' | null;
+}

@@ -1,0 +1,162 @@
+// Pieces shared by the MCP pages (platform.md §6): their paths and tabs, the issue codes and what they mean, a
+// server's issues counted by severity, registry decisions and control levels in words, the registry upsert (used by
+// the server page and the registry page), and the names of hosts and members read once for the ids the API returns.
+// Text only: server names, identities, tool names, descriptions, notes and hostnames are user-controlled, each a
+// text node.
+import { useMemo } from 'preact/hooks';
+import { allPages, api } from '../../api';
+import { Counts } from '../bits';
+import { SubNav } from '../admin/fleet';
+import { useLoad } from '../../hooks';
+import { BASE } from '../../paths';
+import type { Host, McpControlLevelName, McpDecision, McpIssue, McpIssues, McpRegistryEntry, Severity, SeverityCounts } from '../../types';
+import { SEVERITIES } from '../../types';
+import './mcp.css';
+
+export const MCP_SERVERS_PATH = `${BASE}/mcp/servers`;
+export const MCP_REGISTRY_PATH = `${BASE}/mcp/registry`;
+export const MCP_USAGE_PATH = `${BASE}/mcp/usage`;
+export const mcpServerPath = (id: string) => `${MCP_SERVERS_PATH}/${encodeURIComponent(id)}`;
+
+/** The three MCP pages, each its own URL; the current one marked. */
+export function McpNav() {
+  return (
+    <SubNav
+      label="MCP pages"
+      links={[
+        { href: MCP_SERVERS_PATH, text: 'Servers' },
+        { href: MCP_REGISTRY_PATH, text: 'Registry and control level' },
+        { href: MCP_USAGE_PATH, text: 'Usage log' },
+      ]}
+    />
+  );
+}
+
+/** The issue codes of §6, in the contract's order, with their words and the severity each is raised with. */
+export const ISSUE_CODES: { code: string; label: string; severity: Severity | null }[] = [
+  { code: 'vulnerable_package', label: 'Vulnerable package', severity: null },
+  { code: 'registry_denied', label: 'Denied by the registry', severity: 'high' },
+  { code: 'secret_in_config', label: 'Secret in the configuration', severity: 'high' },
+  { code: 'tool_definition_changed', label: 'Tool definition changed', severity: 'high' },
+  { code: 'prompt_injection_suspected', label: 'Prompt injection suspected', severity: 'high' },
+  { code: 'tool_shadowing', label: 'Tool shadowing', severity: 'medium' },
+  { code: 'insecure_transport', label: 'Insecure transport', severity: 'medium' },
+  { code: 'unpinned_package', label: 'Unpinned package', severity: 'low' },
+  { code: 'not_in_registry', label: 'Not in the registry', severity: 'low' },
+];
+export const ISSUE_LABELS: Record<string, string> = Object.fromEntries(ISSUE_CODES.map((c) => [c.code, c.label]));
+
+const isSeverity = (s: string): s is Severity => (SEVERITIES as string[]).includes(s);
+
+/**
+ * A server's issues as the API gives them (a list of issues, counts by severity, or counts by code) → counts by
+ * severity, or null when only codes of unknown severity are counted (then `byCode` is shown instead).
+ */
+export function issueCounts(issues: McpIssues | null | undefined): { counts: SeverityCounts | null; byCode: [string, number][] } {
+  const counts: SeverityCounts = { critical: 0, high: 0, medium: 0, low: 0 };
+  if (Array.isArray(issues)) {
+    for (const i of issues) if (isSeverity(i.severity)) counts[i.severity]++;
+    return { counts, byCode: [] };
+  }
+  const o = (issues ?? {}) as Record<string, unknown>;
+  const bySeverity = (o.bySeverity ?? o) as Record<string, unknown>;
+  if (SEVERITIES.some((s) => typeof bySeverity[s] === 'number')) {
+    for (const s of SEVERITIES) counts[s] = typeof bySeverity[s] === 'number' ? (bySeverity[s] as number) : 0;
+    return { counts, byCode: [] };
+  }
+  const byCode = Object.entries((o.byCode ?? o) as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] > 0);
+  // codes of a fixed severity are counted under it; vulnerable_package (the advisory's severity) cannot be
+  if (byCode.some(([c]) => !ISSUE_CODES.find((x) => x.code === c)?.severity)) return { counts: null, byCode };
+  for (const [c, n] of byCode) counts[ISSUE_CODES.find((x) => x.code === c)!.severity!] += n;
+  return { counts, byCode: [] };
+}
+
+/** Issue counts by severity (or by code when the severities are not known). */
+export function IssueSummary({ issues, label }: { issues: McpIssues | null | undefined; label: string }) {
+  const { counts, byCode } = issueCounts(issues);
+  if (counts) {
+    if (!SEVERITIES.some((s) => counts[s])) return <span class="muted">none</span>;
+    return (
+      <span aria-label={label}>
+        <Counts counts={counts} />
+      </span>
+    );
+  }
+  return (
+    <ul class="chips" aria-label={label}>
+      {byCode.map(([c, n]) => (
+        <li key={c} class="chip">
+          {ISSUE_LABELS[c] ?? c}: {n}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Issues most severe first, then by code and tool. */
+export function sortIssues(issues: McpIssue[]): McpIssue[] {
+  const rank = (s: string) => (isSeverity(s) ? SEVERITIES.indexOf(s) : SEVERITIES.length);
+  return [...issues].sort((a, b) => rank(a.severity) - rank(b.severity) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || ((a.tool ?? '') < (b.tool ?? '') ? -1 : (a.tool ?? '') > (b.tool ?? '') ? 1 : 0));
+}
+
+export const DECISIONS = ['allow', 'deny', 'unreviewed'] as const;
+export const DECISION_LABELS: Record<string, string> = { allow: 'Allowed', deny: 'Denied', unreviewed: 'Unreviewed' };
+
+/** A registry decision in words (none: unreviewed). */
+export function DecisionText({ decision }: { decision: string | null | undefined }) {
+  const d = decision ?? 'unreviewed';
+  return <span class={`decision decision-${d === 'allow' || d === 'deny' ? d : 'unreviewed'}`}>{DECISION_LABELS[d] ?? d}</span>;
+}
+
+export const LEVELS: { level: McpControlLevelName; label: string; means: string }[] = [
+  { level: 'observe', label: 'Observe', means: 'Every call is allowed; usage is only recorded.' },
+  {
+    level: 'warn',
+    label: 'Warn',
+    means: 'Calls to denied or unreviewed servers, and to servers with high or critical issues on that host, are answered warn; the rest allow.',
+  },
+  {
+    level: 'block',
+    label: 'Block',
+    means: 'Calls to denied and unreviewed servers are blocked; allowed servers with high or critical issues get warn; the rest allow.',
+  },
+];
+
+/** A registry entry's versions: the list, or "any" (null). */
+export const versionsText = (versions: string[] | null | undefined): string => (versions && versions.length ? versions.join(', ') : 'any');
+
+/** Versions typed comma-separated (spaces around them dropped); empty: any version (null). */
+export function parseVersions(text: string): string[] | null {
+  const list = text
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return list.length ? [...new Set(list)] : null;
+}
+
+/** Upserts one registry entry by identity (PUT /v1/mcp/registry/entries); → the entry as stored. */
+export async function putRegistryEntry(entry: { identity: string; versions: string[] | null; decision: McpDecision; note: string | null }): Promise<McpRegistryEntry | undefined> {
+  const body = { identity: entry.identity, decision: entry.decision, ...(entry.versions ? { versions: entry.versions } : {}), ...(entry.note ? { note: entry.note } : {}) };
+  const r = await api.call<{ entries: McpRegistryEntry[] }>('PUT', '/mcp/registry/entries', { body: { entries: [body] } });
+  return r?.entries?.find((e) => e.identity === entry.identity) ?? r?.entries?.[0];
+}
+
+/** Hostnames by host id (hosts:read: every role), for the ids the MCP payloads return. */
+export function useHostNames() {
+  const hosts = useLoad(() => allPages<Host>('/hosts', 'hosts'), []);
+  const names = useMemo(() => new Map((hosts.data ?? []).map((h) => [h.id, h.hostname])), [hosts.data]);
+  return { hosts: hosts.data ?? [], names, loading: hosts.loading };
+}
+
+/** A host by its hostname once known, else its id, else the hostname the upload reported. */
+export function HostText({ id, reported, names }: { id?: string | null; reported?: string | null; names: Map<string, string> }) {
+  if (id) return <>{names.get(id) ?? id}</>;
+  if (reported) return <>{reported} <span class="muted">(reported)</span></>;
+  return <span class="muted">unknown</span>;
+}
+
+/** Member emails by member id (every role reads the members), for `updatedBy`. */
+export function useMemberEmails() {
+  const members = useLoad(() => allPages<{ id: string; email: string }>('/members', 'members').catch(() => []), []);
+  return useMemo(() => new Map((members.data ?? []).map((m) => [m.id, m.email])), [members.data]);
+}
