@@ -77,7 +77,7 @@ export function IssueSummary({ issues, label }: { issues: McpIssues | null | und
   if (counts) {
     if (!SEVERITIES.some((s) => counts[s])) return <span class="muted">none</span>;
     return (
-      <span aria-label={label}>
+      <span role="group" aria-label={label}>
         <Counts counts={counts} />
       </span>
     );
@@ -121,6 +121,12 @@ export const LEVELS: { level: McpControlLevelName; label: string; means: string 
     means: 'Calls to denied and unreviewed servers are blocked; allowed servers with high or critical issues get warn; the rest allow.',
   },
 ];
+
+/** Usage counts in words: "3 calls, 1 error, 0 blocked". */
+export function usageText(u: { calls: number; errors: number; blocked: number }): string {
+  const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
+  return `${n(u.calls, 'call', 'calls')}, ${n(u.errors, 'error', 'errors')}, ${u.blocked} blocked`;
+}
 
 /** A registry entry's versions: the list, or "any" (null). */
 export const versionsText = (versions: string[] | null | undefined): string => (versions && versions.length ? versions.join(', ') : 'any');

@@ -9,7 +9,7 @@ import { allPages, api } from '../../api';
 import { SeverityBadge, When } from '../../components/bits';
 import { errorText, Outcome, useOutcome } from '../../components/admin/common';
 import { ListTable } from '../../components/list';
-import { DecisionText, HostText, ISSUE_LABELS, MCP_REGISTRY_PATH, MCP_SERVERS_PATH, MCP_USAGE_PATH, McpNav, putRegistryEntry, sortIssues, useHostNames, versionsText } from '../../components/mcp/mcp';
+import { DecisionText, HostText, ISSUE_LABELS, MCP_REGISTRY_PATH, MCP_SERVERS_PATH, MCP_USAGE_PATH, McpNav, putRegistryEntry, sortIssues, usageText, useHostNames, versionsText } from '../../components/mcp/mcp';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
 import { withQuery } from '../../paths';
@@ -109,7 +109,7 @@ export default function McpServerPage() {
             </dd>
             <dt>Usage</dt>
             <dd>
-              {s.usage.calls} calls, {s.usage.errors} errors, {s.usage.blocked} blocked
+              {usageText(s.usage)}
               {s.usage.lastCalledAt ? (
                 <>
                   , last <When iso={s.usage.lastCalledAt} />

@@ -7,7 +7,7 @@ import { useLocation } from 'preact-iso';
 import { When } from '../../components/bits';
 import { errorText, oneOf, Pager, useUrlList } from '../../components/admin/common';
 import { ListTable } from '../../components/list';
-import { DECISION_LABELS, DECISIONS, DecisionText, ISSUE_CODES, IssueSummary, McpNav, mcpServerPath, useHostNames } from '../../components/mcp/mcp';
+import { DECISION_LABELS, DECISIONS, DecisionText, ISSUE_CODES, IssueSummary, McpNav, mcpServerPath, usageText, useHostNames } from '../../components/mcp/mcp';
 import { Page, Status } from '../../components/page';
 import { withQuery } from '../../paths';
 import type { McpServer } from '../../types';
@@ -93,7 +93,7 @@ export default function McpServers() {
                 <IssueSummary issues={s.issues} label={`Issues of ${s.identity}`} />
               </td>
               <td>
-                {s.usage.calls} calls, {s.usage.errors} errors, {s.usage.blocked} blocked
+                {usageText(s.usage)}
                 {s.usage.lastCalledAt ? (
                   <div class="muted">
                     last <When iso={s.usage.lastCalledAt} />
