@@ -11,6 +11,7 @@ import { uploadPreparer } from './pool/upload-pool';
 import { cursorCodec, loadCursorSecret } from './storage/cursors';
 import { connectStore, ensureIndexes } from './storage/mongo';
 import { connectTemporal, scanStarter, scanWaiter, startSweeper, temporalReadiness } from './temporal/client';
+import { mcpScanStarter, startMcpSweeper } from './temporal/mcp';
 import { redactUri } from './infra/private';
 import { policyFromEnv } from './infra/webhooks/destination';
 import { secretsFromEnv } from './storage/secrets';
@@ -68,6 +69,7 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
   const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
   const starter = scanStarter(temporal, logger);
+  const mcp = mcpScanStarter(temporal, logger);
   const waiter = closableWaiter(scanWaiter(temporal));
   const platform = platformFromEnv();
   const insecure = insecureAppUrlWarning(platform.publicAppUrl);
@@ -96,8 +98,11 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
     signIn,
     // read at start: a malformed SECRETS_KEY, WEBHOOKS_ALLOWED_CIDRS or WEBHOOKS_CA_FILE stops the API, naming it
     webhooks: { box: secretsFromEnv(), policy: policyFromEnv() },
+    mcp,
   });
   const stopSweeper = startSweeper(store, temporal, logger, config.sweepIntervalMs);
+  // MCP scans (platform.md §6) whose workflow start was lost, or whose workflow ended without an outcome.
+  const stopMcpSweeper = startMcpSweeper(store, temporal, logger, config.sweepIntervalMs);
   const graceMs = envInt('SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS);
   watchStore(store);
   const metrics = await serveMetrics(apiRegistry, metricsListenFromEnv('METRICS_PORT', DEFAULT_METRICS_PORT), logger);
@@ -115,6 +120,7 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
     metrics,
     async close() {
       stopSweeper();
+      stopMcpSweeper();
       waiter.close(); // SIGTERM answers pending ?wait= requests at once (with the scan as it is)
       clearInterval(sweepCounters);
       // No new connections; the requests in flight (uploads included) finish with their normal answers.
@@ -122,6 +128,7 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
       if (forced) logger.warn({ graceMs }, 'requests still in flight after the shutdown grace: connections cut');
       await rateLimiter.close().catch(() => undefined); // after the drain: the last requests' counts are kept
       await starter.drain();
+      await mcp.drain();
       await uploads.close();
       await metrics?.close();
       watchStore(undefined);

@@ -2,6 +2,7 @@
 import type { Duration } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { createMcpActivities } from '../activities/mcp';
 import type { WebhookConfig } from '../activities/webhooks';
 import { lazyClient, scanEvents, type ScanEvents } from '../src/temporal/events';
 import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool';
@@ -50,7 +51,8 @@ export async function createScanWorker(o: WorkerOptions): Promise<{ worker: Work
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowsPath: require.resolve('../workflows'),
-    activities: createActivities({ store: o.store, logger: o.logger, shards, events, webhooks: o.webhooks }),
+    // The scan, advisory and webhook activities, and those of MCP scans (platform.md §6).
+    activities: { ...createActivities({ store: o.store, logger: o.logger, shards, events, webhooks: o.webhooks }), ...createMcpActivities({ store: o.store, logger: o.logger }) },
     // Heartbeat details (attribution progress) reach the server within 250 ms: a retry resumes from them.
     maxHeartbeatThrottleInterval: '250 ms',
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? MAX_CONCURRENT_ACTIVITIES,

@@ -2,3 +2,4 @@
 export { scanWorkflow } from './scan';
 export { advisoryRefreshWorkflow } from './advisory-refresh';
 export { webhookEventWorkflow } from './webhook';
+export { mcpScanWorkflow } from './mcp-scan';

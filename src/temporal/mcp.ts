@@ -1,0 +1,124 @@
+// The API's side of MCP scans in Temporal (platform.md §6): start an uploaded scan's workflow (id = the mcs_ id, run
+// once), and the sweep of MCP scans whose start was lost or whose workflow ended without an outcome.
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { McpScanStarter } from '../http/deps';
+import type { Logger } from '../logger';
+import type { McpScanDoc } from '../storage/documents';
+import { failMcpScan, getMcpScan, queuedMcpScans, staleRunningMcpScans } from '../storage/mcp-processing';
+import type { Store } from '../storage/mongo';
+import type { TemporalHandle } from './client';
+import { SA } from './keys';
+import { MCP_SCAN_WORKFLOW, type McpScanWorkflowInput } from './mcp-keys';
+
+const hostOf = (scan: McpScanDoc) => scan.hostId ?? (scan.reportedHostname !== null ? `hostname ${scan.reportedHostname}` : 'no host');
+
+/** Starts the MCP scan's workflow; false when it had been started already (it may be running or closed). */
+export async function startMcpScanWorkflow(t: TemporalHandle, scan: McpScanDoc): Promise<boolean> {
+  const servers = scan.clients.reduce((n, c) => n + c.servers.length, 0);
+  const tools = scan.clients.reduce((n, c) => n + c.servers.reduce((m, s) => m + (s.tools?.length ?? 0), 0), 0);
+  const clients = [...new Set(scan.clients.map((c) => c.client))].sort();
+  const args: [McpScanWorkflowInput] = [{ scanId: scan._id }];
+  try {
+    await t.client.workflow.start(MCP_SCAN_WORKFLOW, {
+      taskQueue: t.taskQueue,
+      workflowId: scan._id,
+      args,
+      // An MCP scan's workflow runs once: the sweep may try again, but never restarts a finished one.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [
+        { key: SA.scanId, value: scan._id },
+        { key: SA.orgId, value: scan.orgId },
+      ],
+      staticSummary: `MCP scan ${scan._id} of ${hostOf(scan)}: ${servers} servers, ${tools} tools in ${scan.clients.length} configurations (${clients.join(', ') || 'none'})`,
+      staticDetails: `org ${scan.orgId} · received ${scan.receivedAt.toISOString()}${scan.scannedAt ? ` · scanned ${scan.scannedAt.toISOString()}` : ''}`,
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw err;
+  }
+}
+
+/** The McpScanStarter of the HTTP deps: a few tries within ~1.5 s; false leaves the scan queued for the sweep. */
+export function mcpScanStarter(t: TemporalHandle, logger: Logger): McpScanStarter {
+  const inFlight = new Set<Promise<boolean>>();
+  async function attempt(scan: McpScanDoc): Promise<boolean> {
+    for (let n = 0; n < 3; n++) {
+      try {
+        await startMcpScanWorkflow(t, scan);
+        return true;
+      } catch (err) {
+        logger.warn({ err, scanId: scan._id, attempt: n }, 'MCP scan workflow start failed');
+        await new Promise((r) => setTimeout(r, 250 * (n + 1)));
+      }
+    }
+    return false;
+  }
+  return {
+    start(scan) {
+      const p = attempt(scan);
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      return p;
+    },
+    async drain() {
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+async function closed(t: TemporalHandle, scanId: string): Promise<boolean> {
+  try {
+    const d = await t.client.workflow.getHandle(scanId).describe();
+    return d.status.name !== 'RUNNING';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return true; // never started, or past the namespace's retention
+    throw err;
+  }
+}
+
+export const MCP_ORPHANED_REASON = 'internal_error: the MCP scan workflow ended without recording an outcome';
+
+/**
+ * One sweep of MCP scans, as the scans sweeper (src/temporal/client.ts): (1) starts the workflow of any MCP scan still
+ * queued `graceMs` after its reception (its start was lost); one whose workflow exists already and is closed is an
+ * orphan. (2) Running scans received more than `staleMs` ago whose workflow is closed are orphans too. Orphans are
+ * failed (a completed scan keeps its outcome).
+ */
+export async function sweepMcpScansOnce(store: Store, t: TemporalHandle, logger: Logger, graceMs = 5000, staleMs = 30_000): Promise<{ started: number; failed: number }> {
+  let started = 0;
+  let failed = 0;
+  const orphan = async (scanId: string, was: string) => {
+    if (!(await closed(t, scanId))) return;
+    const now = await getMcpScan(store, scanId);
+    if (!now || (now.status !== 'queued' && now.status !== 'running')) return;
+    if (!(await failMcpScan(store, scanId, MCP_ORPHANED_REASON))) return;
+    logger.warn({ scanId, was }, 'MCP scan failed by the sweeper: its workflow ended without an outcome');
+    failed++;
+  };
+  for (const scan of await queuedMcpScans(store, new Date(Date.now() - graceMs))) {
+    if (await startMcpScanWorkflow(t, scan)) started++;
+    else await orphan(scan._id, 'queued');
+  }
+  for (const { _id } of await staleRunningMcpScans(store, new Date(Date.now() - staleMs))) await orphan(_id, 'running');
+  return { started, failed };
+}
+
+/** Runs sweepMcpScansOnce every `intervalMs` (one pass at a time); returns the stop function. */
+export function startMcpSweeper(store: Store, t: TemporalHandle, logger: Logger, intervalMs: number, graceMs = 5000, staleMs = 30_000): () => void {
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const r = await sweepMcpScansOnce(store, t, logger, graceMs, staleMs);
+      if (r.started || r.failed) logger.info(r, 'MCP scan sweep');
+    } catch (err) {
+      logger.warn({ err }, 'MCP scan sweep failed');
+    } finally {
+      running = false;
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
