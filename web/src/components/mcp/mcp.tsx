@@ -161,8 +161,8 @@ export function HostText({ id, reported, names }: { id?: string | null; reported
   return <span class="muted">unknown</span>;
 }
 
-/** Member emails by member id (every role reads the members), for `updatedBy`. */
+/** Member emails by member id and by user id (every role reads the members), for `updatedBy`. */
 export function useMemberEmails() {
-  const members = useLoad(() => allPages<{ id: string; email: string }>('/members', 'members').catch(() => []), []);
-  return useMemo(() => new Map((members.data ?? []).map((m) => [m.id, m.email])), [members.data]);
+  const members = useLoad(() => allPages<{ id: string; userId?: string; email: string }>('/members', 'members').catch(() => []), []);
+  return useMemo(() => new Map((members.data ?? []).flatMap((m) => [[m.id, m.email] as const, ...(m.userId ? [[m.userId, m.email] as const] : [])])), [members.data]);
 }
