@@ -65,6 +65,9 @@ async function buildClient(opts = {}) {
     target: 'node20',
     // Only node: built-ins may stay imports; anything else must be bundled or the build fails.
     packages: 'bundle',
+    // jsonc-parser (the MCP configuration reader) ships a UMD build as `main` that esbuild cannot follow (its
+    // requires are inside a factory); its ESM build is `module`.
+    mainFields: ['module', 'main'],
     // src/client/builtins.ts loads some built-ins with require() on first use; an ES module has none of its own.
     banner: { js: "#!/usr/bin/env node\nimport { createRequire as __scannerCreateRequire } from 'node:module';\nconst require = __scannerCreateRequire(import.meta.url);" },
     define: { __SCANNER_VERSION__: JSON.stringify(version) },

@@ -18,11 +18,11 @@
 // - Disabled servers (`"disabled": true`, Codex's `enabled = false`) are reported like the others: they are configured.
 import os from 'node:os';
 import path from 'node:path';
-import type { McpClient, McpClientConfig, McpConfigScope } from '../../domain/mcp/types';
+import type { McpClient, McpClientConfig, McpConfigScope, McpServerConfig } from '../../domain/mcp/types';
 import { homeToTilde } from '../../domain/mcp/redact';
 import { projectLocations, userLocations, type ConfigLocation, type McpDiscoveryEnv } from './locations';
 import { readConfigFile } from './read';
-import { readServer, serversMap } from './servers';
+import { readServerLaunch, serversMap, type McpLaunch } from './servers';
 
 export type { McpDiscoveryEnv } from './locations';
 
@@ -52,14 +52,28 @@ interface Collector {
   clients: McpClientConfig[];
   warnings: McpDiscoveryWarning[];
   home: string;
+  launches?: Map<McpServerConfig, McpLaunch>;
+}
+
+export interface McpDiscoveryOptions {
+  /**
+   * Filled, when given, with each reported server's launch as written in its file (values not redacted): what
+   * `scanner mcp scan --introspect` starts or calls. Kept apart from the result so that the result never holds a
+   * secret (it is what is printed and uploaded).
+   */
+  launches?: Map<McpServerConfig, McpLaunch>;
 }
 
 function entry(c: Collector, client: McpClient, scope: McpConfigScope, configPath: string, map: Record<string, unknown>): McpClientConfig {
   const servers = [];
   for (const [name, raw] of Object.entries(map)) {
-    const r = readServer(client, name, raw, c.home);
-    if ('warning' in r) c.warnings.push({ client, configPath, message: r.warning });
-    else servers.push(r.server);
+    const r = readServerLaunch(client, name, raw, c.home);
+    if ('warning' in r) {
+      c.warnings.push({ client, configPath, message: r.warning });
+      continue;
+    }
+    servers.push(r.server);
+    c.launches?.set(r.server, r.launch);
   }
   return { client, configPath, scope, servers };
 }
@@ -97,8 +111,8 @@ async function readLocation(c: Collector, loc: ConfigLocation): Promise<string[]
  * Finds and reads the MCP configuration of every supported agent: the entry point of `scanner mcp scan` (its upload
  * is the next step: the result's `clients` is the body's `clients`). Never throws for a file; never starts a server.
  */
-export async function discoverMcpConfigs(env: McpDiscoveryEnv = processDiscoveryEnv()): Promise<McpDiscovery> {
-  const c: Collector = { clients: [], warnings: [], home: env.home };
+export async function discoverMcpConfigs(env: McpDiscoveryEnv = processDiscoveryEnv(), opts: McpDiscoveryOptions = {}): Promise<McpDiscovery> {
+  const c: Collector = { clients: [], warnings: [], home: env.home, launches: opts.launches };
   const seen = new Set<string>();
   const once = (loc: ConfigLocation) => {
     const key = `${loc.client}\0${path.resolve(loc.file)}`;

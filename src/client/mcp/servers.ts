@@ -46,10 +46,35 @@ function codexExtras(raw: Record<string, unknown>): { env: Record<string, unknow
 
 export type ServerResult = { server: McpServerConfig } | { warning: string };
 
-/** One entry of a servers map, redacted; a warning (without any value of the entry) when it is not a server. */
-export function readServer(client: McpClient, name: string, raw: unknown, home: string): ServerResult {
-  const safeName = redactServer({ name }).server.name ?? '';
-  if (!isPlainObject(raw)) return { warning: `server "${safeName}" is not an object: skipped` };
+/**
+ * How to reach one configured server, as written (nothing redacted): what `scanner mcp scan --introspect` starts or
+ * calls, and never uploaded. The values of env and headers may hold `${VAR}` references (expanded when used).
+ */
+export interface McpLaunch {
+  transport: McpTransport;
+  command?: string;
+  args?: string[];
+  url?: string;
+  env?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+const strings = (m: Record<string, unknown> | undefined): Record<string, string> | undefined => {
+  if (!m) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
+  return Object.keys(out).length > 0 ? out : undefined;
+};
+
+interface ReadLaunch {
+  launch: McpLaunch;
+  /** As found, before the launch's string-only filtering: what redaction reads. */
+  rawArgs?: unknown[];
+  rawEnv?: Record<string, unknown>;
+  rawHeaders?: Record<string, unknown>;
+}
+
+function launchOf(client: McpClient, raw: Record<string, unknown>, safeName: string): ReadLaunch | { warning: string } {
   const command = text(raw.command);
   let url: string | undefined;
   let transport = transportOf(raw.type) ?? transportOf(raw.transport);
@@ -80,24 +105,56 @@ export function readServer(client: McpClient, name: string, raw: unknown, home: 
   else if (typeof raw.args === 'string') args = [raw.args];
 
   const stdio = transport === 'stdio';
+  const launch: McpLaunch = { transport };
+  if (stdio) {
+    launch.command = command;
+    if (args) launch.args = args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
+  } else {
+    launch.url = url;
+    const h = strings(headers);
+    if (h) launch.headers = h;
+  }
+  const e = strings(env);
+  if (e) launch.env = e;
+  return {
+    launch,
+    rawArgs: stdio ? args : undefined,
+    rawEnv: env && Object.keys(env).length > 0 ? env : undefined,
+    rawHeaders: !stdio && headers && Object.keys(headers).length > 0 ? headers : undefined,
+  };
+}
+
+/** One entry of a servers map, redacted; a warning (without any value of the entry) when it is not a server. */
+export function readServer(client: McpClient, name: string, raw: unknown, home: string): ServerResult {
+  const r = readServerLaunch(client, name, raw, home);
+  return 'warning' in r ? r : { server: r.server };
+}
+
+/** {@link readServer}, with the launch as written beside it (for --introspect; never uploaded). */
+export function readServerLaunch(client: McpClient, name: string, raw: unknown, home: string): { server: McpServerConfig; launch: McpLaunch } | { warning: string } {
+  const safeName = redactServer({ name }).server.name ?? '';
+  if (!isPlainObject(raw)) return { warning: `server "${safeName}" is not an object: skipped` };
+  const read = launchOf(client, raw, safeName);
+  if ('warning' in read) return read;
+  const { launch } = read;
   const r = redactServer(
     {
       name,
-      command: stdio ? command : undefined,
-      args: stdio ? args : undefined,
-      url: stdio ? undefined : url,
-      env: env && Object.keys(env).length > 0 ? env : undefined,
-      headers: !stdio && headers && Object.keys(headers).length > 0 ? headers : undefined,
+      command: launch.command,
+      args: read.rawArgs,
+      url: launch.url,
+      env: read.rawEnv,
+      headers: read.rawHeaders,
     },
     { home },
   );
-  const server: McpServerConfig = { name: r.server.name ?? '', transport };
+  const server: McpServerConfig = { name: r.server.name ?? '', transport: launch.transport };
   if (r.server.command !== undefined) server.command = r.server.command;
   if (r.server.args !== undefined) server.args = r.server.args;
   if (r.server.url !== undefined) server.url = r.server.url;
   if (r.server.env !== undefined) server.env = r.server.env;
   if (r.server.headers !== undefined) server.headers = r.server.headers;
-  return { server };
+  return { server, launch };
 }
 
 /** The servers map of a document in SHAPE: none, a map, or a warning when it is not a map. */

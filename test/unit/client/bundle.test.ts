@@ -19,11 +19,15 @@ test('every input is client code, the shared snapshot schema and types, or a rev
   // compiled on first use (tools/build-client.js): both dependency-free.
   // --format cyclonedx: the service's own SBOM builder, with the inventory ids and package-name rules it derives
   // bom-refs and purls from (dependency-free).
+  // scanner mcp: the MCP shapes and redaction shared with the service (src/domain/mcp, dependency-free), and
+  // jsonc-parser (JSON with comments: the agents' configuration files), its ESM build.
   const allowed =
-    /^src\/client\/|^src\/domain\/types\.ts$|^src\/domain\/snapshot\/(schema-parts|schema-v1|schema-v2|limits)\.ts$|^src\/domain\/cyclonedx\/(sbom|common|purl|types)\.ts$|^src\/domain\/inventory\/ids\.ts$|^src\/domain\/package-names\.ts$|^node_modules\/smol-toml\/|^lazy-yaml:yaml$/;
+    /^src\/client\/|^src\/domain\/types\.ts$|^src\/domain\/snapshot\/(schema-parts|schema-v1|schema-v2|limits)\.ts$|^src\/domain\/cyclonedx\/(sbom|common|purl|types)\.ts$|^src\/domain\/inventory\/ids\.ts$|^src\/domain\/package-names\.ts$|^src\/domain\/mcp\/|^node_modules\/smol-toml\/|^node_modules\/jsonc-parser\/lib\/esm\/|^lazy-yaml:yaml$/;
   const inputs = Object.keys(metafile.inputs).map((p) => p.split(path.sep).join('/'));
   expect(inputs.filter((p) => !allowed.test(p))).toEqual([]);
-  expect(inputs).toEqual(expect.arrayContaining(['src/client/cli.ts', 'src/client/commands/scan.ts', 'src/client/producers/npm-lock.ts']));
+  expect(inputs).toEqual(
+    expect.arrayContaining(['src/client/cli.ts', 'src/client/commands/scan.ts', 'src/client/producers/npm-lock.ts', 'src/client/commands/mcp.ts', 'src/domain/mcp/redact.ts', 'node_modules/jsonc-parser/lib/esm/main.js']),
+  );
 });
 
 test('the only imports left in the file are node built-ins', () => {
@@ -43,9 +47,12 @@ test('commands, HTTP and report formats are lazily initialised modules: loading 
   for (const name of ['snapshot', 'scan', 'http', 'scans', 'table', 'json', 'sarif', 'make', 'npm_lock']) {
     expect(text).toMatch(new RegExp(`^var init_${name} = __esm\\(`, 'm'));
   }
+  // scanner mcp, by file (esbuild numbers the names it sees twice: discover, scan ...): jsonc-parser included.
+  const mcpModules = ['src/client/commands/mcp.ts', 'src/client/mcp/discover.ts', 'src/client/mcp/introspect.ts', 'src/client/mcp/hook.ts', 'src/client/mcp/scan.ts', 'src/domain/mcp/redact.ts', 'node_modules/jsonc-parser/lib/esm/main.js'];
+  for (const file of mcpModules) expect(text).toMatch(new RegExp(`^var init_\\w+ = __esm\\(\\{\\n\\s+"${file.replace(/[.]/g, '\\.')}"`, 'm'));
   // Outside the module wrappers, the file's own top level only starts the command line.
   const tail = text.slice(text.lastIndexOf('// src/client/cli.ts'));
-  expect(tail).not.toMatch(/init_(scan|snapshot|table|json|sarif|http)\(\)/);
+  expect(tail).not.toMatch(/init_(scan|snapshot|table|json|sarif|http|mcp|introspect|hook|redact|discover\d*)\(\)/);
 });
 
 test('the version is written in at build time', () => {
