@@ -1,4 +1,4 @@
-// `scanner snapshot|scan|sidecar|gateway`: the CI client's entry. Each command is imported when it runs, so
+// `scanner snapshot|scan|sidecar|gateway|mcp`: the CI client's entry. Each command is imported when it runs, so
 // `scanner snapshot` never evaluates the HTTP or report code and `scan --format sarif` never the table code.
 import { USAGE } from './args';
 import { EXIT, InputError, ServiceError } from './errors';
@@ -17,6 +17,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
         return await (await import('./commands/sidecar')).sidecarCommand(rest, io);
       case 'gateway':
         return await (await import('./commands/gateway')).gatewayCommand(rest, io);
+      case 'mcp':
+        return await (await import('./commands/mcp')).mcpCommand(rest, io);
       case '--version':
       case 'version':
         io.out(`scanner ${VERSION}\n`);

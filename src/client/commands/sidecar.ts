@@ -3,6 +3,9 @@
 // gives, riding out the service's absences (agent/loop.ts). A 401 stops it for good (exit 3): it never attests again
 // by itself. Given a registration token while its state file holds a host of the same service, it attests again by
 // hand, with the host's current credential in X-Svc-Host-Credential, so the host keeps its id.
+// With --mcp-interval S (S > 0; default 0: off, an opt-in) it also reports, every S seconds, the machine's MCP configuration (POST /v1/mcp/scans
+// with the host credential, platform.md §6): discovery only, never --introspect (it never starts a configured
+// server). A failed MCP scan is logged and tried again later; it never stops or delays the heartbeats for long.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,8 +17,11 @@ import { VERSION } from '../version';
 import { backoffFromEnv, Link, runAgent, STOPPED, type AgentHooks } from '../agent/loop';
 import { credentialAnswer, noPositionals, parseLabelsFlag, refusal, resolveServer } from '../agent/options';
 import { defaultStatePath, readState, readTokenFile, sameServer, writeState, type SidecarState } from '../agent/state';
+import type { McpDiscoveryEnv } from '../mcp/discover';
+import { collectMcp, countServers, discoveryEnvOf } from '../mcp/scan';
 
-export const SIDECAR_HELP = `usage: scanner sidecar [--server URL] [--registration-token FILE] [--state FILE] [--labels k=v,...] [--gateway ID] [--once]
+export const SIDECAR_HELP = `usage: scanner sidecar [--server URL] [--registration-token FILE] [--state FILE] [--labels k=v,...] [--gateway ID]
+                       [--mcp-interval S] [--once]
 
 Registers this machine as a host of the service and heartbeats until stopped (platform.md §4).
 
@@ -32,8 +38,13 @@ Registers this machine as a host of the service and heartbeats until stopped (pl
   --gateway ID               this host reaches the service through gateway ID (gw_...): heartbeats report
                              connectivity "gateway" with that id (the service refuses an id that is not one of its
                              active gateways). Without it, connectivity "direct"
-  --once                     attest if needed, send one heartbeat and exit (gives up after SCANNER_MAX_ATTEMPTS,
-                             default 6, when the service is away)
+  --mcp-interval S           every S seconds (default 0: never; 3600 is a good choice), report this machine's MCP server
+                             configuration as \`scanner mcp scan\` does, with the host's credential: the configuration
+                             files only; it never starts a configured server (no --introspect). The first report
+                             follows the first heartbeat; a failed one is logged and tried again after
+                             min(S, 300) seconds, and never stops the heartbeats
+  --once                     attest if needed, send one heartbeat (and one MCP report with --mcp-interval) and
+                             exit (gives up after SCANNER_MAX_ATTEMPTS, default 6, when the service is away)
 
   While the service is away (network errors, 429, 5xx) it tries again with exponential backoff and jitter
   (SCANNER_RETRY_BASE_MS, default 1000, up to SCANNER_RETRY_MAX_MS, default 60000), at least the service's
@@ -50,6 +61,7 @@ const OPTIONS = {
   state: { type: 'string' },
   labels: { type: 'string' },
   gateway: { type: 'string' },
+  'mcp-interval': { type: 'string' },
   once: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -59,6 +71,14 @@ export const MACHINE_ID_FILES = ['/etc/machine-id', '/var/lib/dbus/machine-id'];
 const DEFAULT_INTERVAL_S = 60;
 const MIN_INTERVAL_S = 1;
 const MAX_INTERVAL_S = 3600;
+/**
+ * Off unless asked: reading the agents' configuration files of the machine's users is the administrator's decision,
+ * and a sidecar upgraded in place keeps doing what it did. (Configurations change when someone edits them: hourly,
+ * --mcp-interval 3600, is often enough, and cheap: files only.)
+ */
+export const DEFAULT_MCP_INTERVAL_S = 0;
+/** A failed MCP report is tried again after this (or the interval, when shorter). */
+const MCP_RETRY_S = 300;
 
 /**
  * A stable id for this machine that does not give the machine id away (systemd's advice for machine-id: an
@@ -85,7 +105,12 @@ function intervalOf(body: unknown): number {
   return Math.min(MAX_INTERVAL_S, Math.max(MIN_INTERVAL_S, n));
 }
 
-export async function sidecarCommand(args: string[], io: Io, hooks: AgentHooks = {}): Promise<number> {
+/** What the sidecar's tests replace besides the agent's hooks: where MCP configuration is looked for. */
+export interface SidecarHooks extends AgentHooks {
+  mcpDiscoveryEnv?: Partial<McpDiscoveryEnv>;
+}
+
+export async function sidecarCommand(args: string[], io: Io, hooks: SidecarHooks = {}): Promise<number> {
   const { values, positionals } = parse(args, OPTIONS);
   if (values.help) {
     io.out(`${SIDECAR_HELP}\n`);
@@ -95,6 +120,9 @@ export async function sidecarCommand(args: string[], io: Io, hooks: AgentHooks =
   const stateFile = path.resolve(io.cwd, values.state ?? defaultStatePath('sidecar', io.env));
   const labels = values.labels === undefined ? undefined : parseLabelsFlag(values.labels);
   const gatewayId = values.gateway;
+  const mcpText = values['mcp-interval'];
+  const mcpInterval = mcpText === undefined ? DEFAULT_MCP_INTERVAL_S : Number(mcpText);
+  if (mcpText !== undefined && !(/^\d+$/.test(mcpText) && mcpInterval >= 0)) throw new InputError(`--mcp-interval ${JSON.stringify(mcpText)}: a whole number of seconds (0: never)`);
   if (gatewayId !== undefined && !/^gw_[A-Za-z0-9_-]{1,200}$/.test(gatewayId)) throw new InputError(`--gateway ${JSON.stringify(gatewayId)}: a gateway id (gw_...)`);
   const state = readState(stateFile, 'sidecar');
   const server = resolveServer(values.server, io.env, state?.serverUrl);
@@ -118,7 +146,8 @@ export async function sidecarCommand(args: string[], io: Io, hooks: AgentHooks =
       if (attested === STOPPED) return EXIT.ok;
       host = attested;
     }
-    return heartbeat(link, host!, stateFile, { labels, gatewayId }, Boolean(values.once));
+    const mcp = mcpInterval > 0 ? new McpReporter(io, server, signal, backoff, hooks, mcpInterval) : undefined;
+    return heartbeat(link, host!, stateFile, { labels, gatewayId }, Boolean(values.once), mcp);
   });
 }
 
@@ -179,7 +208,48 @@ interface Reported {
   gatewayId: string | undefined;
 }
 
-async function heartbeat(link: Link, host: SidecarState, stateFile: string, { labels, gatewayId }: Reported, once: boolean): Promise<number> {
+/**
+ * The sidecar's MCP report: discovery to POST /v1/mcp/scans with the host credential, at most once per interval. Its
+ * own link, with few attempts: a service that is away costs the heartbeats a few seconds, not the wait for its return.
+ */
+class McpReporter {
+  private nextAt = 0;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly io: Io,
+    private readonly server: string,
+    private readonly signal: AbortSignal,
+    private readonly backoff: ReturnType<typeof backoffFromEnv>,
+    private readonly hooks: SidecarHooks,
+    private readonly intervalS: number,
+  ) {
+    this.now = hooks.now ?? Date.now;
+  }
+
+  /** Reports when due; logs and never throws (a revoked host is the heartbeat's to notice). */
+  async maybeReport(host: SidecarState): Promise<void> {
+    if (this.now() < this.nextAt) return;
+    const link = new Link(this.io, this.server, this.signal, { ...this.backoff, maxAttempts: 2 }, this.hooks);
+    link.secret(host.credential);
+    try {
+      const collected = await collectMcp(discoveryEnvOf(this.io, this.hooks.mcpDiscoveryEnv), { host: { hostId: host.hostId }, now: new Date(this.now()) });
+      const a = await link.send('POST', '/v1/mcp/scans', { bearer: host.credential, body: collected.body });
+      if (a === STOPPED) return;
+      if (a.status !== 201) throw refusal(link, 'MCP scan', a);
+      const id = (a.body as { id?: unknown } | undefined)?.id;
+      const warnings = collected.warnings.length + collected.truncated.length;
+      link.log(`MCP scan ${typeof id === 'string' ? id : '(no id)'}: ${collected.body.clients.length} configuration file(s), ${countServers(collected.body)} server(s)${warnings ? `, ${warnings} warning(s)` : ''}; next in ${this.intervalS} s`);
+      this.nextAt = this.now() + this.intervalS * 1000;
+    } catch (err) {
+      const retry = Math.min(this.intervalS, MCP_RETRY_S);
+      link.log(`MCP scan failed (${err instanceof Error ? err.message : String(err)}): heartbeats go on; trying again in ${retry} s`);
+      this.nextAt = this.now() + retry * 1000;
+    }
+  }
+}
+
+async function heartbeat(link: Link, host: SidecarState, stateFile: string, { labels, gatewayId }: Reported, once: boolean, mcp?: McpReporter): Promise<number> {
   const route = `/v1/hosts/${encodeURIComponent(host.hostId)}/heartbeats`;
   const body = {
     agentVersion: VERSION,
@@ -208,6 +278,7 @@ async function heartbeat(link: Link, host: SidecarState, stateFile: string, { la
       link.log(`host ${host.hostId}${typeof status === 'string' ? ` (${status})` : ''}: ${once ? 'heartbeat sent' : `heartbeating every ${next} s`}`);
       interval = next;
     }
+    if (mcp) await mcp.maybeReport(host);
     if (once) return EXIT.ok;
     if (!(await link.wait(next * 1000))) return EXIT.ok;
   }
