@@ -14,9 +14,11 @@ const hostOf = (scan: McpScanDoc) => scan.hostId ?? (scan.reportedHostname !== n
 
 /** Starts the MCP scan's workflow; false when it had been started already (it may be running or closed). */
 export async function startMcpScanWorkflow(t: TemporalHandle, scan: McpScanDoc): Promise<boolean> {
-  const servers = scan.clients.reduce((n, c) => n + c.servers.length, 0);
-  const tools = scan.clients.reduce((n, c) => n + c.servers.reduce((m, s) => m + (s.tools?.length ?? 0), 0), 0);
-  const clients = [...new Set(scan.clients.map((c) => c.client))].sort();
+  // Counted defensively: a summary never stops a start (a malformed document fails in its workflow, with a reason).
+  const list = <T>(v: T[] | null | undefined): T[] => (Array.isArray(v) ? v : []);
+  const servers = list(scan.clients).reduce((n, c) => n + list(c.servers).length, 0);
+  const tools = list(scan.clients).reduce((n, c) => n + list(c.servers).reduce((m, s) => m + list(s.tools).length, 0), 0);
+  const clients = [...new Set(list(scan.clients).map((c) => c.client))].sort();
   const args: [McpScanWorkflowInput] = [{ scanId: scan._id }];
   try {
     await t.client.workflow.start(MCP_SCAN_WORKFLOW, {
@@ -29,7 +31,7 @@ export async function startMcpScanWorkflow(t: TemporalHandle, scan: McpScanDoc):
         { key: SA.scanId, value: scan._id },
         { key: SA.orgId, value: scan.orgId },
       ],
-      staticSummary: `MCP scan ${scan._id} of ${hostOf(scan)}: ${servers} servers, ${tools} tools in ${scan.clients.length} configurations (${clients.join(', ') || 'none'})`,
+      staticSummary: `MCP scan ${scan._id} of ${hostOf(scan)}: ${servers} servers, ${tools} tools in ${list(scan.clients).length} configurations (${clients.join(', ') || 'none'})`,
       staticDetails: `org ${scan.orgId} · received ${scan.receivedAt.toISOString()}${scan.scannedAt ? ` · scanned ${scan.scannedAt.toISOString()}` : ''}`,
     });
     return true;
