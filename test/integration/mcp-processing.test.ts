@@ -249,7 +249,7 @@ test('activities retried (each run twice, as after a lost completion) duplicate 
   const acts = createMcpActivities({ store: t.store, logger });
   const env = new MockActivityEnvironment();
   for (let i = 0; i < 2; i++) await env.run(acts.mcpScanStart, { scanId: a._id });
-  const r1 = await env.run(acts.mcpScanProcess, { scanId: a._id });
+  const r1 = (await env.run(acts.mcpScanProcess, { scanId: a._id })) as Awaited<ReturnType<typeof acts.mcpScanProcess>>;
   const snapshot = async () => ({
     servers: await t.store.c.mcpServers.find({ orgId }).sort({ _id: 1 }).toArray(),
     pins: await t.store.c.mcpToolPins.find({ orgId }).sort({ _id: 1 }).toArray(),
