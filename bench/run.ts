@@ -10,6 +10,7 @@ import { clientBench, type ClientCase } from './client';
 import { pagedBench } from './paged';
 import { signInBench } from './sign-in';
 import { heartbeatBench } from './heartbeats';
+import { mcpScanBench } from './mcp-scan';
 import { matchingBench } from './matching';
 import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
@@ -195,6 +196,17 @@ async function heartbeatsOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- mcp-scan`: only issue 19's MCP scan of 100 servers processed end to end (seconds). */
+async function mcpScanOnly(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await importAdvisories(h.store, [path.join(SHARED, 'advisories', 'npm'), path.join(SHARED, 'advisories', 'pypi')]);
+    await mcpScanBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
   // every code request of the bench comes from 127.0.0.1, and a few hundred go to fresh emails
@@ -204,6 +216,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('scans')) return scansOnly();
   if (process.argv.includes('paged')) return pagedOnly();
   if (process.argv.includes('heartbeats')) return heartbeatsOnly();
+  if (process.argv.includes('mcp-scan')) return mcpScanOnly();
   await matchingBench(SHARED);
   await attributionInProcessBench();
   const h = await startHarness();
@@ -301,6 +314,7 @@ async function main(): Promise<void> {
     await pagedBench(h);
     await signInBench(h);
     await heartbeatBench(h);
+    await mcpScanBench(h); // issue 19: an MCP scan of 100 servers processed end to end
     await (await import('./web')).webBench(h); // issue 17: the web app's first screen of a 10,000-finding scan
   } finally {
     await h.close();
