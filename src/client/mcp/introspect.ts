@@ -31,9 +31,14 @@ const MAX_PAGES = 50;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** `${VAR}` and `${VAR:-default}` (as the agents expand them) from ENV; an unknown variable is empty. */
+/**
+ * `${VAR}`, `${VAR:-default}` (Claude Code) and `${env:VAR}` (Cursor, VS Code) from ENV, as the agents expand them; an
+ * unknown variable is empty. Anything else (`${input:...}`, `${workspaceFolder}`) is left as written.
+ */
 export function expandReferences(value: string, env: Record<string, string | undefined>): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, dflt: string | undefined) => env[name] ?? dflt ?? '');
+  return value.replace(/\$\{(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (whole: string, prefix: string | undefined, name: string, dflt: string | undefined) =>
+    !prefix && /^(workspaceFolder|userHome|pathSeparator)$/.test(name) ? whole : (env[name] ?? dflt ?? ''),
+  );
 }
 
 /** Every string of a JSON value redacted (schemas carry descriptions and defaults). */
@@ -367,7 +372,9 @@ export async function introspect(launch: McpLaunch, opts: IntrospectOptions): Pr
     return { ok: true, tools };
   } catch (err) {
     const e = err as Error;
-    const message = e instanceof RpcError ? e.message : e.name === 'AbortError' ? `no answer within ${opts.timeoutMs / 1000} s` : (e.message ?? String(e));
+    const cause = (e as Error & { cause?: { code?: string; message?: string } }).cause;
+    const message =
+      e instanceof RpcError ? e.message : e.name === 'AbortError' ? `no answer within ${opts.timeoutMs / 1000} s` : `${e.message ?? String(e)}${cause ? ` (${cause.code ?? cause.message ?? ''})` : ''}`;
     return { ok: false, error: redactText(message) };
   } finally {
     clearTimeout(timer);
