@@ -25,6 +25,7 @@ import { registrationTokenRoutes } from './hosts/tokens';
 import { hostRoutes } from './hosts/routes';
 import { enrollmentTokenRoutes } from './gateways/tokens';
 import { gatewayRoutes } from './gateways/routes';
+import { mcpRoutes } from './mcp/routes';
 import { platformFromEnv } from './platform';
 import { sessionRoutes } from './sessions/routes';
 import { webAppRoutes } from './web/routes';
@@ -53,7 +54,7 @@ export function createApp(given: AppDeps): Koa<AppState> {
   app.use(requestMetrics()); // first: it records the status the error envelope chose
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps), registrationTokenRoutes(deps), hostRoutes(deps), enrollmentTokenRoutes(deps), gatewayRoutes(deps), webAppRoutes(deps, deps.webRoot)]) {
+  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps), registrationTokenRoutes(deps), hostRoutes(deps), enrollmentTokenRoutes(deps), gatewayRoutes(deps), mcpRoutes(deps), webAppRoutes(deps, deps.webRoot)]) {
     app.use(router.routes());
   }
   return app;

@@ -93,6 +93,19 @@ export const MATRIX = {
   'POST /v1/gateways/:gatewayId/heartbeats': { kind: 'credential', credential: 'gateway' },
   'GET /v1/gateways': { kind: 'scope', scope: 'gateways:read' },
   'DELETE /v1/gateways/:gatewayId': { kind: 'roles', roles: ADMINS },
+  // platform.md §6: MCP auditing (src/http/mcp/). The two uploads take a host credential too (its own host implied);
+  // the registry is changed by owners and admins, the control level by owners only (sessions).
+  'POST /v1/mcp/scans': { kind: 'scope', scope: 'mcp:upload', machines: ['host'] },
+  'GET /v1/mcp/scans/:mcpScanId': { kind: 'scope', scope: 'mcp:read' },
+  'GET /v1/mcp/servers': { kind: 'scope', scope: 'mcp:read' },
+  'GET /v1/mcp/servers/:serverId': { kind: 'scope', scope: 'mcp:read' },
+  'GET /v1/mcp/registry': { kind: 'scope', scope: 'mcp:read' },
+  'PUT /v1/mcp/registry/entries': { kind: 'roles', roles: ADMINS },
+  'DELETE /v1/mcp/registry/entries/:entryId': { kind: 'roles', roles: ADMINS },
+  'GET /v1/mcp/control-level': { kind: 'scope', scope: 'mcp:read' },
+  'PUT /v1/mcp/control-level': { kind: 'roles', roles: ['owner'] },
+  'POST /v1/mcp/usage-events': { kind: 'scope', scope: 'mcp:upload', machines: ['host'] },
+  'GET /v1/mcp/usage-events': { kind: 'scope', scope: 'mcp:read' },
 } as const satisfies Record<string, Access>;
 
 export type Endpoint = keyof typeof MATRIX;

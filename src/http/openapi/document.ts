@@ -21,6 +21,7 @@ import { deliveryOperations } from './operations-deliveries';
 import { sessionOperations } from './operations-sessions';
 import { hostOperations } from './operations-hosts';
 import { gatewayOperations } from './operations-gateways';
+import { mcpOperations } from './operations-mcp';
 import { commonSchemas, errorEnvelope, ref } from './schemas/common';
 import { platformSchemas } from './schemas/platform';
 import { scanSchemas } from './schemas/scans';
@@ -33,13 +34,14 @@ import { deliverySchemas } from './schemas/deliveries';
 import { sessionSchemas } from './schemas/sessions';
 import { hostSchemas } from './schemas/hosts';
 import { gatewaySchemas } from './schemas/gateways';
+import { mcpSchemas } from './schemas/mcp';
 
 /** Routes outside the matrix: served without any guard (load balancers and orchestrators call them). */
 export type Unguarded = 'GET /healthz' | 'GET /readyz';
 export type Route = Endpoint | Unguarded;
 
 // A Record over every matrix endpoint: a new MATRIX row without a description here does not typecheck.
-export const OPERATIONS: Record<Route, Operation> = { ...platformOperations, ...scanOperations, ...inventoryOperations, ...uploadOperations, ...readOperations, ...exportOperations, ...webhookOperations, ...deliveryOperations, ...sessionOperations, ...hostOperations, ...gatewayOperations };
+export const OPERATIONS: Record<Route, Operation> = { ...platformOperations, ...scanOperations, ...inventoryOperations, ...uploadOperations, ...readOperations, ...exportOperations, ...webhookOperations, ...deliveryOperations, ...sessionOperations, ...hostOperations, ...gatewayOperations, ...mcpOperations };
 
 export function accessOf(route: Route): Access {
   return route in MATRIX ? MATRIX[route as Endpoint] : { kind: 'public' };
@@ -191,7 +193,7 @@ export function buildOpenApiDocument() {
         'X-RateLimit-Remaining': { description: 'Requests left in the current minute (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
         'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
       },
-      schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas, ...inventorySchemas, ...uploadSchemas, ...readSchemas, ...exportSchemas, ...webhookSchemas, ...deliverySchemas, ...sessionSchemas, ...hostSchemas, ...gatewaySchemas },
+      schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas, ...inventorySchemas, ...uploadSchemas, ...readSchemas, ...exportSchemas, ...webhookSchemas, ...deliverySchemas, ...sessionSchemas, ...hostSchemas, ...gatewaySchemas, ...mcpSchemas },
     },
   };
 }
