@@ -252,7 +252,7 @@ async function hookCommand(args: string[], io: Io, hooks: McpHooks): Promise<num
   const deadline = Date.now() + timeoutS * 1000;
   const env = discoveryEnvOf(io, { cwd: call.dir, knownProjects: false, ...hooks.discoveryEnv });
   const launches = new Map<McpServerConfig, McpLaunch>();
-  const found = await discoverMcpConfigs(env, { launches });
+  const found = await discoverMcpConfigs(env, { launches, only: [client] });
   const target = resolveCall(call, candidates(client, found.clients, launches, call.dir, env.home));
   const event = {
     eventId: nodeCrypto().randomUUID(),

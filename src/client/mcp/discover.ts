@@ -56,6 +56,8 @@ interface Collector {
 }
 
 export interface McpDiscoveryOptions {
+  /** Read only these agents' files (the hook needs one agent's; a scan reads them all). */
+  only?: readonly McpClient[];
   /**
    * Filled, when given, with each reported server's launch as written in its file (values not redacted): what
    * `scanner mcp scan --introspect` starts or calls. Kept apart from the result so that the result never holds a
@@ -115,6 +117,7 @@ export async function discoverMcpConfigs(env: McpDiscoveryEnv = processDiscovery
   const c: Collector = { clients: [], warnings: [], home: env.home, launches: opts.launches };
   const seen = new Set<string>();
   const once = (loc: ConfigLocation) => {
+    if (opts.only && !opts.only.includes(loc.client)) return false;
     const key = `${loc.client}\0${path.resolve(loc.file)}`;
     if (seen.has(key)) return false;
     seen.add(key);

@@ -375,3 +375,13 @@ test('--introspect over HTTP: Streamable HTTP (JSON and event-stream answers, se
     await m.close();
   }
 });
+
+test('references in a configuration are expanded as the agents do, for --introspect only', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { expandReferences } = require('../../../src/client/mcp/introspect');
+  const env = { TOKEN: 't0k', EMPTY: '' };
+  expect(expandReferences('Bearer ${TOKEN}', env)).toBe('Bearer t0k');
+  expect(expandReferences('Bearer ${env:TOKEN}', env)).toBe('Bearer t0k');
+  expect(expandReferences('${MISSING:-fallback}/${MISSING}', env)).toBe('fallback/');
+  expect(expandReferences('${workspaceFolder}/x ${input:key}', env)).toBe('${workspaceFolder}/x ${input:key}');
+});
