@@ -53,6 +53,8 @@ export async function placementsOnHosts(store: Store, orgId: string, hostKeys: r
 export async function serverIdsWhere(store: Store, orgId: string, w: { hostId?: string; issue?: McpIssueCode }): Promise<string[]> {
   const filter: Filter<McpPlacementDoc> = { orgId };
   if (w.hostId !== undefined) filter.hostKey = w.hostId;
-  if (w.issue !== undefined) filter['issues.code'] = w.issue;
-  return (await store.c.mcpPlacements.distinct('serverId', filter)) as string[];
+  if (w.issue === undefined) return (await store.c.mcpPlacements.distinct('serverId', filter)) as string[];
+  // FerretDB does not match a dotted path into an array of documents ('issues.code'): the codes are read and matched here
+  const rows = await store.c.mcpPlacements.find(filter).project<{ serverId: string; issues: Array<{ code: string }> }>({ serverId: 1, 'issues.code': 1 }).toArray();
+  return [...new Set(rows.filter((r) => (r.issues ?? []).some((i) => i.code === w.issue)).map((r) => r.serverId))];
 }
