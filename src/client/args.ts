@@ -16,13 +16,20 @@ export const USAGE = `usage:
                SCANNER_PROJECT (default of --project)
   exit codes: 0 nothing at or above the gate; 1 findings at or above it; 2 usage or input error;
               3 service error (unreachable, 401/403, 5xx, scan failed, timeout)
-  scanner sidecar [--server URL] [--registration-token FILE] [--state FILE] [--labels k=v,...] [--once]
-      register this machine as a host (the token read from FILE, - for stdin) and heartbeat until stopped
+  scanner sidecar [--server URL] [--registration-token FILE] [--state FILE] [--labels k=v,...] [--gateway ID]
+                  [--mcp-interval S] [--once]
+      register this machine as a host (the token read from FILE, - for stdin) and heartbeat until stopped; report
+      its MCP configuration hourly
   scanner gateway [--server URL] [--enrollment-token FILE --network-scope CIDR,...] [--name N] [--state FILE]
                   [--interval SECONDS] [--once]
       enroll this machine as a gateway and heartbeat until stopped
       (scanner sidecar --help, scanner gateway --help; exit codes: 0 stopped by SIGINT/SIGTERM, 2 usage or input
       error, 3 refused with 401 or the service unavailable)
+  scanner mcp scan [--server URL] [--host-id ID | --hostname NAME] [--introspect] [--timeout S] [--dry-run]
+                   [--format table|json]
+      upload the MCP servers configured on this machine (scanner mcp --help)
+  scanner mcp hook --client claude-code|cursor [--fail open|closed] [--timeout S]
+      an agent's pre-tool hook: one usage event, the service's decision as the agent's answer
   scanner --version`;
 
 export const COMMON_OPTIONS = {

@@ -3,7 +3,7 @@
 // gives, riding out the service's absences (agent/loop.ts). A 401 stops it for good (exit 3): it never attests again
 // by itself. Given a registration token while its state file holds a host of the same service, it attests again by
 // hand, with the host's current credential in X-Svc-Host-Credential, so the host keeps its id.
-// With --mcp-interval S (S > 0; default 0: off, an opt-in) it also reports, every S seconds, the machine's MCP configuration (POST /v1/mcp/scans
+// Every --mcp-interval S seconds (default 3600; 0: never) it also reports the machine's MCP configuration (POST /v1/mcp/scans
 // with the host credential, platform.md §6): discovery only, never --introspect (it never starts a configured
 // server). A failed MCP scan is logged and tried again later; it never stops or delays the heartbeats for long.
 import fs from 'node:fs';
@@ -38,12 +38,12 @@ Registers this machine as a host of the service and heartbeats until stopped (pl
   --gateway ID               this host reaches the service through gateway ID (gw_...): heartbeats report
                              connectivity "gateway" with that id (the service refuses an id that is not one of its
                              active gateways). Without it, connectivity "direct"
-  --mcp-interval S           every S seconds (default 0: never; 3600 is a good choice), report this machine's MCP server
+  --mcp-interval S           every S seconds (default 3600, hourly; 0: never), report this machine's MCP server
                              configuration as \`scanner mcp scan\` does, with the host's credential: the configuration
                              files only; it never starts a configured server (no --introspect). The first report
                              follows the first heartbeat; a failed one is logged and tried again after
                              min(S, 300) seconds, and never stops the heartbeats
-  --once                     attest if needed, send one heartbeat (and one MCP report with --mcp-interval) and
+  --once                     attest if needed, send one heartbeat (and one MCP report, unless --mcp-interval 0) and
                              exit (gives up after SCANNER_MAX_ATTEMPTS, default 6, when the service is away)
 
   While the service is away (network errors, 429, 5xx) it tries again with exponential backoff and jitter
@@ -72,11 +72,10 @@ const DEFAULT_INTERVAL_S = 60;
 const MIN_INTERVAL_S = 1;
 const MAX_INTERVAL_S = 3600;
 /**
- * Off unless asked: reading the agents' configuration files of the machine's users is the administrator's decision,
- * and a sidecar upgraded in place keeps doing what it did. (Configurations change when someone edits them: hourly,
- * --mcp-interval 3600, is often enough, and cheap: files only.)
+ * Hourly: configurations change when someone edits them, and a report is cheap (files only, never a server started).
+ * An administrator who does not want the agents' configuration files of the sidecar's user read says 0.
  */
-export const DEFAULT_MCP_INTERVAL_S = 0;
+export const DEFAULT_MCP_INTERVAL_S = 3600;
 /** A failed MCP report is tried again after this (or the interval, when shorter). */
 const MCP_RETRY_S = 300;
 

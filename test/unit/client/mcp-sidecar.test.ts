@@ -127,10 +127,18 @@ test('--once --mcp-interval: one heartbeat, then one MCP report with the host cr
   expect(fs.existsSync(marker)).toBe(false);
 });
 
-test('the default (no --mcp-interval) and --mcp-interval 0 send no MCP report', async () => {
+test('by default (no --mcp-interval) --once sends one MCP report after its heartbeat; --mcp-interval 0 sends none', async () => {
   expect((await run(['--once'])).code).toBe(0);
   expect((await run(['--once', '--mcp-interval', '0'])).code).toBe(0);
-  expect(seen.map((s) => s.url)).toEqual(['/v1/hosts/hst_1/heartbeats', '/v1/hosts/hst_1/heartbeats']);
+  expect(seen.map((s) => s.url)).toEqual(['/v1/hosts/hst_1/heartbeats', '/v1/mcp/scans', '/v1/hosts/hst_1/heartbeats']);
+});
+
+test('by default, while running, the report comes hourly (3600 s)', async () => {
+  // Heartbeats every 60 s: a report after the first, the next one 60 heartbeats later.
+  const r = await run([], { stopAfter: 62 });
+  expect(r.code).toBe(0);
+  const reports = seen.map((s, i) => (s.url === '/v1/mcp/scans' ? seen.slice(0, i).filter((x) => x.url !== '/v1/mcp/scans').length : -1)).filter((n) => n >= 0);
+  expect(reports).toEqual([1, 61]);
 });
 
 test('while running: a report after the first heartbeat, then once per interval; a failed one is logged and tried again later, and the heartbeats go on', async () => {

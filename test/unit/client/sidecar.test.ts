@@ -145,7 +145,10 @@ async function run(
     hostname: () => 'build-01.example',
     ...opts.hooks,
   };
-  const code = await sidecarCommand(args, io, hooks).catch((e: Error & { exitCode?: number }) => {
+  // These tests check the heartbeat exchange request by request: the hourly MCP report (on by default, tested in
+  // mcp-sidecar.test.ts) is turned off here.
+  const withoutMcp = args.includes('--mcp-interval') || args.includes('--help') ? args : [...args, '--mcp-interval', '0'];
+  const code = await sidecarCommand(withoutMcp, io, hooks).catch((e: Error & { exitCode?: number }) => {
     // As main() prints them: the command's errors end as "scanner: message" and their exit code.
     errText += `scanner: ${e.message}\n`;
     return e.exitCode ?? 99;
