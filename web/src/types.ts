@@ -184,8 +184,9 @@ export interface McpIssue {
   serverId?: string;
   tool?: string;
   details?: Record<string, unknown>;
-  /** On a server's page: the host the issue was raised on, when the API says it. */
+  /** The host the issue was raised on (its id, or the hostname an upload reported without a host). */
   hostId?: string | null;
+  reportedHostname?: string | null;
 }
 
 /** A server's issues as a list, counted by severity, or counted by code (the list item's form is read as any). */

@@ -177,7 +177,7 @@ export default function McpServerPage() {
                       </th>
                       <td class="cell-wrap">{i.message}</td>
                       <td class="cell-wrap">{i.tool ?? <span class="muted">—</span>}</td>
-                      <td class="cell-wrap">{i.host ? <HostText id={i.host.hostId} reported={i.host.reportedHostname ?? i.host.hostname} names={names} /> : i.hostId ? <HostText id={i.hostId} names={names} /> : <span class="muted">—</span>}</td>
+                      <td class="cell-wrap">{i.host ? <HostText id={i.host.hostId} reported={i.host.reportedHostname ?? i.host.hostname} names={names} /> : <HostText id={i.hostId} reported={i.reportedHostname} names={names} />}</td>
                       <td>
                         <Details details={i.details} />
                       </td>
