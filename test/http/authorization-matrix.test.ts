@@ -237,6 +237,13 @@ const MACHINE_CREDS: Cred[] = [
 CREDS.push(...MACHINE_CREDS);
 
 const UPLOADS = '/v1/scans/dependency-snapshots/uploads';
+const mcpScan = { host: { hostname: 'matrix' }, clients: [{ client: 'cursor', configPath: '~/.cursor/mcp.json', scope: 'user', servers: [{ name: 'm', transport: 'stdio', command: 'npx', args: ['-y', 'matrix-mcp'] }] }] };
+/** An inventory server of org a, as the MCP scan workflow writes one. */
+const mcpServer = async () => {
+  const id = `mcp_matrix${Date.now()}`;
+  await t.store.c.mcpServers.insertOne({ _id: id, orgId: a.orgId, identity: 'pkg:npm/matrix-mcp', kind: 'npm', names: ['m'], transport: 'stdio', versions: [], firstSeenAt: new Date(), lastSeenAt: new Date() });
+  return id;
+};
 const graph = v2Snapshot([{ module: ':app', context: 'runtimeClasspath', vertices: [['0', ':app', '1'], ['1', 'org.example:lib@1.0']] }], undefined, { project: 'alpha' });
 const uploadCreate = () => ({ schemaVersion: 2, project: 'alpha', ecosystem: 'gradle', parts: 1 });
 const uploadPart = () => ({ modules: graph.modules, nodes: graph.nodes, roots: graph.roots });
@@ -286,6 +293,14 @@ async function request(endpoint: Endpoint, token: string | null, via?: Via) {
   if (endpoint === 'POST /v1/gateways/enrollments') body = { version: '1', networkScope: ['10.0.0.0/8'] };
   if (endpoint === 'POST /v1/gateways/:gatewayId/approval') body = { networkScope: ['10.0.0.0/8'] };
   if (endpoint.endsWith('/heartbeats')) body = {};
+  // MCP auditing (platform.md §6): a scan, a server and a fresh registry entry of org a; bodies any entitled caller may send
+  if (route.includes(':mcpScanId')) path = route.replace(':mcpScanId', (ids.mcpScan ??= (await post(owner, '/v1/mcp/scans', mcpScan)).id));
+  if (route.includes(':serverId')) path = route.replace(':serverId', (ids.mcpServer ??= await mcpServer()));
+  if (route.includes(':entryId')) path = route.replace(':entryId', (await t.api.put('/v1/mcp/registry/entries').set(bearer(owner)).send({ entries: [{ identity: `pkg:npm/matrix-${machineSeq++}`, decision: 'allow' }] })).body.entries[0].id);
+  if (endpoint === 'POST /v1/mcp/scans') body = mcpScan;
+  if (endpoint === 'POST /v1/mcp/usage-events') body = { events: [{ eventId: `matrix-${Date.now()}-${machineSeq++}`, occurredAt: new Date().toISOString(), host: { hostname: 'matrix' }, client: 'cursor', server: { name: 'matrix' }, tool: 't', phase: 'pre' }] };
+  if (endpoint === 'PUT /v1/mcp/registry/entries') body = { entries: [{ identity: 'pkg:npm/matrix', decision: 'allow' }] };
+  if (endpoint === 'PUT /v1/mcp/control-level') body = { level: 'observe' };
   // a loopback destination: refused by the default policy (422), past access
   if (endpoint === 'POST /v1/webhooks') body = { url: 'https://127.0.0.1:9/hook', events: ['scan.completed'] };
   // ids that do not exist: the endpoint answers 404 not_found past access, as it does for a scan out of reach
@@ -319,6 +334,8 @@ function expected(endpoint: Endpoint, access: Access, c: Cred): { status?: numbe
     if (c.org === 'b' && /:(hostId|gatewayId)/.test(endpoint)) return { status: 404, code: 'not_found' };
     return { pass: true };
   }
+  // the two MCP uploads take a host credential too (its own host implied, in its own organization)
+  if (c.kind === 'machine' && access.kind === 'scope' && access.machines?.includes(c.machine!)) return { pass: true };
   if (c.kind === 'machine') return { status: 403, code: 'insufficient_scope', message: /valid only on its own endpoints/ };
   if (access.kind === 'session') return c.kind === 'session' ? { pass: true } : { status: 403, code: 'insufficient_scope', message: /session/ };
   if (access.kind === 'roles') {
@@ -336,6 +353,8 @@ function expected(endpoint: Endpoint, access: Access, c: Cred): { status?: numbe
     if (c.role === 'auditor' && !access.scope.endsWith(':read')) return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
   } else if (!c.scopes!.includes(access.scope)) return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
   if ((c.org === 'b' || c.restricted) && (endpoint.includes(':scanId') || endpoint.includes(':uploadId'))) return { status: 404, code: 'not_found' };
+  // MCP scans and servers are the organization's (org-wide scopes): another organization's are not found
+  if (c.org === 'b' && /:(mcpScanId|serverId)/.test(endpoint)) return { status: 404, code: 'not_found' };
   if (c.restricted && (endpoint === 'POST /v1/scans/dependency-snapshots' || endpoint === 'POST /v1/scans/dependency-snapshots/uploads')) return { status: 422, code: 'unknown_project' };
   // ?project=<alpha's id> names a project of org a: out of reach of another organization and of the restricted key
   if ((c.org === 'b' || c.restricted) && endpoint === 'GET /v1/dependencies') return { status: 422, code: 'unknown_project' };
@@ -362,6 +381,8 @@ test.each(cases)('%s with %s', async (endpoint, _name, access, cred) => {
   if (want.pass) {
     expect([401, 403]).not.toContain(res.status);
     expect(res.status).toBeLessThan(500);
+    // every MCP request above is valid for an entitled caller: it succeeds
+    if (endpoint.includes(' /v1/mcp/')) expect(res.status).toBeLessThan(300);
     if (access.kind !== 'public' && res.status >= 400) {
       // past access, a request can still be refused by the endpoint's own rules: never as an auth failure
       // (the VEX of a scan not completed yet, as the matrix's scans stay queued here, is 409 invalid_state)
