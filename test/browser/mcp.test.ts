@@ -362,6 +362,7 @@ test('registry: entries with versions or any, notes as text; added, refused in t
   await page.getByRole('status').filter({ hasText: `${WEATHER} is allowed (1.0.0, 1.1.0 versions).` }).waitFor();
   await rowHeadersBecome([REMOTE, FILES, WEATHER]);
   expect(await rowOf(page, WEATHER).textContent()).toContain(`reviewed ${XSS.svg}`);
+  await rowOf(page, WEATHER).filter({ hasText: /owner-\d+@example\.test/ }).waitFor(); // updatedBy: the owner's email
   const stored = (await get('/v1/mcp/registry')).body.entries.find((e: { identity: string }) => e.identity === WEATHER);
   expect([stored.versions, stored.decision, stored.note]).toEqual([['1.0.0', '1.1.0'], 'allow', `reviewed ${XSS.svg}`]);
   expect(await rowOf(page, WEATHER).textContent()).toContain('1.0.0, 1.1.0');
