@@ -11,6 +11,7 @@ import { pagedBench } from './paged';
 import { signInBench } from './sign-in';
 import { heartbeatBench } from './heartbeats';
 import { mcpScanBench } from './mcp-scan';
+import { mcpUsageBench } from './mcp-usage';
 import { matchingBench } from './matching';
 import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
@@ -207,6 +208,16 @@ async function mcpScanOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- mcp-usage`: only issue 19's usage-event batches of 1,000 at 10 requests per second (about 40 s). */
+async function mcpUsageOnly(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await mcpUsageBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
   // every code request of the bench comes from 127.0.0.1, and a few hundred go to fresh emails
@@ -217,6 +228,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('paged')) return pagedOnly();
   if (process.argv.includes('heartbeats')) return heartbeatsOnly();
   if (process.argv.includes('mcp-scan')) return mcpScanOnly();
+  if (process.argv.includes('mcp-usage')) return mcpUsageOnly();
   await matchingBench(SHARED);
   await attributionInProcessBench();
   const h = await startHarness();
