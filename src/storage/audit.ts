@@ -24,7 +24,10 @@ export type AuditType =
   | 'enrollment_token.revoked'
   | 'gateway.enrolled'
   | 'gateway.approved'
-  | 'gateway.revoked';
+  | 'gateway.revoked'
+  | 'mcp_registry.entries_upserted'
+  | 'mcp_registry.entry_deleted'
+  | 'mcp_control_level.changed';
 
 export async function recordAudit(store: Store, e: Omit<AuditEventDoc, '_id' | 'at'>, now = new Date()): Promise<AuditEventDoc> {
   const doc: AuditEventDoc = { _id: newId('aud', now.getTime()), at: now, ...e };

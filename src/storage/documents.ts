@@ -356,11 +356,15 @@ export type McpIssueCode =
   | 'not_in_registry';
 export type McpSeverity = 'critical' | 'high' | 'medium' | 'low';
 
-/** A tool as reported (by `--introspect`), its description and inputSchema redacted before storing. */
+/**
+ * A tool as reported (by `--introspect`), its description and inputSchema redacted before storing. The inputSchema is
+ * kept as JSON text (null when none): JSON Schemas are full of `$schema`/`$ref` keys that FerretDB refuses as field
+ * names. storedInputSchema() (storage/mcp-scans.ts) reads it back.
+ */
 export interface McpStoredTool {
   name: string;
   description: string | null;
-  inputSchema: unknown;
+  inputSchema: string | null;
 }
 
 /**

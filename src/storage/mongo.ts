@@ -189,6 +189,8 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.mcpRegistry.createIndex({ orgId: 1, identity: 1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, id: -1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, id: -1 }),
+    c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, occurredAt: -1 }),
+    c.mcpUsageEvents.createIndex({ orgId: 1, hostId: 1, id: -1 }),
   ]);
   // The earlier scan-list indexes (bucket alone), superseded by the two above.
   await Promise.all(['orgId_1_orgBucket_-1', 'orgId_1_projectId_1_projectBucket_-1'].map((name) => c.scans.dropIndex(name).catch(() => undefined)));
