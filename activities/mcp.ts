@@ -7,7 +7,7 @@ import { identity as identityOf, type McpIdentity } from '../src/domain/mcp/iden
 import { countIssues, evaluateServer, type ToolPin } from '../src/domain/mcp/issues';
 import type { RegistryRule } from '../src/domain/mcp/registry';
 import type { PeerServer } from '../src/domain/mcp/shadowing';
-import { toolHash } from '../src/domain/mcp/tool-hash';
+import { toolDefinition, toolHash } from '../src/domain/mcp/tool-hash';
 import type { Logger } from '../src/logger';
 import { currentGeneration } from '../src/storage/advisories';
 import type { McpIssueCode, McpIssueDoc, McpScanDoc, McpStoredServer } from '../src/storage/documents';
@@ -65,7 +65,9 @@ export async function processMcpScan(deps: McpActivityDeps, scan: McpScanDoc): P
     store.c.mcpRegistry.find({ orgId: scan.orgId }, { projection: { _id: 1, identity: 1, versions: 1, decision: 1 } }).toArray() as Promise<RegistryRule[]>,
     currentGeneration(store),
   ]);
-  const hashes = entries.map((e) => new Map((e.server.tools ?? []).map((t) => [t.name, toolHash(t)] as const)));
+  // The stored inputSchema is JSON text: each tool's definition as it was, for its hash and its evaluation.
+  const tools = entries.map((e) => (e.server.tools ?? []).map(toolDefinition));
+  const hashes = tools.map((list) => new Map(list.map((t) => [t.name, toolHash(t)] as const)));
   const [pins, advisories] = await Promise.all([
     pinMcpTools(
       store,
@@ -94,7 +96,7 @@ export async function processMcpScan(deps: McpActivityDeps, scan: McpScanDoc): P
       if (pin) serverPins.set(tool, { hash: pin.hash, firstSeenAt: pin.firstSeenAt });
     }
     const peers = (byClient.get(e.client) ?? []).filter((p) => p.name !== e.server.name);
-    const issues = evaluateServer({ serverId, server: e.server, id: e.id, registry, advisories, toolHashes: hashes[k], pins: serverPins, peers });
+    const issues = evaluateServer({ serverId, server: e.server, id: e.id, registry, advisories, tools: tools[k], toolHashes: hashes[k], pins: serverPins, peers });
     all.push(...issues);
     const key = JSON.stringify([e.client, e.configPath]);
     let g = groups.get(key);

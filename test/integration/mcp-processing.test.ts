@@ -50,7 +50,8 @@ const server = (name: string, s: Partial<McpStoredServer> = {}): McpStoredServer
   ...s,
 });
 const npx = (name: string, spec: string, s: Partial<McpStoredServer> = {}) => server(name, { command: 'npx', args: ['-y', spec], ...s });
-const tool = (name: string, description: string | null = null, inputSchema: unknown = { type: 'object' }): McpStoredTool => ({ name, description, inputSchema });
+/** A tool as the upload stores it: its inputSchema as JSON text. */
+const tool = (name: string, description: string | null = null, inputSchema: unknown = { type: 'object' }): McpStoredTool => ({ name, description, inputSchema: JSON.stringify(inputSchema) });
 const client = (configPath: string, servers: McpStoredServer[], c: Partial<McpStoredClient> = {}): McpStoredClient => ({ client: 'cursor', configPath, scope: 'user', servers, ...c });
 
 function scanDoc(orgId: string, host: { hostId: string } | { hostname: string }, clients: McpStoredClient[], receivedAt = new Date()): McpScanDoc {

@@ -14,12 +14,13 @@
 // | unpinned_package           | low            | an npm, PyPI or OCI launch without an exact version or digest             |
 // | not_in_registry            | low            | unreviewed: neither denied nor allowed for this identity and version      |
 import type { AdvisoryIndex } from '../advisories/build-index';
-import type { McpIssueCode, McpIssueDoc, McpSeverity, McpStoredServer, McpStoredTool } from '../../storage/documents';
+import type { McpIssueCode, McpIssueDoc, McpSeverity, McpStoredServer } from '../../storage/documents';
 import type { McpIdentity } from './identity';
 import { injectionRules } from './injection';
 import { registryDecision, type RegistryDecision, type RegistryRule } from './registry';
 import { shadowedTools, type PeerServer } from './shadowing';
 import { insecureHttpHost } from './transport';
+import { toolDefinition, type ToolDefinition } from './tool-hash';
 import { packageMatches, pinnedPackage } from './vulnerable';
 
 /** The order issues are listed in (the table above). */
@@ -52,6 +53,9 @@ export interface ToolPin {
   firstSeenAt: Date;
 }
 
+/** A tool as evaluated: its inputSchema a value (toolDefinition() of a stored tool). */
+export type ToolInput = ToolDefinition & { description: string | null };
+
 export interface ServerInput {
   serverId: string;
   server: McpStoredServer;
@@ -60,6 +64,8 @@ export interface ServerInput {
   registry: readonly RegistryRule[];
   /** The current advisory generation's index (null: none imported, nothing matches). */
   advisories: AdvisoryIndex | null;
+  /** The server's tools with their inputSchema parsed (default: toolDefinition() of each stored tool). */
+  tools?: readonly ToolInput[];
   /** The hash of each of the server's tools, by name (toolHash). */
   toolHashes: ReadonlyMap<string, string>;
   /** The pins of the server's identity and version, by tool name. */
@@ -120,7 +126,7 @@ export function toolDefinitionChanged(serverId: string, hashes: ReadonlyMap<stri
   return out;
 }
 
-export function promptInjection(serverId: string, tools: readonly McpStoredTool[]): Issue[] {
+export function promptInjection(serverId: string, tools: readonly ToolInput[]): Issue[] {
   const out: Issue[] = [];
   for (const tool of tools) {
     const rules = injectionRules(tool);
@@ -130,7 +136,7 @@ export function promptInjection(serverId: string, tools: readonly McpStoredTool[
   return out;
 }
 
-export function toolShadowing(serverId: string, tools: readonly McpStoredTool[], peers: readonly PeerServer[]): Issue[] {
+export function toolShadowing(serverId: string, tools: readonly ToolInput[], peers: readonly PeerServer[]): Issue[] {
   if (peers.length === 0) return [];
   const own = new Set(tools.map((t) => t.name));
   const out: Issue[] = [];
@@ -159,7 +165,7 @@ export function unpinnedPackage(serverId: string, id: McpIdentity): Issue[] {
 /** Every issue of one server, in ISSUE_ORDER. */
 export function evaluateServer(input: ServerInput): Issue[] {
   const { serverId, server, id } = input;
-  const tools = server.tools ?? [];
+  const tools = input.tools ?? (server.tools ?? []).map(toolDefinition);
   const decision = registryDecision(input.registry, id.identity, id.version);
   const registry = registryIssues(serverId, id, decision);
   return [

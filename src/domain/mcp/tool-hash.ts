@@ -10,6 +10,23 @@ export interface ToolDefinition {
   inputSchema?: unknown;
 }
 
+/**
+ * A stored tool (src/storage/documents.ts McpStoredTool: its inputSchema kept as JSON text, FerretDB refusing the
+ * `$schema`/`$ref` field names of JSON Schemas) as the definition it was: the inputSchema parsed back (null when none,
+ * or when the text does not parse). A value that is not a string is taken as it is.
+ */
+export function toolDefinition(tool: { name: string; description?: string | null; inputSchema?: unknown }): ToolDefinition & { description: string | null } {
+  let schema: unknown = tool.inputSchema ?? null;
+  if (typeof schema === 'string') {
+    try {
+      schema = JSON.parse(schema);
+    } catch {
+      schema = null;
+    }
+  }
+  return { name: tool.name, description: tool.description ?? null, inputSchema: schema };
+}
+
 export function toolHash(tool: ToolDefinition): string {
   const canonical = canonicalize({ name: tool.name, description: tool.description ?? null, inputSchema: tool.inputSchema ?? null });
   return createHash('sha256').update(canonical ?? 'null', 'utf8').digest('hex');
