@@ -3,9 +3,26 @@
 // none relies on a unique secondary index (FerretDB does not enforce them reliably): two workers racing on one
 // server, pin or placement collide on its _id, and the loser's duplicate-key error is handled.
 import { createHash } from 'node:crypto';
-import { MongoBulkWriteError, type AnyBulkWriteOperation } from 'mongodb';
+import { MongoBulkWriteError } from 'mongodb';
 import type { McpIssueCode, McpIssueDoc, McpPlacementDoc, McpScanDoc, McpServerDoc, McpToolPinDoc } from './documents';
 import { isDuplicateKey, type Store } from './mongo';
+
+/**
+ * Runs `fn` over ITEMS, at most `limit` at a time. One update per document rather than a bulkWrite: on FerretDB a
+ * bulk of upserts over existing documents stalls for seconds from about 50 operations on (measured), single updates
+ * do not.
+ */
+async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
+
+/** Concurrent single writes of one step. */
+const WRITE_CONCURRENCY = 8;
 
 const sha256 = (parts: readonly unknown[]) => createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('hex');
 
@@ -79,34 +96,27 @@ export async function upsertMcpServers(store: Store, orgId: string, seen: readon
     if (s.version !== null) e.versions.add(s.version);
   }
   const ids = new Map<string, string>();
-  const ops: AnyBulkWriteOperation<McpServerDoc>[] = [];
-  for (const [identity, e] of byIdentity) {
-    const _id = mcpServerId(orgId, identity);
-    ids.set(identity, _id);
-    ops.push({
-      updateOne: {
-        filter: { _id },
-        update: {
-          $setOnInsert: { orgId, identity, kind: e.first.kind, transport: e.first.transport },
-          $addToSet: { names: { $each: [...e.names].sort() }, versions: { $each: [...e.versions].sort() } },
-          $min: { firstSeenAt: seenAt },
-          $max: { lastSeenAt: seenAt },
-        },
-        upsert: true,
-      },
-    });
-  }
-  if (ops.length === 0) return ids;
-  // Two scans upserting a new identity at once: one insert wins, the other fails on the _id; every operation is
-  // idempotent ($addToSet, $min, $max), so the whole batch is simply written again.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await store.c.mcpServers.bulkWrite(ops, { ordered: false });
-      return ids;
-    } catch (err) {
-      if (!onlyDuplicates(err) || attempt >= 3) throw err;
+  for (const identity of byIdentity.keys()) ids.set(identity, mcpServerId(orgId, identity));
+  await eachLimited([...byIdentity], WRITE_CONCURRENCY, async ([identity, e]) => {
+    const _id = ids.get(identity)!;
+    const update = {
+      $setOnInsert: { orgId, identity, kind: e.first.kind, transport: e.first.transport },
+      $addToSet: { names: { $each: [...e.names].sort() }, versions: { $each: [...e.versions].sort() } },
+      $min: { firstSeenAt: seenAt },
+      $max: { lastSeenAt: seenAt },
+    };
+    // Two scans upserting a new identity at once: one insert wins, the other fails on the _id and, every operator
+    // being idempotent ($addToSet, $min, $max), simply updates the winner's document.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await store.c.mcpServers.updateOne({ _id }, update, { upsert: true });
+        return;
+      } catch (err) {
+        if (!isDuplicateKey(err) || attempt >= 3) throw err;
+      }
     }
-  }
+  });
+  return ids;
 }
 
 export interface PinCandidate {
@@ -185,7 +195,7 @@ export async function replaceMcpPlacements(store: Store, scan: McpScanDoc, group
   const hostKey = mcpHostKey(scan);
   const superseded = await supersededGroups(store, scan);
   const live = groups.filter((g) => !superseded.has(groupKey(g.client, g.configPath)));
-  const ops: AnyBulkWriteOperation<McpPlacementDoc>[] = [];
+  const writes: Array<{ _id: string; doc: Omit<McpPlacementDoc, '_id'> }> = [];
   for (const g of live) {
     for (const p of g.placements) {
       const _id = mcpPlacementId(scan.orgId, hostKey, g.client, g.configPath, p.name);
@@ -204,17 +214,17 @@ export async function replaceMcpPlacements(store: Store, scan: McpScanDoc, group
         seenAt: scan.receivedAt,
         issues: p.issues,
       };
-      ops.push({ updateOne: { filter: { _id, ...replaceable(scan) }, update: { $set: doc }, upsert: true } });
+      writes.push({ _id, doc });
     }
   }
-  if (ops.length > 0) {
+  await eachLimited(writes, WRITE_CONCURRENCY, async ({ _id, doc }) => {
     try {
-      await store.c.mcpPlacements.bulkWrite(ops, { ordered: false });
+      await store.c.mcpPlacements.updateOne({ _id, ...replaceable(scan) }, { $set: doc }, { upsert: true });
     } catch (err) {
       // A duplicate _id: a newer scan's placement is there (the filter did not match it); it stays.
-      if (!onlyDuplicates(err)) throw err;
+      if (!isDuplicateKey(err)) throw err;
     }
-  }
+  });
   await Promise.all(
     live.map((g) => {
       const keep = g.placements.map((p) => mcpPlacementId(scan.orgId, hostKey, g.client, g.configPath, p.name));

@@ -271,6 +271,21 @@ test('activities retried (each run twice, as after a lost completion) duplicate 
   expect(await snapshot()).toEqual(once);
 });
 
+test('a scan of 100 servers seen again on another host (every server and pin updated, not inserted) completes', async () => {
+  // Regression: a bulk of 50+ upserts over existing documents stalled FerretDB for minutes.
+  const orgId = newOrgId();
+  const servers = Array.from({ length: 100 }, (_, i) => npx(`s${i}`, `pkg-${i}-mcp@1.0.${i}`, { tools: [tool(`t${i}`, `Tool ${i}.`)] }));
+  for (const host of ['hst_big1', 'hst_big2']) {
+    const scan = await processed(scanDoc(orgId, { hostId: host }, [client('~/a.json', servers.slice(0, 60)), client('~/b.json', servers.slice(60))]));
+    expect(scan).toMatchObject({ status: 'completed', servers: 100, issues: { not_in_registry: 100 } });
+  }
+  expect(await t.store.c.mcpServers.countDocuments({ orgId })).toBe(100);
+  expect(await t.store.c.mcpToolPins.countDocuments({ orgId })).toBe(100);
+  expect(await t.store.c.mcpPlacements.countDocuments({ orgId })).toBe(200);
+  const one = await t.store.c.mcpServers.findOne({ orgId, identity: 'pkg:npm/pkg-7-mcp' });
+  expect(one).toMatchObject({ names: ['s7'], versions: ['1.0.7'] });
+}, 60_000);
+
 test('the sweep starts a scan whose start was lost; a scan whose processing fails is failed with a reason', async () => {
   const orgId = newOrgId();
   const lost = scanDoc(orgId, { hostname: 'lost-start' }, [client('~/c.json', [server('s')])], new Date(Date.now() - 10_000));
