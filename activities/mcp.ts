@@ -55,20 +55,17 @@ export function identityOfStored(server: McpStoredServer): McpIdentity {
 export async function processMcpScan(deps: McpActivityDeps, scan: McpScanDoc): Promise<Omit<McpScanSummary, 'status'>> {
   const { store } = deps;
   const entries = scan.clients.flatMap((c) => c.servers.map((server) => ({ client: c.client, configPath: c.configPath, server, id: identityOfStored(server) })));
-  const [serverIds, registry, generation] = await Promise.all([
+  // The stored inputSchema is JSON text: each tool's definition as it was, for its hash and its evaluation.
+  const tools = entries.map((e) => (e.server.tools ?? []).map(toolDefinition));
+  const hashes = tools.map((list) => new Map(list.map((t) => [t.name, toolHash(t)] as const)));
+  // Independent steps at once: inventory servers, tool pins, the registry and the advisory index.
+  const [serverIds, pins, registry, advisories] = await Promise.all([
     upsertMcpServers(
       store,
       scan.orgId,
       entries.map((e) => ({ identity: e.id.identity, kind: e.id.kind, transport: storedTransport(e.server.transport), name: e.server.name, version: e.id.version })),
       scan.receivedAt,
     ),
-    store.c.mcpRegistry.find({ orgId: scan.orgId }, { projection: { _id: 1, identity: 1, versions: 1, decision: 1 } }).toArray() as Promise<RegistryRule[]>,
-    currentGeneration(store),
-  ]);
-  // The stored inputSchema is JSON text: each tool's definition as it was, for its hash and its evaluation.
-  const tools = entries.map((e) => (e.server.tools ?? []).map(toolDefinition));
-  const hashes = tools.map((list) => new Map(list.map((t) => [t.name, toolHash(t)] as const)));
-  const [pins, advisories] = await Promise.all([
     pinMcpTools(
       store,
       scan.orgId,
@@ -76,7 +73,8 @@ export async function processMcpScan(deps: McpActivityDeps, scan: McpScanDoc): P
       entries.flatMap((e, k) => [...hashes[k]].map(([tool, hash]) => ({ identity: e.id.identity, version: e.id.version, tool, hash }))),
       scan.receivedAt,
     ),
-    advisoryIndex(deps, generation),
+    store.c.mcpRegistry.find({ orgId: scan.orgId }, { projection: { _id: 1, identity: 1, versions: 1, decision: 1 } }).toArray() as Promise<RegistryRule[]>,
+    currentGeneration(store).then((generation) => advisoryIndex(deps, generation)),
   ]);
   // The servers of each client on this host (all its config paths in this scan), for tool_shadowing.
   const byClient = new Map<string, PeerServer[]>();
