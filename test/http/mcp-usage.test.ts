@@ -192,6 +192,17 @@ test('the list: newest first, filters serverId, hostId, tool, since/until, pagin
   expect(err(await e.listEvents(hostA.credential))).toEqual({ status: 403, code: 'insufficient_scope' });
 });
 
+test('the events of one request list in the order they occurred (newest first), ties in the order sent', async () => {
+  const org = await newOrg(c.store, 'batch-order');
+  const key = await org.key(['mcp:upload', 'mcp:read']);
+  const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 0, m)).toISOString();
+  const minutes = [3, 0, 7, 3, 5, 1];
+  const events = minutes.map((m, i) => ({ eventId: `b${i}`, occurredAt: at(m), host: { hostname: 'h' }, client: 'codex', server: { name: 'alpha' }, tool: 'read', phase: 'post' }));
+  expect((await e.postEvents(key, { events })).status).toBe(200);
+  // newest first: 7 (b2), 5 (b4), 3 (b3 sent after b0, so newer in the list), 3 (b0), 1 (b5), 0 (b1)
+  expect((await e.listEvents(key)).body.events.map((x: any) => x.eventId)).toEqual(['b2', 'b4', 'b3', 'b0', 'b5', 'b1']);
+});
+
 test('usage events are never audit events', async () => {
   const before = await c.store.c.auditEvents.countDocuments({ orgId: c.org.orgId });
   await e.postEvents(uploader, { events: [pre({ serverId: ids.memory })] });

@@ -290,6 +290,12 @@ export function mcpRoutes(deps: AppDeps): Router {
     const [rules, control] = await Promise.all([registryRules(deps.store, p.orgId, identities), events.some((e) => e.phase === 'pre') ? getControlLevel(deps.store, p.orgId) : null]);
     timing.mark('read');
     const now = new Date();
+    // Listed newest first by id: one batch shares its time and random part, then a sequence in occurredAt order, so the
+    // events of one request list in the order they occurred (ties in the order sent).
+    const batchId = newId('mue', now.getTime());
+    const order = events.map((_, i) => i).sort((a, b) => events[a].occurredAt.getTime() - events[b].occurredAt.getTime() || a - b);
+    const seq = new Array<number>(events.length);
+    order.forEach((i, rank) => (seq[i] = rank));
     const docs: McpUsageEventDoc[] = events.map((e, i) => {
       const s = resolved.servers[i];
       let decision: PreDecision | null = null;
@@ -304,7 +310,7 @@ export function mcpRoutes(deps: AppDeps): Router {
       }
       return {
         _id: usageEventDocId(p.orgId, e.eventId),
-        id: newId('mue', now.getTime()),
+        id: `${batchId}${String(seq[i]).padStart(4, '0')}`,
         orgId: p.orgId,
         eventId: e.eventId,
         occurredAt: e.occurredAt,
