@@ -52,24 +52,27 @@ export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promi
   }
 }
 
-/** Tries to start the workflow a few times within ~1.5 s; false means the sweeper will take over. */
-export function scanStarter(t: TemporalHandle, logger: Logger) {
+/**
+ * Tries a workflow start a few times within ~1.5 s; false means the sweeper will take over. `drain` waits for every
+ * start in flight (graceful shutdown). Shared by the scan and MCP scan starters.
+ */
+export function retryingStarter<T extends { _id: string }>(startOnce: (doc: T) => Promise<unknown>, logger: Logger, what: string) {
   const inFlight = new Set<Promise<boolean>>();
-  async function attempt(scan: ScanDoc): Promise<boolean> {
+  async function attempt(doc: T): Promise<boolean> {
     for (let n = 0; n < 3; n++) {
       try {
-        await startScanWorkflow(t, scan);
+        await startOnce(doc);
         return true;
       } catch (err) {
-        logger.warn({ err, scanId: scan._id, attempt: n }, 'workflow start failed');
+        logger.warn({ err, scanId: doc._id, attempt: n }, `${what} start failed`);
         await new Promise((r) => setTimeout(r, 250 * (n + 1)));
       }
     }
     return false;
   }
   return {
-    start(scan: ScanDoc): Promise<boolean> {
-      const p = attempt(scan);
+    start(doc: T): Promise<boolean> {
+      const p = attempt(doc);
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
       return p;
@@ -78,6 +81,11 @@ export function scanStarter(t: TemporalHandle, logger: Logger) {
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** Tries to start the scan's workflow a few times within ~1.5 s; false means the sweeper will take over. */
+export function scanStarter(t: TemporalHandle, logger: Logger) {
+  return retryingStarter<ScanDoc>((scan) => startScanWorkflow(t, scan), logger, 'workflow');
 }
 
 /**
@@ -117,7 +125,7 @@ export function scanWaiter(t: TemporalHandle): ScanWaiter {
 }
 
 /** What the workflow of a scan not yet terminal is doing: running, closed (with no outcome stored), or gone. */
-async function workflowState(t: TemporalHandle, scanId: string): Promise<'running' | 'closed'> {
+export async function workflowState(t: TemporalHandle, scanId: string): Promise<'running' | 'closed'> {
   try {
     const d = await t.client.workflow.getHandle(scanId).describe();
     return d.status.name === 'RUNNING' ? 'running' : 'closed';
@@ -171,15 +179,20 @@ export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger,
 
 /** Runs sweepOnce every `intervalMs` (one pass at a time). */
 export function startSweeper(store: Store, t: TemporalHandle, logger: Logger, intervalMs: number, graceMs = 5000, staleMs = 30_000): () => void {
-  let running = false;
   const events = scanEvents({ store, logger, taskQueue: t.taskQueue, client: t.client });
+  return everyInterval(intervalMs, logger, 'sweeper pass', () => sweepOnce(store, t, logger, graceMs, staleMs, events));
+}
+
+/** Runs `pass` every `intervalMs`, one pass at a time (a slow one skips ticks); a failure is logged. Returns the stop. */
+export function everyInterval(intervalMs: number, logger: Logger, what: string, pass: () => Promise<unknown>): () => void {
+  let running = false;
   const timer = setInterval(async () => {
     if (running) return;
     running = true;
     try {
-      await sweepOnce(store, t, logger, graceMs, staleMs, events);
+      await pass();
     } catch (err) {
-      logger.warn({ err }, 'sweeper pass failed');
+      logger.warn({ err }, `${what} failed`);
     } finally {
       running = false;
     }

@@ -1,12 +1,12 @@
 // The API's side of MCP scans in Temporal (platform.md §6): start an uploaded scan's workflow (id = the mcs_ id, run
 // once), and the sweep of MCP scans whose start was lost or whose workflow ended without an outcome.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { McpScanStarter } from '../http/deps';
 import type { Logger } from '../logger';
 import type { McpScanDoc } from '../storage/documents';
 import { failMcpScan, getMcpScan, queuedMcpScans, staleRunningMcpScans } from '../storage/mcp-processing';
 import type { Store } from '../storage/mongo';
-import type { TemporalHandle } from './client';
+import { everyInterval, retryingStarter, workflowState, type TemporalHandle } from './client';
 import { SA } from './keys';
 import { MCP_SCAN_WORKFLOW, type McpScanWorkflowInput } from './mcp-keys';
 
@@ -43,41 +43,9 @@ export async function startMcpScanWorkflow(t: TemporalHandle, scan: McpScanDoc):
 
 /** The McpScanStarter of the HTTP deps: a few tries within ~1.5 s; false leaves the scan queued for the sweep. */
 export function mcpScanStarter(t: TemporalHandle, logger: Logger): McpScanStarter {
-  const inFlight = new Set<Promise<boolean>>();
-  async function attempt(scan: McpScanDoc): Promise<boolean> {
-    for (let n = 0; n < 3; n++) {
-      try {
-        await startMcpScanWorkflow(t, scan);
-        return true;
-      } catch (err) {
-        logger.warn({ err, scanId: scan._id, attempt: n }, 'MCP scan workflow start failed');
-        await new Promise((r) => setTimeout(r, 250 * (n + 1)));
-      }
-    }
-    return false;
-  }
-  return {
-    start(scan) {
-      const p = attempt(scan);
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
-      return p;
-    },
-    async drain() {
-      await Promise.allSettled([...inFlight]);
-    },
-  };
+  return retryingStarter<McpScanDoc>((scan) => startMcpScanWorkflow(t, scan), logger, 'MCP scan workflow');
 }
 
-async function closed(t: TemporalHandle, scanId: string): Promise<boolean> {
-  try {
-    const d = await t.client.workflow.getHandle(scanId).describe();
-    return d.status.name !== 'RUNNING';
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return true; // never started, or past the namespace's retention
-    throw err;
-  }
-}
 
 export const MCP_ORPHANED_REASON = 'internal_error: the MCP scan workflow ended without recording an outcome';
 
@@ -91,7 +59,7 @@ export async function sweepMcpScansOnce(store: Store, t: TemporalHandle, logger:
   let started = 0;
   let failed = 0;
   const orphan = async (scanId: string, was: string) => {
-    if (!(await closed(t, scanId))) return;
+    if ((await workflowState(t, scanId)) === 'running') return;
     const now = await getMcpScan(store, scanId);
     if (!now || (now.status !== 'queued' && now.status !== 'running')) return;
     if (!(await failMcpScan(store, scanId, MCP_ORPHANED_REASON))) return;
@@ -108,19 +76,8 @@ export async function sweepMcpScansOnce(store: Store, t: TemporalHandle, logger:
 
 /** Runs sweepMcpScansOnce every `intervalMs` (one pass at a time); returns the stop function. */
 export function startMcpSweeper(store: Store, t: TemporalHandle, logger: Logger, intervalMs: number, graceMs = 5000, staleMs = 30_000): () => void {
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      const r = await sweepMcpScansOnce(store, t, logger, graceMs, staleMs);
-      if (r.started || r.failed) logger.info(r, 'MCP scan sweep');
-    } catch (err) {
-      logger.warn({ err }, 'MCP scan sweep failed');
-    } finally {
-      running = false;
-    }
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return everyInterval(intervalMs, logger, 'MCP scan sweep', async () => {
+    const r = await sweepMcpScansOnce(store, t, logger, graceMs, staleMs);
+    if (r.started || r.failed) logger.info(r, 'MCP scan sweep');
+  });
 }

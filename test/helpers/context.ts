@@ -14,6 +14,7 @@ import { cursorCodec, loadCursorSecret } from '../../src/storage/cursors';
 import { connectStore, ensureIndexes, type Store, type StoreOptions } from '../../src/storage/mongo';
 import { FileMailSender } from '../../src/infra/mail';
 import { connectTemporal, scanStarter, scanWaiter, temporalReadiness, type TemporalHandle } from '../../src/temporal/client';
+import { mcpScanStarter } from '../../src/temporal/mcp';
 
 export interface TestContext {
   store: Store;
@@ -56,12 +57,15 @@ export async function testContext(
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL || 'silent');
   const uploads = uploadPreparer(1);
   const starter = scanStarter(temporal, logger);
+  // MCP scans uploaded here start their workflow on this context's task queue, as the API process does.
+  const mcp = mcpScanStarter(temporal, logger);
   const waiter = scanWaiter(temporal);
   const rateLimiter = new RateLimiter(store, opts.rateLimit ?? { perMinute: 120, enforce: false }, logger);
   const app = createApp({
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
     starter,
+    mcp,
     waiter,
     readiness: temporalReadiness(temporal),
     logger,
@@ -85,6 +89,7 @@ export async function testContext(
       waiter.close();
       await new Promise<void>((r) => server.close(() => r()));
       await starter.drain();
+      await mcp.drain();
       await rateLimiter.close().catch(() => undefined);
       await uploads.close();
       await temporal.connection.close();
