@@ -8,7 +8,7 @@ import { addMember } from '../../src/storage/accounts';
 import { createInvitation } from '../../src/storage/invitations';
 import { bearer, newOrg, readMail, type Org } from '../helpers/context';
 import { demoSnapshot, XSS } from './fixtures';
-import { checkView, sessionContext, startWebApp, uploadAndWait, watchErrors, type WebApp } from './helpers';
+import { checkView, sessionContext, startWebApp, uploadAndWait, watchErrors, type WebApp, noScriptRan, unexpected } from './helpers';
 
 const XSS_NAME = `deploy ${XSS.img}`;
 const XSS_EMAIL = `${XSS.img}@evil.test`;
@@ -42,16 +42,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function noScriptRan(p: Page) {
-  const state = await p.evaluate(() => ({
-    xss: (window as unknown as { __xss?: unknown }).__xss,
-    csp: (window as unknown as { __csp: { directive: string }[] }).__csp,
-    injected: document.querySelectorAll('#root img, #root script, #root iframe, #root object, #root [onerror], #root [onload]').length,
-  }));
-  expect(state.xss).toBeUndefined();
-  expect(state.csp.filter((v) => v.directive.startsWith('script-src'))).toEqual([]);
-  expect(state.injected).toBe(0);
-}
 
 /** Signs in through the page this context is on (the sign-in view or the invitation page's form). */
 async function signInWithCode(p: Page, email: string, emailLabel = 'Email address') {
@@ -65,10 +55,6 @@ async function signInWithCode(p: Page, email: string, emailLabel = 'Email addres
   await p.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Page errors other than the browser's log of the API's expected refusals (401 signed out, 403, 409, 422). */
-function unexpected(errs: string[]): string[] {
-  return errs.filter((e) => !/Failed to load resource: the server responded with a status of (401|403|404|409|422)/.test(e));
-}
 
 /** Waits until the table's rows differ from `before` (a new page or filter loaded), and returns them. */
 async function rowsChangedFrom(before: string[], p: Page = page): Promise<string[]> {

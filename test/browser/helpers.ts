@@ -182,3 +182,24 @@ export function advisoryDir(advisories: object[]): string {
 export function step(what: string): void {
   if (process.env.BROWSER_TEST_DEBUG === '1') process.stderr.write(`[browser ${new Date().toISOString().slice(11, 23)}] ${what}\n`);
 }
+
+/**
+ * No planted payload ran: no `window.__xss` set by one, no script-src CSP violation, and no element a payload would
+ * have injected under #root. `svg`: the SVG that would count as injected (the findings view draws its own graph).
+ */
+export async function noScriptRan(p: Page, svg = '#root svg'): Promise<void> {
+  const selector = ['#root img', '#root script', '#root iframe', '#root object', svg, '#root [onerror]', '#root [onload]'].join(', ');
+  const state = await p.evaluate((sel) => ({
+    xss: (window as unknown as { __xss?: unknown }).__xss,
+    csp: (window as unknown as { __csp: { directive: string }[] }).__csp,
+    injected: document.querySelectorAll(sel).length,
+  }), selector);
+  expect(state.xss).toBeUndefined();
+  expect(state.csp.filter((v) => v.directive.startsWith('script-src'))).toEqual([]);
+  expect(state.injected).toBe(0);
+}
+
+/** Page errors other than the browser's log of the API's expected refusals (401, 403, 404, 409, 422). */
+export function unexpected(errs: string[]): string[] {
+  return errs.filter((e) => !/Failed to load resource: the server responded with a status of (401|403|404|409|422)/.test(e));
+}

@@ -9,7 +9,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { XSS } from './fixtures';
-import { checkView, sessionContext, startWebApp, watchErrors, type WebApp } from './helpers';
+import { checkView, sessionContext, startWebApp, watchErrors, type WebApp, noScriptRan, unexpected } from './helpers';
 
 const XSS_HOST = `host ${XSS.img}`;
 const XSS_GATEWAY = `old ${XSS.img}`;
@@ -69,21 +69,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function noScriptRan(p: Page) {
-  const state = await p.evaluate(() => ({
-    xss: (window as unknown as { __xss?: unknown }).__xss,
-    csp: (window as unknown as { __csp: { directive: string }[] }).__csp,
-    injected: document.querySelectorAll('#root img, #root script, #root iframe, #root object, #root svg, #root [onerror], #root [onload]').length,
-  }));
-  expect(state.xss).toBeUndefined();
-  expect(state.csp.filter((v) => v.directive.startsWith('script-src'))).toEqual([]);
-  expect(state.injected).toBe(0);
-}
 
-/** Page errors other than the browser's log of the API's expected refusals (401, 403, 404, 409, 422). */
-function unexpected(errs: string[]): string[] {
-  return errs.filter((e) => !/Failed to load resource: the server responded with a status of (401|403|404|409|422)/.test(e));
-}
 
 /** The text of each row of the page's table body. */
 async function rowTexts(p: Page = page): Promise<string[]> {

@@ -14,7 +14,7 @@ import { importAdvisories } from '../../src/advisories/import';
 import { startMcpScanWorkflow } from '../../src/temporal/mcp';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { XSS } from './fixtures';
-import { advisoryDir, checkView, sessionContext, startWebApp, watchErrors, type WebApp } from './helpers';
+import { advisoryDir, checkView, sessionContext, startWebApp, watchErrors, type WebApp, noScriptRan, unexpected } from './helpers';
 
 const FILES = 'pkg:npm/%40acme/files';
 const WEATHER = 'pkg:pypi/weather';
@@ -192,21 +192,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function noScriptRan(p: Page) {
-  const state = await p.evaluate(() => ({
-    xss: (window as unknown as { __xss?: unknown }).__xss,
-    csp: (window as unknown as { __csp: { directive: string }[] }).__csp,
-    injected: document.querySelectorAll('#root img, #root script, #root iframe, #root object, #root svg, #root [onerror], #root [onload]').length,
-  }));
-  expect(state.xss).toBeUndefined();
-  expect(state.csp.filter((v) => v.directive.startsWith('script-src'))).toEqual([]);
-  expect(state.injected).toBe(0);
-}
 
-/** Page errors other than the browser's log of the API's expected refusals (401, 403, 404, 409, 422). */
-function unexpected(errs: string[]): string[] {
-  return errs.filter((e) => !/Failed to load resource: the server responded with a status of (401|403|404|409|422)/.test(e));
-}
 
 /** The row headers of the page's first table body, once they equal `expected` (a list has loaded). */
 async function rowHeadersBecome(expected: string[], p: Page = page, table = 'table.grid'): Promise<void> {
