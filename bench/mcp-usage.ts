@@ -10,7 +10,7 @@ import { createApiKey } from '../src/storage/api-keys';
 import type { McpPlacementDoc, McpServerDoc } from '../src/storage/documents';
 import { registryEntryId } from '../src/storage/mcp-registry';
 import type { Harness } from './harness';
-import { fmt, median, percentile, row } from './stats';
+import { runOpenLoop } from './open-loop';
 
 const SERVERS = 50;
 const HOSTS = 20;
@@ -75,51 +75,17 @@ export async function mcpUsageBench(h: Harness, o: { perSecond?: number; seconds
       const server = how === 0 ? { serverId: p.serverId } : how === 1 ? { name: p.name } : { name: p.name, command: 'npx', args: ['-y', `${servers[(i * 7) % SERVERS].identity.slice('pkg:npm/'.length)}@1.0.0`] };
       return { eventId: `bench-${n}-${i}`, occurredAt: new Date().toISOString(), host: { hostname: p.reportedHostname }, client: 'cursor', server, tool: `tool_${i % 9}`, phase: i % 3 === 0 ? 'pre' : 'post', ...(i % 3 === 0 ? {} : { outcome: i % 17 === 0 ? 'error' : 'ok', durationMs: i % 250 }) };
     });
-  const phases = new Map<string, number[]>();
-  const send = async (): Promise<number> => {
-    const body = JSON.stringify({ events: events() });
-    n++;
-    const r = await fetch(`${h.baseUrl}/v1/mcp/usage-events`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
-    await r.arrayBuffer();
-    for (const part of (r.headers.get('server-timing') ?? '').split(', ')) {
-      const [name, dur] = part.split(';dur=');
-      if (dur) phases.set(name, [...(phases.get(name) ?? []), Number(dur)]);
-    }
-    return r.status;
-  };
-  for (let i = 0; i < 5; i++) await send(); // warm-up
-  phases.clear();
-  const interval = 1000 / perSecond;
-  const total = perSecond * seconds;
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
-  let late = 0;
-  const start = performance.now() + 50;
-  const inFlight: Promise<void>[] = [];
-  for (let k = 0; k < total; k++) {
-    const due = start + k * interval;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    else if (wait < -interval) late++;
-    inFlight.push(
-      send().then(
-        (status) => {
-          latencies.push(performance.now() - due);
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        },
-        () => void statuses.set(0, (statuses.get(0) ?? 0) + 1),
-      ),
-    );
-  }
-  await Promise.all(inFlight);
-  const elapsed = (performance.now() - start) / 1000;
-  const answered = [...statuses].map(([s, c]) => `${c} × ${s || 'error'}`).join(', ');
-  row(`  sent ${total} batches in ${elapsed.toFixed(1)} s (${(total / elapsed).toFixed(1)}/s), answers`, answered);
-  if (late) row('  sends more than one interval late (the sender, not the server)', String(late));
-  row('  batch latency p50', fmt(median(latencies)));
-  row('  batch latency p95', fmt(percentile(latencies, 95)));
-  row('  batch latency p99', fmt(percentile(latencies, 99)), 'p99 ≤ 100 ms');
-  row('  batch latency max', fmt(Math.max(...latencies)));
-  console.log(`  server phases (Server-Timing, p50 / p99 ms): ${[...phases].map(([k, v]) => `${k} ${median(v).toFixed(1)} / ${percentile(v, 99).toFixed(1)}`).join(', ')}`);
-  if ((statuses.get(200) ?? 0) !== total) throw new Error(`not every batch was answered 200: ${answered}`);
+  await runOpenLoop({
+    send: () => {
+      const body = JSON.stringify({ events: events() });
+      n++;
+      return fetch(`${h.baseUrl}/v1/mcp/usage-events`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
+    },
+    warmUp: 5,
+    perSecond,
+    seconds,
+    what: 'batch',
+    goal: 'p99 ≤ 100 ms',
+    expect: 200,
+  });
 }
