@@ -203,3 +203,25 @@ export async function noScriptRan(p: Page, svg = '#root svg'): Promise<void> {
 export function unexpected(errs: string[]): string[] {
   return errs.filter((e) => !/Failed to load resource: the server responded with a status of (401|403|404|409|422)/.test(e));
 }
+
+/**
+ * A list view reached by URL and checked for accessibility: its title and first row shown, axe and a screenshot
+ * (checkView), every control of main labelled, and main reachable by Tab within `tabs` presses.
+ */
+export async function checkListView(page: Page, baseUrl: string, path: string, name: string, tabs = 30): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.locator('h1#page-title').waitFor();
+  await page.locator('table.grid tbody tr').first().waitFor();
+  await checkView(page, name);
+  const unlabelled = await page.$$eval('main input, main select, main textarea, main button', (els) =>
+    els.filter((e) => !(e as HTMLElement).getAttribute('aria-label') && !(e as HTMLInputElement).labels?.length && !(e.textContent ?? '').trim()).map((e) => e.outerHTML.slice(0, 80)),
+  );
+  expect({ path, unlabelled }).toEqual({ path, unlabelled: [] });
+  await page.keyboard.press('Tab');
+  let inMain = false;
+  for (let i = 0; i < tabs && !inMain; i++) {
+    inMain = await page.evaluate(() => !!document.activeElement?.closest('main') && !['MAIN', 'H1'].includes(document.activeElement?.tagName ?? ''));
+    if (!inMain) await page.keyboard.press('Tab');
+  }
+  expect({ path, inMain }).toEqual({ path, inMain: true });
+}

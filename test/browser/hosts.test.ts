@@ -9,7 +9,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { XSS } from './fixtures';
-import { checkView, sessionContext, startWebApp, watchErrors, type WebApp, noScriptRan, unexpected } from './helpers';
+import { checkView, sessionContext, startWebApp, watchErrors, type WebApp, noScriptRan, unexpected, checkListView } from './helpers';
 
 const XSS_HOST = `host ${XSS.img}`;
 const XSS_GATEWAY = `old ${XSS.img}`;
@@ -376,21 +376,7 @@ test('every new page: axe clean, every control labelled, Tab reaches the main ar
     ['/app/gateways', 'gateways-page'],
     ['/app/gateways/enrollment-tokens', 'gateways-enrollment-tokens-page'],
   ] as const) {
-    await page.goto(`${app.baseUrl}${path}`);
-    await page.locator('h1#page-title').waitFor();
-    await page.locator('table.grid tbody tr').first().waitFor();
-    await checkView(page, name);
-    const unlabelled = await page.$$eval('main input, main select, main textarea, main button', (els) =>
-      els.filter((e) => !(e as HTMLElement).getAttribute('aria-label') && !(e as HTMLInputElement).labels?.length && !(e.textContent ?? '').trim()).map((e) => e.outerHTML.slice(0, 80)),
-    );
-    expect({ path, unlabelled }).toEqual({ path, unlabelled: [] });
-    await page.keyboard.press('Tab');
-    let inMain = false;
-    for (let i = 0; i < 20 && !inMain; i++) {
-      inMain = await page.evaluate(() => !!document.activeElement?.closest('main') && !['MAIN', 'H1'].includes(document.activeElement?.tagName ?? ''));
-      if (!inMain) await page.keyboard.press('Tab');
-    }
-    expect({ path, inMain }).toEqual({ path, inMain: true });
+    await checkListView(page, app.baseUrl, path, name, 20);
     await noScriptRan(page);
   }
 });
