@@ -23,7 +23,8 @@ const SCAN_OPS = ['uploadDependencySnapshot', 'listScans', 'getScan', 'listFindi
 // The sidecar's and the gateway's operations take their own credentials only (an owner session gets 403 there).
 const HOST_OPS = ['attestHost', 'hostHeartbeat'];
 const GATEWAY_OPS = ['enrollGateway', 'gatewayHeartbeat'];
-const RUN_LIMIT_MS = 150_000;
+// Generous: a loaded CI machine (the other suites run beside this one) has taken over 150 s for the owner run.
+const RUN_LIMIT_MS = 240_000;
 const SEED = process.env.CONTRACT_SEED ?? '1';
 
 let t: TestContext;
@@ -111,10 +112,22 @@ function expectNoFailures(r: { cases: string[]; failures: Failure[]; output: str
   expect(tested).toEqual(expected);
 }
 
-test('every operation but the revoking ones, with an owner session: answers conform to the document', async () => {
+// The owner's operations in two runs, each within RUN_LIMIT_MS on a loaded CI machine: MCP auditing (platform.md §6)
+// apart from the rest.
+const isMcp = (op: string) => / \/v1\/mcp\//.test(OPERATIONS.get(op) ?? '');
+const ownerOps = () => allOps().filter((op) => !REVOKING.includes(op) && !HOST_OPS.includes(op) && !GATEWAY_OPS.includes(op));
+
+test('every operation but the revoking ones and MCP\'s, with an owner session: answers conform to the document', async () => {
   const org = await newOrg(t.store);
-  const ops = allOps().filter((op) => !REVOKING.includes(op) && !HOST_OPS.includes(op) && !GATEWAY_OPS.includes(op));
+  const ops = ownerOps().filter((op) => !isMcp(op));
   expectNoFailures(await run('owner', org.ownerToken, ops, 25), ops);
+}, RUN_LIMIT_MS + 30_000);
+
+test('the MCP operations with an owner session (platform.md §6)', async () => {
+  const org = await newOrg(t.store);
+  const ops = ownerOps().filter(isMcp);
+  expect(ops.length).toBeGreaterThanOrEqual(11);
+  expectNoFailures(await run('owner-mcp', org.ownerToken, ops, 25), ops);
 }, RUN_LIMIT_MS + 30_000);
 
 test('scan operations with an API key holding every scope', async () => {
