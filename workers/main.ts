@@ -6,6 +6,7 @@ import { ensureAdvisoryRefreshSchedule } from '../src/temporal/schedules';
 import { envInt, loadConfig, requireMongoUri, requireTemporalAddress } from '../src/config';
 import { createLogger } from '../src/logger';
 import { connectStore, ensureIndexes } from '../src/storage/mongo';
+import { currentGeneration } from '../src/storage/advisories';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { createScanWorker, MAX_CONCURRENT_ACTIVITIES } from './worker';
 import { redactUri } from '../src/infra/private';
@@ -30,6 +31,10 @@ async function main(): Promise<void> {
     logger.warn({ err }, 'could not register search attributes; ask the cluster operator to add them');
   } finally {
     await admin.close();
+  }
+  // Without advisories every scan completes with nothing found: say so where the operator looks first.
+  if (!configuredSources().length && (await currentGeneration(store)) === null) {
+    logger.warn('no advisories imported yet: scans complete but cannot find anything until `npx scanner advisories import <OSV zip|dir|file>` runs or ADVISORY_SOURCES is set');
   }
   // The advisory-refresh schedule exists when there is something to refresh from.
   if (configuredSources().length) {

@@ -4,7 +4,7 @@
 // on each view.
 import type { BrowserContext, Page } from 'playwright-core';
 import { importAdvisories } from '../../src/advisories/import';
-import { markFailed } from '../../src/storage/scans';
+import { markFailed, pack, unpack } from '../../src/storage/scans';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { createPagedScan } from '../helpers/paged';
 import { ADV, ALPHA, demoAdvisories, demoSnapshot, MOD_APP, MOD_LIB, MOD_WEB, TEAM_PAY, TEAM_PLATFORM, XSS } from './fixtures';
@@ -282,6 +282,26 @@ test("a failed scan shows its failure reason in words, on the project and on the
   expect(await page.locator('[role=list][aria-label=Findings]').count()).toBe(0);
   await checkView(page, 'scan-failed');
   await app.resumeWorker();
+});
+
+test('a scan that ran before any advisory was imported says so, and names the way to import them; a normal scan does not', async () => {
+  const res = await app.t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send({ ...demoSnapshot(PROJECT), manifests: ['no-advisories.gradle'] });
+  expect(res.status).toBe(201);
+  const bare = res.body.id as string;
+  await app.t.api.get(`/v1/scans/${bare}?wait=30`).set(bearer(key));
+  // the state a scan has when the service had no advisory generation at its start (the stack here has one)
+  const stored = unpack((await app.t.store.c.scans.findOne({ _id: bare }))!);
+  await app.t.store.c.scans.replaceOne({ _id: bare }, pack({ ...stored, advisoryGeneration: null }));
+  expect((await app.t.api.get(`/v1/scans/${bare}`).set(bearer(key))).body.advisoryGeneration).toBeNull();
+  await page.goto(`${app.baseUrl}/app/scans/${bare}`);
+  const notice = page.locator('#no-advisories');
+  await notice.waitFor();
+  expect(await notice.textContent()).toContain('No advisories were imported on the service when this scan ran');
+  expect(await notice.textContent()).toContain('npx scanner advisories import');
+  await checkView(page, 'findings-no-advisories');
+  await page.goto(`${app.baseUrl}/app/scans/${scanId}`);
+  await page.locator('[data-ready-url]').waitFor();
+  expect(await page.locator('#no-advisories').count()).toBe(0);
 });
 
 test('the inventory: packages of the latest scan, filters in the URL surviving a reload', async () => {

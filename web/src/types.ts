@@ -47,6 +47,8 @@ export interface Scan {
   attributionMode?: 'paged';
   moduleCount?: number;
   metadata?: { commit?: string; ref?: string; runUrl?: string } | null;
+  /** The advisory generation matched against; null when the service had no advisories imported at the time. */
+  advisoryGeneration?: string | null;
 }
 
 export interface Origin {

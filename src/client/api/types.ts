@@ -23,6 +23,8 @@ export interface ApiScan {
   failureReason: string | null;
   modules: ApiScanModule[];
   metadata?: SnapshotMetadata | null;
+  /** The advisory generation the scan matched against; null when the service had no advisories imported. */
+  advisoryGeneration?: string | null;
 }
 
 /** A finding as GET /v1/scans/{id}/findings serves it (aliases and packageRef are additive; older servers omit them). */

@@ -185,6 +185,10 @@ async function scan(args: string[], io: Io): Promise<number> {
     progress.done();
     timings.mark('wait');
     if (scan.status === 'failed') throw new ServiceError(`scan ${scan.id} failed: ${scan.failureReason ?? 'no reason given'}`);
+    // A scan matched against no advisories passes every gate: say so, once per run, where CI logs show it.
+    if (scan.advisoryGeneration === null && !results.some((r) => r.scan.advisoryGeneration === null)) {
+      io.err('scanner: warning: the service has no advisories imported, so this scan could not find anything (an operator runs `npx scanner advisories import` or sets ADVISORY_SOURCES on the service)\n');
+    }
     // cyclonedx: the SBOM replaces the findings report; the gate reads the scan's counts, as for every format.
     if (format === 'cyclonedx') sboms.push(await sbomOf(m.snapshot, scan));
     const findings = format === 'cyclonedx' ? [] : await allFindings(http, scan.id, view);

@@ -109,6 +109,20 @@ test.each([
   expect(r.stdout).toContain('left-pad');
 });
 
+test('a scan matched against no advisories (advisoryGeneration null) is reported with a warning; one with a generation, or from a service without the field, is not', async () => {
+  routes['POST /v1/scans/dependency-snapshots'] = () => ({ status: 201, body: scan('queued') });
+  const noAdvisories = { ...scan('completed', { critical: 0, high: 0, medium: 0, low: 0 }), advisoryGeneration: null };
+  routes['GET /v1/scans/scn_1'] = () => ({ status: 200, body: noAdvisories });
+  routes['GET /v1/scans/scn_1/findings'] = () => ({ status: 200, body: { findings: [], nextCursor: null } });
+  const warned = await run([]);
+  expect(warned.code).toBe(0);
+  expect(warned.stderr).toContain('warning: the service has no advisories imported, so this scan could not find anything');
+  routes['GET /v1/scans/scn_1'] = () => ({ status: 200, body: { ...noAdvisories, advisoryGeneration: 'gen_1' } });
+  expect((await run([])).stderr).not.toContain('no advisories');
+  routes['GET /v1/scans/scn_1'] = () => ({ status: 200, body: scan('completed', { critical: 0, high: 0, medium: 0, low: 0 }) });
+  expect((await run([])).stderr).not.toContain('no advisories');
+});
+
 test('usage errors exit 2: a bad flag value, an unknown flag, no token, nothing to scan', async () => {
   expect((await run(['--fail-on', 'severe'])).code).toBe(2);
   expect((await run(['--format', 'xml'])).stderr).toMatch(/--format "xml": expected one of table, json, sarif/);

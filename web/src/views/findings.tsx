@@ -131,6 +131,11 @@ export default function Findings() {
           {scan.status === 'completed' ? <> · <Counts counts={scan.findings} suppressed={scan.suppressed} /></> : null}
         </p>
       ) : null}
+      {scan?.status === 'completed' && scan.advisoryGeneration === null ? (
+        <p class="notice" id="no-advisories">
+          No advisories were imported on the service when this scan ran, so it could not find anything. An operator imports them with <code>npx scanner advisories import</code> or sets <code>ADVISORY_SOURCES</code>; then scan again.
+        </p>
+      ) : null}
       {scan && !completed && scan.status !== 'failed' ? <p role="status">The scan is {scan.status}; its findings appear when it completes.</p> : null}
       {completed ? (
         <div class="findings" data-ready-url={list.key === key && !list.loading && !modules.loading ? url : undefined}>
