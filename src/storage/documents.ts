@@ -447,6 +447,24 @@ export interface McpPlacementDoc {
   issues: McpIssueDoc[];
 }
 
+/**
+ * The placements one MCP scan computed for its host, written once before any placement (src/storage/mcp-processing.ts):
+ * each (client, config path) of the host belongs to the newest scan whose result is here. A result is deleted once a
+ * newer result of the same host covers all its groups.
+ */
+export interface McpPlacementResultDoc {
+  _id: string; // the mcs_ id of the scan
+  orgId: string;
+  hostKey: string;
+  hostId: string | null;
+  reportedHostname: string | null;
+  receivedAt: Date;
+  /** The group keys, JSON [client, configPath]. */
+  groups: string[];
+  /** PlacementGroup[] as JSON. */
+  placements: string;
+}
+
 export interface McpIssueDoc {
   code: McpIssueCode;
   severity: McpSeverity;

@@ -4,7 +4,7 @@
 // server, pin or placement collide on its _id, and the loser's duplicate-key error is handled.
 import { createHash } from 'node:crypto';
 import { MongoBulkWriteError } from 'mongodb';
-import type { McpIssueCode, McpIssueDoc, McpPlacementDoc, McpScanDoc, McpServerDoc, McpToolPinDoc } from './documents';
+import type { McpIssueCode, McpIssueDoc, McpPlacementDoc, McpPlacementResultDoc, McpScanDoc, McpServerDoc, McpToolPinDoc } from './documents';
 import { isDuplicateKey, type Store } from './mongo';
 
 /**
@@ -161,83 +161,141 @@ export interface PlacementGroup {
 
 const groupKey = (client: string, configPath: string) => JSON.stringify([client, configPath]);
 
-/**
- * The (client, config path) pairs of this scan's host that a NEWER scan (received later; on a tie, the greater id) also
- * covers, failed scans aside: their placements are that scan's to write, never this one's.
- */
-export async function supersededGroups(store: Store, scan: McpScanDoc): Promise<Set<string>> {
-  const host = scan.hostId !== null ? { hostId: scan.hostId } : { hostId: null, reportedHostname: scan.reportedHostname };
-  const newer = await store.c.mcpScans
-    .find(
-      { orgId: scan.orgId, ...host, _id: { $ne: scan._id }, receivedAt: { $gte: scan.receivedAt }, status: { $ne: 'failed' } },
-      { projection: { _id: 1, receivedAt: 1, 'clients.client': 1, 'clients.configPath': 1 } },
-    )
-    .toArray();
-  const out = new Set<string>();
-  for (const n of newer) {
-    if (n.receivedAt.getTime() === scan.receivedAt.getTime() && n._id < scan._id) continue;
-    for (const c of n.clients ?? []) out.add(groupKey(c.client, c.configPath));
-  }
-  return out;
-}
-
-/** A placement written by this scan may replace one written by an older scan (or by itself: a retry). */
-const replaceable = (scan: McpScanDoc) => ({ $or: [{ seenAt: { $lt: scan.receivedAt } }, { seenAt: scan.receivedAt, scanId: { $lte: scan._id } }] });
+/** The bound of converge rounds for one group; reached only under a storm of newer scans of the same path. */
+const CONVERGE_ROUNDS = 20;
 
 /**
- * Replaces the placements of the scan's host for each (client, config path) of GROUPS: the servers of the group
- * upserted (each only over an older scan's placement), and the group's other placements from older scans deleted, so
- * a server removed from a config path leaves the host. Groups that a newer scan covers are left to it. A newer scan
- * arriving while this one writes: its groups are checked again after the writes, and whatever this scan wrote there
- * is removed. Returns the number of groups written and skipped.
+ * Writes the placements of the scan's host for each (client, config path) of GROUPS. The scan's result is stored first
+ * (mcpPlacementResults, written once); then the groups converge on the result of their owner, for each group the
+ * newest scan of the host (received later; on a tie, the greater id) whose stored result covers it (this scan, or a
+ * newer one): the owner's placements written, any other placement of the group deleted, then owners and placements
+ * read again, until both are unchanged. So a server removed from a config path leaves the host, a late older scan
+ * changes nothing, and two scans of one path processed at the same time leave the newer one's placements whatever the
+ * interleaving of their writes. Only the outcome of the last round counts, which is what makes this safe on
+ * databases whose conditional updates are not atomic (FerretDB reads, then writes): a round whose writes were
+ * overtaken is followed by another. Results that a newer one covers whole are deleted at the end. Returns the groups
+ * this scan owns (written) and those a newer scan owns (skipped).
  */
-export async function replaceMcpPlacements(store: Store, scan: McpScanDoc, groups: readonly PlacementGroup[]): Promise<{ written: number; skipped: number }> {
+export async function replaceMcpPlacements(store: Store, scan: McpScanDoc, computed: readonly PlacementGroup[]): Promise<{ written: number; skipped: number }> {
+  const json = JSON.stringify(computed);
+  // The placements as any scan reads them back from the stored result (no undefined fields), so they compare equal.
+  const groups = JSON.parse(json) as PlacementGroup[];
   const hostKey = mcpHostKey(scan);
-  const superseded = await supersededGroups(store, scan);
-  const live = groups.filter((g) => !superseded.has(groupKey(g.client, g.configPath)));
-  const writes: Array<{ _id: string; doc: Omit<McpPlacementDoc, '_id'> }> = [];
-  for (const g of live) {
-    for (const p of g.placements) {
-      const _id = mcpPlacementId(scan.orgId, hostKey, g.client, g.configPath, p.name);
-      const doc: Omit<McpPlacementDoc, '_id'> = {
-        orgId: scan.orgId,
-        hostKey,
-        hostId: scan.hostId,
-        reportedHostname: scan.reportedHostname,
-        client: g.client,
-        configPath: g.configPath,
-        name: p.name,
-        serverId: p.serverId,
-        identity: p.identity,
-        version: p.version,
-        scanId: scan._id,
-        seenAt: scan.receivedAt,
-        issues: p.issues,
-      };
-      writes.push({ _id, doc });
+  const keys = new Set(groups.map((g) => groupKey(g.client, g.configPath)));
+  const result: McpPlacementResultDoc = { _id: scan._id, orgId: scan.orgId, hostKey, hostId: scan.hostId, reportedHostname: scan.reportedHostname, receivedAt: scan.receivedAt, groups: [...keys], placements: json };
+  try {
+    await store.c.mcpPlacementResults.insertOne(result);
+  } catch (err) {
+    // A retried activity: the same scan computed its result again; the newest computation stands.
+    if (!isDuplicateKey(err)) throw err;
+    await store.c.mcpPlacementResults.replaceOne({ _id: scan._id }, result);
+  }
+  const current = async () => {
+    const docs = await store.c.mcpPlacements.find({ orgId: scan.orgId, hostKey }).toArray();
+    return new Map(docs.filter((d) => keys.has(groupKey(d.client, d.configPath))).map((d) => [d._id, d]));
+  };
+  let [owners, have] = await Promise.all([groupOwners(store, scan, groups), current()]);
+  for (let round = 0; round < CONVERGE_ROUNDS; round++) {
+    const want = new Map([...owners.byGroup.values()].flatMap((o) => o.docs).map((d) => [d._id, d]));
+    const stale = [...want.values()].filter((d) => {
+      const h = have.get(d._id);
+      return !h || content(h) !== content(d);
+    });
+    const extra = [...have.keys()].filter((id) => !want.has(id));
+    if (round > 0 && stale.length === 0 && extra.length === 0) {
+      const written = [...owners.byGroup.values()].filter((o) => o.id === scan._id).length;
+      if (written === groups.length && owners.covered.length) await store.c.mcpPlacementResults.deleteMany({ _id: { $in: owners.covered } });
+      return { written, skipped: groups.length - written };
+    }
+    // New placements in one insert, changed ones replaced one by one (a bulk of upserts stalls on FerretDB). Two
+    // writers inserting one placement at once: the next round reads what won and corrects it if needed.
+    const fresh = stale.filter((d) => !have.has(d._id));
+    if (fresh.length) {
+      try {
+        await store.c.mcpPlacements.insertMany(fresh, { ordered: false });
+      } catch (err) {
+        if (!onlyDuplicates(err)) throw err;
+      }
+    }
+    await eachLimited(
+      stale.filter((d) => have.has(d._id)),
+      WRITE_CONCURRENCY,
+      async (d) => {
+        try {
+          await store.c.mcpPlacements.replaceOne({ _id: d._id }, d, { upsert: true });
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+      },
+    );
+    if (extra.length) await store.c.mcpPlacements.deleteMany({ _id: { $in: extra } });
+    [owners, have] = await Promise.all([groupOwners(store, scan, groups), current()]);
+  }
+  throw new Error(`MCP scan ${scan._id}: its host's placements did not settle in ${CONVERGE_ROUNDS} rounds`);
+}
+
+/** The placement documents of a group as a scan's result gives them (none when its result does not list the group). */
+function placementDocs(scan: Pick<McpScanDoc, '_id' | 'orgId' | 'hostId' | 'reportedHostname' | 'receivedAt'>, groups: readonly PlacementGroup[], key: string): McpPlacementDoc[] {
+  const hostKey = mcpHostKey(scan);
+  const g = groups.find((x) => groupKey(x.client, x.configPath) === key);
+  return (g?.placements ?? []).map((p) => ({
+    _id: mcpPlacementId(scan.orgId, hostKey, g!.client, g!.configPath, p.name),
+    orgId: scan.orgId,
+    hostKey,
+    hostId: scan.hostId,
+    reportedHostname: scan.reportedHostname,
+    client: g!.client,
+    configPath: g!.configPath,
+    name: p.name,
+    serverId: p.serverId,
+    identity: p.identity,
+    version: p.version,
+    scanId: scan._id,
+    seenAt: scan.receivedAt,
+    issues: p.issues,
+  }));
+}
+
+const newestFirst = (a: { _id: string; receivedAt: Date }, b: { _id: string; receivedAt: Date }) =>
+  b.receivedAt.getTime() - a.receivedAt.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+
+/**
+ * The owner of each of the scan's groups (by group key): the newest stored result of the host covering it, and that
+ * result's placements for the group. Also the older results of the host that this scan's groups cover whole (to
+ * delete once this scan owns all its groups).
+ */
+async function groupOwners(store: Store, scan: McpScanDoc, groups: readonly PlacementGroup[]): Promise<{ byGroup: Map<string, { id: string; docs: McpPlacementDoc[] }>; covered: string[] }> {
+  const hostKey = mcpHostKey(scan);
+  const results = (await store.c.mcpPlacementResults.find({ orgId: scan.orgId, hostKey }, { projection: { placements: 0 } }).toArray()).sort(newestFirst);
+  const byGroup = new Map<string, { id: string; docs: McpPlacementDoc[] }>();
+  const open = new Set(groups.map((g) => groupKey(g.client, g.configPath)));
+  const covered: string[] = [];
+  let older = false;
+  for (const r of results) {
+    if (r._id === scan._id) {
+      for (const key of open) byGroup.set(key, { id: scan._id, docs: placementDocs(scan, groups, key) });
+      open.clear();
+      older = true;
+      continue;
+    }
+    if (older) {
+      if (r.groups.every((key) => byGroup.get(key)?.id === scan._id)) covered.push(r._id);
+      continue;
+    }
+    const mine = r.groups.filter((key) => open.has(key));
+    if (mine.length === 0) continue;
+    const full = await store.c.mcpPlacementResults.findOne({ _id: r._id });
+    if (!full) continue; // deleted meanwhile: a newer result covers it, and is listed on the next read
+    const theirs = JSON.parse(full.placements) as PlacementGroup[];
+    for (const key of mine) {
+      byGroup.set(key, { id: full._id, docs: placementDocs(full, theirs, key) });
+      open.delete(key);
     }
   }
-  await eachLimited(writes, WRITE_CONCURRENCY, async ({ _id, doc }) => {
-    try {
-      await store.c.mcpPlacements.updateOne({ _id, ...replaceable(scan) }, { $set: doc }, { upsert: true });
-    } catch (err) {
-      // A duplicate _id: a newer scan's placement is there (the filter did not match it); it stays.
-      if (!isDuplicateKey(err)) throw err;
-    }
-  });
-  await Promise.all(
-    live.map((g) => {
-      const keep = g.placements.map((p) => mcpPlacementId(scan.orgId, hostKey, g.client, g.configPath, p.name));
-      return store.c.mcpPlacements.deleteMany({ orgId: scan.orgId, hostKey, client: g.client, configPath: g.configPath, _id: { $nin: keep }, scanId: { $ne: scan._id }, ...replaceable(scan) });
-    }),
-  );
-  // A newer scan of the same groups stored meanwhile: what this scan wrote there is withdrawn (the newer one's own
-  // writes replace it anyway; this covers the servers the newer scan no longer has).
-  const late = await supersededGroups(store, scan);
-  await Promise.all(
-    live
-      .filter((g) => late.has(groupKey(g.client, g.configPath)))
-      .map((g) => store.c.mcpPlacements.deleteMany({ orgId: scan.orgId, hostKey, client: g.client, configPath: g.configPath, scanId: scan._id })),
-  );
-  return { written: live.length, skipped: groups.length - live.length };
+  // This scan's result deleted by a newer one that covers all its groups: those owners are set above. Otherwise the
+  // result was just stored and is listed.
+  if (open.size) throw new Error(`MCP scan ${scan._id}: no stored result owns ${[...open].join(', ')}`);
+  return { byGroup, covered };
 }
+/** What a placement says (the fields a reader sees), independent of key order. */
+const content = (d: McpPlacementDoc) => JSON.stringify([d.scanId, d.seenAt.getTime(), d.name, d.serverId, d.identity, d.version, d.hostId, d.reportedHostname, d.issues]);

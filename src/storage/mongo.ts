@@ -46,6 +46,7 @@ export interface Collections {
   mcpScans: Collection<D.McpScanDoc>;
   mcpServers: Collection<D.McpServerDoc>;
   mcpPlacements: Collection<D.McpPlacementDoc>;
+  mcpPlacementResults: Collection<D.McpPlacementResultDoc>;
   mcpToolPins: Collection<D.McpToolPinDoc>;
   mcpRegistry: Collection<D.McpRegistryEntryDoc>;
   mcpControl: Collection<D.McpControlDoc>;
@@ -130,6 +131,7 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
     mcpScans: db.collection('mcpScans'),
     mcpServers: db.collection('mcpServers'),
     mcpPlacements: db.collection('mcpPlacements'),
+    mcpPlacementResults: db.collection('mcpPlacementResults'),
     mcpToolPins: db.collection('mcpToolPins'),
     mcpRegistry: db.collection('mcpRegistry'),
     mcpControl: db.collection('mcpControl'),
@@ -186,6 +188,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.mcpServers.createIndex({ orgId: 1, identity: 1 }),
     c.mcpPlacements.createIndex({ orgId: 1, hostKey: 1, client: 1, configPath: 1 }),
     c.mcpPlacements.createIndex({ orgId: 1, serverId: 1 }),
+    c.mcpPlacementResults.createIndex({ orgId: 1, hostKey: 1 }),
     c.mcpRegistry.createIndex({ orgId: 1, identity: 1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, id: -1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, id: -1 }),
