@@ -1,5 +1,6 @@
 // The API's view of Temporal: start a scan's workflow (id = scan id), the sweeper, and readiness.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { ScanWaiter } from '../http/deps';
 import type { Logger } from '../logger';
@@ -22,34 +23,49 @@ export async function connectTemporal(address: string, namespace: string, taskQu
   return { connection, client: new Client({ connection, namespace }), namespace, taskQueue };
 }
 
-/** Starts the scan's workflow; false when it had been started already (it may be running or closed). */
-export async function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promise<boolean> {
-  const args: [ScanWorkflowInput] = [{ scanId: scan._id, nodeCount: scan.nodeCount, graphSize: scan.graphSize, ...(scan.attributionMode === 'paged' ? { paged: true } : {}) }];
+/**
+ * Starts the workflow of a scan (scan or MCP scan) under the scan's id, once: the sweepers may try again, but never
+ * restart a finished one. False when it had been started already (it may be running or closed).
+ */
+export async function startScanOnce(
+  t: TemporalHandle,
+  workflowType: string,
+  scan: { _id: string; orgId: string },
+  opts: { args: unknown[]; searchAttributes?: SearchAttributePair[]; staticSummary: string; staticDetails: string },
+): Promise<boolean> {
   try {
-    await t.client.workflow.start(SCAN_WORKFLOW, {
+    await t.client.workflow.start(workflowType, {
       taskQueue: t.taskQueue,
       workflowId: scan._id,
-      args,
-      // A scan's workflow runs once: the sweeper may try again, but never restarts a finished one.
+      args: opts.args,
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: SA.scanId, value: scan._id },
-        { key: SA.orgId, value: scan.orgId },
-        { key: SA.projectId, value: scan.projectId },
-        // The project's slug as uploaded (scan.target is project.slug, fixed at upload; slugs are never renamed).
-        { key: SA.projectSlug, value: scan.target },
-        { key: SA.ecosystem, value: scan.ecosystem },
-        { key: SA.nodeCount, value: scan.nodeCount },
-        { key: SA.stage, value: 'queued' },
-      ],
-      staticSummary: `Scan ${scan._id} of ${scan.target} (${scan.ecosystem}, ${scan.nodeCount} packages, snapshot v${scan.schemaVersion})`,
-      staticDetails: `project ${scan.projectId} · org ${scan.orgId} · ${scan.bodyBytes} bytes uploaded at ${scan.startedAt.toISOString()}`,
+      typedSearchAttributes: [{ key: SA.scanId, value: scan._id }, { key: SA.orgId, value: scan.orgId }, ...(opts.searchAttributes ?? [])],
+      staticSummary: opts.staticSummary,
+      staticDetails: opts.staticDetails,
     });
     return true;
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw err;
   }
+}
+
+/** Starts the scan's workflow; false when it had been started already (it may be running or closed). */
+export function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promise<boolean> {
+  const args: [ScanWorkflowInput] = [{ scanId: scan._id, nodeCount: scan.nodeCount, graphSize: scan.graphSize, ...(scan.attributionMode === 'paged' ? { paged: true } : {}) }];
+  return startScanOnce(t, SCAN_WORKFLOW, scan, {
+    args,
+    searchAttributes: [
+      { key: SA.projectId, value: scan.projectId },
+      // The project's slug as uploaded (scan.target is project.slug, fixed at upload; slugs are never renamed).
+      { key: SA.projectSlug, value: scan.target },
+      { key: SA.ecosystem, value: scan.ecosystem },
+      { key: SA.nodeCount, value: scan.nodeCount },
+      { key: SA.stage, value: 'queued' },
+    ],
+    staticSummary: `Scan ${scan._id} of ${scan.target} (${scan.ecosystem}, ${scan.nodeCount} packages, snapshot v${scan.schemaVersion})`,
+    staticDetails: `project ${scan.projectId} · org ${scan.orgId} · ${scan.bodyBytes} bytes uploaded at ${scan.startedAt.toISOString()}`,
+  });
 }
 
 /**

@@ -1,44 +1,28 @@
 // The API's side of MCP scans in Temporal (platform.md §6): start an uploaded scan's workflow (id = the mcs_ id, run
 // once), and the sweep of MCP scans whose start was lost or whose workflow ended without an outcome.
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { McpScanStarter } from '../http/deps';
 import type { Logger } from '../logger';
 import type { McpScanDoc } from '../storage/documents';
 import { failMcpScan, getMcpScan, queuedMcpScans, staleRunningMcpScans } from '../storage/mcp-processing';
 import type { Store } from '../storage/mongo';
-import { everyInterval, retryingStarter, workflowState, type TemporalHandle } from './client';
-import { SA } from './keys';
+import { everyInterval, retryingStarter, startScanOnce, workflowState, type TemporalHandle } from './client';
 import { MCP_SCAN_WORKFLOW, type McpScanWorkflowInput } from './mcp-keys';
 
 const hostOf = (scan: McpScanDoc) => scan.hostId ?? (scan.reportedHostname !== null ? `hostname ${scan.reportedHostname}` : 'no host');
 
 /** Starts the MCP scan's workflow; false when it had been started already (it may be running or closed). */
-export async function startMcpScanWorkflow(t: TemporalHandle, scan: McpScanDoc): Promise<boolean> {
+export function startMcpScanWorkflow(t: TemporalHandle, scan: McpScanDoc): Promise<boolean> {
   // Counted defensively: a summary never stops a start (a malformed document fails in its workflow, with a reason).
   const list = <T>(v: T[] | null | undefined): T[] => (Array.isArray(v) ? v : []);
   const servers = list(scan.clients).reduce((n, c) => n + list(c.servers).length, 0);
   const tools = list(scan.clients).reduce((n, c) => n + list(c.servers).reduce((m, s) => m + list(s.tools).length, 0), 0);
   const clients = [...new Set(list(scan.clients).map((c) => c.client))].sort();
   const args: [McpScanWorkflowInput] = [{ scanId: scan._id }];
-  try {
-    await t.client.workflow.start(MCP_SCAN_WORKFLOW, {
-      taskQueue: t.taskQueue,
-      workflowId: scan._id,
-      args,
-      // An MCP scan's workflow runs once: the sweep may try again, but never restarts a finished one.
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: SA.scanId, value: scan._id },
-        { key: SA.orgId, value: scan.orgId },
-      ],
-      staticSummary: `MCP scan ${scan._id} of ${hostOf(scan)}: ${servers} servers, ${tools} tools in ${list(scan.clients).length} configurations (${clients.join(', ') || 'none'})`,
-      staticDetails: `org ${scan.orgId} · received ${scan.receivedAt.toISOString()}${scan.scannedAt ? ` · scanned ${scan.scannedAt.toISOString()}` : ''}`,
-    });
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw err;
-  }
+  return startScanOnce(t, MCP_SCAN_WORKFLOW, scan, {
+    args,
+    staticSummary: `MCP scan ${scan._id} of ${hostOf(scan)}: ${servers} servers, ${tools} tools in ${list(scan.clients).length} configurations (${clients.join(', ') || 'none'})`,
+    staticDetails: `org ${scan.orgId} · received ${scan.receivedAt.toISOString()}${scan.scannedAt ? ` · scanned ${scan.scannedAt.toISOString()}` : ''}`,
+  });
 }
 
 /** The McpScanStarter of the HTTP deps: a few tries within ~1.5 s; false leaves the scan queued for the sweep. */
