@@ -2,7 +2,8 @@
 import { newId, newSecret, sha256Hex } from '../domain/ids';
 import type { Store } from './mongo';
 import { isDuplicateKey } from './mongo';
-import type { MemberDoc, OrgDoc, Role, SessionDoc, UserDoc } from './documents';
+import type { MemberDoc, OrgDoc, SessionDoc, UserDoc } from './documents';
+import type { Role } from '../domain/roles';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 export const SESSION_IDLE_MS = 7 * 24 * 3600 * 1000;

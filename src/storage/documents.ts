@@ -4,7 +4,7 @@ import type { ScanModule } from '../domain/attribution/module-order';
 import type { PartCounts } from '../domain/snapshot/parts';
 import type { Ecosystem, FailureReason, ScanStatus, SeverityCounts, SnapshotMetadata } from '../domain/types';
 
-export type Role = 'owner' | 'admin' | 'member' | 'auditor';
+import type { Role } from '../domain/roles';
 
 export interface OrgDoc { _id: string; name: string; createdAt: Date }
 export interface UserDoc { _id: string; email: string; createdAt: Date }

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newId, newSecret, sha256Hex } from '../domain/ids';
 import { addMember } from './accounts';
-import type { InvitationDoc, MemberDoc, Role } from './documents';
+import type { InvitationDoc, MemberDoc } from './documents';
+import type { Role } from '../domain/roles';
 import { isDuplicateKey, type Store } from './mongo';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;

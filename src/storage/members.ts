@@ -1,5 +1,6 @@
 // Members of an organization: listing in the spec's order, role changes and removal with the last-owner rule.
-import type { MemberDoc, Role } from './documents';
+import type { MemberDoc } from './documents';
+import type { Role } from '../domain/roles';
 import type { Store } from './mongo';
 
 export const ROLE_RANK: Record<Role, number> = { owner: 0, admin: 1, member: 2, auditor: 3 };

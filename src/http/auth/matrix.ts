@@ -4,7 +4,7 @@
 // /readyz and the web app's static files under /app (public, platform.md: src/http/web/routes.ts).
 import type { Context, Next } from 'koa';
 import { ApiError } from '../../domain/errors';
-import type { Role } from '../../storage/documents';
+import type { Role } from '../../domain/roles';
 import type { AppDeps, AppState } from '../deps';
 import { authenticate } from './authenticate';
 import { isMachine, MACHINE_NAMES, roleScopes, type MachineKind, type Principal, type Scope } from './principal';

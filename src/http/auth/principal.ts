@@ -1,7 +1,8 @@
 // Who is calling: a signed-in human (session), an integration (API key), or one of the machine credentials of hosts
 // and gateways (platform.md §4, §5), each valid only on its own endpoints. Resolved once per request.
 import { SCOPES, type Scope } from '../../domain/scopes';
-import type { ApiKeyDoc, EnrollmentTokenDoc, GatewayDoc, HostCredentialDoc, HostDoc, MemberDoc, RegistrationTokenDoc, Role } from '../../storage/documents';
+import type { ApiKeyDoc, EnrollmentTokenDoc, GatewayDoc, HostCredentialDoc, HostDoc, MemberDoc, RegistrationTokenDoc } from '../../storage/documents';
+import type { Role } from '../../domain/roles';
 
 // The scopes' list lives in a dependency-free module the web app imports too.
 export { ORG_WIDE_SCOPES, SCOPES, type Scope } from '../../domain/scopes';

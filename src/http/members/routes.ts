@@ -4,7 +4,8 @@
 import Router from '@koa/router';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { recordAudit } from '../../storage/audit';
-import type { MemberDoc, Role } from '../../storage/documents';
+import type { MemberDoc } from '../../storage/documents';
+import type { Role } from '../../domain/roles';
 import { findMember, orgMembers, ownerCount, removeMember, setRole } from '../../storage/members';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
