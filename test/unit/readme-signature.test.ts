@@ -1,4 +1,4 @@
-// The README's webhook-signature snippets (Node and Python) are what users copy: run both, as written, against
+// The webhook-signature snippets of docs/integrations.md (Node and Python) are what users copy: run both, as written, against
 // signatures made by the service's own signing code, and against forgeries.
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { signatureHeader } from '../../src/domain/webhooks/signature';
 
-const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+const readme = fs.readFileSync(path.join(__dirname, '../../docs/integrations.md'), 'utf8');
 
 function snippet(marker: string, lang: string): string {
   const m = readme.match(new RegExp(`<!-- ${marker} -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\`\\n`));
