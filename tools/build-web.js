@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the web app (web/, Preact + Vite) into dist/web, served by the API under /app (src/http/web/routes.ts).
-// Part of `npm run build`: type-checks web/ with its own tsconfig, builds, then checks two promises of issue 17:
+// Part of `npm run build`: generates the API's types from the OpenAPI document (tools/openapi-types.js →
+// web/src/api-types.gen.ts), type-checks web/ with its own tsconfig, builds, then checks two promises of issue 17:
 // the first page loads at most 100 KB of gzipped JavaScript, and index.html holds no inline script or style (the
 // CSP forbids them). Either failing fails the build.
 'use strict';
@@ -8,6 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { execFileSync } = require('node:child_process');
+const { generateApiTypes } = require('./openapi-types');
 
 const ROOT = path.join(__dirname, '..');
 const OUT = path.join(ROOT, 'dist', 'web');
@@ -47,6 +49,7 @@ function inlineCode(html) {
 }
 
 async function main() {
+  await generateApiTypes();
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'web', 'tsconfig.json'), '--noEmit'], { stdio: 'inherit' });
   const { build } = await import('vite');
   await build({ configFile: path.join(ROOT, 'web', 'vite.config.mts'), logLevel: 'warn', build: { manifest: true } });

@@ -5,7 +5,8 @@ import { ISSUE_ORDER, ISSUE_SEVERITY } from '../../src/domain/mcp/issues';
 import { ISSUE_CODES, issueCounts, parseVersions, sortIssues, usageText, versionsText } from '../../web/src/components/mcp/logic';
 import type { McpIssue } from '../../web/src/types';
 
-const issue = (code: string, severity: McpIssue['severity'], tool?: string): McpIssue => ({ code, severity, message: `${code} ${tool ?? ''}`, ...(tool ? { tool } : {}) });
+// only what the counting and the order read (codes and severities outside the API's too: the pieces tolerate them)
+const issue = (code: string, severity: McpIssue['severity'], tool?: string) => ({ code, severity, message: `${code} ${tool ?? ''}`, ...(tool ? { tool } : {}) }) as McpIssue;
 
 test('issue counts: from a list of issues (what GET /v1/mcp/servers gives), by severity, by code', () => {
   const list = [issue('vulnerable_package', 'critical'), issue('vulnerable_package', 'critical'), issue('prompt_injection_suspected', 'high', 't'), issue('not_in_registry', 'low')];
@@ -35,7 +36,7 @@ test('issues in order: most severe first, then by code, then by tool', () => {
   ]);
 });
 
-test('the issue codes and severities are the service’s (platform.md §6 table)', () => {
+test('the issue codes and severities are the service’s (the table of src/domain/mcp/issues.ts)', () => {
   expect(ISSUE_CODES.map((c) => c.code)).toEqual([...ISSUE_ORDER]);
   for (const c of ISSUE_CODES) expect([c.code, c.severity]).toEqual([c.code, c.code === 'vulnerable_package' ? null : ISSUE_SEVERITY[c.code as keyof typeof ISSUE_SEVERITY]]);
 });

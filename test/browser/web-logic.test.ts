@@ -5,6 +5,9 @@ import { safeNext } from '../../web/src/paths';
 import { pageCursor, withPage } from '../../web/src/pages';
 import { ORG_WIDE_SCOPES, SCOPES } from '../../src/domain/scopes';
 import * as principal from '../../src/http/auth/principal';
+import * as roles from '../../src/domain/roles';
+import * as webRoles from '../../web/src/roles';
+import * as webScopes from '../../web/src/scopes';
 import type { Finding } from '../../web/src/types';
 
 test('filters: defaults stay out of the URL; the app sends the introduced view explicitly; junk falls back', () => {
@@ -38,7 +41,7 @@ const finding = (id: string, origins: [string, string, string][]): Finding => ({
   suppressionReason: null,
   summary: '',
   // [consuming module, declaring module, dependency]
-  attributions: origins.map(([module, from, dependency]) => ({ module, context: 'c', relationship: 'transitive', origins: [{ module: from, dependency }] })),
+  attributions: origins.map(([module, from, dependency]) => ({ module, context: 'c', relationship: 'transitive', path: [module, dependency], origins: [{ module: from, dependency, path: [from, dependency] }] })),
 });
 
 test('rows: grouped by declaring module (introduced) or consuming module (affected) or dependency, scoped by module/team', () => {
@@ -65,11 +68,26 @@ test('rows: grouped by declaring module (introduced) or consuming module (affect
 });
 
 test('scopes: the API-key form lists the scopes of the server (one module, src/domain/scopes.ts, dependency-free)', () => {
-  // web/src/views/admin/api-keys.tsx imports src/domain/scopes.ts; the server's principal.ts re-exports it
+  // the server's principal.ts re-exports src/domain/scopes.ts; web/src/scopes.ts is typed against the OpenAPI
+  // document's Scope and OrgWideScope (made from it), and holds the same lists in the same order
   expect(principal.SCOPES).toBe(SCOPES);
   expect(principal.ORG_WIDE_SCOPES).toBe(ORG_WIDE_SCOPES);
   expect(ORG_WIDE_SCOPES.every((s) => SCOPES.includes(s))).toBe(true);
   expect(SCOPES.filter((s) => principal.isScope(s))).toEqual([...SCOPES]);
+  expect(webScopes.SCOPES).toEqual([...SCOPES]);
+  expect(webScopes.ORG_WIDE_SCOPES).toEqual([...ORG_WIDE_SCOPES]);
+  expect(SCOPES.filter((s) => webScopes.isOrgWide(s))).toEqual(SCOPES.filter((s) => ORG_WIDE_SCOPES.includes(s)));
+});
+
+test('roles: the app lists and checks the roles of the server (src/domain/roles.ts)', () => {
+  expect(webRoles.ROLES).toEqual([...roles.ROLES]);
+  expect(webRoles.ASSIGNABLE_ROLES).toEqual([...roles.ASSIGNABLE_ROLES]);
+  expect(webRoles.MANAGER_ROLES).toEqual([...roles.MANAGER_ROLES]);
+  for (const r of [...roles.ROLES, null, undefined]) expect([r, webRoles.isManager(r)]).toEqual([r, roles.isManager(r)]);
+  // the invitation form: member first; admins and owners only offered to owners
+  expect(webRoles.invitableRoles('owner')).toEqual(['member', 'auditor', 'admin', 'owner']);
+  expect(webRoles.invitableRoles('admin')).toEqual(['member', 'auditor']);
+  expect(Object.keys(webRoles.ROLE_LABELS).sort()).toEqual([...roles.ROLES].sort());
 });
 
 test('pages of a list shown whole: a first page replaces the rows, a later one is appended; a new list starts over', () => {

@@ -1,5 +1,5 @@
 // The one API client of the web app. Every call goes to the same origin's /v1 with the session cookie (HttpOnly,
-// never visible here) and the X-Svc-App header that makes the server accept that cookie (platform.md §3). Nothing
+// never visible here) and the X-Svc-App header that makes the server accept that cookie. Nothing
 // is kept in localStorage or sessionStorage.
 
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
 // The findings filters as they live in the URL (a reload or a shared link shows the same view). Defaults are left
-// out of the URL; the app's default view is "introduced" (spec: the web app starts in the introduced view).
+// out of the URL; the app's default view is "introduced" (the web app starts in the introduced view).
 import { SEVERITIES, type Severity } from './types';
 
 export interface FindingFilters {

@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { routes } from './routes';
 import { paths } from './paths';
+import { isManager } from './roles';
 import { useMe, useSession } from './session';
 
 /** Ends the session (DELETE of the current one), then the sign-in page. */
@@ -25,7 +26,7 @@ function SignOutButton() {
 export function Layout({ children }: { children: ComponentChildren }) {
   const me = useMe();
   const { path } = useLocation();
-  const admin = me.member?.role === 'owner' || me.member?.role === 'admin';
+  const admin = isManager(me.member?.role);
   // every role reads members, hosts and gateways (hosts:read, gateways:read); the rest is for owners and admins
   const nav = routes.filter((r) => r.nav && (r.nav.section === 'triage' || admin || r.nav.allRoles));
   const current = (p: string) => path === p || path.startsWith(`${p}/`) || (p === paths.projects() && (path === paths.home() || path.startsWith('/app/scans')));
@@ -65,7 +66,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   );
 }
 
-/** The page a signed-in user without an organization sees (spec: org and member are null until an invitation). */
+/** The page a signed-in user without an organization sees (org and member are null until an invitation). */
 export function NoOrganization() {
   const me = useMe();
   return (

@@ -1,5 +1,5 @@
 // A scan, kept current while it is queued or running: GET /v1/scans/{id}?wait=20 holds the answer until the scan is
-// completed or failed (platform.md §7), so progress shows without polling loops. Stops when the view goes away.
+// completed or failed, so progress shows without polling loops. Stops when the view goes away.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
 import type { Scan } from './types';

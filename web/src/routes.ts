@@ -34,7 +34,7 @@ export const routes: AppRoute[] = [
   { path: `${BASE}/hosts/registration-tokens`, component: lazy(() => import('./views/admin/registration-tokens')) },
   { path: `${BASE}/gateways`, component: lazy(() => import('./views/admin/gateways')), nav: { label: 'Gateways', section: 'admin', allRoles: true } },
   { path: `${BASE}/gateways/enrollment-tokens`, component: lazy(() => import('./views/admin/enrollment-tokens')) },
-  // MCP auditing (platform.md §6): every role holds mcp:read; the registry page holds the control level too
+  // MCP auditing: every role holds mcp:read; the registry page holds the control level too
   { path: `${BASE}/mcp/servers`, component: lazy(() => import('./views/mcp/servers')), nav: { label: 'MCP servers', section: 'admin', allRoles: true } },
   { path: `${BASE}/mcp/servers/:id`, component: lazy(() => import('./views/mcp/server')) },
   { path: `${BASE}/mcp/registry`, component: lazy(() => import('./views/mcp/registry')), nav: { label: 'MCP registry', section: 'admin', allRoles: true } },

@@ -1,266 +1,103 @@
-// The API's resource shapes as the app reads them (spec: Resources; platform.md). Unknown fields are tolerated.
-export type Severity = 'critical' | 'high' | 'medium' | 'low';
-export const SEVERITIES: Severity[] = ['critical', 'high', 'medium', 'low'];
+// The API's resource shapes as the app reads them: names for the schemas of the service's OpenAPI document (GET
+// /v1/openapi.json), whose types tools/openapi-types.js generates into api-types.gen.ts at build time. A field the
+// app reads that the document lacks, or describes otherwise than the server answers, is fixed in the document's
+// schemas (src/http/openapi/schemas/*.ts), not here. Only shapes the app builds itself are declared in web code.
+import type { components } from './api-types.gen';
 
-export interface Me {
-  user: { id: string; email: string };
-  org: { id: string; name: string } | null;
-  member: { id: string; role: 'owner' | 'admin' | 'member' | 'auditor'; joinedAt: string } | null;
-}
+type Schemas = components['schemas'];
 
-export interface SeverityCounts {
-  critical: number;
-  high: number;
-  medium: number;
-  low: number;
-}
+/**
+ * `true` when the list L names every member of the union U, else the members it lacks. With `as const satisfies
+ * readonly U[]` (nothing outside U) as `type ... = Checked<ListsEvery<U, typeof LIST>>`, a runtime list of an enum
+ * of the document fails the type-check when the server adds or drops a member.
+ */
+export type ListsEvery<U, L extends readonly U[]> = [Exclude<U, L[number]>] extends [never] ? true : { missing: Exclude<U, L[number]> };
+export type Checked<T extends true> = T;
 
-export interface Project {
-  id: string;
-  slug: string;
-  createdAt: string;
-  latestScan: { id: string; status: ScanStatus; ecosystem: string; startedAt: string; findings: SeverityCounts | null } | null;
-}
+// ---- scans, findings, projects, the dependency inventory
+export type Severity = Schemas['Severity'];
+export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const satisfies readonly Severity[];
+export type SeveritiesListed = Checked<ListsEvery<Severity, typeof SEVERITIES>>;
+export type SeverityCounts = Schemas['SeverityCounts'];
 
-export type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';
+export type Scan = Schemas['Scan'];
+export type ScanList = Schemas['ScanList'];
+export type ScanStatus = Scan['status'];
+export type ScanModule = Schemas['ScanModule'];
+/** A module as GET /v1/scans/{scanId}/modules lists it. */
+export type ScanModuleWithCounts = Schemas['ScanModuleWithCounts'];
+export type ScanModuleList = Schemas['ScanModuleList'];
+export type Finding = Schemas['Finding'];
+export type Origin = Schemas['FindingOrigin'];
+export type FindingsPage = Schemas['FindingList'];
+export type AttributionItem = Schemas['AttributionItem'];
+export type AttributionList = Schemas['AttributionList'];
+export type AttributionPath = Schemas['AttributionPath'];
+export type Project = Schemas['Project'];
+export type ProjectList = Schemas['ProjectList'];
+export type Dependency = Schemas['Dependency'];
+export type DependencyList = Schemas['DependencyList'];
+export type Ecosystem = Dependency['ecosystem'];
 
-export interface ScanModule {
-  path: string;
-  dependencies: string[];
-  teamName?: string | null;
-  attributes?: Record<string, string>;
-  counts?: SeverityCounts & { suppressed: number };
-}
+// ---- the organization: who is signed in, members, invitations, API keys, the audit trail (lists in ./roles.ts, ./scopes.ts)
+export type Me = Schemas['Me'];
+export type Role = Schemas['Role'];
+export type AssignableRole = Schemas['AssignableRole'];
+export type ManagerRole = Schemas['ManagerRole'];
+export type Member = Schemas['Member'];
+export type MemberList = Schemas['MemberList'];
+export type Invitation = Schemas['Invitation'];
+export type InvitationList = Schemas['InvitationList'];
+export type InvitationCreated = Schemas['InvitationCreated'];
+export type InvitationLookup = Schemas['InvitationLookup'];
+export type Scope = Schemas['Scope'];
+export type OrgWideScope = Schemas['OrgWideScope'];
+export type ApiKey = Schemas['ApiKey'];
+export type ApiKeyList = Schemas['ApiKeyList'];
+export type ApiKeyCreated = Schemas['ApiKeyCreated'];
+export type AuditEvent = Schemas['AuditEvent'];
+export type AuditEventList = Schemas['AuditEventList'];
 
-export interface Scan {
-  id: string;
-  target: string;
-  project: string;
-  ecosystem: string;
-  status: ScanStatus;
-  findings: SeverityCounts | null;
-  suppressed: number | null;
-  startedAt: string;
-  finishedAt: string | null;
-  failureReason: string | null;
-  modules: ScanModule[];
-  attributionMode?: 'paged';
-  moduleCount?: number;
-  metadata?: { commit?: string; ref?: string; runUrl?: string } | null;
-  /** The advisory generation matched against; null when the service had no advisories imported at the time. */
-  advisoryGeneration?: string | null;
-}
+// ---- hosts and gateways. Labels, hostnames and names are user-controlled: shown as text only.
+export type Labels = Schemas['Labels'];
+export type Host = Schemas['Host'];
+export type HostList = Schemas['HostList'];
+export type HostStatus = Host['status'];
+export type Gateway = Schemas['Gateway'];
+export type GatewayList = Schemas['GatewayList'];
+export type GatewayStatus = Gateway['status'];
+export type RegistrationToken = Schemas['RegistrationToken'];
+export type RegistrationTokenList = Schemas['RegistrationTokenList'];
+export type RegistrationTokenStatus = RegistrationToken['status'];
+export type RegistrationTokenCreated = Schemas['RegistrationTokenCreated'];
+export type EnrollmentToken = Schemas['EnrollmentToken'];
+export type EnrollmentTokenList = Schemas['EnrollmentTokenList'];
+export type EnrollmentTokenStatus = EnrollmentToken['status'];
+export type EnrollmentTokenCreated = Schemas['EnrollmentTokenCreated'];
 
-export interface Origin {
-  module: string;
-  dependency: string;
-  path?: string[];
-}
-
-export interface Attribution {
-  id?: string;
-  module: string;
-  context: string;
-  relationship: 'direct' | 'transitive';
-  path?: string[];
-  origins: Origin[];
-}
-
-export interface Finding {
-  id: string;
-  scanId: string;
-  severity: Severity;
-  cve: string;
-  aliases?: string[];
-  publishedAt: string | null;
-  package: string;
-  installedVersion: string;
-  fixedVersion: string | null;
-  path: string[];
-  suppressed: boolean;
-  suppressionReason: string | null;
-  attributions: Attribution[];
-  attributionCount?: number;
-  summary: string;
-  packageRef?: string;
-}
-
-export interface FindingsPage {
-  findings: Finding[];
-  nextCursor: string | null;
-  counts: (SeverityCounts & { suppressed: number }) | null;
-}
-
-export interface Dependency {
-  id: string;
-  project: string;
-  ecosystem: string;
-  name: string;
-  version: string;
-  direct: boolean;
-  path: string[];
-  manifest: string;
-}
-
-// Hosts and gateways (platform.md §4, §5). Labels, hostnames and names are user-controlled: shown as text only.
-export type Labels = Record<string, string>;
-export type HostStatus = 'active' | 'expired' | 'revoked';
-export type GatewayStatus = 'pending' | 'active' | 'expired' | 'revoked';
-export type RegistrationTokenStatus = 'active' | 'exhausted' | 'expired' | 'revoked';
-export type EnrollmentTokenStatus = 'active' | 'used' | 'expired' | 'revoked';
-
-export interface Host {
-  id: string;
-  hostname: string;
-  status: HostStatus;
-  lastHeartbeatAt: string;
-  labels: Labels;
-  connectivity: 'direct' | 'gateway' | null;
-  /** Only when connectivity is gateway. */
-  gatewayId?: string;
-  os?: string | null;
-  arch?: string | null;
-  agentVersion?: string | null;
-  registeredAt?: string;
-}
-
-export interface Gateway {
-  id: string;
-  name: string;
-  status: GatewayStatus;
-  /** The approved scope once active; while pending (or expired unapproved), the scope asked for. */
-  networkScope: string[];
-  version: string | null;
-  lastSeenAt: string;
-  requestedScope?: string[];
-  enrolledAt?: string;
-  approvedAt?: string | null;
-}
-
-export interface RegistrationToken {
-  id: string;
-  name: string;
-  usesLeft: number;
-  labels: Labels;
-  status: RegistrationTokenStatus;
-  createdBy: string | null;
-  createdAt: string;
-  expiresAt: string;
-  uses?: number;
-  revokedAt?: string | null;
-}
-
-export interface EnrollmentToken {
-  id: string;
-  name: string;
-  status: EnrollmentTokenStatus;
-  createdBy: string | null;
-  createdAt: string;
-  expiresAt: string;
-  usedAt?: string | null;
-  gatewayId?: string | null;
-  revokedAt?: string | null;
-}
-
-// MCP auditing (platform.md §6). Server names, tool names, descriptions, notes and hostnames are user-controlled:
-// shown as text only. Shapes the documented payloads; fields the contract leaves open are optional.
-export type McpDecision = 'allow' | 'deny';
-export type McpDecisionFilter = McpDecision | 'unreviewed';
-export type McpTransport = 'stdio' | 'http' | 'sse';
-export type McpControlLevelName = 'observe' | 'warn' | 'block';
-export type McpIssueCode =
-  | 'vulnerable_package'
-  | 'registry_denied'
-  | 'secret_in_config'
-  | 'tool_definition_changed'
-  | 'prompt_injection_suspected'
-  | 'tool_shadowing'
-  | 'insecure_transport'
-  | 'unpinned_package'
-  | 'not_in_registry';
-
-export interface McpIssue {
-  code: McpIssueCode | string;
-  severity: Severity;
-  message: string;
-  serverId?: string;
-  tool?: string;
-  details?: Record<string, unknown>;
-  /** The host the issue was raised on (its id, or the hostname an upload reported without a host). */
-  hostId?: string | null;
-  reportedHostname?: string | null;
-}
-
-/** A server's issues as a list, counted by severity, or counted by code (the list item's form is read as any). */
-export type McpIssues = McpIssue[] | Partial<SeverityCounts> | Partial<Record<string, number>>;
-
-export interface McpServer {
-  id: string;
-  identity: string;
-  names: string[];
-  transport: McpTransport;
-  versions: string[];
-  /** How many hosts configure it now. */
-  hosts: number;
-  clients: string[];
-  firstSeenAt: string;
-  lastSeenAt: string;
-  registry: { decision: McpDecisionFilter | null; entryId: string | null };
-  issues: McpIssues;
-  usage: { calls: number; errors: number; blocked: number; lastCalledAt: string | null };
-}
-
+// ---- MCP auditing. Server names, tool names, descriptions, notes and hostnames are user-controlled:
+// shown as text only.
+export type McpServer = Schemas['McpServer'];
+export type McpServerList = Schemas['McpServerList'];
+export type McpServerDetail = Schemas['McpServerDetail'];
 /** Where a server is configured: a host (or a reported hostname), a client and its config file. */
-export interface McpPlacement {
-  hostId?: string | null;
-  hostname?: string | null;
-  reportedHostname?: string | null;
-  client?: string;
-  configPath?: string;
-  scope?: string;
-  name?: string;
-  version?: string | null;
-  seenAt?: string;
-  issues?: McpIssue[];
-}
+export type McpPlacement = McpServerDetail['hosts'][number];
+export type McpIssue = Schemas['McpIssue'];
+export type McpIssueCode = Schemas['McpIssueCode'];
+export type McpTransport = McpServer['transport'];
+export type McpRegistryEntry = Schemas['McpRegistryEntry'];
+export type McpRegistryList = Schemas['McpRegistryList'];
+export type McpRegistryEntries = Schemas['McpRegistryEntries'];
+export type McpDecision = McpRegistryEntry['decision'];
+/** A server's registry decision, or the list's filter by it. */
+export type McpDecisionFilter = McpServer['registry']['decision'];
+export type McpControlLevel = Schemas['McpControlLevel'];
+export type McpControlLevelName = McpControlLevel['level'];
+export type McpUsageEvent = Schemas['McpUsageEvent'];
+export type McpUsageList = Schemas['McpUsageList'];
 
-export interface McpServerDetail extends Omit<McpServer, 'hosts'> {
-  hosts: McpPlacement[];
-}
-
-export interface McpRegistryEntry {
-  id: string;
-  identity: string;
-  /** null: every version. */
-  versions: string[] | null;
-  decision: McpDecision;
-  note: string | null;
-  updatedBy: string | null;
-  updatedAt: string;
-}
-
-export interface McpControlLevel {
-  level: McpControlLevelName;
-  updatedAt?: string | null;
-  updatedBy?: string | null;
-}
-
-export interface McpUsageEvent {
-  id: string;
-  eventId?: string;
-  occurredAt: string;
-  receivedAt?: string;
-  hostId?: string | null;
-  reportedHostname?: string | null;
-  hostname?: string | null;
-  client: string;
-  serverId?: string | null;
-  identity?: string | null;
-  serverName?: string | null;
-  server?: { id?: string | null; name?: string | null; identity?: string | null } | null;
-  tool: string;
-  phase: 'pre' | 'post';
-  outcome?: 'ok' | 'error' | 'blocked' | null;
-  durationMs?: number | null;
-  decision?: { decision: 'allow' | 'warn' | 'block'; reason?: string } | 'allow' | 'warn' | 'block' | null;
-}
+/**
+ * A server's issues in the forms the app counts (web/src/components/mcp/logic.ts): a list of issues (a server, its
+ * placements), counts by code (an MCP scan) or counts by severity.
+ */
+export type McpIssues = McpIssue[] | Partial<SeverityCounts> | Partial<Record<string, number>>;

@@ -1,5 +1,5 @@
 // Credentials → Principal, or 401 invalid_token: a Bearer credential, else the web app's session cookie under the
-// rules of platform.md §3 (cookies.ts). Secrets are only ever hashed, never logged or stored.
+// rules of cookies.ts. Secrets are only ever hashed, never logged or stored.
 import type { Context } from 'koa';
 import { ApiError } from '../../domain/errors';
 import { sha256Hex } from '../../domain/ids';
@@ -7,7 +7,7 @@ import { findSession, findUser, memberOfUser, sessionStatus, touchSession } from
 import { findApiKeyByHash, keyStatus, touchApiKey } from '../../storage/api-keys';
 import type { Store } from '../../storage/mongo';
 import { DEFAULT_WINDOWS, enrollmentTokenStatus, gatewayExpiredForGood, type FleetWindows } from '../../domain/hosts/status';
-import type { GatewayDoc, HostDoc } from '../../storage/documents';
+import type { GatewayDoc, HostDoc } from '../../storage/documents/fleet';
 import { findEnrollmentTokenByHash } from '../../storage/enrollment-tokens';
 import { findGatewayCredential } from '../../storage/gateways';
 import { credentialValid, findHostCredential } from '../../storage/hosts';
@@ -45,7 +45,7 @@ function gatewayRefusal(g: GatewayDoc | null, w: FleetWindows, now: Date): strin
 }
 
 /**
- * The machine credentials of platform.md §4 and §5 (svc_gwc_ is tested before svc_gw_, which is not its prefix but
+ * The machine credentials of hosts and gateways (svc_gwc_ is tested before svc_gw_, which is not its prefix but
  * reads like one). Unknown, used up, expired or revoked: 401. A host whose heartbeats stopped is not refused: its
  * next heartbeat makes it active again.
  */
@@ -117,7 +117,7 @@ export async function authenticate(ctx: Context, deps: AppDeps): Promise<Princip
 }
 
 /**
- * Re-checks the credential just before a request commits writes or sends a read (decisions.md): a key, session, token,
+ * Re-checks the credential just before a request commits writes or sends a read: a key, session, token,
  * host or gateway revoked while the request was in flight fails with 401 from that moment.
  */
 export async function recheck(deps: AppDeps, p: Principal, now = new Date()): Promise<void> {

@@ -1,8 +1,8 @@
-// The browser credentials of platform.md §3: the session cookie and the sign-in binding cookie, and when a session
+// The browser credentials of the web app: the session cookie and the sign-in binding cookie, and when a session
 // cookie counts as a credential. Bearer credentials are in authenticate.ts; this file only decides about cookies.
 import type { Context } from 'koa';
 
-/** The session of the web app: a svc_ses_ token, HttpOnly, Secure, SameSite=Lax, Path=/ (platform.md §3). */
+/** The session of the web app: a svc_ses_ token, HttpOnly, Secure, SameSite=Lax, Path=/. */
 export const SESSION_COOKIE = '__Host-svc_session';
 /**
  * Binds a sign-in code to the browser that asked for it. SameSite=Strict: a cross-site page cannot make a browser
@@ -41,7 +41,7 @@ export function loginBinding(ctx: Context): string | null {
 export type CookieCredential = { token: string } | { ignored: string } | null;
 
 /**
- * The session cookie as a credential of this request (platform.md §3), or why it is ignored, or null when none was
+ * The session cookie as a credential of this request, or why it is ignored, or null when none was
  * sent. It counts only on /v1, only with `X-Svc-App: 1`, and for a request other than GET/HEAD only when the browser
  * says it is same-origin (`Sec-Fetch-Site: same-origin`) or its Origin is the app's. A cross-site page can make a
  * browser send the cookie (SameSite=Lax allows top-level GET navigations) but cannot add the custom header without a

@@ -1,39 +1,40 @@
 // The authorization matrix: every endpoint of the API, the credentials it takes and what they must hold. The routes
 // get their guard from here (access()), and test/http/authorization-matrix.test.ts walks every entry against every
 // kind of credential, so this table is the one place access is decided. Outside it, unguarded: GET /healthz, GET
-// /readyz and the web app's static files under /app (public, platform.md: src/http/web/routes.ts).
+// /readyz and the web app's static files under /app (public: src/http/web/routes.ts).
 import type { Context, Next } from 'koa';
 import { ApiError } from '../../domain/errors';
-import type { Role } from '../../domain/roles';
+import { MANAGER_ROLES, ROLES, type Role } from '../../domain/roles';
 import type { AppDeps, AppState } from '../deps';
 import { authenticate } from './authenticate';
 import { isMachine, MACHINE_NAMES, roleScopes, type MachineKind, type Principal, type Scope } from './principal';
 
 export type Access =
-  /** no credential (the spec's public endpoints) */
+  /** no credential (the public endpoints) */
   | { kind: 'public' }
   /**
-   * API key with the scope, or a session whose role holds it (decisions.md); `machines`: machine credentials also
-   * taken (issue 19: the two MCP uploads take a host credential too, platform.md §4), none so far
+   * API key with the scope, or a session whose role holds it (owner, admin and member hold every scope, auditor the
+   * read scopes); `machines`: machine credentials also taken (issue 19: the two MCP uploads take a host credential
+   * too), none so far
    */
   | { kind: 'scope'; scope: Scope; machines?: readonly MachineKind[] }
-  /** one machine credential of hosts or gateways, on its own endpoints only (platform.md §4, §5) */
+  /** one machine credential of hosts or gateways, on its own endpoints only */
   | { kind: 'credential'; credential: MachineKind }
   /** session only, a member of an organization with one of these roles */
   | { kind: 'roles'; roles: Role[] }
   /** session only, with or without an organization */
   | { kind: 'session' };
 
-const ADMINS: Role[] = ['owner', 'admin'];
-const ANY_ROLE: Role[] = ['owner', 'admin', 'member', 'auditor'];
+const ADMINS: Role[] = [...MANAGER_ROLES];
+const ANY_ROLE: Role[] = [...ROLES];
 
 export const MATRIX = {
   'GET /v1/meta/ip-ranges': { kind: 'public' },
   'POST /v1/invitations/lookups': { kind: 'public' },
-  // platform.md §7: the CI client, fetched by CI jobs before they hold anything but the service's URL
+  // The CI client, fetched by CI jobs before they hold anything but the service's URL
   'GET /cli/scanner.mjs': { kind: 'public' },
   'GET /v1/openapi.json': { kind: 'public' },
-  // platform.md §3: sign-in by emailed code (src/http/sessions/routes.ts); sign-out takes any session
+  // Sign-in by emailed code (src/http/sessions/routes.ts); sign-out takes any session
   'POST /v1/sessions/codes': { kind: 'public' },
   'POST /v1/sessions': { kind: 'public' },
   'DELETE /v1/sessions/current': { kind: 'session' },
@@ -54,27 +55,27 @@ export const MATRIX = {
   'GET /v1/scans': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/scans/:scanId': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/scans/:scanId/findings': { kind: 'scope', scope: 'findings:read' },
-  // platform.md §1: projects and the dependency inventory (src/http/projects/routes.ts)
+  // Projects and the dependency inventory (src/http/projects/routes.ts)
   'GET /v1/projects': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/dependencies': { kind: 'scope', scope: 'deps:read' },
-  // platform.md §2: multipart upload (src/http/uploads/routes.ts)
+  // Multipart upload (src/http/multipart-uploads/routes.ts)
   'POST /v1/scans/dependency-snapshots/uploads': { kind: 'scope', scope: 'sca:upload' },
   'GET /v1/scans/dependency-snapshots/uploads/:uploadId': { kind: 'scope', scope: 'sca:upload' },
   'PUT /v1/scans/dependency-snapshots/uploads/:uploadId/parts/:n': { kind: 'scope', scope: 'sca:upload' },
   'POST /v1/scans/dependency-snapshots/uploads/:uploadId/completion': { kind: 'scope', scope: 'sca:upload' },
-  // platform.md §2: module and attribution reads, for every scan (src/http/scans/reads.ts)
+  // Module and attribution reads, for every scan (src/http/scans/reads.ts)
   'GET /v1/scans/:scanId/modules': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/scans/:scanId/findings/:findingId/attributions': { kind: 'scope', scope: 'findings:read' },
   'GET /v1/scans/:scanId/findings/:findingId/attributions/:attributionId/path': { kind: 'scope', scope: 'findings:read' },
-  // platform.md §8: CycloneDX exports of a scan (src/http/scans/exports.ts)
+  // CycloneDX exports of a scan (src/http/scans/exports.ts)
   'GET /v1/scans/:scanId/sbom': { kind: 'scope', scope: 'deps:read' },
   'GET /v1/scans/:scanId/vex': { kind: 'scope', scope: 'findings:read' },
-  // platform.md §8: webhooks (src/http/webhooks/routes.ts) and their delivery log (src/http/webhooks/deliveries.ts)
+  // Webhooks (src/http/webhooks/routes.ts) and their delivery log (src/http/webhooks/deliveries.ts)
   'POST /v1/webhooks': { kind: 'roles', roles: ADMINS },
   'GET /v1/webhooks': { kind: 'roles', roles: ADMINS },
   'DELETE /v1/webhooks/:webhookId': { kind: 'roles', roles: ADMINS },
   'GET /v1/webhooks/:webhookId/deliveries': { kind: 'roles', roles: ADMINS },
-  // platform.md §4: hosts (src/http/hosts/). Tokens and revocation are human-only (owner and admin sessions); the
+  // Hosts (src/http/hosts/). Tokens and revocation are human-only (owner and admin sessions); the
   // sidecar's endpoints take its registration token or host credential and nothing else. Issue 19 adds the host
   // credential to the two MCP uploads: { kind: 'scope', scope: 'mcp:upload', machines: ['host'] }.
   'POST /v1/hosts/registration-tokens': { kind: 'roles', roles: ADMINS },
@@ -84,7 +85,7 @@ export const MATRIX = {
   'POST /v1/hosts/:hostId/heartbeats': { kind: 'credential', credential: 'host' },
   'GET /v1/hosts': { kind: 'scope', scope: 'hosts:read' },
   'DELETE /v1/hosts/:hostId': { kind: 'roles', roles: ADMINS },
-  // platform.md §5: gateways (src/http/gateways/); approval and revocation are human-only
+  // Gateways (src/http/gateways/); approval and revocation are human-only
   'POST /v1/gateways/enrollment-tokens': { kind: 'roles', roles: ADMINS },
   'GET /v1/gateways/enrollment-tokens': { kind: 'roles', roles: ADMINS },
   'DELETE /v1/gateways/enrollment-tokens/:tokenId': { kind: 'roles', roles: ADMINS },
@@ -93,7 +94,7 @@ export const MATRIX = {
   'POST /v1/gateways/:gatewayId/heartbeats': { kind: 'credential', credential: 'gateway' },
   'GET /v1/gateways': { kind: 'scope', scope: 'gateways:read' },
   'DELETE /v1/gateways/:gatewayId': { kind: 'roles', roles: ADMINS },
-  // platform.md §6: MCP auditing (src/http/mcp/). The two uploads take a host credential too (its own host implied);
+  // MCP auditing (src/http/mcp/). The two uploads take a host credential too (its own host implied);
   // the registry is changed by owners and admins, the control level by owners only (sessions).
   'POST /v1/mcp/scans': { kind: 'scope', scope: 'mcp:upload', machines: ['host'] },
   'GET /v1/mcp/scans/:mcpScanId': { kind: 'scope', scope: 'mcp:read' },

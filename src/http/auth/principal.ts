@@ -1,16 +1,15 @@
 // Who is calling: a signed-in human (session), an integration (API key), or one of the machine credentials of hosts
-// and gateways (platform.md §4, §5), each valid only on its own endpoints. Resolved once per request.
-import { SCOPES, type Scope } from '../../domain/scopes';
-import type { ApiKeyDoc, EnrollmentTokenDoc, GatewayDoc, HostCredentialDoc, HostDoc, MemberDoc, RegistrationTokenDoc } from '../../storage/documents';
+// and gateways, each valid only on its own endpoints. Resolved once per request.
+import { READ_SCOPES, SCOPES, type Scope } from '../../domain/scopes';
+import type { ApiKeyDoc, MemberDoc } from '../../storage/documents/accounts';
+import type { EnrollmentTokenDoc, GatewayDoc, HostCredentialDoc, HostDoc, RegistrationTokenDoc } from '../../storage/documents/fleet';
 import type { Role } from '../../domain/roles';
 
-// The scopes' list lives in a dependency-free module the web app imports too.
+// The scopes' list lives in src/domain/scopes.ts (the web app reads it from the OpenAPI document's Scope schema).
 export { ORG_WIDE_SCOPES, SCOPES, type Scope } from '../../domain/scopes';
 export const isScope = (s: unknown): s is Scope => typeof s === 'string' && (SCOPES as readonly string[]).includes(s);
 
-const READ_SCOPES: Scope[] = ['scans:read', 'findings:read', 'deps:read', 'hosts:read', 'gateways:read', 'mcp:read'];
-
-/** decisions.md: owner, admin and member hold every scope; auditor the read scopes only. */
+/** Owner, admin and member hold every scope; auditor the read scopes only. */
 export function roleScopes(role: Role): ReadonlySet<Scope> {
   return new Set(role === 'auditor' ? READ_SCOPES : SCOPES);
 }

@@ -1,13 +1,13 @@
-// Invitations (spec: Invitation states; decisions.md: link format and acceptance check order). Fields chosen where
-// the spec leaves them open, documented in the README:
+// Invitations: their states, the link format and the order of the acceptance checks (docs/api.md, "Organization
+// and access"). Fields chosen where the contract leaves them open, documented there too:
 //   invitation: {id, email, role, status, createdBy, createdAt, expiresAt, acceptedAt, revokedAt}
 //   lookup:     {org: {name}, email, role, status, expiresAt}
 import Router from '@koa/router';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { findOrg, memberOfUser, normalizeEmail } from '../../storage/accounts';
 import { recordAudit } from '../../storage/audit';
-import type { InvitationDoc } from '../../storage/documents';
-import type { Role } from '../../domain/roles';
+import type { InvitationDoc } from '../../storage/documents/accounts';
+import { isManager, ROLES, type Role } from '../../domain/roles';
 import { acceptInvitation, createInvitation, findInvitation, findInvitationByToken, invitationStatus, listInvitations, revokeInvitation, type Acceptance, type InvitationStatus } from '../../storage/invitations';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -20,7 +20,6 @@ import { platformFromEnv } from '../platform';
 import { actorOf } from '../audit/actor';
 import { presentMember } from '../members/routes';
 
-const ROLES = ['owner', 'admin', 'member', 'auditor'] as const;
 const STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const conflict = (code: 'invite_expired' | 'invite_revoked' | 'invite_already_accepted' | 'invite_email_mismatch' | 'already_in_org', message: string) => new ApiError(409, code, message);
@@ -56,7 +55,7 @@ export function invitationRoutes(deps: AppDeps): Router {
     if (body.role === undefined || body.role === null || body.role === '') throw missing('role');
     if (!(ROLES as readonly unknown[]).includes(body.role)) throw invalidParameter('role', `must be one of ${ROLES.join(', ')}`);
     const role = body.role as Role;
-    if ((role === 'admin' || role === 'owner') && me?.role !== 'owner') throw new ApiError(403, 'insufficient_scope', `requires role owner (inviting as ${role})`);
+    if (isManager(role) && me?.role !== 'owner') throw new ApiError(403, 'insufficient_scope', `requires role owner (inviting as ${role})`);
     await recheck(deps, p);
     const { doc, token, replaced } = await createInvitation(deps.store, { orgId: p.orgId, email, role, createdBy: me!._id });
     const actor = actorOf(p);
@@ -103,7 +102,7 @@ export function invitationRoutes(deps: AppDeps): Router {
     const inv = await findInvitationByToken(deps.store, await tokenOf(ctx));
     const org = inv ? await findOrg(deps.store, inv.orgId) : null;
     if (!inv || !org) throw notFound('invitation');
-    // decisions.md order: revoked, expired, already accepted, email mismatch, already in an organization
+    // Checked in this order: revoked, expired, already accepted, email mismatch, already in an organization
     const status = invitationStatus(inv);
     if (status === 'revoked') throw LOST.revoked();
     if (status === 'expired') throw LOST.expired();

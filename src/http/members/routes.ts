@@ -1,11 +1,11 @@
-// Members (spec: Platform endpoints and their rules). Promoting to admin and changing an owner are Owner-only;
+// Members (docs/api.md, "Organization and access"). Promoting to admin and changing an owner are Owner-only;
 // owner is not assignable (422 invalid_parameter); demoting or removing the sole owner is 409 last_owner. Your own
 // id in DELETE means leaving, allowed for any role.
 import Router from '@koa/router';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { recordAudit } from '../../storage/audit';
-import type { MemberDoc } from '../../storage/documents';
-import type { Role } from '../../domain/roles';
+import type { MemberDoc } from '../../storage/documents/accounts';
+import { ASSIGNABLE_ROLES, isManager, ROLES, type Role } from '../../domain/roles';
 import { findMember, orgMembers, ownerCount, removeMember, setRole } from '../../storage/members';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -16,8 +16,6 @@ import { missing, objectBody } from '../json-body';
 import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 import { actorOf } from '../audit/actor';
 
-const ROLES = ['owner', 'admin', 'member', 'auditor'] as const;
-const ASSIGNABLE = ['admin', 'member', 'auditor'] as const;
 const ownerOnly = (what: string) => new ApiError(403, 'insufficient_scope', `requires role owner (${what})`);
 const lastOwner = () => new ApiError(409, 'last_owner', 'the organization must keep at least one owner');
 
@@ -50,7 +48,7 @@ export function memberRoutes(deps: AppDeps): Router {
     const body = await objectBody(ctx);
     if (body.role === undefined || body.role === null || body.role === '') throw missing('role');
     if (body.role === 'owner') throw invalidParameter('role', 'owner is not assignable; an owner invites another owner');
-    if (!(ASSIGNABLE as readonly unknown[]).includes(body.role)) throw invalidParameter('role', `must be one of ${ASSIGNABLE.join(', ')}`);
+    if (!(ASSIGNABLE_ROLES as readonly unknown[]).includes(body.role)) throw invalidParameter('role', `must be one of ${ASSIGNABLE_ROLES.join(', ')}`);
     const role = body.role as Role;
     const target = await findMember(deps.store, p.orgId, pathId(ctx, 'memberId', 'member'));
     if (!target) throw notFound(`member ${ctx.params.memberId}`);
@@ -75,7 +73,7 @@ export function memberRoutes(deps: AppDeps): Router {
     if (!target) throw notFound(`member ${ctx.params.memberId}`);
     const leaving = me?._id === target._id;
     if (!leaving) {
-      if (me?.role !== 'owner' && me?.role !== 'admin') throw new ApiError(403, 'insufficient_scope', 'requires role owner or admin (or your own member id, to leave)');
+      if (!me || !isManager(me.role)) throw new ApiError(403, 'insufficient_scope', 'requires role owner or admin (or your own member id, to leave)');
       if (target.role === 'owner' && me.role !== 'owner') throw ownerOnly('removing an owner');
     }
     if (target.role === 'owner' && (await ownerCount(deps.store, p.orgId)) <= 1) throw lastOwner();

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ErrorCode } from '../../domain/errors';
+import { ROLES } from '../../domain/roles';
 import { snapshotSchemaV1 } from '../../domain/snapshot/schema-v1';
 import { snapshotSchemaV2 } from '../../domain/snapshot/schema-v2';
 import { MATRIX, type Access, type Endpoint } from '../auth/matrix';
@@ -50,8 +51,6 @@ export function accessOf(route: Route): Access {
 /** koa-router's `/v1/scans/:scanId` → OpenAPI's `/v1/scans/{scanId}`. */
 export const openApiPath = (koaPath: string) => koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-const ROLE_NAMES = ['owner', 'admin', 'member', 'auditor'] as const;
-
 /** The credential sentence of an operation's description: what kind, and which scope or role. */
 export function credentialText(a: Access): string {
   switch (a.kind) {
@@ -62,7 +61,7 @@ export function credentialText(a: Access): string {
     case 'roles':
       return `Credential: a session token of a member with role ${a.roles.join(' or ')}. API keys get 403 insufficient_scope.`;
     case 'scope': {
-      const roles = ROLE_NAMES.filter((r) => roleScopes(r).has(a.scope));
+      const roles = ROLES.filter((r) => roleScopes(r).has(a.scope));
       const machines = a.machines?.length ? `, or ${a.machines.map((m) => MACHINE_NAMES[m]).join(' or ')}` : '';
       return `Credential: an API key with scope ${a.scope}, or a session token of a member whose role holds it (${roles.join(', ')})${machines}.`;
     }

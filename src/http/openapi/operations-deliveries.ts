@@ -1,4 +1,4 @@
-// The delivery log of a webhook (platform.md §8): GET /v1/webhooks/{webhookId}/deliveries (src/http/webhooks/deliveries.ts).
+// The delivery log of a webhook: GET /v1/webhooks/{webhookId}/deliveries (src/http/webhooks/deliveries.ts).
 import type { Endpoint } from '../auth/matrix';
 import { LIST_ERRORS, PAGINATION, pathParam, type Operation } from './operation';
 import { ref } from './schemas/common';

@@ -1,5 +1,5 @@
-// CycloneDX exports of a scan (platform.md §8): GET /v1/scans/{scanId}/sbom and /vex (src/http/scans/exports.ts).
-import { CYCLONEDX_MEDIA_TYPE } from '../../domain/cyclonedx/types';
+// CycloneDX exports of a scan: GET /v1/scans/{scanId}/sbom and /vex (src/http/scans/exports.ts).
+import { CYCLONEDX_MEDIA_TYPE } from '../../shared/cyclonedx/types';
 import type { Endpoint } from '../auth/matrix';
 import { pathParam, type Operation, type Param, type Resp } from './operation';
 import { ref } from './schemas/common';

@@ -1,4 +1,4 @@
-// Gateways and their enrollment tokens (platform.md §5; src/http/gateways/). Error codes as those handlers throw them.
+// Gateways and their enrollment tokens (src/http/gateways/). Error codes as those handlers throw them.
 import { ENROLLMENT_TOKEN_STATUSES, GATEWAY_STATUSES } from '../../domain/hosts/status';
 import type { Endpoint } from '../auth/matrix';
 import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, queryEnum, type Operation } from './operation';

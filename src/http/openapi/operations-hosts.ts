@@ -1,4 +1,4 @@
-// Hosts and their registration tokens (platform.md §4; src/http/hosts/). Error codes as those handlers throw them.
+// Hosts and their registration tokens (src/http/hosts/). Error codes as those handlers throw them.
 import { MAX_LABELS } from '../../domain/hosts/labels';
 import { HOST_STATUSES, REGISTRATION_TOKEN_STATUSES } from '../../domain/hosts/status';
 import type { Endpoint } from '../auth/matrix';

@@ -1,6 +1,6 @@
-// Projects and the dependency inventory (platform.md §1): GET /v1/projects, GET /v1/dependencies
+// Projects and the dependency inventory: GET /v1/projects, GET /v1/dependencies
 // (src/http/projects/routes.ts).
-import { ECOSYSTEMS } from '../../domain/types';
+import { ECOSYSTEMS } from '../../shared/types';
 import type { Endpoint } from '../auth/matrix';
 import { LIST_ERRORS, PAGINATION, queryEnum, type Operation } from './operation';
 import { ref } from './schemas/common';

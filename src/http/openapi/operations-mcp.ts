@@ -1,4 +1,4 @@
-// MCP auditing (platform.md §6; src/http/mcp/). Error codes as those handlers throw them.
+// MCP auditing (src/http/mcp/). Error codes as those handlers throw them.
 import { CONTROL_LEVELS } from '../../domain/mcp/decision';
 import { ISSUE_ORDER } from '../../domain/mcp/issues';
 import type { Endpoint } from '../auth/matrix';

@@ -2,7 +2,8 @@
 // document itself. Error codes as the handlers in src/http/*/routes.ts throw them.
 import { INVITATION_STATUS, KEY_STATUS } from './schemas/platform';
 import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, queryEnum, type Operation } from './operation';
-import { ROLES, ref } from './schemas/common';
+import { ROLES } from '../../domain/roles';
+import { ref } from './schemas/common';
 
 const json422 = 'invalid_parameter (the body is not a JSON object, a field has the wrong type or value), missing_parameter (a required field is absent or empty)';
 

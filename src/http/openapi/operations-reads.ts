@@ -1,4 +1,4 @@
-// Module and attribution reads of a scan (platform.md §2), for paged and inline scans alike (src/http/scans/reads.ts).
+// Module and attribution reads of a scan, for paged and inline scans alike (src/http/scans/reads.ts).
 import type { Endpoint } from '../auth/matrix';
 import { LIST_ERRORS, PAGINATION, pathParam, queryEnum, type Operation } from './operation';
 import { ref } from './schemas/common';
@@ -13,7 +13,7 @@ export const readOperations: Record<ReadRoute, Operation> = {
   'GET /v1/scans/:scanId/modules': {
     operationId: 'listScanModules',
     tag: 'scans',
-    summary: 'The modules of a scan, in the spec\'s module order, with per-module counts',
+    summary: 'The modules of a scan, in the scan\'s module order, with per-module counts',
     description:
       'Every module of a completed v2 scan (inline or paged), dependencies before consumers (the order of Scan.modules). ' +
       '`counts`, in the affected view: per module, the unsuppressed severity totals and the suppressed total of the findings whose attributions include that module (each finding once). ' +
@@ -31,7 +31,7 @@ export const readOperations: Record<ReadRoute, Operation> = {
     tag: 'findings',
     summary: 'The attributions of a finding, without their paths',
     description:
-      'In the spec\'s attribution order (module order, then context). `id`s (att_...) are deterministic: the same graph gives the same ids, uploaded inline or in parts. ' +
+      'In attribution order (the scan\'s module order, then context). `id`s (att_...) are deterministic: the same graph gives the same ids, uploaded inline or in parts. ' +
       'affected view: `module`/`team` select the attribution\'s module; introduced view: the attributions with at least one origin in the selected modules, listed with all their origins. ' +
       'Unknown module or team labels give an empty list. v1 findings have none. A scan not completed yet: an empty list whatever the finding id.',
     parameters: [

@@ -1,6 +1,6 @@
-// Scans and findings: POST /v1/scans/dependency-snapshots (src/http/scans/upload.ts), GET /v1/scans,
+// Scans and findings: POST /v1/scans/dependency-snapshots (src/http/scans/inline-upload.ts), GET /v1/scans,
 // GET /v1/scans/{scanId} (src/http/scans/routes.ts), GET /v1/scans/{scanId}/findings (src/http/findings/routes.ts).
-import { SEVERITIES } from '../../domain/types';
+import { SEVERITIES } from '../../shared/types';
 import { LIST_ERRORS, PAGINATION, pathParam, queryEnum, serverTiming, type Operation } from './operation';
 import { ref } from './schemas/common';
 

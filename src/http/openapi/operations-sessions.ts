@@ -1,4 +1,4 @@
-// Sign-in and sign-out (platform.md §3; src/http/sessions/routes.ts).
+// Sign-in and sign-out (src/http/sessions/routes.ts).
 import type { Operation } from './operation';
 import { ref } from './schemas/common';
 

@@ -1,4 +1,4 @@
-// Multipart upload (platform.md §2): create, parts, completion, read (src/http/uploads/routes.ts, completion.ts).
+// Multipart upload: create, parts, completion, read (src/http/multipart-uploads/routes.ts, completion.ts).
 import type { Endpoint } from '../auth/matrix';
 import { pathParam, type Operation, type Resp } from './operation';
 import { ref } from './schemas/common';

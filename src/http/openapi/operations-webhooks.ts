@@ -1,4 +1,4 @@
-// Webhooks (platform.md §8): create, list, delete (src/http/webhooks/routes.ts). Error codes as that handler throws them.
+// Webhooks: create, list, delete (src/http/webhooks/routes.ts). Error codes as that handler throws them.
 import { MAX_WEBHOOKS_PER_ORG } from '../../storage/webhooks';
 import type { Endpoint } from '../auth/matrix';
 import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, type Operation } from './operation';

@@ -1,4 +1,4 @@
-// Sign-in with a code by email (platform.md §3), the one form of the sign-in page and of the invitation page:
+// Sign-in with a code by email, the one form of the sign-in page and of the invitation page:
 // POST /v1/sessions/codes {email} → 202 (a code is mailed and a binding cookie set), then POST /v1/sessions
 // {email, code} → 201 and the HttpOnly session cookie. The app never sees a credential. Calls `onSignedIn` after.
 import { useState } from 'preact/hooks';

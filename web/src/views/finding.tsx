@@ -9,20 +9,7 @@ import { PathGraph } from '../components/path-graph';
 import { recall, remember } from '../finding-cache';
 import { useLoad } from '../hooks';
 import { paths, withQuery } from '../paths';
-import type { Finding, FindingsPage, Origin } from '../types';
-
-interface AttributionItem {
-  id: string;
-  module: string;
-  context: string;
-  relationship: 'direct' | 'transitive';
-  origins: Origin[];
-}
-
-interface AttributionPath {
-  path: string[];
-  origins: Required<Origin>[];
-}
+import type { AttributionList, AttributionPath, Finding, FindingsPage } from '../types';
 
 const MAX_PATHS = 20;
 
@@ -51,7 +38,7 @@ export default function FindingView() {
   const finding = useLoad((signal) => findingById(scanId, findingId, signal), [scanId, findingId]);
   const attributions = useLoad(async (signal) => {
     const base = `/scans/${encodeURIComponent(scanId)}/findings/${encodeURIComponent(findingId)}/attributions`;
-    const page = await api.get<{ attributions: AttributionItem[]; nextCursor: string | null }>(base, { ...scope, limit: 200 }, signal);
+    const page = await api.get<AttributionList>(base, { ...scope, limit: 200 }, signal);
     const detailed = await Promise.all(page.attributions.slice(0, MAX_PATHS).map((a) => api.get<AttributionPath>(`${base}/${encodeURIComponent(a.id)}/path`, undefined, signal)));
     return { items: page.attributions, more: page.nextCursor !== null, paths: detailed };
   }, [scanId, findingId, view, query.module, query.team]);

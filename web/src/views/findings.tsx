@@ -14,7 +14,7 @@ import { useLoad } from '../hooks';
 import { useLiveScan } from '../live-scan';
 import { paths, withQuery } from '../paths';
 import { buildRows, type Row } from '../rows';
-import type { Finding, FindingsPage, ScanModule } from '../types';
+import type { Finding, FindingsPage, ScanModuleWithCounts } from '../types';
 import { FiltersForm } from './findings-filters';
 
 const FIRST_PAGE = 100;
@@ -48,7 +48,7 @@ export default function Findings() {
   const filters = filtersFromQuery(query);
   const { scan, error: scanError } = useLiveScan(scanId);
   const completed = scan?.status === 'completed';
-  const modules = useLoad<ScanModule[]>(() => (completed ? allPages<ScanModule>(`/scans/${encodeURIComponent(scanId)}/modules`, 'modules') : Promise.resolve([])), [scanId, completed]);
+  const modules = useLoad<ScanModuleWithCounts[]>(() => (completed ? allPages<ScanModuleWithCounts>(`/scans/${encodeURIComponent(scanId)}/modules`, 'modules') : Promise.resolve([])), [scanId, completed]);
   const teamOf = useMemo(() => {
     const m = new Map((modules.data ?? []).map((x) => [x.path, x.teamName ?? null]));
     return (p: string) => m.get(p);

@@ -7,18 +7,19 @@ import { ListTable, MoreButton } from '../components/list';
 import { Page, Status } from '../components/page';
 import { usePages } from '../hooks';
 import { paths, withQuery } from '../paths';
-import type { Dependency } from '../types';
+import type { Checked, DependencyList, Ecosystem, ListsEvery } from '../types';
 
-const ECOSYSTEMS = ['gradle', 'python', 'javascript', 'typescript'];
+const ECOSYSTEMS = ['gradle', 'python', 'javascript', 'typescript'] as const satisfies readonly Ecosystem[];
+export type EcosystemsListed = Checked<ListsEvery<Ecosystem, typeof ECOSYSTEMS>>;
 
 export default function Inventory() {
   const { params } = useRoute();
   const { query, path, route } = useLocation();
   const projectId = params.projectId;
-  const filters = { ecosystem: ECOSYSTEMS.includes(query.ecosystem) ? query.ecosystem : undefined, name: query.name || undefined, direct: query.direct === 'true' || query.direct === 'false' ? query.direct : undefined };
+  const filters = { ecosystem: (ECOSYSTEMS as readonly string[]).includes(query.ecosystem) ? query.ecosystem : undefined, name: query.name || undefined, direct: query.direct === 'true' || query.direct === 'false' ? query.direct : undefined };
   const key = JSON.stringify([projectId, filters]);
   const pages = usePages(key, async (cursor, signal) => {
-    const p = await api.get<{ dependencies: Dependency[]; nextCursor: string | null }>('/dependencies', { project: projectId, ...filters, limit: 100, cursor }, signal);
+    const p = await api.get<DependencyList>('/dependencies', { project: projectId, ...filters, limit: 100, cursor }, signal);
     return { items: p.dependencies, nextCursor: p.nextCursor };
   });
   const items = pages.items;

@@ -9,14 +9,14 @@ import { Page, Status } from '../components/page';
 import { useLoad, usePages } from '../hooks';
 import { followScan } from '../live-scan';
 import { paths } from '../paths';
-import type { Project, Scan } from '../types';
+import type { Project, ScanList } from '../types';
 
 export default function ProjectView() {
   const { params } = useRoute();
   const projectId = params.projectId;
   const project = useLoad(async () => (await allPages<Project>('/projects', 'projects')).find((p) => p.id === projectId || p.slug === projectId), [projectId]);
   const pages = usePages(projectId, async (cursor, signal) => {
-    const p = await api.get<{ scans: Scan[]; nextCursor: string | null }>('/scans', { project: projectId, limit: 50, cursor }, signal);
+    const p = await api.get<ScanList>('/scans', { project: projectId, limit: 50, cursor }, signal);
     return { items: p.scans, nextCursor: p.nextCursor };
   });
   const scans = pages.items;

@@ -5,11 +5,11 @@ import { ListTable, MoreButton } from '../components/list';
 import { Page, Status } from '../components/page';
 import { usePages } from '../hooks';
 import { paths } from '../paths';
-import type { Project } from '../types';
+import type { ProjectList } from '../types';
 
 export default function Projects() {
   const pages = usePages('', async (cursor, signal) => {
-    const p = await api.get<{ projects: Project[]; nextCursor: string | null }>('/projects', { cursor }, signal);
+    const p = await api.get<ProjectList>('/projects', { cursor }, signal);
     return { items: p.projects, nextCursor: p.nextCursor };
   });
   const shown = pages.items;

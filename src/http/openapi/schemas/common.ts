@@ -10,10 +10,8 @@ export const timestampOrNull = { type: ['string', 'null'], format: 'date-time' }
 export const str = { type: 'string' } as const;
 export const strOrNull = { type: ['string', 'null'] } as const;
 export const strArray = { type: 'array', items: str } as const;
-export const ROLES = ['owner', 'admin', 'member', 'auditor'] as const;
-export const role = { type: 'string', enum: [...ROLES] } as const;
 
-/** The spec's envelope for every error; `code` is one of domain/errors.ts's codes. */
+/** The API's envelope for every error; `code` is one of domain/errors.ts's codes. */
 export function errorEnvelope(codes?: readonly ErrorCode[]) {
   return {
     type: 'object',

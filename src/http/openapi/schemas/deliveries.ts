@@ -1,4 +1,4 @@
-// Response schemas of the delivery log of a webhook (platform.md §8): GET /v1/webhooks/{webhookId}/deliveries
+// Response schemas of the delivery log of a webhook: GET /v1/webhooks/{webhookId}/deliveries
 // (src/http/webhooks/deliveries.ts), written from its presenter.
 import { WEBHOOK_EVENTS } from '../../../storage/webhooks';
 import { listEnvelope, ref, strOrNull, timestamp } from './common';

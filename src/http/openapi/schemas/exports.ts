@@ -1,8 +1,8 @@
-// Response schemas of the CycloneDX exports of a scan (platform.md §8): GET /v1/scans/{scanId}/sbom and /vex
-// (src/http/scans/exports.ts, built by src/domain/cyclonedx). They describe the subset of CycloneDX 1.6 this service
+// Response schemas of the CycloneDX exports of a scan: GET /v1/scans/{scanId}/sbom and /vex
+// (src/http/scans/exports.ts, built by src/shared/cyclonedx). They describe the subset of CycloneDX 1.6 this service
 // writes, field by field; every document also validates against the official schema
 // (http://cyclonedx.org/schema/bom-1.6.schema.json), which tests check on real answers.
-import { SEVERITIES } from '../../../domain/types';
+import { SEVERITIES } from '../../../shared/types';
 import { ref, str, strArray, timestamp } from './common';
 
 const severity = { type: 'string', enum: [...SEVERITIES] } as const;

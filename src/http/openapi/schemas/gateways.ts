@@ -1,4 +1,4 @@
-// Schemas of gateways and enrollment tokens (platform.md §5; src/http/gateways/), written from their presenters, and
+// Schemas of gateways and enrollment tokens (src/http/gateways/), written from their presenters, and
 // the request bodies those routes read by hand.
 import { MAX_CIDR_LENGTH, MAX_SCOPE_CIDRS } from '../../../domain/hosts/cidr';
 import { ENROLLMENT_TOKEN_STATUSES, GATEWAY_STATUSES } from '../../../domain/hosts/status';

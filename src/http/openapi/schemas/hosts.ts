@@ -1,4 +1,4 @@
-// Schemas of hosts and registration tokens (platform.md §4; src/http/hosts/), written from their presenters, and
+// Schemas of hosts and registration tokens (src/http/hosts/), written from their presenters, and
 // the request bodies those routes read by hand (these schemas state the same rules for clients).
 import { LABEL_KEY, MAX_LABEL_VALUE, MAX_LABELS } from '../../../domain/hosts/labels';
 import { HOST_STATUSES, MAX_REGISTRATION_USES, REGISTRATION_TOKEN_STATUSES } from '../../../domain/hosts/status';

@@ -1,5 +1,5 @@
-// Response schemas of projects and the dependency inventory (platform.md §1), written from src/http/projects/routes.ts.
-import { ECOSYSTEMS, SEVERITIES } from '../../../domain/types';
+// Response schemas of projects and the dependency inventory, written from src/http/projects/routes.ts.
+import { ECOSYSTEMS, SEVERITIES } from '../../../shared/types';
 import { listEnvelope, ref, str, strArray, timestamp } from './common';
 
 const ecosystem = { type: 'string', enum: [...ECOSYSTEMS] } as const;

@@ -1,14 +1,13 @@
-// Schemas of MCP auditing (platform.md §6; src/http/mcp/), written from its presenters, and the request bodies those
+// Schemas of MCP auditing (src/http/mcp/), written from its presenters, and the request bodies those
 // routes read by hand (these schemas state the same rules for clients).
 import { CONTROL_LEVELS, REASONS } from '../../../domain/mcp/decision';
 import { ISSUE_ORDER } from '../../../domain/mcp/issues';
-import { MCP_CLIENTS } from '../../../domain/mcp/types';
+import { MCP_CLIENTS } from '../../../shared/mcp/types';
 import { MAX_ENTRY_VERSIONS, MAX_NOTE, MAX_REGISTRY_ENTRIES } from '../../mcp/routes';
 import { MCP_LIMITS, SCOPES, TRANSPORTS } from '../../mcp/scan-body';
 import { MAX_DURATION_MS, MAX_EVENT_ID, MAX_EVENTS, OUTCOMES, PHASES } from '../../mcp/usage-body';
 import { listEnvelope, ref, str, strOrNull, timestamp, timestampOrNull } from './common';
 
-const SEVERITIES = ['critical', 'high', 'medium', 'low'];
 const hostRef = {
   description: 'The host: {hostId} (an active host of the organization; with a host credential, only its own) or {hostname} (kept as reported, never creates a host). With a host credential it may be left out.',
   oneOf: [
@@ -20,8 +19,8 @@ const issue = {
   type: 'object',
   required: ['code', 'severity', 'message', 'serverId', 'hostId', 'reportedHostname'],
   properties: {
-    code: { type: 'string', enum: [...ISSUE_ORDER] },
-    severity: { type: 'string', enum: SEVERITIES },
+    code: ref('McpIssueCode'),
+    severity: ref('Severity'),
     message: str,
     serverId: str,
     tool: str,
@@ -54,7 +53,7 @@ const serverProps = {
   firstSeenAt: timestamp,
   lastSeenAt: timestamp,
   registry: registryDecision,
-  issues: { type: 'array', items: issue, description: 'The current issues: those of its placements (from each one\'s latest scan).' },
+  issues: { type: 'array', items: ref('McpIssue'), description: 'The current issues: those of its placements (from each one\'s latest scan).' },
   usage,
   kind: { type: 'string', enum: ['npm', 'pypi', 'oci', 'remote', 'command'], description: 'Additive: what the identity is.' },
 };
@@ -67,6 +66,8 @@ const decision = {
 };
 
 export const mcpSchemas = {
+  McpIssueCode: { type: 'string', enum: [...ISSUE_ORDER], description: 'The issue codes of an MCP server, in their order (src/domain/mcp/issues.ts).' },
+  McpIssue: issue,
   McpScanUpload: {
     type: 'object',
     required: ['clients'],
@@ -137,7 +138,7 @@ export const mcpSchemas = {
       receivedAt: timestamp,
       finishedAt: timestampOrNull,
       servers: { type: ['integer', 'null'], minimum: 0, description: 'null until the scan is completed.' },
-      issues: { type: ['object', 'null'], additionalProperties: { type: 'integer', minimum: 0 }, propertyNames: { enum: [...ISSUE_ORDER] }, description: 'Issues by code; null until the scan is completed.' },
+      issues: { type: ['object', 'null'], additionalProperties: { type: 'integer', minimum: 0 }, propertyNames: ref('McpIssueCode'), description: 'Issues by code; null until the scan is completed.' },
       scannedAt: { ...timestampOrNull, description: 'Additive: as uploaded.' },
     },
   },
@@ -162,7 +163,7 @@ export const mcpSchemas = {
           type: 'object',
           required: ['hostId', 'reportedHostname', 'client', 'configPath', 'name', 'version', 'seenAt', 'scanId', 'issues'],
           additionalProperties: false,
-          properties: { hostId: strOrNull, reportedHostname: strOrNull, client: str, configPath: str, name: str, version: strOrNull, seenAt: timestamp, scanId: str, issues: { type: 'array', items: issue } },
+          properties: { hostId: strOrNull, reportedHostname: strOrNull, client: str, configPath: str, name: str, version: strOrNull, seenAt: timestamp, scanId: str, issues: { type: 'array', items: ref('McpIssue') } },
         },
       },
     },

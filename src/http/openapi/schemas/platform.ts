@@ -1,13 +1,22 @@
 // Schemas of the platform resources (me, members, invitations, API keys, audit events, IP ranges, health), written
 // from the presenters in src/http/*/routes.ts, and the request bodies those routes read by hand (src/http/json-body.ts
 // checks, not ajv: these schemas state the same rules for clients).
-import { SCOPES } from '../../auth/principal';
-import { listEnvelope, ref, role, str, strArray, strOrNull, timestamp, timestampOrNull } from './common';
+import { ASSIGNABLE_ROLES, MANAGER_ROLES, ROLES } from '../../../domain/roles';
+import { ORG_WIDE_SCOPES, SCOPES } from '../../../domain/scopes';
+import { listEnvelope, ref, str, strArray, strOrNull, timestamp, timestampOrNull } from './common';
 
 export const INVITATION_STATUS = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export const KEY_STATUS = ['active', 'expired', 'revoked'] as const;
 
+const role = ref('Role');
+
 export const platformSchemas = {
+  // The role and scope lists (src/domain/roles.ts, src/domain/scopes.ts), named: the web app's types come from them.
+  Role: { type: 'string', enum: [...ROLES], description: 'A member\'s role in the organization.' },
+  AssignableRole: { type: 'string', enum: [...ASSIGNABLE_ROLES], description: 'The roles a role change may give: owner is not assignable (an owner invites another owner).' },
+  ManagerRole: { type: 'string', enum: [...MANAGER_ROLES], description: 'The roles that manage the organization: members, invitations, API keys, audit events, webhooks, hosts, gateways and the MCP registry.' },
+  Scope: { type: 'string', enum: [...SCOPES], description: 'A scope an API key may hold.' },
+  OrgWideScope: { type: 'string', enum: [...ORG_WIDE_SCOPES], description: 'The scopes over the whole organization: a key restricted to projects cannot hold them (422 invalid_scope).' },
   Me: {
     type: 'object',
     required: ['user', 'org', 'member'],
@@ -29,7 +38,7 @@ export const platformSchemas = {
   MemberUpdate: {
     type: 'object',
     required: ['role'],
-    properties: { role: { type: 'string', enum: ['admin', 'member', 'auditor'], description: 'owner is not assignable.' } },
+    properties: { role: { ...ref('AssignableRole'), description: 'owner is not assignable.' } },
   },
   Invitation: {
     type: 'object',
@@ -85,7 +94,7 @@ export const platformSchemas = {
       id: { type: 'string', pattern: '^key_' },
       name: str,
       prefix: { ...str, description: 'The first characters of the secret, never the secret.' },
-      scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] } },
+      scopes: { type: 'array', items: ref('Scope') },
       projects: { oneOf: [{ const: 'all' }, strArray] },
       status: { type: 'string', enum: [...KEY_STATUS] },
       createdBy: strOrNull,
@@ -101,7 +110,7 @@ export const platformSchemas = {
     required: ['name', 'scopes', 'projects'],
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 200 },
-      scopes: { type: 'array', minItems: 1, items: { type: 'string', enum: [...SCOPES] } },
+      scopes: { type: 'array', minItems: 1, items: ref('Scope'), description: 'With projects other than all, no OrgWideScope.' },
       projects: { oneOf: [{ const: 'all' }, { type: 'array', minItems: 1, items: { type: 'string', pattern: '^prj_' } }] },
       expiresAt: { ...timestampOrNull, description: 'In the future; absent or null: never expires.' },
     },
@@ -124,14 +133,14 @@ export const platformSchemas = {
           memberId: strOrNull,
           userId: strOrNull,
           email: strOrNull,
-          // additive: a machine credential acted (platform.md §4, §5); memberId, userId and email are then null
+          // additive: a machine credential acted; memberId, userId and email are then null
           registrationTokenId: { ...str, description: 'The registration token (hrt_...) that attested a host.' },
           hostId: { ...str, description: 'The host (hst_...) whose credential acted.' },
           enrollmentTokenId: { ...str, description: 'The enrollment token (gwt_...) that enrolled a gateway.' },
           gatewayId: { ...str, description: 'The gateway (gw_...) whose credential acted.' },
         },
       },
-      target: { type: 'object', required: ['kind', 'id'], properties: { kind: str, id: str } },
+      target: { type: 'object', required: ['kind', 'id'], properties: { kind: str, id: str }, additionalProperties: true, description: 'What the event acted on, with details by event type (an email, a role change\'s from and to, scopes, ...).' },
       at: timestamp,
       requestId: strOrNull,
     },

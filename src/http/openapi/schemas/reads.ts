@@ -1,4 +1,4 @@
-// Response schemas of the module and attribution reads (platform.md §2; src/http/scans/reads.ts).
+// Response schemas of the module and attribution reads (src/http/scans/reads.ts).
 import { listEnvelope, ref, str, strArray, strOrNull } from './common';
 
 const count = { type: 'integer', minimum: 0 } as const;

@@ -1,12 +1,12 @@
 // Response schemas of scans and findings, written from the presenters (src/http/scans/presenter.ts, the Finding type
-// of src/domain/types.ts served as stored). Objects stay open: the spec's clients tolerate unknown fields, and
+// of src/shared/types.ts served as stored). Objects stay open: the API's clients tolerate unknown fields, and
 // additive fields may join within v1.
-import { SEVERITIES } from '../../../domain/types';
-import { ECOSYSTEMS } from '../../../domain/types';
+import { SEVERITIES } from '../../../shared/types';
+import { ECOSYSTEMS } from '../../../shared/types';
 import { listEnvelope, ref, str, strArray, strOrNull, timestamp, timestampOrNull } from './common';
 
 const count = { type: 'integer', minimum: 0 } as const;
-const severity = { type: 'string', enum: [...SEVERITIES] } as const;
+const severity = ref('Severity');
 
 const severityCounts = {
   type: 'object',
@@ -15,6 +15,7 @@ const severityCounts = {
 } as const;
 
 export const scanSchemas = {
+  Severity: { type: 'string', enum: [...SEVERITIES] },
   SeverityCounts: severityCounts,
   ScanModule: {
     type: 'object',
@@ -33,7 +34,7 @@ export const scanSchemas = {
   },
   Scan: {
     type: 'object',
-    required: ['id', 'target', 'status', 'findings', 'suppressed', 'startedAt', 'finishedAt', 'failureReason', 'modules'],
+    required: ['id', 'target', 'project', 'ecosystem', 'status', 'findings', 'suppressed', 'startedAt', 'finishedAt', 'failureReason', 'modules'],
     properties: {
       id: { type: 'string', pattern: '^scn_' },
       target: { ...str, description: 'The project slug.' },
@@ -102,7 +103,10 @@ export const scanSchemas = {
     required: ['critical', 'high', 'medium', 'low', 'suppressed'],
     properties: { critical: count, high: count, medium: count, low: count, suppressed: count },
   },
-  FindingList: listEnvelope('findings', 'Finding', {
-    counts: { oneOf: [ref('FindingCounts'), { type: 'null' }], description: 'null while the scan is not completed.' },
-  }),
+  FindingList: {
+    ...listEnvelope('findings', 'Finding', {
+      counts: { oneOf: [ref('FindingCounts'), { type: 'null' }], description: 'null while the scan is not completed.' },
+    }),
+    required: ['findings', 'nextCursor', 'counts'],
+  },
 };

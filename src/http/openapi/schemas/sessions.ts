@@ -1,4 +1,4 @@
-// Schemas of sign-in (platform.md §3): the request bodies and the new session's answer.
+// Schemas of sign-in: the request bodies and the new session's answer.
 import { ref } from './common';
 
 const str = { type: 'string' };
@@ -24,7 +24,7 @@ export const sessionSchemas = {
     properties: {
       user: { type: 'object', required: ['id', 'email'], properties: { id: str, email: str } },
       org: { oneOf: [ref('Org'), { type: 'null' }], description: 'null until an invitation is accepted (a new email creates a user without organization).' },
-      member: { oneOf: [{ type: 'object', required: ['id', 'role', 'joinedAt'], properties: { id: str, role: { type: 'string', enum: ['owner', 'admin', 'member', 'auditor'] }, joinedAt: { type: 'string', format: 'date-time' } } }, { type: 'null' }] },
+      member: { oneOf: [{ type: 'object', required: ['id', 'role', 'joinedAt'], properties: { id: str, role: ref('Role'), joinedAt: { type: 'string', format: 'date-time' } } }, { type: 'null' }] },
       expiresAt: { type: 'string', format: 'date-time', description: 'Absolute end of the session (30 days); it also ends after 7 days without use.' },
     },
   },

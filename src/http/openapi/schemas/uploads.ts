@@ -1,6 +1,6 @@
-// Request and response schemas of multipart uploads (platform.md §2). The request bodies are the very objects ajv
-// validates them with (src/domain/snapshot/parts.ts); the responses are written from src/http/uploads/presenter.ts
-// and the part answer of src/http/uploads/routes.ts.
+// Request and response schemas of multipart uploads. The request bodies are the very objects ajv
+// validates them with (src/domain/snapshot/parts.ts); the responses are written from src/presenters/uploads.ts
+// and the part answer of src/http/multipart-uploads/routes.ts.
 import { UPLOAD_BUDGETS, uploadCreateSchema, uploadPartSchema } from '../../../domain/snapshot/parts';
 import { ref, timestamp } from './common';
 

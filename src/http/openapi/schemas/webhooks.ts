@@ -1,4 +1,4 @@
-// Response schemas of webhooks (platform.md §8): create, list, delete (src/http/webhooks/routes.ts), written from its
+// Response schemas of webhooks: create, list, delete (src/http/webhooks/routes.ts), written from its
 // presenter, and the request body that route reads by hand (these schemas state the same rules for clients).
 import { MAX_URL_LENGTH } from '../../../infra/webhooks/destination';
 import { WEBHOOK_EVENTS } from '../../../storage/webhooks';

@@ -195,5 +195,3 @@ export function ListFilter(props: { form: string; id: string; label: string; any
     </form>
   );
 }
-
-export const ROLE_LABELS: Record<string, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', auditor: 'Auditor' };

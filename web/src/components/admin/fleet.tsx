@@ -1,4 +1,4 @@
-// Pieces shared by the host and gateway pages (platform.md §4, §5): labels as text chips, labels typed one key=value
+// Pieces shared by the host and gateway pages: labels as text chips, labels typed one key=value
 // a line, the tabs between a list and its tokens, the expiry choices of a token, and the line that says how to use a
 // token. Text only: hostnames, names and labels are user-controlled, every one is a text node.
 import { useLocation } from 'preact-iso';
@@ -100,7 +100,7 @@ export interface ExpiryChoice {
 }
 
 /**
- * The lifetimes offered for a token whose longest is `maxDays` (platform.md: 30 days for registration tokens, 7 for
+ * The lifetimes offered for a token whose longest is `maxDays` (30 days for registration tokens, 7 for
  * enrollment tokens; 24 hours when none is sent). The longest is sent a few minutes short of the bound, so that a
  * browser clock slightly ahead of the server's does not cross it.
  */

@@ -1,11 +1,15 @@
-// The MCP pages' pure pieces (platform.md §6), apart from the components for unit tests: the issue codes and their
+// The MCP pages' pure pieces, apart from the components for unit tests: the issue codes and their
 // severities, a server's issues counted by severity whatever form the API gives them in, issues in their order, the
 // registry decisions and control levels in words, versions typed and shown, usage counts in words.
-import type { McpControlLevelName, McpIssue, McpIssues, Severity, SeverityCounts } from '../../types';
+import type { Checked, ListsEvery, McpControlLevelName, McpDecisionFilter, McpIssue, McpIssueCode, McpIssues, Severity, SeverityCounts } from '../../types';
 import { SEVERITIES } from '../../types';
 
-/** The issue codes of §6, in the contract's order, with their words and the severity each is raised with. */
-export const ISSUE_CODES: { code: string; label: string; severity: Severity | null }[] = [
+/**
+ * The issue codes of MCP auditing, in the contract's order, with their words and the severity each is raised with. The
+ * codes are the OpenAPI document's McpIssueCode (the service's table, src/domain/mcp/issues.ts): one missing here, or
+ * one the service does not have, fails the type-check.
+ */
+export const ISSUE_CODES = [
   { code: 'vulnerable_package', label: 'Vulnerable package', severity: null },
   { code: 'registry_denied', label: 'Denied by the registry', severity: 'high' },
   { code: 'secret_in_config', label: 'Secret in the configuration', severity: 'high' },
@@ -15,10 +19,11 @@ export const ISSUE_CODES: { code: string; label: string; severity: Severity | nu
   { code: 'insecure_transport', label: 'Insecure transport', severity: 'medium' },
   { code: 'unpinned_package', label: 'Unpinned package', severity: 'low' },
   { code: 'not_in_registry', label: 'Not in the registry', severity: 'low' },
-];
+] as const satisfies readonly { code: McpIssueCode; label: string; severity: Severity | null }[];
+export type IssueCodesListed = Checked<ListsEvery<McpIssueCode, (typeof ISSUE_CODES)[number]['code'][]>>;
 export const ISSUE_LABELS: Record<string, string> = Object.fromEntries(ISSUE_CODES.map((c) => [c.code, c.label]));
 
-const isSeverity = (s: string): s is Severity => (SEVERITIES as string[]).includes(s);
+const isSeverity = (s: string): s is Severity => (SEVERITIES as readonly string[]).includes(s);
 
 /**
  * A server's issues as the API gives them (a list of issues, counts by severity, or counts by code) → counts by
@@ -49,10 +54,11 @@ export function sortIssues(issues: McpIssue[]): McpIssue[] {
   return [...issues].sort((a, b) => rank(a.severity) - rank(b.severity) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || ((a.tool ?? '') < (b.tool ?? '') ? -1 : (a.tool ?? '') > (b.tool ?? '') ? 1 : 0));
 }
 
-export const DECISIONS = ['allow', 'deny', 'unreviewed'] as const;
+export const DECISIONS = ['allow', 'deny', 'unreviewed'] as const satisfies readonly McpDecisionFilter[];
+export type DecisionsListed = Checked<ListsEvery<McpDecisionFilter, typeof DECISIONS>>;
 export const DECISION_LABELS: Record<string, string> = { allow: 'Allowed', deny: 'Denied', unreviewed: 'Unreviewed' };
 
-export const LEVELS: { level: McpControlLevelName; label: string; means: string }[] = [
+export const LEVELS = [
   { level: 'observe', label: 'Observe', means: 'Every call is allowed; usage is only recorded.' },
   {
     level: 'warn',
@@ -64,7 +70,8 @@ export const LEVELS: { level: McpControlLevelName; label: string; means: string 
     label: 'Block',
     means: 'Calls to denied and unreviewed servers are blocked; allowed servers with high or critical issues get warn; the rest allow.',
   },
-];
+] as const satisfies readonly { level: McpControlLevelName; label: string; means: string }[];
+export type LevelsListed = Checked<ListsEvery<McpControlLevelName, (typeof LEVELS)[number]['level'][]>>;
 
 /** Usage counts in words: "3 calls, 1 error, 0 blocked". */
 export function usageText(u: { calls: number; errors: number; blocked: number }): string {

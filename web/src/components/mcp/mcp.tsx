@@ -1,4 +1,4 @@
-// Pieces shared by the MCP pages (platform.md §6): their paths and tabs, a server's issues counted by severity, a
+// Pieces shared by the MCP pages: their paths and tabs, a server's issues counted by severity, a
 // registry decision in words, the registry upsert (used by the server page and the registry page), and the names of
 // hosts and members read once for the ids the API returns. The pure rules are in logic.ts (re-exported here).
 // Text only: server names, identities, tool names, descriptions, notes and hostnames are user-controlled, each a
@@ -9,7 +9,7 @@ import { Counts } from '../bits';
 import { SubNav } from '../admin/fleet';
 import { useLoad } from '../../hooks';
 import { BASE } from '../../paths';
-import type { Host, McpDecision, McpIssues, McpRegistryEntry } from '../../types';
+import type { Host, McpDecision, McpIssues, McpRegistryEntries, McpRegistryEntry, Member } from '../../types';
 import { SEVERITIES } from '../../types';
 import { DECISION_LABELS, ISSUE_LABELS, issueCounts } from './logic';
 import './mcp.css';
@@ -66,7 +66,7 @@ export function DecisionText({ decision }: { decision: string | null | undefined
 /** Upserts one registry entry by identity (PUT /v1/mcp/registry/entries); → the entry as stored. */
 export async function putRegistryEntry(entry: { identity: string; versions: string[] | null; decision: McpDecision; note: string | null }): Promise<McpRegistryEntry | undefined> {
   const body = { identity: entry.identity, decision: entry.decision, ...(entry.versions ? { versions: entry.versions } : {}), ...(entry.note ? { note: entry.note } : {}) };
-  const r = await api.call<{ entries: McpRegistryEntry[] }>('PUT', '/mcp/registry/entries', { body: { entries: [body] } });
+  const r = await api.call<McpRegistryEntries>('PUT', '/mcp/registry/entries', { body: { entries: [body] } });
   return r?.entries?.find((e) => e.identity === entry.identity) ?? r?.entries?.[0];
 }
 
@@ -86,6 +86,6 @@ export function HostText({ id, reported, names }: { id?: string | null; reported
 
 /** Member emails by member id and by user id (every role reads the members), for `updatedBy`. */
 export function useMemberEmails() {
-  const members = useLoad(() => allPages<{ id: string; userId?: string; email: string }>('/members', 'members').catch(() => []), []);
+  const members = useLoad(() => allPages<Member>('/members', 'members').catch(() => []), []);
   return useMemo(() => new Map((members.data ?? []).flatMap((m) => [[m.id, m.email] as const, ...(m.userId ? [[m.userId, m.email] as const] : [])])), [members.data]);
 }

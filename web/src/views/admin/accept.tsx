@@ -1,4 +1,4 @@
-// The page behind an invitation's link, `<PUBLIC_APP_URL>/invitations/accept#token=...` (decisions.md). The token is
+// The page behind an invitation's link, `<PUBLIC_APP_URL>/invitations/accept#token=...`. The token is
 // read from the fragment (which browsers never send to a server), then removed from the address bar so history does
 // not keep it; it lives in this module's memory only (never in localStorage or sessionStorage). The invitation is
 // looked up (POST /v1/invitations/lookups, public), the visitor signs in right here when needed (code by email, the
@@ -7,21 +7,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, ApiError } from '../../api';
 import { When } from '../../components/bits';
-import { ROLE_LABELS } from '../../components/admin/common';
 import { CodeSignInForm } from '../../components/code-sign-in';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
 import { paths } from '../../paths';
+import { ROLE_LABELS } from '../../roles';
 import { useSession } from '../../session';
+import type { InvitationLookup as Lookup } from '../../types';
 import '../../components/admin/admin.css';
-
-interface Lookup {
-  org: { name: string };
-  email: string;
-  role: string;
-  status: 'pending' | 'accepted' | 'revoked' | 'expired';
-  expiresAt: string;
-}
 
 let heldToken: string | null = null;
 

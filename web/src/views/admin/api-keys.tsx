@@ -1,30 +1,17 @@
 // API keys: the list newest first with its status filter and cursor in the URL (GET /v1/api-keys), creation with a
 // name, scopes (checkboxes) and all projects or chosen ones (POST /v1/api-keys; the secret is shown once, to copy),
 // revocation with a confirmation (DELETE /v1/api-keys/{id}). A project-restricted key cannot hold the org-wide
-// scopes (platform.md): the server answers 422 invalid_scope, shown as it says it.
+// scopes: the server answers 422 invalid_scope, shown as it says it.
 import { useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { ORG_WIDE_SCOPES, SCOPES as SCOPE_NAMES, type Scope } from '../../../../src/domain/scopes';
 import { allPages, api } from '../../api';
 import { When } from '../../components/bits';
 import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
-import type { Project } from '../../types';
-
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  projects: 'all' | string[];
-  status: 'active' | 'expired' | 'revoked';
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+import { isOrgWide, SCOPES as SCOPE_NAMES } from '../../scopes';
+import type { ApiKey, ApiKeyCreated, ApiKeyList, Checked, ListsEvery, Project, Scope } from '../../types';
 
 /** What each scope allows (a scope the server adds needs its words here: the type says so). */
 const SCOPE_LABELS: Record<Scope, string> = {
@@ -37,15 +24,16 @@ const SCOPE_LABELS: Record<Scope, string> = {
   'mcp:upload': 'upload MCP scans',
   'mcp:read': 'read MCP scans',
 };
-/** The scopes a key may hold: the server's list (src/domain/scopes.ts), in its order, with what each allows. */
-const SCOPES: { scope: Scope; label: string; orgWide: boolean }[] = SCOPE_NAMES.map((scope) => ({ scope, label: SCOPE_LABELS[scope], orgWide: ORG_WIDE_SCOPES.includes(scope) }));
-const STATUSES = ['active', 'expired', 'revoked'] as const;
+/** The scopes a key may hold: the server's list (../../scopes.ts, checked against the API's), in its order, with what each allows. */
+const SCOPES: { scope: Scope; label: string; orgWide: boolean }[] = SCOPE_NAMES.map((scope) => ({ scope, label: SCOPE_LABELS[scope], orgWide: isOrgWide(scope) }));
+const STATUSES = ['active', 'expired', 'revoked'] as const satisfies readonly ApiKey['status'][];
+export type StatusesListed = Checked<ListsEvery<ApiKey['status'], typeof STATUSES>>;
 const STATUS_LABELS: Record<string, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
 export default function ApiKeys() {
   const { query } = useLocation();
   const status = oneOf(STATUSES, query.status);
-  const { list, pager } = useUrlList<{ apiKeys: ApiKey[] }>('/api-keys', { status });
+  const { list, pager } = useUrlList<ApiKeyList>('/api-keys', { status });
   const projects = useLoad(() => allPages<Project>('/projects', 'projects'), []);
   const slugOf = useMemo(() => new Map((projects.data ?? []).map((p) => [p.id, p.slug])), [projects.data]);
 
@@ -69,7 +57,7 @@ export default function ApiKeys() {
     setBusy(true);
     try {
       const body = { name: name.trim(), scopes, projects: reach === 'all' ? 'all' : chosen, ...(expires ? { expiresAt: new Date(`${expires}T23:59:59Z`).toISOString() } : {}) };
-      const r = await api.post<{ apiKey: ApiKey; secret: string }>('/api-keys', body);
+      const r = await api.post<ApiKeyCreated>('/api-keys', body);
       setCreated({ name: r.apiKey.name, secret: r.secret });
       setName('');
       setScopes([]);

@@ -4,15 +4,7 @@ import { When } from '../../components/bits';
 import { errorText, Pager, useUrlList } from '../../components/admin/common';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
-
-interface AuditEvent {
-  id: string;
-  type: string;
-  actor: { memberId: string | null; userId: string | null; email: string | null };
-  target: { kind: string; id: string; [k: string]: unknown };
-  at: string;
-  requestId?: string;
-}
+import type { AuditEvent, AuditEventList } from '../../types';
 
 const TYPES: Record<string, string> = {
   'api_key.created': 'API key created',
@@ -53,7 +45,7 @@ function targetDetails(t: AuditEvent['target']): string[] {
 }
 
 export default function Audit() {
-  const { list, pager } = useUrlList<{ auditEvents: AuditEvent[] }>('/audit-events', {});
+  const { list, pager } = useUrlList<AuditEventList>('/audit-events', {});
   const events = list.data?.auditEvents ?? [];
   return (
     <Page title="Audit trail">

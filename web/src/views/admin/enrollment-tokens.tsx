@@ -1,4 +1,4 @@
-// Enrollment tokens of gateways (platform.md §5; admins and owners): creation with a name and a lifetime (at most
+// Enrollment tokens of gateways (admins and owners): creation with a name and a lifetime (at most
 // 7 days) (POST /v1/gateways/enrollment-tokens; the svc_gw_ token is shown once, to copy, with the gateway command
 // that uses it), the list newest first with its status filter and cursor in the URL, revocation with a confirmation.
 // A token enrolls one gateway, which then waits for approval on the gateways page.
@@ -10,19 +10,21 @@ import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, 
 import { expiresAtOf, expiryChoices, GATEWAYS_PATH, GatewaysNav, HowToUse, serverUrl } from '../../components/admin/fleet';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
+import { isManager } from '../../roles';
 import { useMe } from '../../session';
-import type { EnrollmentToken } from '../../types';
+import type { Checked, EnrollmentToken, EnrollmentTokenCreated, EnrollmentTokenList, EnrollmentTokenStatus, ListsEvery } from '../../types';
 
-const STATUSES = ['active', 'used', 'expired', 'revoked'] as const;
+const STATUSES = ['active', 'used', 'expired', 'revoked'] as const satisfies readonly EnrollmentTokenStatus[];
+export type StatusesListed = Checked<ListsEvery<EnrollmentTokenStatus, typeof STATUSES>>;
 const STATUS_LABELS: Record<string, string> = { active: 'Active', used: 'Used', expired: 'Expired', revoked: 'Revoked' };
 const EXPIRY = expiryChoices(7);
 
 export default function EnrollmentTokens() {
   const me = useMe();
-  const admin = me.member?.role === 'owner' || me.member?.role === 'admin';
+  const admin = isManager(me.member?.role);
   const { query } = useLocation();
   const status = oneOf(STATUSES, query.status);
-  const { list, pager } = useUrlList<{ enrollmentTokens: EnrollmentToken[] }>('/gateways/enrollment-tokens', { status });
+  const { list, pager } = useUrlList<EnrollmentTokenList>('/gateways/enrollment-tokens', { status });
 
   const [name, setName] = useState('');
   const [expiry, setExpiry] = useState('1d');
@@ -37,7 +39,7 @@ export default function EnrollmentTokens() {
     setCreated(null);
     setBusy(true);
     try {
-      const r = await api.post<{ enrollmentToken: EnrollmentToken; token: string }>('/gateways/enrollment-tokens', { name: name.trim(), ...expiresAtOf(EXPIRY, expiry) });
+      const r = await api.post<EnrollmentTokenCreated>('/gateways/enrollment-tokens', { name: name.trim(), ...expiresAtOf(EXPIRY, expiry) });
       setCreated({ token: r.token, name: r.enrollmentToken.name, expiresAt: r.enrollmentToken.expiresAt });
       setName('');
       setExpiry('1d');

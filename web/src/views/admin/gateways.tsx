@@ -1,4 +1,4 @@
-// Gateways (platform.md §5): the list ordered by name (GET /v1/gateways, gateways:read: every role reads it) with its
+// Gateways: the list ordered by name (GET /v1/gateways, gateways:read: every role reads it) with its
 // status filter and cursor in the URL. Pending gateways come first in words: a notice counts them (with a link to
 // them), their row shows the scope they asked for. Admins and owners approve a pending gateway (POST
 // /v1/gateways/{id}/approval) with a form holding the requested CIDRs, editable to narrow them (the server refuses a
@@ -14,10 +14,12 @@ import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
 import { withQuery } from '../../paths';
+import { isManager } from '../../roles';
 import { useMe } from '../../session';
-import type { Gateway } from '../../types';
+import type { Checked, Gateway, GatewayList, GatewayStatus, ListsEvery } from '../../types';
 
-const STATUSES = ['pending', 'active', 'expired', 'revoked'] as const;
+const STATUSES = ['pending', 'active', 'expired', 'revoked'] as const satisfies readonly GatewayStatus[];
+export type StatusesListed = Checked<ListsEvery<GatewayStatus, typeof STATUSES>>;
 const STATUS_LABELS: Record<string, string> = { pending: 'Pending approval', active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
 /** CIDRs typed one a line (commas and spaces separate too); the server checks each. */
@@ -87,12 +89,12 @@ function ApproveForm({ gateway, columns, onApproved, onCancel }: { gateway: Gate
 
 export default function Gateways() {
   const me = useMe();
-  const admin = me.member?.role === 'owner' || me.member?.role === 'admin';
+  const admin = isManager(me.member?.role);
   const { query } = useLocation();
   const status = oneOf(STATUSES, query.status);
-  const { list, pager } = useUrlList<{ gateways: Gateway[] }>('/gateways', { status });
+  const { list, pager } = useUrlList<GatewayList>('/gateways', { status });
   // how many wait for approval (up to a page of 200), unless the list shows only those
-  const pending = useLoad((signal) => (status === 'pending' ? Promise.resolve(null) : api.get<{ gateways: Gateway[]; nextCursor: string | null }>('/gateways', { status: 'pending', limit: 200 }, signal)), [status, list.data]);
+  const pending = useLoad((signal) => (status === 'pending' ? Promise.resolve(null) : api.get<GatewayList>('/gateways', { status: 'pending', limit: 200 }, signal)), [status, list.data]);
   const [approving, setApproving] = useState<string | null>(null);
   const returnFocus = useRef<string | null>(null);
   useEffect(() => {

@@ -1,4 +1,4 @@
-// Hosts (platform.md §4): the list ordered by hostname (GET /v1/hosts, hosts:read: every role reads it) with its status
+// Hosts: the list ordered by hostname (GET /v1/hosts, hosts:read: every role reads it) with its status
 // filter, its repeatable label filters (`label=key=value`, all must match) and its cursor in the URL, so a reload or a
 // shared link shows the same view; a malformed label filter is sent as typed and the server's 422 is shown as it words
 // it. Admins and owners revoke a host (DELETE /v1/hosts/{id}, with a confirmation): its credential fails at once.
@@ -11,10 +11,12 @@ import { HOSTS_PATH, HostsNav, LabelChips, REGISTRATION_TOKENS_PATH } from '../.
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
+import { isManager } from '../../roles';
 import { useMe } from '../../session';
-import type { Gateway, Host } from '../../types';
+import type { Checked, Gateway, Host, HostList, HostStatus, ListsEvery } from '../../types';
 
-const STATUSES = ['active', 'expired', 'revoked'] as const;
+const STATUSES = ['active', 'expired', 'revoked'] as const satisfies readonly HostStatus[];
+export type StatusesListed = Checked<ListsEvery<HostStatus, typeof STATUSES>>;
 const STATUS_LABELS: Record<string, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
 interface HostFilters {
@@ -48,7 +50,7 @@ function GatewayOf({ id, name, loading }: { id?: string; name?: string; loading:
 
 export default function Hosts() {
   const me = useMe();
-  const admin = me.member?.role === 'owner' || me.member?.role === 'admin';
+  const admin = isManager(me.member?.role);
   const { url, query, route } = useLocation();
   const params = new URL(url, window.location.origin).searchParams;
   const status = oneOf(STATUSES, params.get('status') ?? undefined);
@@ -56,7 +58,7 @@ export default function Hosts() {
   const cursor = params.get('cursor') || undefined;
   const limit = limitOf(query);
   const listQuery = queryOf({ status, labels, limit, cursor });
-  const list = useLoad((signal) => api.get<{ hosts: Host[]; nextCursor: string | null }>(`/hosts${listQuery ? `?${listQuery}` : ''}`, undefined, signal), [listQuery]);
+  const list = useLoad((signal) => api.get<HostList>(`/hosts${listQuery ? `?${listQuery}` : ''}`, undefined, signal), [listQuery]);
   const hosts = list.data?.hosts ?? [];
 
   // the names of the gateways hosts heartbeat through (ids otherwise)

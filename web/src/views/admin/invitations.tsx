@@ -5,32 +5,24 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, ROLE_LABELS, useOutcome, useUrlList } from '../../components/admin/common';
+import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
+import { invitableRoles, ROLE_LABELS } from '../../roles';
 import { useMe } from '../../session';
+import type { Checked, Invitation, InvitationCreated, InvitationList, ListsEvery } from '../../types';
 
-interface Invitation {
-  id: string;
-  email: string;
-  role: string;
-  status: 'pending' | 'accepted' | 'revoked' | 'expired';
-  createdAt: string;
-  expiresAt: string;
-  acceptedAt: string | null;
-  revokedAt: string | null;
-}
-
-const STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+const STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const satisfies readonly Invitation['status'][];
+export type StatusesListed = Checked<ListsEvery<Invitation['status'], typeof STATUSES>>;
 const STATUS_LABELS: Record<string, string> = { pending: 'Pending', accepted: 'Accepted', revoked: 'Revoked', expired: 'Expired' };
 
 export default function Invitations() {
   const me = useMe();
   const { query } = useLocation();
   const status = oneOf(STATUSES, query.status);
-  const { list, pager } = useUrlList<{ invitations: Invitation[] }>('/invitations', { status });
+  const { list, pager } = useUrlList<InvitationList>('/invitations', { status });
   const owner = me.member?.role === 'owner';
-  const roles = owner ? ['member', 'auditor', 'admin', 'owner'] : ['member', 'auditor'];
+  const roles = invitableRoles(me.member?.role);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
   const [busy, setBusy] = useState(false);
@@ -44,7 +36,7 @@ export default function Invitations() {
     setDone(null);
     setCreated(null);
     try {
-      const r = await api.post<{ invitation: Invitation; inviteUrl: string }>('/invitations', { email: email.trim(), role });
+      const r = await api.post<InvitationCreated>('/invitations', { email: email.trim(), role });
       setCreated({ email: r.invitation.email, role: r.invitation.role, inviteUrl: r.inviteUrl });
       setEmail('');
       list.reload();

@@ -6,32 +6,23 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, errorText, ListFilter, oneOf, Outcome, Pager, ROLE_LABELS, useOutcome, useUrlList } from '../../components/admin/common';
+import { ConfirmButton, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { paths } from '../../paths';
+import { ASSIGNABLE_ROLES, isManager, ROLE_LABELS, ROLES } from '../../roles';
 import { useMe, useSession } from '../../session';
-
-interface Member {
-  id: string;
-  userId: string;
-  email: string;
-  role: 'owner' | 'admin' | 'member' | 'auditor';
-  joinedAt: string;
-}
-
-const FILTER_ROLES = ['owner', 'admin', 'member', 'auditor'] as const;
-const ASSIGNABLE = ['admin', 'member', 'auditor'] as const;
+import type { Member, MemberList } from '../../types';
 
 export default function Members() {
   const me = useMe();
   const { refresh } = useSession();
   const { query, route } = useLocation();
-  const role = oneOf(FILTER_ROLES, query.role);
-  const { list, pager } = useUrlList<{ members: Member[] }>('/members', { role });
+  const role = oneOf(ROLES, query.role);
+  const { list, pager } = useUrlList<MemberList>('/members', { role });
   const { error, done, setError, setDone, run } = useOutcome();
   const [busyId, setBusyId] = useState<string | null>(null);
-  const manager = me.member?.role === 'owner' || me.member?.role === 'admin';
+  const manager = isManager(me.member?.role);
 
   const changeRole = async (m: Member, to: string, select: HTMLSelectElement) => {
     setError(null);
@@ -66,7 +57,7 @@ export default function Members() {
   const members = list.data?.members ?? [];
   return (
     <Page title="Members">
-      <ListFilter form="Filter members" id="member-role-filter" label="Role" any="Every role" param="role" value={role} values={FILTER_ROLES} labels={ROLE_LABELS} query={pager.query} />
+      <ListFilter form="Filter members" id="member-role-filter" label="Role" any="Every role" param="role" value={role} values={ROLES} labels={ROLE_LABELS} query={pager.query} />
       <Outcome error={error} done={done} />
       <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
       {list.data && !members.length ? <p>No member{role ? ` with the role ${ROLE_LABELS[role]}` : ''}.</p> : null}
@@ -92,7 +83,7 @@ export default function Members() {
                       }}
                     >
                       {m.role === 'owner' ? <option value="owner">{ROLE_LABELS.owner}</option> : null}
-                      {ASSIGNABLE.map((r) => (
+                      {ASSIGNABLE_ROLES.map((r) => (
                         <option key={r} value={r}>
                           {ROLE_LABELS[r]}
                         </option>

@@ -1,4 +1,4 @@
-// Registration tokens of hosts (platform.md §4; admins and owners): creation with a name, a number of uses (1 to
+// Registration tokens of hosts (admins and owners): creation with a name, a number of uses (1 to
 // 10,000), a lifetime (at most 30 days) and labels given to every host it registers (POST
 // /v1/hosts/registration-tokens; the svc_reg_ token is shown once, to copy, with the sidecar command that uses it);
 // the list newest first with its status filter and cursor in the URL; revocation with a confirmation.
@@ -10,20 +10,22 @@ import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, 
 import { expiresAtOf, expiryChoices, HostsNav, HowToUse, LabelChips, parseLabelLines, serverUrl } from '../../components/admin/fleet';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
+import { isManager } from '../../roles';
 import { useMe } from '../../session';
-import type { Labels, RegistrationToken } from '../../types';
+import type { Checked, Labels, ListsEvery, RegistrationToken, RegistrationTokenCreated, RegistrationTokenList, RegistrationTokenStatus } from '../../types';
 
-const STATUSES = ['active', 'exhausted', 'expired', 'revoked'] as const;
+const STATUSES = ['active', 'exhausted', 'expired', 'revoked'] as const satisfies readonly RegistrationTokenStatus[];
+export type StatusesListed = Checked<ListsEvery<RegistrationTokenStatus, typeof STATUSES>>;
 const STATUS_LABELS: Record<string, string> = { active: 'Active', exhausted: 'Used up', expired: 'Expired', revoked: 'Revoked' };
 const MAX_USES = 10_000;
 const EXPIRY = expiryChoices(30);
 
 export default function RegistrationTokens() {
   const me = useMe();
-  const admin = me.member?.role === 'owner' || me.member?.role === 'admin';
+  const admin = isManager(me.member?.role);
   const { query } = useLocation();
   const status = oneOf(STATUSES, query.status);
-  const { list, pager } = useUrlList<{ registrationTokens: RegistrationToken[] }>('/hosts/registration-tokens', { status });
+  const { list, pager } = useUrlList<RegistrationTokenList>('/hosts/registration-tokens', { status });
 
   const [name, setName] = useState('');
   const [uses, setUses] = useState('1');
@@ -45,7 +47,7 @@ export default function RegistrationTokens() {
     setBusy(true);
     try {
       const body = { name: name.trim(), uses: n, ...expiresAtOf(EXPIRY, expiry), ...(Object.keys(parsed.labels).length ? { labels: parsed.labels } : {}) };
-      const r = await api.post<{ registrationToken: RegistrationToken; token: string }>('/hosts/registration-tokens', body);
+      const r = await api.post<RegistrationTokenCreated>('/hosts/registration-tokens', body);
       const t = r.registrationToken;
       setCreated({ token: r.token, name: t.name, uses: t.uses ?? t.usesLeft, expiresAt: t.expiresAt, labels: t.labels });
       setName('');

@@ -1,4 +1,4 @@
-// The MCP registry and the control level (platform.md §6), one page.
+// The MCP registry and the control level, one page.
 // - Control level (GET /v1/mcp/control-level, every role): observe, warn or block, with what each means for the
 //   decisions given to `pre` usage events. The owner changes it (PUT, owner only); the others read it.
 // - Registry (GET /v1/mcp/registry, every role; its cursor in the URL): entries with identity, versions (or any),
@@ -15,8 +15,9 @@ import { ListTable } from '../../components/list';
 import { DecisionText, LEVELS, McpNav, parseVersions, putRegistryEntry, useMemberEmails, versionsText } from '../../components/mcp/mcp';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
+import { isManager } from '../../roles';
 import { useMe } from '../../session';
-import type { McpControlLevel, McpControlLevelName, McpDecision, McpRegistryEntry } from '../../types';
+import type { McpControlLevel, McpControlLevelName, McpDecision, McpRegistryEntry, McpRegistryList } from '../../types';
 
 function ControlLevel({ owner }: { owner: boolean }) {
   const current = useLoad((signal) => api.get<McpControlLevel>('/mcp/control-level', undefined, signal), []);
@@ -107,8 +108,8 @@ const EMPTY: Draft = { identity: '', versions: '', decision: 'allow', note: '' }
 export default function McpRegistry() {
   const me = useMe();
   const role = me.member?.role;
-  const admin = role === 'owner' || role === 'admin';
-  const { list, pager } = useUrlList<{ entries: McpRegistryEntry[] }>('/mcp/registry', {});
+  const admin = isManager(role);
+  const { list, pager } = useUrlList<McpRegistryList>('/mcp/registry', {});
   const emails = useMemberEmails();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [editing, setEditing] = useState<string | null>(null);

@@ -13,6 +13,7 @@ import { DecisionText, HostText, ISSUE_LABELS, MCP_REGISTRY_PATH, MCP_SERVERS_PA
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
 import { withQuery } from '../../paths';
+import { isManager } from '../../roles';
 import { useMe } from '../../session';
 import type { McpDecision, McpIssue, McpPlacement, McpRegistryEntry, McpServerDetail, Severity } from '../../types';
 import { SEVERITIES } from '../../types';
@@ -35,18 +36,14 @@ function Details({ details }: { details?: Record<string, unknown> }) {
   );
 }
 
-/** The issues of the server: the list the API gives, or those of each host it is configured on. */
-function issuesOf(s: McpServerDetail): (McpIssue & { host?: McpPlacement })[] {
-  const own = (s as unknown as { issues?: unknown }).issues;
-  if (Array.isArray(own)) return sortIssues(own as McpIssue[]);
-  return sortIssues(s.hosts.flatMap((h) => (h.issues ?? []).map((i) => ({ ...i, host: h }))));
-}
+/** The issues of the server (those of its placements, each with the host it was raised on), most severe first. */
+const issuesOf = (s: McpServerDetail): McpIssue[] => sortIssues(s.issues);
 
 export default function McpServerPage() {
   const { params } = useRoute();
   const id = params.id;
   const me = useMe();
-  const admin = me.member?.role === 'owner' || me.member?.role === 'admin';
+  const admin = isManager(me.member?.role);
   const server = useLoad((signal) => api.get<McpServerDetail>(`/mcp/servers/${encodeURIComponent(id)}`, undefined, signal), [id]);
   const s = server.data;
   // its registry entry (versions, note), kept when an admin allows or denies from here
@@ -138,9 +135,9 @@ export default function McpServerPage() {
             {s.hosts.length ? (
               <ListTable caption="Where this server is configured" columns={['Host', 'Client', 'Configuration file', 'Name there', 'Version', 'Seen', 'Issues']}>
                 {s.hosts.map((h, i) => (
-                  <tr key={`${h.hostId ?? h.reportedHostname ?? h.hostname}-${h.client}-${h.configPath}-${h.name}-${i}`}>
+                  <tr key={`${h.hostId ?? h.reportedHostname}-${h.client}-${h.configPath}-${h.name}-${i}`}>
                     <th scope="row" class="cell-wrap">
-                      <HostText id={h.hostId} reported={h.reportedHostname ?? h.hostname} names={names} />
+                      <HostText id={h.hostId} reported={h.reportedHostname} names={names} />
                     </th>
                     <td>{h.client ?? <span class="muted">—</span>}</td>
                     <td class="cell-wrap">{h.configPath ?? <span class="muted">—</span>}</td>
@@ -177,7 +174,7 @@ export default function McpServerPage() {
                       </th>
                       <td class="cell-wrap">{i.message}</td>
                       <td class="cell-wrap">{i.tool ?? <span class="muted">—</span>}</td>
-                      <td class="cell-wrap">{i.host ? <HostText id={i.host.hostId} reported={i.host.reportedHostname ?? i.host.hostname} names={names} /> : <HostText id={i.hostId} reported={i.reportedHostname} names={names} />}</td>
+                      <td class="cell-wrap"><HostText id={i.hostId} reported={i.reportedHostname} names={names} /></td>
                       <td>
                         <Details details={i.details} />
                       </td>

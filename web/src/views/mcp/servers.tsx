@@ -1,4 +1,4 @@
-// MCP servers (platform.md §6): the organization's inventory (GET /v1/mcp/servers, mcp:read: every role reads it),
+// MCP servers: the organization's inventory (GET /v1/mcp/servers, mcp:read: every role reads it),
 // ordered by identity, with its decision, issue and host filters and its cursor in the URL, so a reload or a shared
 // link shows the same view; a filter the server refuses is shown in its words. Each server: identity (a link to its
 // page), names, transport, versions, how many hosts configure it, clients, registry decision, issues by severity
@@ -10,7 +10,7 @@ import { ListTable } from '../../components/list';
 import { DECISION_LABELS, DECISIONS, DecisionText, ISSUE_CODES, IssueSummary, McpNav, mcpServerPath, usageText, useHostNames } from '../../components/mcp/mcp';
 import { Page, Status } from '../../components/page';
 import { withQuery } from '../../paths';
-import type { McpServer } from '../../types';
+import type { McpServerList } from '../../types';
 
 export default function McpServers() {
   const { path, query, route } = useLocation();
@@ -18,7 +18,7 @@ export default function McpServers() {
   // issue codes and host ids are sent as given: the server says what it refuses
   const issue = query.issue || undefined;
   const hostId = query.hostId || undefined;
-  const { list, pager } = useUrlList<{ servers: McpServer[] }>('/mcp/servers', { decision, issue, hostId });
+  const { list, pager } = useUrlList<McpServerList>('/mcp/servers', { decision, issue, hostId });
   const { hosts } = useHostNames();
   const filters = pager.query;
   const set = (param: string, value: string) => route(withQuery(path, { ...filters, [param]: value || undefined }));

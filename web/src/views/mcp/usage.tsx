@@ -13,7 +13,7 @@ import { HostText, MCP_USAGE_PATH, McpNav, mcpServerPath, useHostNames } from '.
 import { Page, Status } from '../../components/page';
 import { useLoad, usePages } from '../../hooks';
 import { withQuery } from '../../paths';
-import type { McpServer, McpUsageEvent } from '../../types';
+import type { McpServer, McpUsageEvent, McpUsageList } from '../../types';
 
 const PARAMS = ['serverId', 'hostId', 'tool', 'since', 'until'] as const;
 type Filters = Partial<Record<(typeof PARAMS)[number], string>>;
@@ -24,7 +24,6 @@ const PHASE_LABELS: Record<string, string> = { pre: 'pre (before the call)', pos
 function Decision({ e }: { e: McpUsageEvent }) {
   const d = e.decision;
   if (!d) return <span class="muted">—</span>;
-  if (typeof d === 'string') return <span class={`decision-${d}`}>{d}</span>;
   return (
     <>
       <span class={`decision-${d.decision}`}>{d.decision}</span>
@@ -41,8 +40,8 @@ export default function McpUsage() {
   const [draft, setDraft] = useState<Filters>(filters);
   useEffect(() => setDraft(filters), [key]);
   const events = usePages<McpUsageEvent>(key, async (cursor, signal) => {
-    const r = await api.get<{ events?: McpUsageEvent[]; usageEvents?: McpUsageEvent[]; nextCursor: string | null }>('/mcp/usage-events', { ...filters, cursor }, signal);
-    return { items: r.events ?? r.usageEvents ?? [], nextCursor: r.nextCursor };
+    const r = await api.get<McpUsageList>('/mcp/usage-events', { ...filters, cursor }, signal);
+    return { items: r.events, nextCursor: r.nextCursor };
   });
   const { hosts, names } = useHostNames();
   const servers = useLoad(() => allPages<McpServer>('/mcp/servers', 'servers'), []);
@@ -113,17 +112,17 @@ export default function McpUsage() {
       {events.items.length && !(events.error && !events.cursor) ? (
         <ListTable caption="MCP usage events, newest first" columns={['Time', 'Host', 'Client', 'Server', 'Tool', 'Phase', 'Outcome', 'Decision']}>
           {events.items.map((e) => {
-            const serverId = e.serverId ?? e.server?.id ?? null;
+            const serverId = e.serverId;
             const known = serverId ? serverById.get(serverId) : undefined;
-            const name = e.serverName ?? e.server?.name ?? known?.names[0] ?? null;
-            const identity = e.identity ?? e.server?.identity ?? known?.identity ?? null;
+            const name = e.serverName ?? known?.names[0] ?? null;
+            const identity = e.identity ?? known?.identity ?? null;
             return (
               <tr key={e.id}>
                 <th scope="row">
                   <When iso={e.occurredAt} />
                 </th>
                 <td class="cell-wrap">
-                  <HostText id={e.hostId} reported={e.reportedHostname ?? e.hostname} names={names} />
+                  <HostText id={e.hostId} reported={e.reportedHostname} names={names} />
                 </td>
                 <td>{e.client}</td>
                 <td class="cell-wrap">
