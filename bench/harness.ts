@@ -9,7 +9,8 @@ import { startLocalInfra } from '../src/infra/local';
 import { freePort } from '../src/infra/ports';
 import { createOrgWithOwner } from '../src/storage/accounts';
 import { createApiKey } from '../src/storage/api-keys';
-import { connectStore, ensureIndexes, type Store } from '../src/storage/mongo';
+import { connectStore, type Store } from '../src/storage/mongo';
+import { prepareStore } from '../src/storage/migrations';
 import { redactUri } from '../src/infra/private';
 
 export interface Harness {
@@ -47,7 +48,7 @@ export async function startHarness(): Promise<Harness> {
   const port = await freePort();
   const env = { WORKER_NICE: '10', MONGODB_URI: infra.mongoUri, MONGODB_DB: dbName, TEMPORAL_ADDRESS: infra.temporalAddress, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
   const store = await connectStore(infra.mongoUri, dbName);
-  await ensureIndexes(store);
+  await prepareStore(store);
   const { org, member } = await createOrgWithOwner(store, 'bench', 'bench@example.test');
   const { secret } = await createApiKey(store, { orgId: org._id, name: 'bench', scopes: ['sca:upload', 'scans:read', 'findings:read', 'deps:read'], projects: 'all', createdBy: member._id, expiresAt: null });
   let worker = child('workers/main.js', [], env);

@@ -15,8 +15,16 @@ import { mcpUsageBench } from './mcp-usage';
 import { matchingBench } from './matching';
 import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
+import { hasSharedData, sharedDataDir, sharedDataPath } from '../src/infra/shared-data';
 
-const SHARED = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
+/** The benches on real lockfiles and advisories need the third-party data (src/infra/shared-data.ts). */
+const HAS_DATA = hasSharedData();
+
+/** True when the third-party data is there; else false, after one line saying that `what` is skipped. */
+function withData(what: string): boolean {
+  if (!HAS_DATA) console.log(`skipped: ${what}: no third-party data at ${sharedDataDir()} (set SCANNER_SHARED_DATA)`);
+  return HAS_DATA;
+}
 
 /** Synthetic OSV advisories: one per package bench-<i>, affecting 1.0.0, fixed in 1.0.1. */
 function syntheticAdvisories(count: number): string {
@@ -85,7 +93,7 @@ async function uploadToCompleted(h: Harness, body: string, n: number) {
 
 /**
  * GET /v1/scans?limit=50 after a history of 300 scans in the organization, the last ones uploaded 10 at a time (tiny
- * snapshots), all processed: p50 and p99 of 100 requests, each checked for the decisions.md order.
+ * snapshots), all processed: p50 and p99 of 100 requests, each checked for the list's order (newest first).
  */
 async function scanListBench(h: Harness) {
   const have = (await h.store.c.scans.countDocuments({})) as number;
@@ -93,7 +101,7 @@ async function scanListBench(h: Harness) {
   const history: string[] = [];
   for (let i = have; i < 300; i += 10) history.push(...(await Promise.all(Array.from({ length: 10 }, () => h.upload(tiny).then((r) => r.id)))));
   for (const id of history) await h.waitCompleted(id, 20); // measure the list, not the worker's backlog
-  /** One page of 50, checked for the decisions.md order; its latency and Server-Timing phases. */
+  /** One page of 50, checked for the list's order; its latency and Server-Timing phases. */
   const phases = new Map<string, number[]>();
   let nextCursor: string | null = null;
   const list = async (cursor?: string): Promise<number> => {
@@ -137,6 +145,15 @@ async function scanListBench(h: Harness) {
   }
   showPhases('with uploads');
   row('  with an upload before each read: p50 / p99', `${fmt(median(busy))} / ${fmt(percentile(busy, 99))}`);
+  // One scan by id, as a client polling it does: a stored scan document decoded and presented.
+  const ids = ((await h.get('/v1/scans?limit=50')).body.scans as Array<{ id: string }>).map((s) => s.id);
+  const reads: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const [res, ms] = await timed(() => h.get(`/v1/scans/${ids[i % ids.length]}`));
+    if (res.status !== 200 || res.body.status !== 'completed') throw new Error(`scan read answered ${res.status}`);
+    reads.push(ms);
+  }
+  row('scan read by id (GET /v1/scans/{id}) p50 / p99', `${fmt(median(reads))} / ${fmt(percentile(reads, 99))}`);
 }
 
 /** `npm run bench -- scans`: only the scan list (a minute instead of the whole run). */
@@ -149,18 +166,19 @@ async function scansOnly(): Promise<void> {
   }
 }
 
-/** The shared lockfiles the CI client is timed on, beside OSV-Scanner on the same file. */
+/** The real lockfiles of the third-party data the CI client is timed on, beside OSV-Scanner on the same file. */
 const CLIENT_CASES: ClientCase[] = [
-  { label: "piscina package-lock.json (722 entries)", fileName: 'package-lock.json', lockPath: path.join(SHARED, 'lockfiles', 'npm', 'piscinajs__piscina__package-lock.json'), advisoryDir: path.join(SHARED, 'advisories', 'npm'), osvEcosystem: 'npm' },
-  { label: 'vuejs/core pnpm-lock.yaml (620 packages)', fileName: 'pnpm-lock.yaml', lockPath: path.join(SHARED, 'lockfiles', 'npm', 'vuejs__core__pnpm-lock.yaml'), advisoryDir: path.join(SHARED, 'advisories', 'npm'), osvEcosystem: 'npm' },
-  { label: 'poetry poetry.lock (78 packages)', fileName: 'poetry.lock', lockPath: path.join(SHARED, 'lockfiles', 'pypi', 'python-poetry__poetry__poetry.lock'), advisoryDir: path.join(SHARED, 'advisories', 'pypi'), osvEcosystem: 'PyPI' },
+  { label: "piscina package-lock.json (722 entries)", fileName: 'package-lock.json', lockPath: sharedDataPath('lockfiles', 'npm', 'piscinajs__piscina__package-lock.json'), advisoryDir: sharedDataPath('advisories', 'npm'), osvEcosystem: 'npm' },
+  { label: 'vuejs/core pnpm-lock.yaml (620 packages)', fileName: 'pnpm-lock.yaml', lockPath: sharedDataPath('lockfiles', 'npm', 'vuejs__core__pnpm-lock.yaml'), advisoryDir: sharedDataPath('advisories', 'npm'), osvEcosystem: 'npm' },
+  { label: 'poetry poetry.lock (78 packages)', fileName: 'poetry.lock', lockPath: sharedDataPath('lockfiles', 'pypi', 'python-poetry__poetry__poetry.lock'), advisoryDir: sharedDataPath('advisories', 'pypi'), osvEcosystem: 'PyPI' },
 ];
 
 /** `npm run bench -- client`: only the CI client beside OSV-Scanner (a minute instead of the whole run). */
 async function clientOnly(): Promise<void> {
+  if (!withData('the CI client on real lockfiles')) return;
   const h = await startHarness();
   try {
-    await importAdvisories(h.store, [path.join(SHARED, 'advisories', 'npm'), path.join(SHARED, 'advisories', 'pypi')]);
+    await importAdvisories(h.store, [sharedDataPath('advisories', 'npm'), sharedDataPath('advisories', 'pypi')]);
     for (const c of CLIENT_CASES) await clientBench(h, c);
   } finally {
     await h.close();
@@ -201,7 +219,9 @@ async function heartbeatsOnly(): Promise<void> {
 async function mcpScanOnly(): Promise<void> {
   const h = await startHarness();
   try {
-    await importAdvisories(h.store, [path.join(SHARED, 'advisories', 'npm'), path.join(SHARED, 'advisories', 'pypi')]);
+    if (withData('the real npm and PyPI advisories of the MCP scan (it runs against none)')) {
+      await importAdvisories(h.store, [sharedDataPath('advisories', 'npm'), sharedDataPath('advisories', 'pypi')]);
+    }
     await mcpScanBench(h);
   } finally {
     await h.close();
@@ -229,16 +249,20 @@ async function main(): Promise<void> {
   if (process.argv.includes('heartbeats')) return heartbeatsOnly();
   if (process.argv.includes('mcp-scan')) return mcpScanOnly();
   if (process.argv.includes('mcp-usage')) return mcpUsageOnly();
-  await matchingBench(SHARED);
+  if (withData('matching speed on the real advisories')) await matchingBench();
   await attributionInProcessBench();
   const h = await startHarness();
   try {
-    const [pypi, pypiMs] = await timed(() => importAdvisories(h.store, [path.join(SHARED, 'advisories', 'pypi-all.zip')]));
-    row(`import of the complete PyPI set (pypi-all.zip, ${pypi.new} advisories)`, fmt(pypiMs));
-    const [again, againMs] = await timed(() => importAdvisories(h.store, [path.join(SHARED, 'advisories', 'pypi-all.zip')]));
-    row(`re-import of the same set (${again.unchanged} unchanged, generation kept: ${again.generation === pypi.generation})`, fmt(againMs));
-    const [imported, importMs] = await timed(() => importAdvisories(h.store, [path.join(SHARED, 'advisories', 'npm'), syntheticAdvisories(2000)]));
-    row('advisory import (npm + 2,000 synthetic)', fmt(importMs), `${imported.total} advisories`);
+    if (withData('import of the complete PyPI set')) {
+      const [pypi, pypiMs] = await timed(() => importAdvisories(h.store, [sharedDataPath('advisories', 'pypi-all.zip')]));
+      row(`import of the complete PyPI set (pypi-all.zip, ${pypi.new} advisories)`, fmt(pypiMs));
+      const [again, againMs] = await timed(() => importAdvisories(h.store, [sharedDataPath('advisories', 'pypi-all.zip')]));
+      row(`re-import of the same set (${again.unchanged} unchanged, generation kept: ${again.generation === pypi.generation})`, fmt(againMs));
+    }
+    // The synthetic advisories are what the 10,000-node snapshot's findings below come from: imported either way.
+    const npm = withData('the real npm advisories of the advisory import (synthetic ones only)') ? [sharedDataPath('advisories', 'npm')] : [];
+    const [imported, importMs] = await timed(() => importAdvisories(h.store, [...npm, syntheticAdvisories(2000)]));
+    row(`advisory import (${npm.length ? 'npm + ' : ''}2,000 synthetic)`, fmt(importMs), `${imported.total} advisories`);
 
     const small = benchSnapshot(1000, 'bench-1k');
     const big = benchSnapshot(10000, 'bench-10k');
@@ -315,13 +339,15 @@ async function main(): Promise<void> {
     row(`largest v2 document: upload → completed, pool of ${defaultThreads()} threads`, fmt(await attributionEndToEnd(h, 'pool')), '≤ 2 s');
 
     // The real npm lockfile, against OSV-Scanner's offline CLI on the same advisories.
-    const lockPath = path.join(SHARED, 'lockfiles', 'npm', 'piscinajs__piscina__package-lock.json');
-    const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
-    const real = JSON.stringify(snapshotFromNpmLock(lock, { project: 'piscina', includeDev: true }));
-    const ours = await uploadToCompleted(h, real, 10);
-    row('piscina package-lock (592 packages): upload → completed, median', fmt(median(ours)));
-    await importAdvisories(h.store, [path.join(SHARED, 'advisories', 'pypi')]);
-    for (const c of CLIENT_CASES) await clientBench(h, c);
+    if (withData('the real lockfiles: piscina upload → completed, the CI client beside OSV-Scanner')) {
+      const lockPath = sharedDataPath('lockfiles', 'npm', 'piscinajs__piscina__package-lock.json');
+      const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
+      const real = JSON.stringify(snapshotFromNpmLock(lock, { project: 'piscina', includeDev: true }));
+      const ours = await uploadToCompleted(h, real, 10);
+      row('piscina package-lock (592 packages): upload → completed, median', fmt(median(ours)));
+      await importAdvisories(h.store, [sharedDataPath('advisories', 'pypi')]);
+      for (const c of CLIENT_CASES) await clientBench(h, c);
+    }
     await quiesce(h);
     await pagedBench(h);
     await signInBench(h);

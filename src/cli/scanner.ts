@@ -4,7 +4,8 @@ import { importAdvisories, importFailed, type ImportReport } from '../advisories
 import { configuredSources, syncAdvisories } from '../advisories/sync';
 import { loadConfig, requireMongoUri, requireTemporalAddress } from '../config';
 import { createOrgWithOwner, createSession, findOrCreateUser, revokeSession } from '../storage/accounts';
-import { connectStore, ensureIndexes, type Store } from '../storage/mongo';
+import { connectStore, type Store } from '../storage/mongo';
+import { prepareStore } from '../storage/migrations';
 
 const USAGE = `usage:
   scanner admin bootstrap --org NAME --email EMAIL [--json]   create an organization, its owner and a session
@@ -14,13 +15,15 @@ const USAGE = `usage:
   scanner advisories import PATH...                           import OSV advisories (.json, .yaml, dirs, .zip)
   scanner advisories sync [SOURCE...]                         pull paths and https zip URLs (default: ADVISORY_SOURCES)
   scanner advisories schedule [--every 6h]                    create/update the advisory-refresh Temporal Schedule
-  scanner temporal setup                                      register the search attributes on a Temporal cluster`;
+  scanner temporal setup                                      register the search attributes on a Temporal cluster
+  scanner db show scan ID                                     a stored scan with its packed fields decoded (JSON)
+  scanner db show findings ID                                 a completed scan's stored findings, decoded (JSON)`;
 
 async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const store = await connectStore(requireMongoUri(config), config.mongoDb, { maxPoolSize: 4 });
   try {
-    await ensureIndexes(store);
+    await prepareStore(store);
     return await fn(store);
   } finally {
     await store.close();
@@ -182,6 +185,21 @@ export async function main(argv: string[]): Promise<number> {
       await connection.close();
     }
     return 0;
+  }
+  if (group === 'db' && command === 'show') {
+    const [what, id] = positionals;
+    if ((what !== 'scan' && what !== 'findings') || !id || positionals.length !== 2) throw new Error('give scan ID or findings ID\n' + USAGE);
+    const { showFindings, showScan, NotStored } = await import('./db-show');
+    return withStore(async (store) => {
+      try {
+        console.log(JSON.stringify(what === 'scan' ? await showScan(store, id) : await showFindings(store, id), null, 2));
+        return 0;
+      } catch (err) {
+        if (!(err instanceof NotStored)) throw err;
+        console.error(err.message);
+        return 1;
+      }
+    });
   }
   if (group === 'temporal' && command === 'setup') {
     const config = loadConfig();

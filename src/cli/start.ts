@@ -6,7 +6,7 @@ import path from 'node:path';
 import { startLocalInfra, type LocalInfra } from '../infra/local';
 import { isAlive, spawnProcess, describeExit, type ManagedProcess } from '../infra/proc';
 import { freePort, isPortFree, waitUntil } from '../infra/ports';
-import { readRuntime, removeRuntime, runtimeFile, writeRuntime, type RuntimeInfo } from '../infra/runtime';
+import { readRuntime, removeRuntime, runtimeFile, writeRuntime, type RuntimeInfo } from '../infra/runtime-file';
 import { localMetricsPorts, type LocalMetrics } from '../metrics/local';
 import { redactUri, secureDataDir } from '../infra/private';
 import { projectRoot, type InfraLog } from '../infra/tools';

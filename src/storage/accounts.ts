@@ -2,7 +2,7 @@
 import { newId, newSecret, sha256Hex } from '../domain/ids';
 import type { Store } from './mongo';
 import { isDuplicateKey } from './mongo';
-import type { MemberDoc, OrgDoc, SessionDoc, UserDoc } from './documents';
+import type { MemberDoc, OrgDoc, SessionDoc, UserDoc } from './documents/accounts';
 import type { Role } from '../domain/roles';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -55,7 +55,7 @@ export type SessionStatus = 'active' | 'revoked' | 'expired' | 'idle';
 
 /**
  * Absolute expiry for every session (valid while now < expiresAt); app sessions also end SESSION_IDLE_MS after their
- * last use (platform.md §3: 7 days idle). The operator CLI's sessions keep their rules: no idle limit.
+ * last use (7 days idle). The operator CLI's sessions keep their rules: no idle limit.
  */
 export function sessionStatus(s: SessionDoc, now = new Date()): SessionStatus {
   if (s.revokedAt) return 'revoked';

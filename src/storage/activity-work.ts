@@ -1,6 +1,6 @@
 // Intermediate results of a scan's activities, so that each activity is retriable on its own and Temporal
 // payloads stay tiny. Keyed by (scan, kind) and replaced on retry: a retried activity never duplicates anything.
-import { packBytes, packJson, unpackBytes, unpackJson } from './compress';
+import { packBytes, packJson, unpackBytes, unpackJson } from './codec';
 import type { Store } from './mongo';
 
 export async function putWork(store: Store, scanId: string, kind: string, value: unknown): Promise<void> {

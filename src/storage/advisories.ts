@@ -2,9 +2,9 @@
 // document. A scan pins the generation current when it starts, so it never sees a half-applied import.
 import { createHash } from 'node:crypto';
 import { newId } from '../domain/ids';
-import type { OsvAdvisory } from '../domain/types';
-import { packJson, unpackJson } from './compress';
-import type { AdvisoryGenerationDoc } from './documents';
+import type { OsvAdvisory } from '../shared/types';
+import { packJson, unpackJson } from './codec';
+import type { AdvisoryGenerationDoc } from './documents/advisories';
 import type { Store } from './mongo';
 
 const POINTER_ID = 'advisoryGeneration';

@@ -1,7 +1,7 @@
 // API keys: the secret is returned once and stored only as its SHA-256 (the document's _id).
 import type { Filter } from 'mongodb';
 import { newId, newSecret, sha256Hex } from '../domain/ids';
-import type { ApiKeyDoc } from './documents';
+import type { ApiKeyDoc } from './documents/accounts';
 import type { Store } from './mongo';
 
 export interface NewApiKey {

@@ -1,7 +1,7 @@
-// A paged scan's attributions, stored apart from its findings (platform.md §2): the findings chunks carry
+// A paged scan's attributions, stored apart from its findings: the findings chunks carry
 // `attributions: []` and `attributionCount`, and every read answers from a few _id reads, whatever the graph's size:
 //   `${scan}:list:${pkg}:${n}`   the attributions of one vulnerable package without their paths (what an attributions
-//                                page shows), in the spec's order, compressed, in chunks; chunk 0 also holds how many
+//                                page shows), in the API's order, compressed, in chunks; chunk 0 also holds how many
 //                                chunks there are and where each chunk of paths starts
 //   `${scan}:path:${pkg}:${n}`   their paths and origins' paths, in smaller chunks (a path read decodes one)
 //   `${scan}:scope:${view}:${kind}:${bucket}`   per view and module or team: the findings in it, with counts (the
@@ -13,8 +13,8 @@
 import { createHash } from 'node:crypto';
 import { Binary, MongoBulkWriteError } from 'mongodb';
 import type { AttributionListItem, AttributionPathItem, ModuleCounts, ScopeEntry, View } from '../domain/attribution/views';
-import type { ScanAttributionDoc } from './documents';
-import { packBytes, packJson, unpackBytes } from './compress';
+import type { ScanAttributionDoc } from './documents/scans';
+import { packBytes, packJson, unpackBytes } from './codec';
 import type { Store } from './mongo';
 import { byteBoundedCache } from './results';
 import { envInt } from '../config';

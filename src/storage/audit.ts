@@ -1,6 +1,6 @@
 // The audit trail (additive): who did what to whom, when, in which request. Append-only.
 import { newId } from '../domain/ids';
-import type { AuditEventDoc } from './documents';
+import type { AuditEventDoc } from './documents/service';
 import type { Store } from './mongo';
 
 export type AuditType =

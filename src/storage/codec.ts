@@ -1,5 +1,10 @@
-// Compressed Binary values: snapshots, result chunks and advisory chunks are stored this way (Binary values move
-// fast through FerretDB, nested documents do not).
+// The one codec of packed stored fields. Binary values move fast through FerretDB, nested documents do not, so what
+// a reader never filters on is stored as one Binary value:
+// - gzip-compressed JSON or bytes (packJson, packBytes): snapshots, result chunks, advisory and inventory chunks,
+//   attributions, work between activities;
+// - plain JSON (packPlainJson): small values decoded on every read, where gzip would cost more than it saves (the
+//   details and outcome of a scan document).
+// `scanner db show` decodes both for an operator (src/cli/db-show.ts).
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Binary } from 'mongodb';
@@ -21,4 +26,18 @@ export async function unpackBytes(bin: Binary): Promise<Buffer> {
 
 export async function unpackJson<T>(bin: Binary): Promise<T> {
   return JSON.parse((await unpackBytes(bin)).toString('utf8')) as T;
+}
+
+export function packPlainJson(value: unknown): Binary {
+  return new Binary(Buffer.from(JSON.stringify(value)));
+}
+
+export function unpackPlainJson<T>(bin: Binary): T {
+  return JSON.parse(Buffer.from(bin.buffer).toString('utf8')) as T;
+}
+
+/** Whether a Binary value holds gzip data (its magic bytes): for tools that decode stored values they did not write. */
+export function isGzip(bin: Binary): boolean {
+  const b = bin.buffer;
+  return b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 }

@@ -1,8 +1,8 @@
-// Gateway enrollment tokens (platform.md §5): the svc_gw_ token is returned once and stored only as its SHA-256 (the
+// Gateway enrollment tokens: the svc_gw_ token is returned once and stored only as its SHA-256 (the
 // document's _id). Single use: the enrollment that inserts the claim `enrollment-token-used:<id>` takes it.
 import { newId, newSecret, sha256Hex } from '../domain/ids';
 import { enrollmentTokenStatus, type EnrollmentTokenStatus } from '../domain/hosts/status';
-import type { EnrollmentTokenDoc } from './documents';
+import type { EnrollmentTokenDoc } from './documents/fleet';
 import { claimDecision, revokeOnce } from './decisions';
 import type { Store } from './mongo';
 

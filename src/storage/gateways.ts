@@ -1,11 +1,11 @@
-// Gateways (platform.md §5): enrollment (pending), approval within the requested scope (active), heartbeats,
+// Gateways: enrollment (pending), approval within the requested scope (active), heartbeats,
 // revocation, the inventory list. Approval and revocation are decided by claims (storage/decisions.ts); statuses that
 // depend on the clock (expired) are derived when read (domain/hosts/status.ts).
 import type { Filter } from 'mongodb';
 import { newId, newSecret, sha256Hex } from '../domain/ids';
 import type { FleetWindows, GatewayStatus } from '../domain/hosts/status';
 import { claimDecision, revokeOnce } from './decisions';
-import type { EnrollmentTokenDoc, GatewayDoc } from './documents';
+import type { EnrollmentTokenDoc, GatewayDoc } from './documents/fleet';
 import { markEnrollmentTokenUsed, useEnrollmentToken } from './enrollment-tokens';
 import type { Store } from './mongo';
 

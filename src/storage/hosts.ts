@@ -1,4 +1,4 @@
-// Hosts (platform.md §4): attestation by a registration token, heartbeats by the host's credential, revocation, the
+// Hosts: attestation by a registration token, heartbeats by the host's credential, revocation, the
 // inventory list. Every decision that must have one winner is a claim (storage/decisions.ts): a machine's next host
 // (`host-machine:<org>:<sha256(machineId)>:<seq>`), a host's next credential (`host-credential:<host>:<gen>`) and a
 // revocation. Credentials are stored only as SHA-256 hashes; the one of generation host.credentialGen is valid.
@@ -9,7 +9,7 @@ import type { FleetWindows, HostStatus } from '../domain/hosts/status';
 import { hostStatus } from '../domain/hosts/status';
 import { newId, newSecret, sha256Hex } from '../domain/ids';
 import { claimDecision, releaseDecision, revokeOnce } from './decisions';
-import type { HostCredentialDoc, HostDoc, RegistrationTokenDoc } from './documents';
+import type { HostCredentialDoc, HostDoc, RegistrationTokenDoc } from './documents/fleet';
 import type { Store } from './mongo';
 import { takeUse } from './registration-tokens';
 

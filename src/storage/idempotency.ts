@@ -1,6 +1,6 @@
 // Idempotency records: _id = `${orgId}:${key}`, claimed with an insert before the scan is stored so that two
 // concurrent requests with the same key cannot both create a scan. Expiry is checked on read (no TTL on FerretDB).
-import type { IdempotencyDoc } from './documents';
+import type { IdempotencyDoc } from './documents/scans';
 import { isDuplicateKey, type Store } from './mongo';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -27,7 +27,7 @@ export async function claimKey(store: Store, orgId: string, key: string, bodyHas
   throw new Error(`could not claim idempotency key ${_id}`);
 }
 
-/** Frees a key: after a failed upload, or when its scan failed with internal_error (decisions.md). */
+/** Frees a key: after a failed upload, or when its scan failed with internal_error. */
 export async function releaseKey(store: Store, orgId: string, key: string, scanId: string): Promise<void> {
   await store.c.idempotency.deleteOne({ _id: `${orgId}:${key}`, scanId });
 }

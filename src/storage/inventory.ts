@@ -1,12 +1,12 @@
-// The dependency inventory of completed scans (platform.md §1). A scan's items are immutable: written as a few
+// The dependency inventory of completed scans. A scan's items are immutable: written as a few
 // _id-keyed compressed chunks before the scan is marked completed (replace-by-_id, so a retried publish overwrites),
 // and read through a per-process cache. "The latest completed scan of each ecosystem" of a project is found from a
 // few small head entries, one per scan whose inventory was written, read by top-level equality on the project.
 import { LRUCache } from 'lru-cache';
 import { compareCodePoints, normalizedName, type InventoryItem } from '../domain/inventory';
 import { envInt } from '../config';
-import { packJson, unpackBytes } from './compress';
-import type { InventoryHeadDoc } from './documents';
+import { packJson, unpackBytes } from './codec';
+import type { InventoryHeadDoc } from './documents/inventory';
 import type { Store } from './mongo';
 import { byteBoundedCache } from './results';
 import { getScan } from './scans';

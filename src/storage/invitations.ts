@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newId, newSecret, sha256Hex } from '../domain/ids';
 import { addMember } from './accounts';
-import type { InvitationDoc, MemberDoc } from './documents';
+import type { InvitationDoc, MemberDoc } from './documents/accounts';
 import type { Role } from '../domain/roles';
 import { isDuplicateKey, type Store } from './mongo';
 

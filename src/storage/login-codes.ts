@@ -1,4 +1,4 @@
-// One-time sign-in codes (platform.md §3), stored. The rules are in domain/sign-in; this file only keeps the state.
+// One-time sign-in codes, stored. The rules are in domain/sign-in; this file only keeps the state.
 //
 // - loginCodes: the current code of each email, _id = the normalised email; a new code replaces the document. The
 //   code is stored as its keyed hash only (domain/sign-in/codes.ts codeHash), with the hash of the browser binding.
@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { judgeAttempt, MAX_ATTEMPTS, precheck, type CodeRecord, type CodeVerdict } from '../domain/sign-in/codes';
 import { CODES_PER_ADDRESS, CODES_PER_EMAIL, limitWindow, retryAfterSeconds } from '../domain/sign-in/limits';
 import { sha256Hex } from '../domain/ids';
-import type { LoginAttemptDoc, LoginCodeDoc, LoginLimitDoc } from './documents';
+import type { LoginAttemptDoc, LoginCodeDoc, LoginLimitDoc } from './documents/accounts';
 import { isDuplicateKey, type Store } from './mongo';
 
 const endId = (codeId: string) => `${codeId}:end`;

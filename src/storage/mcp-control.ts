@@ -1,4 +1,4 @@
-// The organization's MCP control level (platform.md §6): observe (default), warn or block. One document per
+// The organization's MCP control level: observe (default), warn or block. One document per
 // organization, _id = the organization's id.
 import type { ControlLevel } from '../domain/mcp/decision';
 import { isDuplicateKey, type Store } from './mongo';

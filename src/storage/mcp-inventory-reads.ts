@@ -1,8 +1,8 @@
-// Reads of the MCP inventory for GET /v1/mcp/servers and /v1/mcp/servers/{id} (platform.md §6). The MCP scan
+// Reads of the MCP inventory for GET /v1/mcp/servers and /v1/mcp/servers/{id}. The MCP scan
 // workflow writes these collections; a server's hosts, clients and current issues come from its placements (where
 // it is configured now, per host, client, config path and name).
 import type { Filter } from 'mongodb';
-import type { McpIssueCode, McpPlacementDoc, McpServerDoc } from './documents';
+import type { McpIssueCode, McpPlacementDoc, McpServerDoc } from './documents/mcp';
 import type { Store } from './mongo';
 
 export type ServerPosition = [identity: string, id: string];

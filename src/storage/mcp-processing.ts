@@ -1,10 +1,10 @@
-// The writes of MCP scan processing (platform.md §6): scan status, inventory servers, tool pins and placements. Every
+// The writes of MCP scan processing: scan status, inventory servers, tool pins and placements. Every
 // write is keyed by a deterministic _id and replaces (never appends), so a retried activity duplicates nothing; and
 // none relies on a unique secondary index (FerretDB does not enforce them reliably): two workers racing on one
 // server, pin or placement collide on its _id, and the loser's duplicate-key error is handled.
 import { createHash } from 'node:crypto';
 import { MongoBulkWriteError } from 'mongodb';
-import type { McpIssueCode, McpIssueDoc, McpPlacementDoc, McpPlacementResultDoc, McpScanDoc, McpServerDoc, McpToolPinDoc } from './documents';
+import type { McpIssueCode, McpIssueDoc, McpPlacementDoc, McpPlacementResultDoc, McpScanDoc, McpServerDoc, McpToolPinDoc } from './documents/mcp';
 import { isDuplicateKey, type Store } from './mongo';
 
 /**

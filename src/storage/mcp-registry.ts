@@ -1,11 +1,11 @@
-// The MCP registry (platform.md §6): one entry per (organization, identity), upserted by identity. The entry's _id is
+// The MCP registry: one entry per (organization, identity), upserted by identity. The entry's _id is
 // derived from both (mre_ + 22 hex digits of their SHA-256), so two concurrent upserts of one identity write the same
 // document: an insert race ends in a duplicate _id, which FerretDB does enforce (it does not reliably enforce unique
 // secondary indexes, README "Local database caveat"), and the loser's write becomes an update. A deleted entry's
 // identity upserted again gets the same id back.
 import { sha256Hex } from '../domain/ids';
 import { isDuplicateKey, type Store } from './mongo';
-import type { McpRegistryEntryDoc } from './documents';
+import type { McpRegistryEntryDoc } from './documents/mcp';
 
 export const registryEntryId = (orgId: string, identity: string): string => `mre_${sha256Hex(`${orgId}\0${identity}`).slice(0, 22)}`;
 

@@ -1,7 +1,7 @@
-// MCP scans (platform.md §6): stored at upload, already redacted (src/http/mcp/scan-body.ts), status queued; the MCP
+// MCP scans: stored at upload, already redacted (src/http/mcp/scan-body.ts), status queued; the MCP
 // scan workflow processes them. A tool's inputSchema is stored as its JSON text: FerretDB refuses field names that
 // start with `$` or hold a `.`, and JSON Schemas are full of them ($schema, $ref, $defs, "a.b" properties).
-import type { McpScanDoc, McpStoredTool } from './documents';
+import type { McpScanDoc, McpStoredTool } from './documents/mcp';
 import type { Store } from './mongo';
 
 export async function insertMcpScan(store: Store, doc: McpScanDoc): Promise<void> {

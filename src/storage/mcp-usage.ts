@@ -1,10 +1,10 @@
-// MCP usage events (platform.md §6): idempotent per (organization, eventId) by a deterministic _id (the SHA-256 of
+// MCP usage events: idempotent per (organization, eventId) by a deterministic _id (the SHA-256 of
 // both), so a repeated event, in one batch or in two concurrent requests, is one insert and duplicates elsewhere; a
 // repeated pre event gets the decision stored with the first. Usage of a server (calls, errors, blocked, last call) is
 // computed from the stored events when read, never kept in a counter beside them.
 import type { Filter } from 'mongodb';
 import { sha256Hex } from '../domain/ids';
-import type { McpUsageEventDoc } from './documents';
+import type { McpUsageEventDoc } from './documents/mcp';
 import type { Store } from './mongo';
 
 export const usageEventDocId = (orgId: string, eventId: string): string => sha256Hex(`${orgId}\0${eventId}`);

@@ -1,5 +1,5 @@
-// Members of an organization: listing in the spec's order, role changes and removal with the last-owner rule.
-import type { MemberDoc } from './documents';
+// Members of an organization: listing in the contract's order, role changes and removal with the last-owner rule.
+import type { MemberDoc } from './documents/accounts';
 import type { Role } from '../domain/roles';
 import type { Store } from './mongo';
 

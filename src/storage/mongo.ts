@@ -1,58 +1,123 @@
 // One MongoDB connection per process and the collections the service uses. The same code runs on a real MongoDB
-// replica set and on the local FerretDB: every hot path is an _id lookup or top-level equality (local-database.md).
+// replica set and on the local FerretDB: every hot path is an _id lookup or top-level equality (docs/configuration.md,
+// "Local MongoDB-wire database").
 import { MongoClient, Db, Collection, MongoServerError } from 'mongodb';
-import type * as D from './documents';
-import { refileLegacyScans } from './scan-regions-upgrade';
+import type { ApiKeyDoc, InvitationDoc, LoginAttemptDoc, LoginCodeDoc, LoginLimitDoc, MemberDoc, OrgDoc, SessionDoc, UserDoc } from './documents/accounts';
+import type { AdvisoryChunkDoc, AdvisoryGenerationDoc } from './documents/advisories';
+import type { EnrollmentTokenDoc, GatewayCredentialDoc, GatewayDoc, HostCredentialDoc, HostDoc, RegistrationTokenDoc, RegistrationUseDoc } from './documents/fleet';
+import type { InventoryChunkDoc, InventoryHeadDoc } from './documents/inventory';
+import type { McpControlDoc, McpPlacementDoc, McpPlacementResultDoc, McpRegistryEntryDoc, McpScanDoc, McpServerDoc, McpToolPinDoc, McpUsageEventDoc } from './documents/mcp';
+import type { ClaimDoc, IdempotencyDoc, ProjectDoc, ScanAttributionDoc, ScanListTokenDoc, ScanRegionDoc, ScanResultChunkDoc, ScanWorkDoc, SnapshotDoc, StoredScanDoc } from './documents/scans';
+import type { AuditEventDoc, CounterDoc, RateCounterDoc, SettingDoc } from './documents/service';
+import type { UploadDoc, UploadLedgerDoc, UploadPartDoc } from './documents/uploads';
+import type { WebhookDeliveryDoc, WebhookDoc } from './documents/webhooks';
 
-export interface Collections {
-  orgs: Collection<D.OrgDoc>;
-  users: Collection<D.UserDoc>;
-  members: Collection<D.MemberDoc>;
-  sessions: Collection<D.SessionDoc>;
-  apiKeys: Collection<D.ApiKeyDoc>;
-  projects: Collection<D.ProjectDoc>;
-  scans: Collection<D.StoredScanDoc>;
-  snapshots: Collection<D.SnapshotDoc>;
-  scanResults: Collection<D.ScanResultChunkDoc>;
-  scanWork: Collection<D.ScanWorkDoc>;
-  scanAttributions: Collection<D.ScanAttributionDoc>;
-  idempotency: Collection<D.IdempotencyDoc>;
-  settings: Collection<D.SettingDoc>;
-  counters: Collection<D.CounterDoc>;
-  scanRegions: Collection<D.ScanRegionDoc>;
-  scanListTokens: Collection<D.ScanListTokenDoc>;
-  claims: Collection<D.ClaimDoc>;
-  invitations: Collection<D.InvitationDoc>;
-  auditEvents: Collection<D.AuditEventDoc>;
-  rateCounters: Collection<D.RateCounterDoc>;
-  advisoryGenerations: Collection<D.AdvisoryGenerationDoc>;
-  advisoryChunks: Collection<D.AdvisoryChunkDoc>;
-  uploads: Collection<D.UploadDoc>;
-  uploadParts: Collection<D.UploadPartDoc>;
-  webhooks: Collection<D.WebhookDoc>;
-  webhookDeliveries: Collection<D.WebhookDeliveryDoc>;
-  uploadLedger: Collection<D.UploadLedgerDoc>;
-  inventoryChunks: Collection<D.InventoryChunkDoc>;
-  inventoryHeads: Collection<D.InventoryHeadDoc>;
-  loginCodes: Collection<D.LoginCodeDoc>;
-  loginAttempts: Collection<D.LoginAttemptDoc>;
-  loginLimits: Collection<D.LoginLimitDoc>;
-  registrationTokens: Collection<D.RegistrationTokenDoc>;
-  registrationUses: Collection<D.RegistrationUseDoc>;
-  hosts: Collection<D.HostDoc>;
-  hostCredentials: Collection<D.HostCredentialDoc>;
-  enrollmentTokens: Collection<D.EnrollmentTokenDoc>;
-  gateways: Collection<D.GatewayDoc>;
-  mcpScans: Collection<D.McpScanDoc>;
-  mcpServers: Collection<D.McpServerDoc>;
-  mcpPlacements: Collection<D.McpPlacementDoc>;
-  mcpPlacementResults: Collection<D.McpPlacementResultDoc>;
-  mcpToolPins: Collection<D.McpToolPinDoc>;
-  mcpRegistry: Collection<D.McpRegistryEntryDoc>;
-  mcpControl: Collection<D.McpControlDoc>;
-  mcpUsageEvents: Collection<D.McpUsageEventDoc>;
-  gatewayCredentials: Collection<D.GatewayCredentialDoc>;
+/**
+ * Every collection of the service and the document type it holds: the one declaration. The collection's name in the
+ * database is its key here.
+ */
+export interface CollectionDocs {
+  orgs: OrgDoc;
+  users: UserDoc;
+  members: MemberDoc;
+  sessions: SessionDoc;
+  apiKeys: ApiKeyDoc;
+  projects: ProjectDoc;
+  scans: StoredScanDoc;
+  snapshots: SnapshotDoc;
+  scanResults: ScanResultChunkDoc;
+  scanWork: ScanWorkDoc;
+  scanAttributions: ScanAttributionDoc;
+  idempotency: IdempotencyDoc;
+  settings: SettingDoc;
+  counters: CounterDoc;
+  scanRegions: ScanRegionDoc;
+  scanListTokens: ScanListTokenDoc;
+  claims: ClaimDoc;
+  invitations: InvitationDoc;
+  auditEvents: AuditEventDoc;
+  rateCounters: RateCounterDoc;
+  advisoryGenerations: AdvisoryGenerationDoc;
+  advisoryChunks: AdvisoryChunkDoc;
+  uploads: UploadDoc;
+  uploadParts: UploadPartDoc;
+  webhooks: WebhookDoc;
+  webhookDeliveries: WebhookDeliveryDoc;
+  uploadLedger: UploadLedgerDoc;
+  inventoryChunks: InventoryChunkDoc;
+  inventoryHeads: InventoryHeadDoc;
+  loginCodes: LoginCodeDoc;
+  loginAttempts: LoginAttemptDoc;
+  loginLimits: LoginLimitDoc;
+  registrationTokens: RegistrationTokenDoc;
+  registrationUses: RegistrationUseDoc;
+  hosts: HostDoc;
+  hostCredentials: HostCredentialDoc;
+  enrollmentTokens: EnrollmentTokenDoc;
+  gateways: GatewayDoc;
+  mcpScans: McpScanDoc;
+  mcpServers: McpServerDoc;
+  mcpPlacements: McpPlacementDoc;
+  mcpPlacementResults: McpPlacementResultDoc;
+  mcpToolPins: McpToolPinDoc;
+  mcpRegistry: McpRegistryEntryDoc;
+  mcpControl: McpControlDoc;
+  mcpUsageEvents: McpUsageEventDoc;
+  gatewayCredentials: GatewayCredentialDoc;
 }
+
+export type Collections = { [K in keyof CollectionDocs]: Collection<CollectionDocs[K]> };
+
+/** The names, checked against CollectionDocs both ways (a missing or extra name does not compile). */
+const COLLECTION_NAMES = Object.keys({
+  orgs: true,
+  users: true,
+  members: true,
+  sessions: true,
+  apiKeys: true,
+  projects: true,
+  scans: true,
+  snapshots: true,
+  scanResults: true,
+  scanWork: true,
+  scanAttributions: true,
+  idempotency: true,
+  settings: true,
+  counters: true,
+  scanRegions: true,
+  scanListTokens: true,
+  claims: true,
+  invitations: true,
+  auditEvents: true,
+  rateCounters: true,
+  advisoryGenerations: true,
+  advisoryChunks: true,
+  uploads: true,
+  uploadParts: true,
+  webhooks: true,
+  webhookDeliveries: true,
+  uploadLedger: true,
+  inventoryChunks: true,
+  inventoryHeads: true,
+  loginCodes: true,
+  loginAttempts: true,
+  loginLimits: true,
+  registrationTokens: true,
+  registrationUses: true,
+  hosts: true,
+  hostCredentials: true,
+  enrollmentTokens: true,
+  gateways: true,
+  mcpScans: true,
+  mcpServers: true,
+  mcpPlacements: true,
+  mcpPlacementResults: true,
+  mcpToolPins: true,
+  mcpRegistry: true,
+  mcpControl: true,
+  mcpUsageEvents: true,
+  gatewayCredentials: true,
+} satisfies Record<keyof CollectionDocs, true>) as (keyof CollectionDocs)[];
 
 export interface Store {
   client: MongoClient;
@@ -88,55 +153,7 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
   });
   await client.connect();
   const db = client.db(dbName);
-  const c: Collections = {
-    orgs: db.collection('orgs'),
-    users: db.collection('users'),
-    members: db.collection('members'),
-    sessions: db.collection('sessions'),
-    apiKeys: db.collection('apiKeys'),
-    projects: db.collection('projects'),
-    scans: db.collection('scans'),
-    snapshots: db.collection('snapshots'),
-    scanResults: db.collection('scanResults'),
-    scanWork: db.collection('scanWork'),
-    scanAttributions: db.collection('scanAttributions'),
-    idempotency: db.collection('idempotency'),
-    settings: db.collection('settings'),
-    counters: db.collection('counters'),
-    scanRegions: db.collection('scanRegions'),
-    scanListTokens: db.collection('scanListTokens'),
-    claims: db.collection('claims'),
-    invitations: db.collection('invitations'),
-    auditEvents: db.collection('auditEvents'),
-    rateCounters: db.collection('rateCounters'),
-    advisoryGenerations: db.collection('advisoryGenerations'),
-    advisoryChunks: db.collection('advisoryChunks'),
-    uploads: db.collection('uploads'),
-    uploadParts: db.collection('uploadParts'),
-    uploadLedger: db.collection('uploadLedger'),
-    inventoryChunks: db.collection('inventoryChunks'),
-    inventoryHeads: db.collection('inventoryHeads'),
-    webhooks: db.collection('webhooks'),
-    webhookDeliveries: db.collection('webhookDeliveries'),
-    loginCodes: db.collection('loginCodes'),
-    loginAttempts: db.collection('loginAttempts'),
-    loginLimits: db.collection('loginLimits'),
-    registrationTokens: db.collection('registrationTokens'),
-    registrationUses: db.collection('registrationUses'),
-    hosts: db.collection('hosts'),
-    hostCredentials: db.collection('hostCredentials'),
-    enrollmentTokens: db.collection('enrollmentTokens'),
-    gateways: db.collection('gateways'),
-    gatewayCredentials: db.collection('gatewayCredentials'),
-    mcpScans: db.collection('mcpScans'),
-    mcpServers: db.collection('mcpServers'),
-    mcpPlacements: db.collection('mcpPlacements'),
-    mcpPlacementResults: db.collection('mcpPlacementResults'),
-    mcpToolPins: db.collection('mcpToolPins'),
-    mcpRegistry: db.collection('mcpRegistry'),
-    mcpControl: db.collection('mcpControl'),
-    mcpUsageEvents: db.collection('mcpUsageEvents'),
-  };
+  const c = Object.fromEntries(COLLECTION_NAMES.map((name) => [name, db.collection(name)])) as unknown as Collections;
   return { client, db, c, close: () => client.close() };
 }
 
@@ -154,7 +171,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.scans.createIndex({ orgId: 1, orgBucket: -1, startedAt: -1, _id: -1 }),
     c.scans.createIndex({ orgId: 1, projectId: 1, projectBucket: -1, startedAt: -1, _id: -1 }),
     c.scans.createIndex({ status: 1 }),
-    c.scanListTokens.createIndex({ scope: 1, b: 1 }),
+    c.scanListTokens.createIndex({ scope: 1, batch: 1 }),
     c.scanResults.createIndex({ scanId: 1 }),
     c.scanAttributions.createIndex({ scanId: 1 }),
     c.invitations.createIndex({ id: 1 }, { unique: true }),
@@ -169,7 +186,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.webhookDeliveries.createIndex({ webhookId: 1, _id: -1 }),
     c.loginAttempts.createIndex({ codeId: 1 }),
     c.loginLimits.createIndex({ key: 1 }),
-    // Hosts and gateways (platform.md §4, §5): credentials are found by _id (the hash); these serve the public ids,
+    // Hosts and gateways: credentials are found by _id (the hash); these serve the public ids,
     // the lists in their orders, a machine's hosts and the uses of a token.
     c.registrationTokens.createIndex({ id: 1 }, { unique: true }),
     c.registrationTokens.createIndex({ orgId: 1, id: -1 }),
@@ -182,7 +199,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.enrollmentTokens.createIndex({ orgId: 1, id: -1 }),
     c.gateways.createIndex({ orgId: 1, name: 1, _id: 1 }),
     c.gatewayCredentials.createIndex({ gatewayId: 1 }),
-    // MCP auditing (platform.md §6): one inventory server per identity, one registry entry per identity; the lists in
+    // MCP auditing: one inventory server per identity, one registry entry per identity; the lists in
     // their orders; the placements of a host, client and config path (replaced per scan) and of a server.
     c.mcpScans.createIndex({ orgId: 1, _id: -1 }),
     c.mcpServers.createIndex({ orgId: 1, identity: 1 }),
@@ -195,9 +212,9 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, occurredAt: -1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, hostId: 1, id: -1 }),
   ]);
-  // The earlier scan-list indexes (bucket alone), superseded by the two above.
+  // Earlier indexes: the scan-list ones of the bucket alone (superseded by the two above), the list tokens' by `b`.
   await Promise.all(['orgId_1_orgBucket_-1', 'orgId_1_projectId_1_projectBucket_-1'].map((name) => c.scans.dropIndex(name).catch(() => undefined)));
-  await refileLegacyScans(store); // once: scans stored before the scan list's time partition
+  await c.scanListTokens.dropIndex('scope_1_b_1').catch(() => undefined);
 }
 
 export function isDuplicateKey(err: unknown): boolean {

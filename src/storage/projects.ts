@@ -1,7 +1,7 @@
 // Projects: found by id, or by slug within an organization; created on first upload; listed by slug.
 import { newId } from '../domain/ids';
-import { compareCodePoints } from '../domain/inventory/ids';
-import type { ProjectDoc } from './documents';
+import { compareCodePoints } from '../shared/inventory-ids';
+import type { ProjectDoc } from './documents/scans';
 import { isDuplicateKey, type Store } from './mongo';
 
 export async function findProject(store: Store, orgId: string, ref: string): Promise<ProjectDoc | null> {

@@ -1,10 +1,10 @@
-// Host registration tokens (platform.md §4): the svc_reg_ token is returned once and stored only as its SHA-256 (the
+// Host registration tokens: the svc_reg_ token is returned once and stored only as its SHA-256 (the
 // document's _id). A token's uses are documents `${tokenId}:${n}` (n = 1..uses): the insert that creates one takes
 // that use, so concurrent attestations take exactly `uses` of them between them, on FerretDB as on MongoDB.
 import { newId, newSecret, sha256Hex } from '../domain/ids';
 import { toPairs, type Labels } from '../domain/hosts/labels';
 import { registrationTokenStatus, type RegistrationTokenStatus } from '../domain/hosts/status';
-import type { RegistrationTokenDoc } from './documents';
+import type { RegistrationTokenDoc } from './documents/fleet';
 import { revokeOnce } from './decisions';
 import { isDuplicateKey, type Store } from './mongo';
 

@@ -2,10 +2,10 @@
 // is flipped to completed. Writes are replace-by-_id, so a retried activity overwrites rather than duplicates.
 // Reads are cached per process, within a byte budget: results never change once published.
 import type { ScanModule } from '../domain/attribution/module-order';
-import type { Finding } from '../domain/types';
+import type { Finding } from '../shared/types';
 import { LRUCache } from 'lru-cache';
 import type { Binary } from 'mongodb';
-import { packJson, unpackBytes } from './compress';
+import { packJson, unpackBytes } from './codec';
 import type { Store } from './mongo';
 import { envInt } from '../config';
 

@@ -2,7 +2,7 @@
 // a scan, in storage/scans.ts, is followed by a fresh random token for the scan's two groups (organization and
 // project); a list reads the tokens of the groups it needs, one small query for up to TOKEN_BATCH groups, and decodes
 // again only the groups whose token moved. On FerretDB, which decodes every field of every document a query
-// returns (local-database.md), a repeated page costs a token query instead of some 70 scan documents.
+// returns (docs/configuration.md), a repeated page costs a token query instead of some 70 scan documents.
 //
 // Why a token read before the documents validates them: a write applied after the documents were read moves the
 // token after it is applied, so after it the token differs from the one read before (tokens are random and never
@@ -12,7 +12,7 @@
 import { randomInt } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { MongoServerError, type Db } from 'mongodb';
-import type { ScanDoc } from './documents';
+import type { ScanDoc } from './documents/scans';
 import type { Store } from './mongo';
 import { orgScope, projectScope } from './scan-regions';
 
@@ -37,7 +37,7 @@ const tokenId = (scope: string, g: number) => `${scope}|${g}`;
 const isDuplicateKey = (err: unknown) => err instanceof MongoServerError && err.code === 11000;
 
 async function touch(store: Store, scope: string, g: number): Promise<void> {
-  const doc = { scope, b: Math.floor(g / TOKEN_BATCH), t: randomInt(2 ** 47) };
+  const doc = { scope, batch: Math.floor(g / TOKEN_BATCH), token: randomInt(2 ** 47) };
   // Two first upserts of one token can race to insert it (FerretDB does not retry them): the loser writes again.
   for (let attempt = 0; ; attempt++) {
     try {
@@ -57,8 +57,8 @@ export async function touchScanGroups(store: Store, s: { orgId: string; projectI
 /** The current tokens of these groups of a scope (read them before the groups' documents). */
 export async function groupTokens(store: Store, scope: string, groups: number[]): Promise<Map<number, Token>> {
   const batches = [...new Set(groups.map((g) => Math.floor(g / TOKEN_BATCH)))];
-  const docs = (await Promise.all(batches.map((b) => store.c.scanListTokens.find({ scope, b }).toArray()))).flat();
-  const byId = new Map(docs.map((d) => [d._id, d.t]));
+  const docs = (await Promise.all(batches.map((b) => store.c.scanListTokens.find({ scope, batch: b }).toArray()))).flat();
+  const byId = new Map(docs.map((d) => [d._id, d.token]));
   return new Map(groups.map((g) => [g, byId.get(tokenId(scope, g)) ?? null]));
 }
 

@@ -8,7 +8,7 @@
 import { LRUCache } from 'lru-cache';
 import { MongoServerError, type Db, type Filter } from 'mongodb';
 import { firstRegion, holds, nextRegion, type Region } from '../domain/scan-list/regions';
-import type { ScanRegionDoc, StoredScanDoc } from './documents';
+import type { ScanRegionDoc, StoredScanDoc } from './documents/scans';
 import type { Store } from './mongo';
 
 /** An organization's or a project's list: the scans it holds and the field that carries their group. */
@@ -57,8 +57,8 @@ function remember(st: ScopeState, r: Region): Region {
   return r;
 }
 
-const regionOfDoc = (d: ScanRegionDoc): Region => ({ n: d.n, start: d.start, end: d.end, g: d.g, since: d.since });
-export const regionDoc = (scope: string, r: Region): ScanRegionDoc => ({ _id: regionId(scope, r.n), scope, ...r });
+const regionOfDoc = (d: ScanRegionDoc): Region => ({ n: d.n, start: d.start, end: d.end, g: d.group, since: d.since });
+export const regionDoc = (scope: string, r: Region): ScanRegionDoc => ({ _id: regionId(scope, r.n), scope, n: r.n, start: r.start, end: r.end, group: r.g, since: r.since });
 const isDuplicateKey = (err: unknown) => err instanceof MongoServerError && err.code === 11000;
 
 async function region(store: Store, scope: string, st: ScopeState, n: number): Promise<Region | null> {

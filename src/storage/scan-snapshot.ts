@@ -1,7 +1,7 @@
 // The snapshot a scan was made from, parsed: the single upload's stored body, or for a multipart (paged) scan its
-// upload's create body and parts, parsed one by one and merged in part order (platform.md §2). Read by the worker
+// upload's create body and parts, parsed one by one and merged in part order. Read by the worker
 // (activities/inputs.ts, cached there) and by the exports (src/http/scans/exports.ts).
-import type { Snapshot } from '../domain/types';
+import type { Snapshot } from '../shared/types';
 import { mergeUpload } from '../domain/snapshot/parts-merge';
 import type { PartBody, UploadHeader } from '../domain/snapshot/parts';
 import type { Store } from './mongo';

@@ -1,68 +1,18 @@
-// Scan documents stay small (no module metadata or results inside), and what lists show is one Binary value:
-// lists decode little (see StoredScanDoc). Every other module sees the plain ScanDoc.
+// Scan documents stay small (no module metadata or results inside), and what lists do not filter on is packed (see
+// StoredScanDoc; the codec is ./scan-document.ts). Every other module sees the plain ScanDoc.
 // Every write to a scan document goes through this module, which moves the list tokens of the scan's groups after
 // it (storage/scan-list-cache.ts): a write elsewhere would leave lists showing the scan as it was.
-import { Binary, type Filter } from 'mongodb';
-import type { FailureReason, SeverityCounts } from '../domain/types';
-import type { ScanDoc, StoredScanDoc } from './documents';
+import type { Filter } from 'mongodb';
+import type { FailureReason, SeverityCounts } from '../shared/types';
+import type { ScanDoc, StoredScanDoc } from './documents/scans';
+import { outcomeFields, pack, unpack } from './scan-document';
 import { isDuplicateKey, type Store } from './mongo';
 import { cachedGroup, groupTokens, keepGroup, touchScanGroups } from './scan-list-cache';
 import { fileScanGroups, knownNewestGroup, newestGroup, orgScope, projectScope } from './scan-regions';
 import { GROUP_TARGET, newestFirst, type ListKey } from '../domain/scan-list/regions';
 
-/** What processing sets; replaced whole by each status move. */
-type Outcome = Pick<ScanDoc, 'finishedAt' | 'failureReason' | 'failureMessage' | 'findings' | 'suppressed' | 'advisoryGeneration' | 'unmatchedVersions' | 'resultChunks' | 'findingCount' | 'moduleCount'>;
-// Multipart scans (platform.md §2) also fix, at completion of their upload: attributionMode, uploadId and moduleCount
-// (the number of modules, known then; an outcome that sets moduleCount overrides it in unpack).
-type Fixed = Pick<ScanDoc, 'target' | 'ecosystem' | 'schemaVersion' | 'nodeCount' | 'graphSize' | 'bodyBytes' | 'metadata' | 'attributionMode' | 'uploadId' | 'moduleCount'>;
-
 /** What a scan's list groups are known by. */
 const GROUPS = { orgId: 1, projectId: 1, orgBucket: 1, projectBucket: 1 } as const;
-
-const bin = (value: unknown) => new Binary(Buffer.from(JSON.stringify(value)));
-const json = <T>(b: Binary): T => JSON.parse(Buffer.from(b.buffer).toString('utf8')) as T;
-
-function outcomeOf(s: Partial<ScanDoc>): Outcome {
-  return {
-    finishedAt: s.finishedAt ?? null,
-    failureReason: s.failureReason ?? null,
-    failureMessage: s.failureMessage,
-    findings: s.findings ?? null,
-    suppressed: s.suppressed ?? null,
-    advisoryGeneration: s.advisoryGeneration,
-    unmatchedVersions: s.unmatchedVersions,
-    resultChunks: s.resultChunks,
-    findingCount: s.findingCount,
-    moduleCount: s.moduleCount,
-  };
-}
-
-/** The stored form of a scan (exported for tests that store scans as earlier versions did). */
-export function pack(s: ScanDoc): StoredScanDoc {
-  const fixed: Fixed = { target: s.target, ecosystem: s.ecosystem, schemaVersion: s.schemaVersion, nodeCount: s.nodeCount, graphSize: s.graphSize, bodyBytes: s.bodyBytes, metadata: s.metadata };
-  if (s.attributionMode === 'paged') Object.assign(fixed, { attributionMode: s.attributionMode, uploadId: s.uploadId, moduleCount: s.moduleCount });
-  return { _id: s._id, orgId: s.orgId, projectId: s.projectId, status: s.status, orgBucket: s.orgBucket, projectBucket: s.projectBucket, startedAt: s.startedAt, v: bin(fixed), r: bin(outcomeOf(s)) };
-}
-
-export function unpack(d: StoredScanDoc): ScanDoc {
-  const outcome = json<Outcome & { finishedAt: string | null }>(d.r);
-  const doc: ScanDoc = {
-    ...json<Fixed>(d.v),
-    ...outcome,
-    _id: d._id,
-    orgId: d.orgId,
-    projectId: d.projectId,
-    status: d.status,
-    orgBucket: d.orgBucket,
-    projectBucket: d.projectBucket,
-    startedAt: d.startedAt,
-    finishedAt: outcome.finishedAt ? new Date(outcome.finishedAt) : null,
-  };
-  for (const k of ['advisoryGeneration', 'unmatchedVersions', 'resultChunks', 'findingCount', 'moduleCount', 'graphSize', 'failureMessage', 'metadata', 'attributionMode', 'uploadId'] as const) {
-    if (doc[k] === undefined) delete doc[k];
-  }
-  return doc;
-}
 
 export async function getScan(store: Store, scanId: string): Promise<ScanDoc | null> {
   const d = await store.c.scans.findOne({ _id: scanId });
@@ -93,13 +43,13 @@ export async function deleteQueuedScan(store: Store, scanId: string): Promise<bo
 }
 
 /*
- * GET /v1/scans lists newest first by startedAt, ties by id descending (decisions.md), and touches a bounded number
+ * GET /v1/scans lists newest first by startedAt, ties by id descending, and touches a bounded number
  * of documents on any backend, whatever the organization's history. Every scan is filed, by its startedAt, in a group
  * of its organization's and of its project's time partition (storage/scan-regions.ts); groups follow startedAt order
  * by construction and hold about BUCKET_SIZE scans each. A page reads the newest groups by top-level equality until
  * it is full, sorts each by (startedAt, id), and continues from a cursor that holds the last key shown. FerretDB
  * pushes that equality down, so a page decodes about the groups it shows instead of the organization's whole history
- * (local-database.md); on MongoDB the indexes on (orgId, orgBucket, startedAt, _id) and (orgId, projectId,
+ * (docs/configuration.md); on MongoDB the indexes on (orgId, orgBucket, startedAt, _id) and (orgId, projectId,
  * projectBucket, startedAt, _id) do the same. Groups read whole are kept by the API process while their token stays
  * put (storage/scan-list-cache.ts); a status filter over a group not kept reads only its matches.
  */
@@ -216,7 +166,7 @@ const byKey = (a: ScanDoc, b: ScanDoc) => newestFirst(keyOf(a), keyOf(b));
 async function transition(store: Store, scanId: string, from: ScanDoc['status'][], status: ScanDoc['status'], outcome: Partial<ScanDoc>): Promise<boolean> {
   const filter: Filter<StoredScanDoc> = { _id: scanId, status: from.length === 1 ? from[0] : { $in: from } };
   // (No projection: FerretDB does not implement one for findAndModify.)
-  const moved = await store.c.scans.findOneAndUpdate(filter, { $set: { status, r: bin(outcomeOf(outcome)) } });
+  const moved = await store.c.scans.findOneAndUpdate(filter, { $set: { status, ...outcomeFields(outcome) } });
   // Lists see the move once the groups' tokens move (storage/scan-list-cache.ts). Also when this call moved nothing:
   // a retry after a crash between the move and its tokens.
   const groups = moved ?? (await store.c.scans.findOne({ _id: scanId }, { projection: GROUPS }));

@@ -1,4 +1,4 @@
-// Secrets the service must read back (webhook signing secrets, platform.md §8) are stored sealed with AES-256-GCM
+// Secrets the service must read back (webhook signing secrets) are stored sealed with AES-256-GCM
 // under a key that never enters the database: SECRETS_KEY (32 bytes, base64 or hex), else the key file
 // SECRETS_KEY_FILE (default DATA_DIR/secrets.key, created with mode 0600 on first use, so that `npm start` on one
 // machine needs nothing set). A replica set of API and worker processes on several machines must share SECRETS_KEY.
@@ -6,7 +6,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EncryptedSecret } from './documents';
+import type { EncryptedSecret } from './documents/webhooks';
 
 export interface SecretBox {
   seal(plain: string): EncryptedSecret;

@@ -1,6 +1,6 @@
 // The uploaded body, compressed, keyed by scan id. Temporal never carries it (claim check).
 import { Binary } from 'mongodb';
-import { packBytes, unpackBytes } from './compress';
+import { packBytes, unpackBytes } from './codec';
 import type { Store } from './mongo';
 
 export async function putSnapshot(store: Store, scanId: string, orgId: string, body: Buffer): Promise<void> {

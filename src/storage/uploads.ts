@@ -1,4 +1,4 @@
-// Multipart uploads (platform.md §2): the upload document, its parts (the create body is part 0), the budget ledger,
+// Multipart uploads: the upload document, its parts (the create body is part 0), the budget ledger,
 // the outcome claim, and the cleanup of expired and rejected uploads. Every decision with one winner goes through an
 // insert whose _id names it (the ledger's sequence numbers, the part itself, the outcome), the one uniqueness every
 // MongoDB-wire backend guarantees (see storage/scans.ts claim()).
@@ -7,15 +7,15 @@ import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { PartCounts } from '../domain/snapshot/parts';
 import type { LedgerEntry } from '../domain/snapshot/parts-ledger';
-import type { SnapshotStats } from '../domain/types';
+import type { SnapshotStats } from '../shared/types';
 import { envInt } from '../config';
-import type { UploadDoc, UploadPartDoc } from './documents';
+import type { UploadDoc, UploadPartDoc } from './documents/uploads';
 import { isDuplicateKey, type Store } from './mongo';
 
 const gzip = promisify(gzipCb);
 const gunzip = promisify(gunzipCb);
 
-/** platform.md §2: an upload not completed within 24 hours expires (UPLOADS_EXPIRY_MS shortens it, for tests). */
+/** An upload not completed within 24 hours expires (UPLOADS_EXPIRY_MS shortens it, for tests). */
 export const UPLOAD_EXPIRY_MS = 24 * 3600 * 1000;
 export const uploadExpiryMs = (): number => envInt('UPLOADS_EXPIRY_MS', UPLOAD_EXPIRY_MS, { min: 1 });
 

@@ -1,8 +1,8 @@
-// Webhook deliveries (platform.md §8): one document per (event, webhook), _id the dlv_ id of X-Svc-Delivery, holding
+// Webhook deliveries: one document per (event, webhook), _id the dlv_ id of X-Svc-Delivery, holding
 // the body every attempt sends and the attempts so far. A delivery only moves forward: pending → succeeded | failed;
 // an attempt is recorded only while it is pending, so a late attempt never reopens a finished delivery.
 import type { Filter } from 'mongodb';
-import type { WebhookDeliveryDoc } from './documents';
+import type { WebhookDeliveryDoc } from './documents/webhooks';
 import { isDuplicateKey, type Store } from './mongo';
 import type { WebhookEvent } from './webhooks';
 

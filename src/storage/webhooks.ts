@@ -1,8 +1,8 @@
-// Webhooks (platform.md §8): stored with their signing secret sealed (storage/secrets.ts); the secret is shown once,
+// Webhooks: stored with their signing secret sealed (storage/secrets.ts); the secret is shown once,
 // at creation. Deleting marks the document deleted: deliveries in flight see it and stop, lists skip it.
 import type { Filter } from 'mongodb';
 import { newId, newSecret } from '../domain/ids';
-import type { WebhookDoc } from './documents';
+import type { WebhookDoc } from './documents/webhooks';
 import { isDuplicateKey, type Store } from './mongo';
 import type { SecretBox } from './secrets';
 

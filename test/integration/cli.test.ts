@@ -5,11 +5,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import { newId } from '../../src/domain/ids';
+import type { Finding } from '../../src/shared/types';
+import { writeResults } from '../../src/storage/results';
+import { insertScan, markCompleted, markRunning } from '../../src/storage/scans';
 import { bearer, requireEnv, testContext, type TestContext } from '../helpers/context';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
 const run = promisify(execFile);
 const BIN = path.resolve(__dirname, '../../bin/scanner.js');
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 
 let t: TestContext;
 let env: NodeJS.ProcessEnv;
@@ -80,7 +85,7 @@ test('admin session --revoke refuses a token on the command line, an empty stdin
   expect((await t.api.get('/v1/me').set(bearer(out.sessionToken))).status).toBe(401);
 });
 
-test('advisories import reports counts, skips a bad file and keeps the rest (exit 1); a re-import changes nothing', async () => {
+itWithSharedData('advisories import reports counts, skips a bad file and keeps the rest (exit 1); a re-import changes nothing', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adv-'));
   fs.copyFileSync(path.join(SHARED, 'advisories/npm/GHSA-35jh-r3h4-6jhm.json'), path.join(dir, 'good.json'));
   fs.writeFileSync(path.join(dir, 'broken.json'), '{"id": "GHSA-xxxx", ');
@@ -104,4 +109,24 @@ test('admin users lists every user with organization, role and active sessions',
   expect(users.find((u: any) => u.email === 'lister@example.test')).toMatchObject({ org: { id: boot.org.id, name: 'Users Inc' }, member: { role: 'owner' }, activeSessions: 1 });
   expect(users.find((u: any) => u.email === 'loner-cli@example.test')).toMatchObject({ org: null, member: null, activeSessions: 0, lastSessionAt: null });
   expect(await scanner('admin', 'users')).toContain('lister@example.test');
+});
+
+test('db show prints a stored scan and its findings decoded, where mongosh shows Binary blobs', async () => {
+  const scanId = newId('scn');
+  const finding = { id: 'fnd_1', scanId, severity: 'high', cve: 'GHSA-xxxx-yyyy-zzzz', publishedAt: null, package: 'left-pad', installedVersion: '1.0.0', fixedVersion: '1.0.1', path: ['app', 'left-pad'], suppressed: false, suppressionReason: null, attributions: [], summary: 'a finding', aliases: ['CVE-2099-0001'], packageRef: 'dep_x' };
+  await insertScan(t.store, { _id: scanId, orgId: 'org_db', projectId: 'prj_db', target: 'db-show', ecosystem: 'javascript', schemaVersion: 1, status: 'queued', startedAt: new Date(), finishedAt: null, failureReason: null, findings: null, suppressed: null, nodeCount: 2, bodyBytes: 10 });
+  await markRunning(t.store, scanId, null);
+  const chunks = await writeResults(t.store, scanId, [finding as Finding]);
+  await markCompleted(t.store, scanId, { findings: { critical: 0, high: 1, medium: 0, low: 0 }, suppressed: 0, advisoryGeneration: null, unmatchedVersions: 0, resultChunks: chunks, findingCount: 1 });
+
+  const shown = JSON.parse(await scanner('db', 'show', 'scan', scanId));
+  expect(shown.stored).toMatchObject({ _id: scanId, status: 'completed', target: 'db-show', findings: { high: 1 }, details: { schemaVersion: 1, nodeCount: 2 }, outcome: { resultChunks: 1, findingCount: 1 } });
+  expect(shown.scan).toMatchObject({ _id: scanId, status: 'completed', nodeCount: 2, findingCount: 1 });
+  expect(JSON.parse(await scanner('db', 'show', 'findings', scanId))).toEqual({ scanId, status: 'completed', chunks: 1, findings: [finding] });
+
+  const missing = await scannerWithInput('', 'db', 'show', 'scan', 'scn_nope');
+  expect([missing.code, missing.stderr.trim()]).toEqual([1, 'no scan scn_nope in this database']);
+  const wrong = await scannerWithInput('', 'db', 'show', 'project', scanId);
+  expect(wrong.code).not.toBe(0);
+  expect(wrong.stderr).toContain('give scan ID or findings ID');
 });

@@ -1,14 +1,14 @@
 // Scans stored by versions before the scan list's time partition (storage/scan-regions.ts) carry buckets numbered by
-// arrival from a counter per scope. Run once by ensureIndexes, before a process serves: each such scope gets regions
+// arrival from a counter per scope. Run once at start by runMigrations (./index.ts), before a process serves: each such scope gets regions
 // whose groups are its old buckets (domain/scan-list/regions.ts legacyRegions), and the few scans whose startedAt lies
 // outside their bucket's region (those that arrived out of startedAt order) move to the group that holds them.
 //
 // Safe to run in several processes at once: what it writes follows from the old scans alone, region 0 of a scope is
 // inserted last and says that the scope is done, and a process serves (files new scans) only once every scope is.
 // API processes of an earlier version must be stopped first: scans they store afterwards would not be filed.
-import { legacyRegions, regionAt, type Region } from '../domain/scan-list/regions';
-import { isDuplicateKey, type Store } from './mongo';
-import { newestHintId, regionDoc, regionId } from './scan-regions';
+import { legacyRegions, regionAt, type Region } from '../../domain/scan-list/regions';
+import { isDuplicateKey, type Store } from '../mongo';
+import { newestHintId, regionDoc, regionId } from '../scan-regions';
 
 export const REFILED_SETTING = 'scanListRegions';
 
