@@ -11,7 +11,7 @@ import { buildAttributionGraph, type AttributionGraph } from '../src/domain/attr
 import { walkShard, type ShardTask } from '../src/domain/attribution/v2-walk';
 import { attributionPool, defaultThreads } from '../src/pool/attribution-pool';
 import { ATTRIBUTION_SHARDS } from '../activities';
-import type { Snapshot } from '../src/domain/types';
+import type { Snapshot } from '../src/shared/types';
 import type { Harness } from './harness';
 import { fmt, median, row, timed } from './stats';
 

@@ -1,10 +1,11 @@
-// Matching speed, in process: every advisory of ../shared/data indexed once, then 10,000-package snapshots matched
-// per scanned ecosystem (names drawn from the advisories' own packages, so that most lookups hit ranges).
-import path from 'node:path';
+// Matching speed, in process: every advisory of the third-party data (src/infra/shared-data.ts) indexed once, then
+// 10,000-package snapshots matched per scanned ecosystem (names drawn from the advisories' own packages, so that most
+// lookups hit ranges). The caller checks that the data is there.
 import { readOsvSources } from '../src/advisories/reader';
 import { buildAdvisoryIndex, rulesFor } from '../src/domain/advisories';
 import { matchSnapshot } from '../src/domain/matching';
-import type { Ecosystem, OsvAdvisory, Snapshot } from '../src/domain/types';
+import type { Ecosystem, OsvAdvisory, Snapshot } from '../src/shared/types';
+import { sharedDataPath } from '../src/infra/shared-data';
 import { fmt, median, row, timed } from './stats';
 
 const OSV_OF: Record<string, Ecosystem> = { npm: 'javascript', PyPI: 'python', Maven: 'gradle' };
@@ -14,10 +15,10 @@ const VERSIONS: Record<string, string[]> = {
   gradle: ['1.0', '1.30', '2.13.3', '31.1-jre', '5.3.20', '9.0.0'],
 };
 
-export async function matchingBench(shared: string): Promise<void> {
+export async function matchingBench(): Promise<void> {
   const advisories: OsvAdvisory[] = [];
   const [, readMs] = await timed(async () => {
-    for await (const item of readOsvSources([path.join(shared, 'advisories', 'npm'), path.join(shared, 'advisories', 'maven'), path.join(shared, 'advisories', 'pypi')])) {
+    for await (const item of readOsvSources([sharedDataPath('advisories', 'npm'), sharedDataPath('advisories', 'maven'), sharedDataPath('advisories', 'pypi')])) {
       if ('advisory' in item) advisories.push(item.advisory);
     }
   });

@@ -9,7 +9,7 @@ import { newId } from '../src/domain/ids';
 import { createLogger } from '../src/logger';
 import { createOrgWithOwner } from '../src/storage/accounts';
 import { createApiKey } from '../src/storage/api-keys';
-import type { McpScanDoc, McpStoredClient, McpStoredServer } from '../src/storage/documents';
+import type { McpScanDoc, McpStoredClient, McpStoredServer } from '../src/storage/documents/mcp';
 import { getMcpScan } from '../src/storage/mcp-processing';
 import { connectTemporal } from '../src/temporal/client';
 import { mcpScanStarter } from '../src/temporal/mcp';

@@ -7,7 +7,7 @@
 import { newId } from '../src/domain/ids';
 import { createOrgWithOwner } from '../src/storage/accounts';
 import { createApiKey } from '../src/storage/api-keys';
-import type { McpPlacementDoc, McpServerDoc } from '../src/storage/documents';
+import type { McpPlacementDoc, McpServerDoc } from '../src/storage/documents/mcp';
 import { registryEntryId } from '../src/storage/mcp-registry';
 import type { Harness } from './harness';
 import { runOpenLoop } from './open-loop';

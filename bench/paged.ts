@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { importAdvisories } from '../src/advisories/import';
 import { syntheticSnapshot } from '../src/domain/snapshot/synthetic';
-import type { Snapshot } from '../src/domain/types';
+import type { Snapshot } from '../src/shared/types';
 import type { Harness } from './harness';
 import { fmt, median, percentile, row, timed } from './stats';
 

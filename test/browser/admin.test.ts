@@ -144,7 +144,7 @@ test('API key: a project-restricted key with an organization-wide scope is refus
   const alert = page.getByRole('alert');
   const secret = page.getByLabel('Secret of the key restricted hosts');
   await Promise.race([alert.waitFor(), secret.waitFor()]);
-  expect({ secretShown: await secret.count() }).toEqual({ secretShown: 0 }); // 1: the server created the key (platform.md says 422 invalid_scope)
+  expect({ secretShown: await secret.count() }).toEqual({ secretShown: 0 }); // 1: the server created the key (it must answer 422 invalid_scope)
   expect(await alert.textContent()).toMatch(/^Could not create the key: .*\(invalid_scope\)$/);
 });
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, testContext, type TestContext } from '../helpers/context';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
 

@@ -1,4 +1,4 @@
-// The host and gateway pages (platform.md §4, §5; issue 18 point 5) in a real browser against the real service. Hosts
+// The host and gateway pages (issue 18 point 5) in a real browser against the real service. Hosts
 // and gateways are seeded through the API as the sidecar and the gateway would (a registration token, attestations
 // with different labels, a heartbeat through a gateway; enrollment tokens, enrollments, one approval). Then: the hosts
 // list with its label and status filters in the URL surviving a reload (a malformed filter shown with the server's

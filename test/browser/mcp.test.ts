@@ -1,4 +1,4 @@
-// The MCP pages (platform.md §6; issue 19 point 7) in a real browser against the real service. Hosts are registered
+// The MCP pages (issue 19 point 7) in a real browser against the real service. Hosts are registered
 // through the API (a registration token, attestations); an npm advisory is imported; MCP scans of three machines are
 // uploaded with an API key holding mcp:upload and processed by the MCP scan workflow (the test's worker), so the
 // inventory, its placements and issues are the service's own; usage events are posted with the same key and one

@@ -1,16 +1,17 @@
-// The README's pictures, taken from a realistic scan: a gradle monorepo of three modules and three teams, matched
-// against the real GitHub advisories of ../shared/data (Maven). The test checks what they show (the introduced view
-// grouped by declaring module, the finding's path and origins), then keeps them as test artifacts:
-// test-artifacts/screenshots/readme-findings.png and readme-finding.png. docs/screenshots/ holds the committed copies.
+// The pictures of docs/web-app.md, taken from a realistic scan: a gradle monorepo of three modules and three teams, matched
+// against the real GitHub advisories of the third-party data (Maven; src/infra/shared-data.ts). The test checks what
+// they show (the introduced view grouped by declaring module, the finding's path and origins), then keeps them as test
+// artifacts: test-artifacts/screenshots/readme-findings.png and readme-finding.png. docs/screenshots/ holds the committed copies.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { importAdvisories } from '../../src/advisories/import';
 import { newOrg } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
+import { itWithSharedData, sharedDataPath } from '../helpers/shared-data';
 import { checkView, sessionContext, startWebApp, uploadAndWait, watchErrors, type WebApp } from './helpers';
 
-const MAVEN_ADVISORIES = path.join(__dirname, '..', '..', '..', 'shared', 'data', 'advisories', 'maven');
+const MAVEN_ADVISORIES = sharedDataPath('advisories', 'maven');
 
 /** The id the app shows for an advisory: its CVE alias when it has one (the findings' `cve`). */
 function shown(ghsa: string): string {
@@ -72,7 +73,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-test('the findings of a monorepo, introduced view: each module with the advisories its own declarations bring', async () => {
+itWithSharedData('the findings of a monorepo, introduced view: each module with the advisories its own declarations bring', async () => {
   const errors = watchErrors(page);
   await page.goto(`${app.baseUrl}/app/scans/${scanId}`);
   await page.waitForFunction(() => document.querySelector('[data-ready-url]')?.getAttribute('data-ready-url') === location.pathname + location.search);
@@ -87,7 +88,7 @@ test('the findings of a monorepo, introduced view: each module with the advisori
   expect(errors).toEqual([]);
 });
 
-test('a finding: snakeyaml reached by :checkout through :common and jackson-dataformat-yaml, as text and as a graph', async () => {
+itWithSharedData('a finding: snakeyaml reached by :checkout through :common and jackson-dataformat-yaml, as text and as a graph', async () => {
   const snake = shown('GHSA-mjmj-j48q-9wg2');
   await page.getByRole('link', { name: snake }).first().click();
   await page.getByRole('heading', { name: `${snake} in org.yaml:snakeyaml` }).waitFor();

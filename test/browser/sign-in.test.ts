@@ -1,4 +1,4 @@
-// Sign-in and sign-out in a real browser against the real service (platform.md §3): the code read from the file
+// Sign-in and sign-out in a real browser against the real service: the code read from the file
 // mail sender, the return to the URL first asked for, the session only in an HttpOnly cookie, a wrong code, a user
 // without organization, a session lost mid-use, and sign-out revoking the session. axe-core on each view.
 import type { BrowserContext, Page } from 'playwright-core';

@@ -4,7 +4,8 @@
 // on each view.
 import type { BrowserContext, Page } from 'playwright-core';
 import { importAdvisories } from '../../src/advisories/import';
-import { markFailed, pack, unpack } from '../../src/storage/scans';
+import { markFailed } from '../../src/storage/scans';
+import { pack, unpack } from '../../src/storage/scan-document';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { createPagedScan } from '../helpers/paged';
 import { ADV, ALPHA, demoAdvisories, demoSnapshot, MOD_APP, MOD_LIB, MOD_WEB, TEAM_PAY, TEAM_PLATFORM, XSS } from './fixtures';

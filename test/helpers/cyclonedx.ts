@@ -1,12 +1,15 @@
-// The official CycloneDX 1.6 JSON schema (../shared/data/schemas, byte for byte from CycloneDX/specification 1.6.2)
-// as an Ajv validator, with its formats checked: ajv-formats' (date-time, ...) and the two it lacks (iri-reference,
-// idn-email), so that a document this service writes is checked as strictly as a consumer would.
+// The official CycloneDX 1.6 JSON schema (schemas/ of the third-party data, src/infra/shared-data.ts, byte for byte
+// from CycloneDX/specification 1.6.2) as an Ajv validator, with its formats checked: ajv-formats' (date-time, ...)
+// and the two it lacks (iri-reference, idn-email), so that a document this service writes is checked as strictly as
+// a consumer would. The schema is read at the first check: tests that check run only with that data
+// (itWithSharedData, test/helpers/shared-data.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { sharedDataPath } from '../../src/infra/shared-data';
 
-const SCHEMAS = path.resolve(__dirname, '../../../shared/data/schemas');
+const SCHEMAS = sharedDataPath('schemas');
 
 /** RFC 3987 IRI-reference, as far as WHATWG URL parsing can tell: resolves against a base, has no blanks or controls. */
 const iriReference = (s: string) => {

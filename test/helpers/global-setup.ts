@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startLocalInfra, type LocalInfra } from '../../src/infra/local';
 import { redactUri } from '../../src/infra/private';
+import { hasSharedData, sharedDataDir } from '../../src/infra/shared-data';
 import { findTemporalCli, projectRoot } from '../../src/infra/tools';
 
 export interface InfraState {
@@ -24,6 +25,8 @@ export default async function globalSetup(): Promise<void> {
   // Webhook secrets sealed by tests use a key of this run, never a developer's DATA_DIR/secrets.key.
   process.env.SECRETS_KEY_FILE = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-test-secrets-')), 'secrets.key');
   delete process.env.SECRETS_KEY;
+  // The tests that read third-party data skip themselves without it (test/helpers/shared-data.ts), one line each.
+  if (!hasSharedData()) process.stderr.write(`shared data absent at ${sharedDataDir()}: tests that read it are skipped\n`);
   if (process.env.SCANNER_SKIP_INFRA === '1') return;
   // mkdtemp makes 0700; startLocalInfra narrows or widens it to what DATA_DIR gets (0711 as root, for PostgreSQL's
   // user to pass through; see src/infra/private.ts).

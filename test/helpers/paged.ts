@@ -3,8 +3,8 @@
 // depend on where the snapshot came from: activities/inputs.ts loads it). Real paged scans come from
 // POST .../uploads/{uploadId}/completion.
 import { newId } from '../../src/domain/ids';
-import type { Snapshot } from '../../src/domain/types';
-import type { ScanDoc } from '../../src/storage/documents';
+import type { Snapshot } from '../../src/shared/types';
+import type { ScanDoc } from '../../src/storage/documents/scans';
 import type { Store } from '../../src/storage/mongo';
 import { createProject } from '../../src/storage/projects';
 import { insertScan, type NewScan } from '../../src/storage/scans';

@@ -3,7 +3,7 @@
 // modules' vertices, and have cycles. Every graph passes the single upload's validation (test/helpers/v2.ts derives
 // nodes, flat dependencies and relationships from the vertices).
 import fc from 'fast-check';
-import type { Snapshot, SnapshotModule } from '../../src/domain/types';
+import type { Snapshot, SnapshotModule } from '../../src/shared/types';
 import { v2Snapshot, type RootSpec, type V } from './v2';
 
 /** Packages org.example:lib-00000 ... (every 10th one has a synthetic advisory in the tests that use this). */

@@ -1,7 +1,7 @@
 // A compact way to write v2 snapshots in tests. A vertex is [id, label, ...dependency vertex ids]; a label starting
 // with ':' is a module path, anything else a package id name@version. Nodes, their flat dependencies and
 // relationships are derived from the vertices (compatibility views), so every fixture passes validateSnapshot.
-import type { Snapshot, SnapshotModule } from '../../src/domain/types';
+import type { Snapshot, SnapshotModule } from '../../src/shared/types';
 
 export type V = [id: string, label: string, ...deps: string[]];
 

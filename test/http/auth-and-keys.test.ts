@@ -118,7 +118,7 @@ describe('API key lifecycle', () => {
     [{ name: 'x', scopes: [], projects: 'all' }, 'missing_parameter'],
     [{ name: 'x', scopes: ['admin:all'], projects: 'all' }, 'invalid_scope'],
     [{ name: 'x', scopes: ['scans:read'], projects: ['prj_unknown'] }, 'unknown_project'],
-    // platform.md: a project-restricted key cannot hold org-wide scopes
+    // A project-restricted key cannot hold org-wide scopes
     ...['hosts:read', 'gateways:read', 'mcp:upload', 'mcp:read'].map((scope) => [{ name: 'x', scopes: ['scans:read', scope], projects: ['prj_unknown'] }, 'invalid_scope'] as [object, string]),
     [{ name: 'x', scopes: ['scans:read'], projects: 'all', expiresAt: 'yesterday' }, 'invalid_parameter'],
   ])('bad create body %j → 422 %s', async (body, code) => {

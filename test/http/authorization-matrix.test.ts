@@ -2,7 +2,7 @@
 // 401 for missing, malformed, expired and revoked credentials; 403 naming the scope or role for valid credentials
 // that lack it; resources of another organization, or of a project out of a key's reach, are 404 exactly like
 // nonexistent ones (422 unknown_project for an upload into such a project); everything else gets past access. The
-// machine credentials of hosts and gateways (platform.md §4, §5) are valid only on their own endpoints: 403
+// machine credentials of hosts and gateways are valid only on their own endpoints: 403
 // insufficient_scope everywhere else, 401 when unknown, used up, expired or revoked.
 import { addMember, createSession, findOrCreateUser, revokeSession } from '../../src/storage/accounts';
 import { createApiKey } from '../../src/storage/api-keys';
@@ -20,7 +20,7 @@ let b: Org; // another organization
 const ids: Record<string, string> = {};
 
 /**
- * How the credential travels: as a Bearer token (default), or as the web app's session cookie (platform.md §3) with
+ * How the credential travels: as a Bearer token (default), or as the web app's session cookie with
  * or without `X-Svc-App: 1`, from the app's origin or from another site, and possibly beside a Bearer credential.
  */
 type Via = { cookie: true; appHeader: boolean; site: 'same-origin' | 'cross-site'; bearer?: () => Promise<string> };
@@ -293,7 +293,7 @@ async function request(endpoint: Endpoint, token: string | null, via?: Via) {
   if (endpoint === 'POST /v1/gateways/enrollments') body = { version: '1', networkScope: ['10.0.0.0/8'] };
   if (endpoint === 'POST /v1/gateways/:gatewayId/approval') body = { networkScope: ['10.0.0.0/8'] };
   if (endpoint.endsWith('/heartbeats')) body = {};
-  // MCP auditing (platform.md §6): a scan, a server and a fresh registry entry of org a; bodies any entitled caller may send
+  // MCP auditing: a scan, a server and a fresh registry entry of org a; bodies any entitled caller may send
   if (route.includes(':mcpScanId')) path = route.replace(':mcpScanId', (ids.mcpScan ??= (await post(owner, '/v1/mcp/scans', mcpScan)).id));
   if (route.includes(':serverId')) path = route.replace(':serverId', (ids.mcpServer ??= await mcpServer()));
   if (route.includes(':entryId')) path = route.replace(':entryId', (await t.api.put('/v1/mcp/registry/entries').set(bearer(owner)).send({ entries: [{ identity: `pkg:npm/matrix-${machineSeq++}`, decision: 'allow' }] })).body.entries[0].id);
@@ -323,7 +323,7 @@ async function request(endpoint: Endpoint, token: string | null, via?: Via) {
   return req;
 }
 
-/** What the matrix and the spec say this credential gets from this endpoint. */
+/** What the matrix and the contract say this credential gets from this endpoint. */
 function expected(endpoint: Endpoint, access: Access, c: Cred): { status?: number; code?: string; message?: RegExp; pass?: boolean } {
   if (access.kind === 'public') return { pass: true };
   if (c.kind === 'none' || c.kind === 'invalid') return { status: 401, code: 'invalid_token' };

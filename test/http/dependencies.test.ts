@@ -1,4 +1,4 @@
-// GET /v1/dependencies (platform.md §1) over the real database: scans processed by a real worker (Temporal) or, where
+// GET /v1/dependencies over the real database: scans processed by a real worker (Temporal) or, where
 // the order of completions matters, by the worker's own engine steps called in the order the test needs. The union of
 // the latest completed scan per ecosystem, the item fields, order and filters, cursors bound to the filters and to the
 // scans of the first page, restricted keys, every 422, and findings' packageRef equal to their package's item id.
@@ -9,7 +9,7 @@ import type http from 'node:http';
 import type request from 'supertest';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import * as engine from '../../activities/engine';
+import * as engine from '../../activities/scan-steps';
 import { importAdvisories } from '../../src/advisories/import';
 import { compareCodePoints, dependencyId, normalizedName } from '../../src/domain/inventory';
 import { openApiDocument } from '../../src/http/openapi/document';
@@ -20,7 +20,7 @@ import { INVENTORY_CHUNK_SIZE, writeInventory } from '../../src/storage/inventor
 import { createProject } from '../../src/storage/projects';
 import { getScan, markFailed } from '../../src/storage/scans';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { appWithoutTemporal, bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
 
@@ -149,7 +149,7 @@ describe('a project with a javascript and a python scan, processed by the worker
     await completed(pyScan);
   });
 
-  test('the union of both, ordered by name, version, ecosystem, id; each item as platform.md §1 shapes it', async () => {
+  test('the union of both, ordered by name, version, ecosystem, id; each item shaped as the inventory contract says', async () => {
     const res = await deps('project=inventory-app');
     expect(res.status).toBe(200);
     expect(res.body.scans).toEqual({ javascript: jsScan, python: pyScan });

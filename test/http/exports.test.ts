@@ -1,4 +1,4 @@
-// GET /v1/scans/{scanId}/sbom and /vex (platform.md §8) over the real API, database and an in-process worker, for a v1
+// GET /v1/scans/{scanId}/sbom and /vex over the real API, database and an in-process worker, for a v1
 // scan, v2 inline scans and a v2 paged scan made by a real multipart upload: every answer valid against the official
 // CycloneDX 1.6 schema and the OpenAPI document; the SBOM's bom-refs exactly the inventory's ids of that scan; every
 // finding's packageRef a component of both documents; purls of a scoped npm name, a PyPI name needing normalisation
@@ -12,17 +12,18 @@ import type request from 'supertest';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { importAdvisories } from '../../src/advisories/import';
-import { moduleRef } from '../../src/domain/cyclonedx/common';
+import { moduleRef } from '../../src/shared/cyclonedx/common';
 import { dependencyId } from '../../src/domain/inventory';
-import type { Snapshot } from '../../src/domain/types';
+import type { Snapshot } from '../../src/shared/types';
 import { openApiDocument } from '../../src/http/openapi/document';
 import { createLogger } from '../../src/logger';
 import { uploadPreparer } from '../../src/pool/upload-pool';
 import { markFailed, markRunning } from '../../src/storage/scans';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { appWithoutTemporal, bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { bomRefs, cyclonedxErrors } from '../helpers/cyclonedx';
+import { describeWithSharedData } from '../helpers/shared-data';
 import { v2Snapshot } from '../helpers/v2';
 import { prng, splitInto } from '../unit/domain/parts-helpers';
 import { uploadClient } from './uploads-helpers';
@@ -204,7 +205,7 @@ const gradleV2 = (project: string): Snapshot =>
   );
 
 // ------------------------------------------------------------------------------------------------- tests --
-describe('a v1 npm scan', () => {
+describeWithSharedData('a v1 npm scan', () => {
   let scanId: string;
   let projectId: string;
   beforeAll(async () => {
@@ -259,7 +260,7 @@ describe('a v1 npm scan', () => {
   });
 });
 
-describe('a v2 python scan', () => {
+describeWithSharedData('a v2 python scan', () => {
   test('the PyPI name needing normalisation: one component, its PEP 503 purl; the module with its team', async () => {
     const scanId = await upload(pyV2('cdx-py'));
     const projectId = (await completed(scanId)).project;
@@ -276,7 +277,7 @@ describe('a v2 python scan', () => {
   });
 });
 
-describe('a v2 gradle graph scanned inline and as a paged scan (a real multipart upload, parts regrouped)', () => {
+describeWithSharedData('a v2 gradle graph scanned inline and as a paged scan (a real multipart upload, parts regrouped)', () => {
   let inline: string;
   let paged: string;
   let projectId: string;
@@ -322,7 +323,7 @@ describe('a v2 gradle graph scanned inline and as a paged scan (a real multipart
   });
 });
 
-describe('scans not completed', () => {
+describeWithSharedData('scans not completed', () => {
   test('queued, running, failed: the SBOM answers (the snapshot is stored at upload); the VEX is 409 invalid_state', async () => {
     const id = await upload(npmV1('cdx-pending'), quiet.api); // no workflow behind this API: it stays queued
     const sbom = await exported('sbom', id);
@@ -338,7 +339,7 @@ describe('scans not completed', () => {
   });
 });
 
-describe('access', () => {
+describeWithSharedData('access', () => {
   let scanId: string;
   beforeAll(async () => {
     scanId = await upload(npmV1('cdx-access'));
@@ -377,7 +378,7 @@ describe('access', () => {
   });
 });
 
-describe('EXPORTS_MAX_IN_FLIGHT', () => {
+describeWithSharedData('EXPORTS_MAX_IN_FLIGHT', () => {
   test('past the bound: 503 service_unavailable with Retry-After at once, for either export; a slot freed serves again', async () => {
     const scanId = await upload(npmV1('cdx-busy'));
     await completed(scanId);

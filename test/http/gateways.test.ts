@@ -1,4 +1,4 @@
-// Gateways (platform.md §5) over real HTTP against the real database: enrollment tokens (issue, list, revoke, expiry),
+// Gateways over real HTTP against the real database: enrollment tokens (issue, list, revoke, expiry),
 // single-use enrollment with a validated networkScope, approval within the requested scope, heartbeats (a pending
 // gateway stays pending), expiry of pending and silent gateways derived when read, revocation effective at once, and
 // GET /v1/gateways. Decisions that must have one winner are tested concurrently. Every answer is checked against the

@@ -1,5 +1,5 @@
 // Shared by the host and gateway tests: a real API (no Temporal behind it) over the test run's database with the
-// windows of platform.md §4-5 injected, the OpenAPI check of every answer, and short-hands for the endpoints.
+// host and gateway windows injected, the OpenAPI check of every answer, and short-hands for the endpoints.
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type request from 'supertest';

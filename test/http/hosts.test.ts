@@ -1,4 +1,4 @@
-// Hosts (platform.md §4) over real HTTP against the real database: registration tokens (issue, list, revoke, uses,
+// Hosts over real HTTP against the real database: registration tokens (issue, list, revoke, uses,
 // expiry, labels), attestation and re-attestation by machineId, heartbeats of the host's own id only, connectivity
 // through an active gateway, expiry derived when read (and revived by a heartbeat), revocation effective at once, and
 // GET /v1/hosts with its status and label filters. Decisions that must have one winner are tested concurrently. Every

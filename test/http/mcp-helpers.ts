@@ -1,4 +1,4 @@
-// Shared by the MCP tests (platform.md §6): a real API over the test run's database (no Temporal: the MCP scan
+// Shared by the MCP tests: a real API over the test run's database (no Temporal: the MCP scan
 // starter is a recorder), the endpoints with every answer checked against the OpenAPI document, hosts registered
 // through the real API, inventory seeded through the store (the scan workflow's output: servers and placements), and
 // the secrets check: every document of every collection and every log line, searched for planted values.
@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { Writable } from 'node:stream';
 import { newId } from '../../src/domain/ids';
-import type { McpScanStarter } from '../../src/http/deps';
+import type { McpScanStarter } from '../../src/ports';
 import { createLogger } from '../../src/logger';
-import type { McpIssueDoc, McpPlacementDoc, McpScanDoc, McpServerDoc } from '../../src/storage/documents';
+import type { McpIssueDoc, McpPlacementDoc, McpScanDoc, McpServerDoc } from '../../src/storage/documents/mcp';
 import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
 import { appWithoutTemporal, bearer, newOrg, requireEnv, type Org } from '../helpers/context';
 import { documented, noUploads, type Api, type Res } from './hosts-helpers';

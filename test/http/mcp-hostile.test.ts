@@ -1,4 +1,4 @@
-// Hostile input on every MCP endpoint (platform.md §6): malformed and non-JSON bodies, wrong shapes, wrong types in
+// Hostile input on every MCP endpoint: malformed and non-JSON bodies, wrong shapes, wrong types in
 // every field, NULs, oversized fields and bodies (1 MB + 1), deep nesting (in the body and in a tool's inputSchema),
 // hostile path ids and query values, then generated bodies (fast-check). Whatever is sent, the answer is a documented
 // 2xx or a 4xx envelope: never a 5xx, never another shape.

@@ -1,4 +1,4 @@
-// The MCP registry and control level (platform.md §6) over real HTTP against the real database: upsert by identity
+// The MCP registry and control level over real HTTP against the real database: upsert by identity
 // (one entry per identity, same id on update, concurrent PUTs of one identity leave one entry), identity forms
 // validated, delete, pagination ordered by identity, who may change what (admins and owners the registry, owners the
 // level), audit events for every change, and the default level.

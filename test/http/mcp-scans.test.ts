@@ -1,4 +1,4 @@
-// POST /v1/mcp/scans and GET /v1/mcp/scans/{id} (platform.md §6) over real HTTP against the real database: who may
+// POST /v1/mcp/scans and GET /v1/mcp/scans/{id} over real HTTP against the real database: who may
 // upload (mcp:upload keys and sessions, a host credential for its own host only), the host rules ({hostId} active in
 // the organization, {hostname} kept as reported and never a host), limits and enums, what is stored (redacted by the
 // shared function: env and header names only, secrets listed), the starter called with the stored scan, and reads

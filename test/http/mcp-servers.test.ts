@@ -1,4 +1,4 @@
-// GET /v1/mcp/servers and /v1/mcp/servers/{id} (platform.md §6) over real HTTP against the real database, the
+// GET /v1/mcp/servers and /v1/mcp/servers/{id} over real HTTP against the real database, the
 // inventory seeded as the MCP scan workflow writes it: order (identity, then id) across pages, the decision, issue
 // and hostId filters, the registry decision over the versions seen, current issues and hosts from placements, and
 // usage computed from the stored usage events (posted through the API).

@@ -1,4 +1,4 @@
-// POST and GET /v1/mcp/usage-events (platform.md §6) over real HTTP against the real database: the decision of every
+// POST and GET /v1/mcp/usage-events over real HTTP against the real database: the decision of every
 // pre event across control levels, registry decisions and high or critical issues on the event's host; the server
 // resolved by serverId, by launch (the shared identity function) or by name on the host; idempotency per (organization,
 // eventId) with the first decision returned again, in one batch and across concurrent requests; raw tool arguments

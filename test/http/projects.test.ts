@@ -1,4 +1,4 @@
-// GET /v1/projects (platform.md §1) over the real database: slugs in code-point order across pages, each project's
+// GET /v1/projects over the real database: slugs in code-point order across pages, each project's
 // latest scan (the scan list's first: newest startedAt, then id) as it moves from queued to completed, restricted keys
 // and other organizations, and the 4xx answers. Scans are processed by the worker's own engine steps.
 import { randomBytes } from 'node:crypto';
@@ -6,7 +6,7 @@ import type http from 'node:http';
 import type request from 'supertest';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import * as engine from '../../activities/engine';
+import * as engine from '../../activities/scan-steps';
 import { compareCodePoints } from '../../src/domain/inventory';
 import { openApiDocument } from '../../src/http/openapi/document';
 import { createLogger } from '../../src/logger';

@@ -1,4 +1,4 @@
-// Reads re-check their credential after loading the data, just before answering (decisions.md): a session revoked
+// Reads re-check their credential after loading the data, just before answering: a session revoked
 // while the read is in flight gets 401 invalid_token, not the data.
 import type { Collection, Document } from 'mongodb';
 import { revokeSession } from '../../src/storage/accounts';

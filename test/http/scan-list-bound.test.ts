@@ -8,12 +8,13 @@ import { MongoClient, type CommandSucceededEvent } from 'mongodb';
 import type request from 'supertest';
 import { newId } from '../../src/domain/ids';
 import { uploadPreparer } from '../../src/pool/upload-pool';
-import type { ScanDoc } from '../../src/storage/documents';
+import type { ScanDoc } from '../../src/storage/documents/scans';
 import { ensureIndexes, type Collections, type Store } from '../../src/storage/mongo';
 import { createProject } from '../../src/storage/projects';
 import { forgetListGroups } from '../../src/storage/scan-list-cache';
-import { refileLegacyScans } from '../../src/storage/scan-regions-upgrade';
-import { BUCKET_SIZE, MAX_BUCKETS_PER_PAGE, pack } from '../../src/storage/scans';
+import { refileLegacyScans } from '../../src/storage/migrations/scan-list-regions';
+import { BUCKET_SIZE, MAX_BUCKETS_PER_PAGE } from '../../src/storage/scans';
+import { pack } from '../../src/storage/scan-document';
 import { appWithoutTemporal, bearer, newOrg, requireEnv } from '../helpers/context';
 
 const HISTORY = 1000;

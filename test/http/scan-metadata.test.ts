@@ -1,4 +1,4 @@
-// The snapshot's `metadata` (platform.md §7: commit, ref, runUrl from the CI environment) is validated like any
+// The snapshot's `metadata` (commit, ref, runUrl from the CI environment) is validated like any
 // "text", echoed on the Scan (null when absent), and only its known fields are kept.
 import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';

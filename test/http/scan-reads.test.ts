@@ -1,7 +1,7 @@
-// The module and attribution reads (platform.md §2 "Reads") over the real API, database and an in-process worker:
+// The module and attribution reads over the real API, database and an in-process worker:
 // the same graph scanned inline and as a paged scan answers the same modules (with per-module counts), findings
 // (paged: the light shape with attributionCount), attributions (deterministic att_ ids) and paths, in every view and
-// scope; v1 and unfinished scans answer empty lists; bad input gets the spec's envelope. Every answer validates
+// scope; v1 and unfinished scans answer empty lists; bad input gets the error envelope. Every answer validates
 // against the OpenAPI document.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,16 +11,17 @@ import addFormats from 'ajv-formats';
 import { importAdvisories } from '../../src/advisories/import';
 import { attributionInScope, type Scope } from '../../src/domain/attribution/views';
 import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
-import type { Snapshot } from '../../src/domain/types';
+import type { Snapshot } from '../../src/shared/types';
 import { openApiDocument } from '../../src/http/openapi/document';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { createPagedScan } from '../helpers/paged';
 import { v1Snapshot } from '../helpers/snapshots';
 import { v2Snapshot } from '../helpers/v2';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 const JACKSON = 'com.fasterxml.jackson.core:jackson-databind@2.13.3';
 const SNAKEYAML = 'org.yaml:snakeyaml@1.30';
 
@@ -214,7 +215,7 @@ async function expectSameReads(inline: string, paged: string, scopes: Scope[], p
 
 // ------------------------------------------------------------------------------------------------------ tests --
 
-test('a gradle monorepo scanned inline and paged: modules with counts, attributions with ids and origins, paths, views', async () => {
+itWithSharedData('a gradle monorepo scanned inline and paged: modules with counts, attributions with ids and origins, paths, views', async () => {
   const { inline, paged } = await both(monorepo('reads-monorepo'));
   const modules = await get(`/v1/scans/${paged}/modules`, MODULES);
   const full = await all(`/v1/scans/${inline}/findings?suppressed=all`, FINDINGS, 'findings');
@@ -273,7 +274,7 @@ test('a gradle monorepo scanned inline and paged: modules with counts, attributi
   ]);
 }, 120_000);
 
-test('a wide graph (300 roots over 30 modules, 300 attributions a package): inline and paged read alike across pages and path chunks', async () => {
+itWithSharedData('a wide graph (300 roots over 30 modules, 300 attributions a package): inline and paged read alike across pages and path chunks', async () => {
   const snapshot = syntheticSnapshot({ schemaVersion: 2, nodes: 100, roots: 300, modules: 30, packagesPerRoot: 100, depsPerNode: 3, rootDeps: 2, project: 'reads-wide' });
   snapshot.suppressions = [{ cve: 'GHSA-read-0020-v2v2', reason: 'accepted' }];
   const { inline, paged } = await both(snapshot);
@@ -296,7 +297,7 @@ test('a wide graph (300 roots over 30 modules, 300 attributions a package): inli
   );
 }, 240_000);
 
-test('bad input: unknown ids 404, bad parameters and cursors 422, another organization 404', async () => {
+itWithSharedData('bad input: unknown ids 404, bad parameters and cursors 422, another organization 404', async () => {
   const { paged } = await both(monorepo('reads-errors'));
   const f = (await get(`/v1/scans/${paged}/findings?suppressed=all`, FINDINGS)).findings.find((x: any) => x.attributionCount > 1);
   const a = (await get(`/v1/scans/${paged}/findings/${f.id}/attributions`, ATTRIBUTIONS)).attributions[0];
@@ -331,7 +332,7 @@ test('bad input: unknown ids 404, bad parameters and cursors 422, another organi
   }
 }, 120_000);
 
-test('v1 scans answer empty lists, scans not completed empty lists and 404 for a path', async () => {
+itWithSharedData('v1 scans answer empty lists, scans not completed empty lists and 404 for a path', async () => {
   const v1 = await upload(v1Snapshot('reads-v1'));
   expect((await finished(v1)).status).toBe('completed');
   const findings = await get(`/v1/scans/${v1}/findings?details=summary`, FINDINGS);

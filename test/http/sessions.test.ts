@@ -1,4 +1,4 @@
-// Sign-in by emailed code and browser sessions (platform.md §3) over real HTTP on the real database: the codes'
+// Sign-in by emailed code and browser sessions over real HTTP on the real database: the codes'
 // rules, the cookies' attributes, when a session cookie counts as a credential, expiry, sign-out, no CORS, and no
 // account enumeration.
 import { mkdtempSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Property test at the HTTP boundary: thousands of malformed and mutated snapshots thrown at the upload route.
-// Whatever the body, the answer is 201 or the spec's 413/422 envelope: never a 5xx, never another shape.
+// Whatever the body, the answer is 201 or the 413/422 error envelope: never a 5xx, never another shape.
 import fc from 'fast-check';
 import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';

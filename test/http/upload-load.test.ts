@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type request from 'supertest';
-import { UploadSlots } from '../../src/http/scans/upload-body';
+import { UploadSlots } from '../../src/http/upload-slots';
 import { syntheticSnapshot } from '../../src/domain/snapshot';
 import { INLINE_LIMIT, uploadPreparer, type UploadPreparer } from '../../src/pool/upload-pool';
 import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';

@@ -3,7 +3,7 @@
 // completion across parts (duplicates, dangling references, hops), which leave the upload rejected with its parts
 // deleted and repeat their answer.
 import type { PartBody } from '../../src/domain/snapshot/parts';
-import type { Snapshot } from '../../src/domain/types';
+import type { Snapshot } from '../../src/shared/types';
 import { acceptedTotals } from '../../src/domain/snapshot/parts-ledger';
 import { readLedger } from '../../src/storage/uploads';
 import { newOrg, testContext, type Org, type TestContext } from '../helpers/context';

@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../src/http/openapi/document';
 import type { PartBody } from '../../src/domain/snapshot/parts';
-import type { Snapshot } from '../../src/domain/types';
+import type { Snapshot } from '../../src/shared/types';
 import { bearer, type TestContext } from '../helpers/context';
 import { headerOf } from '../unit/domain/parts-helpers';
 

@@ -2,15 +2,16 @@
 // (activities/inputs.ts) and completes with the findings the same graph gives when uploaded inline.
 import path from 'node:path';
 import { importAdvisories } from '../../src/advisories/import';
-import type { Snapshot } from '../../src/domain/types';
+import type { Snapshot } from '../../src/shared/types';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
 import { prng, splitInto } from '../unit/domain/parts-helpers';
 import { uploadClient } from './uploads-helpers';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 
 let t: TestContext;
 let key: string;
@@ -68,7 +69,7 @@ async function findings(id: string): Promise<string[]> {
     .sort();
 }
 
-test('a multipart upload is scanned from its parts: completed, with the findings of the same graph uploaded inline', async () => {
+itWithSharedData('a multipart upload is scanned from its parts: completed, with the findings of the same graph uploaded inline', async () => {
   const inline = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(monorepo('inline'));
   expect(inline.status).toBe(201);
   const s = monorepo('in-parts');

@@ -5,10 +5,12 @@
 import { createHash } from 'node:crypto';
 import type { PartBody } from '../../src/domain/snapshot/parts';
 import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
-import type { Snapshot } from '../../src/domain/types';
+import type { Snapshot } from '../../src/shared/types';
 import { getScan } from '../../src/storage/scans';
 import { claimOutcome, cleanupUploads, UPLOAD_EXPIRY_MS } from '../../src/storage/uploads';
-import { sweepOnce } from '../../src/temporal/client';
+import { sweepOnce } from '../../src/sweepers/scans';
+import { scanRuns } from '../../src/temporal/client';
+import { scanEvents } from '../../src/temporal/events';
 import { createLogger } from '../../src/logger';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { uploadPreparer } from '../../src/pool/upload-pool';
@@ -18,6 +20,10 @@ import { headerOf, prng, splitInto } from '../unit/domain/parts-helpers';
 import { envelope, expectDocumented, uploadClient, UPLOADS } from './uploads-helpers';
 
 let t: TestContext;
+const sweep = () => {
+  const logger = createLogger('test', 'silent');
+  return { store: t.store, runs: scanRuns(t.temporal), events: scanEvents({ store: t.store, logger, taskQueue: t.temporal.taskQueue, client: t.temporal.client }), logger };
+};
 let org: Org;
 let key: string;
 const c = () => uploadClient(t, () => key);
@@ -327,7 +333,7 @@ describe('expiry and cleanup', () => {
     const id = await expiring('expiry-sweeper', 1);
     await pastExpiry(id);
     await t.store.c.uploads.updateOne({ _id: id }, { $set: { expiresAt: new Date(Date.now() - 3_600_000) } }); // past the grace too
-    await sweepOnce(t.store, t.temporal, createLogger('test', 'silent'));
+    await sweepOnce(sweep());
     expect(await t.store.c.uploads.findOne({ _id: id })).toMatchObject({ status: 'expired', partsDeleted: true });
     expect(await t.store.c.uploadParts.countDocuments({ uploadId: id })).toBe(0);
   });
@@ -393,7 +399,7 @@ test('Temporal away at completion: the 201 stands, and the sweeper starts the pa
     const done = await away.api.post(`${UPLOADS}/${id}/completion`).set(bearer(key));
     expect(done.status).toBe(201);
     await expect(t.temporal.client.workflow.getHandle(done.body.id).describe()).rejects.toThrow();
-    await sweepOnce(t.store, t.temporal, createLogger('test', 'silent'), 0);
+    await sweepOnce({ ...sweep(), graceMs: 0 });
     const history = await t.temporal.client.workflow.getHandle(done.body.id).fetchHistory();
     const started = history.events!.find((e) => e.workflowExecutionStartedEventAttributes)!.workflowExecutionStartedEventAttributes!;
     expect(defaultPayloadConverter.fromPayload(started.input!.payloads![0])).toEqual({ scanId: done.body.id, nodeCount: 4, graphSize: 19, paged: true });

@@ -1,4 +1,4 @@
-// Webhook management (platform.md §8) over real HTTP against the real database: roles, validation of each field, the
+// Webhook management over real HTTP against the real database: roles, validation of each field, the
 // secret shown once and sealed at rest, pagination, deletion, other organizations, the bound per organization, and the
 // destination rules through an injected resolver (no request ever leaves this process). Every answer is checked
 // against the OpenAPI document's schema of its status.

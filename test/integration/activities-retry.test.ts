@@ -10,8 +10,9 @@ import { createLogger } from '../../src/logger';
 import { getScan } from '../../src/storage/scans';
 import { readResults } from '../../src/storage/results';
 import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 let t: TestContext;
 
 beforeAll(async () => {
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-test('every step run twice gives the same published findings as the fast path run once', async () => {
+itWithSharedData('every step run twice gives the same published findings as the fast path run once', async () => {
   const key = await (await newOrg(t.store)).key(['sca:upload', 'findings:read']);
   const lock = JSON.parse(fs.readFileSync(path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json'), 'utf8'));
   const body = { ...snapshotFromNpmLock(lock, { project: 'retry', includeDev: true }), suppressions: [{ cve: 'CVE-2024-37890', reason: 'known' }] };

@@ -11,11 +11,12 @@ import { currentGeneration, getGeneration } from '../../src/storage/advisories';
 import { ensureAdvisoryRefreshSchedule, ADVISORY_REFRESH_SCHEDULE } from '../../src/temporal/schedules';
 import { createLogger } from '../../src/logger';
 import { createScanWorker } from '../../workers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { requireEnv, testContext, type TestContext } from '../helpers/context';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 let t: TestContext;
 let server: TestHttpsServer;
 let base: string;
@@ -52,7 +53,7 @@ afterAll(async () => {
   await t.close();
 });
 
-test('a zip URL is applied; a flaky one succeeds on retry; a truncated or missing one fails alone, applied nowhere', async () => {
+itWithSharedData('a zip URL is applied; a flaky one succeeds on retry; a truncated or missing one fails alone, applied nowhere', async () => {
   const r = await syncAdvisories(t.store, [`${base}/npm/all.zip`, `${base}/flaky/all.zip`, `${base}/truncated/all.zip`, `${base}/missing/all.zip`], { backoffMs: 10, ca: server.ca });
   const by = (suffix: string) => r.sources.find((s) => s.source.endsWith(suffix))!;
   expect(by('/npm/all.zip')).toMatchObject({ status: 'applied', attempts: 1 });
@@ -69,7 +70,7 @@ test('a zip URL is applied; a flaky one succeeds on retry; a truncated or missin
   expect(again).toMatchObject({ generation: r.generation, new: 0, updated: 0, unchanged: npmCount });
 });
 
-test('sources over a size limit fail alone, named with their URL and the limit, and keep their previous advisories', async () => {
+itWithSharedData('sources over a size limit fail alone, named with their URL and the limit, and keep their previous advisories', async () => {
   const first = await syncAdvisories(t.store, [`${base}/big/all.zip`], { ca: server.ca });
   expect(first.sources).toEqual([{ source: `${base}/big/all.zip`, status: 'applied', attempts: 1 }]);
   const before = (await currentGeneration(t.store))!;
@@ -94,7 +95,7 @@ test('sources over a size limit fail alone, named with their URL and the limit, 
   expect(d.generation).toBe(before);
 });
 
-test('http URLs are refused, not fetched; the other sources are applied', async () => {
+itWithSharedData('http URLs are refused, not fetched; the other sources are applied', async () => {
   const plain = `http://127.0.0.1:${new URL(base).port}/npm/all.zip`;
   const hitsBefore = hits.get('/npm/all.zip') ?? 0;
   const r = await syncAdvisories(t.store, [plain, `${base}/npm/all.zip`], { ca: server.ca });
@@ -105,7 +106,7 @@ test('http URLs are refused, not fetched; the other sources are applied', async 
   expect(hits.get('/npm/all.zip')).toBe(hitsBefore + 1);
 });
 
-test('the advisory-refresh schedule runs the sync through Temporal and shows up as a schedule', async () => {
+itWithSharedData('the advisory-refresh schedule runs the sync through Temporal and shows up as a schedule', async () => {
   process.env.ADVISORY_SOURCES = `${base}/npm/all.zip`;
   // The activity downloads with the default agent: trust the test certificate there for this test.
   const ca = https.globalAgent.options.ca;

@@ -9,12 +9,13 @@ import { parse as parseYaml } from 'yaml';
 import { importAdvisories } from '../../src/advisories/import';
 import { createLogger } from '../../src/logger';
 import { createScanWorker } from '../../workers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { runClient } from '../helpers/client';
 import { newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
 import { predictNpmFindings, predictPypiFindings } from '../helpers/predict';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 const NPM_ADVISORIES = path.join(SHARED, 'advisories/npm');
 const PYPI_ADVISORIES = path.join(SHARED, 'advisories/pypi');
 const POETRY_LOCK = path.join(SHARED, 'lockfiles/pypi/python-poetry__poetry__poetry.lock');
@@ -60,7 +61,7 @@ async function scanJson(dir: string, projectName: string): Promise<Report> {
   return JSON.parse(run.stdout);
 }
 
-test('vuejs/core pnpm-lock.yaml: exactly the findings the npm advisory data predicts', async () => {
+itWithSharedData('vuejs/core pnpm-lock.yaml: exactly the findings the npm advisory data predicts', async () => {
   const lockPath = path.join(SHARED, 'lockfiles/npm/vuejs__core__pnpm-lock.yaml');
   const lock = parseYaml(fs.readFileSync(lockPath, 'utf8')) as { packages: Record<string, unknown> };
   // The shared advisories (2024) predate this lockfile (2026) and match none of it; three advisories made here
@@ -90,7 +91,7 @@ test('vuejs/core pnpm-lock.yaml: exactly the findings the npm advisory data pred
   expect(got.sort()).toEqual(expected);
 }, 120_000);
 
-test('JabRef gradle.lockfile: the Maven advisories of jackson-databind, guava and snakeyaml', async () => {
+itWithSharedData('JabRef gradle.lockfile: the Maven advisories of jackson-databind, guava and snakeyaml', async () => {
   const report = await scanJson(project({ 'gradle.lockfile': path.join(SHARED, 'lockfiles/maven/JabRef__jabref__gradle.lockfile') }), 'jabref');
   const { scan, findings } = report.scans[0];
   expect(scan).toMatchObject({ status: 'completed', ecosystem: 'gradle' });
@@ -106,7 +107,7 @@ test('JabRef gradle.lockfile: the Maven advisories of jackson-databind, guava an
   expect(findings.find((f) => f.cve === 'CVE-2022-1471')!.path[0]).toBe('build.gradle');
 }, 120_000);
 
-test('a package-lock.json beside a poetry.lock: two snapshots, two scans of one project, one gate over both', async () => {
+itWithSharedData('a package-lock.json beside a poetry.lock: two snapshots, two scans of one project, one gate over both', async () => {
   const dir = project({ 'package-lock.json': path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json'), 'poetry.lock': POETRY_LOCK });
   // poetry's own lock (2026) is newer than every advisory of the shared set (2024): pins known to be vulnerable then
   // join it from a requirements.txt in the same folder, merged into the one python snapshot as another context.

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { importAdvisories } from '../../src/advisories/import';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { runClient } from '../helpers/client';
 import { newOrg, testContext, type TestContext } from '../helpers/context';
 

@@ -11,12 +11,13 @@ import addFormats from 'ajv-formats';
 import { importAdvisories } from '../../src/advisories/import';
 import { createLogger } from '../../src/logger';
 import { createScanWorker } from '../../workers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { runClient } from '../helpers/client';
 import { predictNpmFindings } from '../helpers/predict';
 import { newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 const LOCKFILE = path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json');
 const ADVISORIES = path.join(SHARED, 'advisories/npm');
 
@@ -60,7 +61,7 @@ function predicted(): string[] {
   return predictNpmFindings(installed, ADVISORIES);
 }
 
-test('piscina: the JSON report holds exactly the predicted findings; the exit code follows --fail-on', async () => {
+itWithSharedData('piscina: the JSON report holds exactly the predicted findings; the exit code follows --fail-on', async () => {
   const expected = predicted();
   expect(expected.length).toBeGreaterThan(0);
   // The metadata is part of the body: runs with the same CI variables send the same bytes, hence the same key.
@@ -92,7 +93,7 @@ test('piscina: the JSON report holds exactly the predicted findings; the exit co
   expect((await runClient(['scan', project, '--project', 'piscina'], ci)).code).toBe(findings.length > 0 ? 1 : 0);
 });
 
-test('the table names package, versions, advisory and path; --rescan makes a new scan of the same lockfile', async () => {
+itWithSharedData('the table names package, versions, advisory and path; --rescan makes a new scan of the same lockfile', async () => {
   const first = await runClient(['scan', project, '--project', 'piscina', '--fail-on', 'none'], env);
   expect(first.code).toBe(0);
   expect(first.stdout).toMatch(/ws/);
@@ -106,7 +107,7 @@ test('the table names package, versions, advisory and path; --rescan makes a new
   expect(again.stderr).not.toContain('unchanged since an earlier upload');
 });
 
-test('SARIF of the real scan is valid against the official 2.1.0 schema and written to --output', async () => {
+itWithSharedData('SARIF of the real scan is valid against the official 2.1.0 schema and written to --output', async () => {
   const out = path.join(project, 'report.sarif');
   const run = await runClient(['scan', '.', '--project', 'piscina', '--format', 'sarif', '--output', out, '--fail-on', 'none'], env, project);
   expect(run.code).toBe(0);
@@ -126,7 +127,7 @@ test('SARIF of the real scan is valid against the official 2.1.0 schema and writ
   expect(line).toMatch(/"node_modules\/(.+\/node_modules\/)?ws": \{/);
 });
 
-test('a snapshot the service refuses exits 2; a wrong token exits 3; no service reachable exits 3', async () => {
+itWithSharedData('a snapshot the service refuses exits 2; a wrong token exits 3; no service reachable exits 3', async () => {
   const restricted = await org.key(['sca:upload', 'scans:read', 'findings:read'], ['some-other-project']);
   const refused = await runClient(['scan', project, '--project', 'piscina-new'], { ...env, SCANNER_TOKEN: restricted });
   expect(refused.code).toBe(2);

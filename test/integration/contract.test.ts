@@ -13,7 +13,7 @@ import { SCOPES } from '../../src/http/auth/principal';
 import { openApiDocument } from '../../src/http/openapi/document';
 import { createLogger } from '../../src/logger';
 import { createScanWorker } from '../../workers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
 
 const CHECKS = ['not_a_server_error', 'response_schema_conformance', 'status_code_conformance', 'content_type_conformance'];
@@ -112,7 +112,7 @@ function expectNoFailures(r: { cases: string[]; failures: Failure[]; output: str
   expect(tested).toEqual(expected);
 }
 
-// The owner's operations in two runs, each within RUN_LIMIT_MS on a loaded CI machine: MCP auditing (platform.md §6)
+// The owner's operations in two runs, each within RUN_LIMIT_MS on a loaded CI machine: MCP auditing
 // apart from the rest.
 const isMcp = (op: string) => / \/v1\/mcp\//.test(OPERATIONS.get(op) ?? '');
 const ownerOps = () => allOps().filter((op) => !REVOKING.includes(op) && !HOST_OPS.includes(op) && !GATEWAY_OPS.includes(op));
@@ -123,7 +123,7 @@ test('every operation but the revoking ones and MCP\'s, with an owner session: a
   expectNoFailures(await run('owner', org.ownerToken, ops, 25), ops);
 }, RUN_LIMIT_MS + 30_000);
 
-test('the MCP operations with an owner session (platform.md §6)', async () => {
+test('the MCP operations with an owner session', async () => {
   const org = await newOrg(t.store);
   const ops = ownerOps().filter(isMcp);
   expect(ops.length).toBeGreaterThanOrEqual(11);
@@ -136,7 +136,7 @@ test('scan operations with an API key holding every scope', async () => {
   expectNoFailures(await run('key', key, SCAN_OPS, 15), SCAN_OPS);
 }, RUN_LIMIT_MS + 30_000);
 
-test('the sidecar\'s operations with a registration token, the gateway\'s with an enrollment token (platform.md §4, §5)', async () => {
+test('the sidecar\'s operations with a registration token, the gateway\'s with an enrollment token', async () => {
   const org = await newOrg(t.store);
   const post = async (path: string, body: object) => (await t.api.post(path).set('Authorization', `Bearer ${org.ownerToken}`).send(body)).body;
   const registration = await post('/v1/hosts/registration-tokens', { name: 'contract', uses: 10000 });

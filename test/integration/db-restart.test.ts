@@ -14,9 +14,11 @@ import { ensureTools } from '../../src/infra/tools';
 import { createLogger } from '../../src/logger';
 import type { ShardRunner } from '../../src/pool/attribution-pool';
 import { connectStore, type Store } from '../../src/storage/mongo';
-import { startSweeper } from '../../src/temporal/client';
+import { startSweeper } from '../../src/sweepers/scans';
+import { scanRuns } from '../../src/temporal/client';
+import { scanEvents } from '../../src/temporal/events';
 import { createScanWorker } from '../../workers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 
@@ -76,7 +78,7 @@ beforeAll(async () => {
   shards = w.shards;
   running = worker.run();
   // The API's sweeper, as main.ts runs it (faster here): starts lost workflow starts, fails orphaned scans.
-  stopSweeper = startSweeper(t.store, t.temporal, createLogger('sweeper', 'silent'), 500, 2000, 10_000);
+  stopSweeper = startSweeper({ store: t.store, runs: scanRuns(t.temporal), events: scanEvents({ store: t.store, logger: createLogger('sweeper', 'silent'), taskQueue: t.temporal.taskQueue, client: t.temporal.client }), logger: createLogger('sweeper', 'silent'), graceMs: 2000, staleMs: 10_000 }, 500);
 }, 120_000);
 
 afterAll(async () => {
@@ -154,7 +156,7 @@ test('every upload answered 201 ends completed or failed with a reason across a 
 
   const ok = answers.filter((a) => a.status === 201);
   const refused = answers.filter((a) => a.status !== 201);
-  // Requests that met the outage were refused with the spec's envelope and Retry-After: never a 500, no raw error.
+  // Requests that met the outage were refused with the error envelope and Retry-After: never a 500, no raw error.
   // (Listed whole when any is not: the failure shows every odd answer and its phase.)
   const envelope = { error: { code: 'service_unavailable', message: 'the database is unreachable; retry later' } };
   const odd = refused.filter((r) => r.status !== 503 || r.retryAfter !== '5' || JSON.stringify(r.body) !== JSON.stringify(envelope));

@@ -18,7 +18,7 @@ import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
 import { createLogger } from '../../src/logger';
 import { attributionPool, type ShardRunner } from '../../src/pool/attribution-pool';
 import { createScanWorker } from '../../workers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 

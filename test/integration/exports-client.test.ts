@@ -8,12 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { importAdvisories } from '../../src/advisories/import';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { runClient } from '../helpers/client';
 import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
 import { bomRefs, cyclonedxErrors } from '../helpers/cyclonedx';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 const LOCKFILES = path.join(SHARED, 'lockfiles');
 
 let t: TestContext;
@@ -72,7 +73,7 @@ async function sameAsService(line: string, project: string): Promise<any> {
   return doc;
 }
 
-test('three ecosystems, three scans: each SBOM line is the service\'s document; the VEX resolves into it', async () => {
+itWithSharedData('three ecosystems, three scans: each SBOM line is the service\'s document; the VEX resolves into it', async () => {
   const dir = tempDir('cdx-eco-');
   fs.copyFileSync(path.join(LOCKFILES, 'npm/vuejs__core__pnpm-lock.yaml'), path.join(dir, 'pnpm-lock.yaml'));
   fs.copyFileSync(path.join(LOCKFILES, 'maven/JabRef__jabref__gradle.lockfile'), path.join(dir, 'gradle.lockfile'));
@@ -106,7 +107,7 @@ test('three ecosystems, three scans: each SBOM line is the service\'s document; 
   expect(rated.ratings.some((r: { method: string }) => r.method.startsWith('CVSS'))).toBe(true);
 }, 180_000);
 
-test('a project above the single-document limits (its attribution work), sent in parts: the SBOM is the service\'s, read from the merged parts', async () => {
+itWithSharedData('a project above the single-document limits (its attribution work), sent in parts: the SBOM is the service\'s, read from the merged parts', async () => {
   const dir = tempDir('cdx-big-');
   const PACKAGES = 5_100;
   const FANOUT = 100;

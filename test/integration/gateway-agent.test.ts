@@ -1,5 +1,5 @@
 // The built client's `scanner gateway` (dist/cli/scanner.mjs, a child process) against the real service on the real
-// database (platform.md §5): an enrollment token issued through the API, enrollment with the requested scope (pending
+// database: an enrollment token issued through the API, enrollment with the requested scope (pending
 // in GET /v1/gateways), approval through the API (the agent says pending → active), heartbeats (lastSeenAt moves),
 // a restart of the agent with the same single-use token that does not enroll again, the service restarted in the
 // middle (one "unavailable" and one "back" line), and revocation: exit 3 on the 401.

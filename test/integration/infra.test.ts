@@ -15,9 +15,9 @@ import { startPostgres, type PostgresHandle } from '../../src/infra/postgres';
 import { startFerretDB, type FerretDBHandle } from '../../src/infra/ferretdb';
 import { descendants, spawnProcess } from '../../src/infra/proc';
 import { freePorts } from '../../src/infra/ports';
-import { readRuntime } from '../../src/infra/runtime';
+import { readRuntime } from '../../src/infra/runtime-file';
 import { ensureTools, findPostgresBin, projectRoot, type Tools } from '../../src/infra/tools';
-import { SA } from '../../src/temporal/keys';
+import { SA } from '../../src/temporal/scan-workflow-contract';
 import { registerSearchAttributes, SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 
 const skip = process.env.SCANNER_SKIP_INFRA === '1';

@@ -1,5 +1,5 @@
 // The built client's MCP commands (the bundle GET /cli/scanner.mjs serves, built here in memory, run as a child process)
-// against the real service on the real database (platform.md §6): `scanner mcp scan` with an mcp:upload key (the scan
+// against the real service on the real database: `scanner mcp scan` with an mcp:upload key (the scan
 // read back through GET /v1/mcp/scans/{id}, no planted secret in it), `scanner mcp hook` for both agents under the
 // observe and block control levels (a registry deny entry, an unreviewed server), and `scanner sidecar --once
 // --mcp-interval` reporting with the host credential, the host implied.

@@ -1,10 +1,10 @@
-// Two MCP scans of the same host and configuration path written at the same time (platform.md §6: a newer scan
+// Two MCP scans of the same host and configuration path written at the same time (a newer scan
 // replaces a config path's placements; a late older one changes nothing), on the real database. Each round runs the
 // older and the newer scan's placement writes concurrently, in varied interleavings, including the newer scan being
 // stored only while the older one is already writing; whatever the order, the path ends with exactly the newer scan's
 // servers, each written by it, and a second host's placements are untouched.
 import { newId } from '../../src/domain/ids';
-import type { McpScanDoc, McpStoredClient } from '../../src/storage/documents';
+import type { McpScanDoc, McpStoredClient } from '../../src/storage/documents/mcp';
 import { mcpServerId, replaceMcpPlacements, type PlacementGroup } from '../../src/storage/mcp-processing';
 import { testContext, type TestContext } from '../helpers/context';
 

@@ -1,4 +1,4 @@
-// MCP scan processing (platform.md §6) against the real Temporal dev server and the real database: scans stored as
+// MCP scan processing against the real Temporal dev server and the real database: scans stored as
 // the upload stores them (McpScanDoc, status queued) and started through the MCP scan starter, processed by the
 // worker's workflow and activities. Inventory, placements (a newer scan replaces, a late older one does not), tool
 // pins and a rug pull, every issue code end to end, retried activities, the sweep and a failure.
@@ -10,15 +10,17 @@ import { createMcpActivities } from '../../activities/mcp';
 import { importAdvisories } from '../../src/advisories/import';
 import { newId } from '../../src/domain/ids';
 import { createLogger } from '../../src/logger';
-import type { McpIssueCode, McpScanDoc, McpStoredClient, McpStoredServer, McpStoredTool } from '../../src/storage/documents';
+import type { McpIssueCode, McpScanDoc, McpStoredClient, McpStoredServer, McpStoredTool } from '../../src/storage/documents/mcp';
 import { getMcpScan, mcpServerId } from '../../src/storage/mcp-processing';
-import { mcpScanStarter, sweepMcpScansOnce } from '../../src/temporal/mcp';
+import { sweepMcpScansOnce } from '../../src/sweepers/mcp-scans';
+import { mcpScanRuns, mcpScanStarter } from '../../src/temporal/mcp';
 import { appWithoutTemporal, bearer, newOrg, testContext, type TestContext } from '../helpers/context';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { noUploads } from '../http/hosts-helpers';
 import { dumpDatabase, leaks } from '../http/mcp-helpers';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 const logger = createLogger('test', 'silent');
 /** Every log line the worker (and the API of the secrets test) wrote, level debug and up. */
 const logs: string[] = [];
@@ -95,7 +97,7 @@ const placements = async (orgId: string, q: Record<string, unknown> = {}) =>
   (await t.store.c.mcpPlacements.find({ orgId, ...q }).toArray()).sort((a, b) => (a.configPath + a.name < b.configPath + b.name ? -1 : 1));
 const issueCodes = (docs: Array<{ issues: Array<{ code: McpIssueCode }> }>) => [...new Set(docs.flatMap((d) => d.issues.map((i) => i.code)))].sort();
 
-test('a scan fills the inventory (one server per identity) and the host placements, and completes with its counts', async () => {
+itWithSharedData('a scan fills the inventory (one server per identity) and the host placements, and completes with its counts', async () => {
   const orgId = newOrgId();
   const doc = scanDoc(orgId, { hostId: 'hst_inv1' }, [
     client('~/.cursor/mcp.json', [npx('fs', '@modelcontextprotocol/server-filesystem@2025.1.14'), server('remote', { transport: 'http', command: null, args: [], url: 'https://mcp.example.com/mcp' })]),
@@ -128,7 +130,7 @@ test('a scan fills the inventory (one server per identity) and the host placemen
   expect(await d.staticSummary()).toBe(`MCP scan ${doc._id} of hst_inv1: 3 servers, 0 tools in 2 configurations (cursor)`);
 });
 
-test('a newer scan replaces its config path: a server removed leaves the host; other paths and hosts stay; a late older scan changes nothing', async () => {
+itWithSharedData('a newer scan replaces its config path: a server removed leaves the host; other paths and hosts stay; a late older scan changes nothing', async () => {
   const orgId = newOrgId();
   const t0 = Date.now() - 60_000;
   const first = await processed(
@@ -161,7 +163,7 @@ test('a newer scan replaces its config path: a server removed leaves the host; o
   expect(await hostA()).toEqual(['~/.cursor/mcp.json:four:new', '~/.cursor/mcp.json:one:new']);
 });
 
-test('tools are pinned at first sight per identity and version; a changed definition is a rug pull on the next scan', async () => {
+itWithSharedData('tools are pinned at first sight per identity and version; a changed definition is a rug pull on the next scan', async () => {
   const orgId = newOrgId();
   const v1 = [tool('read_file', 'Reads a file.', { type: 'object', properties: { path: { type: 'string' } } }), tool('list_dir', 'Lists a directory.')];
   const pulled = [tool('read_file', 'Reads a file. Also accepts a glob.', { type: 'object', properties: { path: { type: 'string' } } }), tool('list_dir', 'Lists a directory.')];
@@ -190,7 +192,7 @@ test('tools are pinned at first sight per identity and version; a changed defini
   expect(s4.issues).toEqual({ not_in_registry: 1 });
 });
 
-test('every issue code end to end, stored on the placements, counted on the scan (registry read at processing time)', async () => {
+itWithSharedData('every issue code end to end, stored on the placements, counted on the scan (registry read at processing time)', async () => {
   const orgId = newOrgId();
   await t.store.c.mcpRegistry.insertMany([
     { _id: newId('mre'), orgId, identity: 'pkg:npm/evil-mcp', versions: null, decision: 'deny', note: null, updatedBy: 'mem_x', updatedAt: new Date() },
@@ -254,7 +256,7 @@ test('every issue code end to end, stored on the placements, counted on the scan
   expect(again.issues).toEqual({ unpinned_package: 1 });
 });
 
-test('activities retried (each run twice, as after a lost completion) duplicate nothing and give the result of one run', async () => {
+itWithSharedData('activities retried (each run twice, as after a lost completion) duplicate nothing and give the result of one run', async () => {
   const orgId = newOrgId();
   const clients = [client('~/a.json', [npx('x', 'x-mcp@1.0.0', { tools: [tool('t1', 'One.'), tool('t2', 'Two.')] }), npx('y', 'lodash@4.17.20')]), client('~/b.json', [npx('x', 'x-mcp@1.0.0')])];
   const a = scanDoc(orgId, { hostId: 'hst_r' }, clients);
@@ -283,7 +285,7 @@ test('activities retried (each run twice, as after a lost completion) duplicate 
   expect(await snapshot()).toEqual(once);
 });
 
-test('a scan of 100 servers seen again on another host (every server and pin updated, not inserted) completes', async () => {
+itWithSharedData('a scan of 100 servers seen again on another host (every server and pin updated, not inserted) completes', async () => {
   // Regression: a bulk of 50+ upserts over existing documents stalled FerretDB for minutes.
   const orgId = newOrgId();
   const servers = Array.from({ length: 100 }, (_, i) => npx(`s${i}`, `pkg-${i}-mcp@1.0.${i}`, { tools: [tool(`t${i}`, `Tool ${i}.`)] }));
@@ -298,16 +300,16 @@ test('a scan of 100 servers seen again on another host (every server and pin upd
   expect(one).toMatchObject({ names: ['s7'], versions: ['1.0.7'] });
 }, 60_000);
 
-test('the sweep starts a scan whose start was lost; a scan whose processing fails is failed with a reason', async () => {
+itWithSharedData('the sweep starts a scan whose start was lost; a scan whose processing fails is failed with a reason', async () => {
   const orgId = newOrgId();
   const lost = scanDoc(orgId, { hostname: 'lost-start' }, [client('~/c.json', [server('s')])], new Date(Date.now() - 10_000));
   await t.store.c.mcpScans.insertOne(lost);
-  const r = await sweepMcpScansOnce(t.store, t.temporal, logger, 5000, 30_000);
+  const r = await sweepMcpScansOnce({ store: t.store, runs: mcpScanRuns(t.temporal), logger, graceMs: 5000, staleMs: 30_000 });
   expect(r.started).toBeGreaterThanOrEqual(1);
   await t.temporal.client.workflow.getHandle(lost._id).result();
   expect(await getMcpScan(t.store, lost._id)).toMatchObject({ status: 'completed', servers: 1 });
   // Started already and closed: nothing to do on the next pass.
-  expect((await sweepMcpScansOnce(t.store, t.temporal, logger, 5000, 30_000)).started).toBe(0);
+  expect((await sweepMcpScansOnce({ store: t.store, runs: mcpScanRuns(t.temporal), logger, graceMs: 5000, staleMs: 30_000 })).started).toBe(0);
 
   // A stored scan whose configuration cannot be processed (servers not a list): a few attempts, then failed.
   const broken = { ...scanDoc(orgId, { hostname: 'broken' }, []), clients: [{ client: 'cursor', configPath: '~/x.json', scope: 'user', servers: null }] } as unknown as McpScanDoc;
@@ -317,7 +319,7 @@ test('the sweep starts a scan whose start was lost; a scan whose processing fail
   expect(failed.finishedAt).toBeInstanceOf(Date);
 }, 90_000);
 
-test('configurations full of secrets, uploaded through POST /v1/mcp/scans and processed: no secret value in any document or log line', async () => {
+itWithSharedData('configurations full of secrets, uploaded through POST /v1/mcp/scans and processed: no secret value in any document or log line', async () => {
   // The API with the MCP scan starter (the test context's has none), its logs captured like the worker's.
   const mcp = mcpScanStarter(t.temporal, logger);
   const { server: httpServer, api } = await appWithoutTemporal(t.store, { uploads: noUploads, mcp, logger: createLogger('api', 'debug', sink) });

@@ -15,7 +15,7 @@ import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
 import { createLogger } from '../../src/logger';
 import { getScan } from '../../src/storage/scans';
 import { readResults } from '../../src/storage/results';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
 import { createPagedScan } from '../helpers/paged';
 

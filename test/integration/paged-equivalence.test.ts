@@ -1,4 +1,4 @@
-// platform.md §2: the same v2 graph uploaded inline and in parts gives the same results: findings (advisory,
+// The same v2 graph uploaded inline and in parts gives the same results: findings (advisory,
 // package, version, severity, fixedVersion, path, suppression), counts, the module list, and per finding the same
 // attributions, paths and origins. A property test on random graphs (random groupings into parts), then the bench's
 // largest single document, whose inventory is also the same. Real API, real worker, real database.
@@ -8,9 +8,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { importAdvisories } from '../../src/advisories/import';
 import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
-import type { Snapshot } from '../../src/domain/types';
+import type { Snapshot } from '../../src/shared/types';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { randomGraph, splitIntoParts } from '../helpers/random-graph';
 
@@ -98,7 +98,7 @@ async function pages(url: string, items: string): Promise<{ items: any[]; last: 
 const byContent = (list: any[]) => [...list].sort((x, y) => (contentKey(x) < contentKey(y) ? -1 : contentKey(x) > contentKey(y) ? 1 : 0));
 const contentKey = (f: any) => `${f.severity} ${f.package}@${f.installedVersion} ${f.cve}`;
 
-/** Everything §2 lists, of one scan, with what necessarily differs between two scans (ids, times) left out. */
+/** Everything compared above, of one scan, with what necessarily differs between two scans (ids, times) left out. */
 async function resultsOf(scanId: string, opts: { attributionsOf?: (finding: any) => boolean; scopes?: boolean } = {}) {
   const scan = await finished(scanId);
   expect(scan.status).toBe('completed');
@@ -177,7 +177,7 @@ test('random graphs: inline and in parts, the same results', async () => {
 
 test("the bench's largest single document: inline and in five parts, the same results", async () => {
   const s = syntheticSnapshot({ schemaVersion: 2, nodes: 10000, roots: 1000, depsPerNode: 6, packagesPerRoot: 79, project: 'equiv-largest', ecosystem: 'gradle' });
-  // The inventory (platform.md §1) of the project after each scan: the paged scan, newer, replaces the inline one
+  // The inventory of the project after each scan: the paged scan, newer, replaces the inline one
   // and lists the same packages with the same ids, paths and manifests.
   const inventory = async (scanId: string) => {
     await finished(scanId);

@@ -11,7 +11,7 @@ import type { temporal } from '@temporalio/proto';
 import { importAdvisories } from '../../src/advisories/import';
 import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
 import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
-import { SA } from '../../src/temporal/keys';
+import { SA } from '../../src/temporal/scan-workflow-contract';
 import { createPagedScan } from '../helpers/paged';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -1,5 +1,5 @@
 // The whole pipeline against the real servers: HTTP upload → Temporal workflow → activities → MongoDB-wire store,
-// on piscina's real package-lock.json and the real npm advisories of ../shared/data.
+// on piscina's real package-lock.json and the real npm advisories of the third-party data (src/infra/shared-data.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
@@ -8,11 +8,13 @@ import { snapshotFromGradleLock, snapshotFromNpmLock } from '../../src/domain/sn
 import { createLogger } from '../../src/logger';
 import { getScan } from '../../src/storage/scans';
 import { createScanWorker } from '../../workers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
-const LOCK = JSON.parse(fs.readFileSync(path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json'), 'utf8'));
+const SHARED = sharedDataDir();
+/** piscina's real package-lock.json, read in beforeAll (never at import: the file is skipped without the data). */
+let LOCK: unknown;
 
 let t: TestContext;
 let org: Org;
@@ -23,6 +25,7 @@ let running: Promise<void>;
 beforeAll(async () => {
   installRuntime('error');
   t = await testContext();
+  LOCK = JSON.parse(fs.readFileSync(path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json'), 'utf8'));
   const report = await importAdvisories(t.store, [path.join(SHARED, 'advisories/npm')]);
   expect(report.rejected).toEqual([]);
   const w = await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
@@ -52,14 +55,14 @@ async function scanOf(snapshot: unknown): Promise<{ id: string; scan: Record<str
 
 const piscina = (extra: Record<string, unknown> = {}) => ({ ...snapshotFromNpmLock(LOCK, { project: 'piscina', includeDev: true }), ...extra });
 
-test('readyz is 200 once MongoDB and Temporal answer and a worker polls the task queue', async () => {
+itWithSharedData('readyz is 200 once MongoDB and Temporal answer and a worker polls the task queue', async () => {
   let res = await t.api.get('/readyz');
   for (let i = 0; res.status !== 200 && i < 50; i++) res = await new Promise((r) => setTimeout(r, 100)).then(() => t.api.get('/readyz'));
   expect(res.status).toBe(200);
   expect(res.body.status).toBe('ready');
 });
 
-test('piscina lockfile: the ws DoS advisory is found with its path, severity, fix and counts', async () => {
+itWithSharedData('piscina lockfile: the ws DoS advisory is found with its path, severity, fix and counts', async () => {
   const { id, scan } = await scanOf(piscina());
   expect(scan).toMatchObject({ status: 'completed', failureReason: null, suppressed: 0, modules: [] });
   expect(scan.finishedAt).toEqual(expect.any(String));
@@ -93,7 +96,7 @@ test('piscina lockfile: the ws DoS advisory is found with its path, severity, fi
   expect(keys).toEqual([...keys].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1)));
 });
 
-test('suppressions: matching by alias and glob, expired ones ignored, counted apart, readable with suppressed=all', async () => {
+itWithSharedData('suppressions: matching by alias and glob, expired ones ignored, counted apart, readable with suppressed=all', async () => {
   const { id, scan } = await scanOf(
     piscina({
       suppressions: [
@@ -115,7 +118,7 @@ test('suppressions: matching by alias and glob, expired ones ignored, counted ap
   expect(all.body.findings.length).toBe(hidden.body.findings.length + only.body.findings.length);
 });
 
-test('a hand-made snapshot: real advisories, ranges, last_affected, name case, filters and pagination', async () => {
+itWithSharedData('a hand-made snapshot: real advisories, ranges, last_affected, name case, filters and pagination', async () => {
   const node = (name: string, version: string, dependencies: string[] = [], relationship = 'transitive') => ({ id: `${name}@${version}`, name, version, relationship, dependencies });
   const nodes = [
     node('axios', '1.6.0', [], 'direct'),
@@ -162,7 +165,7 @@ test('a hand-made snapshot: real advisories, ranges, last_affected, name case, f
   expect(team.body).toMatchObject({ findings: [], nextCursor: null });
 });
 
-test('gradle: the JabRef lockfile yields the Maven advisories of jackson-databind, guava and snakeyaml', async () => {
+itWithSharedData('gradle: the JabRef lockfile yields the Maven advisories of jackson-databind, guava and snakeyaml', async () => {
   await importAdvisories(t.store, [path.join(SHARED, 'advisories/maven')]);
   const lock = fs.readFileSync(path.join(SHARED, 'lockfiles/maven/JabRef__jabref__gradle.lockfile'), 'utf8');
   const { id, scan } = await scanOf(snapshotFromGradleLock(lock, { project: 'jabref' }));
@@ -180,7 +183,7 @@ test('gradle: the JabRef lockfile yields the Maven advisories of jackson-databin
   expect(yaml.path[0]).toBe('gradle.lockfile');
 }, 60_000);
 
-test('python: PyPI advisories match with PEP 503 names and PEP 440 versions', async () => {
+itWithSharedData('python: PyPI advisories match with PEP 503 names and PEP 440 versions', async () => {
   await importAdvisories(t.store, [path.join(SHARED, 'advisories/pypi-all.zip')]);
   const { id, scan } = await scanOf({
     schemaVersion: 1,
@@ -196,7 +199,7 @@ test('python: PyPI advisories match with PEP 503 names and PEP 440 versions', as
   expect(res.body.findings.map((f: { aliases: string[] }) => f.aliases.some((a) => a.startsWith('PYSEC-'))).every(Boolean)).toBe(true);
 }, 60_000);
 
-test('a version the ecosystem cannot parse is counted as unmatched and the scan still completes', async () => {
+itWithSharedData('a version the ecosystem cannot parse is counted as unmatched and the scan still completes', async () => {
   const { id, scan } = await scanOf({
     schemaVersion: 1,
     project: 'unparseable',
@@ -214,7 +217,7 @@ test('a version the ecosystem cannot parse is counted as unmatched and the scan 
   expect(res.body.findings.every((f: { package: string }) => f.package === 'ws')).toBe(true);
 }, 60_000);
 
-test('a replayed workflow task or retried activity never duplicates findings: results are keyed by scan', async () => {
+itWithSharedData('a replayed workflow task or retried activity never duplicates findings: results are keyed by scan', async () => {
   const { id } = await scanOf(piscina());
   const chunks = await t.store.c.scanResults.countDocuments({ scanId: id });
   const scan = await getScan(t.store, id);
@@ -224,7 +227,7 @@ test('a replayed workflow task or retried activity never duplicates findings: re
   expect(new Set(ids).size).toBe(ids.length);
 });
 
-test('a snapshot above the fast-path size runs the activity pipeline and finds exactly what the fast path finds', async () => {
+itWithSharedData('a snapshot above the fast-path size runs the activity pipeline and finds exactly what the fast path finds', async () => {
   const base = piscina();
   const filler = Array.from({ length: 2500 }, (_, i) => ({ id: `filler-${String(i).padStart(4, '0')}@1.0.0`, name: `filler-${String(i).padStart(4, '0')}`, version: '1.0.0', relationship: 'direct', dependencies: [] }));
   const big = {
@@ -245,11 +248,13 @@ test('a snapshot above the fast-path size runs the activity pipeline and finds e
   expect(await t.store.c.scanWork.countDocuments({ scanId: large.id })).toBe(0);
 });
 
-test('an upload answered 201 while Temporal is unreachable is not lost: the sweeper starts its workflow', async () => {
+itWithSharedData('an upload answered 201 while Temporal is unreachable is not lost: the sweeper starts its workflow', async () => {
   const { createApp } = await import('../../src/http/app');
   const { cursorCodec, loadCursorSecret } = await import('../../src/storage/cursors');
   const { uploadPreparer } = await import('../../src/pool/upload-pool');
-  const { startSweeper } = await import('../../src/temporal/client');
+  const { startSweeper } = await import('../../src/sweepers/scans');
+  const { scanRuns } = await import('../../src/temporal/client');
+  const { scanEvents } = await import('../../src/temporal/events');
   const request = (await import('supertest')).default;
   const uploads = uploadPreparer(1);
   // The Temporal seam as it behaves while the frontend is down: every start attempt fails.
@@ -259,7 +264,7 @@ test('an upload answered 201 while Temporal is unreachable is not lost: the swee
   expect(res.status).toBe(201);
   await new Promise((r) => setTimeout(r, 300));
   expect((await getScan(t.store, res.body.id))!.status).toBe('queued');
-  const stop = startSweeper(t.store, t.temporal, createLogger('sweeper', 'silent'), 100, 0);
+  const stop = startSweeper({ store: t.store, runs: scanRuns(t.temporal), events: scanEvents({ store: t.store, logger: createLogger('sweeper', 'silent'), taskQueue: t.temporal.taskQueue, client: t.temporal.client }), logger: createLogger('sweeper', 'silent'), graceMs: 0 }, 100);
   try {
     for (let i = 0; i < 200; i++) {
       const scan = await getScan(t.store, res.body.id);
@@ -273,7 +278,7 @@ test('an upload answered 201 while Temporal is unreachable is not lost: the swee
   }
 });
 
-test('derived paths over 1,000,000 segments fail the scan with attribution_limit_exceeded and keep nothing', async () => {
+itWithSharedData('derived paths over 1,000,000 segments fail the scan with attribution_limit_exceeded and keep nothing', async () => {
   const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'leaf-adv-'));
   fs.writeFileSync(path.join(dir, 'leaf.json'), JSON.stringify({ id: 'GHSA-leaf-leaf-leaf', published: '2024-01-01T00:00:00Z', summary: 'every leaf', affected: [{ package: { ecosystem: 'npm', name: 'leaf' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }] }] }] }));
   await importAdvisories(t.store, [dir]);

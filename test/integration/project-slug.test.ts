@@ -2,7 +2,7 @@
 // list workflows with `ProjectSlug = "<slug>"`. No worker polls this task queue: the workflows stay running, which is
 // all visibility needs. Visibility is eventually consistent, so the list is retried until the condition holds (bounded).
 import { randomBytes } from 'node:crypto';
-import { SA } from '../../src/temporal/keys';
+import { SA } from '../../src/temporal/scan-workflow-contract';
 import { bearer, newOrg, testContext, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 

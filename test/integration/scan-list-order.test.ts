@@ -1,5 +1,5 @@
 // GET /v1/scans is newest first by startedAt, ties by id descending, one total order across pages and under
-// concurrent uploads (decisions.md). 300 uploads sent 10 at a time once listed scans out of startedAt order (their
+// concurrent uploads. 300 uploads sent 10 at a time once listed scans out of startedAt order (their
 // list bucket came from a counter taken apart from startedAt); here every listing, whole organization, ?project=,
 // ?status=, is compared with the scans sorted by (startedAt, id), page by page, with no duplicates or gaps; uploads
 // arriving while a client pages never break the order; a stalled upload filed after newer ones, and scans stored by
@@ -11,11 +11,12 @@ import { newestFirst } from '../../src/domain/scan-list/regions';
 import { newId } from '../../src/domain/ids';
 import { uploadPreparer } from '../../src/pool/upload-pool';
 import { cursorCodec, loadCursorSecret } from '../../src/storage/cursors';
-import type { ScanDoc } from '../../src/storage/documents';
+import type { ScanDoc } from '../../src/storage/documents/scans';
 import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
 import { createProject } from '../../src/storage/projects';
-import { refileLegacyScans } from '../../src/storage/scan-regions-upgrade';
-import { getScan, insertScan, markCompleted, markFailed, markRunning, pack, unpack } from '../../src/storage/scans';
+import { refileLegacyScans } from '../../src/storage/migrations/scan-list-regions';
+import { getScan, insertScan, markCompleted, markFailed, markRunning } from '../../src/storage/scans';
+import { pack, unpack } from '../../src/storage/scan-document';
 import { appWithoutTemporal, bearer, newOrg, requireEnv, type Org } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 
@@ -80,7 +81,7 @@ async function walk(query: string, limit: number, opts: { token?: string; betwee
   return { scans: pages.flat(), pages };
 }
 
-/** The organization's scans (filtered), in the decisions.md order, from the database itself. */
+/** The organization's scans (filtered), in the list's order, from the database itself. */
 async function expected(orgId: string, keep: (s: ScanDoc) => boolean = () => true): Promise<string[]> {
   const all = (await store.c.scans.find({ orgId }).toArray()).map(unpack).filter(keep);
   return all.map((s) => ({ at: s.startedAt.getTime(), id: s._id })).sort(newestFirst).map((k) => k.id);
@@ -254,7 +255,7 @@ describe('scans stored by an earlier version (buckets by arrival)', () => {
     await store.c.counters.insertOne({ _id: `scans:${legacy.orgId}`, seq: made.length });
   });
 
-  test('re-filed once (two processes at a time): the list is in the decisions.md order, then new uploads list first', async () => {
+  test('re-filed once (two processes at a time): the list is newest first (ties by id), then new uploads list first', async () => {
     const before = await store.c.scans.find({ orgId: legacy.orgId }).toArray();
     const [a, b] = await Promise.all([refileLegacyScans(store, { force: true }), refileLegacyScans(other, { force: true })]);
     expect(a.scopes + b.scopes).toBeGreaterThanOrEqual(3); // the org and its two projects, by one or both

@@ -1,6 +1,6 @@
 // Scan status transitions on the real database: compare-and-set, forward only, whatever the interleaving.
 import { newId } from '../../src/domain/ids';
-import type { ScanDoc } from '../../src/storage/documents';
+import type { ScanDoc } from '../../src/storage/documents/scans';
 import { fileScanGroups } from '../../src/storage/scan-regions';
 import { getScan, insertScan, markCompleted, markFailed, markRunning } from '../../src/storage/scans';
 import { testContext, type TestContext } from '../helpers/context';

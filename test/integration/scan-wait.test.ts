@@ -1,11 +1,11 @@
-// GET /v1/scans/{scanId}?wait=S (platform.md §7): held until the scan is terminal or S seconds pass, answered with
+// GET /v1/scans/{scanId}?wait=S: held until the scan is terminal or S seconds pass, answered with
 // the scan as it is then; the wait is a long poll on the scan's workflow, never a loop of database reads; shutdown
 // answers pending waits at once; anything but a whole number from 0 to 60 is 422 invalid_parameter.
 import type { Worker } from '@temporalio/worker';
 import { createLogger } from '../../src/logger';
 import { connectStore } from '../../src/storage/mongo';
 import { createScanWorker } from '../../workers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 

@@ -1,5 +1,5 @@
 // The built client's `scanner sidecar` (dist/cli/scanner.mjs, a child process) against the real service on the real
-// database (platform.md §4): a registration token issued through the API, attestation, heartbeats seen in GET
+// database: a registration token issued through the API, attestation, heartbeats seen in GET
 // /v1/hosts, a restart of the sidecar that does not attest again, a re-attestation by hand that keeps the host's id,
 // the service restarted in the middle (its port closed, a new API opened on the same port: one "unavailable" and one
 // "back" line, heartbeats go on), and the host revoked: exit 3 on the 401, never attesting again by itself; registered

@@ -3,9 +3,11 @@
 // database), which nothing else would ever move. No worker polls this task queue: workflows stay as the test leaves them.
 import { newId } from '../../src/domain/ids';
 import { createLogger } from '../../src/logger';
-import type { ScanDoc } from '../../src/storage/documents';
+import type { ScanDoc } from '../../src/storage/documents/scans';
 import { getScan, insertScan, markCompleted, markRunning } from '../../src/storage/scans';
-import { ORPHANED_MESSAGE, startScanWorkflow, sweepOnce } from '../../src/temporal/client';
+import { ORPHANED_MESSAGE, sweepOnce, type ScanSweep } from '../../src/sweepers/scans';
+import { scanRuns, startScanWorkflow } from '../../src/temporal/client';
+import { scanEvents } from '../../src/temporal/events';
 import { testContext, type TestContext } from '../helpers/context';
 
 let t: TestContext;
@@ -17,6 +19,14 @@ afterAll(async () => {
 });
 
 const logger = createLogger('sweeper', 'silent');
+const sweep = (graceMs: number, staleMs: number): ScanSweep => ({
+  store: t.store,
+  runs: scanRuns(t.temporal),
+  events: scanEvents({ store: t.store, logger, taskQueue: t.temporal.taskQueue, client: t.temporal.client }),
+  logger,
+  graceMs,
+  staleMs,
+});
 
 async function scan(status: 'queued' | 'running', workflow: 'none' | 'running' | 'closed', ageMs = 60_000): Promise<ScanDoc> {
   const s: ScanDoc = { _id: newId('scn'), orgId: 'org_x', projectId: 'prj_x', target: 'x', ecosystem: 'javascript', schemaVersion: 1, status: 'queued', startedAt: new Date(Date.now() - ageMs), finishedAt: null, failureReason: null, findings: null, suppressed: null, nodeCount: 1, bodyBytes: 10, orgBucket: 0, projectBucket: 0 };
@@ -39,7 +49,7 @@ test('orphaned scans are failed with internal_error; live ones are left alone; l
   const completedClosed = await scan('running', 'closed');
   await markCompleted(t.store, completedClosed._id, { findings: { critical: 0, high: 0, medium: 0, low: 0 }, suppressed: 0, advisoryGeneration: null, unmatchedVersions: 0, resultChunks: 0, findingCount: 0 });
 
-  const pass = await sweepOnce(t.store, t.temporal, logger, 5000, 30_000);
+  const pass = await sweepOnce(sweep(5000, 30_000));
   started.push(queuedLost._id);
   expect(pass).toEqual({ started: 1, failed: 2 });
   for (const s of [queuedClosed, runningClosed]) {
@@ -52,8 +62,8 @@ test('orphaned scans are failed with internal_error; live ones are left alone; l
   expect((await getScan(t.store, completedClosed._id))!.status).toBe('completed');
 
   // A second pass changes nothing; once stale, the young orphan is failed too.
-  expect(await sweepOnce(t.store, t.temporal, logger, 5000, 30_000)).toEqual({ started: 0, failed: 0 });
-  expect(await sweepOnce(t.store, t.temporal, logger, 5000, 0)).toEqual({ started: 0, failed: 1 });
+  expect(await sweepOnce(sweep(5000, 30_000))).toEqual({ started: 0, failed: 0 });
+  expect(await sweepOnce(sweep(5000, 0))).toEqual({ started: 0, failed: 1 });
   expect((await getScan(t.store, runningClosedYoung._id))!.status).toBe('failed');
   expect((await getScan(t.store, runningLive._id))!.status).toBe('running');
 });

@@ -8,13 +8,14 @@ import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { importAdvisories } from '../../src/advisories/import';
 import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
-import type { Snapshot } from '../../src/domain/types';
+import type { Snapshot } from '../../src/shared/types';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
+import { describeWithSharedData, itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
-const SHARED = path.resolve(__dirname, '../../../shared/data');
+const SHARED = sharedDataDir();
 const ROOT = path.resolve(__dirname, '../..');
 
 let t: TestContext;
@@ -95,7 +96,7 @@ function monorepo(): Snapshot {
   );
 }
 
-describe('with an in-process worker', () => {
+describeWithSharedData('with an in-process worker', () => {
   let worker: TestWorker | undefined;
   beforeAll(async () => {
     worker = await startTestWorker(t);
@@ -162,7 +163,7 @@ describe('with an in-process worker', () => {
   }, 120_000);
 });
 
-test('SIGKILL of the worker in the middle of attribution: a new worker resumes from its heartbeat and the stored shards: same findings, no duplicates', async () => {
+itWithSharedData('SIGKILL of the worker in the middle of attribution: a new worker resumes from its heartbeat and the stored shards: same findings, no duplicates', async () => {
   const env = {
     ...process.env,
     MONGODB_URI: requireEnv('MONGODB_URI'),

@@ -1,4 +1,4 @@
-// Webhook delivery end to end (platform.md §8), against the real Temporal and FerretDB: a scan ends, its event
+// Webhook delivery end to end, against the real Temporal and FerretDB: a scan ends, its event
 // workflow posts to a loopback https receiver that verifies X-Svc-Signature as a receiver would (HMAC recomputed here
 // with node:crypto from the secret createWebhook returned), retries follow the policy, and the delivery log shows
 // every attempt. No request leaves loopback: the policy allows 127.0.0.0/8 only, and its resolver knows one name
@@ -16,11 +16,12 @@ import { insertScan, markRunning } from '../../src/storage/scans';
 import { secretBox } from '../../src/storage/secrets';
 import { createWebhook, deleteWebhook, type WebhookEvent } from '../../src/storage/webhooks';
 import { getDelivery } from '../../src/storage/webhook-deliveries';
-import { startScanWorkflow, sweepOnce } from '../../src/temporal/client';
+import { sweepOnce } from '../../src/sweepers/scans';
+import { scanRuns, startScanWorkflow } from '../../src/temporal/client';
 import { scanEvents, type ScanEvents } from '../../src/temporal/events';
-import { eventWorkflowId, type DeliveryRetry, type WebhookEventInput, type WebhookEventResult } from '../../src/temporal/webhook-keys';
+import { eventWorkflowId, type DeliveryRetry, type WebhookEventInput, type WebhookEventResult } from '../../src/temporal/webhook-workflow-contract';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
@@ -279,7 +280,7 @@ test("the sweeper's failure of an orphaned scan emits scan.failed", async () => 
   // Running, with no workflow: an orphan once stale (staleMs 0 below).
   const s = await insertScan(t.store, { _id: newId('scn'), orgId: org.orgId, projectId: newId('prj'), target: 'orphan', ecosystem: 'javascript', schemaVersion: 1, status: 'queued', startedAt: new Date(), finishedAt: null, failureReason: null, findings: null, suppressed: null, nodeCount: 1, bodyBytes: 10 });
   await markRunning(t.store, s._id, null);
-  expect(await sweepOnce(t.store, t.temporal, createLogger('sweeper', 'silent'), 5000, 0, events)).toEqual({ started: 0, failed: 1 });
+  expect(await sweepOnce({ store: t.store, runs: scanRuns(t.temporal), events, logger: createLogger('sweeper', 'silent'), graceMs: 5000, staleMs: 0 })).toEqual({ started: 0, failed: 1 });
   expect(await eventResult(s._id, 'scan.failed')).toMatchObject({ deliveries: 1, succeeded: 1 });
   const payload = JSON.parse(at('/orphan')[0].body);
   expect(payload.data.scan).toMatchObject({ id: s._id, status: 'failed', failureReason: 'internal_error' });

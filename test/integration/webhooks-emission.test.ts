@@ -1,4 +1,4 @@
-// Scan events are emitted on every path that ends a scan (platform.md §8), after its terminal write: the regular
+// Scan events are emitted on every path that ends a scan, after its terminal write: the regular
 // pipeline, the fast path, a paged scan, the retries of each after the scan was published, failScan (also when a
 // completion won), and an emission error fails the activity without failing the completed scan; its retry emits.
 // The activities run against the real database (MockActivityEnvironment); the emitter is a recorder here (the real
@@ -11,7 +11,7 @@ import { createLogger } from '../../src/logger';
 import { getScan } from '../../src/storage/scans';
 import type { WebhookEvent } from '../../src/storage/webhooks';
 import type { ScanEvents } from '../../src/temporal/events';
-import { installRuntime } from '../../workers/runtime';
+import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { createPagedScan } from '../helpers/paged';
 import { v1Snapshot } from '../helpers/snapshots';

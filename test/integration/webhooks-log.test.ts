@@ -1,4 +1,4 @@
-// GET /v1/webhooks/{webhookId}/deliveries (platform.md §8) over real HTTP against the real database, with deliveries
+// GET /v1/webhooks/{webhookId}/deliveries over real HTTP against the real database, with deliveries
 // recorded as the event workflow records them: newest first, limit/cursor, roles, 404 for unknown, other
 // organizations' and deleted webhooks, hostile input. Every answer is checked against the OpenAPI document.
 import { randomBytes } from 'node:crypto';
@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 import { newId } from '../../src/domain/ids';
 import { deliveryId } from '../../src/domain/webhooks/deliveries';
 import { openApiDocument } from '../../src/http/openapi/document';
-import type { WebhookDeliveryDoc } from '../../src/storage/documents';
+import type { WebhookDeliveryDoc } from '../../src/storage/documents/webhooks';
 import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
 import { revokeSession } from '../../src/storage/accounts';
 import { secretBox } from '../../src/storage/secrets';

@@ -6,8 +6,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { createActivities } from '../../activities';
-import { SA } from '../../src/temporal/keys';
-import { installRuntime } from '../../workers/runtime';
+import { SA } from '../../src/temporal/scan-workflow-contract';
+import { installRuntime } from '../../workers/temporal-runtime';
 
 type Acts = ReturnType<typeof createActivities>;
 

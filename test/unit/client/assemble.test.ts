@@ -2,7 +2,7 @@
 import { assemble, flatResolution, type PartFrom } from '../../../src/client/snapshot/assemble';
 import type { ProducedPart } from '../../../src/client/producers/types';
 import { validateSnapshot } from '../../../src/domain/snapshot';
-import type { SnapshotNode, SnapshotRoot } from '../../../src/domain/types';
+import type { SnapshotNode, SnapshotRoot } from '../../../src/shared/types';
 
 const node = (id: string, deps: string[] = []): SnapshotNode => ({ id, name: id.slice(0, id.lastIndexOf('@')), version: id.slice(id.lastIndexOf('@') + 1), relationship: 'transitive', dependencies: deps });
 

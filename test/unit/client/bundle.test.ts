@@ -1,4 +1,4 @@
-// The client bundle (platform.md §7, architecture.md): one dependency-free file; it takes nothing of the server but
+// The client bundle (docs/architecture.md): one dependency-free file; it takes nothing of the server but
 // the shared snapshot schema and types; the code of each command and report format is evaluated only when used.
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -17,16 +17,16 @@ beforeAll(async () => {
 test('every input is client code, the shared snapshot schema and types, or a reviewed parsing library', () => {
   // smol-toml (uv.lock, poetry.lock) bundled in; yaml (the fallback of the pnpm and yarn berry readers) as a string
   // compiled on first use (tools/build-client.js): both dependency-free.
-  // --format cyclonedx: the service's own SBOM builder, with the inventory ids and package-name rules it derives
-  // bom-refs and purls from (dependency-free).
-  // scanner mcp: the MCP shapes and redaction shared with the service (src/domain/mcp, dependency-free), and
+  // Of the service, only src/shared: the snapshot's types and schema limits; for --format cyclonedx the service's own
+  // SBOM builder, with the inventory ids and package-name rules it derives bom-refs and purls from; for scanner mcp
+  // the MCP shapes and redaction shared with the service. And
   // jsonc-parser (JSON with comments: the agents' configuration files), its ESM build.
   const allowed =
-    /^src\/client\/|^src\/domain\/types\.ts$|^src\/domain\/snapshot\/(schema-parts|schema-v1|schema-v2|limits)\.ts$|^src\/domain\/cyclonedx\/(sbom|common|purl|types)\.ts$|^src\/domain\/inventory\/ids\.ts$|^src\/domain\/package-names\.ts$|^src\/domain\/mcp\/|^node_modules\/smol-toml\/|^node_modules\/jsonc-parser\/lib\/esm\/|^lazy-yaml:yaml$/;
+    /^src\/client\/|^src\/shared\/|^node_modules\/smol-toml\/|^node_modules\/jsonc-parser\/lib\/esm\/|^lazy-yaml:yaml$/;
   const inputs = Object.keys(metafile.inputs).map((p) => p.split(path.sep).join('/'));
   expect(inputs.filter((p) => !allowed.test(p))).toEqual([]);
   expect(inputs).toEqual(
-    expect.arrayContaining(['src/client/cli.ts', 'src/client/commands/scan.ts', 'src/client/producers/npm-lock.ts', 'src/client/commands/mcp.ts', 'src/domain/mcp/redact.ts', 'node_modules/jsonc-parser/lib/esm/main.js']),
+    expect.arrayContaining(['src/client/cli.ts', 'src/client/commands/scan.ts', 'src/client/producers/npm-lock.ts', 'src/client/commands/mcp.ts', 'src/shared/mcp/redact.ts', 'node_modules/jsonc-parser/lib/esm/main.js']),
   );
 });
 
@@ -48,7 +48,7 @@ test('commands, HTTP and report formats are lazily initialised modules: loading 
     expect(text).toMatch(new RegExp(`^var init_${name} = __esm\\(`, 'm'));
   }
   // scanner mcp, by file (esbuild numbers the names it sees twice: discover, scan ...): jsonc-parser included.
-  const mcpModules = ['src/client/commands/mcp.ts', 'src/client/mcp/discover.ts', 'src/client/mcp/introspect.ts', 'src/client/mcp/hook.ts', 'src/client/mcp/scan.ts', 'src/domain/mcp/redact.ts', 'node_modules/jsonc-parser/lib/esm/main.js'];
+  const mcpModules = ['src/client/commands/mcp.ts', 'src/client/mcp/discover.ts', 'src/client/mcp/introspect.ts', 'src/client/mcp/hook.ts', 'src/client/mcp/scan.ts', 'src/shared/mcp/redact.ts', 'node_modules/jsonc-parser/lib/esm/main.js'];
   for (const file of mcpModules) expect(text).toMatch(new RegExp(`^var init_\\w+ = __esm\\(\\{\\n\\s+"${file.replace(/[.]/g, '\\.')}"`, 'm'));
   // Outside the module wrappers, the file's own top level only starts the command line.
   const tail = text.slice(text.lastIndexOf('// src/client/cli.ts'));

@@ -1,4 +1,4 @@
-// Snapshot metadata {commit, ref, runUrl} (platform.md §7): each CI's documented variables, flags over the
+// Snapshot metadata {commit, ref, runUrl}: each CI's documented variables, flags over the
 // environment, the git checkout as the last source (loose and packed refs, detached HEAD, worktrees, submodules), and
 // values that are not a v2 "text" left out.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// CODEOWNERS → module teams (platform.md §7): GitHub's documented pattern semantics (every example of the "About code
+// CODEOWNERS → module teams: GitHub's documented pattern semantics (every example of the "About code
 // owners" page), the parser's treatment of comments and of the lines GitHub skips, the file locations and their
 // order, git root discovery, and values that must never make the service refuse a snapshot.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 // `scanner scan --format cyclonedx` (the built bundle) against a stand-in for the service: the SBOM of what it uploaded,
-// byte for byte what the service's builder makes of that body and scan (src/domain/cyclonedx), valid CycloneDX 1.6;
+// byte for byte what the service's builder makes of that body and scan (src/shared/cyclonedx), valid CycloneDX 1.6;
 // written to stdout (one document per line) or --output (one file per ecosystem when there are several); the gate and
 // exit codes as for every format; no findings read; the builder loaded only for this format.
 import fs from 'node:fs';
@@ -7,10 +7,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSbom, serializeBom, TOOL_NAME } from '../../../src/domain/cyclonedx/sbom';
+import { buildSbom, serializeBom, TOOL_NAME } from '../../../src/shared/cyclonedx/sbom';
 import { sbomFile } from '../../../src/client/commands/scan';
 import { CLIENT_BUNDLE, runClient } from '../../helpers/client';
 import { cyclonedxErrors } from '../../helpers/cyclonedx';
+import { itWithSharedData } from '../../helpers/shared-data';
 
 const VERSION: string = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')).version;
 
@@ -101,7 +102,7 @@ function serviceSbom(body: string, id: string, ecosystem: string): string {
   return serializeBom(buildSbom({ scan: { id, projectId: scan.project!, project: scan.target, startedAt: scan.startedAt }, snapshot: JSON.parse(body), tool: { name: TOOL_NAME, version: VERSION } }));
 }
 
-test('stdout: the SBOM of the uploaded snapshot, byte for byte the service\'s document; valid; no findings read', async () => {
+itWithSharedData('stdout: the SBOM of the uploaded snapshot, byte for byte the service\'s document; valid; no findings read', async () => {
   const r = await run(['--fail-on', 'critical']);
   expect(r.code).toBe(0);
   const post = seen.find((s) => s.method === 'POST')!;
@@ -133,7 +134,7 @@ test('--output FILE holds the document; stdout stays empty', async () => {
   fs.rmSync(out);
 });
 
-test('several ecosystems: one document per line on stdout; one file per ecosystem with --output', async () => {
+itWithSharedData('several ecosystems: one document per line on stdout; one file per ecosystem with --output', async () => {
   const two = fs.mkdtempSync(path.join(os.tmpdir(), 'cdx-two-'));
   try {
     fs.copyFileSync(path.join(dir, 'package-lock.json'), path.join(two, 'package-lock.json'));

@@ -1,4 +1,4 @@
-// Finding lockfiles (platform.md §7): directories searched, node_modules and virtual environments never entered,
+// Finding lockfiles: directories searched, node_modules and virtual environments never entered,
 // files taken as given, paths relative to the deepest directory holding every input.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// `scanner gateway` against a local stand-in for the service's gateway endpoints (platform.md §5), in-process with
+// `scanner gateway` against a local stand-in for the service's gateway endpoints, in-process with
 // its waits recorded: single-use enrollment with the requested scope, the 0600 state file, heartbeats at --interval,
 // the status said when it changes (pending → active on approval), a restart with the same token not enrolling again,
 // backoff while the service is away, stop on 401 (revoked), and no secret printed.

@@ -1,4 +1,4 @@
-// `scanner mcp scan`, its reading part (src/client/mcp, platform.md §6): the configuration files of every agent at
+// `scanner mcp scan`, its reading part (src/client/mcp): the configuration files of every agent at
 // their documented paths on Linux, macOS and Windows (fixture trees under test/fixtures/mcp/<client>/, written as each
 // agent writes them, with secrets planted in env, headers, args and URLs), the shapes of each, the warnings for what
 // cannot be read, and the promise that matters most: none of the planted secret values appears anywhere in the output.
@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { discoverMcpConfigs, processDiscoveryEnv, readServer, type McpDiscovery, type McpDiscoveryEnv } from '../../../src/client/mcp';
 import { identity } from '../../../src/domain/mcp/identity';
-import { REDACTED as R } from '../../../src/domain/mcp/redact';
-import type { McpClientConfig } from '../../../src/domain/mcp/types';
+import { REDACTED as R } from '../../../src/shared/mcp/redact';
+import type { McpClientConfig } from '../../../src/shared/mcp/types';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/mcp');
@@ -501,7 +501,7 @@ test('bundled as the client is (one ES module; jsonc-parser from its ES build), 
     logLevel: 'silent',
   });
   const inputs = Object.keys(r.metafile.inputs).map((p) => p.split(path.sep).join('/'));
-  expect(inputs.filter((p) => !/^src\/client\/mcp\/|^src\/domain\/mcp\/|^src\/domain\/package-names\.ts$|^node_modules\/(jsonc-parser|smol-toml)\//.test(p))).toEqual([]);
+  expect(inputs.filter((p) => !/^src\/client\/mcp\/|^src\/shared\/mcp\/|^src\/domain\/mcp\/|^src\/shared\/package-names\.ts$|^node_modules\/(jsonc-parser|smol-toml)\//.test(p))).toEqual([]);
   const [out] = Object.values(r.metafile.outputs);
   const external = out.imports.filter((i) => i.external).map((i) => i.path.replace(/^node:/, ''));
   expect(external.filter((m) => ['child_process', 'net', 'http', 'https', 'tls', 'worker_threads'].includes(m))).toEqual([]);

@@ -1,4 +1,4 @@
-// `scanner mcp hook` (platform.md §6, issue 19) against a local stand-in for POST /v1/mcp/usage-events: every decision
+// `scanner mcp hook` (issue 19) against a local stand-in for POST /v1/mcp/usage-events: every decision
 // (allow, warn, block) as each agent's answer (Claude Code PreToolUse, Cursor beforeMCPExecution); exactly one `pre`
 // event per call, its server found in the agent's configuration for the input's directory (Claude Code: local, then
 // project, then user), never the tool's arguments; the service unreachable (or no credential) under --fail open and

@@ -1,4 +1,4 @@
-// `scanner mcp scan` (platform.md §6, issue 19) in-process against a local stand-in for POST /v1/mcp/scans: the body's
+// `scanner mcp scan` (issue 19) in-process against a local stand-in for POST /v1/mcp/scans: the body's
 // shape (host, clients, configPath, servers), no planted secret (test/fixtures/mcp/SECRETS.json) in the body or in
 // anything printed, --dry-run, retries with Retry-After, exit codes, and --introspect: over stdio with the fixture
 // server test/fixtures/mcp/servers/stdio-server.mjs (the configuration's env reaches it, its tools are redacted, a
@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mcpCommand, type McpHooks } from '../../../src/client/commands/mcp';
 import type { Io } from '../../../src/client/io';
-import { REDACTED } from '../../../src/domain/mcp/redact';
+import { REDACTED } from '../../../src/shared/mcp/redact';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/mcp');
 const SECRETS: string[] = Object.values(JSON.parse(fs.readFileSync(path.join(FIXTURES, 'SECRETS.json'), 'utf8')));

@@ -1,4 +1,4 @@
-// `scanner sidecar --mcp-interval S` (platform.md §6, issue 19) in-process against a local stand-in: the MCP report goes
+// `scanner sidecar --mcp-interval S` (issue 19) in-process against a local stand-in: the MCP report goes
 // to POST /v1/mcp/scans with the host credential and the host's id, after the first heartbeat and then once per
 // interval; it never starts a configured server (fixture configurations whose command would write a marker file);
 // its failures are logged and the heartbeats go on; --mcp-interval 0 (the default) sends none.
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sidecarCommand, type SidecarHooks } from '../../../src/client/commands/sidecar';
 import type { Io } from '../../../src/client/io';
-import { REDACTED } from '../../../src/domain/mcp/redact';
+import { REDACTED } from '../../../src/shared/mcp/redact';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/mcp');
 const SERVER_JS = path.join(FIXTURES, 'servers', 'stdio-server.mjs');

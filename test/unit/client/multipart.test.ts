@@ -11,7 +11,7 @@ import { InputError, ServiceError } from '../../../src/client/errors';
 import { checkPart, checkUploadHeader } from '../../../src/domain/snapshot/parts';
 import { mergeUpload } from '../../../src/domain/snapshot/parts-merge';
 import { syntheticSnapshot } from '../../../src/domain/snapshot/synthetic';
-import type { Snapshot } from '../../../src/domain/types';
+import type { Snapshot } from '../../../src/shared/types';
 import { v2Snapshot } from '../../helpers/v2';
 import { prng } from '../domain/parts-helpers';
 

@@ -1,5 +1,5 @@
 // The built client bundle against a local stand-in for the service: 429 then 503 then 201 on upload (retries,
-// Retry-After), a held ?wait= answer, findings, and the exit codes of §7 for the gate and for each kind of failure.
+// Retry-After), a held ?wait= answer, findings, and the client's exit codes for the gate and for each kind of failure.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

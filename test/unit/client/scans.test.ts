@@ -1,4 +1,4 @@
-// Waiting for a scan (platform.md §7): held answers with ?wait=, the 5 s polling fallback for a server that answers
+// Waiting for a scan: held answers with ?wait=, the 5 s polling fallback for a server that answers
 // at once, the deadline; the idempotency key; every page of findings.
 import { createHash } from 'node:crypto';
 import type { Http } from '../../../src/client/api/http';

@@ -1,4 +1,4 @@
-// `scanner sidecar` against a local stand-in for the service's host endpoints (platform.md §4), run in-process with
+// `scanner sidecar` against a local stand-in for the service's host endpoints, run in-process with
 // its waits recorded instead of slept: registration and the 0600 state file, restart without attesting again,
 // re-attestation by hand with X-Svc-Host-Credential, refusal of a state file others can read, the backoff while the
 // service is away (Retry-After honoured, one "unavailable" and one "back" line), stop on 401, and no secret printed.

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../../src/client/main';
 import { validateSnapshot } from '../../../src/domain/snapshot';
-import type { Snapshot } from '../../../src/domain/types';
+import type { Snapshot } from '../../../src/shared/types';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures');
 

@@ -1,4 +1,4 @@
-// Paged scans' attribution (platform.md §2): assembled one package at a time from shard outputs, it equals the
+// Paged scans' attribution: assembled one package at a time from shard outputs, it equals the
 // inline assembly (assembleV2) on random multi-root graphs; the scope index and per-module counts equal a plain
 // computation over the attributions; attribution ids are deterministic; chunks cover their items.
 import fc from 'fast-check';
@@ -20,7 +20,7 @@ import {
 } from '../../../src/domain/attribution/views';
 import { chunkStarts } from '../../../src/storage/attributions';
 import { validateSnapshot } from '../../../src/domain/snapshot';
-import type { FindingAttribution, Severity, Snapshot } from '../../../src/domain/types';
+import type { FindingAttribution, Severity, Snapshot } from '../../../src/shared/types';
 import { v2Snapshot, type RootSpec } from '../../helpers/v2';
 
 const MODULES = [':app', ':lib', ':web', ':core'];

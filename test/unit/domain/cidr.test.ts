@@ -1,4 +1,4 @@
-// Gateway network scopes (platform.md §5): CIDRs in IPv4 or IPv6, each a network address with its prefix, written back
+// Gateway network scopes: CIDRs in IPv4 or IPv6, each a network address with its prefix, written back
 // in one canonical form; containment for approvals.
 import { CidrError, cidrWithin, parseCidr, parseCidrList } from '../../../src/domain/hosts/cidr';
 

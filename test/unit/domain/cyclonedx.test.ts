@@ -1,14 +1,15 @@
-// The CycloneDX builders (src/domain/cyclonedx): purls by the purl spec, the SBOM's components (one per inventory id),
+// The CycloneDX builders (src/shared/cyclonedx): purls by the purl spec, the SBOM's components (one per inventory id),
 // first-party modules and dependency graph for v1 and v2 snapshots, the VEX's vulnerabilities and analysis mapping,
 // determinism (the same scan gives the same bytes whatever the order of the snapshot's arrays), and every document
 // valid against the official CycloneDX 1.6 schema.
 import { computeInventory, dependencyId } from '../../../src/domain/inventory';
-import { moduleRef, serialNumber, serializeBom } from '../../../src/domain/cyclonedx/common';
-import { encodePurlComponent, purlOf } from '../../../src/domain/cyclonedx/purl';
-import { buildSbom } from '../../../src/domain/cyclonedx/sbom';
+import { moduleRef, serialNumber, serializeBom } from '../../../src/shared/cyclonedx/common';
+import { encodePurlComponent, purlOf } from '../../../src/shared/cyclonedx/purl';
+import { buildSbom } from '../../../src/shared/cyclonedx/sbom';
 import { buildVex, methodOf, sourceOf, type ScoreCvss, type VexFinding } from '../../../src/domain/cyclonedx/vex';
-import type { Snapshot } from '../../../src/domain/types';
+import type { Snapshot } from '../../../src/shared/types';
 import { bomRefs, cyclonedxErrors } from '../../helpers/cyclonedx';
+import { itWithSharedData } from '../../helpers/shared-data';
 import { v2Snapshot } from '../../helpers/v2';
 
 const PRJ = 'prj_0000000000TESTPROJECT';
@@ -118,7 +119,7 @@ describe('purls', () => {
 describe('the SBOM of a v1 snapshot', () => {
   const bom = buildSbom({ scan, snapshot: v1(), tool }) as any;
 
-  test('is valid CycloneDX 1.6, with this service as the tool and the scan in its metadata', () => {
+  itWithSharedData('is valid CycloneDX 1.6, with this service as the tool and the scan in its metadata', () => {
     expect(cyclonedxErrors(bom)).toEqual([]);
     expect(bom).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6', version: 1, serialNumber: serialNumber(scan.id, 'sbom') });
     expect(bom.serialNumber).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -188,7 +189,7 @@ describe('the SBOM of a v2 snapshot', () => {
   const lib = moduleRef(PRJ, 'gradle', ':lib');
   const maven = (id: string) => ref('gradle', id.slice(0, id.lastIndexOf('@')), id.slice(id.lastIndexOf('@') + 1));
 
-  test('is valid; packages with Maven group and name; modules with their team and attributes', () => {
+  itWithSharedData('is valid; packages with Maven group and name; modules with their team and attributes', () => {
     expect(cyclonedxErrors(bom)).toEqual([]);
     expect(bom.components.map((c: any) => [c['bom-ref'], c.group, c.name, c.purl])).toEqual([
       [maven(ANNOTATIONS), 'com.fasterxml.jackson.core', 'jackson-annotations', 'pkg:maven/com.fasterxml.jackson.core/jackson-annotations@2.13.3'],
@@ -221,7 +222,7 @@ describe('the SBOM of a v2 snapshot', () => {
     expect(d.get(maven(SNAKEYAML))).toEqual([]); // its flat nodes[].dependencies say otherwise: not read
   });
 
-  test('a package vertex depending on a module vertex, and a module only a vertex names, are in the graph too', () => {
+  itWithSharedData('a package vertex depending on a module vertex, and a module only a vertex names, are in the graph too', () => {
     const s = v2Snapshot([{ module: ':app', context: 'c', vertices: [['r', ':app', 'p'], ['p', 'g:plugin@1', 'm'], ['m', ':gen']] }], [{ path: ':app', dependencies: [] }]);
     const b = buildSbom({ scan, snapshot: s, tool }) as any;
     expect(cyclonedxErrors(b)).toEqual([]);
@@ -234,7 +235,7 @@ describe('the SBOM of a v2 snapshot', () => {
     expect(serializeBom(buildSbom({ scan, snapshot: shuffled(v2()), tool }))).toBe(serializeBom(bom));
   });
 
-  test('components are exactly the inventory\'s ids; PyPI names needing normalisation are one package', () => {
+  itWithSharedData('components are exactly the inventory\'s ids; PyPI names needing normalisation are one package', () => {
     const s = v2Snapshot([{ module: ':svc', context: 'main', vertices: [['r', ':svc', 'f', 'g'], ['f', 'Foo_Bar@1.0', 'q'], ['g', 'foo.bar@1.0'], ['q', 'requests@2.31.0']] }], undefined, { ecosystem: 'python' });
     const b = buildSbom({ scan, snapshot: s, tool }) as any;
     expect(cyclonedxErrors(b)).toEqual([]);
@@ -245,7 +246,7 @@ describe('the SBOM of a v2 snapshot', () => {
     ]);
   });
 
-  test('a version over the schema\'s 1,024 characters is kept whole in a property and the purl', () => {
+  itWithSharedData('a version over the schema\'s 1,024 characters is kept whole in a property and the purl', () => {
     const long = '1.' + '0'.repeat(1500);
     const s = v2Snapshot([{ module: ':a', context: 'c', vertices: [['r', ':a', 'p'], ['p', `g:a@${long}`]] }]);
     const b = buildSbom({ scan, snapshot: s, tool }) as any;
@@ -255,7 +256,7 @@ describe('the SBOM of a v2 snapshot', () => {
     expect(b.components[0].purl).toBe(`pkg:maven/g/a@${long}`);
   });
 
-  test('the schema check fails what it should: a repeated component, a bad serial number, a missing name', () => {
+  itWithSharedData('the schema check fails what it should: a repeated component, a bad serial number, a missing name', () => {
     const twice = { ...bom, components: [...bom.components, bom.components[0]] };
     expect(cyclonedxErrors(twice)).not.toEqual([]);
     expect(cyclonedxErrors(twice, { large: true })).not.toEqual([]);
@@ -266,7 +267,7 @@ describe('the SBOM of a v2 snapshot', () => {
     expect(cyclonedxErrors(bom, { large: true })).toEqual([]);
   });
 
-  test('an empty snapshot is still a valid document', () => {
+  itWithSharedData('an empty snapshot is still a valid document', () => {
     const s: Snapshot = { schemaVersion: 1, project: 'shop', ecosystem: 'python', roots: [], nodes: [] };
     const b = buildSbom({ scan, snapshot: s, tool }) as any;
     expect(cyclonedxErrors(b)).toEqual([]);
@@ -315,7 +316,7 @@ describe('the VEX', () => {
   const vex = buildVex({ scan: { ...scan, finishedAt: '2026-11-23T10:00:05.000Z' }, snapshot, tool, findings, advisories, score }) as any;
   const byId = new Map<string, any>(vex.vulnerabilities.map((v: any) => [v['bom-ref'], v]));
 
-  test('is valid CycloneDX 1.6; every affected ref is a component of the document, as in the SBOM', () => {
+  itWithSharedData('is valid CycloneDX 1.6; every affected ref is a component of the document, as in the SBOM', () => {
     expect(cyclonedxErrors(vex)).toEqual([]);
     expect(vex.serialNumber).toBe(serialNumber(scan.id, 'vex'));
     expect(vex.serialNumber).not.toBe(serialNumber(scan.id, 'sbom'));
@@ -365,7 +366,7 @@ describe('the VEX', () => {
     expect(byId.get('fnd_3').source).toEqual({ name: 'OSV', url: 'https://osv.dev/vulnerability/MAL-2024-1' });
   });
 
-  test('a suppression without expiry; a suppressed finding whose suppression is gone keeps its reason', () => {
+  itWithSharedData('a suppression without expiry; a suppressed finding whose suppression is gone keeps its reason', () => {
     const f = [
       finding({ id: 'fnd_4', cve: 'GHSA-aaaa-bbbb-cccc', aliases: ['GHSA-aaaa-bbbb-cccc'], suppressed: true, suppressionReason: 'later, same advisory' }),
       finding({ id: 'fnd_5', suppressed: true, suppressionReason: 'from an older snapshot' }),
@@ -379,7 +380,7 @@ describe('the VEX', () => {
     expect(v.vulnerabilities[0].ratings).toHaveLength(1);
   });
 
-  test('a finding whose package is not in the snapshot still resolves; no findings is an empty list', () => {
+  itWithSharedData('a finding whose package is not in the snapshot still resolves; no findings is an empty list', () => {
     const f = [finding({ package: 'ghost', installedVersion: '0.0.1', packageRef: ref('javascript', 'ghost', '0.0.1') })];
     const v = buildVex({ scan: { ...scan, finishedAt: scan.startedAt }, snapshot, tool, findings: f, advisories, score }) as any;
     expect(cyclonedxErrors(v)).toEqual([]);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { readOsvSources } from '../../../src/advisories/reader';
 import { v1Paths } from '../../../src/domain/attribution';
 import { activeSuppressions, findSuppression } from '../../../src/domain/suppressions';
-import type { Snapshot } from '../../../src/domain/types';
+import type { Snapshot } from '../../../src/shared/types';
 import { npmAdv, range, verdict } from './helpers';
 
 describe('events at the same version keep the advisory order', () => {

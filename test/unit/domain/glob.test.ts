@@ -1,4 +1,4 @@
-// Suppression package globs without regular expressions: the semantics (decisions.md) against a reference, the
+// Suppression package globs without regular expressions: the semantics against a reference, the
 // hostile globs that froze a worker when `*` became `.*`, the 2,000-character limit, and the id index.
 import fc from 'fast-check';
 import { buildAdvisoryIndex } from '../../../src/domain/advisories/build-index';
@@ -6,7 +6,7 @@ import { buildFindings } from '../../../src/domain/findings';
 import { matchSnapshot } from '../../../src/domain/matching';
 import { validateSnapshot } from '../../../src/domain/snapshot';
 import { activeSuppressions, findSuppression, globMatcher } from '../../../src/domain/suppressions';
-import type { Snapshot, SnapshotSuppression } from '../../../src/domain/types';
+import type { Snapshot, SnapshotSuppression } from '../../../src/shared/types';
 import { bytesOf, invalid, mutate, refused, v1, v2, type Doc } from '../snapshot/fixtures';
 import { npmAdv, range } from './helpers';
 

@@ -1,4 +1,4 @@
-// Alias groups, the finding's `cve`, publishedAt, summary and severity (decisions.md "Advisories and findings").
+// Alias groups, the finding's `cve`, publishedAt, summary and severity (docs/scanning.md, "Advisories" and "Matching").
 import { buildGroups, chooseCve, summaryOf } from '../../../src/domain/advisories/groups';
 import { band, groupSeverity, scoreVector } from '../../../src/domain/advisories/severity';
 import { adv } from './helpers';

@@ -1,7 +1,7 @@
 // Small builders shared by the domain tests: OSV advisories, npm snapshots, one-call matching.
 import { buildAdvisoryIndex } from '../../../src/domain/advisories/build-index';
 import { matchSnapshot, type Match } from '../../../src/domain/matching';
-import type { OsvAdvisory, OsvEvent, OsvRange, Snapshot, SnapshotNode } from '../../../src/domain/types';
+import type { OsvAdvisory, OsvEvent, OsvRange, Snapshot, SnapshotNode } from '../../../src/shared/types';
 
 export const range = (...events: OsvEvent[]): OsvRange => ({ type: 'ECOSYSTEM', events });
 

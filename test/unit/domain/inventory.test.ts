@@ -1,4 +1,4 @@
-// The dependency inventory of one scan (platform.md §1): ids, direct, path (the rule of Finding.path, for every
+// The dependency inventory of one scan: ids, direct, path (the rule of Finding.path, for every
 // package at once), manifest, on v1 and v2 graphs; property tests against the existing path code (v1Paths and the v2
 // attribution walk); and packageRef on findings.
 import fc from 'fast-check';
@@ -8,7 +8,7 @@ import { buildAttributionGraph } from '../../../src/domain/attribution/v2-graph'
 import { buildFindings } from '../../../src/domain/findings';
 import { compareCodePoints, computeInventory, dependencyId, type InventoryItem } from '../../../src/domain/inventory';
 import { validateSnapshot } from '../../../src/domain/snapshot';
-import type { Snapshot, SnapshotRoot } from '../../../src/domain/types';
+import type { Snapshot, SnapshotRoot } from '../../../src/shared/types';
 import { randomGraph } from '../../helpers/random-graph';
 import { v2Snapshot, type RootSpec } from '../../helpers/v2';
 import { node } from './helpers';

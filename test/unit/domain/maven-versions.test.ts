@@ -1,11 +1,11 @@
-// osv-scalibr's Maven version-order fixtures (shared/data/versions/maven-versions.txt), each line its own test case and
-// checked in both directions. The rules follow Maven 3.9's ComparableVersion; a fixture line whose order the rules
-// deliberately do not follow would be listed below with the rules' answer and why (none is, today).
+// osv-scalibr's Maven version-order fixtures (versions/maven-versions.txt of the third-party data), each line its own
+// test case and checked in both directions. The rules follow Maven 3.9's ComparableVersion; a fixture line whose
+// order the rules deliberately do not follow would be listed below with the rules' answer and why (none is, today).
 import fs from 'node:fs';
-import path from 'node:path';
 import { mavenRules } from '../../../src/domain/advisories/ecosystems/maven';
+import { describeWithSharedData, sharedDataPath } from '../../helpers/shared-data';
 
-const FILE = path.resolve(__dirname, '../../../../shared/data/versions/maven-versions.txt');
+const FILE = sharedDataPath('versions', 'maven-versions.txt');
 
 type Op = '<' | '=' | '>';
 interface Line {
@@ -35,25 +35,27 @@ function readLines(): Line[] {
   return out;
 }
 
-const lines = readLines();
-const sign = (op: Op) => (op === '<' ? -1 : op === '>' ? 1 : 0);
-const cmp = (a: string, b: string) => Math.sign(mavenRules.compare(mavenRules.parse(a), mavenRules.parse(b))) + 0; // +0: no -0
+describeWithSharedData('Maven version-order fixtures', () => {
+  const lines = readLines();
+  const sign = (op: Op) => (op === '<' ? -1 : op === '>' ? 1 : 0);
+  const cmp = (a: string, b: string) => Math.sign(mavenRules.compare(mavenRules.parse(a), mavenRules.parse(b))) + 0; // +0: no -0
 
-test('the fixture file holds the 102 comparisons its README announces', () => {
-  expect(lines).toHaveLength(102);
+  test('the fixture file holds its 102 comparisons', () => {
+    expect(lines).toHaveLength(102);
+  });
+
+  test('every line listed as differing from Maven 3.9 is in the fixture', () => {
+    for (const text of Object.keys(MAVEN_39_DIFFERS)) expect(lines.map((l) => l.text)).toContain(text);
+  });
+
+  test.each(lines.map((l) => [`line ${l.no}: ${l.text}${MAVEN_39_DIFFERS[l.text] ? ` (Maven 3.9: ${MAVEN_39_DIFFERS[l.text].op})` : ''}`, l] as const))(
+    '%s',
+    (_title, l) => {
+      const want = sign(MAVEN_39_DIFFERS[l.text]?.op ?? l.op);
+      expect(mavenRules.parse(l.a)).not.toBeNull();
+      expect(mavenRules.parse(l.b)).not.toBeNull();
+      expect([l.a, l.b, cmp(l.a, l.b)]).toEqual([l.a, l.b, want]);
+      expect([l.b, l.a, cmp(l.b, l.a)]).toEqual([l.b, l.a, -want + 0]);
+    },
+  );
 });
-
-test('every line listed as differing from Maven 3.9 is in the fixture', () => {
-  for (const text of Object.keys(MAVEN_39_DIFFERS)) expect(lines.map((l) => l.text)).toContain(text);
-});
-
-test.each(lines.map((l) => [`line ${l.no}: ${l.text}${MAVEN_39_DIFFERS[l.text] ? ` (Maven 3.9: ${MAVEN_39_DIFFERS[l.text].op})` : ''}`, l] as const))(
-  '%s',
-  (_title, l) => {
-    const want = sign(MAVEN_39_DIFFERS[l.text]?.op ?? l.op);
-    expect(mavenRules.parse(l.a)).not.toBeNull();
-    expect(mavenRules.parse(l.b)).not.toBeNull();
-    expect([l.a, l.b, cmp(l.a, l.b)]).toEqual([l.a, l.b, want]);
-    expect([l.b, l.a, cmp(l.b, l.a)]).toEqual([l.b, l.a, -want + 0]);
-  },
-);

@@ -1,5 +1,5 @@
-// The decision of a pre usage event (platform.md §6): every combination of control level × registry decision × high
-// or critical issues on the host, with the decision and the reason the table of §6 gives.
+// The decision of a pre usage event: every combination of control level × registry decision × high
+// or critical issues on the host, with the decision and the reason the contract gives (docs/mcp.md).
 import { CONTROL_LEVELS, isSevere, preDecision, type ControlLevel, type RegistryVerdict } from '../../../src/domain/mcp/decision';
 
 type Row = [ControlLevel, RegistryVerdict, boolean, 'allow' | 'warn' | 'block', string];

@@ -1,4 +1,4 @@
-// The identity of an MCP server (platform.md §6, src/domain/mcp/identity.ts): package launches of every launcher with
+// The identity of an MCP server (src/domain/mcp/identity.ts): package launches of every launcher with
 // the options that take a value, pins and their absence, Docker's image normalisation, remote URLs, the command hash;
 // and the property the inventory relies on: a configuration, its redacted and home-normalised form (what the client
 // uploads) and that form redacted again (what the service stores) have one identity.
@@ -14,7 +14,7 @@ import {
   type McpIdentity,
   type ServerForIdentity,
 } from '../../../src/domain/mcp/identity';
-import { redactServer, REDACTED } from '../../../src/domain/mcp/redact';
+import { redactServer, REDACTED } from '../../../src/shared/mcp/redact';
 
 const HEX64 = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 const GHP = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';

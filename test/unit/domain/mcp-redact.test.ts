@@ -1,4 +1,4 @@
-// Redaction of MCP server configurations (platform.md §6, src/domain/mcp/redact.ts): every rule with the values it
+// Redaction of MCP server configurations (src/shared/mcp/redact.ts): every rule with the values it
 // must redact and the look-alikes it must leave (package names, paths, digests, references), argument lists, env and
 // headers reduced to names, the home directory, whole servers; and the properties the client and the service rely on:
 // safe to apply twice (the same text, the same "was anything redacted"), and a planted secret never survives.
@@ -16,7 +16,7 @@ import {
   redactText,
   shannonEntropy,
   REDACTED as R,
-} from '../../../src/domain/mcp/redact';
+} from '../../../src/shared/mcp/redact';
 
 const GHP = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 const JWT =

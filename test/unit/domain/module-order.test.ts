@@ -1,7 +1,7 @@
-// Scan.modules order (decisions.md): SCCs as alphabetical groups, dependencies first, ties alphabetical.
+// Scan.modules order: SCCs as alphabetical groups, dependencies first, ties alphabetical.
 import fc from 'fast-check';
 import { orderModules } from '../../../src/domain/attribution/module-order';
-import type { SnapshotModule } from '../../../src/domain/types';
+import type { SnapshotModule } from '../../../src/shared/types';
 
 const order = (mods: Array<[string, string[]]>) => orderModules(mods.map(([path, dependencies]) => ({ path, dependencies }))).map((m) => m.path);
 

@@ -2,7 +2,7 @@
 // client has its own splitter, src/client/api/multipart.ts, tested against this behaviour by the client tests).
 import { ApiError } from '../../../src/domain/errors';
 import type { PartBody, UploadHeader } from '../../../src/domain/snapshot/parts';
-import type { Snapshot } from '../../../src/domain/types';
+import type { Snapshot } from '../../../src/shared/types';
 
 /** The create body of a snapshot: its fields but the graph, and the number of parts. */
 export function headerOf(s: Snapshot, parts: number): UploadHeader {

@@ -7,7 +7,7 @@ import { UPLOAD_BUDGETS, checkPart, checkUploadHeader, countPart, type PartBody,
 import { acceptedTotals, decideLedger, type LedgerEntry } from '../../../src/domain/snapshot/parts-ledger';
 import { PartOrigin, inParts, mergeUpload, validateUpload } from '../../../src/domain/snapshot/parts-merge';
 import { ApiError } from '../../../src/domain/errors';
-import type { Snapshot } from '../../../src/domain/types';
+import type { Snapshot } from '../../../src/shared/types';
 import { v2Snapshot } from '../../helpers/v2';
 import { errorOf, headerOf, prng, splitInto } from './parts-helpers';
 

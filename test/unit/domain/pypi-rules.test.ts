@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pypiRules } from '../../../src/domain/advisories/ecosystems/pypi';
+import { itWithSharedData, sharedDataPath } from '../../helpers/shared-data';
 
 const cmp = (a: string, b: string) => Math.sign(pypiRules.compare(pypiRules.parse(a), pypiRules.parse(b)));
 const ascending = (...vs: string[]) => vs.slice(1).forEach((v, i) => {
@@ -27,8 +28,8 @@ test('legacy versions sort below every valid one, consistently among themselves'
   expect(pypiRules.parse('')).toBeNull();
 });
 
-test('every version in the real PyPA advisories parses; the number of legacy ones is known', () => {
-  const dir = path.resolve(__dirname, '../../../../shared/data/advisories/pypi');
+itWithSharedData('every version in the real PyPA advisories parses; the number of legacy ones is known', () => {
+  const dir = sharedDataPath('advisories', 'pypi');
   let total = 0;
   let legacy = 0;
   for (const f of fs.readdirSync(dir)) {

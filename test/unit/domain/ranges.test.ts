@@ -1,9 +1,9 @@
-// OSV range semantics (decisions.md "Advisories and findings"; OSV schema affected[].ranges) on hand-made npm
+// OSV range semantics (docs/scanning.md, "Matching"; OSV schema affected[].ranges) on hand-made npm
 // advisories, end to end through buildAdvisoryIndex + matchSnapshot. `verdict` answers 'not affected' or the
 // finding's fixedVersion (null = affected, no fix).
 import { buildAdvisoryIndex } from '../../../src/domain/advisories/build-index';
 import { matchSnapshot } from '../../../src/domain/matching';
-import type { OsvRange } from '../../../src/domain/types';
+import type { OsvRange } from '../../../src/shared/types';
 import { matchesOf, npmAdv, npmSnapshot, range, verdict } from './helpers';
 
 const one = (ranges: OsvRange[], versions?: string[]) => [npmAdv('GHSA-aaaa-aaaa-aaaa', 'pkg', ranges, versions ? { versions } : {})];
@@ -196,7 +196,7 @@ describe('explicit versions and range types', () => {
   });
 });
 
-describe('fixedVersion across matched ranges (decisions.md)', () => {
+describe('fixedVersion across matched ranges', () => {
   test('the highest of the matched ranges\' fixes: the version that leaves every matched range', () => {
     table([range({ introduced: '0' }, { fixed: '1.4.0' }), range({ introduced: '1.0.0' }, { fixed: '1.9.0' })], [
       ['0.5.0', '1.4.0'],

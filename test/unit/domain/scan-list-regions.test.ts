@@ -1,6 +1,7 @@
 // The scan list's time partition: whatever order and timing scans arrive in, regions stay contiguous, every startedAt
 // falls in exactly one region, and groups never decrease with startedAt, which is what makes the list's group order
-// the decisions.md order. Property tests over random arrivals, including stalled uploads that arrive after newer ones.
+// the list's order (newest first by startedAt, ties by id descending). Property tests over random arrivals, including
+// stalled uploads that arrive after newer ones.
 import fc from 'fast-check';
 import { firstRegion, GROUP_TARGET, holds, legacyRegions, newestFirst, nextRegion, REGION_MAX_MS, REGION_MIN_MS, regionAt, type Region } from '../../../src/domain/scan-list/regions';
 

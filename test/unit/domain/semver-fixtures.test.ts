@@ -1,10 +1,11 @@
-// osv-scalibr's SemVer ordering fixtures (/work/shared/data/versions/semver-versions.txt) through the npm rules:
+// osv-scalibr's SemVer ordering fixtures (versions/semver-versions.txt of the third-party data) through the npm rules:
 // every comparison is checked in both directions. Lines node-semver cannot read are listed exactly, so that a change
 // in the parser (or in the fixture file) is noticed.
 import fs from 'node:fs';
 import { npmRules } from '../../../src/domain/advisories/ecosystems/npm';
+import { describeWithSharedData, sharedDataPath } from '../../helpers/shared-data';
 
-const FILE = '/work/shared/data/versions/semver-versions.txt';
+const FILE = sharedDataPath('versions', 'semver-versions.txt');
 
 interface Line {
   no: number;
@@ -28,38 +29,40 @@ function readLines(): Line[] {
   return out;
 }
 
-const lines = readLines();
-const readable = (l: Line) => npmRules.parse(l.a) !== null && npmRules.parse(l.b) !== null;
+describeWithSharedData('semver fixtures', () => {
+  const lines = readLines();
+  const readable = (l: Line) => npmRules.parse(l.a) !== null && npmRules.parse(l.b) !== null;
 
-test('the fixture file holds the 86 comparisons its README announces', () => {
-  expect(lines).toHaveLength(86);
-});
-
-test('node-semver (loose) cannot read exactly these fixture lines', () => {
-  // 1-2: numbers above Number.MAX_SAFE_INTEGER are refused by node-semver ("Invalid version"), and a bare number is
-  // not a version at all. 3: four or five components are not SemVer; npm refuses them too.
-  expect(lines.filter((l) => !readable(l)).map((l) => l.text)).toEqual([
-    '999999999999999999999999999991 < 999999999999999999999999999999',
-    '999999999999999999999999999991.999999999999999999999999999991.999999999999999999999999999991 < 999999999999999999999999999999.999999999999999999999999999991.999999999999999999999999999991',
-    '1.1.3.4.5 = 1.1.3.4.5',
-  ]);
-});
-
-const sign = { '<': -1, '=': 0, '>': 1 } as const;
-
-describe.each(lines.filter(readable).map((l) => [`${l.no}: ${l.text}`, l] as const))('%s', (_, l) => {
-  test('holds in both directions', () => {
-    const a = npmRules.parse(l.a);
-    const b = npmRules.parse(l.b);
-    expect(Math.sign(npmRules.compare(a, b))).toBe(sign[l.op]);
-    expect(Math.sign(npmRules.compare(b, a))).toBe(0 - sign[l.op] || 0);
+  test('the fixture file holds its 86 comparisons', () => {
+    expect(lines).toHaveLength(86);
   });
-});
 
-test('every readable side compares equal to itself', () => {
-  for (const l of lines.filter(readable)) {
-    for (const v of [l.a, l.b]) expect(npmRules.compare(npmRules.parse(v), npmRules.parse(v))).toBe(0);
-  }
+  test('node-semver (loose) cannot read exactly these fixture lines', () => {
+    // 1-2: numbers above Number.MAX_SAFE_INTEGER are refused by node-semver ("Invalid version"), and a bare number is
+    // not a version at all. 3: four or five components are not SemVer; npm refuses them too.
+    expect(lines.filter((l) => !readable(l)).map((l) => l.text)).toEqual([
+      '999999999999999999999999999991 < 999999999999999999999999999999',
+      '999999999999999999999999999991.999999999999999999999999999991.999999999999999999999999999991 < 999999999999999999999999999999.999999999999999999999999999991.999999999999999999999999999991',
+      '1.1.3.4.5 = 1.1.3.4.5',
+    ]);
+  });
+
+  const sign = { '<': -1, '=': 0, '>': 1 } as const;
+
+  describe.each(lines.filter(readable).map((l) => [`${l.no}: ${l.text}`, l] as const))('%s', (_, l) => {
+    test('holds in both directions', () => {
+      const a = npmRules.parse(l.a);
+      const b = npmRules.parse(l.b);
+      expect(Math.sign(npmRules.compare(a, b))).toBe(sign[l.op]);
+      expect(Math.sign(npmRules.compare(b, a))).toBe(0 - sign[l.op] || 0);
+    });
+  });
+
+  test('every readable side compares equal to itself', () => {
+    for (const l of lines.filter(readable)) {
+      for (const v of [l.a, l.b]) expect(npmRules.compare(npmRules.parse(v), npmRules.parse(v))).toBe(0);
+    }
+  });
 });
 
 describe('npm rules beyond the fixture', () => {

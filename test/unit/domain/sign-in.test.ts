@@ -1,4 +1,4 @@
-// The pure rules of one-time sign-in codes (platform.md §3): code shape and distribution, email normalisation, the
+// The pure rules of one-time sign-in codes: code shape and distribution, email normalisation, the
 // keyed hash, and the verdict on a submission.
 import { createHash, createHmac } from 'node:crypto';
 import {

@@ -1,10 +1,10 @@
-// Suppressions (spec Suppression; decisions.md) and the findings built from matches: ids, order, counts, dedup.
+// Suppressions and the findings built from matches: ids, order, counts, dedup.
 import type { AdvisoryGroup } from '../../../src/domain/advisories/groups';
 import { buildFindings, findingId, type BuildInput } from '../../../src/domain/findings';
 import { dependencyId } from '../../../src/domain/inventory';
 import type { Match } from '../../../src/domain/matching';
 import { activeSuppressions, findSuppression, globMatcher, pep503 } from '../../../src/domain/suppressions';
-import type { Ecosystem, Severity, SnapshotSuppression } from '../../../src/domain/types';
+import type { Ecosystem, Severity, SnapshotSuppression } from '../../../src/shared/types';
 
 describe('package globs', () => {
   const t = (glob: string, name: string) => globMatcher(glob)(name);

@@ -1,9 +1,9 @@
-// v1 display paths (decisions.md "Paths and attribution"): [manifest, direct dependency id, ..., package id], the
+// v1 display paths (docs/scanning.md, "Paths and attribution"): [manifest, direct dependency id, ..., package id], the
 // shortest over all roots, ties broken element by element; and the derived-path output budget.
 import fc from 'fast-check';
 import { AttributionLimitExceeded, derivePathBudget, MAX_PATH_CHARACTERS, MAX_PATH_SEGMENTS } from '../../../src/domain/attribution/budget';
 import { v1Paths } from '../../../src/domain/attribution/v1-paths';
-import type { Snapshot, SnapshotRoot } from '../../../src/domain/types';
+import type { Snapshot, SnapshotRoot } from '../../../src/shared/types';
 import { node } from './helpers';
 
 type Graph = Record<string, string[]>;

@@ -1,12 +1,12 @@
-// v2 attribution on small hand-checked graphs (decisions.md "Paths and attribution"): paths, relationship, origins,
-// separate vertices, cycles, module order of attributions, the budget, and the shard plan.
+// v2 attribution on small hand-checked graphs (docs/scanning.md, "Paths and attribution"): paths, relationship,
+// origins, separate vertices, cycles, module order of attributions, the budget, and the shard plan.
 import { validateSnapshot } from '../../../src/domain/snapshot';
 import { AttributionLimitExceeded } from '../../../src/domain/attribution';
 import { buildAttributionGraph } from '../../../src/domain/attribution/v2-graph';
 import { assembleV2, attributeInline, BATCH_SIZE, checkShardBudget, planBatches, planShards, vulnerableMask } from '../../../src/domain/attribution/v2-assemble';
 import { syntheticSnapshot } from '../../../src/domain/snapshot/synthetic';
 import { walkShard } from '../../../src/domain/attribution/v2-walk';
-import type { FindingAttribution, Snapshot } from '../../../src/domain/types';
+import type { FindingAttribution, Snapshot } from '../../../src/shared/types';
 import { v2Snapshot, type RootSpec } from '../../helpers/v2';
 
 const STRATEGIES = ['backward', 'forward', 'auto'] as const;

@@ -1,4 +1,4 @@
-// The pure parts of webhook deliveries (platform.md §8): the event body, delivery ids, what ends a delivery.
+// The pure parts of webhook deliveries: the event body, delivery ids, what ends a delivery.
 import { newId } from '../../../src/domain/ids';
 import { deliveryHeaders, deliveryId, delivered, eventBody, statusError } from '../../../src/domain/webhooks/deliveries';
 

@@ -1,4 +1,4 @@
-// GET /cli/scanner.mjs (platform.md §7): public, the built client with its version in a header, revalidated by
+// GET /cli/scanner.mjs: public, the built client with its version in a header, revalidated by
 // ETag, re-read after a rebuild; a 404 envelope when the bundle is not built.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,6 @@
-// The findings views (decisions.md): affected vs introduced, module and team together, unknown labels, counts.
+// The findings views: affected vs introduced, module and team together, unknown labels, counts.
 import { countsOf, inScope, matchesFilters, type FindingFilter } from '../../../src/http/findings/filter';
-import type { Finding, Severity } from '../../../src/domain/types';
+import type { Finding, Severity } from '../../../src/shared/types';
 
 const attr = (module: string, origins: string[]) => ({ module, context: 'c', relationship: 'transitive' as const, path: [module, 'x@1'], origins: origins.map((m) => ({ module: m, dependency: 'x@1', path: [m, 'x@1'] })) });
 const finding = (id: string, severity: Severity, attributions: Finding['attributions'], suppressed = false): Finding => ({

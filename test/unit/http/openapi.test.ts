@@ -13,13 +13,16 @@ import { snapshotSchemaV1 } from '../../../src/domain/snapshot/schema-v1';
 import { snapshotSchemaV2 } from '../../../src/domain/snapshot/schema-v2';
 import { checkStructure } from '../../../src/domain/snapshot/structure';
 import { OPERATIONS, openApiDocument, openApiPath } from '../../../src/http/openapi/document';
-import { presentScan } from '../../../src/http/scans/presenter';
+import { presentScan } from '../../../src/presenters/scans';
 import { presentApiKey } from '../../../src/http/api-keys/routes';
 import { presentInvitation } from '../../../src/http/invitations/routes';
 import { presentMember } from '../../../src/http/members/routes';
 import { presentAudit } from '../../../src/http/audit/routes';
-import type { Finding } from '../../../src/domain/types';
-import type { ApiKeyDoc, AuditEventDoc, InvitationDoc, MemberDoc, ScanDoc } from '../../../src/storage/documents';
+import type { Finding } from '../../../src/shared/types';
+import type { ApiKeyDoc, InvitationDoc, MemberDoc } from '../../../src/storage/documents/accounts';
+import type { ScanDoc } from '../../../src/storage/documents/scans';
+import type { AuditEventDoc } from '../../../src/storage/documents/service';
+import { itWithSharedData, sharedDataPath } from '../../helpers/shared-data';
 import { v1Snapshot } from '../../helpers/snapshots';
 import { v2Snapshot } from '../../helpers/v2';
 
@@ -53,8 +56,8 @@ function operations(): Array<{ route: string; op: any }> {
 }
 
 describe('the document', () => {
-  test('validates against the OpenAPI 3.1 meta-schema', () => {
-    const file = path.join(__dirname, '../../../../shared/data/schemas/openapi-3.1-schema-2022-10-07.json');
+  itWithSharedData('validates against the OpenAPI 3.1 meta-schema', () => {
+    const file = sharedDataPath('schemas', 'openapi-3.1-schema-2022-10-07.json');
     const meta = new Ajv2020({ strict: false, allErrors: true });
     addFormats(meta);
     meta.addFormat('media-range', true); // the meta-schema's own format name; not among ajv-formats'

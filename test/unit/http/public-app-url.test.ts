@@ -1,4 +1,4 @@
-// PUBLIC_APP_URL (platform.md §3): the default follows PORT, bad values stop the start naming the setting, and the
+// PUBLIC_APP_URL: the default follows PORT, bad values stop the start naming the setting, and the
 // start-up warning fires for plain http anywhere but loopback.
 import { insecureAppUrlWarning, platformFromEnv, publicAppUrlFromEnv } from '../../../src/http/platform';
 import { cookieHeader, originOf } from '../../../src/http/auth/cookies';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { passwordFile, redactUri, secureDataDir, writePrivateFile } from '../../../src/infra/private';
-import { readRuntime, writeRuntime } from '../../../src/infra/runtime';
+import { readRuntime, writeRuntime } from '../../../src/infra/runtime-file';
 import { socketPath } from '../../../src/infra/ferretdb';
 import { temporalDbFile } from '../../../src/infra/temporal';
 

@@ -1,4 +1,4 @@
-// The spec's cross-reference rules (422 invalid_snapshot), each with the pointer to the offending element.
+// The snapshot's cross-reference rules (422 invalid_snapshot), each with the pointer to the offending element.
 import { validateSnapshot } from '../../../src/domain/snapshot';
 import { A, B, C, bytesOf, invalid, mutate, refused, v1, v2, type Doc } from './fixtures';
 
@@ -150,7 +150,7 @@ describe('v2 cross-references', () => {
     }));
   });
 
-  test('the flat views are not checked against the resolutions (spec rule 6)', () => {
+  test('the flat views are not checked against the resolutions', () => {
     accepted(mutate(v2, (d) => {
       d.nodes[1].relationship = 'direct';
       d.nodes[0].relationship = 'transitive';

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { snapshotFromGradleLock, validateSnapshot } from '../../../src/domain/snapshot';
+import { itWithSharedData, sharedDataPath } from '../../helpers/shared-data';
 
-const LOCK = fs.readFileSync(path.resolve(__dirname, '../../../../shared/data/lockfiles/maven/JabRef__jabref__gradle.lockfile'), 'utf8');
-
-test('the real JabRef lockfile becomes a valid v1 gradle snapshot: one root per configuration', () => {
+itWithSharedData('the real JabRef lockfile becomes a valid v1 gradle snapshot: one root per configuration', () => {
+  const LOCK = fs.readFileSync(sharedDataPath('lockfiles', 'maven', 'JabRef__jabref__gradle.lockfile'), 'utf8');
   const s = snapshotFromGradleLock(LOCK, { project: 'jabref' });
   expect(() => validateSnapshot(s, Buffer.byteLength(JSON.stringify(s)))).not.toThrow();
   const coordinates = LOCK.split('\n').filter((l) => l && !l.startsWith('#') && !l.startsWith('empty='));

@@ -2,10 +2,11 @@
 // a real lockfile (piscina) end to end through validateSnapshot.
 import fs from 'node:fs';
 import { snapshotFromNpmLock, validateSnapshot } from '../../../src/domain/snapshot';
-import type { Snapshot } from '../../../src/domain/types';
+import type { Snapshot } from '../../../src/shared/types';
+import { describeWithSharedData, sharedDataPath } from '../../helpers/shared-data';
 import { bytesOf } from './fixtures';
 
-const PISCINA = '/work/shared/data/lockfiles/npm/piscinajs__piscina__package-lock.json';
+const PISCINA = sharedDataPath('lockfiles', 'npm', 'piscinajs__piscina__package-lock.json');
 const lockfile = (packages: Record<string, unknown>) => ({ name: 'app', lockfileVersion: 3, requires: true, packages });
 const depsOf = (s: Snapshot, id: string) => s.nodes.find((n) => n.id === id)?.dependencies;
 const valid = (s: Snapshot) => expect(() => validateSnapshot(s, bytesOf(s))).not.toThrow();
@@ -139,7 +140,7 @@ describe('snapshotFromNpmLock: roots', () => {
   });
 });
 
-describe('snapshotFromNpmLock: piscina', () => {
+describeWithSharedData('snapshotFromNpmLock: piscina', () => {
   const lock = JSON.parse(fs.readFileSync(PISCINA, 'utf8'));
   const withDev = snapshotFromNpmLock(lock, { project: 'piscina', includeDev: true });
   const prod = snapshotFromNpmLock(lock, { project: 'piscina' });

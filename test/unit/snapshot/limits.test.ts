@@ -1,5 +1,5 @@
 // Single-document limits: each at exactly the limit (accepted) and one over (413 snapshot_too_large), and the order
-// of the checks (decisions.md: counted limits, then structure and cross-references, then hops and work).
+// of the checks: counted limits, then structure and cross-references, then hops and work.
 import { LIMITS, MAX_BODY_BYTES, syntheticSnapshot, validateSnapshot } from '../../../src/domain/snapshot';
 import { bytesOf, invalid, refused, tooLarge, v1, type Doc } from './fixtures';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseKey, secretBox, secretsFromEnv } from '../../../src/storage/secrets';
-import type { EncryptedSecret } from '../../../src/storage/documents';
+import type { EncryptedSecret } from '../../../src/storage/documents/webhooks';
 
 const key = () => randomBytes(32);
 const b64 = (b: Buffer) => b.toString('base64');

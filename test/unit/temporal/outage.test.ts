@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { outageAware } from '../../../activities/outage';
-import { DATABASE_UNAVAILABLE, FAULT_ATTEMPTS } from '../../../src/temporal/keys';
+import { DATABASE_UNAVAILABLE, FAULT_ATTEMPTS } from '../../../src/temporal/scan-workflow-contract';
 
 const failingWith = (err: unknown) => outageAware(async () => Promise.reject(err));
 const attempt = (n: number) => new MockActivityEnvironment({ attempt: n });

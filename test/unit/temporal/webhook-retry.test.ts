@@ -1,7 +1,7 @@
-// The retry policy of webhook deliveries (platform.md §8): in production, exponential backoff from 30 s, at most 1 h
+// The retry policy of webhook deliveries: in production, exponential backoff from 30 s, at most 1 h
 // apart, for 24 hours; the settings that shorten it (tests, operators) are read by the emitter, never by the workflow.
 import { deliveryRetryFromEnv } from '../../../src/temporal/events';
-import { DEFAULT_DELIVERY_RETRY, WEBHOOK_DELETED, deliveryActivityOptions, eventWorkflowId } from '../../../src/temporal/webhook-keys';
+import { DEFAULT_DELIVERY_RETRY, WEBHOOK_DELETED, deliveryActivityOptions, eventWorkflowId } from '../../../src/temporal/webhook-workflow-contract';
 
 test('production: 30 s initial, coefficient 2, at most 1 h apart, the whole within 24 hours, one attempt bounded', () => {
   const retry = deliveryRetryFromEnv({});

@@ -1,16 +1,17 @@
 // gradle.lockfile → a flat part: one node per coordinate, one root per locked configuration, the module's Gradle
 // path from the lockfile's folder; JabRef's real lockfile checked against a reading of the file in the test.
 import fs from 'node:fs';
-import path from 'node:path';
 import { gradleLockfileProducer, gradleProjectPath } from '../../../../src/client/producers/gradle-lockfile';
 import { InputError } from '../../../../src/client/errors';
+import { itWithSharedData, sharedDataPath } from '../../../helpers/shared-data';
 import { validatePart } from './npm-helpers';
 
-const JABREF = fs.readFileSync(path.resolve(__dirname, '../../../../../shared/data/lockfiles/maven/JabRef__jabref__gradle.lockfile'), 'utf8');
+const JABREF_LOCKFILE = sharedDataPath('lockfiles', 'maven', 'JabRef__jabref__gradle.lockfile');
 const produce = (text: string, file = 'gradle.lockfile', files: Record<string, string> = {}) =>
   gradleLockfileProducer.produce({ path: file, text, readFile: (p) => files[p] });
 
-test('JabRef: every coordinate once, a root per configuration with exactly the coordinates locked in it', () => {
+itWithSharedData('JabRef: every coordinate once, a root per configuration with exactly the coordinates locked in it', () => {
+  const JABREF = fs.readFileSync(JABREF_LOCKFILE, 'utf8');
   const expected = new Map<string, Set<string>>();
   const ids = new Set<string>();
   for (const line of JABREF.split('\n')) {

@@ -5,10 +5,12 @@ import path from 'node:path';
 import type { LockfileInput, ProducedPart } from '../../../../src/client/producers/types';
 import { InputError } from '../../../../src/client/errors';
 import { validateSnapshot } from '../../../../src/domain/snapshot';
-import type { SnapshotRoot } from '../../../../src/domain/types';
+import type { SnapshotRoot } from '../../../../src/shared/types';
+import { sharedDataPath } from '../../../../src/infra/shared-data';
 
 export const FIXTURES = path.resolve(__dirname, '../../../fixtures/npm');
-export const PISCINA = path.resolve(__dirname, '../../../../../shared/data/lockfiles/npm/piscinajs__piscina__package-lock.json');
+/** piscina's real package-lock.json, in the third-party data: read it inside describeWithSharedData. */
+export const PISCINA = sharedDataPath('lockfiles', 'npm', 'piscinajs__piscina__package-lock.json');
 
 /** A fixture's lockfile as the client would hand it over, optionally as if it sat in the subfolder `under`. */
 export function fixtureInput(name: string, opts: { under?: string; text?: string; files?: Record<string, string | undefined> } = {}): LockfileInput {

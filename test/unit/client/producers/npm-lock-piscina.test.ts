@@ -2,30 +2,31 @@
 // here from the file itself, by a second, independent reading of Node's resolution rules.
 import fs from 'node:fs';
 import { npmLockProducer } from '../../../../src/client/producers/npm-lock';
+import { describeWithSharedData } from '../../../helpers/shared-data';
 import { PISCINA, edgesOf, rootOf, validatePart } from './npm-helpers';
 
-const text = fs.readFileSync(PISCINA, 'utf8');
-const lock = JSON.parse(text) as { packages: Record<string, Record<string, any>> };
-const P = lock.packages;
-const part = npmLockProducer.produce({ path: 'package-lock.json', text, readFile: () => undefined });
+describeWithSharedData('npm producer on piscina’s lockfile', () => {
+  const text = fs.readFileSync(PISCINA, 'utf8');
+  const lock = JSON.parse(text) as { packages: Record<string, Record<string, any>> };
+  const P = lock.packages;
+  const part = npmLockProducer.produce({ path: 'package-lock.json', text, readFile: () => undefined });
 
-const installed = Object.keys(P).filter((k) => /(^|\/)node_modules\//.test(k) && !P[k].link);
-const idAt = (key: string) => `${P[key].name ?? key.replace(/^.*node_modules\//, '')}@${P[key].version}`;
+  const installed = Object.keys(P).filter((k) => /(^|\/)node_modules\//.test(k) && !P[k].link);
+  const idAt = (key: string) => `${P[key].name ?? key.replace(/^.*node_modules\//, '')}@${P[key].version}`;
 
-/** Where Node finds `name` from the folder `key`: key/node_modules/name, then each enclosing package's, then the top. */
-function nodeResolve(key: string, name: string): string | undefined {
-  let dir = key;
-  for (;;) {
-    const candidate = dir === '' ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
-    if (P[candidate]) return candidate;
-    if (dir === '') return undefined;
-    dir = dir.replace(/\/?node_modules\/(@[^/]+\/)?[^/]+$/, '');
+  /** Where Node finds `name` from the folder `key`: key/node_modules/name, then each enclosing package's, then the top. */
+  function nodeResolve(key: string, name: string): string | undefined {
+    let dir = key;
+    for (;;) {
+      const candidate = dir === '' ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
+      if (P[candidate]) return candidate;
+      if (dir === '') return undefined;
+      dir = dir.replace(/\/?node_modules\/(@[^/]+\/)?[^/]+$/, '');
+    }
   }
-}
-const declared = (key: string) => ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((s) => Object.keys(P[key][s] ?? {}));
-const expectedDeps = (key: string) => [...new Set(declared(key).map((n) => nodeResolve(key, n)).filter((k): k is string => k !== undefined).map(idAt))].sort();
+  const declared = (key: string) => ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((s) => Object.keys(P[key][s] ?? {}));
+  const expectedDeps = (key: string) => [...new Set(declared(key).map((n) => nodeResolve(key, n)).filter((k): k is string => k !== undefined).map(idAt))].sort();
 
-describe('npm producer on piscina’s lockfile', () => {
   it('is a part the server accepts, with nothing left out', () => {
     expect(part).toMatchObject({ schemaVersion: 2, ecosystem: 'javascript', projectName: 'piscina', warnings: [] });
     validatePart(part);

@@ -184,7 +184,7 @@ describe('npm producer: nested copies (lockfileVersion 2)', () => {
     expect(p.nodes.some((n) => n.id === 'left-pad@1.3.0')).toBe(false);
     expect(p.warnings).toEqual([expect.stringContaining('node_modules/left-pad (left-pad@1.3.0)')]);
     validatePart(p);
-    // Why: a node that no resolution holds breaks the spec's cross-reference rule 4.
+    // Why: a node that no resolution holds breaks the cross-reference rule that every package occurs in one.
     const withIt = { ...p, nodes: [...p.nodes, { id: 'left-pad@1.3.0', name: 'left-pad', version: '1.3.0', relationship: 'transitive' as const, dependencies: [] }] };
     expect(() => validatePart(withIt)).toThrow(/occurs in no resolution/);
   });
@@ -225,15 +225,15 @@ describe('npm producer: local folders and odd entries', () => {
     lockfileVersion: 3,
     requires: true,
     packages: {
-      '': { name: 'r', version: '1.0.0', dependencies: { shared: 'file:../shared', a: '^1.0.0', gone: 'file:../gone', nov: '^1.0.0' } },
-      '../shared': { name: 'shared', version: '1.0.0', dependencies: { b: '^1.0.0', util: 'file:../util' }, devDependencies: { c: '^1.0.0' } },
+      '': { name: 'r', version: '1.0.0', dependencies: { sibling: 'file:../sibling', a: '^1.0.0', gone: 'file:../gone', nov: '^1.0.0' } },
+      '../sibling': { name: 'sibling', version: '1.0.0', dependencies: { b: '^1.0.0', util: 'file:../util' }, devDependencies: { c: '^1.0.0' } },
       '../util': { name: 'util', version: '1.0.0', dependencies: { a: '^1.0.0' } },
       'node_modules/a': { version: '1.0.0' },
       'node_modules/b': { version: '1.0.0' },
       'node_modules/c': { version: '1.0.0', dev: true },
       'node_modules/gone': { resolved: '../gone', link: true },
       'node_modules/nov': { resolved: 'https://example.com/nov.tgz' },
-      'node_modules/shared': { resolved: '../shared', link: true },
+      'node_modules/sibling': { resolved: '../sibling', link: true },
       'node_modules/util': { resolved: '../util', link: true },
     },
   };
@@ -241,24 +241,24 @@ describe('npm producer: local folders and odd entries', () => {
   it('makes a module of a file: folder outside the project and follows its link', () => {
     const p = produceLock(lock);
     expect(p.modules).toEqual([
-      { path: '.', manifest: 'package.json', dependencies: ['../shared'] },
-      { path: '../shared', manifest: '../shared/package.json', dependencies: ['../util'] },
+      { path: '.', manifest: 'package.json', dependencies: ['../sibling'] },
+      { path: '../sibling', manifest: '../sibling/package.json', dependencies: ['../util'] },
       { path: '../util', manifest: '../util/package.json', dependencies: [] },
     ]);
     // A module reached through a module's link expands too (one vertex for a@1.0.0: one install path).
     expect(edgesOf(rootOf(p, '.', 'dependencies'))).toEqual([
       'module:. -> a@1.0.0',
-      'module:. -> module:../shared',
-      'module:../shared -> b@1.0.0',
-      'module:../shared -> module:../util',
+      'module:. -> module:../sibling',
+      'module:../sibling -> b@1.0.0',
+      'module:../sibling -> module:../util',
       'module:../util -> a@1.0.0',
     ]);
-    expect(verticesOf(rootOf(p, '.', 'dependencies'))).toEqual(['a@1.0.0', 'b@1.0.0', 'module:.', 'module:../shared', 'module:../util']);
+    expect(verticesOf(rootOf(p, '.', 'dependencies'))).toEqual(['a@1.0.0', 'b@1.0.0', 'module:.', 'module:../sibling', 'module:../util']);
     expect(rootOf(p, '.', 'dependencies').dependencies).toEqual(['a@1.0.0']);
-    expect(rootOf(p, '../shared', 'devDependencies').dependencies).toEqual(['c@1.0.0']);
-    expect(p.nodes.map((n) => [n.id, n.relationship])).toEqual([['a@1.0.0', 'direct'], ['b@1.0.0', 'direct'], ['c@1.0.0', 'direct']]); // b: a direct dependency of ../shared's own root
+    expect(rootOf(p, '../sibling', 'devDependencies').dependencies).toEqual(['c@1.0.0']);
+    expect(p.nodes.map((n) => [n.id, n.relationship])).toEqual([['a@1.0.0', 'direct'], ['b@1.0.0', 'direct'], ['c@1.0.0', 'direct']]); // b: a direct dependency of ../sibling's own root
     validatePart(p);
-    expect(produceLock(lock, 'web/package-lock.json').modules.map((m) => m.path)).toEqual(['web', 'shared', 'util']);
+    expect(produceLock(lock, 'web/package-lock.json').modules.map((m) => m.path)).toEqual(['web', 'sibling', 'util']);
   });
 
   it('warns about entries without a version and links to folders it does not describe', () => {

@@ -5,12 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { pnpmLockProducer } from '../../../../src/client/producers/pnpm-lock';
+import { describeWithSharedData, sharedDataPath } from '../../../helpers/shared-data';
 import { edgesOf, nodeById, rootOf, validatePart } from './npm-helpers';
 
-const FILE = path.resolve(__dirname, '../../../../../shared/data/lockfiles/npm/vuejs__core__pnpm-lock.yaml');
-const text = fs.readFileSync(FILE, 'utf8');
-const lock: Record<string, any> = parse(text);
-const part = pnpmLockProducer.produce({ path: 'pnpm-lock.yaml', text, readFile: () => undefined });
+const FILE = sharedDataPath('lockfiles', 'npm', 'vuejs__core__pnpm-lock.yaml');
 
 /** A dependency's node id: "1.0.0(peer)" of name, or an alias's "real@1.0.0"; undefined for a link. */
 const idOf = (name: string, ref: string): string | undefined => {
@@ -21,7 +19,11 @@ const idOf = (name: string, ref: string): string | undefined => {
 const SECTIONS = ['dependencies', 'devDependencies', 'optionalDependencies'] as const;
 const entries = (o: Record<string, any> | undefined) => Object.entries(o ?? {});
 
-describe('pnpm producer: vuejs/core pnpm-lock.yaml', () => {
+describeWithSharedData('pnpm producer: vuejs/core pnpm-lock.yaml', () => {
+  const text = fs.readFileSync(FILE, 'utf8');
+  const lock: Record<string, any> = parse(text);
+  const part = pnpmLockProducer.produce({ path: 'pnpm-lock.yaml', text, readFile: () => undefined });
+
   it('is the real file: 18 importers, 620 packages, 621 snapshots', () => {
     expect(lock.lockfileVersion).toBe('9.0');
     expect(Object.keys(lock.importers)).toHaveLength(18);

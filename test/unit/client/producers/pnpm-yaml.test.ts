@@ -5,8 +5,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { Document, isMap, isSeq, parse, visit } from 'yaml';
 import { readPnpmYaml } from '../../../../src/client/producers/pnpm-yaml';
+import { itWithSharedData, sharedDataPath } from '../../../helpers/shared-data';
 
-const VUE = path.resolve(__dirname, '../../../../../shared/data/lockfiles/npm/vuejs__core__pnpm-lock.yaml');
+const VUE = sharedDataPath('lockfiles', 'npm', 'vuejs__core__pnpm-lock.yaml');
 const FIXTURES = path.resolve(__dirname, '../../../fixtures/pnpm');
 
 /** Every pnpm-lock.yaml under a folder. */
@@ -34,19 +35,22 @@ function expectSameOrBail(text: string): unknown {
 }
 
 describe('pnpm YAML reader: lockfiles pnpm wrote', () => {
-  const files = [VUE, ...lockfiles(FIXTURES)];
-
-  it('finds the lockfiles', () => {
-    expect(files.length).toBeGreaterThanOrEqual(4);
-  });
-
-  it.each(files.map((f) => [path.relative(path.dirname(FIXTURES), f), f]))('reads %s as the yaml package does', (_name, file) => {
+  const files = lockfiles(FIXTURES);
+  const readsAsYaml = (file: string) => {
     const text = fs.readFileSync(file, 'utf8');
     const expected = parse(text);
     expect(readPnpmYaml(text)).toStrictEqual(expected);
     expect(readPnpmYaml(text.replace(/\n/g, '\r\n'))).toStrictEqual(expected);
     expect(readPnpmYaml(`---\n${text}`)).toStrictEqual(expected);
+  };
+
+  it('finds the lockfiles', () => {
+    expect(files.length).toBeGreaterThanOrEqual(3);
   });
+
+  it.each(files.map((f) => [path.relative(path.dirname(FIXTURES), f), f]))('reads %s as the yaml package does', (_name, file) => readsAsYaml(file));
+
+  itWithSharedData('reads vuejs/core\'s pnpm-lock.yaml (third-party data) as the yaml package does', () => readsAsYaml(VUE));
 });
 
 describe('pnpm YAML reader: the shapes pnpm writes', () => {

@@ -7,11 +7,11 @@ import { InputError } from '../../../../src/client/errors';
 import { poetryLockProducer } from '../../../../src/client/producers/poetry-lock';
 import { withoutHashLists } from '../../../../src/client/producers/python-common';
 import type { LockfileInput, ProducedPart } from '../../../../src/client/producers/types';
+import { describeWithSharedData, sharedDataPath } from '../../../helpers/shared-data';
 import { edgesOf, nodeById, rootOf, validatePart } from './npm-helpers';
 
 const FIXTURES = path.resolve(__dirname, '../../../fixtures/python');
-const REAL = path.resolve(__dirname, '../../../../../shared/data/lockfiles/pypi/python-poetry__poetry__poetry.lock');
-const realText = fs.readFileSync(REAL, 'utf8');
+const REAL = sharedDataPath('lockfiles', 'pypi', 'python-poetry__poetry__poetry.lock');
 
 /** A fixture's poetry.lock as the client hands it over, optionally as if it sat in the subfolder `under`. */
 function fixtureInput(name: string, under = ''): LockfileInput {
@@ -56,7 +56,8 @@ describe('poetry producer: format', () => {
   });
 });
 
-describe('poetry producer: the Poetry project’s own lock (2.1, no pyproject.toml)', () => {
+describeWithSharedData('poetry producer: the Poetry project’s own lock (2.1, no pyproject.toml)', () => {
+  const realText = fs.readFileSync(REAL, 'utf8');
   const part = produceText(realText);
   const { pkgs, idOf, deps } = lockGraph(realText);
 

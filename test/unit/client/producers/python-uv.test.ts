@@ -123,14 +123,14 @@ describe('uv producer: hand-made locks', () => {
     const t =
       'version = 1\n\n[manifest]\nmembers = ["root", "tool"]\n\n' +
       pkg('root', 'source = { virtual = "." }\ndependencies = [{ name = "local-lib" }, { name = "tool" }, { name = "gone" }]') +
-      pkg('local-lib', 'version = "0.1"\nsource = { directory = "../shared/lib" }\ndependencies = [{ name = "six" }]') +
+      pkg('local-lib', 'version = "0.1"\nsource = { directory = "../sibling/lib" }\ndependencies = [{ name = "six" }]') +
       pkg('tool', 'source = { editable = "tools/tool" }\n[package.dev-dependencies]\nlint = [{ name = "Ruff" }]') +
       pkg('ruff', `version = "0.5.0"\n${reg}`) +
       pkg('six', `version = "1.16.0"\n${reg}`) +
       pkg('orphan', `version = "1.0"\n${reg}`);
     const part = produceText(t, 'ws/uv.lock');
-    expect(part.modules.map((m) => m.path)).toEqual(['shared/lib', 'ws', 'ws/tools/tool']);
-    expect(part.roots.map((r) => `${r.module} ${r.context}`)).toEqual(['shared/lib dependencies', 'ws dependencies', 'ws/tools/tool lint']);
+    expect(part.modules.map((m) => m.path)).toEqual(['sibling/lib', 'ws', 'ws/tools/tool']);
+    expect(part.roots.map((r) => `${r.module} ${r.context}`)).toEqual(['sibling/lib dependencies', 'ws dependencies', 'ws/tools/tool lint']);
     expect(part.nodes.map((n) => n.id)).toEqual(['ruff@0.5.0', 'six@1.16.0']);
     expect(part.warnings).toEqual([
       'dependencies on packages the lock does not list are left out: root → gone',

@@ -2,7 +2,7 @@
 // and a v1 requirements.txt scan, with real advisories. Suppressed findings are left out, as the command does.
 import type { ApiFinding, ApiScan } from '../../../../src/client/api/types';
 import type { ReportInput, ScanResult } from '../../../../src/client/report/types';
-import type { Severity } from '../../../../src/domain/types';
+import type { Severity } from '../../../../src/shared/types';
 
 type Attribution = ApiFinding['attributions'][number];
 

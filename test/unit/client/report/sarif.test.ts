@@ -7,10 +7,12 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { GITHUB_LIMITS, SECURITY_SEVERITY, fingerprint, formatSarif, sarifLog, toUri } from '../../../../src/client/report/sarif';
 import type { ReportInput, ScanResult } from '../../../../src/client/report/types';
-import type { Severity } from '../../../../src/domain/types';
+import type { Severity } from '../../../../src/shared/types';
+import { itWithSharedData, sharedDataPath } from '../../../helpers/shared-data';
 import { finding, reportInput, scan, v1Result, v2Result } from './fixtures';
 
-const SCHEMAS = path.resolve(__dirname, '../../../../../shared/data/schemas');
+/** The official SARIF schemas, in the third-party data (src/infra/shared-data.ts): the tests that validate need it. */
+const SCHEMAS = sharedDataPath('schemas');
 type Sarif = ReturnType<typeof sarifLog>;
 type Result = Sarif['runs'][number]['results'][number];
 
@@ -21,7 +23,9 @@ function compile(schema: object): ValidateFunction {
   addFormats(ajv);
   return ajv.compile(schema);
 }
-const draft07 = compile(JSON.parse(fs.readFileSync(path.join(SCHEMAS, 'sarif-schema-2.1.0.draft-07.json'), 'utf8')));
+let draft07Compiled: ValidateFunction | undefined;
+/** Compiled at first use, never at import: without the third-party data the tests that use it are skipped. */
+const draft07 = () => (draft07Compiled ??= compile(JSON.parse(fs.readFileSync(path.join(SCHEMAS, 'sarif-schema-2.1.0.draft-07.json'), 'utf8'))));
 
 /**
  * The normative errata01 schema is draft-04, which Ajv 8 does not read (that needs ajv-draft-04, not installed).
@@ -58,16 +62,16 @@ const fingerprints = (log: Sarif) => run(log).results.map((r) => r.partialFinger
 /** GitHub: > 9.0 critical, 7.0–8.9 high, 4.0–6.9 medium, 0.1–3.9 low. */
 const BAND: Record<Severity, [number, number]> = { critical: [9.01, 10], high: [7.0, 8.9], medium: [4.0, 6.9], low: [0.1, 3.9] };
 
-test('valid against the official SARIF 2.1.0 schema: the draft-07 file and the normative draft-04 errata01 file', () => {
+itWithSharedData('valid against the official SARIF 2.1.0 schema: the draft-07 file and the normative draft-04 errata01 file', () => {
   const log = JSON.parse(formatSarif(reportInput()));
-  expect(errors(draft07, log)).toEqual([]);
+  expect(errors(draft07(), log)).toEqual([]);
   const draft04 = draft04Validator();
   expect(errors(draft04, log)).toEqual([]);
   // The validators do reject: a result without its message, a region starting at line 0.
   const broken = JSON.parse(formatSarif(reportInput()));
   delete broken.runs[0].results[0].message;
   broken.runs[0].results[1].locations[0].physicalLocation.region.startLine = 0;
-  expect(errors(draft07, broken)?.length).toBeGreaterThanOrEqual(2);
+  expect(errors(draft07(), broken)?.length).toBeGreaterThanOrEqual(2);
   expect(errors(draft04, broken)?.length).toBeGreaterThanOrEqual(2);
 });
 
@@ -185,14 +189,14 @@ test('over 25,000 results: the most severe 25,000 are kept, and the run says how
   expect(notes[1].message.text).toMatch(/shows the 5000 most severe/);
 }, 60_000);
 
-test('the rule limit keeps the most severe advisories too; the output stays schema-valid', () => {
+itWithSharedData('the rule limit keeps the most severe advisories too; the output stays schema-valid', () => {
   const input = reportInput();
   const log = sarifLog(input, { results: 100, rules: 3, tagsPerRule: 10 });
   expect(run(log).tool.driver.rules.map((r) => r.id)).toEqual(['GHSA-xvch-5gv4-984h', 'GHSA-8q59-q68h-6hv4', 'GHSA-3xgq-45jj-v275']);
   expect(run(log).results.map((r) => r.properties.package)).toEqual(['minimist', 'PyYAML', 'cross-spawn']);
   expect(run(log).properties.completeness.leftOut).toBe(5);
   expect(run(log).invocations[0].toolExecutionNotifications![0].message.text).toMatch(/5 of 8 findings left out \(1 high, 3 medium, 1 low\)/);
-  expect(errors(draft07, JSON.parse(JSON.stringify(log)))).toEqual([]);
+  expect(errors(draft07(), JSON.parse(JSON.stringify(log)))).toEqual([]);
 });
 
 test('tags stay within the 10 GitHub shows, however many ecosystems share an advisory', () => {
@@ -204,7 +208,7 @@ test('tags stay within the 10 GitHub shows, however many ecosystems share an adv
   }
 });
 
-test('no findings: one empty run (so GitHub closes fixed alerts), still schema-valid', () => {
+itWithSharedData('no findings: one empty run (so GitHub closes fixed alerts), still schema-valid', () => {
   const empty = v2Result();
   empty.findings = [];
   empty.scan = { ...empty.scan, findings: { critical: 0, high: 0, medium: 0, low: 0 } };
@@ -212,7 +216,7 @@ test('no findings: one empty run (so GitHub closes fixed alerts), still schema-v
   expect(log.runs).toHaveLength(1);
   expect(log.runs[0].results).toEqual([]);
   expect(log.runs[0].tool.driver.rules).toEqual([]);
-  expect(errors(draft07, log)).toEqual([]);
+  expect(errors(draft07(), log)).toEqual([]);
 });
 
 test('uris: relative to the git root, percent-encoded; message brackets escaped as SARIF requires', () => {
