@@ -6,12 +6,12 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Match, MatchResult } from '../src/domain/matching';
 import type { Logger } from '../src/logger';
 import type { Store } from '../src/storage/mongo';
-import { getWork, getWorkInts, getWorkMeta, putWork, putWorkInts } from '../src/storage/work';
+import { getWork, getWorkInts, getWorkMeta, putWork, putWorkInts } from '../src/storage/activity-work';
 import { MAX_PATH_CHARACTERS, MAX_PATH_SEGMENTS, AttributionLimitExceeded } from '../src/domain/attribution';
 import { checkShardBudget, planBatches, planShards, vulnerableMask } from '../src/domain/attribution/v2-assemble';
 import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool';
 import { configuredSources, syncAdvisories } from '../src/advisories/sync';
-import * as engine from './engine';
+import * as engine from './scan-steps';
 import { withOutagePatience } from './outage';
 import { recordScanCompleted, recordScanFailed, timedStages } from '../src/metrics/worker';
 import { loadScanInputs } from './inputs';
@@ -24,7 +24,7 @@ export interface ActivityDeps {
   logger: Logger;
   /** The worker's attribution threads; created on first use when not given. */
   shards?: ShardRunner;
-  /** Emits scan.completed / scan.failed when a scan ends (platform.md §8); none are emitted without it. */
+  /** Emits scan.completed / scan.failed when a scan ends; none are emitted without it. */
   events?: ScanEvents;
   /** The secret box and destination policy of webhook deliveries (default: from the environment, on first use). */
   webhooks?: WebhookConfig;

@@ -1,7 +1,7 @@
 // Loads what a scan's activities work on: the scan document and its parsed snapshot (cached per worker).
-import type { Snapshot } from '../src/domain/types';
+import type { Snapshot } from '../src/shared/types';
 import type { Logger } from '../src/logger';
-import type { ScanDoc } from '../src/storage/documents';
+import type { ScanDoc } from '../src/storage/documents/scans';
 import type { Store } from '../src/storage/mongo';
 import { getScan } from '../src/storage/scans';
 import { readScanSnapshot, type ParsedSnapshot } from '../src/storage/scan-snapshot';

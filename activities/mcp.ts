@@ -1,4 +1,4 @@
-// MCP scan activities (platform.md §6): thin adapters from the MCP scan workflow to the pure domain
+// MCP scan activities: thin adapters from the MCP scan workflow to the pure domain
 // (src/domain/mcp) and MongoDB (src/storage/mcp-processing.ts). Each is idempotent: every write is keyed by a
 // deterministic _id and replaces what an earlier attempt wrote, and the scan document only moves forward
 // (queued → running → completed | failed), so a retried activity duplicates nothing.
@@ -10,7 +10,7 @@ import type { PeerServer } from '../src/domain/mcp/shadowing';
 import { toolDefinition, toolHash } from '../src/domain/mcp/tool-hash';
 import type { Logger } from '../src/logger';
 import { currentGeneration } from '../src/storage/advisories';
-import type { McpIssueCode, McpIssueDoc, McpScanDoc, McpStoredServer } from '../src/storage/documents';
+import type { McpIssueCode, McpIssueDoc, McpScanDoc, McpStoredServer } from '../src/storage/documents/mcp';
 import {
   completeMcpScan,
   failMcpScan,
@@ -23,7 +23,7 @@ import {
   type PlacementGroup,
 } from '../src/storage/mcp-processing';
 import type { Store } from '../src/storage/mongo';
-import { advisoryIndex } from './engine';
+import { advisoryIndex } from './scan-steps';
 import { withOutagePatience } from './outage';
 
 export interface McpActivityDeps {

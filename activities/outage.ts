@@ -4,7 +4,7 @@
 // few attempts, then fails the scan (internal_error) instead of retrying for half an hour.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { isDatabaseUnavailable } from '../src/storage/unavailable';
-import { DATABASE_UNAVAILABLE, FAULT_ATTEMPTS } from '../src/temporal/keys';
+import { DATABASE_UNAVAILABLE, FAULT_ATTEMPTS } from '../src/temporal/scan-workflow-contract';
 
 export function outageAware<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {

@@ -1,4 +1,4 @@
-// Paged (multipart) scans, platform.md §2: the workflow fans attribution out over the shards of roots of a fixed plan,
+// Paged (multipart) scans: the workflow fans attribution out over the shards of roots of a fixed plan,
 // one activity per shard, so that several worker processes on several machines share one scan; the completion then
 // assembles the attributions one package at a time and stores them apart from the findings (storage/attributions.ts).
 // No derived-path limit applies to paged scans: paths are read one attribution at a time.
@@ -12,19 +12,19 @@ import { planShards, vulnerableMask } from '../src/domain/attribution/v2-assembl
 import type { BuiltGraph } from '../src/domain/attribution/v2-graph';
 import { assemblePackage, indexShardOutputs, shortestPaths, type ShardIndex } from '../src/domain/attribution/v2-paged';
 import { ScopeIndexBuilder, indexedModuleCounts, listItem, packageIdOf, pathItem } from '../src/domain/attribution/views';
-import type { Finding, Snapshot } from '../src/domain/types';
+import type { Finding, Snapshot } from '../src/shared/types';
 import type { ShardRunner } from '../src/pool/attribution-pool';
 import { AttributionWriter, clearAttributions, getShardOutput, putShardOutput, shardMeta } from '../src/storage/attributions';
-import { getWork } from '../src/storage/work';
+import { getWork } from '../src/storage/activity-work';
 import { recordScanCompleted } from '../src/metrics/worker';
 import { Lru } from './cache';
-import * as engine from './engine';
+import * as engine from './scan-steps';
 import { loadScanInputs, type ScanEngineDeps, type ScanInputs } from './inputs';
 
 /** Shards of a paged scan's plan (planShards: contiguous runs of roots of about equal size; fewer with fewer roots). */
 export const PAGED_SHARDS = 32;
 
-/** A stored finding of a paged scan: attributions [] and how many it has (platform.md §2). */
+/** A stored finding of a paged scan: attributions [] and how many it has. */
 export type PagedFinding = Finding & { attributionCount?: number };
 
 interface PagedGraph {

@@ -9,20 +9,20 @@ import { derivePathBudget, v1Paths, AttributionLimitExceeded } from '../src/doma
 import { moduleRank, orderModules, type ScanModule } from '../src/domain/attribution/module-order';
 import { assembleV2, attributeInline } from '../src/domain/attribution/v2-assemble';
 import { buildAttributionGraph, type BuiltGraph } from '../src/domain/attribution/v2-graph';
-import type { FindingAttribution } from '../src/domain/types';
+import type { FindingAttribution } from '../src/shared/types';
 import { buildFindings } from '../src/domain/findings';
 import { currentGeneration, loadGeneration } from '../src/storage/advisories';
 import { claimCompletion, getScan, markCompleted, markFailed, markRunning } from '../src/storage/scans';
 import { writeModules, writeResults } from '../src/storage/results';
 import { computeInventory } from '../src/domain/inventory';
 import { writeInventory } from '../src/storage/inventory';
-import { clearAllWork } from '../src/storage/work';
+import { clearAllWork } from '../src/storage/activity-work';
 import type { ScanEvents } from '../src/temporal/events';
 import { Lru } from './cache';
 import { forgetScan, loadScan, loadScanInputs, loadSnapshot, type ScanEngineDeps, type ScanInputs } from './inputs';
 
 /**
- * The engine's dependencies, with the emitter of scan events (platform.md §8) when webhooks are delivered. The paged
+ * The engine's dependencies, with the emitter of scan events when webhooks are delivered. The paged
  * activities hand the same object back to publish(), so their completions emit too.
  */
 export interface EngineDeps extends ScanEngineDeps {
@@ -76,7 +76,7 @@ export async function prepare(deps: ScanEngineDeps, scanId: string): Promise<Pre
   // Deep check: the stored bytes must still be the snapshot that was validated at upload.
   try {
     // A multipart (paged) scan is above the single-document limits by design: its upload's budgets, the
-    // cross-references over the whole graph and the hops are checked instead (platform.md §2).
+    // cross-references over the whole graph and the hops are checked instead.
     if (scan.attributionMode === 'paged') checkPagedSnapshot(snapshot);
     else validateSnapshot(snapshot, bytes);
   } catch (err) {
@@ -170,7 +170,7 @@ export async function publish(deps: EngineDeps, scanId: string, inputs: ScanInpu
   // Whether the organization wants scan.completed: asked now, so that its round trip overlaps the writes below.
   const subscribed = deps.events?.subscribed(inputs.scan.orgId, 'scan.completed');
   subscribed?.catch(() => undefined); // awaited after the completion
-  // The dependency inventory (platform.md §1) is written with the results, before the scan is marked completed.
+  // The dependency inventory is written with the results, before the scan is marked completed.
   const inventory = computeInventory(inputs.snapshot, inputs.scan.projectId, v2 ? graphOf(inputs) : undefined);
   const [resultChunks] = await Promise.all([writeResults(deps.store, scanId, built.findings), v2 ? writeModules(deps.store, scanId, derived.modules) : undefined, writeInventory(deps.store, inputs.scan, inventory)]);
   await markCompleted(deps.store, scanId, {

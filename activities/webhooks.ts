@@ -1,21 +1,21 @@
-// Webhook event activities (platform.md §8), run by workflows/webhook.ts: record an event's deliveries with the body
+// Webhook event activities, run by workflows/webhook.ts: record an event's deliveries with the body
 // built once, then one delivery activity per webhook, retried by Temporal with backoff for up to the window. Not
 // wrapped by outageAware (activities/outage.ts): a delivery's retries are its own policy's, whatever the error.
 import { performance } from 'node:perf_hooks';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { deliveryHeaders, deliveryId, delivered, eventBody, statusError } from '../src/domain/webhooks/deliveries';
 import { signatureHeader } from '../src/domain/webhooks/signature';
-import { presentScan } from '../src/http/scans/presenter';
+import { presentScan } from '../src/presenters/scans';
 import { checkDestination, policyFromEnv, type DestinationPolicy } from '../src/infra/webhooks/destination';
 import { postWebhook } from '../src/infra/webhooks/send';
 import type { Logger } from '../src/logger';
-import type { WebhookDeliveryDoc } from '../src/storage/documents';
+import type { WebhookDeliveryDoc } from '../src/storage/documents/webhooks';
 import type { Store } from '../src/storage/mongo';
 import { getScan } from '../src/storage/scans';
 import { secretsFromEnv, type SecretBox } from '../src/storage/secrets';
 import { failDelivery, getDelivery, recordAttempt, recordDeliveries } from '../src/storage/webhook-deliveries';
 import { subscribedWebhooks, webhookSecret } from '../src/storage/webhooks';
-import { WEBHOOK_DELETED, type WebhookEventInput } from '../src/temporal/webhook-keys';
+import { WEBHOOK_DELETED, type WebhookEventInput } from '../src/temporal/webhook-workflow-contract';
 
 export interface WebhookConfig {
   box: SecretBox;

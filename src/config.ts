@@ -51,7 +51,7 @@ export function envDuration(name: string, fallbackMs: number, { maxMs = 30 * 24 
 }
 
 /**
- * The windows of platform.md §4 and §5: HOST_EXPIRY and GATEWAY_EXPIRY (default 15 minutes, at most 7 days). The
+ * The windows of hosts and gateways: HOST_EXPIRY and GATEWAY_EXPIRY (default 15 minutes, at most 7 days). The
  * 7 days a pending gateway has to be approved are the contract's, not a setting.
  */
 export function fleetWindowsFromEnv(env: NodeJS.ProcessEnv = process.env): FleetWindows {

@@ -9,7 +9,7 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL || 'inf
     name,
     level,
     redact: {
-      // X-Svc-Host-Credential carries a host credential (platform.md §4), as does `credential` in the 201s of hosts and gateways
+      // X-Svc-Host-Credential carries a host credential, as does `credential` in the 201s of hosts and gateways
       paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'secret', 'token', '*.secret', '*.token', 'req.headers["x-svc-host-credential"]', 'headers["x-svc-host-credential"]', 'credential', '*.credential'],
       censor: '[redacted]',
     },

@@ -9,16 +9,20 @@ import { RateLimiter } from './http/rate-limit';
 import { createLogger } from './logger';
 import { uploadPreparer } from './pool/upload-pool';
 import { cursorCodec, loadCursorSecret } from './storage/cursors';
-import { connectStore, ensureIndexes } from './storage/mongo';
-import { connectTemporal, scanStarter, scanWaiter, startSweeper, temporalReadiness } from './temporal/client';
-import { mcpScanStarter, startMcpSweeper } from './temporal/mcp';
+import { connectStore } from './storage/mongo';
+import { prepareStore } from './storage/migrations';
+import { connectTemporal, scanRuns, scanStarter, scanWaiter, temporalReadiness } from './temporal/client';
+import { scanEvents } from './temporal/events';
+import { mcpScanRuns, mcpScanStarter } from './temporal/mcp';
+import { startSweeper } from './sweepers/scans';
+import { startMcpSweeper } from './sweepers/mcp-scans';
 import { redactUri } from './infra/private';
 import { policyFromEnv } from './infra/webhooks/destination';
 import { secretsFromEnv } from './storage/secrets';
 import { sweepLoginCodes } from './storage/login-codes';
 import { apiRegistry, watchStore } from './metrics/api';
 import { DEFAULT_METRICS_PORT, metricsListenFromEnv, serveMetrics, type MetricsServer } from './metrics/server';
-import type { ScanWaiter } from './http/deps';
+import type { ScanWaiter } from './ports';
 
 /** How long SIGTERM lets in-flight requests finish before their connections are cut (SHUTDOWN_GRACE_MS). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 20_000;
@@ -65,7 +69,7 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
   // A request that meets a database outage fails within apiDbWaitMs (503 service_unavailable, Retry-After), instead
   // of hanging for the driver's default; a replica set's election usually fits within it anyway.
   const store = await connectStore(requireMongoUri(config), config.mongoDb, { serverSelectionTimeoutMS: config.apiDbWaitMs });
-  await ensureIndexes(store);
+  await prepareStore(store);
   const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
   const starter = scanStarter(temporal, logger);
@@ -100,9 +104,10 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
     webhooks: { box: secretsFromEnv(), policy: policyFromEnv() },
     mcp,
   });
-  const stopSweeper = startSweeper(store, temporal, logger, config.sweepIntervalMs);
-  // MCP scans (platform.md §6) whose workflow start was lost, or whose workflow ended without an outcome.
-  const stopMcpSweeper = startMcpSweeper(store, temporal, logger, config.sweepIntervalMs);
+  const events = scanEvents({ store, logger, taskQueue: temporal.taskQueue, client: temporal.client });
+  const stopSweeper = startSweeper({ store, runs: scanRuns(temporal), events, logger }, config.sweepIntervalMs);
+  // MCP scans whose workflow start was lost, or whose workflow ended without an outcome.
+  const stopMcpSweeper = startMcpSweeper({ store, runs: mcpScanRuns(temporal), logger }, config.sweepIntervalMs);
   const graceMs = envInt('SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS);
   watchStore(store);
   const metrics = await serveMetrics(apiRegistry, metricsListenFromEnv('METRICS_PORT', DEFAULT_METRICS_PORT), logger);

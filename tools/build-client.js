@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles the CI client (src/client) into one dependency-free ES module, dist/cli/scanner.mjs, which the service
-// serves at GET /cli/scanner.mjs and the package's `scanner` bin runs (platform.md §7). Part of `npm run build`.
+// serves at GET /cli/scanner.mjs and the package's `scanner` bin runs. Part of `npm run build`.
 // Not minified: users fetch this file and run it in CI, so it stays readable for whoever wants to audit it.
 'use strict';
 const path = require('node:path');

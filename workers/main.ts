@@ -5,7 +5,8 @@ import { configuredSources } from '../src/advisories/sync';
 import { ensureAdvisoryRefreshSchedule } from '../src/temporal/schedules';
 import { envInt, loadConfig, requireMongoUri, requireTemporalAddress } from '../src/config';
 import { createLogger } from '../src/logger';
-import { connectStore, ensureIndexes } from '../src/storage/mongo';
+import { connectStore } from '../src/storage/mongo';
+import { prepareStore } from '../src/storage/migrations';
 import { currentGeneration } from '../src/storage/advisories';
 import { registerSearchAttributes } from '../src/temporal/search-attributes';
 import { createScanWorker, MAX_CONCURRENT_ACTIVITIES } from './worker';
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   // First, so that a starting worker (connections, the workflow bundle: seconds) can be scraped too.
   const metrics = await serveMetrics(workerRegistry, metricsListenFromEnv('WORKER_METRICS_PORT', DEFAULT_WORKER_METRICS_PORT), logger);
   const store = await connectStore(requireMongoUri(config), config.mongoDb);
-  await ensureIndexes(store);
+  await prepareStore(store);
   // On a real cluster the operator may not have registered our search attributes: do it (idempotent).
   const admin = await Connection.connect({ address });
   try {

@@ -8,7 +8,7 @@ import { lazyClient, scanEvents, type ScanEvents } from '../src/temporal/events'
 import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool';
 import type { Logger } from '../src/logger';
 import type { Store } from '../src/storage/mongo';
-import { installRuntime } from './runtime';
+import { installRuntime } from './temporal-runtime';
 
 export interface WorkerOptions {
   store: Store;
@@ -23,7 +23,7 @@ export interface WorkerOptions {
   /** Activities this worker runs at once (default MAX_CONCURRENT_ACTIVITIES). */
   maxConcurrentActivities?: number;
   /**
-   * Emits scan events (platform.md §8). Default: an emitter starting event workflows on this task queue through a
+   * Emits scan events. Default: an emitter starting event workflows on this task queue through a
    * @temporalio/client Client connected on first use; close it (the returned `events`) after the worker stops.
    */
   events?: ScanEvents;
@@ -51,7 +51,7 @@ export async function createScanWorker(o: WorkerOptions): Promise<{ worker: Work
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowsPath: require.resolve('../workflows'),
-    // The scan, advisory and webhook activities, and those of MCP scans (platform.md §6).
+    // The scan, advisory and webhook activities, and those of MCP scans.
     activities: { ...createActivities({ store: o.store, logger: o.logger, shards, events, webhooks: o.webhooks }), ...createMcpActivities({ store: o.store, logger: o.logger }) },
     // Heartbeat details (attribution progress) reach the server within 250 ms: a retry resumes from them.
     maxHeartbeatThrottleInterval: '250 ms',

@@ -1,4 +1,4 @@
-// One workflow per uploaded MCP scan (workflow id = the mcs_ id), platform.md §6: mark it running, process it
+// One workflow per uploaded MCP scan (workflow id = the mcs_ id): mark it running, process it
 // (identities, inventory servers, tool pins, issues, placements: one idempotent activity), complete it with its
 // counts. Temporal carries the id and small summaries, never the configuration. Retries as the scan workflow's: a
 // database outage is waited out for STEP_PATIENCE, any other failure gets FAULT_ATTEMPTS attempts (activities/
@@ -6,8 +6,8 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, log, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { createMcpActivities } from '../activities/mcp';
-import { RETRY_MAX_INTERVAL, STEP_PATIENCE } from '../src/temporal/keys';
-import type { McpScanWorkflowInput, McpScanWorkflowResult } from '../src/temporal/mcp-keys';
+import { RETRY_MAX_INTERVAL, STEP_PATIENCE } from '../src/temporal/scan-workflow-contract';
+import type { McpScanWorkflowInput, McpScanWorkflowResult } from '../src/temporal/mcp-scan-workflow-contract';
 
 type Activities = ReturnType<typeof createMcpActivities>;
 

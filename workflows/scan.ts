@@ -14,7 +14,7 @@ import {
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import { FAST_PATH_MAX_GRAPH, FAST_PATH_MAX_NODES, NON_RETRYABLE, RETRY_MAX_INTERVAL, SA, STEP_PATIENCE, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/keys';
+import { FAST_PATH_MAX_GRAPH, FAST_PATH_MAX_NODES, NON_RETRYABLE, RETRY_MAX_INTERVAL, SA, STEP_PATIENCE, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/scan-workflow-contract';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -82,7 +82,7 @@ async function fanOut(count: number, run: (k: number) => Promise<unknown>): Prom
 }
 
 /**
- * A paged (multipart) scan, platform.md §2: never the small fast path; attribution fans out over the shards of roots
+ * A paged (multipart) scan: never the small fast path; attribution fans out over the shards of roots
  * of a fixed plan as separate activities, so that several worker processes share one scan. Each shard activity is
  * idempotent (stored keyed by scan and shard, never recomputed) and resumes after a crash on any worker; the
  * completion then assembles and stores the attributions apart from the findings.

@@ -1,10 +1,10 @@
-// One workflow per webhook event (platform.md §8), id scan-event-<scanId>-<type>, on the scan task queue. Its first
+// One workflow per webhook event, id scan-event-<scanId>-<type>, on the scan task queue. Its first
 // activity builds the body once and records one delivery per webhook subscribed then; each delivery is then one
 // activity, all at once, retried by Temporal with exponential backoff until a 2xx or the end of the retry window
 // (the policy comes in the input: workflow code cannot read the environment). Deterministic code only.
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, log, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { createWebhookActivities } from '../activities/webhooks';
-import { WEBHOOK_DELETED, deliveryActivityOptions, type WebhookEventInput, type WebhookEventResult } from '../src/temporal/webhook-keys';
+import { WEBHOOK_DELETED, deliveryActivityOptions, type WebhookEventInput, type WebhookEventResult } from '../src/temporal/webhook-workflow-contract';
 
 type Activities = ReturnType<typeof createWebhookActivities>;
 type State = 'retrying' | 'succeeded' | 'failed' | 'stopped (webhook deleted)';

@@ -1,7 +1,7 @@
 // `scanner advisories import`: reads OSV files, directories and zip archives and writes them as a new advisory
 // generation on top of the current one. A file that is not valid JSON/YAML is reported and skipped; a source that
 // cannot be read whole (a corrupt archive, a size limit passed) is reported and contributes nothing.
-import type { OsvAdvisory } from '../domain/types';
+import type { OsvAdvisory } from '../shared/types';
 import type { Store } from '../storage/mongo';
 import { currentGeneration, loadGeneration, writeGeneration } from '../storage/advisories';
 import { readOsvSources, type ReadLimits } from './reader';

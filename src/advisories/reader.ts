@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { parse as parseYaml } from 'yaml';
-import type { OsvAdvisory } from '../domain/types';
+import type { OsvAdvisory } from '../shared/types';
 import { envInt } from '../config';
 
 /**

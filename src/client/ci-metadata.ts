@@ -1,4 +1,4 @@
-// The snapshot's `metadata` {commit, ref, runUrl} (platform.md §7): from the flags, else the CI's predefined
+// The snapshot's `metadata` {commit, ref, runUrl}: from the flags, else the CI's predefined
 // variables, else the git checkout. Each value is a v2 "text" or left out, so the service never refuses a snapshot
 // over it. Variable names are each CI's documented ones:
 //   GitHub Actions   docs.github.com/actions/reference/variables-reference
@@ -16,8 +16,8 @@
 // failed job then sends the same body, which the service answers with the same scan (Idempotency-Key).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SnapshotMetadata } from '../domain/types';
-import { MAX_TEXT } from '../domain/snapshot/schema-parts';
+import type { SnapshotMetadata } from '../shared/types';
+import { MAX_TEXT } from '../shared/snapshot-schema-parts';
 
 type Env = NodeJS.ProcessEnv;
 type Raw = { commit?: string; ref?: string; runUrl?: string };

@@ -1,4 +1,4 @@
-// CODEOWNERS → team labels for snapshot modules (platform.md §7). GitHub's semantics, as documented on "About code
+// CODEOWNERS → team labels for snapshot modules. GitHub's semantics, as documented on "About code
 // owners" (docs.github.com, customizing-your-repository/about-code-owners) and mirrored by hmarr/codeowners:
 // gitignore-like patterns with GitHub's exceptions, the last matching rule wins, a rule without owners unowns.
 // Hand-written rather than a library: the bundled client takes no dependencies, and the npm gitignore matchers
@@ -6,7 +6,7 @@
 // wildcard passes with backtracking to the last star, O(pattern × path), so no pattern can make it blow up.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAX_TEAM_NAME, MAX_TEXT } from '../domain/snapshot/schema-parts';
+import { MAX_TEAM_NAME, MAX_TEXT } from '../shared/snapshot-schema-parts';
 
 export interface CodeownersRule {
   /** As written, escapes kept (`\ ` stays two characters). */

@@ -1,4 +1,4 @@
-// Which lockfiles a `scanner snapshot|scan PATH...` run reads (platform.md §7): a directory is searched for every
+// Which lockfiles a `scanner snapshot|scan PATH...` run reads: a directory is searched for every
 // file a producer reads, never under node_modules, virtual environments or VCS folders; a file is taken as given.
 // The project root is the deepest directory holding every input (a file counts as its directory), so module paths
 // and manifests come out relative to where the user pointed.

@@ -1,4 +1,4 @@
-// Exit codes (platform.md §7) and the errors that carry them. Every command ends in one of these four.
+// Exit codes and the errors that carry them. Every command ends in one of these four.
 export const EXIT = {
   /** Nothing at or above the gate. */
   ok: 0,

@@ -1,4 +1,4 @@
-// Typed errors a client can cause. Thrown anywhere; the HTTP error middleware turns them into the spec's envelope
+// Typed errors a client can cause. Thrown anywhere; the HTTP error middleware turns them into the API's error envelope
 // {error: {code, message}} with this status. The message names the offending field (a JSON pointer into the snapshot
 // for upload errors) or the missing scope / role.
 

@@ -17,7 +17,7 @@ import { metaRoutes } from './meta/routes';
 import { openApiRoutes } from './openapi/routes';
 import { projectRoutes } from './projects/routes';
 import { scanReadRoutes } from './scans/reads';
-import { uploadRoutes } from './uploads/routes';
+import { uploadRoutes } from './multipart-uploads/routes';
 import { exportRoutes } from './scans/exports';
 import { webhookRoutes } from './webhooks/routes';
 import { deliveryRoutes } from './webhooks/deliveries';

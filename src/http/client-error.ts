@@ -1,7 +1,7 @@
 // Requests Node's HTTP parser refuses never reach Koa, so the error envelope middleware cannot answer them. Node's
 // default 'clientError' handler writes a bare `HTTP/1.1 400 Bad Request` with no body and no X-Request-Id, which breaks
-// the spec's rule that every error carries the envelope. This handler answers them with it instead:
-// {"error":{"code":"bad_request","message":...}} (platform.md: bad_request, malformed HTTP), X-Request-Id, then closes.
+// the API's rule that every error carries the envelope. This handler answers them with it instead:
+// {"error":{"code":"bad_request","message":...}} (bad_request, malformed HTTP), X-Request-Id, then closes.
 // The request id is always a new UUID, as the request-id middleware makes: a client's own X-Request-Id is not echoed,
 // since the headers of a request the parser refused were never parsed (and may be what is malformed).
 //

@@ -1,5 +1,5 @@
 // Small JSON bodies of the platform endpoints: an object, at most 64 KB; anything else is 422 invalid_parameter
-// (decisions.md), a missing required field 422 missing_parameter.
+// and a missing required field 422 missing_parameter.
 import type { Context } from 'koa';
 import { ApiError, invalidParameter } from '../domain/errors';
 import { readJson } from './middleware/body';

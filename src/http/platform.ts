@@ -29,7 +29,7 @@ export function platformFromEnv(env: NodeJS.ProcessEnv = process.env, loadedAt =
 const LOOPBACK_HOSTS = /^(localhost|.*\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
- * PUBLIC_APP_URL (platform.md §3): where people open the web app, the base of invitation links, and whose origin a
+ * PUBLIC_APP_URL: where people open the web app, the base of invitation links, and whose origin a
  * cookie-authenticated write must come from. Default: the app's own address, `http://localhost:<PORT>/app`. Must be
  * an absolute http(s) URL without query, fragment or credentials; a trailing slash is dropped.
  */
@@ -49,7 +49,7 @@ export function publicAppUrlFromEnv(env: NodeJS.ProcessEnv = process.env): strin
 }
 
 /**
- * The start-up warning of platform.md §3: the session cookies are Secure, which browsers honour over plain http only
+ * The start-up warning about PUBLIC_APP_URL: the session cookies are Secure, which browsers honour over plain http only
  * on loopback; anywhere else people could not stay signed in (and codes and cookies would cross the network in clear).
  */
 export function insecureAppUrlWarning(publicAppUrl: string): string | null {

@@ -1,4 +1,4 @@
-// Rate limits per credential (spec Limits: 120 requests per minute, planned; headers on every authenticated
+// Rate limits per credential (120 requests per minute, planned; headers on every authenticated
 // response, 429 rate_limited with Retry-After only when enforcement is on). Counters live in MongoDB so that
 // several API processes share them, without a database write per request: each process counts locally and adds
 // its counts to the shared per-minute document every FLUSH_MS, reading the shared total back. The totals a process
@@ -43,7 +43,7 @@ export class RateLimiter {
   /**
    * Counts one request of the credential; sets the headers; throws 429 when over the limit and enforcing. `local`:
    * counted by this process only, never written to the shared documents: the credentials of hosts and gateways, which
-   * call at the pace the server gives them (platform.md §4), and whose thousands of heartbeats would otherwise cost one
+   * call at the pace the server gives them, and whose thousands of heartbeats would otherwise cost one
    * counter write each.
    */
   async admit(ctx: Context, credentialHash: string, now = Date.now(), { local = false }: { local?: boolean } = {}): Promise<void> {

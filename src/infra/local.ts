@@ -135,7 +135,7 @@ async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, e
       fs.rmSync(pgRoot, { recursive: true, force: true });
     }
   } else if (!tools.postgresBin) {
-    o.log.warn('PostgreSQL binaries not found: FerretDB uses SQLite, which is slower for filtered queries (see local-database.md)');
+    o.log.warn('PostgreSQL binaries not found: FerretDB uses SQLite, which is slower for filtered queries (see docs/configuration.md)');
   }
   const ferret = await startFerretDB({
     binary: tools.ferretdb,

@@ -1,4 +1,4 @@
-// A private PostgreSQL cluster under <dataDir>/postgres, the storage FerretDB writes through (local-database.md).
+// A private PostgreSQL cluster under <dataDir>/postgres, the storage FerretDB writes through (docs/configuration.md).
 // Password (SCRAM) for every connection, TCP on 127.0.0.1 only, no Unix socket; the password is in
 // <dataDir>/postgres/password (0600).
 import fs from 'node:fs';

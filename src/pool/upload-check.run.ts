@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { ApiError, invalidSnapshot } from '../domain/errors';
 import { checkPart, checkUploadHeader, inPart, type PartBody, type PartCounts } from '../domain/snapshot/parts';
 import { validateUpload } from '../domain/snapshot/parts-merge';
-import type { SnapshotStats } from '../domain/types';
+import type { SnapshotStats } from '../shared/types';
 
 export type UploadCheck = { ok: true; stats: SnapshotStats } | { ok: false; status: number; code: string; message: string };
 

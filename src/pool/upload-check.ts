@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { ApiError, type ErrorCode } from '../domain/errors';
-import type { SnapshotStats } from '../domain/types';
+import type { SnapshotStats } from '../shared/types';
 import { INLINE_LIMIT } from './upload-pool';
 import { checkPartBody, checkUploadBodies, type PartCheck, type UploadCheck } from './upload-check.run';
 import type { PartCounts } from '../domain/snapshot/parts';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { ApiError, invalidSnapshot } from '../domain/errors';
 import { validateSnapshot } from '../domain/snapshot';
-import { scanMetadata, type Ecosystem, type SnapshotMetadata, type SnapshotStats } from '../domain/types';
+import { scanMetadata, type Ecosystem, type SnapshotMetadata, type SnapshotStats } from '../shared/types';
 
 export interface UploadSummary {
   schemaVersion: 1 | 2;

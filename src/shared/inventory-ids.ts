@@ -1,12 +1,12 @@
-// Inventory identity (platform.md §1): one item per package of a project and ecosystem, its id derived from what the
+// Inventory identity: one item per package of a project and ecosystem, its id derived from what the
 // ecosystem considers the same package, so that the same package keeps its id across scans, and a finding's
 // packageRef is the id of its package's item.
 //
-// The CI client bundles this file (the bom-refs of its `--format cyclonedx`, src/domain/cyclonedx): so it imports no
+// The CI client bundles this file (the bom-refs of its `--format cyclonedx`, src/shared/cyclonedx): so it imports no
 // advisory code, and node:crypto is required on first use rather than imported, since the bundle hoists every static
 // import to its top and would load node:crypto on every start of the client (src/client/builtins.ts).
-import type { Ecosystem } from '../types';
-import { normalizedName } from '../package-names';
+import type { Ecosystem } from './types';
+import { normalizedName } from './package-names';
 
 export { normalizedName };
 

@@ -1,5 +1,5 @@
 // Package names as each ecosystem compares them: the one rule behind advisory matching (src/domain/advisories/
-// ecosystems), inventory ids (src/domain/inventory/ids.ts) and CycloneDX purls (src/domain/cyclonedx). Dependency-free
+// ecosystems), inventory ids (src/shared/inventory-ids.ts) and CycloneDX purls (src/shared/cyclonedx). Dependency-free
 // on purpose: the CI client bundles it (its `--format cyclonedx` derives the same bom-refs as the service).
 import type { Ecosystem } from './types';
 

@@ -1,9 +1,9 @@
 // Schema fragments shared by the v1 and v2 snapshot schemas. Plain JSON Schema (draft-07 dialect, as ajv reads it).
 //
-// Objects stay open (additionalProperties: true): the spec's versioning rule is additive changes within a version,
+// Objects stay open (additionalProperties: true): the format's versioning rule is additive changes within a version,
 // and nodes[].attributions is an accepted producer field of unspecified shape, so unknown fields are ignored rather
 // than rejected. Flip OPEN to close every object at once.
-import { ECOSYSTEMS } from '../types';
+import { ECOSYSTEMS } from './types';
 
 export const OPEN = true;
 
@@ -16,19 +16,19 @@ export const MAX_TEAM_NAME = 200;
 export const MAX_ATTRIBUTES = 50;
 export const MAX_ATTRIBUTE_KEY = 100;
 
-/** The spec's v2 "text" type. */
+/** The v2 "text" type. */
 export const text = { type: 'string', minLength: 1, maxLength: MAX_TEXT, pattern: NO_CONTROL } as const;
 export const textArray = { type: 'array', items: text } as const;
 export const textOrNull = { type: ['string', 'null'], minLength: 1, maxLength: MAX_TEXT, pattern: NO_CONTROL } as const;
 
-/** decisions.md: the v2 project rule applies to v1 too. */
+/** The v2 project rule applies to v1 too. */
 export const project = { type: 'string', minLength: 1, maxLength: MAX_PROJECT, pattern: NO_CONTROL } as const;
 
 export const ecosystem = { type: 'string', enum: [...ECOSYSTEMS] } as const;
 export const relationship = { type: 'string', enum: ['direct', 'transitive'] } as const;
 
 /**
- * Suppressions are the same in both versions: the spec's Suppression table carries no v2 mark, and a cve or package
+ * Suppressions are the same in both versions: no Suppression field is v2 only, and a cve or package
  * glob that is empty or holds control characters can never match anything. reason is "string", not "text": a reason
  * may span lines, so only its length is bounded.
  */
@@ -46,7 +46,7 @@ export const suppression = {
 export const suppressions = { type: 'array', items: suppression } as const;
 
 /**
- * platform.md §7: where the snapshot comes from, as the CI client finds it (additive, both versions, echoed on the
+ * Where the snapshot comes from, as the CI client finds it (additive, both versions, echoed on the
  * Scan). Each field a "text"; other fields are ignored like any unknown field.
  */
 export const metadata = {

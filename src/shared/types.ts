@@ -65,7 +65,7 @@ export interface Snapshot {
   metadata?: SnapshotMetadata;
 }
 
-/** Where a snapshot comes from (platform.md §7), echoed on its Scan. */
+/** Where a snapshot comes from, echoed on its Scan. */
 export interface SnapshotMetadata {
   commit?: string;
   ref?: string;
@@ -147,7 +147,7 @@ export interface FindingAttribution {
   origins: FindingOrigin[];
 }
 
-/** A finding as the API serves it (the Finding resource of the spec). */
+/** A finding as the API serves it (the Finding resource). */
 export interface Finding {
   id: string;
   scanId: string;
@@ -164,7 +164,7 @@ export interface Finding {
   summary: string;
   /** Every id of the advisory's alias group (additive field). */
   aliases: string[];
-  /** The dep_ id of the package's inventory item (platform.md §1): the same derivation, on every scan. */
+  /** The dep_ id of the package's inventory item: the same derivation, on every scan. */
   packageRef: string;
 }
 

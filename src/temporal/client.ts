@@ -1,15 +1,12 @@
-// The API's view of Temporal: start a scan's workflow (id = scan id), the sweeper, and readiness.
+// The API's view of Temporal: start a scan's workflow (id = scan id), wait for it, the sweepers' view of the runs
+// (src/sweepers), and readiness.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { ScanWaiter } from '../http/deps';
 import type { Logger } from '../logger';
-import type { ScanDoc } from '../storage/documents';
-import type { Store } from '../storage/mongo';
-import { getScan, markFailed, queuedScans } from '../storage/scans';
-import { cleanupUploads } from '../storage/uploads';
-import { SA, SCAN_WORKFLOW, type ScanWorkflowInput } from './keys';
-import { scanEvents, type ScanEvents } from './events';
+import type { Readiness, ScanStarter, ScanWaiter, WorkflowRuns } from '../ports';
+import type { ScanDoc } from '../storage/documents/scans';
+import { SA, SCAN_WORKFLOW, type ScanWorkflowInput } from './scan-workflow-contract';
 
 export interface TemporalHandle {
   connection: Connection;
@@ -100,7 +97,7 @@ export function retryingStarter<T extends { _id: string }>(startOnce: (doc: T) =
 }
 
 /** Tries to start the scan's workflow a few times within ~1.5 s; false means the sweeper will take over. */
-export function scanStarter(t: TemporalHandle, logger: Logger) {
+export function scanStarter(t: TemporalHandle, logger: Logger): ScanStarter {
   return retryingStarter<ScanDoc>((scan) => startScanWorkflow(t, scan), logger, 'workflow');
 }
 
@@ -151,73 +148,12 @@ export async function workflowState(t: TemporalHandle, scanId: string): Promise<
   }
 }
 
-export const ORPHANED_MESSAGE = 'the scan workflow ended without recording an outcome';
-
-/**
- * One sweeper pass. (1) Starts the workflow of any scan still queued after `graceMs` (its start was lost).
- * (2) Fails with internal_error any scan still queued or running whose workflow is closed: that workflow ended without
- * storing an outcome (its last write, failScan, could not reach the database during an outage), and nothing else would
- * ever move the scan. Running scans are checked once they are `staleMs` old. (3) Deletes the parts of expired and
- * rejected multipart uploads (storage/uploads.ts cleanupUploads). markFailed claims the final outcome
- * first-writer-wins and never overrides a completion, so a workflow finishing meanwhile keeps its own outcome.
- * A scan failed here emits scan.failed (platform.md §8) through `events` (default: an emitter on t's client).
- */
-export async function sweepOnce(store: Store, t: TemporalHandle, logger: Logger, graceMs = 5000, staleMs = 30_000, events?: ScanEvents): Promise<{ started: number; failed: number }> {
-  const emitter = events ?? scanEvents({ store, logger, taskQueue: t.taskQueue, client: t.client });
-  let started = 0;
-  let failed = 0;
-  const orphan = async (scanId: string, was: string) => {
-    if ((await workflowState(t, scanId)) === 'running') return;
-    // The list was read before: the workflow may have stored its outcome and closed since. Only a scan still not
-    // terminal now that its workflow is closed is an orphan (no writer is left to race with).
-    const now = await getScan(store, scanId);
-    if (!now || (now.status !== 'queued' && now.status !== 'running')) return;
-    if (!(await markFailed(store, scanId, 'internal_error', ORPHANED_MESSAGE, new Date(), true))) return;
-    logger.warn({ scanId, was }, 'scan failed by the sweeper: its workflow ended without an outcome');
-    failed++;
-    // After the terminal write. Nothing retries a sweeper's pass for this scan (the next one sees it failed), so an
-    // emission error is logged and the pass goes on with the other orphans.
-    await emitter.emit(scanId, now.orgId, 'scan.failed').catch((err) => logger.warn({ err, scanId }, 'scan.failed event could not be emitted'));
-  };
-  for (const scan of await queuedScans(store, new Date(Date.now() - graceMs))) {
-    if (await startScanWorkflow(t, scan)) started++;
-    else await orphan(scan._id, 'queued');
-  }
-  const stale = await store.c.scans
-    .find({ status: 'running', startedAt: { $lt: new Date(Date.now() - staleMs) } }, { projection: { _id: 1 } })
-    .limit(100)
-    .toArray();
-  for (const { _id } of stale) await orphan(_id, 'running');
-  // (3) Multipart uploads past their expiry lose their parts, as do rejected ones whose deletion failed.
-  await cleanupUploads(store).catch((err) => logger.warn({ err }, 'multipart upload cleanup failed'));
-  return { started, failed };
+/** The scans' workflow runs, as the sweeper (src/sweepers/scans.ts) drives them. */
+export function scanRuns(t: TemporalHandle): WorkflowRuns<ScanDoc> {
+  return { startOnce: (scan) => startScanWorkflow(t, scan), state: (scanId) => workflowState(t, scanId) };
 }
 
-/** Runs sweepOnce every `intervalMs` (one pass at a time). */
-export function startSweeper(store: Store, t: TemporalHandle, logger: Logger, intervalMs: number, graceMs = 5000, staleMs = 30_000): () => void {
-  const events = scanEvents({ store, logger, taskQueue: t.taskQueue, client: t.client });
-  return everyInterval(intervalMs, logger, 'sweeper pass', () => sweepOnce(store, t, logger, graceMs, staleMs, events));
-}
-
-/** Runs `pass` every `intervalMs`, one pass at a time (a slow one skips ticks); a failure is logged. Returns the stop. */
-export function everyInterval(intervalMs: number, logger: Logger, what: string, pass: () => Promise<unknown>): () => void {
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      await pass();
-    } catch (err) {
-      logger.warn({ err }, `${what} failed`);
-    } finally {
-      running = false;
-    }
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-export function temporalReadiness(t: TemporalHandle) {
+export function temporalReadiness(t: TemporalHandle): Readiness {
   return {
     async temporal() {
       const res = await t.connection.workflowService.describeTaskQueue({

@@ -1,6 +1,6 @@
-// Scan events (platform.md §8): when a scan becomes completed or failed, one webhook event workflow is started per
+// Scan events: when a scan becomes completed or failed, one webhook event workflow is started per
 // (scan, event type), and only when the organization has a webhook subscribed to that type. The workflow id is
-// the pair (webhook-keys.ts eventWorkflowId) with REJECT_DUPLICATE: every path that ends a scan may emit, a retried
+// the pair (webhook-workflow-contract.ts eventWorkflowId) with REJECT_DUPLICATE: every path that ends a scan may emit, a retried
 // activity may emit again, and the event is still made (its evt_ id, its createdAt) by the first start only.
 import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { envInt } from '../config';
@@ -9,8 +9,8 @@ import type { Logger } from '../logger';
 import type { Store } from '../storage/mongo';
 import { hasSubscriber } from '../storage/webhook-deliveries';
 import type { WebhookEvent } from '../storage/webhooks';
-import { SA } from './keys';
-import { DEFAULT_DELIVERY_RETRY, WEBHOOK_EVENT_WORKFLOW, eventWorkflowId, type DeliveryRetry, type WebhookEventInput } from './webhook-keys';
+import { SA } from './scan-workflow-contract';
+import { DEFAULT_DELIVERY_RETRY, WEBHOOK_EVENT_WORKFLOW, eventWorkflowId, type DeliveryRetry, type WebhookEventInput } from './webhook-workflow-contract';
 
 export interface ScanEvents {
   /** Whether the organization has a live webhook subscribed to the type (one indexed query). */
@@ -28,7 +28,7 @@ export interface ScanEvents {
 }
 
 /**
- * The delivery retry policy from the environment (defaults: webhook-keys.ts DEFAULT_DELIVERY_RETRY):
+ * The delivery retry policy from the environment (defaults: webhook-workflow-contract.ts DEFAULT_DELIVERY_RETRY):
  * WEBHOOKS_RETRY_INITIAL_MS, WEBHOOKS_RETRY_MAX_INTERVAL_MS, WEBHOOKS_RETRY_WINDOW_MS, WEBHOOKS_ATTEMPT_TIMEOUT_MS.
  * Read by the emitter, which passes it in the workflow's input (workflow code cannot read the environment).
  */

@@ -37,7 +37,7 @@ export interface ScanWorkflowInput {
   nodeCount?: number;
   /** v2: vertices + edges of all resolutions. Large graphs take the activity pipeline and its thread pool. */
   graphSize?: number;
-  /** A multipart scan (platform.md §2): attribution fans out over shards of roots as separate activities. */
+  /** A multipart scan: attribution fans out over shards of roots as separate activities. */
   paged?: boolean;
 }
 

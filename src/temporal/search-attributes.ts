@@ -1,4 +1,4 @@
-// The custom search attributes a namespace must have before scan workflows start (SA in keys.ts uses them).
+// The custom search attributes a namespace must have before scan workflows start (SA in scan-workflow-contract.ts uses them).
 // The local dev server gets them as --search-attribute flags; a real cluster gets them from the worker at start
 // or from `scanner temporal setup`, through the operator service.
 import type { Connection } from '@temporalio/client';

@@ -1,4 +1,4 @@
-// What `scanner sidecar` and `scanner gateway` share (platform.md §4, §5): talking to the service with one credential,
+// What `scanner sidecar` and `scanner gateway` share: talking to the service with one credential,
 // riding out its absences and stopping cleanly.
 // - Every request is one attempt over node:http(s) (api/transport.ts). Network errors, 429 and 5xx mean the service
 //   is away: the request is repeated after an exponential backoff with jitter (each wait between half and all of

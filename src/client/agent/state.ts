@@ -1,5 +1,5 @@
 // The state file of `scanner sidecar` and `scanner gateway`: where the service is, who we are to it and the credential
-// it gave us (platform.md §4, §5). The credential is a secret: the file is created readable by its user only (mode
+// it gave us. The credential is a secret: the file is created readable by its user only (mode
 // 0600, set when the file is created, never chmod-ed afterwards), written whole or not at all (a temporary file in the
 // same directory, fsync, rename), and a file that group or others can read or write is refused, not used.
 import fs from 'node:fs';

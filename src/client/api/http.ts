@@ -1,6 +1,6 @@
 // The client's one way to talk to the service: JSON requests with the bearer token, retried on 429, 5xx and
-// network errors with exponential backoff (full jitter) that honours Retry-After, all within the run's deadline
-// (platform.md §7). Everything that is not a success ends as an InputError (exit 2) or a ServiceError (exit 3).
+// network errors with exponential backoff (full jitter) that honours Retry-After, all within the run's deadline.
+// Everything that is not a success ends as an InputError (exit 2) or a ServiceError (exit 3).
 import { InputError, ServiceError } from '../errors';
 import { exchange, TransportError, type Exchange } from './transport';
 import type { ApiErrorBody } from './types';

@@ -1,14 +1,14 @@
-// Snapshots above the single-document limits go up as a multipart upload (platform.md §2, §7): a create body (the
+// Snapshots above the single-document limits go up as a multipart upload: a create body (the
 // snapshot without its graph), the graph's items in parts of at most 10 MB, sent a few at a time, then the
 // completion, which answers the scan. Only v2 snapshots: a v1 snapshot above the limits stays an input error.
 // The limits are copied here, not imported: the client depends on the published contract, not on server code.
 import { nodeCrypto } from '../builtins';
 import { InputError, ServiceError } from '../errors';
-import type { Snapshot } from '../../domain/types';
+import type { Snapshot } from '../../shared/types';
 import type { Http } from './http';
 import type { ApiScan } from './types';
 
-/** The spec's single-document limits (the server checks them in src/domain/snapshot/limits.ts and graph-checks.ts). */
+/** The single-document limits (the server checks them in src/domain/snapshot/limits.ts and graph-checks.ts). */
 export const SINGLE_LIMITS = {
   bodyBytes: 10 * 1024 * 1024,
   nodes: 10_000,
@@ -19,7 +19,7 @@ export const SINGLE_LIMITS = {
   attributionWork: 50_000_000,
 } as const;
 
-/** platform.md §2: what one multipart upload may hold. */
+/** What one multipart upload may hold. */
 export const MULTIPART_BUDGETS = {
   nodes: 100_000,
   modules: 10_000,
@@ -41,7 +41,7 @@ export interface Sizes {
   roots: number;
   vertices: number;
   edges: number;
-  /** v2: sum over roots of (vertices + edges) × distinct packages (decisions.md). */
+  /** v2: sum over roots of (vertices + edges) × distinct packages. */
   attributionWork: number;
 }
 
@@ -137,7 +137,7 @@ export function splitSnapshot(s: Snapshot, maxPartBytes: number = MULTIPART_BUDG
 }
 
 /**
- * platform.md §2: the first-party client's key is the SHA-256 hex of the create body followed by every part body in
+ * The first-party client's key is the SHA-256 hex of the create body followed by every part body in
  * order, so that two snapshots with the same create body (their graphs differ) never share a key. --rescan adds the
  * time, as for a single upload.
  */

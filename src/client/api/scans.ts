@@ -5,7 +5,7 @@ import { ServiceError } from '../errors';
 import type { Http } from './http';
 import type { ApiFinding, ApiScan } from './types';
 
-/** platform.md §7: the key is the SHA-256 hex of the exact body bytes; --rescan adds the time for a new scan. */
+/** The key is the SHA-256 hex of the exact body bytes; --rescan adds the time for a new scan. */
 export function idempotencyKey(body: string, rescanAt?: Date): string {
   const h = nodeCrypto().createHash('sha256').update(body, 'utf8');
   if (rescanAt) h.update(`\nrescan ${rescanAt.toISOString()}`);
@@ -24,9 +24,9 @@ export async function uploadSnapshot(http: Http, body: string, key: string): Pro
 }
 
 const terminal = (s: ApiScan) => s.status === 'completed' || s.status === 'failed';
-/** The longest hold the API grants (platform.md §7: wait is 0..60). */
+/** The longest hold the API grants (wait is 0..60). */
 export const MAX_WAIT_S = 60;
-/** The spec's polling guidance, used when the server answers at once. */
+/** The API's polling guidance, used when the server answers at once. */
 export const POLL_INTERVAL_MS = 5000;
 
 export interface WaitOptions {

@@ -1,7 +1,7 @@
-// The API's resources as the client reads them (spec: Scan, Finding; platform.md §7). Declared here, not imported
+// The API's resources as the client reads them (Scan, Finding). Declared here, not imported
 // from the server's presenters: the client depends on the published contract, not on server code. The shapes are
-// the domain's shared types where the spec and the domain agree.
-import type { Finding, SeverityCounts, SnapshotMetadata } from '../../domain/types';
+// the domain's shared types where the contract and the domain agree.
+import type { Finding, SeverityCounts, SnapshotMetadata } from '../../shared/types';
 
 export interface ApiScanModule {
   path: string;

@@ -1,4 +1,4 @@
-// `scanner gateway`: the reference gateway agent (platform.md §5). It enrolls once with a single-use enrollment token
+// `scanner gateway`: the reference gateway agent. It enrolls once with a single-use enrollment token
 // read from a file, asking for a network scope; keeps its id and credential in its state file (agent/state.ts); and
 // heartbeats at a fixed interval (the service gives none for gateways), saying when its status changes (pending until
 // an admin approves it, then active). It rides out the service's absences and stops on 401 (agent/loop.ts).
@@ -16,7 +16,7 @@ import { defaultStatePath, readState, readTokenFile, sameServer, writeState, typ
 export const GATEWAY_HELP = `usage: scanner gateway [--server URL] [--enrollment-token FILE --network-scope CIDR[,CIDR...]] [--name N]
                        [--state FILE] [--interval SECONDS] [--once]
 
-Enrolls this machine as a gateway of the service and heartbeats until stopped (platform.md §5). A new gateway is
+Enrolls this machine as a gateway of the service and heartbeats until stopped. A new gateway is
 pending until an admin approves it (within the scope it asked for); its status is logged when it changes.
 
   --server URL              the service (default: SCANNER_URL, else the server of the state file)

@@ -1,4 +1,4 @@
-// `scanner mcp scan` and `scanner mcp hook` (platform.md §6, issue 19).
+// `scanner mcp scan` and `scanner mcp hook` (issue 19).
 // - scan: the MCP servers configured on this machine (src/client/mcp), uploaded to POST /v1/mcp/scans. Starts nothing
 //   unless --introspect is given by hand (the sidecar's periodic scan never passes it).
 // - hook: an agent's pre-tool hook (Claude Code PreToolUse, Cursor beforeMCPExecution): one `pre` usage event to POST
@@ -16,7 +16,7 @@ import { discoverMcpConfigs, type McpDiscoveryEnv } from '../mcp/discover';
 import { answer, candidates, passthrough, readHookInput, resolveCall, type Decision, type FailMode, type HookClient } from '../mcp/hook';
 import { collectMcp, countServers, discoveryEnvOf, foundLines, MCP_SCAN_LIMITS, type McpHostRef } from '../mcp/scan';
 import type { McpLaunch } from '../mcp/servers';
-import type { McpServerConfig } from '../../domain/mcp/types';
+import type { McpServerConfig } from '../../shared/mcp/types';
 
 export const MCP_HELP = `usage:
   scanner mcp scan [--server URL] [--host-id ID | --hostname NAME] [--introspect] [--timeout S] [--dry-run]

@@ -1,14 +1,14 @@
-// `scanner scan`: snapshot → upload (idempotent, retried) → wait → findings → report → gate (platform.md §7).
+// `scanner scan`: snapshot → upload (idempotent, retried) → wait → findings → report → gate.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SEVERITIES, type Severity } from '../../domain/types';
+import { SEVERITIES, type Severity } from '../../shared/types';
 import { COMMON_OPTIONS, USAGE, parse } from '../args';
 import { Http } from '../api/http';
 import { closeConnections } from '../api/transport';
 import { allFindings, idempotencyKey, uploadSnapshot, waitForScan } from '../api/scans';
 import { MULTIPART_BUDGETS, multipartKey, overSingleLimits, splitSnapshot, uploadMultipart } from '../api/multipart';
 import type { ApiScan } from '../api/types';
-import type { Snapshot } from '../../domain/types';
+import type { Snapshot } from '../../shared/types';
 import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
 import type { FailOn, Formatter, ReportInput, ScanResult, View } from '../report/types';
@@ -29,7 +29,7 @@ const OPTIONS = {
 const FAIL_ON: readonly FailOn[] = [...SEVERITIES, 'none'];
 const FORMATS = ['table', 'json', 'sarif', 'cyclonedx'] as const;
 const VIEWS: readonly View[] = ['introduced', 'affected'];
-/** The spec's polling guidance suggests an overall timeout "such as 5 minutes"; a CI job may set its own. */
+/** The API's polling guidance suggests an overall timeout "such as 5 minutes"; a CI job may set its own. */
 const DEFAULT_TIMEOUT_S = 300;
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
@@ -38,7 +38,7 @@ function oneOf<T extends string>(flag: string, value: string | undefined, allowe
   return value as T;
 }
 
-/** Unsuppressed findings at or above the gate, from the scan's own counts (platform.md §7). */
+/** Unsuppressed findings at or above the gate, from the scan's own counts. */
 export function atOrAbove(scan: ApiScan, failOn: FailOn): number {
   if (failOn === 'none' || !scan.findings) return 0;
   const rank = SEVERITIES.indexOf(failOn);
@@ -54,12 +54,12 @@ async function formatterFor(format: Exclude<(typeof FORMATS)[number], 'cyclonedx
 
 /**
  * `--format cyclonedx`: the CycloneDX SBOM of what was uploaded, the very document GET /v1/scans/{id}/sbom answers
- * for that scan (src/domain/cyclonedx, loaded only for this format). Its bom-refs derive from the project's id, which
+ * for that scan (src/shared/cyclonedx, loaded only for this format). Its bom-refs derive from the project's id, which
  * the scan carries.
  */
 async function sbomOf(snapshot: Snapshot, scan: ApiScan): Promise<string> {
   if (!scan.project) throw new ServiceError(`scan ${scan.id}: the service did not give the scan's project id, from which the SBOM's bom-refs are derived`);
-  const { buildSbom, serializeBom, TOOL_NAME } = await import('../../domain/cyclonedx/sbom');
+  const { buildSbom, serializeBom, TOOL_NAME } = await import('../../shared/cyclonedx/sbom');
   const bomScan = { id: scan.id, projectId: scan.project, project: scan.target, startedAt: scan.startedAt };
   return serializeBom(buildSbom({ scan: bomScan, snapshot, tool: { name: TOOL_NAME, version: VERSION } }));
 }
@@ -152,7 +152,7 @@ async function scan(args: string[], io: Io): Promise<number> {
   const uploaded: Array<{ scan: ApiScan; index: number }> = [];
   for (const [index, m] of made.entries()) {
     const body = JSON.stringify(m.snapshot);
-    // platform.md §7: a snapshot above the single-document limits goes as a multipart upload (v2 only).
+    // A snapshot above the single-document limits goes as a multipart upload (v2 only).
     const over = overSingleLimits(m.snapshot, Buffer.byteLength(body, 'utf8'));
     if (over) {
       const what = `${m.snapshot.ecosystem} snapshot (${m.snapshot.nodes.length} packages from ${m.lockfiles.join(', ')})`;

@@ -1,10 +1,10 @@
-// `scanner sidecar`: the reference host agent (platform.md §4). It attests with a registration token read from a file,
+// `scanner sidecar`: the reference host agent. It attests with a registration token read from a file,
 // keeps the host's id and credential in its state file (agent/state.ts), and heartbeats at the interval the service
 // gives, riding out the service's absences (agent/loop.ts). A 401 stops it for good (exit 3): it never attests again
 // by itself. Given a registration token while its state file holds a host of the same service, it attests again by
 // hand, with the host's current credential in X-Svc-Host-Credential, so the host keeps its id.
 // Every --mcp-interval S seconds (default 3600; 0: never) it also reports the machine's MCP configuration (POST /v1/mcp/scans
-// with the host credential, platform.md §6): discovery only, never --introspect (it never starts a configured
+// with the host credential): discovery only, never --introspect (it never starts a configured
 // server). A failed MCP scan is logged and tried again later; it never stops or delays the heartbeats for long.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +23,7 @@ import { collectMcp, countServers, discoveryEnvOf } from '../mcp/scan';
 export const SIDECAR_HELP = `usage: scanner sidecar [--server URL] [--registration-token FILE] [--state FILE] [--labels k=v,...] [--gateway ID]
                        [--mcp-interval S] [--once]
 
-Registers this machine as a host of the service and heartbeats until stopped (platform.md §4).
+Registers this machine as a host of the service and heartbeats until stopped.
 
   --server URL               the service (default: SCANNER_URL, else the server of the state file)
   --registration-token FILE  a file holding the registration token (svc_reg_...), or - for stdin; never the token
@@ -176,7 +176,7 @@ async function attest(
   const a = await link.send('POST', '/v1/hosts/attestations', {
     bearer: token,
     body,
-    // platform.md §4: the same machine again while its host is active must show the host's current credential.
+    // The same machine again while its host is active must show the host's current credential.
     headers: current ? { 'x-svc-host-credential': current.credential } : {},
   });
   if (a === STOPPED) return STOPPED;
@@ -260,7 +260,7 @@ async function heartbeat(link: Link, host: SidecarState, stateFile: string, { la
     const a = await link.send('POST', route, { bearer: host.credential, body });
     if (a === STOPPED) return EXIT.ok;
     if (a.status === 401) {
-      // platform.md §4: the reference sidecar stops on 401 and never attests again by itself.
+      // The reference sidecar stops on 401 and never attests again by itself.
       throw refusal(
         link,
         `heartbeat of host ${host.hostId}`,

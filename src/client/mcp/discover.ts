@@ -1,4 +1,4 @@
-// `scanner mcp scan`, its reading part (platform.md §6, issue 19): the MCP configuration files of Claude Desktop,
+// `scanner mcp scan`, its reading part (issue 19): the MCP configuration files of Claude Desktop,
 // Claude Code, Cursor, VS Code, Windsurf, Gemini CLI and Codex found at their documented per-OS paths
 // (./locations.ts) and in project directories, read in each agent's shape (./servers.ts), redacted with the function
 // the service applies again, to the `clients` of POST /v1/mcp/scans. Nothing is started and nothing secret is kept:
@@ -18,8 +18,8 @@
 // - Disabled servers (`"disabled": true`, Codex's `enabled = false`) are reported like the others: they are configured.
 import os from 'node:os';
 import path from 'node:path';
-import type { McpClient, McpClientConfig, McpConfigScope, McpServerConfig } from '../../domain/mcp/types';
-import { homeToTilde } from '../../domain/mcp/redact';
+import type { McpClient, McpClientConfig, McpConfigScope, McpServerConfig } from '../../shared/mcp/types';
+import { homeToTilde } from '../../shared/mcp/redact';
 import { projectLocations, userLocations, type ConfigLocation, type McpDiscoveryEnv } from './locations';
 import { readConfigFile } from './read';
 import { readServerLaunch, serversMap, type McpLaunch } from './servers';

@@ -1,4 +1,4 @@
-// `scanner mcp hook` (platform.md §6, issue 19), the part without I/O: reading an agent's pre-tool hook input, finding
+// `scanner mcp hook` (issue 19), the part without I/O: reading an agent's pre-tool hook input, finding
 // the configured server a call goes to, and writing the service's decision as the agent's answer.
 //
 // - Claude Code, PreToolUse (https://code.claude.com/docs/en/hooks): stdin `{hook_event_name, tool_name, tool_input,
@@ -14,8 +14,8 @@
 //   why; --fail closed → deny.
 // Never sent: tool_input (the call's arguments).
 import path from 'node:path';
-import { homeToTilde, redactText } from '../../domain/mcp/redact';
-import type { McpClientConfig, McpServerConfig } from '../../domain/mcp/types';
+import { homeToTilde, redactText } from '../../shared/mcp/redact';
+import type { McpClientConfig, McpServerConfig } from '../../shared/mcp/types';
 import type { McpLaunch } from './servers';
 
 export type HookClient = 'claude-code' | 'cursor';

@@ -1,4 +1,4 @@
-// `scanner mcp scan --introspect` (platform.md §6, issue 19): the tools a configured server offers, asked of the server
+// `scanner mcp scan --introspect` (issue 19): the tools a configured server offers, asked of the server
 // itself. Only ever run by hand (the sidecar never introspects): it starts the configured command (stdio) or calls the
 // configured URL (Streamable HTTP, or the older HTTP+SSE transport) with the values of its configuration file, which
 // never leave the machine. What it sends: `initialize`, `notifications/initialized`, then `tools/list` (every page);
@@ -11,7 +11,7 @@
 // start, for three requests.
 import type { ChildProcess } from 'node:child_process';
 import { nodeChildProcess } from '../builtins';
-import { redactText } from '../../domain/mcp/redact';
+import { redactText } from '../../shared/mcp/redact';
 import { VERSION } from '../version';
 import type { McpLaunch } from './servers';
 

@@ -1,9 +1,9 @@
-// Where each agent keeps its MCP server configuration, per OS, as each documents it (platform.md §6, issue 19).
+// Where each agent keeps its MCP server configuration, per OS, as each documents it (issue 19).
 // Paths are built from an injectable environment (home, platform, environment variables, system root), so tests run on
 // fixture trees and every OS's layout can be exercised from one machine.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { McpClient, McpConfigScope } from '../../domain/mcp/types';
+import type { McpClient, McpConfigScope } from '../../shared/mcp/types';
 
 export interface McpDiscoveryEnv {
   /** The user's home directory. */
@@ -22,7 +22,7 @@ export interface McpDiscoveryEnv {
   systemRoot?: string;
 }
 
-/** Where the servers are in a file: the shapes of platform.md §6 (`projects` is ~/.claude.json's per-project map). */
+/** Where the servers are in a file: the shapes each agent writes (`projects` is ~/.claude.json's per-project map). */
 export type ServersShape = 'mcpServers' | 'servers' | 'mcp.servers' | 'mcp_servers';
 
 export interface ConfigLocation {

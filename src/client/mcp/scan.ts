@@ -1,14 +1,14 @@
-// What `scanner mcp scan` and the sidecar's periodic MCP scan share (platform.md §6): discovery (and, by hand only,
+// What `scanner mcp scan` and the sidecar's periodic MCP scan share: discovery (and, by hand only,
 // introspection) to the body of POST /v1/mcp/scans within its limits, and the lines that say what was found. Nothing
 // here prints a value of a configuration: the clients are redacted by discovery, tools by introspection.
 import os from 'node:os';
-import type { McpClientConfig, McpServerConfig } from '../../domain/mcp/types';
+import type { McpClientConfig, McpServerConfig } from '../../shared/mcp/types';
 import type { Io } from '../io';
 import { discoverMcpConfigs, type McpDiscoveryEnv, type McpDiscoveryWarning } from './discover';
 import { introspect, type McpToolInfo } from './introspect';
 import type { McpLaunch } from './servers';
 
-/** platform.md §6: at most 100 clients, 200 servers each, 500 tools each; the body at most 1 MB. */
+/** At most 100 clients, 200 servers each, 500 tools each; the body at most 1 MB. */
 export const MCP_SCAN_LIMITS = { clients: 100, servers: 200, tools: 500, bodyBytes: 1024 * 1024 } as const;
 
 export type McpHostRef = { hostId: string } | { hostname: string };

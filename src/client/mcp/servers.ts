@@ -1,5 +1,5 @@
-// One configured server, read from each agent's own fields, to the shape of platform.md §6 with nothing secret left
-// (src/domain/mcp/redact.ts: the function the service applies again).
+// One configured server, read from each agent's own fields, to the shape the service takes with nothing secret left
+// (src/shared/mcp/redact.ts: the function the service applies again).
 //
 // The fields, per agent:
 // - everywhere: `command`, `args`, `env` (stdio); `url`, `headers` (remote); `type` (or `transport`) when given:
@@ -10,8 +10,8 @@
 //   references), `http_headers` (literal), `env_http_headers` (header → variable: references), `bearer_token_env_var`
 //   (Authorization: Bearer ${VAR}), `bearer_token` (a literal Authorization);
 // - without a type: a command is stdio; a URL is http, or sse when its path ends in /sse.
-import type { McpClient, McpServerConfig, McpTransport } from '../../domain/mcp/types';
-import { redactServer } from '../../domain/mcp/redact';
+import type { McpClient, McpServerConfig, McpTransport } from '../../shared/mcp/types';
+import { redactServer } from '../../shared/mcp/redact';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);

@@ -9,7 +9,7 @@
 // Vertices are Gradle's own graph, in the walk's order: vertex "0" is the project, every other one was reached from
 // it, and a component Gradle selected as two variants (6.8+) stays two vertices of one node.
 import { posix, relative, sep } from 'node:path';
-import type { SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../domain/types';
+import type { SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
 import { GRAPH_FORMAT } from './gradle-build-script';
 import { gradleProjectPath } from './gradle-lockfile';
 import { byCodeUnit, inputError, isObject, lockDir, someOf, sortedUnique, type Obj } from './npm-common';

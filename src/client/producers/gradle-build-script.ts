@@ -83,7 +83,7 @@ def scannerWalk = { conf ->
     def deps = variant != null ? comp.getDependenciesForVariant(variant) : comp.dependencies
     def out = new LinkedHashSet()
     for (d in deps) {
-      // Constraints (Gradle 4.6+) select nothing by themselves: not an introduction (spec, cross-reference rule 7).
+      // Constraints (Gradle 4.6+) select nothing by themselves: not an introduction.
       if (d.respondsTo('isConstraint') && d.isConstraint()) continue
       if (d instanceof ResolvedDependencyResult) {
         def target = vertexOf(d.selected, scannerVariants ? d.resolvedVariant : null)

@@ -7,7 +7,7 @@
 // Module: the Gradle project path of the lockfile's folder relative to the project root (":" at the root, "a/b" →
 // ":a:b"), which is what a build's settings give it unless they rename projects; manifest: its build script.
 import { posix } from 'node:path';
-import type { SnapshotNode, SnapshotRoot } from '../../domain/types';
+import type { SnapshotNode, SnapshotRoot } from '../../shared/types';
 import { byCodeUnit, inputError, lockDir, someOf } from './npm-common';
 import type { LockfileInput, PackageLocation, ProducedPart, Producer } from './types';
 

@@ -7,7 +7,7 @@
 // top too), so the sections come from the package.json next to it; without one, every top-level entry is taken as
 // direct (by its dev/optional flags), which over-reports direct packages, and a warning says so. There are no
 // workspaces in npm 6: the project is the only module.
-import type { SnapshotNode, SnapshotRoot } from '../../domain/types';
+import type { SnapshotNode, SnapshotRoot } from '../../shared/types';
 import {
   SECTIONS,
   byCodeUnit,

@@ -8,7 +8,7 @@
 // node_modules that are not links) are modules, never nodes; a link entry leads to one. Dev or prod is decided per
 // module from its own manifest sections, which npm copies into the lockfile: the lockfile's dev/optional flags
 // describe the whole tree (a package is "dev" only if no module needs it at runtime) and are not used.
-import type { SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../domain/types';
+import type { SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
 import { produceV1 } from './npm-lock-v1';
 import {
   RUNTIME_SECTIONS,

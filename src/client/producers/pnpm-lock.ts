@@ -7,7 +7,7 @@
 // "a@1.0.0(react@19.1.0)"). They are one node (a@1.0.0) but separate vertices, so a resolution keeps which react each
 // consumer got. Links ("link:../lib") lead to workspace members, which are modules, never nodes.
 import { posix } from 'node:path';
-import type { SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../domain/types';
+import type { SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
 import { byCodeUnit, inputError, isObject, lockDir, manifestOf, modulePath, someOf, sortedUnique } from './npm-common';
 import { PNPM_RUNTIME, PNPM_SECTIONS, baseKey, packageLines, parseYaml, readLock, type PnpmSection, type Ref } from './pnpm-read';
 import type { LockfileInput, PackageLocation, ProducedPart, Producer } from './types';
@@ -119,7 +119,8 @@ function produce(input: LockfileInput): ProducedPart {
   if (dangling.size > 0) warnings.push(`links to folders that are not importers of the lockfile are left out: ${someOf([...dangling].sort(byCodeUnit))}`);
 
   // Nodes: once per name@version over the snapshots some resolution reached (their targets are reached too, so no
-  // dependency dangles). Packages no root reaches break the spec's rule 4: left out, and said so.
+  // dependency dangles). Packages no root reaches would break the rule that every package occurs in some resolution:
+// left out, and said so.
   const directIds = new Set(roots.flatMap((r) => r.dependencies));
   const nodeDeps = new Map<string, Set<string>>();
   const firstKey = new Map<string, string>();

@@ -3,7 +3,7 @@
 // builder both TOML lockfiles use. Like npm-common.ts, every field read from the (untrusted) file is checked here
 // or by the caller before it is used, so a malformed file is an InputError naming it, never a TypeError.
 import { parse } from 'smol-toml';
-import type { SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../domain/types';
+import type { SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
 import { byCodeUnit, inputError, isObject, sortedUnique, type Obj } from './npm-common';
 
 export { byCodeUnit, inputError, isObject, sortedUnique, someOf, lockDir, type Obj } from './npm-common';
@@ -144,9 +144,9 @@ export interface RootSpec {
 
 /**
  * One resolution per RootSpec (a BFS from the module's vertex), then the nodes every resolution reached. A package
- * asked for with extras that add dependencies is a separate vertex of the same node (the spec's "variants"), so that
+ * asked for with extras that add dependencies is a separate vertex of the same node (a variant), so that
  * the extra's packages hang from the consumers that asked for it only. Entries no root reaches are not nodes: their
- * keys come back in `unreached` for the caller's warning (spec rule 4: every package occurs in some resolution).
+ * keys come back in `unreached` for the caller's warning (every package must occur in some resolution).
  */
 export function buildGraph(entries: Map<string, GraphEntry>, specs: RootSpec[]): { roots: SnapshotRoot[]; nodes: SnapshotNode[]; unreached: string[] } {
   const reached = new Set<string>();

@@ -7,9 +7,9 @@
 // Environment markers (after `;`) are not evaluated: a pin is listed whatever its marker says, since the snapshot
 // describes the project, not one interpreter. `-r` includes are read through input.readFile relative to the file
 // that names them (once each, so cycles end); their pins belong to the including file's root. `-c` constraint files
-// install nothing (spec rule 7: constraints are not introductions) and are not read.
+// install nothing (constraints are not introductions) and are not read.
 import { posix } from 'node:path';
-import type { SnapshotNode } from '../../domain/types';
+import type { SnapshotNode } from '../../shared/types';
 import { byCodeUnit, inputError, lockDir, normalize, someOf } from './python-common';
 import type { LockfileInput, PackageLocation, ProducedPart, Producer } from './types';
 

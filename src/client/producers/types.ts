@@ -4,7 +4,7 @@
 //
 // Paths: every path a producer returns (manifests, module paths, locations) is relative to the project root and
 // '/'-separated; a module at the project root is ".". Producers are pure: they read only through LockfileInput.
-import type { Ecosystem, SnapshotModule, SnapshotNode, SnapshotRoot } from '../../domain/types';
+import type { Ecosystem, SnapshotModule, SnapshotNode, SnapshotRoot } from '../../shared/types';
 
 export interface LockfileInput {
   /** The lockfile's path relative to the project root ("package-lock.json", "web/package-lock.json"). */
@@ -39,7 +39,7 @@ export interface ProducedPart {
   modules: Array<SnapshotModule & { manifest: string }>;
   /** One per module and context; v2 parts carry resolution. */
   roots: SnapshotRoot[];
-  /** Third-party packages, once per name@version, sorted by id, relationship as the spec defines it. */
+  /** Third-party packages, once per name@version, sorted by id, relationship as the snapshot format defines it. */
   nodes: SnapshotNode[];
   /** Package id → where its (first) entry is in the lockfile. */
   locations: Record<string, PackageLocation>;

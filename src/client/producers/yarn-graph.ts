@@ -1,14 +1,14 @@
 // The part both yarn formats make, from a graph they have already resolved (yarn-lock.ts does the format-specific
 // work: which entry a dependency names). Items are third-party packages (one per lockfile entry: two entries can be
-// one name@version, a patched copy beside its original) and workspaces (modules). Everything the spec asks of a v2
-// part is decided here: one root per module and non-empty manifest section, a BFS resolution per root, nodes once
-// per name@version over what some resolution reached, direct = referenced by a root.
+// one name@version, a patched copy beside its original) and workspaces (modules). Everything the snapshot format asks
+// of a v2 part is decided here: one root per module and non-empty manifest section, a BFS resolution per root, nodes
+// once per name@version over what some resolution reached, direct = referenced by a root.
 //
 // Peer dependencies (berry): yarn installs a package with peers once per consumer ("virtual" instances), the peer
 // being whatever that consumer itself depends on. So a peer edge is resolved from the vertex that reached the
-// package, and a package with peers gets one vertex per distinct set of resolved peers: the spec's "separate
-// vertices for one package" when different variants expose different dependencies.
-import type { SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../domain/types';
+// package, and a package with peers gets one vertex per distinct set of resolved peers: separate vertices for one
+// package, as v2 allows when different variants expose different dependencies.
+import type { SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
 import { byCodeUnit, someOf, sortedUnique } from './npm-common';
 import type { PackageLocation, ProducedPart } from './types';
 

@@ -1,7 +1,7 @@
 // What the three report formats read the same way: severity order, the gate's count, the modules (and teams) a
 // finding is attributed to in the chosen view, the aliases worth showing next to an advisory id, a shortened path,
 // and where a finding's package sits in its lockfile.
-import { SEVERITIES, type Severity } from '../../domain/types';
+import { SEVERITIES, type Severity } from '../../shared/types';
 import type { ApiFinding } from '../api/types';
 import type { PackageLocation } from '../producers/types';
 import type { FailOn, ScanResult, View } from './types';

@@ -13,9 +13,9 @@
 //     {
 //       "project":   "acme-web",
 //       "ecosystem": "javascript",
-//       "scan":      { ...Scan },                      // as GET /v1/scans/{id} serves it (spec: Scan), counts included
+//       "scan":      { ...Scan },                      // as GET /v1/scans/{id} serves it (Scan), counts included
 //       "findings":  [ { ...Finding } ],               // unsuppressed, as GET /v1/scans/{id}/findings serves them
-//                                                      // (spec: Finding; severity descending, then id)
+//                                                      // (Finding; severity descending, then id)
 //       "lockfiles": ["package-lock.json"],            // what the snapshot was made from, relative to the git root
 //       "locations": { "minimist@1.2.5": { "file": "package-lock.json", "line": 812 } }
 //                                                      // name@version → its lockfile entry (line 1-based, absent

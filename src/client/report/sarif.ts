@@ -1,4 +1,4 @@
-// `--format sarif`: SARIF 2.1.0 for GitHub code scanning (platform.md §7), valid against the OASIS schema and within
+// `--format sarif`: SARIF 2.1.0 for GitHub code scanning, valid against the OASIS schema and within
 // GitHub's documented limits ("SARIF support for code scanning", "SARIF results exceed one or more limits"):
 // - one run (a file may hold 20; one keeps the tool's alerts in one analysis), every ScanResult in it;
 // - ≤ 25,000 results and ≤ 25,000 rules per run (more is rejected; GitHub shows the top 5,000 results by severity).
@@ -14,7 +14,7 @@
 // GitHub resolves against the checkout), region.startLine when the producer knows the entry's line.
 import { nodeCrypto } from '../builtins';
 import { posix } from 'node:path';
-import { SEVERITIES, type Severity } from '../../domain/types';
+import { SEVERITIES, type Severity } from '../../shared/types';
 import type { ApiFinding } from '../api/types';
 import { countAtOrAbove, locator, moduleLabel, modulesOf, notableAliases, severityIndex, shortPath, truncate } from './common';
 import type { ReportInput, ScanResult } from './types';

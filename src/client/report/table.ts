@@ -4,7 +4,7 @@
 // aliases, a representative path, and (v2 scans) the modules of the chosen view with their teams. The gate line
 // ends it. Column widths come from the content, never from the terminal (a CI log has none); colour only when the
 // caller asks for it (a TTY without NO_COLOR), and never changes a width.
-import { SEVERITIES, type Severity } from '../../domain/types';
+import { SEVERITIES, type Severity } from '../../shared/types';
 import type { ApiFinding } from '../api/types';
 import { countAtOrAbove, hasAttributions, moduleLabel, modulesOf, notableAliases, shortPath, type ModuleRef } from './common';
 import type { ReportInput, ScanResult, View } from './types';

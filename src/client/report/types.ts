@@ -1,6 +1,6 @@
 // What every report format (table, json, sarif) is made from: the scans of one `scanner scan` run (one per
 // ecosystem found), their findings, the gate's verdict, and where each package sits in its lockfile.
-import type { Severity } from '../../domain/types';
+import type { Severity } from '../../shared/types';
 import type { ApiFinding, ApiScan } from '../api/types';
 import type { PackageLocation } from '../producers/types';
 

@@ -1,6 +1,6 @@
-// The parts the producers made, merged into one snapshot per ecosystem (platform.md §7). A flat (v1) part joins a
+// The parts the producers made, merged into one snapshot per ecosystem. A flat (v1) part joins a
 // graph (v2) snapshot through flat resolutions; otherwise the version is the parts' own. Pure: no I/O.
-import type { Ecosystem, Snapshot, SnapshotMetadata, SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../domain/types';
+import type { Ecosystem, Snapshot, SnapshotMetadata, SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
 import type { PackageLocation, ProducedPart } from '../producers/types';
 
 export interface PartFrom {

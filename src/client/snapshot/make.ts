@@ -2,7 +2,7 @@
 // the project name, CODEOWNERS teams and CI metadata. The only part of `snapshot` and `scan` that reads files.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SnapshotMetadata } from '../../domain/types';
+import type { SnapshotMetadata } from '../../shared/types';
 import { asText, ciMetadata } from '../ci-metadata';
 import { findGitRoot, ownersFor, readCodeowners, teamOf } from '../codeowners';
 import { discover } from '../discover';

@@ -1,6 +1,6 @@
 // The advisory index: (OSV ecosystem, normalised package name) → the affected entries of every live advisory, with
 // their range events parsed once by the ecosystem's rules. Matching a package is a map lookup plus range checks.
-import type { OsvAdvisory, OsvRange } from '../types';
+import type { OsvAdvisory, OsvRange } from '../../shared/types';
 import { rulesForOsv, type EcosystemRules } from './ecosystems';
 import { buildGroups, type AdvisoryGroup } from './groups';
 

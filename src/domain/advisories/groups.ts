@@ -1,6 +1,6 @@
-// Alias groups (decisions.md): advisories linked by `aliases`, in either direction and transitively, are one
+// Alias groups: advisories linked by `aliases`, in either direction and transitively, are one
 // advisory for matching, de-duplication and suppression. Withdrawn advisories take no part: they never match.
-import type { OsvAdvisory, Severity } from '../types';
+import type { OsvAdvisory, Severity } from '../../shared/types';
 import { groupSeverity } from './severity';
 
 export interface AdvisoryGroup {

@@ -1,7 +1,7 @@
-// Severity of an alias group (decisions.md): the highest CVSS version present (v4, then v3.x, then v2), the highest
+// Severity of an alias group: the highest CVSS version present (v4, then v3.x, then v2), the highest
 // base score among that version's vectors, banded; else the database's own severity; else medium.
 import { Cvss2, Cvss3P0, Cvss3P1, Cvss4P0 } from 'ae-cvss-calculator';
-import type { OsvAdvisory, Severity } from '../types';
+import type { OsvAdvisory, Severity } from '../../shared/types';
 
 export function band(score: number): Severity {
   if (score >= 9) return 'critical';

@@ -1,4 +1,4 @@
-// Derived-path output budget (spec Limits; decisions.md): segments are the elements of every Finding.path,
+// Derived-path output budget (one of the upload limits, docs/api.md): segments are the elements of every Finding.path,
 // attributions[].path and origins[].path of a scan; characters the sum of their lengths.
 export const MAX_PATH_CHARACTERS = 8_000_000;
 export const MAX_PATH_SEGMENTS = 1_000_000;

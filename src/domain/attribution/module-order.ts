@@ -1,7 +1,7 @@
-// Scan.modules order (decisions.md): strongly connected components of the module dependency graph, each one's
+// Scan.modules order: strongly connected components of the module dependency graph, each one's
 // members sorted alphabetically; components emitted dependencies first, the alphabetically smallest ready component
 // first. Strings compare by UTF-16 code units, as everywhere else. Iterative Tarjan: 1,000-module chains are fine.
-import type { SnapshotModule } from '../types';
+import type { SnapshotModule } from '../../shared/types';
 
 export interface ScanModule {
   path: string;

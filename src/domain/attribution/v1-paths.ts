@@ -1,8 +1,8 @@
-// v1 display paths (decisions.md): [manifest, direct dependency id, ..., vulnerable package id], the shortest over
+// v1 display paths: [manifest, direct dependency id, ..., vulnerable package id], the shortest over
 // all roots, ties broken by the path that sorts first element by element. One BFS per root over a CSR adjacency of
 // integer ids, layer by layer: a node's best path is its best-ranked parent's path plus itself, so ranking each
 // layer by (parent's rank, own id) yields the lexicographically smallest shortest path without building strings.
-import type { Snapshot } from '../types';
+import type { Snapshot } from '../../shared/types';
 import { cmpStr, comparePaths } from './paths';
 
 /** v1 paths start with a manifest; v2 paths with module paths (until v2 attribution derives them properly). */

@@ -1,7 +1,7 @@
-// From shard outputs (label numbers) to the spec's Attribution and Origin objects, in the spec's orders: attributions
+// From shard outputs (label numbers) to the API's Attribution and Origin objects, in their orders: attributions
 // by the scan's module order, then context; origins by module order, then dependency id. Finding.path of a v2 scan is
 // the shortest of its attributions' paths, ties broken element by element. Also the shard plan and the inline runner.
-import type { FindingAttribution, FindingOrigin, Snapshot } from '../types';
+import type { FindingAttribution, FindingOrigin, Snapshot } from '../../shared/types';
 import { AttributionLimitExceeded, MAX_PATH_CHARACTERS, MAX_PATH_SEGMENTS } from './budget';
 import type { AttributionGraph, BuiltGraph } from './v2-graph';
 import { decodeShard, walkShard, type ShardOutput, type ShardTask } from './v2-walk';

@@ -1,11 +1,11 @@
 // The v2 resolution graphs of a snapshot as compact typed arrays, built once per scan and shared with the walk
 // threads without copying (every array sits on a SharedArrayBuffer). Each resolution keeps its own vertices: two
-// vertices of one package id stay apart, and edges never cross resolutions (spec: Vertex; decisions.md).
+// vertices of one package id stay apart, and edges never cross resolutions.
 //
 // Vertices are numbered globally, resolution after resolution. A vertex's label is a module path (module vertex) or
 // a package id (package vertex); labels are numbered in sorted order (UTF-16 code units, as paths compare), so that
 // comparing two label numbers compares the strings, and a path is an Int32Array of label numbers until the end.
-import type { Snapshot } from '../types';
+import type { Snapshot } from '../../shared/types';
 
 /** Bits of AttributionGraph.resFlags. */
 export const RES_DUPLICATE_LABELS = 1;

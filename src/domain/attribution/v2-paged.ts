@@ -1,11 +1,11 @@
-// Paged scans (platform.md §2): the attribution is assembled at completion one vulnerable package at a time from
+// Paged scans: the attribution is assembled at completion one vulnerable package at a time from
 // the stored shard outputs, instead of every attribution at once as assembleV2 does, so that a graph of a million
 // vertices never holds all of its attributions as strings together. The output is assembleV2's (tested against it):
 // attributions in module order, then context; origins in module order, then dependency id; Finding.path the
 // shortest attribution path, ties element by element.
 //
 // Shard output records (v2-walk.ts): r, T, pathLength, ...path, originCount, then per origin: length, ...path.
-import type { FindingAttribution, FindingOrigin, Snapshot } from '../types';
+import type { FindingAttribution, FindingOrigin, Snapshot } from '../../shared/types';
 import { cmpStr } from './paths';
 
 export interface ShardIndex {
@@ -95,7 +95,7 @@ export function attributionCountOf(index: ShardIndex, target: number): number {
   return (index.records.get(target)?.length ?? 0) / 2;
 }
 
-/** The attributions of one vulnerable package (by label number), in the spec's order. */
+/** The attributions of one vulnerable package (by label number), in the attributions' order. */
 export function assemblePackage(roots: Snapshot['roots'], labels: string[], index: ShardIndex, target: number, moduleRank: Map<string, number>): FindingAttribution[] {
   const refs = index.records.get(target);
   if (!refs) return [];

@@ -1,5 +1,5 @@
-// The v2 attribution walk of one shard of resolutions (decisions.md "Paths and attribution"), over the typed arrays
-// of v2-graph.ts. Pure and synchronous: it runs in a piscina thread for large scans and inline for small ones.
+// The v2 attribution walk of one shard of resolutions (docs/scanning.md, "Paths and attribution"), over the typed
+// arrays of v2-graph.ts. Pure and synchronous: it runs in a piscina thread for large scans and inline for small ones.
 //
 // What it finds, per resolution r and vulnerable package T that r's root reaches:
 //   - the attribution path: the smallest (element by element) of the shortest paths from r's root vertex to any

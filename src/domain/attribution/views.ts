@@ -1,9 +1,9 @@
-// The module/team views of attributions (decisions.md "Paths and attribution"; platform.md §2 "Reads"), shared by
+// The module/team views of attributions (docs/scanning.md, "Paths and attribution"), shared by
 // the findings list, the modules and attributions reads and the paged completion. Pure.
 //   affected view: an attribution belongs to its consuming module; introduced view: to each of its origins' modules.
 //   module=M selects M; team=T the modules whose teamName is T; both: M, and only when M's teamName is T.
 import { createHash } from 'node:crypto';
-import type { FindingAttribution, FindingOrigin, Severity } from '../types';
+import type { FindingAttribution, FindingOrigin, Severity } from '../../shared/types';
 
 export type View = 'affected' | 'introduced';
 

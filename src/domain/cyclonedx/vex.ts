@@ -1,18 +1,18 @@
-// The CycloneDX 1.6 VEX of a completed scan (platform.md §8): one vulnerability per finding, affecting the component
+// The CycloneDX 1.6 VEX of a completed scan: one vulnerability per finding, affecting the component
 // of its package (bom-ref = the finding's packageRef = the package's inventory id, with the same purl as in the SBOM),
 // the components it names included so that every ref resolves within the document.
 //
 // The analysis state mapping (the lead documents it in the README; the OpenAPI description says the same):
 // - an unsuppressed finding is `in_triage`: the service matched a version against an advisory's ranges, which says the
-//   vulnerable code is installed, not that it is exploitable here (the spec keeps `reachable` unknown), so neither
+//   vulnerable code is installed, not that it is exploitable here (the service keeps `reachable` unknown), so neither
 //   `exploitable` nor `not_affected` would be true; the response is ["update"] when a fixed version exists.
 // - a suppressed finding is `not_affected`: a suppression is the project's own statement, sent with the snapshot, that
 //   the finding does not apply; its reason (and expiry date, when it has one) is the analysis `detail`. No
 //   `justification`: the free-text reason does not say which of CycloneDX's fixed justifications holds.
 import { activeSuppressions, type SuppressionIndex } from '../suppressions';
-import type { Finding, Severity, Snapshot } from '../types';
-import { frame, metadata, packageComponent, packageComponents, PROPERTY_PREFIX } from './common';
-import type { BomScan, BomTool, CdxAnalysis, CdxBom, CdxComponent, CdxRating, CdxRatingMethod, CdxSource, CdxVulnerability } from './types';
+import type { Finding, Severity, Snapshot } from '../../shared/types';
+import { frame, metadata, packageComponent, packageComponents, PROPERTY_PREFIX } from '../../shared/cyclonedx/common';
+import type { BomScan, BomTool, CdxAnalysis, CdxBom, CdxComponent, CdxRating, CdxRatingMethod, CdxSource, CdxVulnerability } from '../../shared/cyclonedx/types';
 
 /** The fields of a stored finding the VEX reads (inline and paged scans' findings alike). */
 export type VexFinding = Pick<
@@ -63,7 +63,7 @@ export function methodOf(type: string, vector: string): CdxRatingMethod | null {
 }
 
 /**
- * The finding's own severity first (what its scan counted and gated on: decisions.md's rule over the whole alias
+ * The finding's own severity first (what its scan counted and gated on: the rule over the whole alias
  * group, the database's severity when no vector scores), then every CVSS vector the group's stored advisories carry,
  * scored, once per source and vector.
  */

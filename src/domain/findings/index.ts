@@ -2,9 +2,9 @@
 // descending, then id), unsuppressed severity counts and the suppressed total, and each finding's packageRef.
 import { createHash } from 'node:crypto';
 import type { Match } from '../matching';
-import { dependencyId } from '../inventory/ids';
+import { dependencyId } from '../../shared/inventory-ids';
 import { activeSuppressions, findSuppression } from '../suppressions';
-import { severityRank, type Finding, type FindingAttribution, type SeverityCounts, type Snapshot } from '../types';
+import { severityRank, type Finding, type FindingAttribution, type SeverityCounts, type Snapshot } from '../../shared/types';
 
 /** fnd_ + a hash of (scan, alias group, package, version): a retried or resumed scan produces the same ids. */
 export function findingId(scanId: string, groupKey: string, name: string, version: string): string {

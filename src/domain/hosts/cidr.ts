@@ -1,4 +1,4 @@
-// Network scopes of gateways (platform.md §5): CIDRs in IPv4 or IPv6, each a network address with its prefix length
+// Network scopes of gateways: CIDRs in IPv4 or IPv6, each a network address with its prefix length
 // ("10.0.0.0/8", never "10.0.0.1/8"). Addresses are checked strictly by Node (net.isIP: dotted decimal without
 // leading zeros, no zone index), prefixes by hand, masking and containment by ipaddr.js. IPv6 is written back in
 // RFC 5952's form (lowercase, zeros compressed; IPv4-mapped ones as ::ffff:a.b.c.d), so a scope reads one way only.

@@ -1,4 +1,4 @@
-// Labels of hosts and registration tokens (platform.md §4): a map of string to string. The bounds are this project's
+// Labels of hosts and registration tokens: a map of string to string. The bounds are this project's
 // (the contract leaves them open; README "Hosts and gateways"): at most 64 labels, keys of 1 to 63 characters of
 // [A-Za-z0-9._/-], values of at most 255 characters without control characters.
 //

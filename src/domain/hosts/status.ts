@@ -1,4 +1,4 @@
-// Statuses of hosts, gateways and their tokens (platform.md §4, §5), derived when read from what was decided and
+// Statuses of hosts, gateways and their tokens, derived when read from what was decided and
 // the clock: nothing writes "expired", so shortening a window (tests, HOST_EXPIRY) changes the answer at once.
 
 export const HOUR_MS = 3_600_000;
@@ -9,7 +9,7 @@ export const TOKEN_DEFAULT_TTL_MS = DAY_MS;
 export const REGISTRATION_TOKEN_MAX_TTL_MS = 30 * DAY_MS;
 export const ENROLLMENT_TOKEN_MAX_TTL_MS = 7 * DAY_MS;
 export const MAX_REGISTRATION_USES = 10_000;
-/** HOST_EXPIRY and GATEWAY_EXPIRY default to 15 minutes; a pending gateway has 7 days to be approved (platform.md). */
+/** HOST_EXPIRY and GATEWAY_EXPIRY default to 15 minutes; a pending gateway has 7 days to be approved. */
 export const DEFAULT_EXPIRY_MS = 15 * 60_000;
 export const PENDING_GATEWAY_MS = 7 * DAY_MS;
 

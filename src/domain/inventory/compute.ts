@@ -1,11 +1,11 @@
-// The dependency inventory of one scan (platform.md §1): one item per package (name@version as the ecosystem compares
+// The dependency inventory of one scan: one item per package (name@version as the ecosystem compares
 // names) with its id, whether a module declares it, and the path a finding of it would show: v1 [manifest, direct
-// dependency, ..., package], v2 module paths then package ids, the shortest over all roots, ties element by element
-// (decisions.md). One walk over the whole graph (lex-bfs.ts) gives every package's path at once.
+// dependency, ..., package], v2 module paths then package ids, the shortest over all roots, ties element by element.
+// One walk over the whole graph (lex-bfs.ts) gives every package's path at once.
 import { buildAttributionGraph, type BuiltGraph } from '../attribution/v2-graph';
 import { cmpStr } from '../attribution/paths';
-import type { Snapshot, SnapshotNode } from '../types';
-import { compareCodePoints, dependencyId } from './ids';
+import type { Snapshot, SnapshotNode } from '../../shared/types';
+import { compareCodePoints, dependencyId } from '../../shared/inventory-ids';
 import { before, lexBfs, pathOf, type LexWalk } from './lex-bfs';
 
 /** One package of a scan's inventory, as stored (the API adds project and ecosystem). */
@@ -61,7 +61,7 @@ const item = (id: string, node: SnapshotNode, direct: boolean, path: string[], m
 
 /**
  * A root's manifest, else the snapshot's first manifest, else the root's module: a v1 path's first element
- * (decisions.md), and a v2 item's manifest for the root whose resolution gives its path (platform.md §1).
+ * (as findings show it), and a v2 item's manifest for the root whose resolution gives its path.
  */
 function manifestOf(snapshot: Snapshot, root: Snapshot['roots'][number]): string {
   return root.manifest || snapshot.manifests?.[0] || root.module;

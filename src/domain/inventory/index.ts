@@ -1,3 +1,3 @@
 export { computeInventory, compareItems, type InventoryItem } from './compute';
-export { compareCodePoints, dependencyId, normalizedName } from './ids';
+export { compareCodePoints, dependencyId, normalizedName } from '../../shared/inventory-ids';
 export { inventoryPage, type EcosystemItems, type InventoryFilter, type InventoryPage, type ItemKey } from './page';

@@ -1,7 +1,7 @@
 // A page of a project's inventory: the union of one sorted item list per ecosystem, ordered by name, version,
 // ecosystem, then id (code points), filtered, from a keyset position. Pure: the lists come from storage, cached.
 import type { InventoryItem } from './compute';
-import { compareCodePoints, normalizedName } from './ids';
+import { compareCodePoints, normalizedName } from '../../shared/inventory-ids';
 
 /** One ecosystem's items in list order (compareItems), with their names as the ecosystem compares them. */
 export interface EcosystemItems {

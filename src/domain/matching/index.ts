@@ -1,9 +1,9 @@
 // Package → affected advisories, pure (google/osv-scanner's habit): one finding per alias group, package name and
-// installed version, with the fixed version decisions.md defines.
+// installed version, with its fixed version (docs/scanning.md, "Matching").
 import { packageKey, type AdvisoryIndex } from '../advisories/build-index';
 import { rulesFor } from '../advisories/ecosystems';
 import type { AdvisoryGroup } from '../advisories/groups';
-import type { Snapshot } from '../types';
+import type { Snapshot } from '../../shared/types';
 import { evaluateEntry, type EntryVerdict } from './ranges';
 
 export { evaluateRange, evaluateEntry } from './ranges';

@@ -1,4 +1,4 @@
-// The decision given to a `pre` usage event (platform.md §6): what an agent's hook or a gateway should do before a
+// The decision given to a `pre` usage event: what an agent's hook or a gateway should do before a
 // tool call, from the organization's control level, the registry's decision for the server, and whether the server
 // has issues of severity high or critical on the event's host. Pure: the route gathers the three inputs.
 //

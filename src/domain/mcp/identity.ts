@@ -1,4 +1,4 @@
-// The identity of an MCP server (platform.md §6): one function, shared by the CI client and the service, so that the
+// The identity of an MCP server: one function, shared by the CI client and the service, so that the
 // same server configured on two machines, in two agents, or uploaded twice is one server of the inventory and one
 // entry of the registry. Safe to apply twice: the identity is computed from the redacted server (redact.ts, itself
 // idempotent), so a configuration and its redacted, home-normalised form (what the client uploads) have the same
@@ -18,9 +18,9 @@
 // - Any other command: `cmd:` + SHA-256 hex of the canonical JSON (RFC 8785: for an array of strings, JSON.stringify)
 //   of [command, ...args] after redaction, a leading home directory written `~`.
 //
-// Dependency-free (the client bundle imports it); node:crypto is required on first use, as in src/domain/inventory/ids.ts.
-import { pypiName } from '../package-names';
-import { redactServer } from './redact';
+// Dependency-free (the client bundle imports it); node:crypto is required on first use, as in src/shared/inventory-ids.ts.
+import { pypiName } from '../../shared/package-names';
+import { redactServer } from '../../shared/mcp/redact';
 
 let crypto: typeof import('node:crypto') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,4 +1,4 @@
-// prompt_injection_suspected (platform.md §6): documented heuristics over the text a model reads about a tool (its
+// prompt_injection_suspected: documented heuristics over the text a model reads about a tool (its
 // description, and every key and string of its inputSchema, where parameter descriptions live). Each rule is one row
 // of INJECTION_RULES; a tool is suspected when any row matches. Heuristics: they aim at the known tool-poisoning
 // patterns (instructions aimed at the model rather than at the user, text the user cannot see, requests for

@@ -1,4 +1,4 @@
-// The issues of one configured MCP server (platform.md §6), pure: every input (the server as stored, its identity,
+// The issues of one configured MCP server, pure: every input (the server as stored, its identity,
 // the organization's registry read at processing time, the advisory index, the tool pins, the other servers of the
 // same host and client) is given, nothing is read here. One function per code, each exported for its tests, and
 // evaluateServer() running them all in a fixed order.
@@ -14,7 +14,7 @@
 // | unpinned_package           | low            | an npm, PyPI or OCI launch without an exact version or digest             |
 // | not_in_registry            | low            | unreviewed: neither denied nor allowed for this identity and version      |
 import type { AdvisoryIndex } from '../advisories/build-index';
-import type { McpIssueCode, McpIssueDoc, McpSeverity, McpStoredServer } from '../../storage/documents';
+import type { McpIssueCode, McpIssueDoc, McpSeverity, McpStoredServer } from './audited';
 import type { McpIdentity } from './identity';
 import { injectionRules } from './injection';
 import { registryDecision, type RegistryDecision, type RegistryRule } from './registry';
@@ -23,18 +23,8 @@ import { insecureHttpHost } from './transport';
 import { toolDefinition, type ToolDefinition } from './tool-hash';
 import { packageMatches, pinnedPackage } from './vulnerable';
 
-/** The order issues are listed in (the table above). */
-export const ISSUE_ORDER: readonly McpIssueCode[] = [
-  'vulnerable_package',
-  'registry_denied',
-  'secret_in_config',
-  'tool_definition_changed',
-  'prompt_injection_suspected',
-  'tool_shadowing',
-  'insecure_transport',
-  'unpinned_package',
-  'not_in_registry',
-];
+/** The order issues are listed in (the table above): the issue codes as ./audited.ts declares them, the one list. */
+export { MCP_ISSUE_CODES as ISSUE_ORDER } from './audited';
 
 export const ISSUE_SEVERITY: Readonly<Record<Exclude<McpIssueCode, 'vulnerable_package'>, McpSeverity>> = {
   registry_denied: 'high',

@@ -1,4 +1,4 @@
-// The organization's registry decision for a server (platform.md §6): a deny entry matching the identity (and its
+// The organization's registry decision for a server: a deny entry matching the identity (and its
 // version, when the entry lists versions) denies; otherwise an allow entry covering the identity and version allows;
 // anything else is unreviewed. A version outside an entry's list, or unknown (null) against a list, is not covered.
 // Denial is checked first: a server both allowed and denied (two versions' entries, say) is denied.

@@ -1,4 +1,4 @@
-// tool_shadowing (platform.md §6): a tool's description names a tool of ANOTHER server configured on the same host and
+// tool_shadowing: a tool's description names a tool of ANOTHER server configured on the same host and
 // client, the way a poisoned server steers the model towards (or against) a trusted server's tool. Three forms:
 // - `server.tool` and `server__tool` (the `mcp__server__tool` names agents give tools contain the latter), server
 //   names compared without regard to case;

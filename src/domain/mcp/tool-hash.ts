@@ -1,4 +1,4 @@
-// Tool pinning (platform.md §6): a tool's definition is hashed as SHA-256 hex of the RFC 8785 (JCS) canonical JSON of
+// Tool pinning: a tool's definition is hashed as SHA-256 hex of the RFC 8785 (JCS) canonical JSON of
 // {name, description, inputSchema}, so that key order, whitespace and number spelling never change the hash while any
 // change of wording or schema does. A missing description or inputSchema hashes as null.
 import { createHash } from 'node:crypto';
@@ -11,7 +11,7 @@ export interface ToolDefinition {
 }
 
 /**
- * A stored tool (src/storage/documents.ts McpStoredTool: its inputSchema kept as JSON text, FerretDB refusing the
+ * A stored tool (src/domain/mcp/audited.ts McpStoredTool: its inputSchema kept as JSON text, FerretDB refusing the
  * `$schema`/`$ref` field names of JSON Schemas) as the definition it was: the inputSchema parsed back (null when none,
  * or when the text does not parse). A value that is not a string is taken as it is.
  */

@@ -1,4 +1,4 @@
-// insecure_transport (platform.md §6): a server reached over plain http on a host that is not loopback. Loopback:
+// insecure_transport: a server reached over plain http on a host that is not loopback. Loopback:
 // 127.0.0.0/8, ::1 (and IPv4-mapped ::ffff:127.x.y.z), `localhost` and names under `.localhost` (RFC 6761: they
 // resolve to loopback). https, ws(s) and anything that does not parse as a URL are not flagged.
 import ipaddr from 'ipaddr.js';

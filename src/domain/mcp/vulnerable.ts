@@ -1,9 +1,9 @@
-// vulnerable_package (platform.md §6): a server launched from a pinned npm or PyPI version is matched against the
+// vulnerable_package: a server launched from a pinned npm or PyPI version is matched against the
 // advisories with the very matcher of dependency scans (src/domain/matching: the ecosystem's version rules, alias
 // groups, fixed version), as a one-package snapshot.
 import type { AdvisoryIndex } from '../advisories/build-index';
 import { matchSnapshot, type Match } from '../matching';
-import type { Ecosystem, Snapshot } from '../types';
+import type { Ecosystem, Snapshot } from '../../shared/types';
 import type { McpIdentity } from './identity';
 
 /** The registry package of a pinned npm or PyPI identity, or null (unpinned, another kind). */

@@ -1,4 +1,4 @@
-// The time partition behind GET /v1/scans (decisions.md: newest first by startedAt, ties by id descending).
+// The time partition behind GET /v1/scans (newest first by startedAt, ties by id descending).
 //
 // Each scope (an organization, or one project) cuts time into regions [start, end): region 0 starts at 0, region
 // n + 1 starts where region n ends, and a region's bounds are fixed when it is created, before any scan can be filed
@@ -98,7 +98,7 @@ export interface ListKey {
   id: string;
 }
 
-/** Newest first: startedAt descending, ties by id descending (decisions.md). */
+/** Newest first: startedAt descending, ties by id descending. */
 export function newestFirst(a: ListKey, b: ListKey): number {
   if (a.at !== b.at) return b.at - a.at;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;

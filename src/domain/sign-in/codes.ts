@@ -1,4 +1,4 @@
-// One-time sign-in codes (platform.md §3): the pure rules. Storage is in src/storage/login-codes.ts.
+// One-time sign-in codes: the pure rules. Storage is in src/storage/login-codes.ts.
 //
 // A code is 8 decimal digits, uniform over 00000000-99999999 (crypto.randomInt, leading zeros kept). It is stored
 // only as a keyed hash: HMAC-SHA256 under a server key that never enters the database, over a fixed label, the

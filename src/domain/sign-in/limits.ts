@@ -1,4 +1,4 @@
-// Request limits of POST /v1/sessions/codes (platform.md §3: per email and per client address, always enforced).
+// Request limits of POST /v1/sessions/codes (per email and per client address, always enforced).
 // Fixed windows of 15 minutes: a window's requests are numbered 1..limit, each number taken once (storage inserts a
 // document whose _id names it, exact on FerretDB too). Fixed windows let a client spend up to twice a limit across a
 // window boundary; that is the price of counting without a read-modify-write.

@@ -1,9 +1,9 @@
-// Cross-reference rules of the spec (violations: 422 invalid_snapshot), checked on a structurally valid snapshot.
-// Every lookup goes through a Map built once, and the graphs come out integer-indexed for the limit checks, so the
-// whole pass is linear in the size of the document. The first violation found is reported, in this order:
+// Cross-reference rules of the snapshot format (violations: 422 invalid_snapshot), checked on a structurally valid
+// snapshot. Every lookup goes through a Map built once, and the graphs come out integer-indexed for the limit checks,
+// so the whole pass is linear in the size of the document. The first violation found is reported, in this order:
 // modules, nodes, duplicate roots, then each root with its resolution, then packages that no resolution uses.
 import { invalidSnapshot, pointer } from '../errors';
-import type { Snapshot, SnapshotNode, SnapshotRoot } from '../types';
+import type { Snapshot, SnapshotNode, SnapshotRoot } from '../../shared/types';
 import { bfs, type Csr, type FlatGraph, type ResolutionGraph } from './graph-checks';
 
 /** A value quoted for a message; long values are cut so that the message stays readable. */

@@ -2,7 +2,7 @@
 // every locked configuration (`group:artifact:version=conf1,conf2`) but no edges, so every coordinate is a direct
 // dependency of the configurations it is locked in: one root per configuration of the module, context = the
 // configuration name. The CI client of a later issue reads the real graph from Gradle itself.
-import type { Snapshot, SnapshotNode, SnapshotRoot } from '../types';
+import type { Snapshot, SnapshotNode, SnapshotRoot } from '../../shared/types';
 
 export interface GradleLockOptions {
   project: string;

@@ -3,12 +3,12 @@
 // a dependency of the package at P is the nearest P/node_modules/<name>, walking up the node_modules nesting.
 //
 // First-party code (the top-level package and workspace folders, i.e. keys outside node_modules, which links point
-// to) becomes roots, never nodes (spec: first-party modules appear only as roots). An edge to first-party code is
+// to) becomes roots, never nodes (first-party modules appear only as roots). An edge to first-party code is
 // dropped, since v1 has no module-to-module edges. Only packages reachable from the roots are kept, so without
 // includeDev the dev-only part of the tree is left out. A declared dependency that is not installed (an optional or
 // peer dependency skipped on this platform, or an inconsistent lockfile) is skipped.
 import { posix } from 'node:path';
-import type { Snapshot, SnapshotNode, SnapshotRoot } from '../types';
+import type { Snapshot, SnapshotNode, SnapshotRoot } from '../../shared/types';
 
 export interface NpmLockOptions {
   project: string;

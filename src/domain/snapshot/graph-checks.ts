@@ -1,5 +1,5 @@
 // Integer-indexed graphs built while the cross-references are checked, BFS over them, and the limits that need a
-// valid graph: shortest dependency hops and attribution work (decisions.md "Limits"), both 413.
+// valid graph: shortest dependency hops and attribution work, both 413.
 import { pointer, tooLarge } from '../errors';
 import { LIMITS } from './limits';
 

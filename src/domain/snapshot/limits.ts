@@ -1,8 +1,8 @@
-// Single-document upload limits (spec "Limits") and the counted ones, checked first on the untrusted body: they
-// bound the work of everything after them (decisions.md "Order of upload checks"). The body is not yet known to
+// Single-document upload limits (docs/api.md) and the counted ones, checked first on the untrusted body: they
+// bound the work of everything after them. The body is not yet known to
 // have any shape here, so only what is really an array is counted, and nothing here may throw a TypeError.
 import { pointer, tooLarge } from '../errors';
-import type { SnapshotStats } from '../types';
+import type { SnapshotStats } from '../../shared/types';
 
 /** 10 MB read as MiB, the same cap the HTTP layer streams with (config.maxBodyBytes). */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -42,7 +42,7 @@ class Tally {
 /**
  * Edges are the dependency references of the graph a version's paths are computed on: v1 the flat graph
  * (roots[].dependencies and nodes[].dependencies), v2 the resolution graphs (vertex dependencies). The v2 flat
- * lists are compatibility views (spec rule 6); they stay bounded by the node and body limits.
+ * lists are compatibility views, not checked against the resolutions; they stay bounded by the node and body limits.
  */
 export function checkCountedLimits(body: unknown, bodyBytes: number): SnapshotStats {
   if (bodyBytes > MAX_BODY_BYTES) {

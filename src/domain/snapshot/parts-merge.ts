@@ -3,7 +3,7 @@
 // which checks the whole graph with the single upload's own cross-reference and hop checks, and the worker, which
 // scans it. Errors of the merged document are told in the parts' terms: `part 3: /roots/0/...`.
 import { ApiError, tooLarge } from '../errors';
-import type { Snapshot, SnapshotStats } from '../types';
+import type { Snapshot, SnapshotStats } from '../../shared/types';
 import { crossReferenceV2 } from './cross-reference';
 import { checkHopsV2 } from './graph-checks';
 import { COUNTED, UPLOAD_BUDGETS, budgetError, countPart, overBudget, zeroCounts, type PartBody, type UploadHeader } from './parts';

@@ -1,4 +1,4 @@
-// Multipart upload of a v2 snapshot (platform.md §2): the create body (the snapshot without its graph, plus the number
+// Multipart upload of a v2 snapshot: the create body (the snapshot without its graph, plus the number
 // of parts) and the parts (`{modules?, nodes?, roots?}`, items exactly as in a v2 snapshot, any grouping). Each is
 // checked here on its own, in the upload's order: the counted budgets first (413), then structure (422) with the v2
 // item schemas themselves; errors of a part name it: `part 3: /roots/0/resolution/vertices/7/id: must not be empty`.
@@ -7,13 +7,13 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { ApiError, invalidSnapshot, tooLarge } from '../errors';
-import type { Ecosystem, SnapshotMetadata, SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotSuppression } from '../types';
+import type { Ecosystem, SnapshotMetadata, SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotSuppression } from '../../shared/types';
 import { MAX_BODY_BYTES } from './limits';
-import { OPEN, ecosystem, metadata, project, suppressions, textArray } from './schema-parts';
+import { OPEN, ecosystem, metadata, project, suppressions, textArray } from '../../shared/snapshot-schema-parts';
 import { snapshotSchemaV2 } from './schema-v2';
 import { structuralError } from './structure';
 
-/** platform.md §2: what a multipart upload may hold; they replace the single document's per-array and total limits. */
+/** What a multipart upload may hold; they replace the single document's per-array and total limits. */
 export const UPLOAD_BUDGETS = {
   nodes: 100_000,
   modules: 10_000,

@@ -1,7 +1,7 @@
 // Structural schema of snapshot v1 (legacy; also produced by the JavaScript package-manager CLI).
-// The spec gives v1 few constraints: decisions.md fixes the required fields. Ids and other strings are used as
-// sent (no "text" length or character rules), except project, whose rule decisions.md extends to v1.
-import { OPEN, ecosystem, metadata, project, relationship, suppressions } from './schema-parts';
+// The v1 format has few constraints: the required fields are fixed here. Ids and other strings are used as
+// sent (no "text" length or character rules), except project, whose v2 rule applies to v1 too.
+import { OPEN, ecosystem, metadata, project, relationship, suppressions } from '../../shared/snapshot-schema-parts';
 
 const str = { type: 'string' } as const;
 const strArray = { type: 'array', items: str } as const;

@@ -1,4 +1,4 @@
-// Structural schema of snapshot v2 (module-aware builds), from the spec's v2 constraints. The counted limits
+// Structural schema of snapshot v2 (module-aware builds), from the format's v2 constraints. The counted limits
 // (nodes, modules, roots, vertices) are checked before this schema runs (413), so its maxItems never fire first;
 // they stay to keep the schema a faithful statement of the contract.
 import {
@@ -16,7 +16,7 @@ import {
   text,
   textArray,
   textOrNull,
-} from './schema-parts';
+} from '../../shared/snapshot-schema-parts';
 import { LIMITS } from './limits';
 
 const vertexSchema = {

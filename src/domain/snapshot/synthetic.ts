@@ -2,10 +2,11 @@
 // limits: for tests, benchmarks and integration runs that need big documents without shipping fixtures.
 //
 // Shape: root r owns a window of consecutive packages starting at r × nodes / roots, the windows together covering
-// every node (spec rule 4). Package i depends on packages i + o (mod nodes) for `depsPerNode` offsets o (see
-// dependencyOffsets), so every package of a window is reachable from its first one in few hops. In v2, root r's
-// resolution is its window with the same edges restricted to the window; in v1 the roots depend on their windows.
-import type { Ecosystem, Snapshot, SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotVertex } from '../types';
+// every node (every package occurs in some resolution). Package i depends on packages i + o (mod nodes) for
+// `depsPerNode` offsets o (see dependencyOffsets), so every package of a window is reachable from its first one in few
+// hops. In v2, root r's resolution is its window with the same edges restricted to the window; in v1 the roots depend
+// on their windows.
+import type { Ecosystem, Snapshot, SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
 
 export interface SyntheticOptions {
   schemaVersion: 1 | 2;
@@ -141,7 +142,7 @@ function syntheticModules(ecosystem: Ecosystem, count: number): SnapshotModule[]
   for (let m = 0; m < count; m++) {
     const parent = parentModule(m);
     const mod: SnapshotModule = { path: modulePath(ecosystem, m), dependencies: parent === undefined ? [] : [modulePath(ecosystem, parent)] };
-    // A third of the modules stay unassigned, as the spec allows.
+    // A third of the modules stay unassigned, as the format allows.
     if (m % 3 !== 2) mod.teamName = `team-${m % 5}`;
     mod.attributes = { tier: m % 2 === 0 ? 'backend' : 'frontend' };
     modules.push(mod);

@@ -1,7 +1,7 @@
-// The upload's validation, in the order decisions.md fixes: body size and counted limits (413), structure (422),
+// The upload's validation, in a fixed order: body size and counted limits (413), structure (422),
 // cross-references (422), then the limits that need a valid graph, shortest hops and attribution work (413).
 // Pure: plain data in, a typed snapshot and its counted sizes out, ApiError thrown for anything a client did wrong.
-import type { Snapshot, SnapshotStats } from '../types';
+import type { Snapshot, SnapshotStats } from '../../shared/types';
 import { crossReferenceV1, crossReferenceV2 } from './cross-reference';
 import { checkHopsV1, checkHopsV2, checkWork } from './graph-checks';
 import { checkCountedLimits } from './limits';

@@ -1,7 +1,7 @@
-// Suppressions sent with the snapshot (spec; decisions.md): one matches a finding when its `cve` is any id of the
+// Suppressions sent with the snapshot: one matches a finding when its `cve` is any id of the
 // advisory's alias group and its optional `package` glob matches the package name; expired ones are ignored.
-import type { Ecosystem, SnapshotSuppression } from '../types';
-import { pypiName } from '../package-names';
+import type { Ecosystem, SnapshotSuppression } from '../../shared/types';
+import { pypiName } from '../../shared/package-names';
 
 // ---------------------------------------------------------------- globs --
 // Hand-written on purpose: `*` must match any run of characters including `/`, `:` and `@` (Maven coordinates, npm
@@ -75,7 +75,7 @@ export function globMatcher(glob: string): (name: string) => boolean {
   };
 }
 
-/** PEP 503 normalisation, as matching and the inventory compare PyPI names (src/domain/package-names.ts). */
+/** PEP 503 normalisation, as matching and the inventory compare PyPI names (src/shared/package-names.ts). */
 export const pep503 = pypiName;
 
 // ---------------------------------------------------------------- suppressions --

@@ -1,4 +1,4 @@
-// Which IP addresses a webhook may be sent to (platform.md §8). Ranges are matched with Node's net.BlockList, one list
+// Which IP addresses a webhook may be sent to. Ranges are matched with Node's net.BlockList, one list
 // per family: a BlockList matches an IPv4 rule against IPv4-mapped IPv6 addresses and the other way round (even ::/0
 // matches every IPv4 address), so IPv4 addresses are only ever checked against IPv4 rules and IPv6 against IPv6.
 //

@@ -1,4 +1,4 @@
-// Webhook events and deliveries (platform.md §8), pure: the payload of an event, the id of its delivery to one
+// Webhook events and deliveries, pure: the payload of an event, the id of its delivery to one
 // webhook, what ends a delivery. The workflow and activities that deliver are in workflows/webhook.ts and
 // activities/webhooks.ts.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Webhook signatures (platform.md §8): X-Svc-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>.
+// Webhook signatures: X-Svc-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>.
 // The timestamp is inside the signed text so a captured delivery cannot be replayed later with a fresh t; several
 // v1= values may appear (a receiver accepts any one), which leaves room for rotating a secret without a gap.
 // Other keys (a future v2=) are ignored, as receivers of Stripe-style headers do.

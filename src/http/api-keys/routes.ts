@@ -2,7 +2,7 @@
 import Router from '@koa/router';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { createApiKey, keyStatus, listApiKeys, revokeApiKey, type KeyStatus } from '../../storage/api-keys';
-import type { ApiKeyDoc } from '../../storage/documents';
+import type { ApiKeyDoc } from '../../storage/documents/accounts';
 import { findProjectsByIds } from '../../storage/projects';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal';
-import type { AuditEventDoc } from '../../storage/documents';
+import type { AuditEventDoc } from '../../storage/documents/service';
 
 /**
  * Who acted: the member and user of a session (API keys never reach audited endpoints); for the machine credentials of

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { listAudit } from '../../storage/audit';
-import type { AuditEventDoc } from '../../storage/documents';
+import type { AuditEventDoc } from '../../storage/documents/service';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';

@@ -1,4 +1,4 @@
-// GET /cli/scanner.mjs (platform.md §7, public): the CI client as one dependency-free file, built by
+// GET /cli/scanner.mjs (public): the CI client as one dependency-free file, built by
 // `npm run build` (tools/build-client.js). `curl -fsS $SCANNER_URL/cli/scanner.mjs -o scanner.mjs` then needs only
 // Node 20. The version is in X-Scanner-Version; the ETag lets CI caches revalidate instead of downloading again.
 import { createHash } from 'node:crypto';

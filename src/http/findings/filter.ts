@@ -1,6 +1,6 @@
-// Findings list filters (spec: GET /v1/scans/{scanId}/findings; decisions.md: counts, module/team views). Pure.
+// Findings list filters of GET /v1/scans/{scanId}/findings: counts, module/team views. Pure.
 import { attributionInScope, hasScope } from '../../domain/attribution/views';
-import { severityRank, type Finding, type Severity, type SeverityCounts } from '../../domain/types';
+import { severityRank, type Finding, type Severity, type SeverityCounts } from '../../shared/types';
 
 export interface FindingFilter {
   severity?: Severity;

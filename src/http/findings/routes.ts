@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { SEVERITIES } from '../../domain/types';
+import { SEVERITIES } from '../../shared/types';
+import { presentFinding } from '../../presenters/findings';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
@@ -49,7 +50,7 @@ export function findingRoutes(deps: AppDeps): Router {
     const light = summary || isPaged(scan);
     const page = selected.slice(offset, offset + limit).map((i) => {
       const f = scoped.findings[i];
-      return light ? { ...f, attributions: [], attributionCount: scoped.attributionCounts[i] } : f;
+      return presentFinding(f, light ? { attributionCount: scoped.attributionCounts[i] } : undefined);
     });
     await recheck(deps, principalOf(ctx)); // after the load, just before the answer
     ctx.body = {

@@ -7,9 +7,9 @@ import { LRUCache } from 'lru-cache';
 import type { ScanModule } from '../../domain/attribution/module-order';
 import { attributionInScope, hasScope, inlineModuleCounts, listItem, packageIdOf, type AttributionListItem, type ModuleCounts, type Scope, type TeamOf } from '../../domain/attribution/views';
 import { notFound } from '../../domain/errors';
-import type { Finding } from '../../domain/types';
+import type { Finding } from '../../shared/types';
 import { readModuleCounts, readScope } from '../../storage/attributions';
-import type { ScanDoc } from '../../storage/documents';
+import type { ScanDoc } from '../../storage/documents/scans';
 import type { Store } from '../../storage/mongo';
 import { readModules, readResults } from '../../storage/results';
 
@@ -87,7 +87,7 @@ async function computeScope(store: Store, scan: ScanDoc, all: StoredFinding[], s
     return { findings, attributionCounts };
   }
   if (!hasScope(scope)) return { findings: all, attributionCounts: all.map((f) => f.attributionCount ?? 0) };
-  // Module and team together: the module's list when its team is that team, else nothing (decisions.md).
+  // Module and team together: the module's list when its team is that team, else nothing.
   if (scope.module !== undefined && scope.team !== undefined && (team(scope.module) ?? null) !== scope.team) return { findings: [], attributionCounts: [] };
   const pairs = scope.module !== undefined ? await readScope(store, scan._id, scope.view, 'module', scope.module) : await readScope(store, scan._id, scope.view, 'team', scope.team!);
   const findings: StoredFinding[] = [];

@@ -1,4 +1,4 @@
-// Gateways (platform.md §5): enrollment (the gateway's one-time enrollment token), approval within the requested scope
+// Gateways: enrollment (the gateway's one-time enrollment token), approval within the requested scope
 // and revocation (session, Admin or Owner), heartbeats (the gateway's own credential), the inventory (gateways:read).
 // The gateway credential is in the enrollment's 201 once and nowhere else (stored as its SHA-256).
 import Router from '@koa/router';
@@ -16,7 +16,7 @@ import { cidrsField, MAX_NAME, MAX_SHORT_TEXT, optionalText, requiredText } from
 import { objectBody } from '../json-body';
 import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 import { pathId } from '../params';
-import { presentGateway } from './presenter';
+import { presentGateway } from '../../presenters/gateways';
 
 export function gatewayRoutes(deps: AppDeps): Router {
   const r = new Router();

@@ -1,4 +1,4 @@
-// Gateway enrollment tokens (platform.md §5): session-only, Admin or Owner. The svc_gw_ token is in the 201 response
+// Gateway enrollment tokens: session-only, Admin or Owner. The svc_gw_ token is in the 201 response
 // once and nowhere else (stored as its SHA-256); it enrolls one gateway.
 import Router from '@koa/router';
 import { notFound } from '../../domain/errors';
@@ -14,7 +14,7 @@ import { expiresAtField, MAX_NAME, requiredText } from '../hosts/fields';
 import { objectBody } from '../json-body';
 import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 import { pathId } from '../params';
-import { presentEnrollmentToken } from './presenter';
+import { presentEnrollmentToken } from '../../presenters/gateways';
 
 export function enrollmentTokenRoutes(deps: AppDeps): Router {
   const r = new Router();

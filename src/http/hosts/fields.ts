@@ -1,4 +1,4 @@
-// Body fields of the host and gateway endpoints (platform.md §4, §5), read by hand like the other platform bodies
+// Body fields of the host and gateway endpoints, read by hand like the other platform bodies
 // (src/http/json-body.ts): a missing required field is 422 missing_parameter, anything else wrong 422
 // invalid_parameter naming the field. Unknown fields are ignored, as everywhere else in the API.
 import { invalidParameter } from '../../domain/errors';
@@ -50,7 +50,7 @@ export function labelsField(body: Record<string, unknown>, field = 'labels'): La
 }
 
 /**
- * `expiresAt`: an RFC 3339 timestamp in the future and at most `maxMs` ahead (the bound included, platform.md);
+ * `expiresAt`: an RFC 3339 timestamp in the future and at most `maxMs` ahead (the bound included);
  * absent or null: now + `defaultMs`.
  */
 export function expiresAtField(body: Record<string, unknown>, now: Date, defaultMs: number, maxMs: number, maxText: string): Date {

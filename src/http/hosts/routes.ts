@@ -1,4 +1,4 @@
-// Hosts (platform.md §4): attestation (the sidecar's registration token), heartbeats (the host's own credential),
+// Hosts: attestation (the sidecar's registration token), heartbeats (the host's own credential),
 // the inventory (hosts:read) and revocation (session, Admin or Owner). A host credential is in the attestation's 201
 // once and nowhere else (stored as its SHA-256); revoking the host refuses it from that moment.
 import Router from '@koa/router';
@@ -17,7 +17,7 @@ import { objectBody } from '../json-body';
 import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 import { pathId, rejectNulQuery } from '../params';
 import { labelsField, MAX_SHORT_TEXT, optionalText, requiredText } from './fields';
-import { presentHost } from './presenter';
+import { presentHost } from '../../presenters/hosts';
 import { Timing } from '../timing';
 
 export const HOST_CREDENTIAL_HEADER = 'X-Svc-Host-Credential';

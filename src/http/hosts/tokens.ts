@@ -1,4 +1,4 @@
-// Host registration tokens (platform.md §4): session-only, Admin or Owner. The svc_reg_ token is in the 201 response
+// Host registration tokens: session-only, Admin or Owner. The svc_reg_ token is in the 201 response
 // once and nowhere else (stored as its SHA-256).
 import Router from '@koa/router';
 import { invalidParameter, notFound } from '../../domain/errors';
@@ -14,7 +14,7 @@ import { objectBody } from '../json-body';
 import { cursorQuery, enumQuery, parseLimit } from '../pagination';
 import { pathId } from '../params';
 import { expiresAtField, labelsField, MAX_NAME, requiredText } from './fields';
-import { presentRegistrationToken } from './presenter';
+import { presentRegistrationToken } from '../../presenters/hosts';
 
 function usesField(v: unknown): number {
   if (v === undefined || v === null) return 1;

@@ -1,6 +1,6 @@
-// Body fields of the MCP endpoints (platform.md §6), read by hand like the other platform bodies: a missing required
+// Body fields of the MCP endpoints, read by hand like the other platform bodies: a missing required
 // field is 422 missing_parameter, anything else wrong 422 invalid_parameter naming the field by its path
-// (`clients[2].servers[0].args[3]`). Limits are the spec's where it gives them, else README "MCP auditing".
+// (`clients[2].servers[0].args[3]`). Limits are the contract's where it gives them, else this project's (docs/mcp.md).
 import type { Context } from 'koa';
 import { ApiError, invalidParameter } from '../../domain/errors';
 import { missing } from '../json-body';
@@ -92,7 +92,7 @@ export function depthOf(value: unknown): number {
   return max;
 }
 
-/** The spec's `host: {hostId} | {hostname}` (exactly one of them). */
+/** The contract's `host: {hostId} | {hostname}` (exactly one of them). */
 export type HostRef = { hostId: string } | { hostname: string };
 
 export function hostRef(v: unknown, path: string): HostRef {

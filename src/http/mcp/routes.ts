@@ -1,4 +1,4 @@
-// MCP auditing (platform.md §6): scans uploaded by the CLI or a host's sidecar (processed by the MCP scan workflow,
+// MCP auditing: scans uploaded by the CLI or a host's sidecar (processed by the MCP scan workflow,
 // src/temporal/mcp.ts), the server inventory with its registry decision, issues and usage, the registry, the control
 // level, and usage events with the decision of each pre event. Registry and control-level changes are audit events;
 // usage events never are.
@@ -10,10 +10,11 @@ import { newId } from '../../domain/ids';
 import { CONTROL_LEVELS, isSevere, preDecision, type ControlLevel, type PreDecision, type RegistryVerdict } from '../../domain/mcp/decision';
 import { identity as identityOf, remoteIdentity } from '../../domain/mcp/identity';
 import { ISSUE_ORDER } from '../../domain/mcp/issues';
-import { redactText } from '../../domain/mcp/redact';
+import { redactText } from '../../shared/mcp/redact';
 import { registryDecision } from '../../domain/mcp/registry';
 import { recordAudit } from '../../storage/audit';
-import type { HostDoc, McpIssueCode, McpPlacementDoc, McpRegistryEntryDoc, McpScanDoc, McpServerDoc, McpUsageEventDoc } from '../../storage/documents';
+import type { HostDoc } from '../../storage/documents/fleet';
+import type { McpIssueCode, McpPlacementDoc, McpRegistryEntryDoc, McpScanDoc, McpServerDoc, McpUsageEventDoc } from '../../storage/documents/mcp';
 import { getControlLevel, setControlLevel } from '../../storage/mcp-control';
 import { findServer, hostKeyOf, listServers, placementsOf, placementsOnHosts, serverIdsWhere, serversById, serversByIdentity, type ServerPosition } from '../../storage/mcp-inventory-reads';
 import { deleteRegistryEntry, listRegistry, registryRules, upsertRegistry, type RegistryPosition, type RegistryUpsert } from '../../storage/mcp-registry';
@@ -30,7 +31,7 @@ import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { pathId } from '../params';
 import { Timing } from '../timing';
 import { arr, dateTime, MB, mcpBody, obj, oneOf, str, type HostRef } from './fields';
-import { presentControl, presentEntry, presentScan, presentServer, presentServerDetail, presentUsageEvent, serverDecision } from './presenter';
+import { presentControl, presentEntry, presentScan, presentServer, presentServerDetail, presentUsageEvent, serverDecision } from '../../presenters/mcp';
 import { parseScanBody } from './scan-body';
 import { parseUsageBody, type UsageEventInput } from './usage-body';
 

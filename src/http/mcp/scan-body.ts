@@ -1,13 +1,13 @@
-// POST /v1/mcp/scans: the body read, checked and redacted before anything is stored (platform.md §6). Of env and
+// POST /v1/mcp/scans: the body read, checked and redacted before anything is stored. Of env and
 // headers only the names are kept; name, command, args and url pass through the shared redaction
-// (src/domain/mcp/redact.ts, the function the CLI uses too); tool names, descriptions and every string of an
+// (src/shared/mcp/redact.ts, the function the CLI uses too); tool names, descriptions and every string of an
 // inputSchema through redactText. What was literal or redacted is listed in the server's `secrets` (`env:NAME`,
 // `header:NAME`, `name`, `command`, `args`, `url`), so secret_in_config needs no value later. Unknown fields are
 // ignored (as everywhere in the API) and never stored: the stored document is built field by field.
 import { invalidParameter } from '../../domain/errors';
-import { REDACTED, redactServer, redactText } from '../../domain/mcp/redact';
-import { MCP_CLIENTS } from '../../domain/mcp/types';
-import type { McpStoredClient, McpStoredServer, McpStoredTool } from '../../storage/documents';
+import { REDACTED, redactServer, redactText } from '../../shared/mcp/redact';
+import { MCP_CLIENTS } from '../../shared/mcp/types';
+import type { McpStoredClient, McpStoredServer, McpStoredTool } from '../../storage/documents/mcp';
 import { arr, dateTime, depthOf, hostRef, isObj, obj, oneOf, reqStr, str, type HostRef, type Obj } from './fields';
 
 export const MCP_LIMITS = {

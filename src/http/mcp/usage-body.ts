@@ -1,8 +1,8 @@
-// POST /v1/mcp/usage-events: the body read and checked (platform.md §6). Raw tool arguments are never accepted: an
+// POST /v1/mcp/usage-events: the body read and checked. Raw tool arguments are never accepted: an
 // event, its host or its server holding any field besides the documented ones (`arguments`, `input`, `params`, ...)
 // is 422 invalid_parameter, so nothing a tool was called with can reach the database or the logs.
 import { invalidParameter } from '../../domain/errors';
-import { MCP_CLIENTS, type McpClient } from '../../domain/mcp/types';
+import { MCP_CLIENTS, type McpClient } from '../../shared/mcp/types';
 import { arr, dateTime, hostRef, obj, oneOf, reqStr, str, type HostRef, type Obj } from './fields';
 import { MCP_LIMITS, TRANSPORTS } from './scan-body';
 

@@ -1,4 +1,4 @@
-// The one place that turns thrown errors into the spec's envelope {error: {code, message}}.
+// The one place that turns thrown errors into the API's error envelope {error: {code, message}}.
 import type { Middleware } from 'koa';
 import { ApiError } from '../../domain/errors';
 import type { Logger } from '../../logger';

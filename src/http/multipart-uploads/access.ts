@@ -2,7 +2,7 @@
 // does not exist.
 import type { Context } from 'koa';
 import { ApiError, notFound } from '../../domain/errors';
-import type { UploadDoc } from '../../storage/documents';
+import type { UploadDoc } from '../../storage/documents/uploads';
 import { getUpload, listParts, uploadStatus } from '../../storage/uploads';
 import { principalOf } from '../auth/authorize';
 import { canReachProject } from '../auth/principal';

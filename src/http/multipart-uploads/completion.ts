@@ -1,4 +1,4 @@
-// POST .../uploads/{uploadId}/completion (platform.md §2): every part received (else 409 upload_incomplete), then
+// POST .../uploads/{uploadId}/completion: every part received (else 409 upload_incomplete), then
 // the whole graph checked as one document (budgets 413, cross-references 422, hops 413: the upload is then
 // rejected), then the paged scan queued. What becomes of the upload is decided once, by the outcome claim
 // (storage/uploads.ts): concurrent completions make one scan, a repeated one answers 200 with it, and a completion
@@ -10,9 +10,10 @@ import { ApiError, type ErrorCode } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { checkUploadHeader, type UploadHeader } from '../../domain/snapshot/parts';
 import { checkUpload } from '../../pool/upload-check';
-import { scanMetadata, type SnapshotStats } from '../../domain/types';
+import { scanMetadata, type SnapshotStats } from '../../shared/types';
 import { envInt } from '../../config';
-import type { ScanDoc, UploadDoc } from '../../storage/documents';
+import type { ScanDoc } from '../../storage/documents/scans';
+import type { UploadDoc } from '../../storage/documents/uploads';
 import { isDuplicateKey } from '../../storage/mongo';
 import { getScan, insertScan, type NewScan } from '../../storage/scans';
 import {
@@ -30,8 +31,8 @@ import {
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import type { AppDeps } from '../deps';
-import { presentScan } from '../scans/presenter';
-import { UploadSlots } from '../scans/upload-body';
+import { presentScan } from '../../presenters/scans';
+import { UploadSlots } from '../upload-slots';
 import { notOpen, reachableUpload } from './access';
 
 /**

@@ -1,4 +1,4 @@
-// Multipart upload (platform.md §2): create, parts, completion (completion.ts), read. Bodies are read like the single
+// Multipart upload: create, parts, completion (completion.ts), read. Bodies are read like the single
 // upload's (10 MB cap while streaming, a slot for a large one), checked by the pure domain (domain/snapshot/parts*),
 // and stored as sent, compressed (storage/uploads.ts). An upload id of another organization or out of the
 // credential's project reach is 404, like an id that does not exist.
@@ -9,7 +9,7 @@ import { newId, sha256Hex } from '../../domain/ids';
 import { UPLOAD_BUDGETS, budgetError, checkUploadHeader, inPart } from '../../domain/snapshot/parts';
 import { decideLedger } from '../../domain/snapshot/parts-ledger';
 import { checkPartOffLoop } from '../../pool/upload-check';
-import type { UploadDoc } from '../../storage/documents';
+import type { UploadDoc } from '../../storage/documents/uploads';
 import { claimKey, releaseKey } from '../../storage/idempotency';
 import { createProject } from '../../storage/projects';
 import {
@@ -28,11 +28,12 @@ import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
 import type { AppDeps } from '../deps';
-import { idempotencyKey, resolveProject } from '../scans/upload';
-import { readUploadBody, UploadSlots } from '../scans/upload-body';
+import { idempotencyKey, resolveProject } from '../scans/inline-upload';
+import { readUploadBody } from '../scans/upload-body';
+import { UploadSlots } from '../upload-slots';
 import { notOpen, reachableUpload, receivedOf } from './access';
 import { completionHandler } from './completion';
-import { presentUpload } from './presenter';
+import { presentUpload } from '../../presenters/uploads';
 
 const BASE = '/v1/scans/dependency-snapshots/uploads';
 /**
@@ -77,8 +78,9 @@ async function create(deps: AppDeps, ctx: Context, large: () => void): Promise<v
   const bodyHash = sha256Hex(raw);
   const uploadId = newId('upl');
   if (key) {
-    // decisions.md's rules, with "identical" meaning the create body's bytes: the parts come later, so a first-party
-    // client's key (the SHA-256 of the create body and every part) is what tells two snapshots apart.
+    // The Idempotency-Key rules of single uploads (docs/api.md), with "identical" meaning the create body's bytes: the
+    // parts come later, so a first-party client's key (the SHA-256 of the create body and every part) is what tells two
+    // snapshots apart.
     const claim = await claimKey(deps.store, principal.orgId, uploadKey(key), bodyHash, uploadId);
     if (!claim.claimed) {
       if (claim.existing.bodyHash !== bodyHash) throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: already used with a different body');

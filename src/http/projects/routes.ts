@@ -1,10 +1,10 @@
-// GET /v1/projects and GET /v1/dependencies (platform.md §1).
+// GET /v1/projects and GET /v1/dependencies.
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError } from '../../domain/errors';
 import { inventoryPage, type InventoryFilter, type ItemKey } from '../../domain/inventory';
-import { ECOSYSTEMS } from '../../domain/types';
-import type { ProjectDoc, ScanDoc } from '../../storage/documents';
+import { ECOSYSTEMS } from '../../shared/types';
+import type { ProjectDoc, ScanDoc } from '../../storage/documents/scans';
 import { latestInventories, readInventory } from '../../storage/inventory';
 import { findProject, listProjects } from '../../storage/projects';
 import { listScans } from '../../storage/scans';

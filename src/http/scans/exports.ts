@@ -1,5 +1,5 @@
-// CycloneDX 1.6 exports of a scan (platform.md §8): the SBOM of its snapshot (GET /v1/scans/{id}/sbom, deps:read) and
-// the VEX of its findings (GET /v1/scans/{id}/vex, findings:read), built by src/domain/cyclonedx, for v1, inline v2
+// CycloneDX 1.6 exports of a scan: the SBOM of its snapshot (GET /v1/scans/{id}/sbom, deps:read) and
+// the VEX of its findings (GET /v1/scans/{id}/vex, findings:read), built by src/shared/cyclonedx, for v1, inline v2
 // and paged scans alike (readScanSnapshot merges a multipart upload's parts).
 //
 // - The SBOM answers whatever the scan's status: the snapshot is stored at upload. The VEX needs the findings: a scan
@@ -16,15 +16,15 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
 import { band, scoreVector } from '../../domain/advisories/severity';
-import { serializeBom } from '../../domain/cyclonedx/common';
-import { buildSbom } from '../../domain/cyclonedx/sbom';
-import { CYCLONEDX_MEDIA_TYPE, TOOL_NAME, type BomScan, type BomTool } from '../../domain/cyclonedx/types';
+import { serializeBom } from '../../shared/cyclonedx/common';
+import { buildSbom } from '../../shared/cyclonedx/sbom';
+import { CYCLONEDX_MEDIA_TYPE, TOOL_NAME, type BomScan, type BomTool } from '../../shared/cyclonedx/types';
 import { buildVex, type AdvisorySeverities, type ScoreCvss } from '../../domain/cyclonedx/vex';
 import { ApiError } from '../../domain/errors';
-import type { OsvAdvisory } from '../../domain/types';
+import type { OsvAdvisory } from '../../shared/types';
 import { envInt } from '../../config';
-import { unpackJson } from '../../storage/compress';
-import type { ScanDoc } from '../../storage/documents';
+import { unpackJson } from '../../storage/codec';
+import type { ScanDoc } from '../../storage/documents/scans';
 import type { Store } from '../../storage/mongo';
 import { readScanSnapshot } from '../../storage/scan-snapshot';
 import { recheck } from '../auth/authenticate';

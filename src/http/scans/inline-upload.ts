@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import { ApiError, invalidSnapshot } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import type { ScanDoc } from '../../storage/documents';
+import type { ScanDoc } from '../../storage/documents/scans';
 import { claimKey, releaseKey } from '../../storage/idempotency';
 import { createProject, findProject } from '../../storage/projects';
 import { fileScanGroups } from '../../storage/scan-regions';
@@ -16,14 +16,15 @@ import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
-import { presentScan } from './presenter';
-import { readUploadBody, UploadSlots } from './upload-body';
+import { presentScan } from '../../presenters/scans';
+import { readUploadBody } from './upload-body';
+import { UploadSlots } from '../upload-slots';
 import { withModules } from './modules';
 import { Timing } from '../timing';
 
 const MAX_IDEMPOTENCY_KEY = 128;
 
-/** The Idempotency-Key header (decisions.md): at most 128 characters, else 422 invalid_idempotency_key. */
+/** The Idempotency-Key header: at most 128 characters, else 422 invalid_idempotency_key. */
 export function idempotencyKey(ctx: Context): string | undefined {
   const key = ctx.get('Idempotency-Key');
   if (!key) return undefined;
@@ -123,7 +124,7 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
         ctx.body = presentScan(await withModules(deps.store, original));
         return;
       }
-      // decisions.md: a key whose scan failed with internal_error is released, so the same body starts anew.
+      // A key whose scan failed with internal_error is released, so the same body starts anew.
       await releaseKey(deps.store, principal.orgId, key, claim.existing.scanId);
       const again = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
       if (!again.claimed) throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: a concurrent request holds this key');
@@ -173,7 +174,7 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
       throw err;
     }
     timing.mark('store');
-    // decisions.md: 201 once the snapshot and the scan are stored. The workflow starts right after, off the
+    // 201 once the snapshot and the scan are stored. The workflow starts right after, off the
     // response path; a start that does not get through is retried, then left to the sweeper.
     const requestId = ctx.state.requestId;
     void deps.starter.start(scan).then((started) => {

@@ -1,4 +1,4 @@
-// Module and attribution reads of every scan (platform.md §2 "Reads"): paged scans from their attributions stored
+// Module and attribution reads of every scan (docs/api.md): paged scans from their attributions stored
 // apart (storage/attributions.ts), inline v2 scans from the attributions inside their findings, v1 scans empty.
 // A scan not completed yet has no findings: the lists are empty and a path is 404 not_found (decided here, described
 // in the OpenAPI document). Unknown finding or attribution ids: 404 not_found.

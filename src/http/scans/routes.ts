@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
-import type { ScanDoc } from '../../storage/documents';
+import type { ScanDoc } from '../../storage/documents/scans';
 import { findProject } from '../../storage/projects';
 import { getScan, listScans, type ScanListPosition } from '../../storage/scans';
 import { recheck } from '../auth/authenticate';
@@ -12,8 +12,8 @@ import type { AppDeps } from '../deps';
 import { pathId } from '../params';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { withModules } from './modules';
-import { presentScan } from './presenter';
-import { uploadHandler } from './upload';
+import { presentScan } from '../../presenters/scans';
+import { uploadHandler } from './inline-upload';
 import { Timing } from '../timing';
 
 const STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
@@ -27,7 +27,7 @@ export async function reachableScan(deps: AppDeps, ctx: Context, scanId: string)
   return withModules(deps.store, scan);
 }
 
-/** `?wait=S`: whole seconds, 0 to 60 (platform.md §7); absent is 0. */
+/** `?wait=S`: whole seconds, 0 to 60; absent is 0. */
 function waitQuery(ctx: Context): number {
   const raw = singleQuery(ctx, 'wait');
   if (raw === undefined) return 0;
@@ -79,7 +79,7 @@ export function scanRoutes(deps: AppDeps): Router {
     const wait = waitQuery(ctx);
     let scan = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
     if (wait > 0 && deps.waiter && (scan.status === 'queued' || scan.status === 'running')) {
-      // platform.md §7: held until the scan is terminal or `wait` seconds pass, then answered as it is then.
+      // Held until the scan is terminal or `wait` seconds pass, then answered as it is then.
       await deps.waiter.until(scan._id, wait * 1000);
       scan = await reachableScan(deps, ctx, scan._id);
     }

@@ -4,36 +4,9 @@
 // or as soon as a chunked body passes INLINE_LIMIT.
 import type { Context } from 'koa';
 import { ApiError } from '../../domain/errors';
-import { envInt } from '../../config';
 import { INLINE_LIMIT } from '../../pool/upload-pool';
 
-/** Sized for a 2-core machine: a pool of 1-2 threads parsing, the rest read and waiting. */
-export const DEFAULT_MAX_LARGE_UPLOADS = 4;
-
-export const uploadsBusy = () => new ApiError(503, 'service_unavailable', 'too many large uploads in flight; retry later');
-
-/** A count of large uploads in flight, taken without waiting: a full count refuses at once. */
-export class UploadSlots {
-  private used = 0;
-  constructor(readonly max: number = envInt('UPLOADS_MAX_IN_FLIGHT', DEFAULT_MAX_LARGE_UPLOADS)) {}
-
-  get inUse(): number {
-    return this.used;
-  }
-
-  /** Takes a slot or throws 503 service_unavailable; the function returned gives it back (once). */
-  take(): () => void {
-    if (this.used >= this.max) throw uploadsBusy();
-    this.used++;
-    let held = true;
-    return () => {
-      if (held) this.used--;
-      held = false;
-    };
-  }
-}
-
-/** platform.md's bad_request (400, malformed HTTP): the body ended before its Content-Length. */
+/** bad_request (400, malformed HTTP): the body ended before its Content-Length. */
 const aborted = () => new ApiError(400, 'bad_request', 'request body aborted before its Content-Length');
 
 /**

@@ -1,4 +1,4 @@
-// Sign-in by emailed one-time code, and sign-out (platform.md §3). The code rules are in domain/sign-in, their state
+// Sign-in by emailed one-time code, and sign-out. The code rules are in domain/sign-in, their state
 // in storage/login-codes.ts, the cookie rules in auth/cookies.ts.
 //
 // No account enumeration: asking for a code does the same work for every well-formed email (no user is looked up;

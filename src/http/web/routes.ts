@@ -1,4 +1,4 @@
-// GET /app/* (platform.md §3, public): the web app built by `npm run build` into dist/web (tools/build-web.js).
+// GET /app/* (public): the web app built by `npm run build` into dist/web (tools/build-web.js).
 // Existing files are served as they are (hashed assets cached for a year, immutable); any other path under /app is
 // the app's own route and gets the index, so a reload or a shared link opens the same view. A missing asset is a
 // 404 envelope. Every response carries the app's CSP and the framing/sniffing/referrer headers.

@@ -1,4 +1,4 @@
-// The delivery log of a webhook (platform.md §8): every delivery, its attempts, status codes and times, newest
+// The delivery log of a webhook: every delivery, its attempts, status codes and times, newest
 // first. Session-only, Admin or Owner; a webhook unknown, of another organization or deleted is 404 not_found.
 import Router from '@koa/router';
 import { notFound } from '../../domain/errors';

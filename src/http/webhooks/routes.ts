@@ -1,10 +1,10 @@
-// Webhooks (platform.md §8): session-only, Admin or Owner. The secret is in the 201 response once and nowhere else;
+// Webhooks: session-only, Admin or Owner. The secret is in the 201 response once and nowhere else;
 // it is stored sealed (storage/secrets.ts), since signing deliveries needs it back.
 import Router from '@koa/router';
 import { invalidParameter, notFound } from '../../domain/errors';
 import { checkDestination, DestinationRefused, MAX_URL_LENGTH, policyFromEnv, type DestinationPolicy } from '../../infra/webhooks/destination';
 import { recordAudit } from '../../storage/audit';
-import type { WebhookDoc } from '../../storage/documents';
+import type { WebhookDoc } from '../../storage/documents/webhooks';
 import { secretsFromEnv, type SecretBox } from '../../storage/secrets';
 import { countWebhooks, createWebhook, deleteWebhook, listWebhooks, MAX_WEBHOOKS_PER_ORG, WEBHOOK_EVENTS, withinFirst, type WebhookEvent } from '../../storage/webhooks';
 import { actorOf } from '../audit/actor';

@@ -58,7 +58,7 @@ function smtpFromUrl(value: string, env: NodeJS.ProcessEnv): SmtpMailSender {
 }
 
 /**
- * The sender MAIL_TRANSPORT names (platform.md §3): unset or `console` prints to the log, `file:DIR` writes JSON
+ * The sender MAIL_TRANSPORT names: unset or `console` prints to the log, `file:DIR` writes JSON
  * files, `smtp://` / `smtps://` send through a server (MAIL_FROM is the sender). Anything else throws, naming the
  * setting, so a typo stops the start instead of silently dropping sign-in codes.
  */

@@ -6,7 +6,7 @@ export interface MailMessage {
   code?: string;
 }
 
-/** Where sign-in codes and invitations go out: chosen by MAIL_TRANSPORT (platform.md §3). */
+/** Where sign-in codes and invitations go out: chosen by MAIL_TRANSPORT. */
 export interface MailSender {
   /** Resolves once the message is handed over (logged, written, or accepted by the SMTP server); rejects otherwise. */
   send(m: MailMessage): Promise<void>;

@@ -1,4 +1,4 @@
-// Webhook destinations (platform.md §8): https only; the host is resolved once and the connection made to that
+// Webhook destinations: https only; the host is resolved once and the connection made to that
 // checked address (no redirects, no proxy); loopback, private, link-local, CGNAT, unique local and IPv4-mapped
 // ranges are refused unless listed in WEBHOOKS_ALLOWED_CIDRS; 169.254.0.0/16 and fe80::/10 always. The ranges and
 // their decisions are in src/domain/webhooks/addresses.ts.

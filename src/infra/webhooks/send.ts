@@ -1,4 +1,4 @@
-// One webhook POST to a checked destination (platform.md §8).
+// One webhook POST to a checked destination.
 //
 // The request names the URL's host (so the Host header, TLS SNI and the certificate check all use the name the user
 // gave) while its `lookup` answers with the address checkDestination approved: the name is never resolved a second

@@ -2,7 +2,7 @@
 // tool, the project as the metadata component), the package components (one per inventory id) and the byte form.
 // Everything is derived from the scan and its snapshot alone, in sorted order, so that the same scan gives the same
 // bytes every time, on the service and in the CI client (which builds the SBOM of what it uploaded).
-import { compareCodePoints, dependencyId } from '../inventory/ids';
+import { compareCodePoints, dependencyId } from '../inventory-ids';
 import type { Snapshot, SnapshotMetadata } from '../types';
 import { groupAndName, purlOf } from './purl';
 import { SPEC_VERSION, type BomScan, type BomTool, type CdxBom, type CdxComponent, type CdxMetadata, type CdxProperty } from './types';
@@ -44,7 +44,7 @@ export const byCodePoints = (a: string, b: string): number => compareCodePoints(
 /** Plain `<` order: for refs, which are ASCII (dep_, mod_ + hex). */
 export const byRef = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The snapshot's metadata fields (platform.md §7) that are strings, in a fixed order. */
+/** The snapshot's metadata fields that are strings, in a fixed order. */
 function metadataProperties(m: SnapshotMetadata | undefined): CdxProperty[] {
   const out: CdxProperty[] = [];
   for (const k of ['commit', 'ref', 'runUrl'] as const) if (typeof m?.[k] === 'string') out.push(prop(k, m[k]!));

@@ -1,4 +1,4 @@
-// The CycloneDX 1.6 SBOM of a scan's snapshot (platform.md §8): every package as a library component (bom-ref = its
+// The CycloneDX 1.6 SBOM of a scan's snapshot: every package as a library component (bom-ref = its
 // inventory dep_ id, purl), the first-party modules (v2 modules; v1 the manifests its paths start from) as the
 // project's sub-components, and the dependency graph. Pure and order-independent: the service answers
 // GET /v1/scans/{id}/sbom with it, and the CI client (`scanner scan --format cyclonedx`) writes the same bytes from the
@@ -18,7 +18,7 @@ export interface SbomInput {
 }
 
 /**
- * The manifest a v1 root's paths start from (decisions.md: the root's manifest, else the snapshot's first, else the
+ * The manifest a v1 root's paths start from (the root's manifest, else the snapshot's first, else the
  * root's module): the first element of its findings' paths and of the inventory's, so the first-party component a
  * v1 package hangs from is the one its path names.
  */
@@ -82,8 +82,8 @@ export function buildSbom({ scan, snapshot, tool }: SbomInput): CdxBom {
     modules = moduleSet(paths);
     const mod = (path: string) => P + (modules.index.get(path) ?? -P - 1);
     for (const m of declared) for (const d of m.dependencies ?? []) edges.add(mod(m.path), mod(d));
-    // The resolutions are authoritative (spec: cross-reference rule 6): a module vertex's edges are what the module
-    // declares (packages) and depends on (modules); a package vertex's edges are its dependencies in that
+    // The resolutions are authoritative (the flat lists are only compatibility views): a module vertex's edges are what
+    // the module declares (packages) and depends on (modules); a package vertex's edges are its dependencies in that
     // resolution. The union over all resolutions, deduplicated by bom-ref; nodes[].dependencies are not read.
     for (const r of snapshot.roots) {
       const vertices = r.resolution?.vertices ?? [];

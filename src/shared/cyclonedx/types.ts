@@ -1,6 +1,6 @@
-// The part of CycloneDX 1.6 (JSON) the exports write: the SBOM of a scan's snapshot and the VEX of its findings
-// (platform.md §8). The official schema (bom-1.6.schema.json) is what tests validate real documents against; these
-// types only keep the builders honest about field names.
+// The part of CycloneDX 1.6 (JSON) the exports write: the SBOM of a scan's snapshot and the VEX of its findings.
+// The official schema (bom-1.6.schema.json) is what tests validate real documents against; these types only
+// keep the builders honest about field names.
 
 export const SPEC_VERSION = '1.6';
 /** The media type of both documents, as CycloneDX registers it. */

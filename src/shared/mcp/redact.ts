@@ -1,4 +1,4 @@
-// Redaction of MCP server configurations (platform.md §6): one function, shared by the CI client (which redacts before
+// Redaction of MCP server configurations: one function, shared by the CI client (which redacts before
 // anything leaves the machine) and the service (which redacts again before anything is stored, and raises
 // secret_in_config from what was redacted). Dependency-free: the client bundle imports this file.
 //

@@ -1,5 +1,6 @@
 // The shapes of MCP auditing shared by the CI client (which reads agent configurations and uploads them) and the
-// service (which stores and evaluates them): platform.md §6. Dependency-free: the client bundle imports this file.
+// service (which stores and evaluates them), as docs/mcp.md describes them. Dependency-free: the client bundle
+// imports this file.
 
 export type McpTransport = 'stdio' | 'http' | 'sse';
 
@@ -11,7 +12,7 @@ export type McpConfigScope = 'user' | 'project' | 'managed';
 
 /**
  * One configured server as uploaded (`clients[].servers[]` of POST /v1/mcp/scans), after the client's redaction:
- * `args`, `url` and `command` passed through {@link redactServer} (src/domain/mcp/redact.ts), and of `env` and
+ * `args`, `url` and `command` passed through {@link redactServer} (src/shared/mcp/redact.ts), and of `env` and
  * `headers` only the names, each with a `${...}` reference as written or `[REDACTED]` in place of a literal value.
  */
 export interface McpServerConfig {

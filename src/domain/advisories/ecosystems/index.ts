@@ -1,4 +1,4 @@
-import type { Ecosystem } from '../../types';
+import type { Ecosystem } from '../../../shared/types';
 import { mavenRules } from './maven';
 import { npmRules } from './npm';
 import { pypiRules } from './pypi';

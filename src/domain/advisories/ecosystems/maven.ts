@@ -8,7 +8,7 @@
 // and a transition between digits and letters open a sub-list. Trailing "null" items (0, release qualifiers, empty
 // lists) are trimmed, so 1 = 1.0 = 1.0.0 = 1-0 = 1-ga. Qualifier order: alpha < beta < milestone < rc = cr < snapshot
 // < "" = ga = final = release < sp < any other string (lexically, after lowercasing). Every string is a Maven version.
-import { mavenName } from '../../package-names';
+import { mavenName } from '../../../shared/package-names';
 import type { EcosystemRules } from './rules';
 
 /**

@@ -2,7 +2,7 @@
 // mixed-case names since 2017, and real advisories name packages with another case (GHSA-8hc4-vh64-cxmj says
 // "Axios"), which must still match the lowercase package that is installed.
 import semver, { SemVer } from 'semver';
-import { npmName } from '../../package-names';
+import { npmName } from '../../../shared/package-names';
 import type { EcosystemRules } from './rules';
 
 export const npmRules: EcosystemRules = {

@@ -4,7 +4,7 @@
 // PyPI: like packaging's old LegacyVersion they sort before every valid version, and among themselves by their
 // digit and letter runs. Names are compared per PEP 503.
 import { explain } from '@renovatebot/pep440';
-import { pypiName } from '../../package-names';
+import { pypiName } from '../../../shared/package-names';
 import type { EcosystemRules } from './rules';
 
 type Key = unknown[] | number | string;

@@ -1,8 +1,8 @@
-// Hosts and registration tokens on the wire (platform.md §4): the contract's fields first, in its order, then the
+// Hosts and registration tokens on the wire: the contract's fields first, in its order, then the
 // additive ones. Storage documents never leave through anything else.
-import { fromPairs } from '../../domain/hosts/labels';
-import { hostStatus, registrationTokenStatus, type FleetWindows } from '../../domain/hosts/status';
-import type { HostDoc, RegistrationTokenDoc } from '../../storage/documents';
+import { fromPairs } from '../domain/hosts/labels';
+import { hostStatus, registrationTokenStatus, type FleetWindows } from '../domain/hosts/status';
+import type { HostDoc, RegistrationTokenDoc } from '../storage/documents/fleet';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -22,7 +22,7 @@ export function presentRegistrationToken(t: RegistrationTokenDoc, used: number, 
   };
 }
 
-/** gatewayId only when connectivity is gateway (platform.md §4). */
+/** gatewayId only when connectivity is gateway. */
 export function presentHost(h: HostDoc, w: FleetWindows, now = new Date()) {
   return {
     id: h._id,

@@ -1,7 +1,7 @@
-// The Upload resource (platform.md §2), from the stored document; `expired` is derived on read.
-import { UPLOAD_BUDGETS } from '../../domain/snapshot/parts';
-import type { UploadDoc } from '../../storage/documents';
-import { uploadStatus } from '../../storage/uploads';
+// The Upload resource, from the stored document; `expired` is derived on read.
+import { UPLOAD_BUDGETS } from '../domain/snapshot/parts';
+import type { UploadDoc } from '../storage/documents/uploads';
+import { uploadStatus } from '../storage/uploads';
 
 export function presentUpload(u: UploadDoc, received: number[], now = new Date()) {
   return {

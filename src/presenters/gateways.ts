@@ -1,8 +1,8 @@
-// Gateways and enrollment tokens on the wire (platform.md §5): the contract's fields first, in its order, then the
+// Gateways and enrollment tokens on the wire: the contract's fields first, in its order, then the
 // additive ones. networkScope is what the gateway may reach once approved; while it is pending (or expired without
 // approval) it is the scope the gateway asked for, which requestedScope always holds.
-import { enrollmentTokenStatus, gatewayStatus, type FleetWindows } from '../../domain/hosts/status';
-import type { EnrollmentTokenDoc, GatewayDoc } from '../../storage/documents';
+import { enrollmentTokenStatus, gatewayStatus, type FleetWindows } from '../domain/hosts/status';
+import type { EnrollmentTokenDoc, GatewayDoc } from '../storage/documents/fleet';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

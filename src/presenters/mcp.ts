@@ -1,9 +1,9 @@
-// What the MCP endpoints answer (platform.md §6), from stored documents. Field order is the spec's, additive fields
+// What the MCP endpoints answer, from stored documents. Field order is the contract's, additive fields
 // last.
-import { registryDecision, type RegistryDecision, type RegistryRule } from '../../domain/mcp/registry';
-import type { McpIssueDoc, McpPlacementDoc, McpRegistryEntryDoc, McpScanDoc, McpServerDoc, McpUsageEventDoc } from '../../storage/documents';
-import type { ControlLevelState } from '../../storage/mcp-control';
-import type { ServerUsage } from '../../storage/mcp-usage';
+import { registryDecision, type RegistryDecision, type RegistryRule } from '../domain/mcp/registry';
+import type { McpIssueDoc, McpPlacementDoc, McpRegistryEntryDoc, McpScanDoc, McpServerDoc, McpUsageEventDoc } from '../storage/documents/mcp';
+import type { ControlLevelState } from '../storage/mcp-control';
+import type { ServerUsage } from '../storage/mcp-usage';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 

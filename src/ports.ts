@@ -1,0 +1,46 @@
+// The seams between the API process's parts: what the HTTP layer and the sweepers need from the workflow engine,
+// declared apart from both so that neither imports the other. src/temporal implements them; tests pass the same
+// implementations against a real Temporal server.
+import type { McpScanDoc } from './storage/documents/mcp';
+import type { ScanDoc } from './storage/documents/scans';
+import type { WebhookEvent } from './storage/webhooks';
+
+export interface ScanStarter {
+  /** Starts the scan's workflow (workflow id = scan id). Resolves false when Temporal could not be reached. */
+  start(scan: ScanDoc): Promise<boolean>;
+  /** Resolves once every start in flight has finished (graceful shutdown). */
+  drain(): Promise<void>;
+}
+
+/** Starts the MCP scan workflow of an uploaded MCP scan (workflow id = the mcs_ id). */
+export interface McpScanStarter {
+  /** Resolves false when Temporal could not be reached (the scan stays queued for the sweeper). */
+  start(scan: McpScanDoc): Promise<boolean>;
+  drain(): Promise<void>;
+}
+
+/** Holds `GET /v1/scans/{id}?wait=S` until the scan's workflow closes, without polling the database. */
+export interface ScanWaiter {
+  /** Resolves when the scan's workflow has closed, `ms` have passed, or close() was called, whichever comes first. */
+  until(scanId: string, ms: number): Promise<void>;
+  /** Ends every wait at once (shutdown: pending waits are answered with the scan as it is). */
+  close(): void;
+}
+
+export interface Readiness {
+  /** Temporal reachable and a worker polling the scan task queue. */
+  temporal(): Promise<{ ok: boolean; detail: string }>;
+}
+
+/** The workflow runs of one kind of scan, as the sweepers see them. */
+export interface WorkflowRuns<T extends { _id: string }> {
+  /** Starts the workflow of `scan` under its id, once; false when it had been started already (running or closed). */
+  startOnce(scan: T): Promise<boolean>;
+  /** What the workflow of a scan not yet terminal is doing: running, or closed (never started, ended, or expired). */
+  state(scanId: string): Promise<'running' | 'closed'>;
+}
+
+/** Emits a scan's webhook event (one event workflow per scan and type, started only when someone is subscribed). */
+export interface ScanEventEmitter {
+  emit(scanId: string, orgId: string, type: WebhookEvent): Promise<boolean>;
+}

@@ -1,0 +1,27 @@
+import type { Finding } from '../shared/types';
+
+/**
+ * The Finding resource as the API serves it (the findings list, webhooks): the fields the contract names, in its
+ * order, and nothing else a stored finding may carry. Fields absent on findings of older scans (aliases, packageRef)
+ * stay absent. `light`: the shape of paged scans and `details=summary` (attributions read apart, their count given).
+ */
+export function presentFinding(f: Finding, light?: { attributionCount: number }) {
+  return {
+    id: f.id,
+    scanId: f.scanId,
+    severity: f.severity,
+    cve: f.cve,
+    publishedAt: f.publishedAt,
+    package: f.package,
+    installedVersion: f.installedVersion,
+    fixedVersion: f.fixedVersion,
+    path: f.path,
+    suppressed: f.suppressed,
+    suppressionReason: f.suppressionReason,
+    attributions: light ? [] : f.attributions,
+    summary: f.summary,
+    aliases: f.aliases,
+    packageRef: f.packageRef,
+    ...(light ? { attributionCount: light.attributionCount } : {}),
+  };
+}
