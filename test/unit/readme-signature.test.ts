@@ -10,13 +10,18 @@ import { signatureHeader } from '../../src/domain/webhooks/signature';
 const readme = fs.readFileSync(path.join(__dirname, '../../docs/integrations.md'), 'utf8');
 
 function snippet(marker: string, lang: string): string {
-  const m = readme.match(new RegExp(`<!-- ${marker} -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\`\\n`));
-  if (!m) throw new Error(`README has no ${lang} block after <!-- ${marker} -->`);
+  const m = readme.match(new RegExp(`<!-- ${marker} -->\\n+\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\`\\n`));
+  if (!m) throw new Error(`docs/integrations.md has no ${lang} block after <!-- ${marker} -->`);
   return m[1];
 }
 
 const secret = 'svc_whs_' + 'x'.repeat(40);
-const body = JSON.stringify({ id: 'evt_1', type: 'scan.completed', createdAt: '2026-11-23T10:00:00.000Z', data: { scan: { id: 'scn_1', note: 'ünïcode ✓' } } });
+const body = JSON.stringify({
+  id: 'evt_1',
+  type: 'scan.completed',
+  createdAt: '2026-11-23T10:00:00.000Z',
+  data: { scan: { id: 'scn_1', note: 'ünïcode ✓' } },
+});
 const now = () => Math.floor(Date.now() / 1000);
 
 /** [header, body, expected] cases: genuine ones (made by the service's code) and forgeries. */
@@ -38,7 +43,9 @@ function cases(): Array<{ name: string; header: string; body: string; valid: boo
 
 test('the service signs as the README says: hex HMAC-SHA256(secret, "<t>.<raw body>")', () => {
   const t = 1_700_000_000;
-  expect(signatureHeader(secret, body, t)).toBe(`t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`);
+  expect(signatureHeader(secret, body, t)).toBe(
+    `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`,
+  );
 });
 
 test('the Node snippet accepts genuine deliveries and refuses forgeries', () => {
@@ -51,7 +58,9 @@ test('the Node snippet accepts genuine deliveries and refuses forgeries', () => 
       `console.log(JSON.stringify(cases.map((c) => verifySvcSignature(${JSON.stringify(secret)}, c.header, Buffer.from(c.body, 'utf8')))));\n`,
   );
   const out = JSON.parse(execFileSync(process.execPath, [path.join(dir, 'run.mjs')], { encoding: 'utf8' }));
-  expect(Object.fromEntries(all.map((c, i) => [c.name, out[i]]))).toEqual(Object.fromEntries(all.map((c) => [c.name, c.valid])));
+  expect(Object.fromEntries(all.map((c, i) => [c.name, out[i]]))).toEqual(
+    Object.fromEntries(all.map((c) => [c.name, c.valid])),
+  );
 });
 
 test('the Python snippet accepts genuine deliveries and refuses forgeries', () => {
@@ -63,6 +72,10 @@ test('the Python snippet accepts genuine deliveries and refuses forgeries', () =
       `\n\nimport json, sys\ncases = json.loads(sys.stdin.read())\n` +
       `print(json.dumps([verify_svc_signature(${JSON.stringify(secret)}, c["header"], c["body"].encode("utf-8")) for c in cases]))\n`,
   );
-  const out = JSON.parse(execFileSync('python3', [path.join(dir, 'run.py')], { input: JSON.stringify(all), encoding: 'utf8' }));
-  expect(Object.fromEntries(all.map((c, i) => [c.name, out[i]]))).toEqual(Object.fromEntries(all.map((c) => [c.name, c.valid])));
+  const out = JSON.parse(
+    execFileSync('python3', [path.join(dir, 'run.py')], { input: JSON.stringify(all), encoding: 'utf8' }),
+  );
+  expect(Object.fromEntries(all.map((c, i) => [c.name, out[i]]))).toEqual(
+    Object.fromEntries(all.map((c) => [c.name, c.valid])),
+  );
 });
