@@ -29,7 +29,10 @@ module.exports = {
       comment: 'The domain uses no I/O or framework package (koa, Temporal, MongoDB, pino, piscina).',
       severity: 'error',
       from: { path: '^src/(domain|shared)/' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], path: 'node_modules/(koa|@koa|@temporalio|mongodb|pino|piscina|prom-client|nodemailer)(/|$)' },
+      to: {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'],
+        path: 'node_modules/(koa|@koa|@temporalio|mongodb|pino|piscina|prom-client|nodemailer)(/|$)',
+      },
     },
     {
       name: 'workflows-are-deterministic',
@@ -37,7 +40,10 @@ module.exports = {
         'Workflow code imports @temporalio/workflow, other workflow modules, the workflow contracts (names, inputs, retry policies, limits) and types only.',
       severity: 'error',
       from: { path: '^workflows/' },
-      to: { pathNot: '^(workflows/|node_modules/@temporalio/workflow/|src/temporal/[a-z-]+-workflow-contract\\.ts$)', dependencyTypesNot: ['type-only'] },
+      to: {
+        pathNot: '^(workflows/|node_modules/@temporalio/workflow/|src/temporal/[a-z-]+-workflow-contract\\.ts$)',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'workflow-contracts-are-deterministic',
@@ -55,14 +61,16 @@ module.exports = {
     },
     {
       name: 'temporal-not-http',
-      comment: 'Temporal code (client side, workflows, activities, workers) never imports HTTP: ports live in src/ports.ts.',
+      comment:
+        'Temporal code (client side, workflows, activities, workers) never imports HTTP: ports live in src/ports.ts.',
       severity: 'error',
       from: { path: '^(src/temporal|workflows|activities|workers)/' },
       to: { path: '^src/http/' },
     },
     {
       name: 'below-http-not-http',
-      comment: 'Only the processes (src/main.ts, src/cli) wire HTTP in: presenters, sweepers, ports, pool and infra never import it.',
+      comment:
+        'Only the processes (src/main.ts, src/cli) wire HTTP in: presenters, sweepers, ports, pool and infra never import it.',
       severity: 'error',
       from: { path: '^src/(presenters|sweepers|ports\\.ts|pool|infra|metrics|advisories)' },
       to: { path: '^src/http/' },

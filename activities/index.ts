@@ -75,10 +75,17 @@ export function createActivities(deps: ActivityDeps) {
    * soon as its batch is done, followed by a heartbeat that lists it. A retried attempt (worker killed, timeout)
    * reads its last heartbeat and runs only what is missing.
    */
-  async function attributeSharded(scanId: string, inputs: Awaited<ReturnType<typeof loadScanInputs>>, matches: Match[]) {
+  async function attributeSharded(
+    scanId: string,
+    inputs: Awaited<ReturnType<typeof loadScanInputs>>,
+    matches: Match[],
+  ) {
     const built = engine.graphOf(inputs);
     const shards = planShards(built.graph, ATTRIBUTION_SHARDS);
-    const vulnerable = vulnerableMask(built, matches.map((m) => m.nodeId));
+    const vulnerable = vulnerableMask(
+      built,
+      matches.map((m) => m.nodeId),
+    );
     const info = Context.current().info;
     const prior = info.heartbeatDetails as AttributionProgress | undefined;
     const counts = new Map<number, ShardCounts>();
@@ -92,14 +99,24 @@ export function createActivities(deps: ActivityDeps) {
         shards.map(async (_, k) => {
           const meta = await getWorkMeta(deps.store, scanId, `attr:${k}`);
           if (meta) counts.set(k, meta as ShardCounts);
-          else if (listed.has(k)) deps.logger.warn({ scanId, shard: k }, 'shard listed in the heartbeat is missing; running it again');
+          else if (listed.has(k))
+            deps.logger.warn({ scanId, shard: k }, 'shard listed in the heartbeat is missing; running it again');
         }),
       );
-      deps.logger.info({ scanId, attempt: info.attempt, listed: listed.size, resumed: counts.size, shards: shards.length }, 'attribution resumed');
+      deps.logger.info(
+        { scanId, attempt: info.attempt, listed: listed.size, resumed: counts.size, shards: shards.length },
+        'attribution resumed',
+      );
     }
     const resumed = counts.size;
     const pool = shardRunner();
-    const progress = (): AttributionProgress => ({ stage: 'attributing', shards: shards.length, done: [...counts.keys()].sort((a, b) => a - b), threads: pool.threads, resumed });
+    const progress = (): AttributionProgress => ({
+      stage: 'attributing',
+      shards: shards.length,
+      done: [...counts.keys()].sort((a, b) => a - b),
+      threads: pool.threads,
+      resumed,
+    });
     heartbeat(progress());
     const ticker = setInterval(() => heartbeat(progress()), 2000); // liveness while long shards run
     const abort = new AbortController();
@@ -108,7 +125,16 @@ export function createActivities(deps: ActivityDeps) {
       const pending = shards.map((_, k) => k).filter((k) => !counts.has(k));
       await Promise.all(
         planBatches(built.graph, shards, pending, pool.threads).map(async (batch) => {
-          const outs = await pool.run({ graph: built.graph, shards: batch.map((k) => shards[k]), vulnerable, maxSegments: MAX_PATH_SEGMENTS, maxCharacters: MAX_PATH_CHARACTERS }, abort.signal);
+          const outs = await pool.run(
+            {
+              graph: built.graph,
+              shards: batch.map((k) => shards[k]),
+              vulnerable,
+              maxSegments: MAX_PATH_SEGMENTS,
+              maxCharacters: MAX_PATH_CHARACTERS,
+            },
+            abort.signal,
+          );
           await Promise.all(
             outs.map(async (out, i) => {
               const c: ShardCounts = { segments: out.segments, characters: out.characters, overBudget: out.overBudget };
@@ -123,7 +149,8 @@ export function createActivities(deps: ActivityDeps) {
       checkShardBudget([...counts.values()]);
     } catch (err) {
       abort.abort();
-      if (err instanceof AttributionLimitExceeded) throw ApplicationFailure.nonRetryable(err.message, 'attribution_limit_exceeded');
+      if (err instanceof AttributionLimitExceeded)
+        throw ApplicationFailure.nonRetryable(err.message, 'attribution_limit_exceeded');
       throw err;
     } finally {
       clearInterval(ticker);
@@ -161,102 +188,145 @@ export function createActivities(deps: ActivityDeps) {
     return r;
   }
 
-  return { ...withOutagePatience(timedStages({
-    /** Load the stored snapshot, check it again in depth, pin the advisory generation, mark the scan running. */
-    async prepareScan({ scanId }: { scanId: string }) {
-      const r = await prepared(scanId);
-      await r.running;
-      return r.summary;
-    },
+  return {
+    ...withOutagePatience(
+      timedStages(
+        {
+          /** Load the stored snapshot, check it again in depth, pin the advisory generation, mark the scan running. */
+          async prepareScan({ scanId }: { scanId: string }) {
+            const r = await prepared(scanId);
+            await r.running;
+            return r.summary;
+          },
 
-    /** Match every third-party package against the pinned advisory generation. */
-    async matchAdvisories({ scanId, generation }: { scanId: string; generation: string | null }) {
-      const inputs = await loadScanInputs(ctx, scanId);
-      heartbeat({ stage: 'matching', packages: inputs.snapshot.nodes.length });
-      const r = await engine.computeMatches(ctx, scanId, inputs, generation);
-      await putWork(deps.store, scanId, 'matches', { matches: r.matches, unmatchedVersions: r.unmatchedVersions } satisfies StoredMatches);
-      heartbeat({ stage: 'matching', packages: inputs.snapshot.nodes.length, findings: r.matches.length, unmatchedVersions: r.unmatchedVersions });
-      return { findings: r.matches.length, unmatchedVersions: r.unmatchedVersions };
-    },
+          /** Match every third-party package against the pinned advisory generation. */
+          async matchAdvisories({ scanId, generation }: { scanId: string; generation: string | null }) {
+            const inputs = await loadScanInputs(ctx, scanId);
+            heartbeat({ stage: 'matching', packages: inputs.snapshot.nodes.length });
+            const r = await engine.computeMatches(ctx, scanId, inputs, generation);
+            await putWork(deps.store, scanId, 'matches', {
+              matches: r.matches,
+              unmatchedVersions: r.unmatchedVersions,
+            } satisfies StoredMatches);
+            heartbeat({
+              stage: 'matching',
+              packages: inputs.snapshot.nodes.length,
+              findings: r.matches.length,
+              unmatchedVersions: r.unmatchedVersions,
+            });
+            return { findings: r.matches.length, unmatchedVersions: r.unmatchedVersions };
+          },
 
-    /** Derive the display path of every finding; over the output budget the scan fails, keeping nothing. */
-    async derivePaths({ scanId }: { scanId: string }) {
-      const [inputs, stored] = await Promise.all([loadScanInputs(ctx, scanId), getWork<StoredMatches>(deps.store, scanId, 'matches')]);
-      if (inputs.snapshot.schemaVersion === 2) return attributeSharded(scanId, inputs, stored.matches);
-      heartbeat({ stage: 'attributing', findings: stored.matches.length, roots: inputs.snapshot.roots.length });
-      const r = pathsOrFail(engine.computePaths(inputs, stored.matches));
-      await putWork(deps.store, scanId, 'paths', [...r.paths.entries()]);
-      return { segments: r.segments, characters: r.characters, shards: 0, resumed: 0 };
-    },
+          /** Derive the display path of every finding; over the output budget the scan fails, keeping nothing. */
+          async derivePaths({ scanId }: { scanId: string }) {
+            const [inputs, stored] = await Promise.all([
+              loadScanInputs(ctx, scanId),
+              getWork<StoredMatches>(deps.store, scanId, 'matches'),
+            ]);
+            if (inputs.snapshot.schemaVersion === 2) return attributeSharded(scanId, inputs, stored.matches);
+            heartbeat({ stage: 'attributing', findings: stored.matches.length, roots: inputs.snapshot.roots.length });
+            const r = pathsOrFail(engine.computePaths(inputs, stored.matches));
+            await putWork(deps.store, scanId, 'paths', [...r.paths.entries()]);
+            return { segments: r.segments, characters: r.characters, shards: 0, resumed: 0 };
+          },
 
-    /** Apply suppressions, write the findings, then publish them with one update of the scan document. */
-    async publishResults({ scanId, generation }: { scanId: string; generation: string | null }) {
-      // A retry after a publish whose completion was lost: the scan is already published, report it again.
-      const done = await engine.getScan(deps.store, scanId);
-      if (done?.status === 'completed') {
-        await engine.emitTerminal(ctx, scanId, done); // the attempt that published may have failed on its emission
-        return { findings: done.findingCount ?? 0, suppressed: done.suppressed ?? 0 };
-      }
-      const [inputs, stored] = await Promise.all([loadScanInputs(ctx, scanId), getWork<StoredMatches>(deps.store, scanId, 'matches')]);
-      const derived =
-        inputs.snapshot.schemaVersion === 2
-          ? await storedAttribution(scanId, inputs)
-          : { paths: new Map(await getWork<Array<[string, string[]]>>(deps.store, scanId, 'paths')), modules: [] };
-      const published = await engine.publish(ctx, scanId, inputs, stored as MatchResult, derived, generation);
-      recordScanCompleted();
-      return published;
-    },
+          /** Apply suppressions, write the findings, then publish them with one update of the scan document. */
+          async publishResults({ scanId, generation }: { scanId: string; generation: string | null }) {
+            // A retry after a publish whose completion was lost: the scan is already published, report it again.
+            const done = await engine.getScan(deps.store, scanId);
+            if (done?.status === 'completed') {
+              await engine.emitTerminal(ctx, scanId, done); // the attempt that published may have failed on its emission
+              return { findings: done.findingCount ?? 0, suppressed: done.suppressed ?? 0 };
+            }
+            const [inputs, stored] = await Promise.all([
+              loadScanInputs(ctx, scanId),
+              getWork<StoredMatches>(deps.store, scanId, 'matches'),
+            ]);
+            const derived =
+              inputs.snapshot.schemaVersion === 2
+                ? await storedAttribution(scanId, inputs)
+                : {
+                    paths: new Map(await getWork<Array<[string, string[]]>>(deps.store, scanId, 'paths')),
+                    modules: [],
+                  };
+            const published = await engine.publish(ctx, scanId, inputs, stored as MatchResult, derived, generation);
+            recordScanCompleted();
+            return published;
+          },
 
-    /**
-     * The fast path for small snapshots, run as one local activity: the same steps in one process, nothing written
-     * between them. Retried as a whole; idempotent like the steps it runs.
-     */
-    async scanSmall({ scanId }: { scanId: string }) {
-      const { summary, inputs, running } = await prepared(scanId);
-      if (inputs.scan.status === 'completed') {
-        // A retry after the publish landed (the attempt failed after it, on its emission say): emit, report it again.
-        await engine.emitTerminal(ctx, scanId, inputs.scan);
-        return { ...summary, findings: inputs.scan.findingCount ?? 0, suppressed: inputs.scan.suppressed ?? 0, segments: 0 };
-      }
-      const m = await engine.computeMatches(ctx, scanId, inputs, summary.generation);
-      const derived = engine.computePaths(inputs, m.matches);
-      await running; // the status write lands before anything else may
-      const p = pathsOrFail(derived);
-      const published = await engine.publish(ctx, scanId, inputs, m, p, summary.generation, false);
-      recordScanCompleted();
-      return { ...summary, ...published, segments: p.segments };
-    },
+          /**
+           * The fast path for small snapshots, run as one local activity: the same steps in one process, nothing written
+           * between them. Retried as a whole; idempotent like the steps it runs.
+           */
+          async scanSmall({ scanId }: { scanId: string }) {
+            const { summary, inputs, running } = await prepared(scanId);
+            if (inputs.scan.status === 'completed') {
+              // A retry after the publish landed (the attempt failed after it, on its emission say): emit, report it again.
+              await engine.emitTerminal(ctx, scanId, inputs.scan);
+              return {
+                ...summary,
+                findings: inputs.scan.findingCount ?? 0,
+                suppressed: inputs.scan.suppressed ?? 0,
+                segments: 0,
+              };
+            }
+            const m = await engine.computeMatches(ctx, scanId, inputs, summary.generation);
+            const derived = engine.computePaths(inputs, m.matches);
+            await running; // the status write lands before anything else may
+            const p = pathsOrFail(derived);
+            const published = await engine.publish(ctx, scanId, inputs, m, p, summary.generation, false);
+            recordScanCompleted();
+            return { ...summary, ...published, segments: p.segments };
+          },
 
-    /** The advisory-refresh schedule's work: pull ADVISORY_SOURCES into a new generation. */
-    async syncAdvisorySources() {
-      const sources = configuredSources();
-      const r = await syncAdvisories(deps.store, sources, { onProgress: (message) => heartbeat({ message }) });
-      const failed = r.sources.filter((s) => s.status === 'failed');
-      for (const f of failed) deps.logger.warn({ source: f.source, reason: f.reason, attempts: f.attempts }, 'advisory source failed');
-      for (const f of r.failedFiles) deps.logger.warn({ file: f.source, reason: f.reason }, 'advisory file failed (skipped, the rest of its source applied)');
-      deps.logger.info({ generation: r.generation, new: r.new, updated: r.updated, withdrawn: r.withdrawn }, 'advisories synced');
-      return { generation: r.generation, applied: r.sources.length - failed.length, failed: failed.length, failedFiles: r.failedFiles.length };
-    },
+          /** The advisory-refresh schedule's work: pull ADVISORY_SOURCES into a new generation. */
+          async syncAdvisorySources() {
+            const sources = configuredSources();
+            const r = await syncAdvisories(deps.store, sources, { onProgress: (message) => heartbeat({ message }) });
+            const failed = r.sources.filter((s) => s.status === 'failed');
+            for (const f of failed)
+              deps.logger.warn({ source: f.source, reason: f.reason, attempts: f.attempts }, 'advisory source failed');
+            for (const f of r.failedFiles)
+              deps.logger.warn(
+                { file: f.source, reason: f.reason },
+                'advisory file failed (skipped, the rest of its source applied)',
+              );
+            deps.logger.info(
+              { generation: r.generation, new: r.new, updated: r.updated, withdrawn: r.withdrawn },
+              'advisories synced',
+            );
+            return {
+              generation: r.generation,
+              applied: r.sources.length - failed.length,
+              failed: failed.length,
+              failedFiles: r.failedFiles.length,
+            };
+          },
 
-    async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {
-      await engine.fail(ctx, scanId, reason, message);
-      await paged.forget(scanId);
-      recordScanFailed(reason);
-    },
+          async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {
+            await engine.fail(ctx, scanId, reason, message);
+            await paged.forget(scanId);
+            recordScanFailed(reason);
+          },
 
-    // Paged scans: planAttribution, attributeShard (one per shard), publishPaged.
-    ...paged.activities,
+          // Paged scans: planAttribution, attributeShard (one per shard), publishPaged.
+          ...paged.activities,
 
-    /**
-     * publishPaged emits through engine.publish; its retry after the scan was published (it reports the scan again)
-     * emits here, unless this process emitted already.
-     */
-    async publishPaged(input: { scanId: string; generation: string | null }) {
-      const r = await paged.activities.publishPaged(input);
-      if (!deps.events?.emitted(input.scanId, 'scan.completed')) await engine.emitTerminal(ctx, input.scanId);
-      return r;
-    },
-  }, SCAN_STAGES)), ...createWebhookActivities({ store: deps.store, logger: deps.logger, webhooks: deps.webhooks }) };
+          /**
+           * publishPaged emits through engine.publish; its retry after the scan was published (it reports the scan again)
+           * emits here, unless this process emitted already.
+           */
+          async publishPaged(input: { scanId: string; generation: string | null }) {
+            const r = await paged.activities.publishPaged(input);
+            if (!deps.events?.emitted(input.scanId, 'scan.completed')) await engine.emitTerminal(ctx, input.scanId);
+            return r;
+          },
+        },
+        SCAN_STAGES,
+      ),
+    ),
+    ...createWebhookActivities({ store: deps.store, logger: deps.logger, webhooks: deps.webhooks }),
+  };
 }
 
 export type { ShardRunner };

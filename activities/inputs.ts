@@ -25,10 +25,13 @@ export interface ScanInputs {
  * (WORKER_SNAPSHOT_CACHE_BYTES, 64 MiB: six of the largest bodies; a parsed graph takes a few times its JSON).
  */
 export const WORKER_SNAPSHOT_CACHE_BYTES = 64 * 1024 * 1024;
-const snapshots = byteBoundedCache<ParsedSnapshot, Store>(envInt('WORKER_SNAPSHOT_CACHE_BYTES', WORKER_SNAPSHOT_CACHE_BYTES), async (scanId, store) => {
-  const parsed = await readScanSnapshot(store, scanId);
-  return { value: parsed, bytes: parsed.bytes };
-});
+const snapshots = byteBoundedCache<ParsedSnapshot, Store>(
+  envInt('WORKER_SNAPSHOT_CACHE_BYTES', WORKER_SNAPSHOT_CACHE_BYTES),
+  async (scanId, store) => {
+    const parsed = await readScanSnapshot(store, scanId);
+    return { value: parsed, bytes: parsed.bytes };
+  },
+);
 
 /** The parsed snapshot of a scan (read and parsed once per worker while the scan is in flight). */
 export function loadSnapshot(deps: ScanEngineDeps, scanId: string): Promise<{ snapshot: Snapshot; bytes: number }> {

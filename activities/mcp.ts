@@ -45,7 +45,12 @@ const missing = (scanId: string) => ApplicationFailure.nonRetryable(`MCP scan ${
 const storedTransport = (t: string): McpStoredServer['transport'] => (t === 'http' || t === 'sse' ? t : 'stdio');
 
 export function identityOfStored(server: McpStoredServer): McpIdentity {
-  return identityOf({ transport: server.transport, command: server.command ?? undefined, args: server.args, url: server.url ?? undefined });
+  return identityOf({
+    transport: server.transport,
+    command: server.command ?? undefined,
+    args: server.args,
+    url: server.url ?? undefined,
+  });
 }
 
 /**
@@ -54,7 +59,9 @@ export function identityOfStored(server: McpStoredServer): McpIdentity {
  */
 export async function processMcpScan(deps: McpActivityDeps, scan: McpScanDoc): Promise<Omit<McpScanSummary, 'status'>> {
   const { store } = deps;
-  const entries = scan.clients.flatMap((c) => c.servers.map((server) => ({ client: c.client, configPath: c.configPath, server, id: identityOfStored(server) })));
+  const entries = scan.clients.flatMap((c) =>
+    c.servers.map((server) => ({ client: c.client, configPath: c.configPath, server, id: identityOfStored(server) })),
+  );
   // The stored inputSchema is JSON text: each tool's definition as it was, for its hash and its evaluation.
   const tools = entries.map((e) => (e.server.tools ?? []).map(toolDefinition));
   const hashes = tools.map((list) => new Map(list.map((t) => [t.name, toolHash(t)] as const)));
@@ -63,17 +70,27 @@ export async function processMcpScan(deps: McpActivityDeps, scan: McpScanDoc): P
     upsertMcpServers(
       store,
       scan.orgId,
-      entries.map((e) => ({ identity: e.id.identity, kind: e.id.kind, transport: storedTransport(e.server.transport), name: e.server.name, version: e.id.version })),
+      entries.map((e) => ({
+        identity: e.id.identity,
+        kind: e.id.kind,
+        transport: storedTransport(e.server.transport),
+        name: e.server.name,
+        version: e.id.version,
+      })),
       scan.receivedAt,
     ),
     pinMcpTools(
       store,
       scan.orgId,
       scan._id,
-      entries.flatMap((e, k) => [...hashes[k]].map(([tool, hash]) => ({ identity: e.id.identity, version: e.id.version, tool, hash }))),
+      entries.flatMap((e, k) =>
+        [...hashes[k]].map(([tool, hash]) => ({ identity: e.id.identity, version: e.id.version, tool, hash })),
+      ),
       scan.receivedAt,
     ),
-    store.c.mcpRegistry.find({ orgId: scan.orgId }, { projection: { _id: 1, identity: 1, versions: 1, decision: 1 } }).toArray() as Promise<RegistryRule[]>,
+    store.c.mcpRegistry
+      .find({ orgId: scan.orgId }, { projection: { _id: 1, identity: 1, versions: 1, decision: 1 } })
+      .toArray() as Promise<RegistryRule[]>,
     currentGeneration(store).then((generation) => advisoryIndex(deps, generation)),
   ]);
   // The servers of each client on this host (all its config paths in this scan), for tool_shadowing.
@@ -94,13 +111,24 @@ export async function processMcpScan(deps: McpActivityDeps, scan: McpScanDoc): P
       if (pin) serverPins.set(tool, { hash: pin.hash, firstSeenAt: pin.firstSeenAt });
     }
     const peers = (byClient.get(e.client) ?? []).filter((p) => p.name !== e.server.name);
-    const issues = evaluateServer({ serverId, server: e.server, id: e.id, registry, advisories, tools: tools[k], toolHashes: hashes[k], pins: serverPins, peers });
+    const issues = evaluateServer({
+      serverId,
+      server: e.server,
+      id: e.id,
+      registry,
+      advisories,
+      tools: tools[k],
+      toolHashes: hashes[k],
+      pins: serverPins,
+      peers,
+    });
     all.push(...issues);
     const key = JSON.stringify([e.client, e.configPath]);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { client: e.client, configPath: e.configPath, placements: [] }));
     // Two entries of one name in one config path (a malformed file): one placement, the first.
-    if (!g.placements.some((p) => p.name === e.server.name)) g.placements.push({ name: e.server.name, serverId, identity: e.id.identity, version: e.id.version, issues });
+    if (!g.placements.some((p) => p.name === e.server.name))
+      g.placements.push({ name: e.server.name, serverId, identity: e.id.identity, version: e.id.version, issues });
   });
   // A config path listed with no servers: its earlier placements go.
   for (const c of scan.clients) {
@@ -123,22 +151,43 @@ export function createMcpActivities(deps: McpActivityDeps) {
       const scan = await markMcpRunning(deps.store, scanId);
       if (!scan) throw missing(scanId);
       const servers = scan.clients.reduce((n, c) => n + c.servers.length, 0);
-      return { status: scan.status, clients: scan.clients.length, servers, tools: scan.clients.reduce((n, c) => n + c.servers.reduce((m, s) => m + (s.tools?.length ?? 0), 0), 0) };
+      return {
+        status: scan.status,
+        clients: scan.clients.length,
+        servers,
+        tools: scan.clients.reduce((n, c) => n + c.servers.reduce((m, s) => m + (s.tools?.length ?? 0), 0), 0),
+      };
     },
 
     /** Inventory, pins, issues and placements; a scan already terminal is reported as stored. */
     async mcpScanProcess({ scanId }: { scanId: string }): Promise<McpScanSummary> {
       const scan = await load(scanId);
       if (scan.status === 'completed' || scan.status === 'failed') {
-        return { status: scan.status, servers: scan.servers ?? 0, issues: scan.issues ?? {}, groups: { written: 0, skipped: 0 } };
+        return {
+          status: scan.status,
+          servers: scan.servers ?? 0,
+          issues: scan.issues ?? {},
+          groups: { written: 0, skipped: 0 },
+        };
       }
       const r = await processMcpScan(deps, scan);
-      deps.logger.info({ scanId, orgId: scan.orgId, servers: r.servers, issues: r.issues, groups: r.groups }, 'MCP scan processed');
+      deps.logger.info(
+        { scanId, orgId: scan.orgId, servers: r.servers, issues: r.issues, groups: r.groups },
+        'MCP scan processed',
+      );
       return { status: scan.status, ...r };
     },
 
     /** running → completed with the counts (a retry after it landed changes nothing). */
-    async mcpScanComplete({ scanId, servers, issues }: { scanId: string; servers: number; issues: Partial<Record<McpIssueCode, number>> }) {
+    async mcpScanComplete({
+      scanId,
+      servers,
+      issues,
+    }: {
+      scanId: string;
+      servers: number;
+      issues: Partial<Record<McpIssueCode, number>>;
+    }) {
       await completeMcpScan(deps.store, scanId, servers, issues);
       const scan = await load(scanId);
       return { status: scan.status };

@@ -13,9 +13,15 @@ export function outageAware<A extends unknown[], R>(fn: (...args: A) => Promise<
     } catch (err) {
       if (err instanceof ApplicationFailure) throw err; // the activity decided already (non-retryable reasons)
       const message = err instanceof Error ? err.message : String(err);
-      if (isDatabaseUnavailable(err)) throw ApplicationFailure.retryable(`the database is unreachable: ${message}`, DATABASE_UNAVAILABLE);
+      if (isDatabaseUnavailable(err))
+        throw ApplicationFailure.retryable(`the database is unreachable: ${message}`, DATABASE_UNAVAILABLE);
       if (Context.current().info.attempt >= FAULT_ATTEMPTS) {
-        throw ApplicationFailure.create({ message, type: 'internal_error', nonRetryable: true, cause: err instanceof Error ? err : undefined });
+        throw ApplicationFailure.create({
+          message,
+          type: 'internal_error',
+          nonRetryable: true,
+          cause: err instanceof Error ? err : undefined,
+        });
       }
       throw err;
     }

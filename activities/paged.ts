@@ -11,10 +11,22 @@ import { moduleRank, orderModules, type ScanModule } from '../src/domain/attribu
 import { planShards, vulnerableMask } from '../src/domain/attribution/v2-assemble';
 import type { BuiltGraph } from '../src/domain/attribution/v2-graph';
 import { assemblePackage, indexShardOutputs, shortestPaths, type ShardIndex } from '../src/domain/attribution/v2-paged';
-import { ScopeIndexBuilder, indexedModuleCounts, listItem, packageIdOf, pathItem } from '../src/domain/attribution/views';
+import {
+  ScopeIndexBuilder,
+  indexedModuleCounts,
+  listItem,
+  packageIdOf,
+  pathItem,
+} from '../src/domain/attribution/views';
 import type { Finding, Snapshot } from '../src/shared/types';
 import type { ShardRunner } from '../src/pool/attribution-pool';
-import { AttributionWriter, clearAttributions, getShardOutput, putShardOutput, shardMeta } from '../src/storage/attributions';
+import {
+  AttributionWriter,
+  clearAttributions,
+  getShardOutput,
+  putShardOutput,
+  shardMeta,
+} from '../src/storage/attributions';
 import { getWork } from '../src/storage/activity-work';
 import { recordScanCompleted } from '../src/metrics/worker';
 import { Lru } from './cache';
@@ -85,10 +97,25 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
     let p = graphs.get(scanId);
     if (!p) {
       p = (async () => {
-        const [inputs, stored] = await Promise.all([loadScanInputs(deps, scanId), getWork<StoredMatches>(store, scanId, 'matches')]);
-        if (inputs.snapshot.schemaVersion !== 2) throw ApplicationFailure.nonRetryable(`scan ${scanId} is paged but its snapshot is not v2`, 'invalid_snapshot');
+        const [inputs, stored] = await Promise.all([
+          loadScanInputs(deps, scanId),
+          getWork<StoredMatches>(store, scanId, 'matches'),
+        ]);
+        if (inputs.snapshot.schemaVersion !== 2)
+          throw ApplicationFailure.nonRetryable(
+            `scan ${scanId} is paged but its snapshot is not v2`,
+            'invalid_snapshot',
+          );
         const built = engine.graphOf(inputs);
-        return { inputs, built, shards: planShards(built.graph, PAGED_SHARDS), vulnerable: vulnerableMask(built, stored.matches.map((m) => m.nodeId)) };
+        return {
+          inputs,
+          built,
+          shards: planShards(built.graph, PAGED_SHARDS),
+          vulnerable: vulnerableMask(
+            built,
+            stored.matches.map((m) => m.nodeId),
+          ),
+        };
       })();
       p.catch(() => graphs.delete(scanId));
       graphs.set(scanId, p);
@@ -101,7 +128,15 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
    * attributionCount, then the scope index and the per-module counts. Called by publish() before anything else is
    * written; a retried completion starts again from nothing (AttributionWriter.start).
    */
-  async function storeAttributions(scanId: string, snapshot: Snapshot, g: PagedGraph, index: ShardIndex, modules: ScanModule[], matches: Match[], findings: PagedFinding[]): Promise<number> {
+  async function storeAttributions(
+    scanId: string,
+    snapshot: Snapshot,
+    g: PagedGraph,
+    index: ShardIndex,
+    modules: ScanModule[],
+    matches: Match[],
+    findings: PagedFinding[],
+  ): Promise<number> {
     const nodeOf = new Map(matches.map((m) => [findingId(scanId, m.group.key, m.name, m.version), m.nodeId]));
     const byNode = new Map<string, number[]>();
     findings.forEach((f, i) => {
@@ -118,7 +153,8 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
     let total = 0;
     for (const [node, positions] of byNode) {
       const target = g.built.labelOf.get(node);
-      const attributions = target === undefined ? [] : assemblePackage(snapshot.roots, g.built.labels, index, target, rank);
+      const attributions =
+        target === undefined ? [] : assemblePackage(snapshot.roots, g.built.labels, index, target, rank);
       for (const p of positions) {
         findings[p].attributions = [];
         findings[p].attributionCount = attributions.length;
@@ -127,7 +163,11 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
       total += attributions.length;
       scope.add(positions, attributions);
       const pkg = packageIdOf(findings[positions[0]]);
-      await writer.putPackage(pkg, attributions.map((a) => listItem(pkg, a)), attributions.map(pathItem));
+      await writer.putPackage(
+        pkg,
+        attributions.map((a) => listItem(pkg, a)),
+        attributions.map(pathItem),
+      );
     }
     const entries = scope.entries();
     await writer.putScopes(entries);
@@ -139,23 +179,47 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
   const activities = {
     /** Builds the graph (cached on this worker) and returns the size of the shard plan the workflow fans out over. */
     async planAttribution({ scanId }: { scanId: string }) {
-      const g = await withHeartbeats(() => ({ stage: 'planning' }), () => pagedGraph(scanId));
-      return { shards: g.shards.length, roots: g.built.graph.resRoot.length, vertices: g.built.graph.label.length, edges: g.built.graph.targets.length };
+      const g = await withHeartbeats(
+        () => ({ stage: 'planning' }),
+        () => pagedGraph(scanId),
+      );
+      return {
+        shards: g.shards.length,
+        roots: g.built.graph.resRoot.length,
+        vertices: g.built.graph.label.length,
+        edges: g.built.graph.targets.length,
+      };
     },
 
     /** Walks one shard of the plan on the attribution pool and stores its output; a stored shard is not walked again. */
     async attributeShard({ scanId, shard }: { scanId: string; shard: number }) {
       const stored = await shardMeta(store, scanId, shard);
       if (stored) return { shard, segments: stored.segments, characters: stored.characters, reused: true };
-      const g = await withHeartbeats(() => ({ stage: 'planning', shard }), () => pagedGraph(scanId));
-      if (!(shard >= 0 && shard < g.shards.length)) throw ApplicationFailure.nonRetryable(`shard ${shard} is outside the plan of ${g.shards.length}`, 'internal_error');
+      const g = await withHeartbeats(
+        () => ({ stage: 'planning', shard }),
+        () => pagedGraph(scanId),
+      );
+      if (!(shard >= 0 && shard < g.shards.length))
+        throw ApplicationFailure.nonRetryable(
+          `shard ${shard} is outside the plan of ${g.shards.length}`,
+          'internal_error',
+        );
       await shardBarrier(scanId, shard);
       const signal = Context.current().cancellationSignal;
       const out = await withHeartbeats(
         () => ({ stage: 'attributing', shard, of: g.shards.length }),
         async () => {
           try {
-            const [o] = await shardRunner().run({ graph: g.built.graph, shards: [g.shards[shard]], vulnerable: g.vulnerable, maxSegments: Infinity, maxCharacters: Infinity }, signal);
+            const [o] = await shardRunner().run(
+              {
+                graph: g.built.graph,
+                shards: [g.shards[shard]],
+                vulnerable: g.vulnerable,
+                maxSegments: Infinity,
+                maxCharacters: Infinity,
+              },
+              signal,
+            );
             return o;
           } catch (err) {
             if (signal.aborted) throw new CancelledFailure('shard cancelled');
@@ -170,7 +234,8 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
     /** Assembles and stores the attributions, writes the findings (attributions [], attributionCount) and completes. */
     async publishPaged({ scanId, generation }: { scanId: string; generation: string | null }) {
       const done = await engine.getScan(store, scanId);
-      if (done?.status === 'completed') return { findings: done.findingCount ?? 0, suppressed: done.suppressed ?? 0, attributions: -1 };
+      if (done?.status === 'completed')
+        return { findings: done.findingCount ?? 0, suppressed: done.suppressed ?? 0, attributions: -1 };
       let attributions = 0;
       const published = await withHeartbeats(
         () => ({ stage: 'publishing' }),
@@ -180,9 +245,26 @@ export function createPagedActivities(deps: ScanEngineDeps, shardRunner: () => S
           const index = indexShardOutputs(await Promise.all(g.shards.map((_, k) => getShardOutput(store, scanId, k))));
           const modules = orderModules(inputs.snapshot.modules ?? []);
           const derived = { paths: shortestPaths(index, g.built.labels), modules };
-          return engine.publish(deps, scanId, inputs, stored as MatchResult, derived, generation, true, async (findings) => {
-            attributions = await storeAttributions(scanId, inputs.snapshot, g, index, modules, stored.matches, findings);
-          });
+          return engine.publish(
+            deps,
+            scanId,
+            inputs,
+            stored as MatchResult,
+            derived,
+            generation,
+            true,
+            async (findings) => {
+              attributions = await storeAttributions(
+                scanId,
+                inputs.snapshot,
+                g,
+                index,
+                modules,
+                stored.matches,
+                findings,
+              );
+            },
+          );
         },
       );
       graphs.delete(scanId);

@@ -67,7 +67,8 @@ export async function prepare(deps: ScanEngineDeps, scanId: string): Promise<Pre
   const parsed = loadSnapshot(deps, scanId);
   parsed.catch(() => undefined); // awaited below, unless the scan turns out unsupported first
   const [scan, current] = await Promise.all([loadScan(deps, scanId), currentGeneration(deps.store)]);
-  if (!rulesFor(scan.ecosystem)) return { kind: 'unsupported', message: `ecosystem ${scan.ecosystem} is not supported yet` };
+  if (!rulesFor(scan.ecosystem))
+    return { kind: 'unsupported', message: `ecosystem ${scan.ecosystem} is not supported yet` };
   // The generation is pinned on the first attempt: a retry, or an import finishing mid-scan, never changes it.
   const generation = scan.advisoryGeneration !== undefined ? scan.advisoryGeneration : current;
   const running = scan.status === 'queued' ? markRunning(deps.store, scanId, generation ?? null) : Promise.resolve();
@@ -84,13 +85,31 @@ export async function prepare(deps: ScanEngineDeps, scanId: string): Promise<Pre
     return { kind: 'invalid', message: err instanceof ApiError ? err.message : String(err) };
   }
   const inputs: ScanInputs = { scan, snapshot, bytes };
-  return { kind: 'ok', inputs, running, summary: { ecosystem: scan.ecosystem, nodeCount: scan.nodeCount, generation: generation ?? null, schemaVersion: scan.schemaVersion } };
+  return {
+    kind: 'ok',
+    inputs,
+    running,
+    summary: {
+      ecosystem: scan.ecosystem,
+      nodeCount: scan.nodeCount,
+      generation: generation ?? null,
+      schemaVersion: scan.schemaVersion,
+    },
+  };
 }
 
-export async function computeMatches(deps: ScanEngineDeps, scanId: string, inputs: ScanInputs, generation: string | null): Promise<MatchResult> {
+export async function computeMatches(
+  deps: ScanEngineDeps,
+  scanId: string,
+  inputs: ScanInputs,
+  generation: string | null,
+): Promise<MatchResult> {
   const result = matchSnapshot(inputs.snapshot, await advisoryIndex(deps, generation));
   if (result.unmatchedVersions > 0) {
-    deps.logger.warn({ scanId, unmatchedVersions: result.unmatchedVersions, examples: result.unmatched.slice(0, 5) }, 'versions the ecosystem rules could not parse');
+    deps.logger.warn(
+      { scanId, unmatchedVersions: result.unmatchedVersions, examples: result.unmatched.slice(0, 5) },
+      'versions the ecosystem rules could not parse',
+    );
   }
   return result;
 }
@@ -102,7 +121,8 @@ export interface Derived {
   modules: ScanModule[];
 }
 
-export type PathsResult = ({ kind: 'ok'; segments: number; characters: number } & Derived) | { kind: 'over_budget'; message: string };
+export type PathsResult =
+  ({ kind: 'ok'; segments: number; characters: number } & Derived) | { kind: 'over_budget'; message: string };
 
 const overBudget = (err: unknown): PathsResult => {
   if (err instanceof AttributionLimitExceeded) return { kind: 'over_budget', message: err.message };
@@ -161,8 +181,25 @@ export function assembleStored(inputs: ScanInputs, outputs: Int32Array[]): Paths
  * `before` (paged scans) runs on the built findings before anything is written: it stores their attributions apart
  * and sets each finding's attributionCount (activities/paged.ts).
  */
-export async function publish(deps: EngineDeps, scanId: string, inputs: ScanInputs, m: MatchResult, derived: Derived, generation: string | null, intermediates = true, before?: (findings: ReturnType<typeof buildFindings>['findings']) => Promise<void>) {
-  const built = buildFindings({ scanId, projectId: inputs.scan.projectId, snapshot: inputs.snapshot, matches: m.matches, paths: derived.paths, attributions: derived.attributions, processingDay: new Date().toISOString().slice(0, 10) });
+export async function publish(
+  deps: EngineDeps,
+  scanId: string,
+  inputs: ScanInputs,
+  m: MatchResult,
+  derived: Derived,
+  generation: string | null,
+  intermediates = true,
+  before?: (findings: ReturnType<typeof buildFindings>['findings']) => Promise<void>,
+) {
+  const built = buildFindings({
+    scanId,
+    projectId: inputs.scan.projectId,
+    snapshot: inputs.snapshot,
+    matches: m.matches,
+    paths: derived.paths,
+    attributions: derived.attributions,
+    processingDay: new Date().toISOString().slice(0, 10),
+  });
   if (before) await before(built.findings);
   const v2 = inputs.snapshot.schemaVersion === 2;
   const claimed = claimCompletion(deps.store, scanId);
@@ -172,16 +209,26 @@ export async function publish(deps: EngineDeps, scanId: string, inputs: ScanInpu
   subscribed?.catch(() => undefined); // awaited after the completion
   // The dependency inventory is written with the results, before the scan is marked completed.
   const inventory = computeInventory(inputs.snapshot, inputs.scan.projectId, v2 ? graphOf(inputs) : undefined);
-  const [resultChunks] = await Promise.all([writeResults(deps.store, scanId, built.findings), v2 ? writeModules(deps.store, scanId, derived.modules) : undefined, writeInventory(deps.store, inputs.scan, inventory)]);
-  await markCompleted(deps.store, scanId, {
-    findings: built.counts,
-    suppressed: built.suppressed,
-    advisoryGeneration: generation,
-    unmatchedVersions: m.unmatchedVersions,
-    resultChunks,
-    findingCount: built.findings.length,
-    ...(v2 ? { moduleCount: derived.modules.length } : {}),
-  }, new Date(), claimed);
+  const [resultChunks] = await Promise.all([
+    writeResults(deps.store, scanId, built.findings),
+    v2 ? writeModules(deps.store, scanId, derived.modules) : undefined,
+    writeInventory(deps.store, inputs.scan, inventory),
+  ]);
+  await markCompleted(
+    deps.store,
+    scanId,
+    {
+      findings: built.counts,
+      suppressed: built.suppressed,
+      advisoryGeneration: generation,
+      unmatchedVersions: m.unmatchedVersions,
+      resultChunks,
+      findingCount: built.findings.length,
+      ...(v2 ? { moduleCount: derived.modules.length } : {}),
+    },
+    new Date(),
+    claimed,
+  );
   // The event is emitted after the terminal write, and only by the completion that won (a failure claimed first is
   // emitted by failScan). An emission error fails this attempt: its retry finds the scan published and emits again.
   const completed = (await claimed) === 'completed';
@@ -198,7 +245,11 @@ export async function publish(deps: EngineDeps, scanId: string, inputs: ScanInpu
  * to a completion (the completion landed, then its activity failed for good, say on its own emission) is completed:
  * its scan.completed goes out here, its last chance. Deduplicated by the event's workflow id.
  */
-export async function emitTerminal(deps: EngineDeps, scanId: string, known?: { orgId: string; status: string }): Promise<void> {
+export async function emitTerminal(
+  deps: EngineDeps,
+  scanId: string,
+  known?: { orgId: string; status: string },
+): Promise<void> {
   const events = deps.events;
   if (!events) return;
   const scan = known ?? (await getScan(deps.store, scanId));

@@ -38,7 +38,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
 
   /** Stops a delivery whose webhook is gone (or was found failed already): never retried. */
   function stopped(d: Pick<WebhookDeliveryDoc, '_id' | 'error'>): ApplicationFailure {
-    return ApplicationFailure.nonRetryable(`delivery ${d._id} stopped: ${d.error ?? WEBHOOK_DELETED_MESSAGE}`, WEBHOOK_DELETED);
+    return ApplicationFailure.nonRetryable(
+      `delivery ${d._id} stopped: ${d.error ?? WEBHOOK_DELETED_MESSAGE}`,
+      WEBHOOK_DELETED,
+    );
   }
 
   return {
@@ -66,7 +69,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         updatedAt: now,
       }));
       await recordDeliveries(store, docs);
-      return { deliveries: docs.map((d) => ({ deliveryId: d._id, webhookId: d.webhookId })), bytes: Buffer.byteLength(body) };
+      return {
+        deliveries: docs.map((d) => ({ deliveryId: d._id, webhookId: d.webhookId })),
+        bytes: Buffer.byteLength(body),
+      };
     },
 
     /**
@@ -78,7 +84,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       const n = Context.current().info.attempt;
       const d = await getDelivery(store, id);
       if (!d) throw ApplicationFailure.nonRetryable(`delivery ${id} not found`, 'delivery_not_found');
-      if (d.status === 'succeeded') return { statusCode: d.attempts[d.attempts.length - 1]?.statusCode ?? null, attempts: d.attempts.length };
+      if (d.status === 'succeeded')
+        return { statusCode: d.attempts[d.attempts.length - 1]?.statusCode ?? null, attempts: d.attempts.length };
       if (d.status === 'failed') throw stopped(d);
       const hook = await store.c.webhooks.findOne({ _id: d.webhookId });
       if (!hook || hook.deletedAt || hook.orgId !== d.orgId) {
@@ -94,7 +101,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       try {
         const dest = await checkDestination(hook.url, policy);
         const t = Math.floor(Date.now() / 1000);
-        const res = await postWebhook(dest, d.body, deliveryHeaders(d.type, id, signatureHeader(secret, d.body, t)), policy, { timeoutMs });
+        const res = await postWebhook(
+          dest,
+          d.body,
+          deliveryHeaders(d.type, id, signatureHeader(secret, d.body, t)),
+          policy,
+          { timeoutMs },
+        );
         statusCode = res.statusCode;
         if (!delivered(statusCode)) error = statusError(statusCode);
       } catch (err) {
@@ -107,7 +120,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
         const now = await getDelivery(store, id);
         if (now?.status === 'failed') throw stopped(now);
       }
-      logger.debug({ deliveryId: id, webhookId: d.webhookId, attempt: n, statusCode, error }, 'webhook delivery attempt');
+      logger.debug(
+        { deliveryId: id, webhookId: d.webhookId, attempt: n, statusCode, error },
+        'webhook delivery attempt',
+      );
       if (!ok) throw ApplicationFailure.retryable(`attempt ${n}: ${error}`, 'webhook_delivery_failed');
       return { statusCode, attempts: n };
     },

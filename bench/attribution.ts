@@ -19,7 +19,16 @@ import { fmt, median, row, timed } from './stats';
 export const VULNERABLE_EVERY = 10;
 
 export function largestV2(project = 'largest-v2'): Snapshot {
-  return syntheticSnapshot({ schemaVersion: 2, nodes: 10_000, roots: 1000, depsPerNode: 7, packagesPerRoot: 79, rootDeps: 2, project, ecosystem: 'javascript' });
+  return syntheticSnapshot({
+    schemaVersion: 2,
+    nodes: 10_000,
+    roots: 1000,
+    depsPerNode: 7,
+    packagesPerRoot: 79,
+    rootDeps: 2,
+    project,
+    ecosystem: 'javascript',
+  });
 }
 
 /** OSV advisories for the largest document's vulnerable packages (npm, every version below 9). */
@@ -32,7 +41,12 @@ export function largestV2Advisories(s: Snapshot): string {
       modified: '2024-01-01T00:00:00Z',
       published: '2024-01-01T00:00:00Z',
       summary: `synthetic v2 advisory ${i}`,
-      affected: [{ package: { ecosystem: 'npm', name: n.name }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }] }],
+      affected: [
+        {
+          package: { ecosystem: 'npm', name: n.name },
+          ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }],
+        },
+      ],
     }));
   fs.writeFileSync(path.join(dir, 'v2.json'), JSON.stringify(advisories));
   return dir;
@@ -103,7 +117,9 @@ export async function attributionInProcessBench(): Promise<void> {
   const vertices = s.roots.reduce((a, r) => a + r.resolution!.vertices.length, 0);
   const edges = s.roots.reduce((a, r) => a + r.resolution!.vertices.reduce((b, v) => b + v.dependencies.length, 0), 0);
   const bytes = JSON.stringify(s).length;
-  console.log(`v2 attribution: ${s.roots.length} roots, ${vertices} vertices, ${edges} edges, ${s.nodes.length} packages, ${(bytes / 1e6).toFixed(1)} MB, every ${VULNERABLE_EVERY}th package vulnerable`);
+  console.log(
+    `v2 attribution: ${s.roots.length} roots, ${vertices} vertices, ${edges} edges, ${s.nodes.length} packages, ${(bytes / 1e6).toFixed(1)} MB, every ${VULNERABLE_EVERY}th package vulnerable`,
+  );
   const [built, buildMs] = await timed(async () => buildAttributionGraph(s));
   row('  graph build (typed arrays, once per scan)', fmt(buildMs));
   const vulnerableIds = s.nodes.filter((_, i) => i % VULNERABLE_EVERY === 0).map((n) => n.id);
@@ -130,30 +146,65 @@ export async function attributionInProcessBench(): Promise<void> {
     return { ms: median(own), ratio: `${(median(own) / median(floor)).toFixed(1)}× floor` };
   }
   const perTarget = await versusFloor(() => plainBfs(built.graph, vulnerable));
-  row(`  plain backward BFS per (root, vulnerable pkg), every ${VULNERABLE_EVERY}th`, `${fmt(perTarget.ms)} = ${perTarget.ratio}`);
+  row(
+    `  plain backward BFS per (root, vulnerable pkg), every ${VULNERABLE_EVERY}th`,
+    `${fmt(perTarget.ms)} = ${perTarget.ratio}`,
+  );
   // The walk's cost grows with the vulnerable packages per root: measured at 2.5 % (every 40th package, a heavy real
   // scan) and at 10 % (every 10th, the end-to-end document's advisories): each strategy alone, then the walk as it
   // runs (the cheaper strategy per resolution) on 1 thread and on the pool.
   const pool = attributionPool();
   try {
     const shards = planShards(built.graph, ATTRIBUTION_SHARDS);
-    const batches = planBatches(built.graph, shards, shards.map((_, k) => k), pool.threads);
+    const batches = planBatches(
+      built.graph,
+      shards,
+      shards.map((_, k) => k),
+      pool.threads,
+    );
     let outputs: Int32Array[] = [];
     for (const every of [40, VULNERABLE_EVERY]) {
-      const mask = every === VULNERABLE_EVERY ? vulnerable : vulnerableMask(built, s.nodes.filter((_, i) => i % every === 0).map((n) => n.id));
-      const task = (strategy: ShardTask['strategy']): ShardTask => ({ graph: built.graph, resolutions: all, vulnerable: mask, ...budget, strategy });
+      const mask =
+        every === VULNERABLE_EVERY
+          ? vulnerable
+          : vulnerableMask(
+              built,
+              s.nodes.filter((_, i) => i % every === 0).map((n) => n.id),
+            );
+      const task = (strategy: ShardTask['strategy']): ShardTask => ({
+        graph: built.graph,
+        resolutions: all,
+        vulnerable: mask,
+        ...budget,
+        strategy,
+      });
       for (const strategy of ['backward', 'forward'] as const) {
         const alone = await versusFloor(() => walkShard(task(strategy)));
-        row(`  walk, every ${every}th vulnerable, ${strategy} strategy only, 1 thread`, `${fmt(alone.ms)} = ${alone.ratio}`);
+        row(
+          `  walk, every ${every}th vulnerable, ${strategy} strategy only, 1 thread`,
+          `${fmt(alone.ms)} = ${alone.ratio}`,
+        );
       }
       const chosen = walkShard(task('auto'));
       const one = await versusFloor(() => walkShard(task('auto')));
-      row(`  attribution walk, every ${every}th (${chosen.forward} roots fwd, ${chosen.backward} back), 1 thread`, fmt(one.ms), `≤ 3× floor: ${one.ratio}`);
+      row(
+        `  attribution walk, every ${every}th (${chosen.forward} roots fwd, ${chosen.backward} back), 1 thread`,
+        fmt(one.ms),
+        `≤ 3× floor: ${one.ratio}`,
+      );
       const pooled = await versusFloor(async () => {
-        const outs = await Promise.all(batches.map((batch) => pool.run({ graph: built.graph, shards: batch.map((k) => shards[k]), vulnerable: mask, ...budget })));
+        const outs = await Promise.all(
+          batches.map((batch) =>
+            pool.run({ graph: built.graph, shards: batch.map((k) => shards[k]), vulnerable: mask, ...budget }),
+          ),
+        );
         outputs = outs.flat().map((o) => o.data);
       });
-      row(`  attribution walk, every ${every}th, ${shards.length} shards in ${batches.length} tasks, pool of ${pool.threads}`, fmt(pooled.ms), `≤ 3× floor: ${pooled.ratio}`);
+      row(
+        `  attribution walk, every ${every}th, ${shards.length} shards in ${batches.length} tasks, pool of ${pool.threads}`,
+        fmt(pooled.ms),
+        `≤ 3× floor: ${pooled.ratio}`,
+      );
     }
     row('  floor over all the runs above (median)', fmt(median(floors)));
     const rank = moduleRank(orderModules(s.modules ?? []));

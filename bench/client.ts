@@ -35,10 +35,35 @@ export async function clientBench(h: Harness, c: ClientCase): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-client-'));
   fs.copyFileSync(lockPath, path.join(dir, c.fileName));
   const out = path.join(dir, 'out.json');
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, SCANNER_URL: h.baseUrl, SCANNER_TOKEN: h.key, SCANNER_TIMINGS: '1' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SCANNER_URL: h.baseUrl,
+    SCANNER_TOKEN: h.key,
+    SCANNER_TIMINGS: '1',
+  };
   try {
-    const snapshotArgs = ['snapshot', dir, '--project', 'piscina', '--output', out.replace(/\.json$/, '.snapshot.json')];
-    const scanArgs = ['scan', dir, '--project', `client-${c.osvEcosystem}`, '--rescan', '--fail-on', 'none', '--format', 'json', '--output', out];
+    const snapshotArgs = [
+      'snapshot',
+      dir,
+      '--project',
+      'piscina',
+      '--output',
+      out.replace(/\.json$/, '.snapshot.json'),
+    ];
+    const scanArgs = [
+      'scan',
+      dir,
+      '--project',
+      `client-${c.osvEcosystem}`,
+      '--rescan',
+      '--fail-on',
+      'none',
+      '--format',
+      'json',
+      '--output',
+      out,
+    ];
     wall(snapshotArgs, env); // warm the page cache
     wall(scanArgs, env); // the first scan of a project warms the service's caches
     // Interleaved, run by run, so that this machine's drift falls on both sides alike.
@@ -90,14 +115,38 @@ export async function clientBench(h: Harness, c: ClientCase): Promise<void> {
     }
 
     const ratio = (ms: number) => (theirs ? `${(ms / theirs.medianMs).toFixed(2)}×` : 'n/a');
-    row(`${c.label}: OSV-Scanner offline CLI, median`, theirs ? fmt(theirs.medianMs) : 'not built', theirs ? `(${theirs.runs} runs; ${theirs.version})` : undefined);
-    row('  scanner snapshot (node start to file written), median', fmt(median(snap)), `${ratio(median(snap))} of OSV-Scanner; ≤ 0.5×`);
-    row('  scanner scan end to end (upload, scan, wait, report), median', fmt(median(scans.map((s) => s.ms))), `${ratio(median(scans.map((s) => s.ms)))} of OSV-Scanner; ≤ 1.0×`);
+    row(
+      `${c.label}: OSV-Scanner offline CLI, median`,
+      theirs ? fmt(theirs.medianMs) : 'not built',
+      theirs ? `(${theirs.runs} runs; ${theirs.version})` : undefined,
+    );
+    row(
+      '  scanner snapshot (node start to file written), median',
+      fmt(median(snap)),
+      `${ratio(median(snap))} of OSV-Scanner; ≤ 0.5×`,
+    );
+    row(
+      '  scanner scan end to end (upload, scan, wait, report), median',
+      fmt(median(scans.map((s) => s.ms))),
+      `${ratio(median(scans.map((s) => s.ms)))} of OSV-Scanner; ≤ 1.0×`,
+    );
     row('  of which the client itself (start, parse, build, hash, print)', fmt(own));
-    console.log(`    client phases (median ms): ${[...phases.keys()].map((k) => `${k} ${phase(k).toFixed(1)}`).join(', ')}`);
-    row('  floor: node starting an empty ES module, median', fmt(floor), theirs ? `${ratio(floor)} of OSV-Scanner` : undefined);
-    row(`  floor: node reading, parsing${c.fileName.endsWith('.json') ? '' : ' (lines only)'} and writing this file back, median`, fmt(ioFloor), theirs ? `${ratio(ioFloor)} of OSV-Scanner` : undefined);
-    console.log(`    upload route of this snapshot, Server-Timing (median ms): ${[...timing].map(([k, v]) => `${k} ${median(v).toFixed(1)}`).join(', ')}`);
+    console.log(
+      `    client phases (median ms): ${[...phases.keys()].map((k) => `${k} ${phase(k).toFixed(1)}`).join(', ')}`,
+    );
+    row(
+      '  floor: node starting an empty ES module, median',
+      fmt(floor),
+      theirs ? `${ratio(floor)} of OSV-Scanner` : undefined,
+    );
+    row(
+      `  floor: node reading, parsing${c.fileName.endsWith('.json') ? '' : ' (lines only)'} and writing this file back, median`,
+      fmt(ioFloor),
+      theirs ? `${ratio(ioFloor)} of OSV-Scanner` : undefined,
+    );
+    console.log(
+      `    upload route of this snapshot, Server-Timing (median ms): ${[...timing].map(([k, v]) => `${k} ${median(v).toFixed(1)}`).join(', ')}`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -42,15 +42,34 @@ function child(script: string, args: string[], env: NodeJS.ProcessEnv): ChildPro
 
 export async function startHarness(): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-bench-'));
-  const infra = await startLocalInfra({ dataDir, log: { info: () => undefined, warn: (m: string) => console.error(redactUri(m)) } as never });
+  const infra = await startLocalInfra({
+    dataDir,
+    log: { info: () => undefined, warn: (m: string) => console.error(redactUri(m)) } as never,
+  });
   const dbName = `bench_${randomBytes(4).toString('hex')}`;
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
   const port = await freePort();
-  const env = { WORKER_NICE: '10', MONGODB_URI: infra.mongoUri, MONGODB_DB: dbName, TEMPORAL_ADDRESS: infra.temporalAddress, TEMPORAL_TASK_QUEUE: taskQueue, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir };
+  const env = {
+    WORKER_NICE: '10',
+    MONGODB_URI: infra.mongoUri,
+    MONGODB_DB: dbName,
+    TEMPORAL_ADDRESS: infra.temporalAddress,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+  };
   const store = await connectStore(infra.mongoUri, dbName);
   await prepareStore(store);
   const { org, member } = await createOrgWithOwner(store, 'bench', 'bench@example.test');
-  const { secret } = await createApiKey(store, { orgId: org._id, name: 'bench', scopes: ['sca:upload', 'scans:read', 'findings:read', 'deps:read'], projects: 'all', createdBy: member._id, expiresAt: null });
+  const { secret } = await createApiKey(store, {
+    orgId: org._id,
+    name: 'bench',
+    scopes: ['sca:upload', 'scans:read', 'findings:read', 'deps:read'],
+    projects: 'all',
+    createdBy: member._id,
+    expiresAt: null,
+  });
   let worker = child('workers/main.js', [], env);
   const extraWorkers: ChildProcess[] = [];
   const api = child('src/main.js', ['api'], env);
@@ -59,7 +78,10 @@ export async function startHarness(): Promise<Harness> {
 
   const waitReady = async () => {
     for (let i = 0; ; i++) {
-      const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.status === 200, () => false);
+      const ready = await fetch(`${baseUrl}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ready) break;
       if (i > 600) throw new Error('service did not become ready within 60 s');
       await new Promise((r) => setTimeout(r, 100));
@@ -73,7 +95,11 @@ export async function startHarness(): Promise<Harness> {
     temporalAddress: infra.temporalAddress,
     key: secret,
     async upload(body, headers = {}) {
-      const r = await fetch(`${baseUrl}/v1/scans/dependency-snapshots`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json', ...headers }, body });
+      const r = await fetch(`${baseUrl}/v1/scans/dependency-snapshots`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json', ...headers },
+        body,
+      });
       const json: any = await r.json();
       if (r.status !== 201 && r.status !== 200) throw new Error(`upload answered ${r.status}: ${JSON.stringify(json)}`);
       return { status: r.status, id: json.id, timing: r.headers.get('server-timing') ?? '' };
@@ -82,7 +108,8 @@ export async function startHarness(): Promise<Harness> {
       const t0 = performance.now();
       for (;;) {
         const scan = await store.c.scans.findOne({ _id: id }, { projection: { status: 1 } });
-        if (scan && (scan.status === 'completed' || scan.status === 'failed')) return { status: scan.status, ms: performance.now() - t0 };
+        if (scan && (scan.status === 'completed' || scan.status === 'failed'))
+          return { status: scan.status, ms: performance.now() - t0 };
         if (performance.now() - t0 > 300_000) throw new Error(`scan ${id} did not finish within 5 minutes`);
         await new Promise((r) => setTimeout(r, pollMs));
       }

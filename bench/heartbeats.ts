@@ -13,7 +13,11 @@ interface Host {
 }
 
 async function postJson(url: string, token: string, body: unknown): Promise<{ status: number; body: any }> {
-  const r = await fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: r.status, body: await r.json() };
 }
 
@@ -21,14 +25,27 @@ async function postJson(url: string, token: string, body: unknown): Promise<{ st
 async function register(h: Harness, count: number, concurrency = 10): Promise<Host[]> {
   const { org, member } = await createOrgWithOwner(h.store, 'heartbeats', `heartbeats-${Date.now()}@example.test`);
   const expiresAt = new Date(Date.now() + 3600_000);
-  const { token } = await createRegistrationToken(h.store, { orgId: org._id, name: 'bench', uses: count, labels: { bench: 'heartbeats' }, createdBy: member._id, expiresAt });
+  const { token } = await createRegistrationToken(h.store, {
+    orgId: org._id,
+    name: 'bench',
+    uses: count,
+    labels: { bench: 'heartbeats' },
+    createdBy: member._id,
+    expiresAt,
+  });
   const hosts: Host[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < count) {
         const i = next++;
-        const res = await postJson(`${h.baseUrl}/v1/hosts/attestations`, token, { hostname: `bench-${String(i).padStart(4, '0')}`, machineId: `bench-machine-${i}`, os: 'linux', arch: 'amd64', agentVersion: '1.0.0' });
+        const res = await postJson(`${h.baseUrl}/v1/hosts/attestations`, token, {
+          hostname: `bench-${String(i).padStart(4, '0')}`,
+          machineId: `bench-machine-${i}`,
+          os: 'linux',
+          arch: 'amd64',
+          agentVersion: '1.0.0',
+        });
         if (res.status !== 201) throw new Error(`attestation answered ${res.status}: ${JSON.stringify(res.body)}`);
         hosts.push({ id: res.body.host.id, credential: res.body.credential });
       }
@@ -37,11 +54,16 @@ async function register(h: Harness, count: number, concurrency = 10): Promise<Ho
   return hosts;
 }
 
-export async function heartbeatBench(h: Harness, o: { hosts?: number; perSecond?: number; seconds?: number } = {}): Promise<void> {
+export async function heartbeatBench(
+  h: Harness,
+  o: { hosts?: number; perSecond?: number; seconds?: number } = {},
+): Promise<void> {
   const count = o.hosts ?? 1000;
   const perSecond = o.perSecond ?? 50;
   const seconds = o.seconds ?? 30;
-  console.log(`\nheartbeats: ${count.toLocaleString('en')} hosts, ${perSecond} heartbeats per second (open-loop) for ${seconds} s`);
+  console.log(
+    `\nheartbeats: ${count.toLocaleString('en')} hosts, ${perSecond} heartbeats per second (open-loop) for ${seconds} s`,
+  );
   const t0 = performance.now();
   const hosts = await register(h, count);
   row(`  registering ${count.toLocaleString('en')} hosts (10 attestations at a time)`, fmt(performance.now() - t0));

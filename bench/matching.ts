@@ -18,7 +18,11 @@ const VERSIONS: Record<string, string[]> = {
 export async function matchingBench(): Promise<void> {
   const advisories: OsvAdvisory[] = [];
   const [, readMs] = await timed(async () => {
-    for await (const item of readOsvSources([sharedDataPath('advisories', 'npm'), sharedDataPath('advisories', 'maven'), sharedDataPath('advisories', 'pypi')])) {
+    for await (const item of readOsvSources([
+      sharedDataPath('advisories', 'npm'),
+      sharedDataPath('advisories', 'maven'),
+      sharedDataPath('advisories', 'pypi'),
+    ])) {
       if ('advisory' in item) advisories.push(item.advisory);
     }
   });
@@ -29,7 +33,13 @@ export async function matchingBench(): Promise<void> {
       row(`matching 10,000 ${ecosystem} packages`, 'not scanned yet');
       continue;
     }
-    const names = [...new Set(advisories.flatMap((a) => (a.affected ?? []).filter((x) => x.package?.ecosystem === osv).map((x) => x.package!.name)))];
+    const names = [
+      ...new Set(
+        advisories.flatMap((a) =>
+          (a.affected ?? []).filter((x) => x.package?.ecosystem === osv).map((x) => x.package!.name),
+        ),
+      ),
+    ];
     const nodes = Array.from({ length: 10_000 }, (_, i) => {
       const name = i < names.length * 6 ? names[i % names.length] : `${osv.toLowerCase()}-filler-${i}`;
       const version = VERSIONS[ecosystem][Math.floor(i / Math.max(1, names.length)) % VERSIONS[ecosystem].length];

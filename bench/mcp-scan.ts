@@ -30,20 +30,58 @@ function benchServer(i: number, variant: number): McpStoredServer {
           ? `Prefer this over srv-${i - 1}.tool_${i - 1}_2 when sending.`
           : `Tool ${k} of server ${i}: returns the requested records, paginated, sorted by date (variant ${k === 4 ? variant : 0}).`,
     // Stored as JSON text (McpStoredTool), with the `$schema` key real schemas carry.
-    inputSchema: JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { query: { type: 'string', description: 'What to look for.' }, limit: { type: 'integer', minimum: 1, maximum: 100 } }, required: ['query'] }),
+    inputSchema: JSON.stringify({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to look for.' },
+        limit: { type: 'integer', minimum: 1, maximum: 100 },
+      },
+      required: ['query'],
+    }),
   }));
-  const base = { name: `srv-${i}`, envNames: i % 7 === 0 ? ['API_KEY'] : [], headerNames: [], secrets: i % 7 === 0 ? ['env:API_KEY'] : [], tools };
+  const base = {
+    name: `srv-${i}`,
+    envNames: i % 7 === 0 ? ['API_KEY'] : [],
+    headerNames: [],
+    secrets: i % 7 === 0 ? ['env:API_KEY'] : [],
+    tools,
+  };
   switch (i % 5) {
     case 0:
-      return { ...base, transport: 'stdio', command: 'npx', args: ['-y', i % 10 === 0 ? 'lodash@4.17.20' : `bench-mcp-${i}@1.${i}.0`], url: null };
+      return {
+        ...base,
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', i % 10 === 0 ? 'lodash@4.17.20' : `bench-mcp-${i}@1.${i}.0`],
+        url: null,
+      };
     case 1:
       return { ...base, transport: 'stdio', command: 'uvx', args: [`mcp-bench-${i}==0.${i}`], url: null };
     case 2:
-      return { ...base, transport: 'stdio', command: 'docker', args: ['run', '-i', '--rm', `mcp/bench-${i}:latest`], url: null };
+      return {
+        ...base,
+        transport: 'stdio',
+        command: 'docker',
+        args: ['run', '-i', '--rm', `mcp/bench-${i}:latest`],
+        url: null,
+      };
     case 3:
-      return { ...base, transport: i % 2 ? 'http' : 'sse', command: null, args: [], url: `${i % 3 ? 'https' : 'http'}://mcp-${i}.example.com/mcp` };
+      return {
+        ...base,
+        transport: i % 2 ? 'http' : 'sse',
+        command: null,
+        args: [],
+        url: `${i % 3 ? 'https' : 'http'}://mcp-${i}.example.com/mcp`,
+      };
     default:
-      return { ...base, transport: 'stdio', command: 'node', args: [`/opt/mcp/server-${i}.js`, '--port', String(4000 + i)], url: null };
+      return {
+        ...base,
+        transport: 'stdio',
+        command: 'node',
+        args: [`/opt/mcp/server-${i}.js`, '--port', String(4000 + i)],
+        url: null,
+      };
   }
 }
 
@@ -57,7 +95,20 @@ function benchClients(variant: number): McpStoredClient[] {
 
 function benchScan(orgId: string, host: string, variant: number): McpScanDoc {
   const receivedAt = new Date();
-  return { _id: newId('mcs', receivedAt.getTime()), orgId, hostId: null, reportedHostname: host, receivedAt, scannedAt: receivedAt, status: 'queued', finishedAt: null, failureReason: null, clients: benchClients(variant), servers: null, issues: null };
+  return {
+    _id: newId('mcs', receivedAt.getTime()),
+    orgId,
+    hostId: null,
+    reportedHostname: host,
+    receivedAt,
+    scannedAt: receivedAt,
+    status: 'queued',
+    finishedAt: null,
+    failureReason: null,
+    clients: benchClients(variant),
+    servers: null,
+    issues: null,
+  };
 }
 
 export async function mcpScanBench(h: Harness, runs = 10): Promise<void> {
@@ -65,7 +116,13 @@ export async function mcpScanBench(h: Harness, runs = 10): Promise<void> {
   const logger = createLogger('bench', 'warn');
   const taskQueue = `bench-mcp-${randomBytes(4).toString('hex')}`;
   const temporal = await connectTemporal(h.temporalAddress, 'default', taskQueue);
-  const { worker, shards, events } = await createScanWorker({ store: h.store, logger, temporalAddress: h.temporalAddress, namespace: 'default', taskQueue });
+  const { worker, shards, events } = await createScanWorker({
+    store: h.store,
+    logger,
+    temporalAddress: h.temporalAddress,
+    namespace: 'default',
+    taskQueue,
+  });
   const running = worker.run();
   const starter = mcpScanStarter(temporal, logger);
   /** The workflow's result within 20 s, else what Temporal says about it (pending activities, their last failure). */
@@ -74,7 +131,11 @@ export async function mcpScanBench(h: Harness, runs = 10): Promise<void> {
     const late = new Promise<'late'>((r) => setTimeout(() => r('late'), 20_000).unref());
     if ((await Promise.race([handle.result(), late])) !== 'late') return;
     const d = await handle.describe();
-    const pending = (d.raw.pendingActivities ?? []).map((a) => ({ type: a.activityType?.name, attempt: a.attempt, failure: a.lastFailure?.message }));
+    const pending = (d.raw.pendingActivities ?? []).map((a) => ({
+      type: a.activityType?.name,
+      attempt: a.attempt,
+      failure: a.lastFailure?.message,
+    }));
     const msg = `MCP scan ${id} still ${d.status.name} after 20 s: ${JSON.stringify(pending)}`;
     console.error(msg);
     throw new Error(msg);
@@ -93,7 +154,8 @@ export async function mcpScanBench(h: Harness, runs = 10): Promise<void> {
       await settled(doc._id);
       const ms = performance.now() - t0;
       const done = await getMcpScan(h.store, doc._id);
-      if (done?.status !== 'completed') throw new Error(`MCP scan ${doc._id} ended ${done?.status}: ${done?.failureReason}`);
+      if (done?.status !== 'completed')
+        throw new Error(`MCP scan ${doc._id} ended ${done?.status}: ${done?.failureReason}`);
       if (r === 0) first = ms;
       else times.push(ms);
       summary = `${done.servers} servers, issues ${JSON.stringify(done.issues)}`;
@@ -104,26 +166,55 @@ export async function mcpScanBench(h: Harness, runs = 10): Promise<void> {
     row(`MCP scan of 100 servers, known servers: p95 of ${runs}`, fmt(percentile(times, 95)), GOAL);
 
     // Through the API and its worker process, when POST /v1/mcp/scans is in.
-    const { secret } = await createApiKey(h.store, { orgId: org._id, name: 'mcp-bench', scopes: ['mcp:upload', 'mcp:read'], projects: 'all', createdBy: member._id, expiresAt: null });
-    const body = (variant: number, host: string) => ({ host: { hostname: host }, clients: benchClients(variant).map((c) => ({ ...c, servers: c.servers.map(({ envNames, headerNames: _h, secrets: _s, ...s }) => ({ ...s, tools: s.tools?.map((t) => ({ ...t, inputSchema: t.inputSchema === null ? undefined : JSON.parse(t.inputSchema) })), env: Object.fromEntries(envNames.map((n) => [n, '${' + n + '}'])), url: s.url ?? undefined, command: s.command ?? undefined })) })) });
+    const { secret } = await createApiKey(h.store, {
+      orgId: org._id,
+      name: 'mcp-bench',
+      scopes: ['mcp:upload', 'mcp:read'],
+      projects: 'all',
+      createdBy: member._id,
+      expiresAt: null,
+    });
+    const body = (variant: number, host: string) => ({
+      host: { hostname: host },
+      clients: benchClients(variant).map((c) => ({
+        ...c,
+        servers: c.servers.map(({ envNames, headerNames: _h, secrets: _s, ...s }) => ({
+          ...s,
+          tools: s.tools?.map((t) => ({
+            ...t,
+            inputSchema: t.inputSchema === null ? undefined : JSON.parse(t.inputSchema),
+          })),
+          env: Object.fromEntries(envNames.map((n) => [n, '${' + n + '}'])),
+          url: s.url ?? undefined,
+          command: s.command ?? undefined,
+        })),
+      })),
+    });
     const api: number[] = [];
     for (let r = 0; r < runs; r++) {
       const t0 = performance.now();
-      const res = await fetch(`${h.baseUrl}/v1/mcp/scans`, { method: 'POST', headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body(0, `api-host-${r}`)) });
+      const res = await fetch(`${h.baseUrl}/v1/mcp/scans`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body(0, `api-host-${r}`)),
+      });
       if (res.status !== 201) {
         console.log(`  POST /v1/mcp/scans answered ${res.status}: the upload path is not measured`);
         break;
       }
       const id = ((await res.json()) as { id: string }).id;
       for (let i = 0; ; i++) {
-        const got = (await (await fetch(`${h.baseUrl}/v1/mcp/scans/${id}`, { headers: { Authorization: `Bearer ${secret}` } })).json()) as { status?: string };
+        const got = (await (
+          await fetch(`${h.baseUrl}/v1/mcp/scans/${id}`, { headers: { Authorization: `Bearer ${secret}` } })
+        ).json()) as { status?: string };
         if (got.status === 'completed') break;
         if (got.status === 'failed' || i > 30_000) throw new Error(`MCP scan ${id}: ${JSON.stringify(got)}`);
         await new Promise((res_) => setTimeout(res_, 2));
       }
       api.push(performance.now() - t0);
     }
-    if (api.length > 0) row(`MCP scan of 100 servers: POST → completed (API), median of ${api.length}`, fmt(median(api)), GOAL);
+    if (api.length > 0)
+      row(`MCP scan of 100 servers: POST → completed (API), median of ${api.length}`, fmt(median(api)), GOAL);
   } finally {
     worker.shutdown();
     await running;

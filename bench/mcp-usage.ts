@@ -17,7 +17,14 @@ const HOSTS = 20;
 
 async function seed(h: Harness) {
   const { org, member } = await createOrgWithOwner(h.store, 'mcp-usage', `mcp-usage-${Date.now()}@example.test`);
-  const { secret } = await createApiKey(h.store, { orgId: org._id, name: 'bench', scopes: ['mcp:upload', 'mcp:read'], projects: 'all', createdBy: member._id, expiresAt: null });
+  const { secret } = await createApiKey(h.store, {
+    orgId: org._id,
+    name: 'bench',
+    scopes: ['mcp:upload', 'mcp:read'],
+    projects: 'all',
+    createdBy: member._id,
+    expiresAt: null,
+  });
   const now = new Date();
   const servers: McpServerDoc[] = Array.from({ length: SERVERS }, (_, i) => ({
     _id: newId('mcp'),
@@ -49,37 +56,80 @@ async function seed(h: Harness) {
         version: '1.0.0',
         scanId: 'mcs_bench',
         seenAt: now,
-        issues: k % 4 === 0 ? [{ code: 'tool_definition_changed', severity: 'high', message: 'bench', serverId: s._id }] : [],
+        issues:
+          k % 4 === 0 ? [{ code: 'tool_definition_changed', severity: 'high', message: 'bench', serverId: s._id }] : [],
       });
     }
   }
   await h.store.c.mcpPlacements.insertMany(placements);
   const entries = servers.filter((_, i) => i % 2 === 0).map((s) => ({ identity: s.identity }));
   // as PUT /v1/mcp/registry/entries writes them (that endpoint takes an owner's or admin's session, not the key)
-  await h.store.c.mcpRegistry.insertMany(entries.map((e) => ({ _id: registryEntryId(org._id, e.identity), orgId: org._id, identity: e.identity, versions: null, decision: 'allow' as const, note: null, updatedBy: member._id, updatedAt: now })));
-  await h.store.c.mcpControl.updateOne({ _id: org._id }, { $set: { level: 'warn', updatedAt: now, updatedBy: member._id } }, { upsert: true });
+  await h.store.c.mcpRegistry.insertMany(
+    entries.map((e) => ({
+      _id: registryEntryId(org._id, e.identity),
+      orgId: org._id,
+      identity: e.identity,
+      versions: null,
+      decision: 'allow' as const,
+      note: null,
+      updatedBy: member._id,
+      updatedAt: now,
+    })),
+  );
+  await h.store.c.mcpControl.updateOne(
+    { _id: org._id },
+    { $set: { level: 'warn', updatedAt: now, updatedBy: member._id } },
+    { upsert: true },
+  );
   return { key: secret, servers, placements };
 }
 
-export async function mcpUsageBench(h: Harness, o: { perSecond?: number; seconds?: number; batch?: number } = {}): Promise<void> {
+export async function mcpUsageBench(
+  h: Harness,
+  o: { perSecond?: number; seconds?: number; batch?: number } = {},
+): Promise<void> {
   const perSecond = o.perSecond ?? 10;
   const seconds = o.seconds ?? 30;
   const batch = o.batch ?? 1000;
-  console.log(`\nmcp-usage: batches of ${batch.toLocaleString('en')} usage events, ${perSecond} requests per second (open-loop) for ${seconds} s`);
+  console.log(
+    `\nmcp-usage: batches of ${batch.toLocaleString('en')} usage events, ${perSecond} requests per second (open-loop) for ${seconds} s`,
+  );
   const { key, servers, placements } = await seed(h);
   let n = 0;
   const events = () =>
     Array.from({ length: batch }, (_, i) => {
       const p = placements[(n + i * 13) % placements.length];
       const how = i % 3;
-      const server = how === 0 ? { serverId: p.serverId } : how === 1 ? { name: p.name } : { name: p.name, command: 'npx', args: ['-y', `${servers[(i * 7) % SERVERS].identity.slice('pkg:npm/'.length)}@1.0.0`] };
-      return { eventId: `bench-${n}-${i}`, occurredAt: new Date().toISOString(), host: { hostname: p.reportedHostname }, client: 'cursor', server, tool: `tool_${i % 9}`, phase: i % 3 === 0 ? 'pre' : 'post', ...(i % 3 === 0 ? {} : { outcome: i % 17 === 0 ? 'error' : 'ok', durationMs: i % 250 }) };
+      const server =
+        how === 0
+          ? { serverId: p.serverId }
+          : how === 1
+            ? { name: p.name }
+            : {
+                name: p.name,
+                command: 'npx',
+                args: ['-y', `${servers[(i * 7) % SERVERS].identity.slice('pkg:npm/'.length)}@1.0.0`],
+              };
+      return {
+        eventId: `bench-${n}-${i}`,
+        occurredAt: new Date().toISOString(),
+        host: { hostname: p.reportedHostname },
+        client: 'cursor',
+        server,
+        tool: `tool_${i % 9}`,
+        phase: i % 3 === 0 ? 'pre' : 'post',
+        ...(i % 3 === 0 ? {} : { outcome: i % 17 === 0 ? 'error' : 'ok', durationMs: i % 250 }),
+      };
     });
   await runOpenLoop({
     send: () => {
       const body = JSON.stringify({ events: events() });
       n++;
-      return fetch(`${h.baseUrl}/v1/mcp/usage-events`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
+      return fetch(`${h.baseUrl}/v1/mcp/usage-events`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body,
+      });
     },
     warmUp: 5,
     perSecond,

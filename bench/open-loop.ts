@@ -63,6 +63,9 @@ export async function runOpenLoop(o: OpenLoop): Promise<void> {
   row(`  ${o.what} latency p95`, fmt(percentile(latencies, 95)));
   row(`  ${o.what} latency p99`, fmt(percentile(latencies, 99)), o.goal);
   row(`  ${o.what} latency max`, fmt(Math.max(...latencies)));
-  console.log(`  server phases (Server-Timing, p50 / p99 ms): ${[...phases].map(([k, v]) => `${k} ${median(v).toFixed(1)} / ${percentile(v, 99).toFixed(1)}`).join(', ')}`);
-  if ((statuses.get(o.expect) ?? 0) !== total) throw new Error(`not every ${o.what} was answered ${o.expect}: ${answered}`);
+  console.log(
+    `  server phases (Server-Timing, p50 / p99 ms): ${[...phases].map(([k, v]) => `${k} ${median(v).toFixed(1)} / ${percentile(v, 99).toFixed(1)}`).join(', ')}`,
+  );
+  if ((statuses.get(o.expect) ?? 0) !== total)
+    throw new Error(`not every ${o.what} was answered ${o.expect}: ${answered}`);
 }

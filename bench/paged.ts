@@ -16,7 +16,16 @@ const PART_BYTES = 9 * 1024 * 1024; // under the 10 MB part limit with room to s
 
 /** The monorepo: 100,000 packages, 10,000 modules with one root each, about 1,000,000 vertices and 3,700,000 edges. */
 export function budgetMonorepo(project: string): Snapshot {
-  return syntheticSnapshot({ schemaVersion: 2, nodes: 100_000, roots: 10_000, modules: 10_000, depsPerNode: 6, packagesPerRoot: 98, project, ecosystem: 'gradle' });
+  return syntheticSnapshot({
+    schemaVersion: 2,
+    nodes: 100_000,
+    roots: 10_000,
+    modules: 10_000,
+    depsPerNode: 6,
+    packagesPerRoot: 98,
+    project,
+    ecosystem: 'gradle',
+  });
 }
 
 /** Advisories for every 100th synthetic package: about 1,000 findings, each reached from about ten roots. */
@@ -30,7 +39,12 @@ function advisoriesFor(s: Snapshot, every = 100): string {
       modified: '2024-01-01T00:00:00Z',
       published: '2024-01-01T00:00:00Z',
       summary: `synthetic paged ${i}`,
-      affected: [{ package: { ecosystem: 'Maven', name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '99.0.0' }] }] }],
+      affected: [
+        {
+          package: { ecosystem: 'Maven', name },
+          ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '99.0.0' }] }],
+        },
+      ],
     }));
   fs.writeFileSync(path.join(dir, 'paged.json'), JSON.stringify(list));
   return dir;
@@ -59,7 +73,11 @@ export function partsOf(s: Snapshot): string[] {
 }
 
 async function call(h: Harness, method: string, url: string, body?: string): Promise<{ status: number; json: any }> {
-  const r = await fetch(`${h.baseUrl}${url}`, { method, headers: { Authorization: `Bearer ${h.key}`, 'Content-Type': 'application/json' }, body });
+  const r = await fetch(`${h.baseUrl}${url}`, {
+    method,
+    headers: { Authorization: `Bearer ${h.key}`, 'Content-Type': 'application/json' },
+    body,
+  });
   return { status: r.status, json: await r.json() };
 }
 
@@ -98,7 +116,7 @@ async function latency(h: Harness, n: number, pick: (i: number) => string): Prom
 /** Every page's cursor of a list, so the latency runs read pages all over it, not only the first. */
 async function cursors(h: Harness, url: string, max = 50): Promise<string[]> {
   const out = [''];
-  for (let c: string | null = null; out.length < max; ) {
+  for (let c: string | null = null; out.length < max;) {
     const r = await h.get(`${url}${c ? `&cursor=${encodeURIComponent(c)}` : ''}`);
     c = r.body.nextCursor;
     if (!c) break;
@@ -134,16 +152,37 @@ export async function pagedBench(h: Harness): Promise<void> {
   const twoDone = await h.waitCompleted(two.scanId, 200);
   if (twoDone.status !== 'completed') throw new Error(`paged scan ${two.scanId} ${twoDone.status}`);
   row('  processing, 2 worker processes', fmt(twoDone.ms));
-  row('  peak worker memory (VmHWM), largest of the 2 workers', `${(h.workerPeakBytes() / 2 ** 20).toFixed(0)} MiB`, '≤ 2048 MiB');
+  row(
+    '  peak worker memory (VmHWM), largest of the 2 workers',
+    `${(h.workerPeakBytes() / 2 ** 20).toFixed(0)} MiB`,
+    '≤ 2048 MiB',
+  );
 
   // The reads of the first scan.
   const scanId = one.scanId;
   const modulePages = await cursors(h, `/v1/scans/${scanId}/modules?limit=50`);
-  const mods = await latency(h, 200, (i) => `/v1/scans/${scanId}/modules?limit=50${modulePages[i % modulePages.length]}`);
-  row(`  modules page of 50 (${modulePages.length} pages sampled) p99`, fmt(mods.p99), `≤ 50 ms (p50 ${fmt(mods.p50)})`);
-  const findings = (await h.get(`/v1/scans/${scanId}/findings?limit=200&details=summary&suppressed=all`)).body.findings as Array<{ id: string }>;
-  const atts = await latency(h, 200, (i) => `/v1/scans/${scanId}/findings/${findings[(i * 37) % findings.length].id}/attributions?limit=50`);
-  row(`  attributions page of 50 (${findings.length} findings sampled) p99`, fmt(atts.p99), `≤ 50 ms (p50 ${fmt(atts.p50)})`);
+  const mods = await latency(
+    h,
+    200,
+    (i) => `/v1/scans/${scanId}/modules?limit=50${modulePages[i % modulePages.length]}`,
+  );
+  row(
+    `  modules page of 50 (${modulePages.length} pages sampled) p99`,
+    fmt(mods.p99),
+    `≤ 50 ms (p50 ${fmt(mods.p50)})`,
+  );
+  const findings = (await h.get(`/v1/scans/${scanId}/findings?limit=200&details=summary&suppressed=all`)).body
+    .findings as Array<{ id: string }>;
+  const atts = await latency(
+    h,
+    200,
+    (i) => `/v1/scans/${scanId}/findings/${findings[(i * 37) % findings.length].id}/attributions?limit=50`,
+  );
+  row(
+    `  attributions page of 50 (${findings.length} findings sampled) p99`,
+    fmt(atts.p99),
+    `≤ 50 ms (p50 ${fmt(atts.p50)})`,
+  );
   const attIds: Array<[string, string]> = [];
   for (const f of findings.slice(0, 40)) {
     const r = await h.get(`/v1/scans/${scanId}/findings/${f.id}/attributions?limit=10`);
@@ -153,13 +192,32 @@ export async function pagedBench(h: Harness): Promise<void> {
     const [f, a] = attIds[(i * 13) % attIds.length];
     return `/v1/scans/${scanId}/findings/${f}/attributions/${a}/path`;
   });
-  row(`  attribution path (${attIds.length} attributions sampled) p99`, fmt(paths.p99), `≤ 50 ms (p50 ${fmt(paths.p50)})`);
+  row(
+    `  attribution path (${attIds.length} attributions sampled) p99`,
+    fmt(paths.p99),
+    `≤ 50 ms (p50 ${fmt(paths.p50)})`,
+  );
 
   // The inventory of a project whose latest scan holds 10,000 packages.
-  const inv = syntheticSnapshot({ schemaVersion: 1, nodes: 10_000, roots: 20, depsPerNode: 3, project: 'inventory-10k', ecosystem: 'javascript' });
+  const inv = syntheticSnapshot({
+    schemaVersion: 1,
+    nodes: 10_000,
+    roots: 20,
+    depsPerNode: 3,
+    project: 'inventory-10k',
+    ecosystem: 'javascript',
+  });
   const up = await h.upload(JSON.stringify(inv));
   await h.waitCompleted(up.id, 50);
   const invPages = await cursors(h, '/v1/dependencies?project=inventory-10k&limit=200');
-  const inventory = await latency(h, 200, (i) => `/v1/dependencies?project=inventory-10k&limit=200${invPages[i % invPages.length]}`);
-  row(`inventory page of 200 over 10,000 packages (${invPages.length} pages) p99`, fmt(inventory.p99), `≤ 30 ms (p50 ${fmt(inventory.p50)})`);
+  const inventory = await latency(
+    h,
+    200,
+    (i) => `/v1/dependencies?project=inventory-10k&limit=200${invPages[i % invPages.length]}`,
+  );
+  row(
+    `inventory page of 200 over 10,000 packages (${invPages.length} pages) p99`,
+    fmt(inventory.p99),
+    `≤ 30 ms (p50 ${fmt(inventory.p50)})`,
+  );
 }

@@ -13,7 +13,13 @@ import { heartbeatBench } from './heartbeats';
 import { mcpScanBench } from './mcp-scan';
 import { mcpUsageBench } from './mcp-usage';
 import { matchingBench } from './matching';
-import { attributionEndToEnd, attributionInProcessBench, defaultThreads, largestV2, largestV2Advisories } from './attribution';
+import {
+  attributionEndToEnd,
+  attributionInProcessBench,
+  defaultThreads,
+  largestV2,
+  largestV2Advisories,
+} from './attribution';
 import { fmt, median, percentile, row, timed } from './stats';
 import { hasSharedData, sharedDataDir, sharedDataPath } from '../src/infra/shared-data';
 
@@ -29,14 +35,23 @@ function withData(what: string): boolean {
 /** Synthetic OSV advisories: one per package bench-<i>, affecting 1.0.0, fixed in 1.0.1. */
 function syntheticAdvisories(count: number): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-adv-'));
-  const severities = ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', 'CVSS:3.1/AV:N/AC:H/PR:L/UI:R/S:U/C:L/I:N/A:N'];
+  const severities = [
+    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H',
+    'CVSS:3.1/AV:N/AC:H/PR:L/UI:R/S:U/C:L/I:N/A:N',
+  ];
   const advisories = Array.from({ length: count }, (_, i) => ({
     id: `GHSA-bnch-${String(i).padStart(4, '0')}-xxxx`,
     modified: '2024-01-01T00:00:00Z',
     published: '2024-01-01T00:00:00Z',
     summary: `synthetic advisory ${i}`,
     severity: [{ type: 'CVSS_V3', score: severities[i % severities.length] }],
-    affected: [{ package: { ecosystem: 'npm', name: `bench-${i}` }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.0.1' }] }] }],
+    affected: [
+      {
+        package: { ecosystem: 'npm', name: `bench-${i}` },
+        ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.0.1' }] }],
+      },
+    ],
   }));
   fs.writeFileSync(path.join(dir, 'synthetic.json'), JSON.stringify(advisories));
   return dir;
@@ -44,9 +59,22 @@ function syntheticAdvisories(count: number): string {
 
 /** A v1 snapshot of `n` packages named bench-<i>@1.0.0 (each with one synthetic advisory when i < vulnerable). */
 function benchSnapshot(nodes: number, project: string): string {
-  const s = syntheticSnapshot({ schemaVersion: 1, nodes, roots: Math.max(1, Math.round(nodes / 500)), depsPerNode: 3, project, ecosystem: 'javascript' });
+  const s = syntheticSnapshot({
+    schemaVersion: 1,
+    nodes,
+    roots: Math.max(1, Math.round(nodes / 500)),
+    depsPerNode: 3,
+    project,
+    ecosystem: 'javascript',
+  });
   const rename = new Map(s.nodes.map((n, i) => [n.id, `bench-${i}@1.0.0`]));
-  s.nodes = s.nodes.map((n, i) => ({ ...n, id: `bench-${i}@1.0.0`, name: `bench-${i}`, version: '1.0.0', dependencies: n.dependencies.map((d) => rename.get(d)!) }));
+  s.nodes = s.nodes.map((n, i) => ({
+    ...n,
+    id: `bench-${i}@1.0.0`,
+    name: `bench-${i}`,
+    version: '1.0.0',
+    dependencies: n.dependencies.map((d) => rename.get(d)!),
+  }));
   s.nodes.sort((a, b) => (a.id < b.id ? -1 : 1));
   s.roots = s.roots.map((r) => ({ ...r, dependencies: r.dependencies.map((d) => rename.get(d)!) }));
   return JSON.stringify(s);
@@ -65,14 +93,18 @@ async function uploadLatency(h: Harness, body: string, n: number, label: string,
       if (dur) phases.set(name, [...(phases.get(name) ?? []), Number(dur)]);
     }
   }
-  console.log(`  ${label} phases (median ms): ${[...phases].map(([k, v]) => `${k} ${median(v).toFixed(1)}`).join(', ')}`);
+  console.log(
+    `  ${label} phases (median ms): ${[...phases].map(([k, v]) => `${k} ${median(v).toFixed(1)}`).join(', ')}`,
+  );
   return lat;
 }
 
 /** Waits until the worker has no backlog, so that a timing measures one scan, not the queue before it. */
 async function quiesce(h: Harness) {
   for (let i = 0; i < 6000; i++) {
-    const busy = (await h.store.c.scans.countDocuments({ status: 'queued' })) + (await h.store.c.scans.countDocuments({ status: 'running' }));
+    const busy =
+      (await h.store.c.scans.countDocuments({ status: 'queued' })) +
+      (await h.store.c.scans.countDocuments({ status: 'running' }));
     if (busy === 0) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -97,17 +129,30 @@ async function uploadToCompleted(h: Harness, body: string, n: number) {
  */
 async function scanListBench(h: Harness) {
   const have = (await h.store.c.scans.countDocuments({})) as number;
-  const tiny = JSON.stringify({ schemaVersion: 1, project: 'history', ecosystem: 'javascript', roots: [{ module: 'a', context: 'dependencies', dependencies: [] }], nodes: [] });
+  const tiny = JSON.stringify({
+    schemaVersion: 1,
+    project: 'history',
+    ecosystem: 'javascript',
+    roots: [{ module: 'a', context: 'dependencies', dependencies: [] }],
+    nodes: [],
+  });
   const history: string[] = [];
-  for (let i = have; i < 300; i += 10) history.push(...(await Promise.all(Array.from({ length: 10 }, () => h.upload(tiny).then((r) => r.id)))));
+  for (let i = have; i < 300; i += 10)
+    history.push(...(await Promise.all(Array.from({ length: 10 }, () => h.upload(tiny).then((r) => r.id)))));
   for (const id of history) await h.waitCompleted(id, 20); // measure the list, not the worker's backlog
   /** One page of 50, checked for the list's order; its latency and Server-Timing phases. */
   const phases = new Map<string, number[]>();
   let nextCursor: string | null = null;
   const list = async (cursor?: string): Promise<number> => {
     const [res, ms] = await timed(async () => {
-      const r = await fetch(`${h.baseUrl}/v1/scans?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { Authorization: `Bearer ${h.key}` } });
-      return { status: r.status, body: (await r.json()) as { scans: Array<{ id: string; startedAt: string }>; nextCursor: string | null }, timing: r.headers.get('server-timing') ?? '' };
+      const r = await fetch(`${h.baseUrl}/v1/scans?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        headers: { Authorization: `Bearer ${h.key}` },
+      });
+      return {
+        status: r.status,
+        body: (await r.json()) as { scans: Array<{ id: string; startedAt: string }>; nextCursor: string | null },
+        timing: r.headers.get('server-timing') ?? '',
+      };
     });
     nextCursor = res.body.nextCursor;
     for (const part of res.timing.split(', ')) {
@@ -115,15 +160,19 @@ async function scanListBench(h: Harness) {
       if (dur) phases.set(name, [...(phases.get(name) ?? []), Number(dur)]);
     }
     const scans = res.body.scans;
-    if (res.status !== 200 || scans.length !== 50) throw new Error(`scan list answered ${res.status} with ${scans?.length} scans`);
+    if (res.status !== 200 || scans.length !== 50)
+      throw new Error(`scan list answered ${res.status} with ${scans?.length} scans`);
     for (let k = 1; k < scans.length; k++) {
       const [a, b] = [scans[k - 1], scans[k]];
-      if (a.startedAt < b.startedAt || (a.startedAt === b.startedAt && a.id <= b.id)) throw new Error(`scan list out of order: ${a.id} before ${b.id}`);
+      if (a.startedAt < b.startedAt || (a.startedAt === b.startedAt && a.id <= b.id))
+        throw new Error(`scan list out of order: ${a.id} before ${b.id}`);
     }
     return ms;
   };
   const showPhases = (label: string) => {
-    console.log(`  ${label} phases (p50 / p99 ms): ${[...phases].map(([k, v]) => `${k} ${median(v).toFixed(1)} / ${percentile(v, 99).toFixed(1)}`).join(', ')}`);
+    console.log(
+      `  ${label} phases (p50 / p99 ms): ${[...phases].map(([k, v]) => `${k} ${median(v).toFixed(1)} / ${percentile(v, 99).toFixed(1)}`).join(', ')}`,
+    );
     phases.clear();
   };
   const lists: number[] = [];
@@ -135,7 +184,8 @@ async function scanListBench(h: Harness) {
   // decoded them, the others did not. The next pages, read once, decode theirs; an upload before each read changes the
   // newest group, which is read again, while the worker processes the scan.
   const cold: number[] = [];
-  for (let cursor = nextCursor as string | null; cursor && cold.length < 4; cursor = nextCursor) cold.push(await list(cursor));
+  for (let cursor = nextCursor as string | null; cursor && cold.length < 4; cursor = nextCursor)
+    cold.push(await list(cursor));
   phases.clear();
   row('  pages 2-5, read once (groups not kept yet): median / max', `${fmt(median(cold))} / ${fmt(Math.max(...cold))}`);
   const busy: number[] = [];
@@ -168,9 +218,27 @@ async function scansOnly(): Promise<void> {
 
 /** The real lockfiles of the third-party data the CI client is timed on, beside OSV-Scanner on the same file. */
 const CLIENT_CASES: ClientCase[] = [
-  { label: "piscina package-lock.json (722 entries)", fileName: 'package-lock.json', lockPath: sharedDataPath('lockfiles', 'npm', 'piscinajs__piscina__package-lock.json'), advisoryDir: sharedDataPath('advisories', 'npm'), osvEcosystem: 'npm' },
-  { label: 'vuejs/core pnpm-lock.yaml (620 packages)', fileName: 'pnpm-lock.yaml', lockPath: sharedDataPath('lockfiles', 'npm', 'vuejs__core__pnpm-lock.yaml'), advisoryDir: sharedDataPath('advisories', 'npm'), osvEcosystem: 'npm' },
-  { label: 'poetry poetry.lock (78 packages)', fileName: 'poetry.lock', lockPath: sharedDataPath('lockfiles', 'pypi', 'python-poetry__poetry__poetry.lock'), advisoryDir: sharedDataPath('advisories', 'pypi'), osvEcosystem: 'PyPI' },
+  {
+    label: 'piscina package-lock.json (722 entries)',
+    fileName: 'package-lock.json',
+    lockPath: sharedDataPath('lockfiles', 'npm', 'piscinajs__piscina__package-lock.json'),
+    advisoryDir: sharedDataPath('advisories', 'npm'),
+    osvEcosystem: 'npm',
+  },
+  {
+    label: 'vuejs/core pnpm-lock.yaml (620 packages)',
+    fileName: 'pnpm-lock.yaml',
+    lockPath: sharedDataPath('lockfiles', 'npm', 'vuejs__core__pnpm-lock.yaml'),
+    advisoryDir: sharedDataPath('advisories', 'npm'),
+    osvEcosystem: 'npm',
+  },
+  {
+    label: 'poetry poetry.lock (78 packages)',
+    fileName: 'poetry.lock',
+    lockPath: sharedDataPath('lockfiles', 'pypi', 'python-poetry__poetry__poetry.lock'),
+    advisoryDir: sharedDataPath('advisories', 'pypi'),
+    osvEcosystem: 'PyPI',
+  },
 ];
 
 /** `npm run bench -- client`: only the CI client beside OSV-Scanner (a minute instead of the whole run). */
@@ -254,15 +322,28 @@ async function main(): Promise<void> {
   const h = await startHarness();
   try {
     if (withData('import of the complete PyPI set')) {
-      const [pypi, pypiMs] = await timed(() => importAdvisories(h.store, [sharedDataPath('advisories', 'pypi-all.zip')]));
+      const [pypi, pypiMs] = await timed(() =>
+        importAdvisories(h.store, [sharedDataPath('advisories', 'pypi-all.zip')]),
+      );
       row(`import of the complete PyPI set (pypi-all.zip, ${pypi.new} advisories)`, fmt(pypiMs));
-      const [again, againMs] = await timed(() => importAdvisories(h.store, [sharedDataPath('advisories', 'pypi-all.zip')]));
-      row(`re-import of the same set (${again.unchanged} unchanged, generation kept: ${again.generation === pypi.generation})`, fmt(againMs));
+      const [again, againMs] = await timed(() =>
+        importAdvisories(h.store, [sharedDataPath('advisories', 'pypi-all.zip')]),
+      );
+      row(
+        `re-import of the same set (${again.unchanged} unchanged, generation kept: ${again.generation === pypi.generation})`,
+        fmt(againMs),
+      );
     }
     // The synthetic advisories are what the 10,000-node snapshot's findings below come from: imported either way.
-    const npm = withData('the real npm advisories of the advisory import (synthetic ones only)') ? [sharedDataPath('advisories', 'npm')] : [];
+    const npm = withData('the real npm advisories of the advisory import (synthetic ones only)')
+      ? [sharedDataPath('advisories', 'npm')]
+      : [];
     const [imported, importMs] = await timed(() => importAdvisories(h.store, [...npm, syntheticAdvisories(2000)]));
-    row(`advisory import (${npm.length ? 'npm + ' : ''}2,000 synthetic)`, fmt(importMs), `${imported.total} advisories`);
+    row(
+      `advisory import (${npm.length ? 'npm + ' : ''}2,000 synthetic)`,
+      fmt(importMs),
+      `${imported.total} advisories`,
+    );
 
     const small = benchSnapshot(1000, 'bench-1k');
     const big = benchSnapshot(10000, 'bench-10k');
@@ -296,11 +377,20 @@ async function main(): Promise<void> {
     const { id: bigScan } = await h.upload(big);
     await h.waitCompleted(bigScan);
     const scan = await h.get(`/v1/scans/${bigScan}`);
-    const total = scan.body.findings.critical + scan.body.findings.high + scan.body.findings.medium + scan.body.findings.low;
+    const total =
+      scan.body.findings.critical + scan.body.findings.high + scan.body.findings.medium + scan.body.findings.low;
     const pages: number[] = [];
-    const filters = ['', '&severity=high', '&severity=medium&severityMode=exact', '&suppressed=all', '&severity=critical&suppressed=all'];
+    const filters = [
+      '',
+      '&severity=high',
+      '&severity=medium&severityMode=exact',
+      '&suppressed=all',
+      '&severity=critical&suppressed=all',
+    ];
     for (let i = 0; i < 100; i++) {
-      const [res, ms] = await timed(() => h.get(`/v1/scans/${bigScan}/findings?limit=200${filters[i % filters.length]}`));
+      const [res, ms] = await timed(() =>
+        h.get(`/v1/scans/${bigScan}/findings?limit=200${filters[i % filters.length]}`),
+      );
       if (res.status !== 200) throw new Error(`findings answered ${res.status}`);
       pages.push(ms);
     }
@@ -312,7 +402,17 @@ async function main(): Promise<void> {
     // The largest single document the limits allow: parse and validation run on the upload thread pool, so other
     // requests keep being answered meanwhile. Probe /healthz every 5 ms during the upload.
     await quiesce(h);
-    const largest = JSON.stringify(syntheticSnapshot({ schemaVersion: 2, nodes: 10000, roots: 1000, depsPerNode: 6, packagesPerRoot: 79, project: 'largest', ecosystem: 'javascript' }));
+    const largest = JSON.stringify(
+      syntheticSnapshot({
+        schemaVersion: 2,
+        nodes: 10000,
+        roots: 1000,
+        depsPerNode: 6,
+        packagesPerRoot: 79,
+        project: 'largest',
+        ecosystem: 'javascript',
+      }),
+    );
     const probes: number[] = [];
     let uploading = true;
     const prober = (async () => {
@@ -326,17 +426,29 @@ async function main(): Promise<void> {
     uploading = false;
     await prober;
     row(`largest document (${(largest.length / 1e6).toFixed(1)} MB, v2, 10,000 nodes): 201 latency`, fmt(largestMs));
-    row(`  /healthz during that upload: max of ${probes.length} probes`, fmt(Math.max(...probes)), `p50 ${fmt(median(probes))}`);
+    row(
+      `  /healthz during that upload: max of ${probes.length} probes`,
+      fmt(Math.max(...probes)),
+      `p50 ${fmt(median(probes))}`,
+    );
 
     // v2 attribution of the largest document, upload → completed: with 1 thread, then with the default pool.
     await quiesce(h);
     await importAdvisories(h.store, [largestV2Advisories(largestV2())]);
     await h.restartWorker({ ATTRIBUTION_THREADS: '1' });
     await attributionEndToEnd(h, 'warm', 1);
-    row('largest v2 document (1,000 roots): upload → completed, 1 thread', fmt(await attributionEndToEnd(h, 'one')), '≤ 2 s');
+    row(
+      'largest v2 document (1,000 roots): upload → completed, 1 thread',
+      fmt(await attributionEndToEnd(h, 'one')),
+      '≤ 2 s',
+    );
     await h.restartWorker({});
     await attributionEndToEnd(h, 'warm2', 1);
-    row(`largest v2 document: upload → completed, pool of ${defaultThreads()} threads`, fmt(await attributionEndToEnd(h, 'pool')), '≤ 2 s');
+    row(
+      `largest v2 document: upload → completed, pool of ${defaultThreads()} threads`,
+      fmt(await attributionEndToEnd(h, 'pool')),
+      '≤ 2 s',
+    );
 
     // The real npm lockfile, against OSV-Scanner's offline CLI on the same advisories.
     if (withData('the real lockfiles: piscina upload → completed, the CI client beside OSV-Scanner')) {

@@ -9,12 +9,18 @@ import { fmt, median, percentile, row } from './stats';
 export async function signInBench(h: Harness, rounds = 300): Promise<void> {
   console.log('\nsign-in: POST /v1/sessions/codes, known vs unknown emails (interleaved)');
   const known: string[] = [];
-  for (let i = 0; i < rounds; i++) known.push((await createOrgWithOwner(h.store, `signin-${i}`, `known-${i}-${Date.now()}@example.test`)).user.email);
+  for (let i = 0; i < rounds; i++)
+    known.push((await createOrgWithOwner(h.store, `signin-${i}`, `known-${i}-${Date.now()}@example.test`)).user.email);
   const ask = async (email: string) => {
     const t0 = performance.now();
-    const r = await fetch(`${h.baseUrl}/v1/sessions/codes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email }) });
+    const r = await fetch(`${h.baseUrl}/v1/sessions/codes`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
     await r.arrayBuffer();
-    if (r.status !== 202) throw new Error(`code request answered ${r.status} (are SIGN_IN_CODES_PER_* raised for the bench?)`);
+    if (r.status !== 202)
+      throw new Error(`code request answered ${r.status} (are SIGN_IN_CODES_PER_* raised for the bench?)`);
     return performance.now() - t0;
   };
   for (let i = 0; i < 20; i++) await ask(`warm-${i}-${Date.now()}@example.test`);

@@ -14,14 +14,24 @@ import { fmt, median, row } from './stats';
 
 /** OSV advisories for perf-0 … perf-(n-1) (npm), affecting every version below 2.0.0; severities rotate. */
 export function perfAdvisories(n: number): object[] {
-  const vectors = ['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H', 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:L/I:L/A:N', 'CVSS:3.1/AV:N/AC:H/PR:L/UI:R/S:U/C:L/I:N/A:N'];
+  const vectors = [
+    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H',
+    'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:L/I:L/A:N',
+    'CVSS:3.1/AV:N/AC:H/PR:L/UI:R/S:U/C:L/I:N/A:N',
+  ];
   return Array.from({ length: n }, (_, i) => ({
     id: `GHSA-perf-${String(i).padStart(5, '0')}-web`,
     modified: '2024-01-01T00:00:00Z',
     published: '2024-01-01T00:00:00Z',
     summary: `synthetic advisory ${i}`,
     severity: [{ type: 'CVSS_V3', score: vectors[i % vectors.length] }],
-    affected: [{ package: { ecosystem: 'npm', name: `perf-${i}` }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '2.0.0' }] }] }],
+    affected: [
+      {
+        package: { ecosystem: 'npm', name: `perf-${i}` },
+        ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '2.0.0' }] }],
+      },
+    ],
   }));
 }
 
@@ -33,9 +43,22 @@ export function writeAdvisories(advisories: object[]): string {
 
 /** A v1 snapshot of n packages perf-<i>@1.0.0: every one matches its advisory, so n findings. */
 export function perfSnapshot(n: number, project: string) {
-  const s = syntheticSnapshot({ schemaVersion: 1, nodes: n, roots: Math.max(1, Math.round(n / 500)), depsPerNode: 3, project, ecosystem: 'javascript' });
+  const s = syntheticSnapshot({
+    schemaVersion: 1,
+    nodes: n,
+    roots: Math.max(1, Math.round(n / 500)),
+    depsPerNode: 3,
+    project,
+    ecosystem: 'javascript',
+  });
   const rename = new Map(s.nodes.map((x, i) => [x.id, `perf-${i}@1.0.0`]));
-  s.nodes = s.nodes.map((x, i) => ({ ...x, id: `perf-${i}@1.0.0`, name: `perf-${i}`, version: '1.0.0', dependencies: x.dependencies.map((d) => rename.get(d)!) }));
+  s.nodes = s.nodes.map((x, i) => ({
+    ...x,
+    id: `perf-${i}@1.0.0`,
+    name: `perf-${i}`,
+    version: '1.0.0',
+    dependencies: x.dependencies.map((d) => rename.get(d)!),
+  }));
   s.nodes.sort((a, b) => (a.id < b.id ? -1 : 1));
   s.roots = s.roots.map((r) => ({ ...r, dependencies: r.dependencies.map((d) => rename.get(d)!) }));
   return s;
@@ -49,15 +72,23 @@ export interface FirstScreen {
 
 /** Waits for the findings view's first-screen mark and reads it. */
 export async function firstScreen(page: Page): Promise<FirstScreen> {
-  await page.waitForFunction(() => performance.getEntriesByName('findings:first-screen').length > 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => performance.getEntriesByName('findings:first-screen').length > 0, undefined, {
+    timeout: 30_000,
+  });
   return page.evaluate(() => {
-    const m = performance.getEntriesByName('findings:first-screen')[0] as unknown as { startTime: number; detail: FirstScreen['detail'] };
+    const m = performance.getEntriesByName('findings:first-screen')[0] as unknown as {
+      startTime: number;
+      detail: FirstScreen['detail'];
+    };
     return { at: m.startTime, detail: m.detail };
   });
 }
 
 export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--host-resolver-rules=MAP localhost 127.0.0.1'] });
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--host-resolver-rules=MAP localhost 127.0.0.1'],
+  });
 }
 
 export async function webBench(h: Harness, n = 10_000): Promise<void> {
@@ -74,7 +105,17 @@ export async function webBench(h: Harness, n = 10_000): Promise<void> {
   const browser = await launch();
   try {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await ctx.addCookies([{ name: '__Host-svc_session', value: token, domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+    await ctx.addCookies([
+      {
+        name: '__Host-svc_session',
+        value: token,
+        domain: 'localhost',
+        path: '/',
+        secure: true,
+        httpOnly: true,
+        sameSite: 'Lax',
+      },
+    ]);
     const page = await ctx.newPage();
     const url = `http://localhost:${port}/app/scans/${id}`;
     const times: number[] = [];

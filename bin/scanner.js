@@ -26,11 +26,18 @@ if (CLIENT_COMMANDS.has(command)) {
   const help = command === undefined || command === 'help' || command === '--help' || command === '-h';
   if (built(operator)) {
     if (help) {
-      console.log('CI client:\n  scanner snapshot|scan ...   (scanner scan --help for the options)\noperator commands:');
+      console.log(
+        'CI client:\n  scanner snapshot|scan ...   (scanner scan --help for the options)\noperator commands:',
+      );
     }
-    require(operator).main(process.argv.slice(2)).then(
-      (code) => process.exit(code ?? 0),
-      (err) => { console.error(err instanceof Error ? err.message : err); process.exit(1); },
-    );
+    require(operator)
+      .main(process.argv.slice(2))
+      .then(
+        (code) => process.exit(code ?? 0),
+        (err) => {
+          console.error(err instanceof Error ? err.message : err);
+          process.exit(1);
+        },
+      );
   }
 }

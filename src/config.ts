@@ -27,11 +27,16 @@ export interface Config {
 export const DEFAULT_HOST = '127.0.0.1';
 
 /** A whole number setting (at least `min`, 0 by default), or the fallback when unset or empty; anything else throws. */
-export function envInt(name: string, fallback: number, { min = 0, env = process.env }: { min?: number; env?: NodeJS.ProcessEnv } = {}): number {
+export function envInt(
+  name: string,
+  fallback: number,
+  { min = 0, env = process.env }: { min?: number; env?: NodeJS.ProcessEnv } = {},
+): number {
   const v = env[name]?.trim();
   if (!v) return fallback;
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${v}"`);
+  if (!Number.isSafeInteger(n) || n < min)
+    throw new Error(`${name} must be a whole number of at least ${min}, got "${v}"`);
   return n;
 }
 
@@ -41,12 +46,19 @@ const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3
  * A duration setting in milliseconds: a whole number of seconds ("900"), or a whole number with a unit ms, s, m or h
  * ("15m", "500ms"); the fallback when unset or empty. Anything else, zero, or more than `maxMs` throws, naming it.
  */
-export function envDuration(name: string, fallbackMs: number, { maxMs = 30 * 24 * 3_600_000, env = process.env }: { maxMs?: number; env?: NodeJS.ProcessEnv } = {}): number {
+export function envDuration(
+  name: string,
+  fallbackMs: number,
+  { maxMs = 30 * 24 * 3_600_000, env = process.env }: { maxMs?: number; env?: NodeJS.ProcessEnv } = {},
+): number {
   const v = env[name]?.trim();
   if (!v) return fallbackMs;
   const m = /^(\d{1,15})(ms|s|m|h)?$/.exec(v);
   const ms = m ? Number(m[1]) * DURATION_UNITS[m[2] ?? 's'] : NaN;
-  if (!(ms >= 1 && ms <= maxMs)) throw new Error(`${name} must be a positive duration of at most ${maxMs / 3_600_000} h: seconds ("900") or a number with a unit ms, s, m or h ("15m"), got "${v}"`);
+  if (!(ms >= 1 && ms <= maxMs))
+    throw new Error(
+      `${name} must be a positive duration of at most ${maxMs / 3_600_000} h: seconds ("900") or a number with a unit ms, s, m or h ("15m"), got "${v}"`,
+    );
   return ms;
 }
 
@@ -96,11 +108,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 export function requireMongoUri(c: Config): string {
-  if (!c.mongoUri) throw new Error('MONGODB_URI is not set and no runtime.json was found under DATA_DIR (it is private to the user who ran `npm start`): run `npm start` or set MONGODB_URI');
+  if (!c.mongoUri)
+    throw new Error(
+      'MONGODB_URI is not set and no runtime.json was found under DATA_DIR (it is private to the user who ran `npm start`): run `npm start` or set MONGODB_URI',
+    );
   return c.mongoUri;
 }
 
 export function requireTemporalAddress(c: Config): string {
-  if (!c.temporalAddress) throw new Error('TEMPORAL_ADDRESS is not set and no runtime.json was found under DATA_DIR (it is private to the user who ran `npm start`): run `npm start` or set TEMPORAL_ADDRESS');
+  if (!c.temporalAddress)
+    throw new Error(
+      'TEMPORAL_ADDRESS is not set and no runtime.json was found under DATA_DIR (it is private to the user who ran `npm start`): run `npm start` or set TEMPORAL_ADDRESS',
+    );
   return c.temporalAddress;
 }

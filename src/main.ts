@@ -63,12 +63,18 @@ export function closableWaiter(inner: ScanWaiter): ScanWaiter {
   };
 }
 
-export async function runApi(): Promise<{ server: http.Server; metrics: MetricsServer | undefined; close(): Promise<void> }> {
+export async function runApi(): Promise<{
+  server: http.Server;
+  metrics: MetricsServer | undefined;
+  close(): Promise<void>;
+}> {
   const config = loadConfig();
   const logger = createLogger('api', config.logLevel);
   // A request that meets a database outage fails within apiDbWaitMs (503 service_unavailable, Retry-After), instead
   // of hanging for the driver's default; a replica set's election usually fits within it anyway.
-  const store = await connectStore(requireMongoUri(config), config.mongoDb, { serverSelectionTimeoutMS: config.apiDbWaitMs });
+  const store = await connectStore(requireMongoUri(config), config.mongoDb, {
+    serverSelectionTimeoutMS: config.apiDbWaitMs,
+  });
   await prepareStore(store);
   const temporal = await connectTemporal(requireTemporalAddress(config), config.temporalNamespace, config.taskQueue);
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
@@ -80,7 +86,10 @@ export async function runApi(): Promise<{ server: http.Server; metrics: MetricsS
   if (insecure) logger.warn({ publicAppUrl: platform.publicAppUrl }, insecure);
   // read at start: a malformed MAIL_TRANSPORT, MAIL_FROM or SECRETS_KEY stops the API, naming it
   const signIn = signInFromEnv(logger);
-  logger.info({ mail: signIn.mail.description, publicAppUrl: platform.publicAppUrl }, 'sign-in codes go out by ' + signIn.mail.description);
+  logger.info(
+    { mail: signIn.mail.description, publicAppUrl: platform.publicAppUrl },
+    'sign-in codes go out by ' + signIn.mail.description,
+  );
   const rateLimiter = new RateLimiter(store, rateLimitFromEnv(), logger);
   // FerretDB has no TTL index: rate-limit counters and expired sign-in codes are deleted here
   const sweepCounters = setInterval(() => {
@@ -156,7 +165,10 @@ if (require.main === module) {
         // A second signal does not wait for the drain.
         if (stopping) process.exit(1);
         stopping = true;
-        api.close().then(() => process.exit(0), () => process.exit(1));
+        api.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

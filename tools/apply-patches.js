@@ -12,5 +12,9 @@ const patched = fs.readdirSync(path.join(root, 'patches')).filter((f) => f.endsW
 // mongodb+7.9.0.patch patches node_modules/mongodb; @scope+name+1.0.0.patch, node_modules/@scope/name.
 const installed = patched.some((f) => fs.existsSync(path.join(root, 'node_modules', ...f.split('+').slice(0, -1))));
 if (!installed) process.exit(0);
-const r = spawnSync(process.execPath, [require.resolve('patch-package/index.js', { paths: [root] }), '--error-on-fail'], { cwd: root, stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  [require.resolve('patch-package/index.js', { paths: [root] }), '--error-on-fail'],
+  { cwd: root, stdio: 'inherit' },
+);
 process.exit(r.status ?? 1);

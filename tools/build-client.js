@@ -69,7 +69,9 @@ async function buildClient(opts = {}) {
     // requires are inside a factory); its ESM build is `module`.
     mainFields: ['module', 'main'],
     // src/client/builtins.ts loads some built-ins with require() on first use; an ES module has none of its own.
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __scannerCreateRequire } from 'node:module';\nconst require = __scannerCreateRequire(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __scannerCreateRequire } from 'node:module';\nconst require = __scannerCreateRequire(import.meta.url);",
+    },
     define: { __SCANNER_VERSION__: JSON.stringify(version) },
     legalComments: 'inline',
     logLevel: 'warning',

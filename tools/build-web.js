@@ -41,7 +41,8 @@ function firstPageJs(outDir = OUT) {
 /** Inline <script> (with content) or <style>, or a style="" attribute, in the built index: the CSP would block it. */
 function inlineCode(html) {
   const found = [];
-  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) if (!/\bsrc=/.test(m[1]) || m[2].trim()) found.push(m[0].slice(0, 80));
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi))
+    if (!/\bsrc=/.test(m[1]) || m[2].trim()) found.push(m[0].slice(0, 80));
   for (const m of html.matchAll(/<style\b[^>]*>/gi)) found.push(m[0]);
   for (const m of html.matchAll(/\sstyle\s*=/gi)) found.push(m[0]);
   for (const m of html.matchAll(/\son[a-z]+\s*=/gi)) found.push(m[0]);
@@ -50,7 +51,11 @@ function inlineCode(html) {
 
 async function main() {
   await generateApiTypes();
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'web', 'tsconfig.json'), '--noEmit'], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'web', 'tsconfig.json'), '--noEmit'],
+    { stdio: 'inherit' },
+  );
   const { build } = await import('vite');
   await build({ configFile: path.join(ROOT, 'web', 'vite.config.mts'), logLevel: 'warn', build: { manifest: true } });
   const html = fs.readFileSync(path.join(OUT, 'index.html'), 'utf8');
@@ -59,7 +64,9 @@ async function main() {
   const js = firstPageJs();
   const kb = (n) => (n / 1024).toFixed(1);
   if (js.total > FIRST_PAGE_JS_LIMIT) {
-    throw new Error(`the first page loads ${kb(js.total)} KB of gzipped JavaScript (limit ${kb(FIRST_PAGE_JS_LIMIT)} KB): ${js.files.map((f) => `${f.file} ${kb(f.gzip)} KB`).join(', ')}`);
+    throw new Error(
+      `the first page loads ${kb(js.total)} KB of gzipped JavaScript (limit ${kb(FIRST_PAGE_JS_LIMIT)} KB): ${js.files.map((f) => `${f.file} ${kb(f.gzip)} KB`).join(', ')}`,
+    );
   }
   if (process.env.BUILD_WEB_VERBOSE) console.log(`web: first page ${kb(js.total)} KB gzipped JS`);
 }

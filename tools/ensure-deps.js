@@ -20,7 +20,11 @@ const installed = mtime('node_modules/.package-lock.json');
 const locked = mtime('package-lock.json');
 if (installed !== undefined && locked !== undefined && installed >= locked) process.exit(0);
 
-console.log(installed === undefined ? 'installing dependencies (npm ci, once)' : 'package-lock.json changed: reinstalling dependencies (npm ci)');
+console.log(
+  installed === undefined
+    ? 'installing dependencies (npm ci, once)'
+    : 'package-lock.json changed: reinstalling dependencies (npm ci)',
+);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const r = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 if (r.status !== 0) {

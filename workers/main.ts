@@ -21,7 +21,11 @@ async function main(): Promise<void> {
   const logger = createLogger('worker', config.logLevel);
   const address = requireTemporalAddress(config);
   // First, so that a starting worker (connections, the workflow bundle: seconds) can be scraped too.
-  const metrics = await serveMetrics(workerRegistry, metricsListenFromEnv('WORKER_METRICS_PORT', DEFAULT_WORKER_METRICS_PORT), logger);
+  const metrics = await serveMetrics(
+    workerRegistry,
+    metricsListenFromEnv('WORKER_METRICS_PORT', DEFAULT_WORKER_METRICS_PORT),
+    logger,
+  );
   const store = await connectStore(requireMongoUri(config), config.mongoDb);
   await prepareStore(store);
   // On a real cluster the operator may not have registered our search attributes: do it (idempotent).
@@ -35,13 +39,22 @@ async function main(): Promise<void> {
   }
   // Without advisories every scan completes with nothing found: say so where the operator looks first.
   if (!configuredSources().length && (await currentGeneration(store)) === null) {
-    logger.warn('no advisories imported yet: scans complete but cannot find anything until `npx scanner advisories import <OSV zip|dir|file>` runs or ADVISORY_SOURCES is set');
+    logger.warn(
+      'no advisories imported yet: scans complete but cannot find anything until `npx scanner advisories import <OSV zip|dir|file>` runs or ADVISORY_SOURCES is set',
+    );
   }
   // The advisory-refresh schedule exists when there is something to refresh from.
   if (configuredSources().length) {
-    const client = new Client({ connection: await Connection.connect({ address }), namespace: config.temporalNamespace });
+    const client = new Client({
+      connection: await Connection.connect({ address }),
+      namespace: config.temporalNamespace,
+    });
     try {
-      const how = await ensureAdvisoryRefreshSchedule(client, config.taskQueue, process.env.ADVISORY_REFRESH_INTERVAL || '6h');
+      const how = await ensureAdvisoryRefreshSchedule(
+        client,
+        config.taskQueue,
+        process.env.ADVISORY_REFRESH_INTERVAL || '6h',
+      );
       logger.info({ schedule: 'advisory-refresh', how }, 'advisory refresh scheduled');
     } catch (err) {
       logger.warn({ err }, 'could not create the advisory-refresh schedule');
@@ -52,7 +65,14 @@ async function main(): Promise<void> {
   // WORKER_MAX_CONCURRENT_ACTIVITIES: activities this process runs at once (default 8); 1 makes a worker take one
   // shard of a paged scan at a time, so that the shards spread over the worker processes.
   const maxConcurrentActivities = envInt('WORKER_MAX_CONCURRENT_ACTIVITIES', MAX_CONCURRENT_ACTIVITIES, { min: 1 });
-  const { worker, connection, shards, events } = await createScanWorker({ store, logger, temporalAddress: address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, maxConcurrentActivities });
+  const { worker, connection, shards, events } = await createScanWorker({
+    store,
+    logger,
+    temporalAddress: address,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    maxConcurrentActivities,
+  });
   // shutdown() stops polling and lets running activities finish (SHUTDOWN_GRACE in ./worker.ts); run() returns then.
   // A second signal does not wait.
   let stopping = false;

@@ -1,7 +1,15 @@
 // The Temporal SDK's process-wide runtime: its logs go through the same level as ours. Installed once per process.
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 
-const LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', fatal: 'ERROR', silent: 'ERROR' };
+const LEVELS: Record<string, LogLevel> = {
+  trace: 'TRACE',
+  debug: 'DEBUG',
+  info: 'INFO',
+  warn: 'WARN',
+  error: 'ERROR',
+  fatal: 'ERROR',
+  silent: 'ERROR',
+};
 let installed = false;
 
 export function installRuntime(level = process.env.LOG_LEVEL || 'info'): void {

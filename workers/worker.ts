@@ -41,18 +41,30 @@ export const MAX_CONCURRENT_ACTIVITIES = 8;
 export const SHUTDOWN_GRACE = '30 seconds';
 export const SHUTDOWN_FORCE = '45 seconds';
 
-export async function createScanWorker(o: WorkerOptions): Promise<{ worker: Worker; connection: NativeConnection; shards: ShardRunner; events: ScanEvents }> {
+export async function createScanWorker(
+  o: WorkerOptions,
+): Promise<{ worker: Worker; connection: NativeConnection; shards: ShardRunner; events: ScanEvents }> {
   installRuntime();
   const connection = await NativeConnection.connect({ address: o.temporalAddress });
   const shards = o.shards ?? attributionPool();
-  const events = o.events ?? scanEvents({ store: o.store, logger: o.logger, taskQueue: o.taskQueue, client: lazyClient(o.temporalAddress, o.namespace) });
+  const events =
+    o.events ??
+    scanEvents({
+      store: o.store,
+      logger: o.logger,
+      taskQueue: o.taskQueue,
+      client: lazyClient(o.temporalAddress, o.namespace),
+    });
   const worker = await Worker.create({
     connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     workflowsPath: require.resolve('../workflows'),
     // The scan, advisory and webhook activities, and those of MCP scans.
-    activities: { ...createActivities({ store: o.store, logger: o.logger, shards, events, webhooks: o.webhooks }), ...createMcpActivities({ store: o.store, logger: o.logger }) },
+    activities: {
+      ...createActivities({ store: o.store, logger: o.logger, shards, events, webhooks: o.webhooks }),
+      ...createMcpActivities({ store: o.store, logger: o.logger }),
+    },
     // Heartbeat details (attribution progress) reach the server within 250 ms: a retry resumes from them.
     maxHeartbeatThrottleInterval: '250 ms',
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? MAX_CONCURRENT_ACTIVITIES,

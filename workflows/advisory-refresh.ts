@@ -8,7 +8,11 @@ const { syncAdvisorySources } = proxyActivities<ReturnType<typeof createActiviti
   retry: { initialInterval: '30 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
-export async function advisoryRefreshWorkflow(): Promise<{ generation: string | null; applied: number; failed: number }> {
+export async function advisoryRefreshWorkflow(): Promise<{
+  generation: string | null;
+  applied: number;
+  failed: number;
+}> {
   setCurrentDetails('Syncing advisory sources');
   const r = await syncAdvisorySources();
   setCurrentDetails(`Generation ${r.generation}: ${r.applied} source(s) applied, ${r.failed} failed`);

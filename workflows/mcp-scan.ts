@@ -3,7 +3,14 @@
 // counts. Temporal carries the id and small summaries, never the configuration. Retries as the scan workflow's: a
 // database outage is waited out for STEP_PATIENCE, any other failure gets FAULT_ATTEMPTS attempts (activities/
 // outage.ts), then the scan fails with the reason.
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, log, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  TimeoutFailure,
+  log,
+  proxyActivities,
+  setCurrentDetails,
+} from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { createMcpActivities } from '../activities/mcp';
 import { RETRY_MAX_INTERVAL, STEP_PATIENCE } from '../src/temporal/scan-workflow-contract';
@@ -12,7 +19,11 @@ import type { McpScanWorkflowInput, McpScanWorkflowResult } from '../src/tempora
 type Activities = ReturnType<typeof createMcpActivities>;
 
 const retry: RetryPolicy = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: RETRY_MAX_INTERVAL };
-const acts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', scheduleToCloseTimeout: STEP_PATIENCE, retry });
+const acts = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  scheduleToCloseTimeout: STEP_PATIENCE,
+  retry,
+});
 
 function reasonOf(err: unknown): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -30,14 +41,18 @@ export async function mcpScanWorkflow({ scanId }: McpScanWorkflowInput): Promise
   try {
     setCurrentDetails(`Marking MCP scan ${scanId} running`);
     const start = await acts.mcpScanStart({ scanId });
-    setCurrentDetails(`Processing ${start.servers} servers (${start.tools} tools) of ${start.clients} client configurations: inventory, tool pins, issues, placements`);
+    setCurrentDetails(
+      `Processing ${start.servers} servers (${start.tools} tools) of ${start.clients} client configurations: inventory, tool pins, issues, placements`,
+    );
     const r = await acts.mcpScanProcess({ scanId });
     if (r.status === 'failed') {
       setCurrentDetails(`Failed earlier (stored outcome kept)`);
       return { scanId, status: 'failed' };
     }
     await acts.mcpScanComplete({ scanId, servers: r.servers, issues: r.issues });
-    setCurrentDetails(`Completed: ${r.servers} servers, ${counts(r.issues)}; ${r.groups.written} config paths placed${r.groups.skipped ? `, ${r.groups.skipped} left to a newer scan` : ''}`);
+    setCurrentDetails(
+      `Completed: ${r.servers} servers, ${counts(r.issues)}; ${r.groups.written} config paths placed${r.groups.skipped ? `, ${r.groups.skipped} left to a newer scan` : ''}`,
+    );
     return { scanId, status: 'completed', servers: r.servers, issues: r.issues };
   } catch (err) {
     const reason = reasonOf(err);

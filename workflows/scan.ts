@@ -14,7 +14,17 @@ import {
 } from '@temporalio/workflow';
 import type { RetryPolicy } from '@temporalio/common';
 import type { createActivities } from '../activities';
-import { FAST_PATH_MAX_GRAPH, FAST_PATH_MAX_NODES, NON_RETRYABLE, RETRY_MAX_INTERVAL, SA, STEP_PATIENCE, type ScanWorkflowInput, type ScanWorkflowResult, type Stage } from '../src/temporal/scan-workflow-contract';
+import {
+  FAST_PATH_MAX_GRAPH,
+  FAST_PATH_MAX_NODES,
+  NON_RETRYABLE,
+  RETRY_MAX_INTERVAL,
+  SA,
+  STEP_PATIENCE,
+  type ScanWorkflowInput,
+  type ScanWorkflowResult,
+  type Stage,
+} from '../src/temporal/scan-workflow-contract';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -31,8 +41,17 @@ const retry: RetryPolicy = {
 
 // One proxy per timeout profile: quick bookkeeping vs. graph work that heartbeats (every 2 s while it runs, so a
 // worker that dies mid-attribution is noticed within the heartbeat timeout and the retry resumes on another one).
-const quick = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', scheduleToCloseTimeout: STEP_PATIENCE, retry });
-const heavy = proxyActivities<Activities>({ startToCloseTimeout: '15 minutes', heartbeatTimeout: '15 seconds', scheduleToCloseTimeout: STEP_PATIENCE, retry });
+const quick = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  scheduleToCloseTimeout: STEP_PATIENCE,
+  retry,
+});
+const heavy = proxyActivities<Activities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '15 seconds',
+  scheduleToCloseTimeout: STEP_PATIENCE,
+  retry,
+});
 // The shards of a paged scan: as heavy, and a cancelled shard (another one failed for good) is waited for until its
 // worker confirms, so that nothing writes after the scan is failed. (Unset, the SDK only tries to cancel.)
 const shards = proxyActivities<Activities>({
@@ -42,7 +61,11 @@ const shards = proxyActivities<Activities>({
   retry,
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
-const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', scheduleToCloseTimeout: STEP_PATIENCE, retry });
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  scheduleToCloseTimeout: STEP_PATIENCE,
+  retry,
+});
 
 function stage(s: Stage, details: string): void {
   upsertSearchAttributes([{ key: SA.stage, value: s }]);
@@ -100,20 +123,33 @@ async function pagedScan(scanId: string): Promise<ScanWorkflowResult> {
   const plan = await heavy.planAttribution({ scanId });
   let done = 0;
   const progress = () =>
-    setCurrentDetails(`attributing: shard ${done} of ${plan.shards} done (${matched.findings} findings; ${plan.roots} roots, ${plan.vertices} vertices, ${plan.edges} edges; one activity per shard)`);
+    setCurrentDetails(
+      `attributing: shard ${done} of ${plan.shards} done (${matched.findings} findings; ${plan.roots} roots, ${plan.vertices} vertices, ${plan.edges} edges; one activity per shard)`,
+    );
   progress();
   await fanOut(plan.shards, async (shard) => {
     await shards.attributeShard({ scanId, shard });
     done++;
     progress();
   });
-  stage('publishing', `Publishing ${matched.findings} findings; assembling and storing their attributions from ${plan.shards} shards`);
+  stage(
+    'publishing',
+    `Publishing ${matched.findings} findings; assembling and storing their attributions from ${plan.shards} shards`,
+  );
   const result = await heavy.publishPaged({ scanId, generation: prep.generation });
-  stage('completed', `Completed: ${result.findings} findings, ${result.suppressed} suppressed, ${result.attributions} attributions (paged)`);
+  stage(
+    'completed',
+    `Completed: ${result.findings} findings, ${result.suppressed} suppressed, ${result.attributions} attributions (paged)`,
+  );
   return { scanId, status: 'completed', findings: result.findings };
 }
 
-export async function scanWorkflow({ scanId, nodeCount, graphSize, paged }: ScanWorkflowInput): Promise<ScanWorkflowResult> {
+export async function scanWorkflow({
+  scanId,
+  nodeCount,
+  graphSize,
+  paged,
+}: ScanWorkflowInput): Promise<ScanWorkflowResult> {
   try {
     if (paged) return await pagedScan(scanId);
     if (nodeCount !== undefined && nodeCount <= FAST_PATH_MAX_NODES && (graphSize ?? 0) <= FAST_PATH_MAX_GRAPH) {
@@ -123,7 +159,10 @@ export async function scanWorkflow({ scanId, nodeCount, graphSize, paged }: Scan
         { key: SA.ecosystem, value: r.ecosystem },
         { key: SA.nodeCount, value: r.nodeCount },
       ]);
-      stage('completed', `Completed: ${r.findings} findings, ${r.suppressed} suppressed (advisory generation ${r.generation ?? '(none)'})`);
+      stage(
+        'completed',
+        `Completed: ${r.findings} findings, ${r.suppressed} suppressed (advisory generation ${r.generation ?? '(none)'})`,
+      );
       return { scanId, status: 'completed', findings: r.findings };
     }
     stage('preparing', `Loading and checking the snapshot of ${scanId}`);
@@ -139,7 +178,10 @@ export async function scanWorkflow({ scanId, nodeCount, graphSize, paged }: Scan
     stage('attributing', `Deriving paths and attributions for ${matched.findings} findings`);
     const paths = await heavy.derivePaths({ scanId });
 
-    stage('publishing', `Publishing ${matched.findings} findings (${paths.segments} path segments${paths.shards ? `, ${paths.shards} shards, ${paths.resumed} resumed` : ''})`);
+    stage(
+      'publishing',
+      `Publishing ${matched.findings} findings (${paths.segments} path segments${paths.shards ? `, ${paths.shards} shards, ${paths.resumed} resumed` : ''})`,
+    );
     const result = await quick.publishResults({ scanId, generation: prep.generation });
 
     stage('completed', `Completed: ${result.findings} findings, ${result.suppressed} suppressed`);

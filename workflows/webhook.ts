@@ -2,9 +2,21 @@
 // activity builds the body once and records one delivery per webhook subscribed then; each delivery is then one
 // activity, all at once, retried by Temporal with exponential backoff until a 2xx or the end of the retry window
 // (the policy comes in the input: workflow code cannot read the environment). Deterministic code only.
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, log, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  TimeoutFailure,
+  log,
+  proxyActivities,
+  setCurrentDetails,
+} from '@temporalio/workflow';
 import type { createWebhookActivities } from '../activities/webhooks';
-import { WEBHOOK_DELETED, deliveryActivityOptions, type WebhookEventInput, type WebhookEventResult } from '../src/temporal/webhook-workflow-contract';
+import {
+  WEBHOOK_DELETED,
+  deliveryActivityOptions,
+  type WebhookEventInput,
+  type WebhookEventResult,
+} from '../src/temporal/webhook-workflow-contract';
 
 type Activities = ReturnType<typeof createWebhookActivities>;
 type State = 'retrying' | 'succeeded' | 'failed' | 'stopped (webhook deleted)';
@@ -24,7 +36,8 @@ function human(ms: number): string {
  */
 function outcome(err: unknown): { kind: 'deleted' | 'window' | 'fatal'; last: string } {
   let cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure && cause.type === WEBHOOK_DELETED) return { kind: 'deleted', last: cause.message };
+  if (cause instanceof ApplicationFailure && cause.type === WEBHOOK_DELETED)
+    return { kind: 'deleted', last: cause.message };
   let kind: 'window' | 'fatal' = err instanceof ActivityFailure && err.retryState === 'TIMEOUT' ? 'window' : 'fatal';
   if (cause instanceof TimeoutFailure) {
     kind = 'window';
@@ -43,7 +56,9 @@ export async function webhookEventWorkflow(input: WebhookEventInput): Promise<We
   });
   const deliver = proxyActivities<Activities>(deliveryActivityOptions(retry));
 
-  setCurrentDetails(`${type} of ${scanId} (${eventId}): building the body and recording a delivery per subscribed webhook`);
+  setCurrentDetails(
+    `${type} of ${scanId} (${eventId}): building the body and recording a delivery per subscribed webhook`,
+  );
   const { deliveries } = await book.recordWebhookEvent({ eventId, type, scanId, orgId, createdAt });
   const states = new Map<string, State>(deliveries.map((d) => [d.deliveryId, 'retrying']));
   const show = () =>
@@ -69,8 +84,16 @@ export async function webhookEventWorkflow(input: WebhookEventInput): Promise<We
         if (o.kind === 'deleted') states.set(d.deliveryId, 'stopped (webhook deleted)');
         else {
           states.set(d.deliveryId, 'failed');
-          log.warn('webhook delivery failed for good', { deliveryId: d.deliveryId, webhookId: d.webhookId, kind: o.kind, last: o.last });
-          const error = o.kind === 'window' ? `no 2xx answer within the retry window of ${human(retry.windowMs)}; last: ${o.last}` : o.last;
+          log.warn('webhook delivery failed for good', {
+            deliveryId: d.deliveryId,
+            webhookId: d.webhookId,
+            kind: o.kind,
+            last: o.last,
+          });
+          const error =
+            o.kind === 'window'
+              ? `no 2xx answer within the retry window of ${human(retry.windowMs)}; last: ${o.last}`
+              : o.last;
           await book.failWebhookDelivery({ deliveryId: d.deliveryId, error });
         }
       }

@@ -32,7 +32,8 @@ export interface ImportOptions {
 }
 
 /** An import with a failed file or source: the CLI exits non-zero. Rejected records alone are not one. */
-export const importFailed = (r: Pick<ImportReport, 'failedFiles' | 'failedSources'>) => r.failedFiles.length + r.failedSources.length > 0;
+export const importFailed = (r: Pick<ImportReport, 'failedFiles' | 'failedSources'>) =>
+  r.failedFiles.length + r.failedSources.length > 0;
 
 function scanned(a: OsvAdvisory): boolean {
   return (a.affected ?? []).some((x) => x.package && SCANNED_OSV_ECOSYSTEMS.has(x.package.ecosystem.split(':')[0]));
@@ -51,7 +52,19 @@ export async function importAdvisories(store: Store, paths: string[], opts: Impo
   const previous = await currentGeneration(store);
   const byId = new Map<string, OsvAdvisory>();
   if (previous) for (const a of await loadGeneration(store, previous)) byId.set(a.id, a);
-  const report: ImportReport = { generation: null, previous, new: 0, updated: 0, unchanged: 0, withdrawn: 0, skipped: 0, rejected: [], failedFiles: [], failedSources: [], total: 0 };
+  const report: ImportReport = {
+    generation: null,
+    previous,
+    new: 0,
+    updated: 0,
+    unchanged: 0,
+    withdrawn: 0,
+    skipped: 0,
+    rejected: [],
+    failedFiles: [],
+    failedSources: [],
+    total: 0,
+  };
   const seen = new Set<string>();
 
   for (const source of paths) {
@@ -101,7 +114,16 @@ export async function importAdvisories(store: Store, paths: string[], opts: Impo
   if (report.new + report.updated > 0 || !previous) {
     const gen = await writeGeneration(store, [...byId.values()], {
       previous,
-      counts: { new: report.new, updated: report.updated, unchanged: report.unchanged, withdrawn: report.withdrawn, skipped: report.skipped, rejected: report.rejected.length, failedFiles: report.failedFiles.length, failedSources: report.failedSources.length },
+      counts: {
+        new: report.new,
+        updated: report.updated,
+        unchanged: report.unchanged,
+        withdrawn: report.withdrawn,
+        skipped: report.skipped,
+        rejected: report.rejected.length,
+        failedFiles: report.failedFiles.length,
+        failedSources: report.failedSources.length,
+      },
       sources: paths,
     });
     report.generation = gen._id;

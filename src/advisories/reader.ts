@@ -34,12 +34,21 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const GiB = 1024 * MiB;
 
-export const DEFAULT_READ_LIMITS: ReadLimits = { maxEntryBytes: 64 * MiB, maxTotalBytes: 2 * GiB, maxEntries: 1_000_000 };
+export const DEFAULT_READ_LIMITS: ReadLimits = {
+  maxEntryBytes: 64 * MiB,
+  maxTotalBytes: 2 * GiB,
+  maxEntries: 1_000_000,
+};
 
-export const LIMIT_ENV = { maxEntryBytes: 'ADVISORY_MAX_ENTRY_BYTES', maxTotalBytes: 'ADVISORY_MAX_TOTAL_BYTES', maxEntries: 'ADVISORY_MAX_ENTRIES' } as const;
+export const LIMIT_ENV = {
+  maxEntryBytes: 'ADVISORY_MAX_ENTRY_BYTES',
+  maxTotalBytes: 'ADVISORY_MAX_TOTAL_BYTES',
+  maxEntries: 'ADVISORY_MAX_ENTRIES',
+} as const;
 
 /** A positive whole number from the environment, or the default when unset or empty. */
-export const envLimit = (env: NodeJS.ProcessEnv, name: string, fallback: number) => envInt(name, fallback, { min: 1, env });
+export const envLimit = (env: NodeJS.ProcessEnv, name: string, fallback: number) =>
+  envInt(name, fallback, { min: 1, env });
 
 export function readLimits(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ReadLimits> = {}): ReadLimits {
   const d = DEFAULT_READ_LIMITS;
@@ -52,7 +61,12 @@ export function readLimits(env: NodeJS.ProcessEnv = process.env, overrides: Part
 
 /** "64 MiB" for round sizes, else the byte count. */
 export function formatBytes(n: number): string {
-  for (const [unit, size] of [['GiB', GiB], ['MiB', MiB], ['KiB', KiB]] as const) if (n >= size && n % size === 0) return `${n / size} ${unit}`;
+  for (const [unit, size] of [
+    ['GiB', GiB],
+    ['MiB', MiB],
+    ['KiB', KiB],
+  ] as const)
+    if (n >= size && n % size === 0) return `${n / size} ${unit}`;
   return `${n} bytes`;
 }
 
@@ -105,9 +119,16 @@ class LimitError extends Error {}
 /** Refuses, before reading, a file or entry whose declared size passes a limit; counts it as a file. */
 function admit(budget: Budget, what: string, declared: number): void {
   const { maxEntryBytes, maxTotalBytes, maxEntries } = budget.limits;
-  if (++budget.files > maxEntries) throw new LimitError(`more than ${maxEntries} advisory files, over the limit (${LIMIT_ENV.maxEntries})`);
-  if (declared > maxEntryBytes) throw new LimitError(`${what} ${declared} bytes, over the limit of ${formatBytes(maxEntryBytes)} (${LIMIT_ENV.maxEntryBytes})`);
-  if (budget.bytes + declared > maxTotalBytes) throw new LimitError(`the source's files add up to more than the limit of ${formatBytes(maxTotalBytes)} (${LIMIT_ENV.maxTotalBytes})`);
+  if (++budget.files > maxEntries)
+    throw new LimitError(`more than ${maxEntries} advisory files, over the limit (${LIMIT_ENV.maxEntries})`);
+  if (declared > maxEntryBytes)
+    throw new LimitError(
+      `${what} ${declared} bytes, over the limit of ${formatBytes(maxEntryBytes)} (${LIMIT_ENV.maxEntryBytes})`,
+    );
+  if (budget.bytes + declared > maxTotalBytes)
+    throw new LimitError(
+      `the source's files add up to more than the limit of ${formatBytes(maxTotalBytes)} (${LIMIT_ENV.maxTotalBytes})`,
+    );
 }
 
 /** Reads a stream whole, destroying it as soon as it passes what the budget still allows. */
@@ -142,7 +163,9 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
     // validateEntrySizes (yauzl's default, stated so that it stays on): an entry that inflates to more or fewer bytes
     // than its central directory record declares is an error, so the declared sizes checked below can be trusted.
-    yauzl.open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (err, zip) => (err ? reject(err) : resolve(zip!))),
+    yauzl.open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (err, zip) =>
+      err ? reject(err) : resolve(zip!),
+    ),
   );
 }
 
@@ -168,7 +191,8 @@ const isAdvisoryEntry = (e: yauzl.Entry) => !e.fileName.endsWith('/') && ADVISOR
 async function surveyZip(file: string, budget: Budget): Promise<string | null> {
   const zip = await openZip(file);
   try {
-    if (zip.entryCount > budget.limits.maxEntries) return `holds ${zip.entryCount} entries, over the limit of ${budget.limits.maxEntries} (${LIMIT_ENV.maxEntries})`;
+    if (zip.entryCount > budget.limits.maxEntries)
+      return `holds ${zip.entryCount} entries, over the limit of ${budget.limits.maxEntries} (${LIMIT_ENV.maxEntries})`;
     const next = entries(zip);
     const trial: Budget = { ...budget };
     for (let e = await next(); e; e = await next()) {
@@ -203,7 +227,11 @@ async function* zipItems(file: string, budget: Budget): AsyncGenerator<OsvItem> 
   try {
     const next = entries(zip);
     const open = (entry: yauzl.Entry): Promise<Readable> =>
-      new Promise((resolve, reject) => zip.openReadStream(entry, (err, stream) => (err || !stream ? reject(err ?? new Error('no stream')) : resolve(stream))));
+      new Promise((resolve, reject) =>
+        zip.openReadStream(entry, (err, stream) =>
+          err || !stream ? reject(err ?? new Error('no stream')) : resolve(stream),
+        ),
+      );
     for (;;) {
       let entry: yauzl.Entry | null;
       try {
@@ -223,9 +251,11 @@ async function* zipItems(file: string, budget: Budget): AsyncGenerator<OsvItem> 
         // A limit ends the archive; a damaged entry is reported and the next one read.
         const why = message(err);
         const error =
-          err instanceof LimitError ? why
-          : /^too many bytes in the stream/.test(why) ? `inflates to more than the ${entry.uncompressedSize} bytes it declares: a corrupt or hostile archive (${why})`
-          : `unreadable zip entry: ${why}`;
+          err instanceof LimitError
+            ? why
+            : /^too many bytes in the stream/.test(why)
+              ? `inflates to more than the ${entry.uncompressedSize} bytes it declares: a corrupt or hostile archive (${why})`
+              : `unreadable zip entry: ${why}`;
         yield { source, error, kind: 'source' };
         if (err instanceof LimitError) return;
         continue;

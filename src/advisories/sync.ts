@@ -68,7 +68,11 @@ interface DownloadOptions {
 }
 
 function get(url: URL, signal: AbortSignal, ca: string | Buffer | undefined): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => https.get(url, { signal, headers: { 'user-agent': 'supply-chain-scanner' }, ...(ca ? { ca } : {}) }, resolve).on('error', reject));
+  return new Promise((resolve, reject) =>
+    https
+      .get(url, { signal, headers: { 'user-agent': 'supply-chain-scanner' }, ...(ca ? { ca } : {}) }, resolve)
+      .on('error', reject),
+  );
 }
 
 /** One attempt: follows up to 5 redirects (https only), refuses past maxBytes by Content-Length or by count. */
@@ -99,7 +103,10 @@ async function fetchTo(url: string, file: string, o: DownloadOptions): Promise<v
     const count = new Transform({
       transform(chunk: Buffer, _enc, done) {
         n += chunk.length;
-        done(n > o.maxBytes ? new Refused(`more than ${formatBytes(o.maxBytes)} received, over ${limit}`) : null, chunk);
+        done(
+          n > o.maxBytes ? new Refused(`more than ${formatBytes(o.maxBytes)} received, over ${limit}`) : null,
+          chunk,
+        );
       },
     });
     await pipeline(res, count, fs.createWriteStream(file));
@@ -115,11 +122,18 @@ export async function downloadSource(
 ): Promise<{ file: string; attempts: number }> {
   const attempts = opts.attempts ?? 3;
   const backoffMs = opts.backoffMs ?? 1000;
-  const o: DownloadOptions = { timeoutMs: opts.timeoutMs ?? 300_000, maxBytes: opts.maxDownloadBytes ?? envLimit(process.env, 'ADVISORY_MAX_DOWNLOAD_BYTES', DEFAULT_MAX_DOWNLOAD_BYTES), ca: opts.ca };
+  const o: DownloadOptions = {
+    timeoutMs: opts.timeoutMs ?? 300_000,
+    maxBytes: opts.maxDownloadBytes ?? envLimit(process.env, 'ADVISORY_MAX_DOWNLOAD_BYTES', DEFAULT_MAX_DOWNLOAD_BYTES),
+    ca: opts.ca,
+  };
   const problem = sourceProblem(url);
   if (problem) throw Object.assign(new Error(problem), { attempts: 0 });
   const name = path.basename(new URL(url).pathname) || 'source';
-  const file = path.join(dir, `${fs.readdirSync(dir).length}-${name.endsWith('.zip') || name.endsWith('.json') ? name : `${name}.zip`}`);
+  const file = path.join(
+    dir,
+    `${fs.readdirSync(dir).length}-${name.endsWith('.zip') || name.endsWith('.json') ? name : `${name}.zip`}`,
+  );
   let last: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
@@ -132,13 +146,17 @@ export async function downloadSource(
       if (attempt < attempts) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
     }
   }
-  throw Object.assign(new Error(`${url}: ${last instanceof Error ? last.message : String(last)} after ${attempts} attempts`), { attempts });
+  throw Object.assign(
+    new Error(`${url}: ${last instanceof Error ? last.message : String(last)} after ${attempts} attempts`),
+    { attempts },
+  );
 }
 
 export async function syncAdvisories(store: Store, sources: string[], opts: SyncOptions = {}): Promise<SyncReport> {
   // A bad ADVISORY_MAX_* value fails the sync here, before anything is downloaded.
   const limits = readLimits(process.env, opts.limits);
-  const maxDownloadBytes = opts.maxDownloadBytes ?? envLimit(process.env, 'ADVISORY_MAX_DOWNLOAD_BYTES', DEFAULT_MAX_DOWNLOAD_BYTES);
+  const maxDownloadBytes =
+    opts.maxDownloadBytes ?? envLimit(process.env, 'ADVISORY_MAX_DOWNLOAD_BYTES', DEFAULT_MAX_DOWNLOAD_BYTES);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'advisory-sync-'));
   const results: SyncReport['sources'] = [];
   const local: Array<{ source: string; path: string; attempts: number }> = [];
@@ -158,14 +176,26 @@ export async function syncAdvisories(store: Store, sources: string[], opts: Sync
         const { file, attempts } = await downloadSource(source, dir, { ...opts, maxDownloadBytes });
         local.push({ source, path: file, attempts });
       } catch (err) {
-        results.push({ source, status: 'failed', attempts: (err as { attempts?: number }).attempts ?? opts.attempts ?? 3, reason: (err as Error).message });
+        results.push({
+          source,
+          status: 'failed',
+          attempts: (err as { attempts?: number }).attempts ?? opts.attempts ?? 3,
+          reason: (err as Error).message,
+        });
       }
     }
     opts.onProgress?.(`importing ${local.length} source(s)`);
-    const report = await importAdvisories(store, local.map((l) => l.path), { limits });
+    const report = await importAdvisories(
+      store,
+      local.map((l) => l.path),
+      { limits },
+    );
     // Downloads are read from temporary files: report them under their URLs.
     const named = (where: string) => {
-      const l = local.find((x) => x.path !== x.source && (where === x.path || where.startsWith(`${x.path}!`) || where.startsWith(`${x.path}[`)));
+      const l = local.find(
+        (x) =>
+          x.path !== x.source && (where === x.path || where.startsWith(`${x.path}!`) || where.startsWith(`${x.path}[`)),
+      );
       return l ? l.source + where.slice(l.path.length) : where;
     };
     const rename = (list: Array<{ source: string; reason: string }>) =>
@@ -175,9 +205,20 @@ export async function syncAdvisories(store: Store, sources: string[], opts: Sync
       });
     for (const l of local) {
       const failed = report.failedSources.find((f) => f.source === l.path);
-      results.push({ source: l.source, status: failed ? 'failed' : 'applied', attempts: l.attempts, ...(failed ? { reason: rename([failed])[0].reason } : {}) });
+      results.push({
+        source: l.source,
+        status: failed ? 'failed' : 'applied',
+        attempts: l.attempts,
+        ...(failed ? { reason: rename([failed])[0].reason } : {}),
+      });
     }
-    return { ...report, rejected: rename(report.rejected), failedFiles: rename(report.failedFiles), failedSources: rename(report.failedSources), sources: results };
+    return {
+      ...report,
+      rejected: rename(report.rejected),
+      failedFiles: rename(report.failedFiles),
+      failedSources: rename(report.failedSources),
+      sources: results,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -33,7 +33,10 @@ export async function showScan(store: Store, scanId: string): Promise<{ stored: 
 }
 
 /** A scan's stored findings in list order (and its module metadata, for a v2 scan), decoded from their chunks. */
-export async function showFindings(store: Store, scanId: string): Promise<{ scanId: string; status: string; chunks: number; findings: unknown[]; modules?: unknown }> {
+export async function showFindings(
+  store: Store,
+  scanId: string,
+): Promise<{ scanId: string; status: string; chunks: number; findings: unknown[]; modules?: unknown }> {
   const scan = await store.c.scans.findOne({ _id: scanId }, { projection: { status: 1 } });
   if (!scan) throw new NotStored(`no scan ${scanId} in this database`);
   const docs = await store.c.scanResults.find({ scanId }).toArray();
@@ -41,5 +44,11 @@ export async function showFindings(store: Store, scanId: string): Promise<{ scan
   const findings: unknown[] = [];
   for (const c of chunks) findings.push(...((await decodeStored(c.data)) as unknown[]));
   const modules = docs.find((d) => d.n === -1);
-  return { scanId, status: scan.status, chunks: chunks.length, findings, ...(modules ? { modules: await decodeStored(modules.data) } : {}) };
+  return {
+    scanId,
+    status: scan.status,
+    chunks: chunks.length,
+    findings,
+    ...(modules ? { modules: await decodeStored(modules.data) } : {}),
+  };
 }

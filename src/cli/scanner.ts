@@ -49,7 +49,8 @@ function failureSummary(command: string, sources: number, files: number): void {
 }
 
 /** How to hand `admin session --revoke` its token: never as an argument, which ps and the shell history keep. */
-const REVOKE_HINT = 'scanner admin session --revoke reads the session token from standard input, never from the command line (ps and the shell history would show it): echo "$TOKEN" | npx scanner admin session --revoke';
+const REVOKE_HINT =
+  'scanner admin session --revoke reads the session token from standard input, never from the command line (ps and the shell history would show it): echo "$TOKEN" | npx scanner admin session --revoke';
 
 /** The session token to revoke: one token on standard input, surrounding whitespace and the newline dropped. */
 async function tokenFromStdin(): Promise<string> {
@@ -69,11 +70,18 @@ async function tokenFromStdin(): Promise<string> {
 
 export async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
-  if (group === 'admin' && command === 'session' && rest.some((a) => a.startsWith('--revoke='))) throw new Error(REVOKE_HINT);
+  if (group === 'admin' && command === 'session' && rest.some((a) => a.startsWith('--revoke=')))
+    throw new Error(REVOKE_HINT);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' }, revoke: { type: 'boolean' }, every: { type: 'string' } },
+    options: {
+      org: { type: 'string' },
+      email: { type: 'string' },
+      json: { type: 'boolean' },
+      revoke: { type: 'boolean' },
+      every: { type: 'string' },
+    },
   });
   const json = values.json ?? false;
 
@@ -117,10 +125,17 @@ export async function main(argv: string[]): Promise<number> {
             org: org ? { id: org._id, name: org.name } : null,
             member: m ? { id: m._id, role: m.role } : null,
             activeSessions: active.length,
-            lastSessionAt: active.length ? new Date(Math.max(...active.map((s) => s.createdAt.getTime()))).toISOString() : null,
+            lastSessionAt: active.length
+              ? new Date(Math.max(...active.map((s) => s.createdAt.getTime()))).toISOString()
+              : null,
           };
         });
-      const text = rows.map((r) => `${r.email.padEnd(36)} ${(r.org ? `${r.org.name} (${r.member!.role})` : '(no organization)').padEnd(32)} ${r.activeSessions} active session(s)`).join('\n');
+      const text = rows
+        .map(
+          (r) =>
+            `${r.email.padEnd(36)} ${(r.org ? `${r.org.name} (${r.member!.role})` : '(no organization)').padEnd(32)} ${r.activeSessions} active session(s)`,
+        )
+        .join('\n');
       print(json, { users: rows }, text || '(no users)');
       return 0;
     });
@@ -139,7 +154,15 @@ export async function main(argv: string[]): Promise<number> {
     return withStore(async (store) => {
       const user = await findOrCreateUser(store, values.email!);
       const { token, session } = await createSession(store, user._id);
-      print(json, { sessionToken: token, sessionExpiresAt: session.expiresAt.toISOString(), user: { id: user._id, email: user.email } }, `session token for ${user.email} (shown once): ${token}`);
+      print(
+        json,
+        {
+          sessionToken: token,
+          sessionExpiresAt: session.expiresAt.toISOString(),
+          user: { id: user._id, email: user.email },
+        },
+        `session token for ${user.email} (shown once): ${token}`,
+      );
       return 0;
     });
   }
@@ -163,7 +186,10 @@ export async function main(argv: string[]): Promise<number> {
     return withStore(async (store) => {
       const r = await syncAdvisories(store, sources, { onProgress: (m) => json || console.error(m) });
       const lines = [
-        ...r.sources.map((s) => `${s.status === 'applied' ? 'applied' : 'FAILED '} ${s.source}${s.reason ? `: ${s.reason}` : ''} (${s.attempts} attempt${s.attempts === 1 ? '' : 's'})`),
+        ...r.sources.map(
+          (s) =>
+            `${s.status === 'applied' ? 'applied' : 'FAILED '} ${s.source}${s.reason ? `: ${s.reason}` : ''} (${s.attempts} attempt${s.attempts === 1 ? '' : 's'})`,
+        ),
         `generation ${r.generation}${r.generation === r.previous ? ' (unchanged)' : ''}: new ${r.new}, updated ${r.updated}, unchanged ${r.unchanged}, withdrawn ${r.withdrawn}, skipped ${r.skipped}, rejected ${r.rejected.length}, failed files ${r.failedFiles.length}`,
         ...problemLines({ ...r, failedSources: [] }), // failed sources are on their own lines above
       ];
@@ -179,7 +205,11 @@ export async function main(argv: string[]): Promise<number> {
     const { ensureAdvisoryRefreshSchedule } = await import('../temporal/schedules');
     const connection = await Connection.connect({ address: requireTemporalAddress(config) });
     try {
-      const how = await ensureAdvisoryRefreshSchedule(new Client({ connection, namespace: config.temporalNamespace }), config.taskQueue, values.every ?? process.env.ADVISORY_REFRESH_INTERVAL ?? '6h');
+      const how = await ensureAdvisoryRefreshSchedule(
+        new Client({ connection, namespace: config.temporalNamespace }),
+        config.taskQueue,
+        values.every ?? process.env.ADVISORY_REFRESH_INTERVAL ?? '6h',
+      );
       console.log(`schedule advisory-refresh ${how}`);
     } finally {
       await connection.close();
@@ -188,11 +218,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (group === 'db' && command === 'show') {
     const [what, id] = positionals;
-    if ((what !== 'scan' && what !== 'findings') || !id || positionals.length !== 2) throw new Error('give scan ID or findings ID\n' + USAGE);
+    if ((what !== 'scan' && what !== 'findings') || !id || positionals.length !== 2)
+      throw new Error('give scan ID or findings ID\n' + USAGE);
     const { showFindings, showScan, NotStored } = await import('./db-show');
     return withStore(async (store) => {
       try {
-        console.log(JSON.stringify(what === 'scan' ? await showScan(store, id) : await showFindings(store, id), null, 2));
+        console.log(
+          JSON.stringify(what === 'scan' ? await showScan(store, id) : await showFindings(store, id), null, 2),
+        );
         return 0;
       } catch (err) {
         if (!(err instanceof NotStored)) throw err;

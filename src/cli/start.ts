@@ -55,7 +55,10 @@ async function main(): Promise<void> {
   if (!(await isPortFree(port, host))) throw new Error(`port ${port} is in use on ${host}; set PORT to another port`);
 
   const root = projectRoot();
-  const entries = { worker: path.join(root, 'dist', 'workers', 'main.js'), api: path.join(root, 'dist', 'src', 'main.js') };
+  const entries = {
+    worker: path.join(root, 'dist', 'workers', 'main.js'),
+    api: path.join(root, 'dist', 'src', 'main.js'),
+  };
   for (const file of Object.values(entries)) {
     if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` (npm start does it)`);
   }
@@ -108,8 +111,12 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   log.info(`data directory ${dataDir}`);
   // Temporal's usual ports when they are free (a stable UI address to bookmark), else whatever is free.
-  const prefer = async (env: string | undefined, port: number) => (env ? Number(env) : (await isPortFree(port)) ? port : undefined);
-  const ports = { temporal: await prefer(process.env.TEMPORAL_PORT, 7233), temporalUi: await prefer(process.env.TEMPORAL_UI_PORT, 8233) };
+  const prefer = async (env: string | undefined, port: number) =>
+    env ? Number(env) : (await isPortFree(port)) ? port : undefined;
+  const ports = {
+    temporal: await prefer(process.env.TEMPORAL_PORT, 7233),
+    temporalUi: await prefer(process.env.TEMPORAL_UI_PORT, 8233),
+  };
   infra = await startLocalInfra({ dataDir, log, ports });
   if (stopping) {
     stopping = false;
@@ -124,7 +131,9 @@ async function main(): Promise<void> {
 
   async function runServices(): Promise<void> {
     const ready = infra!;
-    log.info(`infrastructure ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (${ready.started.join(', ') || 'all external'}; server logs in ${ready.logDir})`);
+    log.info(
+      `infrastructure ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (${ready.started.join(', ') || 'all external'}; server logs in ${ready.logDir})`,
+    );
 
     const metrics: LocalMetrics = await localMetricsPorts(process.env, { isPortFree, freePort });
     const env = {
@@ -138,7 +147,10 @@ async function main(): Promise<void> {
       // One machine runs everything here: scans yield the CPU to API requests (a separate worker fleet needs none).
       WORKER_NICE: process.env.WORKER_NICE ?? '10',
     };
-    for (const [name, args] of [['worker', [entries.worker]], ['api', [entries.api, 'api']]] as const) {
+    for (const [name, args] of [
+      ['worker', [entries.worker]],
+      ['api', [entries.api, 'api']],
+    ] as const) {
       const child = spawnProcess({
         name,
         command: process.execPath,
@@ -158,11 +170,15 @@ async function main(): Promise<void> {
 
     const apiUrl = apiUrlFor(host, port);
     try {
-      await waitUntil(`${apiUrl}/healthz`, async () => {
-        const res = await fetch(`${apiUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
-        await res.body?.cancel();
-        return res.ok;
-      }, { timeoutMs: 120_000, intervalMs: 300, abort: () => (stopping ? new Error('stopping') : undefined) });
+      await waitUntil(
+        `${apiUrl}/healthz`,
+        async () => {
+          const res = await fetch(`${apiUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
+          await res.body?.cancel();
+          return res.ok;
+        },
+        { timeoutMs: 120_000, intervalMs: 300, abort: () => (stopping ? new Error('stopping') : undefined) },
+      );
     } catch (err) {
       if (stopping) return; // a child died or a signal came: shutdown is already under way
       log.warn((err as Error).message);
@@ -180,18 +196,20 @@ async function main(): Promise<void> {
       startedAt: new Date().toISOString(),
     };
     writeRuntime(dataDir, runtime);
-    console.log([
-      '',
-      `  API          ${apiUrl}`,
-      `  Web app      ${publicAppUrlFromEnv({ ...process.env, PORT: String(port) })}/  (sign in with a code sent by ${process.env.MAIL_TRANSPORT?.trim() ? redactUri(process.env.MAIL_TRANSPORT.trim()) : 'console: printed in this log'})`,
-      `  Metrics      API ${metrics.urls.metricsUrl ?? '(off)'}, worker ${metrics.urls.workerMetricsUrl ?? '(off)'}`,
-      `  Temporal UI  ${ready.temporalUiUrl ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
-      `  MongoDB      ${mongoLine(ready.mongoUri, dataDir)}`,
-      `  Data         ${dataDir}`,
-      '',
-      `  ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; press Ctrl-C to stop`,
-      '',
-    ].join('\n'));
+    console.log(
+      [
+        '',
+        `  API          ${apiUrl}`,
+        `  Web app      ${publicAppUrlFromEnv({ ...process.env, PORT: String(port) })}/  (sign in with a code sent by ${process.env.MAIL_TRANSPORT?.trim() ? redactUri(process.env.MAIL_TRANSPORT.trim()) : 'console: printed in this log'})`,
+        `  Metrics      API ${metrics.urls.metricsUrl ?? '(off)'}, worker ${metrics.urls.workerMetricsUrl ?? '(off)'}`,
+        `  Temporal UI  ${ready.temporalUiUrl ?? '(external Temporal; set TEMPORAL_UI_URL to show it here)'}`,
+        `  MongoDB      ${mongoLine(ready.mongoUri, dataDir)}`,
+        `  Data         ${dataDir}`,
+        '',
+        `  ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; press Ctrl-C to stop`,
+        '',
+      ].join('\n'),
+    );
   }
 }
 

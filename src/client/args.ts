@@ -48,4 +48,3 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
     throw new InputError(`${(err as Error).message}\n${USAGE}`);
   }
 }
-

@@ -65,7 +65,9 @@ const CIS: readonly Ci[] = [
     read: (e) => {
       const collection = e.SYSTEM_COLLECTIONURI || e.SYSTEM_TEAMFOUNDATIONCOLLECTIONURI;
       const project = set(e.SYSTEM_TEAMPROJECT) ? encodeURIComponent(e.SYSTEM_TEAMPROJECT!.trim()) : undefined;
-      const build = set(e.BUILD_BUILDID) ? `_build/results?buildId=${encodeURIComponent(e.BUILD_BUILDID!.trim())}` : undefined;
+      const build = set(e.BUILD_BUILDID)
+        ? `_build/results?buildId=${encodeURIComponent(e.BUILD_BUILDID!.trim())}`
+        : undefined;
       return { commit: e.BUILD_SOURCEVERSION, ref: e.BUILD_SOURCEBRANCH, runUrl: joinUrl(collection, project, build) };
     },
   },
@@ -76,7 +78,12 @@ const CIS: readonly Ci[] = [
       commit: e.BITBUCKET_COMMIT,
       ref: e.BITBUCKET_TAG || e.BITBUCKET_BRANCH,
       // Pipelines runs on Bitbucket Cloud only; BITBUCKET_REPO_FULL_NAME is "everything after bitbucket.org/".
-      runUrl: joinUrl('https://bitbucket.org', e.BITBUCKET_REPO_FULL_NAME, 'pipelines/results', e.BITBUCKET_BUILD_NUMBER),
+      runUrl: joinUrl(
+        'https://bitbucket.org',
+        e.BITBUCKET_REPO_FULL_NAME,
+        'pipelines/results',
+        e.BITBUCKET_BUILD_NUMBER,
+      ),
     }),
   },
   {
@@ -84,7 +91,8 @@ const CIS: readonly Ci[] = [
     detect: (e) => set(e.BUILDKITE),
     read: (e) => ({
       // Buildkite documents BUILDKITE_COMMIT as possibly symbolic (HEAD): only an object id is a commit here.
-      commit: e.BUILDKITE_COMMIT && OBJECT_ID.test(e.BUILDKITE_COMMIT.trim().toLowerCase()) ? e.BUILDKITE_COMMIT : undefined,
+      commit:
+        e.BUILDKITE_COMMIT && OBJECT_ID.test(e.BUILDKITE_COMMIT.trim().toLowerCase()) ? e.BUILDKITE_COMMIT : undefined,
       ref: e.BUILDKITE_TAG || e.BUILDKITE_BRANCH,
       runUrl: e.BUILDKITE_BUILD_URL,
     }),
@@ -172,7 +180,9 @@ function gitDirOf(gitRoot: string): string | undefined {
 
 /** A ref name safe to join to a directory: under refs/, no `..`, `.` or empty components. */
 function safeRefName(ref: string): boolean {
-  return ref.startsWith('refs/') && !CONTROL.test(ref) && ref.split('/').every((p) => p !== '' && p !== '.' && p !== '..');
+  return (
+    ref.startsWith('refs/') && !CONTROL.test(ref) && ref.split('/').every((p) => p !== '' && p !== '.' && p !== '..')
+  );
 }
 
 function resolveRef(gitDir: string, commonDir: string, ref: string, depth = 0): string | undefined {

@@ -70,7 +70,11 @@ export function readCodeowners(gitRoot: string): Codeowners | undefined {
     if (!stat.isFile()) continue;
     // Found but not loaded, as on GitHub: a later location does not stand in for it.
     if (stat.size >= MAX_CODEOWNERS_BYTES) {
-      return { path: rel, rules: [], skipped: [{ line: 0, reason: `file of ${stat.size} bytes: GitHub ignores CODEOWNERS files of 3 MB or more` }] };
+      return {
+        path: rel,
+        rules: [],
+        skipped: [{ line: 0, reason: `file of ${stat.size} bytes: GitHub ignores CODEOWNERS files of 3 MB or more` }],
+      };
     }
     const skipped: SkippedLine[] = [];
     const rules = parseCodeowners(fs.readFileSync(file, 'utf8'), (s) => skipped.push(s));
@@ -141,7 +145,9 @@ function patternProblem(pattern: string): string | undefined {
 }
 
 function ownerProblem(owner: string): string | undefined {
-  return OWNER.test(owner) || EMAIL.test(owner) ? undefined : `not an owner (@user, @org/team or e-mail): ${JSON.stringify(owner.slice(0, 80))}`;
+  return OWNER.test(owner) || EMAIL.test(owner)
+    ? undefined
+    : `not an owner (@user, @org/team or e-mail): ${JSON.stringify(owner.slice(0, 80))}`;
 }
 
 // ------------------------------------------------------------------------------------------------- matching --
@@ -194,7 +200,12 @@ function compile(pattern: string): Element[] | null {
 }
 
 /** Greedy wildcard match, backtracking only to the most recent star: O(items × elements) calls of `one`. */
-function wildcard<E, I>(elements: readonly E[], items: readonly I[], isStar: (e: E) => boolean, one: (e: E, item: I) => boolean): boolean {
+function wildcard<E, I>(
+  elements: readonly E[],
+  items: readonly I[],
+  isStar: (e: E) => boolean,
+  one: (e: E, item: I) => boolean,
+): boolean {
   let e = 0;
   let i = 0;
   let starE = -1;
@@ -218,16 +229,29 @@ function wildcard<E, I>(elements: readonly E[], items: readonly I[], isStar: (e:
 }
 
 function globMatches(glob: Token[], segment: string): boolean {
-  return wildcard(glob, Array.from(segment), (t) => t === STAR, (t, c) => t === QMARK || t === c);
+  return wildcard(
+    glob,
+    Array.from(segment),
+    (t) => t === STAR,
+    (t, c) => t === QMARK || t === c,
+  );
 }
 
 /** Whether a CODEOWNERS pattern matches a path relative to the git root (with `/`, no leading `./`). */
 export function matchesPattern(pattern: string, filePath: string): boolean {
   const elements = compile(pattern);
   if (!elements) return false;
-  const segments = filePath.replace(/^(?:\.?\/)+/, '').split('/').filter((s) => s.length > 0);
+  const segments = filePath
+    .replace(/^(?:\.?\/)+/, '')
+    .split('/')
+    .filter((s) => s.length > 0);
   if (segments.length === 0 || segments[0] === '..') return false;
-  return wildcard(elements, segments, (el) => el === 'any', (el, seg) => el !== 'any' && globMatches(el.glob, seg));
+  return wildcard(
+    elements,
+    segments,
+    (el) => el === 'any',
+    (el, seg) => el !== 'any' && globMatches(el.glob, seg),
+  );
 }
 
 /** Owners of the last rule matching the path ([] when that rule names none); undefined when no rule matches. */

@@ -22,7 +22,22 @@ export interface Discovery {
 
 /** Folders that hold installed or generated copies of dependencies, VCS data, or a build's own build logic
  *  (Gradle's buildSrc: its dependencies are the build's tools, not the product's): never searched. */
-const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.tox', '.nox', '.venv', 'venv', '.yarn', '.pnpm-store', '.gradle', 'bower_components', 'buildSrc']);
+const SKIPPED_DIRS = new Set([
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  '__pycache__',
+  '.tox',
+  '.nox',
+  '.venv',
+  'venv',
+  '.yarn',
+  '.pnpm-store',
+  '.gradle',
+  'bower_components',
+  'buildSrc',
+]);
 
 const toPosix = (p: string) => p.split(path.sep).join('/');
 
@@ -99,6 +114,10 @@ export function discover(inputs: string[], producers: readonly Producer[], cwd =
   const unique = [...new Set(files)];
   return {
     root,
-    lockfiles: unique.map((file) => ({ file, relative: toPosix(path.relative(root, file)), producer: producerFor(producers, path.basename(file))! })),
+    lockfiles: unique.map((file) => ({
+      file,
+      relative: toPosix(path.relative(root, file)),
+      producer: producerFor(producers, path.basename(file))!,
+    })),
   };
 }

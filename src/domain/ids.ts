@@ -26,14 +26,39 @@ function randomChars(n: number, alphabet: string): string {
   return out.join('');
 }
 
-export type IdPrefix = 'scn' | 'prj' | 'key' | 'mem' | 'org' | 'usr' | 'adv' | 'fnd' | 'dep' | 'inv' | 'aud' | 'upl' | 'whk' | 'evt' | 'dlv' | 'hrt' | 'hst' | 'gwt' | 'gw' | 'mcs' | 'mcp' | 'mre' | 'mue';
+export type IdPrefix =
+  | 'scn'
+  | 'prj'
+  | 'key'
+  | 'mem'
+  | 'org'
+  | 'usr'
+  | 'adv'
+  | 'fnd'
+  | 'dep'
+  | 'inv'
+  | 'aud'
+  | 'upl'
+  | 'whk'
+  | 'evt'
+  | 'dlv'
+  | 'hrt'
+  | 'hst'
+  | 'gwt'
+  | 'gw'
+  | 'mcs'
+  | 'mcp'
+  | 'mre'
+  | 'mue';
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   return `${prefix}_${(timePart(now) + randomChars(12, B32)).toLowerCase()}`;
 }
 
 /** A credential secret: prefix + 40 random base62 characters (about 238 bits). */
-export function newSecret(prefix: 'svc_key_' | 'svc_ses_' | 'svc_inv_' | 'svc_whs_' | 'svc_reg_' | 'svc_hst_' | 'svc_gw_' | 'svc_gwc_'): string {
+export function newSecret(
+  prefix: 'svc_key_' | 'svc_ses_' | 'svc_inv_' | 'svc_whs_' | 'svc_reg_' | 'svc_hst_' | 'svc_gw_' | 'svc_gwc_',
+): string {
   return prefix + randomChars(40, B62);
 }
 

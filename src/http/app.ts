@@ -41,20 +41,53 @@ export function signInFromEnv(logger: Logger, env: NodeJS.ProcessEnv = process.e
   return {
     mail: mailFromEnv(env, logger),
     codeKey: deriveCodeKey(masterKeyFromEnv(env)),
-    limits: { perEmail: envInt('SIGN_IN_CODES_PER_EMAIL', CODES_PER_EMAIL, { min: 1, env }), perAddress: envInt('SIGN_IN_CODES_PER_ADDRESS', CODES_PER_ADDRESS, { min: 1, env }) },
+    limits: {
+      perEmail: envInt('SIGN_IN_CODES_PER_EMAIL', CODES_PER_EMAIL, { min: 1, env }),
+      perAddress: envInt('SIGN_IN_CODES_PER_ADDRESS', CODES_PER_ADDRESS, { min: 1, env }),
+    },
   };
 }
 
 export function createApp(given: AppDeps): Koa<AppState> {
   // settings read once here, not per request
   // HOST_EXPIRY / GATEWAY_EXPIRY too: a malformed value stops the API at start, naming it
-  const deps: AppDeps = { ...given, platform: given.platform ?? platformFromEnv(), signIn: given.signIn ?? signInFromEnv(given.logger), fleet: given.fleet ?? fleetWindowsFromEnv() };
+  const deps: AppDeps = {
+    ...given,
+    platform: given.platform ?? platformFromEnv(),
+    signIn: given.signIn ?? signInFromEnv(given.logger),
+    fleet: given.fleet ?? fleetWindowsFromEnv(),
+  };
   const app = new Koa<AppState>({ proxy: process.env.TRUST_PROXY === '1' });
   app.silent = true; // errors are logged by the envelope middleware, with the request id
   app.use(requestMetrics()); // first: it records the status the error envelope chose
   app.use(requestId());
   app.use(errorEnvelope(deps.logger));
-  for (const router of [healthRoutes(deps), cliRoutes(deps), metaRoutes(deps), openApiRoutes(deps), sessionRoutes(deps), meRoutes(deps), memberRoutes(deps), invitationRoutes(deps), apiKeyRoutes(deps), auditRoutes(deps), uploadRoutes(deps), scanRoutes(deps), findingRoutes(deps), scanReadRoutes(deps), projectRoutes(deps), exportRoutes(deps), webhookRoutes(deps), deliveryRoutes(deps), registrationTokenRoutes(deps), hostRoutes(deps), enrollmentTokenRoutes(deps), gatewayRoutes(deps), mcpRoutes(deps), webAppRoutes(deps, deps.webRoot)]) {
+  for (const router of [
+    healthRoutes(deps),
+    cliRoutes(deps),
+    metaRoutes(deps),
+    openApiRoutes(deps),
+    sessionRoutes(deps),
+    meRoutes(deps),
+    memberRoutes(deps),
+    invitationRoutes(deps),
+    apiKeyRoutes(deps),
+    auditRoutes(deps),
+    uploadRoutes(deps),
+    scanRoutes(deps),
+    findingRoutes(deps),
+    scanReadRoutes(deps),
+    projectRoutes(deps),
+    exportRoutes(deps),
+    webhookRoutes(deps),
+    deliveryRoutes(deps),
+    registrationTokenRoutes(deps),
+    hostRoutes(deps),
+    enrollmentTokenRoutes(deps),
+    gatewayRoutes(deps),
+    mcpRoutes(deps),
+    webAppRoutes(deps, deps.webRoot),
+  ]) {
     app.use(router.routes());
   }
   return app;

@@ -50,7 +50,10 @@ const MESSAGES: Record<string, [status: number, message: string]> = {
 const LINGER_MS = 5000;
 
 /** The complete HTTP/1.1 response for a parser error: status line, headers, envelope body. */
-export function clientErrorResponse(err: ClientError, requestId: string = randomUUID()): { status: number; bytes: Buffer } {
+export function clientErrorResponse(
+  err: ClientError,
+  requestId: string = randomUUID(),
+): { status: number; bytes: Buffer } {
   const [status, message] = MESSAGES[err.code ?? ''] ?? [400, 'malformed HTTP request'];
   const body = Buffer.from(JSON.stringify({ error: { code: 'bad_request', message } }));
   const head =

@@ -9,7 +9,8 @@ export const MAX_LIMIT = 200;
 export function parseLimit(ctx: Context): number {
   const raw = ctx.query.limit;
   if (raw === undefined) return DEFAULT_LIMIT;
-  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw)) throw invalidParameter('limit', 'must be an integer between 1 and 200');
+  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw))
+    throw invalidParameter('limit', 'must be an integer between 1 and 200');
   const n = Number(raw);
   if (n < 1) throw invalidParameter('limit', 'must be an integer between 1 and 200');
   return Math.min(n, MAX_LIMIT);

@@ -40,10 +40,14 @@ export function publicAppUrlFromEnv(env: NodeJS.ProcessEnv = process.env): strin
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`PUBLIC_APP_URL: ${JSON.stringify(raw)} is not an absolute URL (for example https://scanner.example.com/app)`);
+    throw new Error(
+      `PUBLIC_APP_URL: ${JSON.stringify(raw)} is not an absolute URL (for example https://scanner.example.com/app)`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('PUBLIC_APP_URL: must be an http:// or https:// URL');
-  if (url.search || url.hash || raw.includes('#') || raw.includes('?')) throw new Error('PUBLIC_APP_URL: must not have a query or fragment');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error('PUBLIC_APP_URL: must be an http:// or https:// URL');
+  if (url.search || url.hash || raw.includes('#') || raw.includes('?'))
+    throw new Error('PUBLIC_APP_URL: must not have a query or fragment');
   if (url.username || url.password) throw new Error('PUBLIC_APP_URL: must not hold credentials');
   return url.toString().replace(/\/+$/, '');
 }

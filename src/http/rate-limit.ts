@@ -46,7 +46,12 @@ export class RateLimiter {
    * call at the pace the server gives them, and whose thousands of heartbeats would otherwise cost one
    * counter write each.
    */
-  async admit(ctx: Context, credentialHash: string, now = Date.now(), { local = false }: { local?: boolean } = {}): Promise<void> {
+  async admit(
+    ctx: Context,
+    credentialHash: string,
+    now = Date.now(),
+    { local = false }: { local?: boolean } = {},
+  ): Promise<void> {
     const minute = Math.floor(now / WINDOW_MS);
     let w = this.windows.get(credentialHash);
     if (!w || w.minute !== minute) {
@@ -63,7 +68,12 @@ export class RateLimiter {
     if (this.config.enforce && used > limit) {
       rateLimitRejections.inc();
       // seconds until the window resets (the error envelope writes Retry-After from it)
-      throw new ApiError(429, 'rate_limited', `rate limit of ${limit} requests per minute exceeded; retry after the window resets`, Math.max(1, reset - Math.floor(now / 1000)));
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `rate limit of ${limit} requests per minute exceeded; retry after the window resets`,
+        Math.max(1, reset - Math.floor(now / 1000)),
+      );
     }
   }
 
@@ -88,7 +98,11 @@ export class RateLimiter {
         const _id = `${key}:${w.minute}`;
         work.push(
           this.store.c.rateCounters
-            .findOneAndUpdate({ _id }, { $inc: { n }, $setOnInsert: { expiresAt: new Date((w.minute + 2) * WINDOW_MS) } }, { upsert: true, returnDocument: 'after' })
+            .findOneAndUpdate(
+              { _id },
+              { $inc: { n }, $setOnInsert: { expiresAt: new Date((w.minute + 2) * WINDOW_MS) } },
+              { upsert: true, returnDocument: 'after' },
+            )
             .then((doc) => {
               if (doc) w.shared = Math.max(w.shared + n, doc.n);
             })

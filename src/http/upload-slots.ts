@@ -6,7 +6,8 @@ import { envInt } from '../config';
 /** Sized for a 2-core machine: a pool of 1-2 threads parsing, the rest read and waiting. */
 export const DEFAULT_MAX_LARGE_UPLOADS = 4;
 
-export const uploadsBusy = () => new ApiError(503, 'service_unavailable', 'too many large uploads in flight; retry later');
+export const uploadsBusy = () =>
+  new ApiError(503, 'service_unavailable', 'too many large uploads in flight; retry later');
 
 /** A count of large uploads in flight, taken without waiting: a full count refuses at once. */
 export class UploadSlots {

@@ -41,7 +41,8 @@ const SOCKET_NAME = 'ferretdb.sock'; // the driver takes a host ending in .sock 
 
 export async function startFerretDB(o: FerretDBOptions): Promise<FerretDBHandle> {
   const handler = o.postgresUrl ? 'postgresql' : 'sqlite';
-  if (o.postgresUrl && !o.credentials) throw new Error('FerretDB over PostgreSQL needs the credentials its clients log in with');
+  if (o.postgresUrl && !o.credentials)
+    throw new Error('FerretDB over PostgreSQL needs the credentials its clients log in with');
   const port = o.postgresUrl ? (o.port ?? (await freePort())) : undefined;
   const socket = o.postgresUrl ? undefined : socketPath(o.dataDir);
   if (socket) await clearStaleSocket(socket);
@@ -120,7 +121,8 @@ export function socketPath(dataDir: string): string {
     writePrivateFile(record, `${dir}\n`);
   }
   const socket = path.join(dir, SOCKET_NAME);
-  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) throw new Error(`no socket path short enough for FerretDB: ${socket}`);
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH)
+    throw new Error(`no socket path short enough for FerretDB: ${socket}`);
   return socket;
 }
 
@@ -134,10 +136,10 @@ function ownPrivateDir(dir: string): boolean {
   }
 }
 
-
 /** A socket file left by a killed server blocks the next listen; a live server on it means a second start. */
 async function clearStaleSocket(socket: string): Promise<void> {
   if (!fs.existsSync(socket)) return;
-  if (await canConnectTo({ path: socket })) throw new Error(`a server already listens on ${socket}: is another start using this data directory?`);
+  if (await canConnectTo({ path: socket }))
+    throw new Error(`a server already listens on ${socket}: is another start using this data directory?`);
   fs.rmSync(socket, { force: true });
 }

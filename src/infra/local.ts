@@ -62,8 +62,13 @@ export async function startLocalInfra(o: LocalInfraOptions): Promise<LocalInfra>
   const mongo = env.MONGODB_URI ? Promise.resolve(env.MONGODB_URI) : startMongo(o, dataDir, tools, env, started);
   const temporal = env.TEMPORAL_ADDRESS
     ? Promise.resolve({ address: env.TEMPORAL_ADDRESS, uiUrl: env.TEMPORAL_UI_URL || undefined })
-    : startTemporal({ cli: tools.temporalCli!, dataDir, log: o.log, port: o.ports?.temporal, uiPort: o.ports?.temporalUi })
-        .then((t) => (started.push({ name: 'temporal', stop: t.stop }), t));
+    : startTemporal({
+        cli: tools.temporalCli!,
+        dataDir,
+        log: o.log,
+        port: o.ports?.temporal,
+        uiPort: o.ports?.temporalUi,
+      }).then((t) => (started.push({ name: 'temporal', stop: t.stop }), t));
   const [m, t] = await Promise.allSettled([mongo, temporal]);
   if (m.status === 'rejected' || t.status === 'rejected') {
     await stopAll();
@@ -88,14 +93,24 @@ async function mongodDownloadAllowed(env: NodeJS.ProcessEnv): Promise<boolean> {
   if (env.SCANNER_TRY_MONGOMS_DOWNLOAD === '1') return true;
   if (env.SCANNER_TRY_MONGOMS_DOWNLOAD === '0') return false;
   const host = env.MONGOMS_DOWNLOAD_MIRROR ? new URL(env.MONGOMS_DOWNLOAD_MIRROR).hostname : 'fastdl.mongodb.org';
-  const lookup = dns.promises.lookup(host).then(() => true, () => false);
+  const lookup = dns.promises.lookup(host).then(
+    () => true,
+    () => false,
+  );
   return Promise.race([lookup, new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref())]);
 }
 
 /** mongod when one is available, else FerretDB over PostgreSQL, else FerretDB over SQLite. */
-async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, env: NodeJS.ProcessEnv, started: Started[]): Promise<string> {
+async function startMongo(
+  o: LocalInfraOptions,
+  dataDir: string,
+  tools: Tools,
+  env: NodeJS.ProcessEnv,
+  started: Started[],
+): Promise<string> {
   // Keep using the store this DATA_DIR already holds: switching backends would silently show an empty database.
-  const holdsData = (d: string) => fs.existsSync(path.join(dataDir, d)) && fs.readdirSync(path.join(dataDir, d)).length > 0;
+  const holdsData = (d: string) =>
+    fs.existsSync(path.join(dataDir, d)) && fs.readdirSync(path.join(dataDir, d)).length > 0;
   const hasFerretData = holdsData('postgres') || holdsData('sqlite');
   const hasMongodData = holdsData('mongod');
   if (hasMongodData || !hasFerretData) {
@@ -117,7 +132,9 @@ async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, e
     }
   }
   if (!tools.ferretdb) {
-    throw new Error('no MongoDB-wire server available: set MONGODB_URI, install mongod, or install Go so FerretDB can be built');
+    throw new Error(
+      'no MongoDB-wire server available: set MONGODB_URI, install mongod, or install Go so FerretDB can be built',
+    );
   }
   let postgres: { url: string; user: string; password: string } | undefined;
   const hasSqliteData = holdsData('sqlite') && !holdsData('postgres');
@@ -125,7 +142,13 @@ async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, e
     const pgRoot = path.join(dataDir, 'postgres');
     const hadCluster = fs.existsSync(path.join(pgRoot, 'data', 'PG_VERSION'));
     try {
-      const pg = await startPostgres({ binDir: tools.postgresBin, dataDir, log: o.log, port: o.ports?.postgres, durable: o.durable });
+      const pg = await startPostgres({
+        binDir: tools.postgresBin,
+        dataDir,
+        log: o.log,
+        port: o.ports?.postgres,
+        durable: o.durable,
+      });
       started.push({ name: 'postgres', stop: pg.stop });
       postgres = pg;
     } catch (err) {
@@ -135,7 +158,9 @@ async function startMongo(o: LocalInfraOptions, dataDir: string, tools: Tools, e
       fs.rmSync(pgRoot, { recursive: true, force: true });
     }
   } else if (!tools.postgresBin) {
-    o.log.warn('PostgreSQL binaries not found: FerretDB uses SQLite, which is slower for filtered queries (see docs/configuration.md)');
+    o.log.warn(
+      'PostgreSQL binaries not found: FerretDB uses SQLite, which is slower for filtered queries (see docs/configuration.md)',
+    );
   }
   const ferret = await startFerretDB({
     binary: tools.ferretdb,

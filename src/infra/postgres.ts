@@ -32,7 +32,7 @@ const DATABASE = 'ferretdb';
 const USER = 'postgres';
 /** Every connection, local or TCP, authenticates with the password. */
 const HBA = [
-  '# Written by the scanner\'s local stack (src/infra/postgres.ts): a password (SCRAM) for every connection.',
+  "# Written by the scanner's local stack (src/infra/postgres.ts): a password (SCRAM) for every connection.",
   'local   all           all                         scram-sha-256',
   'host    all           all         127.0.0.1/32    scram-sha-256',
   'host    all           all         ::1/128         scram-sha-256',
@@ -74,7 +74,10 @@ function prepareDirs(root: string, runAs: string | undefined): Owner | undefined
 /** Active pg_hba.conf lines with any method but scram-sha-256 (trust, as earlier versions wrote, md5, peer...). */
 function hbaOpen(cluster: string): boolean {
   const lines = fs.readFileSync(path.join(cluster, 'pg_hba.conf'), 'utf8').split('\n');
-  return lines.map((l) => l.replace(/#.*/, '').trim()).filter(Boolean).some((l) => !/\sscram-sha-256(\s|$)/.test(l));
+  return lines
+    .map((l) => l.replace(/#.*/, '').trim())
+    .filter(Boolean)
+    .some((l) => !/\sscram-sha-256(\s|$)/.test(l));
 }
 
 /**
@@ -82,19 +85,31 @@ function hbaOpen(cluster: string): boolean {
  * versions, or whose password file was lost. Runs before the server listens (single-user mode, the statement on
  * stdin), so there is no moment when the cluster is both reachable and open.
  */
-function securePassword(binDir: string, cluster: string, password: string, owner: Owner | undefined, log: InfraLog): void {
+function securePassword(
+  binDir: string,
+  cluster: string,
+  password: string,
+  owner: Owner | undefined,
+  log: InfraLog,
+): void {
   log.info(`setting the PostgreSQL password and requiring it in ${cluster}`);
-  const res = spawnSync(path.join(binDir, 'postgres'), ['--single', '-D', cluster, '-c', 'password_encryption=scram-sha-256', 'postgres'], {
-    input: `ALTER ROLE ${USER} WITH PASSWORD '${password.replace(/'/g, "''")}';\n`,
-    cwd: path.dirname(cluster),
-    encoding: 'utf8',
-    timeout: 120_000,
-    ...owner,
-  });
+  const res = spawnSync(
+    path.join(binDir, 'postgres'),
+    ['--single', '-D', cluster, '-c', 'password_encryption=scram-sha-256', 'postgres'],
+    {
+      input: `ALTER ROLE ${USER} WITH PASSWORD '${password.replace(/'/g, "''")}';\n`,
+      cwd: path.dirname(cluster),
+      encoding: 'utf8',
+      timeout: 120_000,
+      ...owner,
+    },
+  );
   // Single-user mode exits 0 after a failed statement: its stderr says so (and echoes the statement: hidden here).
   const output = `${res.stdout ?? ''}${res.stderr ?? ''}`.split(password).join('***');
   if (res.status !== 0 || /\b(ERROR|FATAL|PANIC):/.test(output)) {
-    throw new Error(`could not set the PostgreSQL password in ${cluster} (${res.error?.message ?? `exit ${res.status}`}):\n${output.slice(-2000)}`);
+    throw new Error(
+      `could not set the PostgreSQL password in ${cluster} (${res.error?.message ?? `exit ${res.status}`}):\n${output.slice(-2000)}`,
+    );
   }
   writePrivateFile(path.join(cluster, 'pg_hba.conf'), HBA, owner);
 }
@@ -141,9 +156,23 @@ export async function startPostgres(o: PostgresOptions): Promise<PostgresHandle>
   if (!fs.existsSync(path.join(cluster, 'PG_VERSION'))) {
     fs.rmSync(cluster, { recursive: true, force: true });
     o.log.info(`initializing PostgreSQL cluster in ${cluster} (once)`);
-    await runCommand('initdb', bin('initdb'),
-      ['-D', cluster, '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-U', USER, '-E', 'UTF8', '--no-locale', '--no-sync'],
-      { runAs, cwd: root, timeoutMs: 120_000 });
+    await runCommand(
+      'initdb',
+      bin('initdb'),
+      [
+        '-D',
+        cluster,
+        '--auth=scram-sha-256',
+        `--pwfile=${pwFile}`,
+        '-U',
+        USER,
+        '-E',
+        'UTF8',
+        '--no-locale',
+        '--no-sync',
+      ],
+      { runAs, cwd: root, timeoutMs: 120_000 },
+    );
   } else {
     await clearStalePid(cluster, o.log);
     if (created || hbaOpen(cluster)) securePassword(o.binDir, cluster, password, owner, o.log);
@@ -176,8 +205,29 @@ export async function startPostgres(o: PostgresOptions): Promise<PostgresHandle>
   try {
     await proc.waitForLine(/database system is ready to accept connections/, 120_000);
     const psql = (sql: string) =>
-      runCommand('psql', bin('psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', 'postgres',
-        '-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1', '-c', sql], { timeoutMs: 30_000, env: psqlEnv(password) });
+      runCommand(
+        'psql',
+        bin('psql'),
+        [
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          USER,
+          '-d',
+          'postgres',
+          '-X',
+          '-q',
+          '-t',
+          '-A',
+          '-v',
+          'ON_ERROR_STOP=1',
+          '-c',
+          sql,
+        ],
+        { timeoutMs: 30_000, env: psqlEnv(password) },
+      );
     const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${DATABASE}'`);
     if (exists.trim() !== '1') await psql(`CREATE DATABASE ${DATABASE}`);
   } catch (err) {

@@ -149,11 +149,14 @@ export function spawnProcess(o: SpawnOptions): ManagedProcess {
         };
         const waiter = (line: string) => pattern.test(line) && finish(undefined, line);
         const timer = setTimeout(
-          () => finish(new Error(`${o.name}: no line matching ${pattern} within ${timeoutMs} ms; last output:\n${tail()}`)),
+          () =>
+            finish(new Error(`${o.name}: no line matching ${pattern} within ${timeoutMs} ms; last output:\n${tail()}`)),
           timeoutMs,
         );
         waiters.add(waiter);
-        void exited.then((e) => finish(new Error(`${o.name} ${describeExit(e)} before it was ready; last output:\n${tail()}`)));
+        void exited.then((e) =>
+          finish(new Error(`${o.name} ${describeExit(e)} before it was ready; last output:\n${tail()}`)),
+        );
       });
     },
     async stop(opts = {}) {
@@ -238,7 +241,13 @@ export async function runCommand(
   name: string,
   command: string,
   args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; runAs?: string; onLine?: (line: string) => void; timeoutMs?: number } = {},
+  opts: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    runAs?: string;
+    onLine?: (line: string) => void;
+    timeoutMs?: number;
+  } = {},
 ): Promise<string> {
   const p = spawnProcess({ name, command, args, ...opts });
   let timer: NodeJS.Timeout | undefined;

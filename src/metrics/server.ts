@@ -26,7 +26,11 @@ export const DEFAULT_WORKER_METRICS_PORT = 9465;
  * Where to serve metrics: `<portVar>` (a port; 0 = any free port; `off` = no metrics server) on METRICS_HOST, which
  * is loopback by default like HOST: the metrics tell how busy the service is and are for the operator's scraper.
  */
-export function metricsListenFromEnv(portVar: string, fallback: number, env: NodeJS.ProcessEnv = process.env): MetricsListen | undefined {
+export function metricsListenFromEnv(
+  portVar: string,
+  fallback: number,
+  env: NodeJS.ProcessEnv = process.env,
+): MetricsListen | undefined {
   if (env[portVar]?.trim().toLowerCase() === 'off') return undefined;
   const port = envInt(portVar, fallback, { env });
   if (port > 65535) throw new Error(`${portVar} must be a port number, got "${env[portVar]}"`);
@@ -53,11 +57,15 @@ export async function startMetricsServer(registry: Registry, listen: MetricsList
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found: the metrics are at /metrics\n');
+      res
+        .writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('not found: the metrics are at /metrics\n');
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('method not allowed\n');
+      res
+        .writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('method not allowed\n');
       return;
     }
     registry.metrics().then(
@@ -66,7 +74,9 @@ export async function startMetricsServer(registry: Registry, listen: MetricsList
         res.end(req.method === 'HEAD' ? undefined : text);
       },
       (err: unknown) => {
-        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`metrics collection failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        res
+          .writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
+          .end(`metrics collection failed: ${err instanceof Error ? err.message : String(err)}\n`);
       },
     );
   });
@@ -97,7 +107,11 @@ export async function startMetricsServer(registry: Registry, listen: MetricsList
  * machine with the default port) is logged and the process runs on without metrics: metrics are not worth a dead
  * worker or API.
  */
-export async function serveMetrics(registry: Registry, listen: MetricsListen | undefined, logger: Logger): Promise<MetricsServer | undefined> {
+export async function serveMetrics(
+  registry: Registry,
+  listen: MetricsListen | undefined,
+  logger: Logger,
+): Promise<MetricsServer | undefined> {
   if (!listen) {
     logger.info('metrics server off');
     return undefined;
@@ -107,7 +121,10 @@ export async function serveMetrics(registry: Registry, listen: MetricsListen | u
     logger.info({ metricsUrl: m.url }, `metrics on ${m.url}`);
     return m;
   } catch (err) {
-    logger.error({ err, port: listen.port, host: listen.host }, 'metrics server could not listen; running without metrics');
+    logger.error(
+      { err, port: listen.port, host: listen.host },
+      'metrics server could not listen; running without metrics',
+    );
     return undefined;
   }
 }

@@ -36,7 +36,10 @@ export function recordScanFailed(reason: string): void {
  * The activities of `acts` named in `stages`, each timed under its stage name (attempts that throw included: a
  * stage that keeps failing is time spent too). The others are returned as they are.
  */
-export function timedStages<T extends Record<string, (...args: any[]) => Promise<unknown>>>(acts: T, stages: Partial<Record<keyof T, string>>): T {
+export function timedStages<T extends Record<string, (...args: any[]) => Promise<unknown>>>(
+  acts: T,
+  stages: Partial<Record<keyof T, string>>,
+): T {
   return Object.fromEntries(
     Object.entries(acts).map(([name, fn]) => {
       const stage = stages[name as keyof T];

@@ -35,7 +35,13 @@ export function attributionPool(threads = defaultThreads()): ShardRunner {
     run(batch, signal) {
       // Several batches queued per thread: a thread that finishes one starts the next at once instead of waiting for
       // the event loop to hand it over (on a 2-core machine that loop competes with the threads for a core).
-      pool ??= new Piscina({ filename: threadFile(), minThreads: threads, maxThreads: threads, idleTimeout: 60_000, concurrentTasksPerWorker: 4 });
+      pool ??= new Piscina({
+        filename: threadFile(),
+        minThreads: threads,
+        maxThreads: threads,
+        idleTimeout: 60_000,
+        concurrentTasksPerWorker: 4,
+      });
       return pool.run(batch, { signal });
     },
     async close() {

@@ -7,7 +7,8 @@ import { checkPart, checkUploadHeader, inPart, type PartBody, type PartCounts } 
 import { validateUpload } from '../domain/snapshot/parts-merge';
 import type { SnapshotStats } from '../shared/types';
 
-export type UploadCheck = { ok: true; stats: SnapshotStats } | { ok: false; status: number; code: string; message: string };
+export type UploadCheck =
+  { ok: true; stats: SnapshotStats } | { ok: false; status: number; code: string; message: string };
 
 const text = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
 
@@ -18,12 +19,14 @@ export function checkUploadBodies(header: Uint8Array, parts: Uint8Array[]): Uplo
     const bodies: PartBody[] = parts.map((p) => JSON.parse(text(p)) as PartBody);
     return { ok: true, stats: validateUpload(h, bodies).stats };
   } catch (err) {
-    if (err instanceof ApiError && (err.status === 413 || err.status === 422)) return { ok: false, status: err.status, code: err.code, message: err.message };
+    if (err instanceof ApiError && (err.status === 413 || err.status === 422))
+      return { ok: false, status: err.status, code: err.code, message: err.message };
     throw err;
   }
 }
 
-export type PartCheck = { ok: true; counts: PartCounts; gzipped: Uint8Array } | { ok: false; status: number; code: string; message: string };
+export type PartCheck =
+  { ok: true; counts: PartCounts; gzipped: Uint8Array } | { ok: false; status: number; code: string; message: string };
 
 /** Part `n` as it arrives: parsed, checked on its own (budgets of the part alone, structure), compressed for storage. */
 export function checkPartBody(n: number, raw: Uint8Array): PartCheck {

@@ -29,9 +29,11 @@ function threadFile(): string {
 
 let pool: Piscina | undefined;
 /** Two threads: a completion's check (seconds) does not hold up the parts of other uploads behind it. */
-const threads = () => (pool ??= new Piscina({ filename: threadFile(), minThreads: 0, maxThreads: 2, idleTimeout: 1_000 }));
+const threads = () =>
+  (pool ??= new Piscina({ filename: threadFile(), minThreads: 0, maxThreads: 2, idleTimeout: 1_000 }));
 
-const verdict = (r: UploadCheck): UploadVerdict => (r.ok ? { ok: true, stats: r.stats } : { ok: false, error: new ApiError(r.status, r.code as ErrorCode, r.message) });
+const verdict = (r: UploadCheck): UploadVerdict =>
+  r.ok ? { ok: true, stats: r.stats } : { ok: false, error: new ApiError(r.status, r.code as ErrorCode, r.message) };
 
 /** A buffer that owns its whole ArrayBuffer moves to the thread; any other is copied first. */
 function movable(b: Buffer): Uint8Array<ArrayBuffer> {

@@ -29,7 +29,6 @@ export interface UploadPoolOptions {
 
 export const poolBusy = () => new ApiError(503, 'service_unavailable', 'the upload pool is busy; retry later');
 
-
 /** The compiled thread file: next to this one in dist/, or in dist/ when this runs from TypeScript under jest. */
 function threadFile(): string {
   const here = path.join(__dirname, 'upload.thread.js');
@@ -55,10 +54,17 @@ export function uploadPreparer(threads = 2, opts: UploadPoolOptions = {}): Uploa
     async prepare(raw) {
       if (raw.byteLength <= INLINE_LIMIT) return unwrap(prepareUpload(raw));
       if (inPool >= threads + maxQueue) throw poolBusy();
-      pool ??= new Piscina({ filename: threadFile(), maxThreads: threads, minThreads: 1, idleTimeout: 60_000, maxQueue });
+      pool ??= new Piscina({
+        filename: threadFile(),
+        maxThreads: threads,
+        minThreads: 1,
+        idleTimeout: 60_000,
+        maxQueue,
+      });
       // Moved, not cloned. Only a buffer that owns its whole ArrayBuffer can be moved without taking unrelated memory
       // along (or detaching a pooled slab); the upload route reads bodies into such buffers, anything else is copied.
-      const owns = raw.buffer instanceof ArrayBuffer && raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
+      const owns =
+        raw.buffer instanceof ArrayBuffer && raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
       const task = owns ? (raw as Uint8Array<ArrayBuffer>) : new Uint8Array(raw);
       inPool++;
       try {

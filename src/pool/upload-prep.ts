@@ -23,7 +23,8 @@ export interface PreparedUpload {
   gzipped: Uint8Array;
 }
 
-export type PrepOutcome = { ok: true; value: PreparedUpload } | { ok: false; status: number; code: string; message: string };
+export type PrepOutcome =
+  { ok: true; value: PreparedUpload } | { ok: false; status: number; code: string; message: string };
 
 /** Parse and validate: only the summary leaves, so the parsed graph can be collected before compression starts. */
 function summarize(raw: Uint8Array): UploadSummary {
@@ -35,7 +36,13 @@ function summarize(raw: Uint8Array): UploadSummary {
     throw invalidSnapshot('', 'body is not valid JSON');
   }
   const { snapshot, stats } = validateSnapshot(value, raw.byteLength);
-  return { schemaVersion: snapshot.schemaVersion, project: snapshot.project, ecosystem: snapshot.ecosystem, stats, metadata: scanMetadata(snapshot.metadata) };
+  return {
+    schemaVersion: snapshot.schemaVersion,
+    project: snapshot.project,
+    ecosystem: snapshot.ecosystem,
+    stats,
+    metadata: scanMetadata(snapshot.metadata),
+  };
 }
 
 export function prepareUpload(raw: Uint8Array): PrepOutcome {

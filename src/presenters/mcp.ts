@@ -1,7 +1,14 @@
 // What the MCP endpoints answer, from stored documents. Field order is the contract's, additive fields
 // last.
 import { registryDecision, type RegistryDecision, type RegistryRule } from '../domain/mcp/registry';
-import type { McpIssueDoc, McpPlacementDoc, McpRegistryEntryDoc, McpScanDoc, McpServerDoc, McpUsageEventDoc } from '../storage/documents/mcp';
+import type {
+  McpIssueDoc,
+  McpPlacementDoc,
+  McpRegistryEntryDoc,
+  McpScanDoc,
+  McpServerDoc,
+  McpUsageEventDoc,
+} from '../storage/documents/mcp';
 import type { ControlLevelState } from '../storage/mcp-control';
 import type { ServerUsage } from '../storage/mcp-usage';
 
@@ -28,7 +35,11 @@ export function presentScan(s: McpScanDoc) {
  * them, allowed when entries allow every one, else unreviewed (a version outside an entry's list counts as
  * unreviewed). A server with no version seen is decided for version null (only an entry without versions covers it).
  */
-export function serverDecision(rules: readonly RegistryRule[], identity: string, versions: readonly string[]): RegistryDecision {
+export function serverDecision(
+  rules: readonly RegistryRule[],
+  identity: string,
+  versions: readonly string[],
+): RegistryDecision {
   const list = versions.length ? versions : [null];
   const each = list.map((v) => registryDecision(rules, identity, v));
   const deny = each.find((d) => d.decision === 'deny');
@@ -38,13 +49,32 @@ export function serverDecision(rules: readonly RegistryRule[], identity: string,
 }
 
 function presentIssue(i: McpIssueDoc, p: McpPlacementDoc) {
-  return { code: i.code, severity: i.severity, message: i.message, serverId: i.serverId, ...(i.tool !== undefined ? { tool: i.tool } : {}), ...(i.details !== undefined ? { details: i.details } : {}), hostId: p.hostId, reportedHostname: p.reportedHostname };
+  return {
+    code: i.code,
+    severity: i.severity,
+    message: i.message,
+    serverId: i.serverId,
+    ...(i.tool !== undefined ? { tool: i.tool } : {}),
+    ...(i.details !== undefined ? { details: i.details } : {}),
+    hostId: p.hostId,
+    reportedHostname: p.reportedHostname,
+  };
 }
 
-const presentUsage = (u: ServerUsage) => ({ calls: u.calls, errors: u.errors, blocked: u.blocked, lastCalledAt: iso(u.lastCalledAt) });
+const presentUsage = (u: ServerUsage) => ({
+  calls: u.calls,
+  errors: u.errors,
+  blocked: u.blocked,
+  lastCalledAt: iso(u.lastCalledAt),
+});
 
 /** A server of the list: hosts is the count of distinct hosts configuring it now; issues those of its placements. */
-export function presentServer(s: McpServerDoc, placements: readonly McpPlacementDoc[], registry: RegistryDecision, usage: ServerUsage) {
+export function presentServer(
+  s: McpServerDoc,
+  placements: readonly McpPlacementDoc[],
+  registry: RegistryDecision,
+  usage: ServerUsage,
+) {
   return {
     id: s._id,
     identity: s.identity,
@@ -63,7 +93,12 @@ export function presentServer(s: McpServerDoc, placements: readonly McpPlacement
 }
 
 /** The detail: as in the list, with hosts as the placements (where it is configured now, with their issues). */
-export function presentServerDetail(s: McpServerDoc, placements: readonly McpPlacementDoc[], registry: RegistryDecision, usage: ServerUsage) {
+export function presentServerDetail(
+  s: McpServerDoc,
+  placements: readonly McpPlacementDoc[],
+  registry: RegistryDecision,
+  usage: ServerUsage,
+) {
   return {
     ...presentServer(s, placements, registry, usage),
     hostCount: new Set(placements.map((p) => p.hostKey)).size,
@@ -91,7 +126,11 @@ export const presentEntry = (e: McpRegistryEntryDoc) => ({
   updatedAt: e.updatedAt.toISOString(),
 });
 
-export const presentControl = (c: ControlLevelState) => ({ level: c.level, updatedAt: iso(c.updatedAt), updatedBy: c.updatedBy });
+export const presentControl = (c: ControlLevelState) => ({
+  level: c.level,
+  updatedAt: iso(c.updatedAt),
+  updatedBy: c.updatedBy,
+});
 
 export const presentUsageEvent = (e: McpUsageEventDoc) => ({
   id: e.id,

@@ -16,7 +16,14 @@ const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= require('node
 
 /** dep_ + a hash of (project id, ecosystem, normalised name, version). */
 export function dependencyId(projectId: string, ecosystem: Ecosystem | string, name: string, version: string): string {
-  return 'dep_' + nodeCrypto().createHash('sha256').update(`${projectId}\0${ecosystem}\0${normalizedName(ecosystem, name)}\0${version}`).digest('hex').slice(0, 24);
+  return (
+    'dep_' +
+    nodeCrypto()
+      .createHash('sha256')
+      .update(`${projectId}\0${ecosystem}\0${normalizedName(ecosystem, name)}\0${version}`)
+      .digest('hex')
+      .slice(0, 24)
+  );
 }
 
 /**

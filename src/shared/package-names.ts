@@ -8,7 +8,11 @@ import type { Ecosystem } from './types';
 export const npmName = (name: string): string => name.toLowerCase();
 
 /** PyPI: PEP 503 (lowercase, runs of `-`, `_` and `.` become one `-`), surrounding blanks dropped. */
-export const pypiName = (name: string): string => name.trim().toLowerCase().replace(/[-_.]+/g, '-');
+export const pypiName = (name: string): string =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[-_.]+/g, '-');
 
 /** Maven (gradle): `group:artifact` as written, surrounding blanks dropped: Maven Central coordinates are case-sensitive. */
 export const mavenName = (name: string): string => name.trim();

@@ -25,28 +25,59 @@ export async function findOrCreateUser(store: Store, email: string): Promise<Use
   }
 }
 
-export async function createOrgWithOwner(store: Store, orgName: string, email: string): Promise<{ org: OrgDoc; user: UserDoc; member: MemberDoc }> {
+export async function createOrgWithOwner(
+  store: Store,
+  orgName: string,
+  email: string,
+): Promise<{ org: OrgDoc; user: UserDoc; member: MemberDoc }> {
   const user = await findOrCreateUser(store, email);
   const existing = await store.c.members.findOne({ userId: user._id });
   if (existing) throw new Error(`${user.email} already belongs to organization ${existing.orgId}`);
   const now = new Date();
   const org: OrgDoc = { _id: newId('org'), name: orgName, createdAt: now };
   await store.c.orgs.insertOne(org);
-  const member: MemberDoc = { _id: newId('mem'), orgId: org._id, userId: user._id, email: user.email, role: 'owner', joinedAt: now };
+  const member: MemberDoc = {
+    _id: newId('mem'),
+    orgId: org._id,
+    userId: user._id,
+    email: user.email,
+    role: 'owner',
+    joinedAt: now,
+  };
   await store.c.members.insertOne(member);
   return { org, user, member };
 }
 
 export async function addMember(store: Store, orgId: string, email: string, role: Role): Promise<MemberDoc> {
   const user = await findOrCreateUser(store, email);
-  const member: MemberDoc = { _id: newId('mem'), orgId, userId: user._id, email: user.email, role, joinedAt: new Date() };
+  const member: MemberDoc = {
+    _id: newId('mem'),
+    orgId,
+    userId: user._id,
+    email: user.email,
+    role,
+    joinedAt: new Date(),
+  };
   await store.c.members.insertOne(member);
   return member;
 }
 
-export async function createSession(store: Store, userId: string, now = new Date(), via: 'cli' | 'app' = 'cli'): Promise<{ token: string; session: SessionDoc }> {
+export async function createSession(
+  store: Store,
+  userId: string,
+  now = new Date(),
+  via: 'cli' | 'app' = 'cli',
+): Promise<{ token: string; session: SessionDoc }> {
   const token = newSecret('svc_ses_');
-  const session: SessionDoc = { _id: sha256Hex(token), userId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS), revokedAt: null, via, lastUsedAt: now };
+  const session: SessionDoc = {
+    _id: sha256Hex(token),
+    userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    revokedAt: null,
+    via,
+    lastUsedAt: now,
+  };
   await store.c.sessions.insertOne(session);
   return { token, session };
 }

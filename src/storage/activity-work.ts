@@ -19,13 +19,23 @@ export async function clearWork(store: Store, scanId: string, kinds: string[]): 
 }
 
 /** A typed array (a shard's attribution output) with a few numbers beside it, compressed. */
-export async function putWorkInts(store: Store, scanId: string, kind: string, data: Int32Array, meta: Record<string, number | boolean>): Promise<void> {
+export async function putWorkInts(
+  store: Store,
+  scanId: string,
+  kind: string,
+  data: Int32Array,
+  meta: Record<string, number | boolean>,
+): Promise<void> {
   const _id = `${scanId}:${kind}`;
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   await store.c.scanWork.replaceOne({ _id }, { scanId, kind, data: await packBytes(bytes), meta }, { upsert: true });
 }
 
-export async function getWorkInts(store: Store, scanId: string, kind: string): Promise<{ data: Int32Array; meta: Record<string, number | boolean> } | null> {
+export async function getWorkInts(
+  store: Store,
+  scanId: string,
+  kind: string,
+): Promise<{ data: Int32Array; meta: Record<string, number | boolean> } | null> {
   const doc = await store.c.scanWork.findOne({ _id: `${scanId}:${kind}` });
   if (!doc) return null;
   const bytes = await unpackBytes(doc.data);
@@ -36,7 +46,11 @@ export async function getWorkInts(store: Store, scanId: string, kind: string): P
 }
 
 /** The numbers stored beside a typed array, without reading the array. */
-export async function getWorkMeta(store: Store, scanId: string, kind: string): Promise<Record<string, number | boolean> | null> {
+export async function getWorkMeta(
+  store: Store,
+  scanId: string,
+  kind: string,
+): Promise<Record<string, number | boolean> | null> {
   const doc = await store.c.scanWork.findOne({ _id: `${scanId}:${kind}` }, { projection: { meta: 1 } });
   return doc ? (doc.meta ?? {}) : null;
 }

@@ -20,7 +20,8 @@ export const getGeneration = (store: Store, id: string) => store.c.advisoryGener
 /** Digest of a generation's content: the same advisories give the same digest, whatever their order. */
 export function advisoryDigest(advisories: OsvAdvisory[]): string {
   const h = createHash('sha256');
-  for (const a of [...advisories].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))) h.update(JSON.stringify(a)).update('\n');
+  for (const a of [...advisories].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)))
+    h.update(JSON.stringify(a)).update('\n');
   return h.digest('hex');
 }
 

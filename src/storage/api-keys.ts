@@ -13,7 +13,11 @@ export interface NewApiKey {
   expiresAt: Date | null;
 }
 
-export async function createApiKey(store: Store, k: NewApiKey, now = new Date()): Promise<{ doc: ApiKeyDoc; secret: string }> {
+export async function createApiKey(
+  store: Store,
+  k: NewApiKey,
+  now = new Date(),
+): Promise<{ doc: ApiKeyDoc; secret: string }> {
   const secret = newSecret('svc_key_');
   const doc: ApiKeyDoc = {
     _id: sha256Hex(secret),
@@ -43,7 +47,12 @@ export function keyStatus(k: Pick<ApiKeyDoc, 'revokedAt' | 'expiresAt'>, now = n
   return 'active';
 }
 
-export async function listApiKeys(store: Store, orgId: string, opts: { status?: KeyStatus; beforeId?: string; limit: number }, now = new Date()): Promise<ApiKeyDoc[]> {
+export async function listApiKeys(
+  store: Store,
+  orgId: string,
+  opts: { status?: KeyStatus; beforeId?: string; limit: number },
+  now = new Date(),
+): Promise<ApiKeyDoc[]> {
   const filter: Filter<ApiKeyDoc> = { orgId };
   if (opts.beforeId) filter.id = { $lt: opts.beforeId };
   const out: ApiKeyDoc[] = [];

@@ -12,7 +12,13 @@
 // Also the shard outputs of a paged scan's attribution (scanWork, so that completion or failure clears them).
 import { createHash } from 'node:crypto';
 import { Binary, MongoBulkWriteError } from 'mongodb';
-import type { AttributionListItem, AttributionPathItem, ModuleCounts, ScopeEntry, View } from '../domain/attribution/views';
+import type {
+  AttributionListItem,
+  AttributionPathItem,
+  ModuleCounts,
+  ScopeEntry,
+  View,
+} from '../domain/attribution/views';
 import type { ScanAttributionDoc } from './documents/scans';
 import { packBytes, packJson, unpackBytes } from './codec';
 import type { Store } from './mongo';
@@ -50,7 +56,8 @@ function slices<T>(items: readonly T[], starts: readonly number[]): T[][] {
 /** Scope lists are stored in this many documents per view and kind (by a hash of the module path or team name). */
 export const SCOPE_BUCKETS = 64;
 export const scopeBucket = (key: string): number => parseInt(hash(key).slice(0, 8), 16) % SCOPE_BUCKETS;
-const scopeId = (scanId: string, view: View, kind: 'module' | 'team', bucket: number) => `${scanId}:scope:${view}:${kind}:${bucket}`;
+const scopeId = (scanId: string, view: View, kind: 'module' | 'team', bucket: number) =>
+  `${scanId}:scope:${view}:${kind}:${bucket}`;
 
 /** A bulk write that failed only because documents with those _ids exist already (written by an earlier attempt). */
 function onlyDuplicates(err: unknown): boolean {
@@ -70,7 +77,10 @@ export class AttributionWriter {
   private bytes = 0;
   private inFlight: Promise<unknown>[] = [];
 
-  constructor(private readonly store: Store, private readonly scanId: string) {}
+  constructor(
+    private readonly store: Store,
+    private readonly scanId: string,
+  ) {}
 
   async start(): Promise<void> {
     await clearAttributions(this.store, this.scanId);
@@ -106,20 +116,36 @@ export class AttributionWriter {
 
   /** One package's attributions: the list chunks (chunk 0 says how many, and where the path chunks start), the paths. */
   async putPackage(packageId: string, list: AttributionListItem[], paths: AttributionPathItem[]): Promise<void> {
-    const listStarts = chunkStarts(list.map((x) => JSON.stringify(x).length), LIST_CHUNK_ITEMS, LIST_CHUNK_BYTES);
-    const pathStarts = chunkStarts(paths.map((x) => JSON.stringify(x).length), PATH_CHUNK_ITEMS, PATH_CHUNK_BYTES);
+    const listStarts = chunkStarts(
+      list.map((x) => JSON.stringify(x).length),
+      LIST_CHUNK_ITEMS,
+      LIST_CHUNK_BYTES,
+    );
+    const pathStarts = chunkStarts(
+      paths.map((x) => JSON.stringify(x).length),
+      PATH_CHUNK_ITEMS,
+      PATH_CHUNK_BYTES,
+    );
     const listParts = slices(list, listStarts);
     const pathParts = slices(paths, pathStarts);
     const packed = await Promise.all([...listParts, ...pathParts].map((part) => packJson(part)));
     for (let n = 0; n < listParts.length; n++) {
-      await this.put(listId(this.scanId, packageId, n), packed[n], n === 0 ? { chunks: listParts.length, count: list.length, pathStarts } : {});
+      await this.put(
+        listId(this.scanId, packageId, n),
+        packed[n],
+        n === 0 ? { chunks: listParts.length, count: list.length, pathStarts } : {},
+      );
     }
-    for (let n = 0; n < pathParts.length; n++) await this.put(pathId(this.scanId, packageId, n), packed[listParts.length + n]);
+    for (let n = 0; n < pathParts.length; n++)
+      await this.put(pathId(this.scanId, packageId, n), packed[listParts.length + n]);
   }
 
   /** The scope index: per view and kind, the lists grouped in SCOPE_BUCKETS documents (empty buckets not written). */
   async putScopes(entries: readonly ScopeEntry[]): Promise<void> {
-    const buckets = new Map<string, { view: View; kind: 'module' | 'team'; bucket: number; lists: Record<string, number[]> }>();
+    const buckets = new Map<
+      string,
+      { view: View; kind: 'module' | 'team'; bucket: number; lists: Record<string, number[]> }
+    >();
     for (const e of entries) {
       const bucket = scopeBucket(e.key);
       const id = scopeId(this.scanId, e.view, e.kind, bucket);
@@ -156,41 +182,53 @@ const EMPTY: PackageAttributions = { items: [], pathStarts: [], positions: new M
 export const ATTRIBUTIONS_CACHE_BYTES = 64 * 1024 * 1024;
 const budget = envInt('ATTRIBUTIONS_CACHE_BYTES', ATTRIBUTIONS_CACHE_BYTES);
 
-const lists = byteBoundedCache<PackageAttributions, { store: Store; scanId: string; packageId: string }>(budget, async (_key, { store, scanId, packageId }) => {
-  const head = await store.c.scanAttributions.findOne({ _id: listId(scanId, packageId, 0) });
-  if (!head) return { value: EMPTY, bytes: 0 };
-  const rest = await Promise.all(
-    Array.from({ length: (head.chunks ?? 1) - 1 }, async (_, k) => {
-      const doc = await store.c.scanAttributions.findOne({ _id: listId(scanId, packageId, k + 1) });
-      if (!doc) throw new Error(`attribution chunk ${k + 1} of ${packageId} in ${scanId} missing`);
-      return doc.data;
-    }),
-  );
-  let bytes = 0;
-  const items: AttributionListItem[] = [];
-  for (const data of [head.data, ...rest]) {
-    const raw = await unpackBytes(data);
-    bytes += raw.length;
-    for (const item of JSON.parse(raw.toString('utf8')) as AttributionListItem[]) items.push(item);
-  }
-  const positions = new Map(items.map((a, i) => [a.id, i]));
-  return { value: { items, pathStarts: head.pathStarts ?? [0], positions }, bytes: bytes * 2 };
-});
+const lists = byteBoundedCache<PackageAttributions, { store: Store; scanId: string; packageId: string }>(
+  budget,
+  async (_key, { store, scanId, packageId }) => {
+    const head = await store.c.scanAttributions.findOne({ _id: listId(scanId, packageId, 0) });
+    if (!head) return { value: EMPTY, bytes: 0 };
+    const rest = await Promise.all(
+      Array.from({ length: (head.chunks ?? 1) - 1 }, async (_, k) => {
+        const doc = await store.c.scanAttributions.findOne({ _id: listId(scanId, packageId, k + 1) });
+        if (!doc) throw new Error(`attribution chunk ${k + 1} of ${packageId} in ${scanId} missing`);
+        return doc.data;
+      }),
+    );
+    let bytes = 0;
+    const items: AttributionListItem[] = [];
+    for (const data of [head.data, ...rest]) {
+      const raw = await unpackBytes(data);
+      bytes += raw.length;
+      for (const item of JSON.parse(raw.toString('utf8')) as AttributionListItem[]) items.push(item);
+    }
+    const positions = new Map(items.map((a, i) => [a.id, i]));
+    return { value: { items, pathStarts: head.pathStarts ?? [0], positions }, bytes: bytes * 2 };
+  },
+);
 
 /** The attributions of a vulnerable package of a completed paged scan, without paths (empty when it has none). */
 export function readPackageAttributions(store: Store, scanId: string, packageId: string): Promise<PackageAttributions> {
   return lists.get(`${scanId}\0${packageId}`, { store, scanId, packageId });
 }
 
-const pathChunks = byteBoundedCache<AttributionPathItem[], { store: Store; id: string }>(Math.floor(budget / 4), async (_key, { store, id }) => {
-  const doc = await store.c.scanAttributions.findOne({ _id: id });
-  if (!doc) throw new Error(`attribution paths ${id} missing`);
-  const raw = await unpackBytes(doc.data);
-  return { value: JSON.parse(raw.toString('utf8')) as AttributionPathItem[], bytes: raw.length * 2 };
-});
+const pathChunks = byteBoundedCache<AttributionPathItem[], { store: Store; id: string }>(
+  Math.floor(budget / 4),
+  async (_key, { store, id }) => {
+    const doc = await store.c.scanAttributions.findOne({ _id: id });
+    if (!doc) throw new Error(`attribution paths ${id} missing`);
+    const raw = await unpackBytes(doc.data);
+    return { value: JSON.parse(raw.toString('utf8')) as AttributionPathItem[], bytes: raw.length * 2 };
+  },
+);
 
 /** The paths of the attribution at `position` of a package (one chunk read). */
-export async function readAttributionPath(store: Store, scanId: string, packageId: string, pkg: PackageAttributions, position: number): Promise<AttributionPathItem> {
+export async function readAttributionPath(
+  store: Store,
+  scanId: string,
+  packageId: string,
+  pkg: PackageAttributions,
+  position: number,
+): Promise<AttributionPathItem> {
   let n = 0;
   while (n + 1 < pkg.pathStarts.length && pkg.pathStarts[n + 1] <= position) n++;
   const id = pathId(scanId, packageId, n);
@@ -198,16 +236,25 @@ export async function readAttributionPath(store: Store, scanId: string, packageI
   return chunk[position - pkg.pathStarts[n]];
 }
 
-const scopes = byteBoundedCache<Map<string, Int32Array>, { store: Store; id: string }>(budget, async (_key, { store, id }) => {
-  const doc = await store.c.scanAttributions.findOne({ _id: id });
-  if (!doc) return { value: new Map(), bytes: 1 };
-  const raw = await unpackBytes(doc.data);
-  const lists = JSON.parse(raw.toString('utf8')) as Record<string, number[]>;
-  return { value: new Map(Object.entries(lists).map(([k, v]) => [k, Int32Array.from(v)])), bytes: raw.length * 2 };
-});
+const scopes = byteBoundedCache<Map<string, Int32Array>, { store: Store; id: string }>(
+  budget,
+  async (_key, { store, id }) => {
+    const doc = await store.c.scanAttributions.findOne({ _id: id });
+    if (!doc) return { value: new Map(), bytes: 1 };
+    const raw = await unpackBytes(doc.data);
+    const lists = JSON.parse(raw.toString('utf8')) as Record<string, number[]>;
+    return { value: new Map(Object.entries(lists).map(([k, v]) => [k, Int32Array.from(v)])), bytes: raw.length * 2 };
+  },
+);
 
 /** A list of the scope index: [finding position, attributions in scope, ...]; empty for a module or team without any. */
-export async function readScope(store: Store, scanId: string, view: View, kind: 'module' | 'team', key: string): Promise<Int32Array> {
+export async function readScope(
+  store: Store,
+  scanId: string,
+  view: View,
+  kind: 'module' | 'team',
+  key: string,
+): Promise<Int32Array> {
   const id = scopeId(scanId, view, kind, scopeBucket(key));
   return (await scopes.get(id, { store, id })).get(key) ?? new Int32Array(0);
 }
@@ -236,7 +283,13 @@ export interface ShardMeta {
 }
 
 /** Stores shard k's output: the parts first, then the head that names them (a head means the whole shard is stored). */
-export async function putShardOutput(store: Store, scanId: string, shard: number, data: Int32Array, meta: Omit<ShardMeta, 'parts'>): Promise<void> {
+export async function putShardOutput(
+  store: Store,
+  scanId: string,
+  shard: number,
+  data: Int32Array,
+  meta: Omit<ShardMeta, 'parts'>,
+): Promise<void> {
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const parts = Math.max(1, Math.ceil(bytes.length / SHARD_PART_BYTES));
   for (let p = 0; p < parts; p++) {
@@ -245,7 +298,11 @@ export async function putShardOutput(store: Store, scanId: string, shard: number
     await store.c.scanWork.replaceOne({ _id }, { scanId, kind: `paged-part:${shard}`, data }, { upsert: true });
   }
   const _id = `${scanId}:paged:${shard}`;
-  await store.c.scanWork.replaceOne({ _id }, { scanId, kind: `paged:${shard}`, data: new Binary(Buffer.alloc(0)), meta: { ...meta, parts } }, { upsert: true });
+  await store.c.scanWork.replaceOne(
+    { _id },
+    { scanId, kind: `paged:${shard}`, data: new Binary(Buffer.alloc(0)), meta: { ...meta, parts } },
+    { upsert: true },
+  );
 }
 
 /** Whether shard k's output is stored, and its counts. */

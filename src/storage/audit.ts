@@ -29,14 +29,22 @@ export type AuditType =
   | 'mcp_registry.entry_deleted'
   | 'mcp_control_level.changed';
 
-export async function recordAudit(store: Store, e: Omit<AuditEventDoc, '_id' | 'at'>, now = new Date()): Promise<AuditEventDoc> {
+export async function recordAudit(
+  store: Store,
+  e: Omit<AuditEventDoc, '_id' | 'at'>,
+  now = new Date(),
+): Promise<AuditEventDoc> {
   const doc: AuditEventDoc = { _id: newId('aud', now.getTime()), at: now, ...e };
   await store.c.auditEvents.insertOne(doc);
   return doc;
 }
 
 /** Newest first, after a cursor id. */
-export async function listAudit(store: Store, orgId: string, o: { beforeId?: string; limit: number }): Promise<AuditEventDoc[]> {
+export async function listAudit(
+  store: Store,
+  orgId: string,
+  o: { beforeId?: string; limit: number },
+): Promise<AuditEventDoc[]> {
   const filter = o.beforeId ? { orgId, _id: { $lt: o.beforeId } } : { orgId };
   return store.c.auditEvents.find(filter).sort({ _id: -1 }).limit(o.limit).toArray();
 }

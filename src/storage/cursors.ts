@@ -24,7 +24,9 @@ export function cursorCodec(secret: Buffer): CursorCodec {
   const invalid = () => new ApiError(422, 'invalid_cursor', 'cursor: invalid or expired');
   return {
     encode(listing, position, now = Date.now()) {
-      const payload = Buffer.from(JSON.stringify({ l: listing, p: position, e: now + CURSOR_TTL_MS })).toString('base64url');
+      const payload = Buffer.from(JSON.stringify({ l: listing, p: position, e: now + CURSOR_TTL_MS })).toString(
+        'base64url',
+      );
       return `${payload}.${sign(payload)}`;
     },
     decode<T>(listing: string, cursor: string, now = Date.now()): T {

@@ -12,7 +12,13 @@ export const STALE_CLAIM_MS = 60_000;
  * written: a claim that is older than STALE_CLAIM_MS and never landed (its request died between the claim and its
  * write) is taken over, so that a machine or a host can never be stuck behind it.
  */
-export async function claimDecision(store: Store, id: string, value: string, landed?: (value: string) => Promise<boolean>, now = new Date()): Promise<boolean> {
+export async function claimDecision(
+  store: Store,
+  id: string,
+  value: string,
+  landed?: (value: string) => Promise<boolean>,
+  now = new Date(),
+): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       await store.c.claims.insertOne({ _id: id, value, at: now });
@@ -37,7 +43,13 @@ export async function releaseDecision(store: Store, id: string, value: string): 
  * A revocation, decided once: true for the request that revoked; the losers write revokedAt too, so that a winner
  * that died between its claim and its write leaves nothing half-revoked.
  */
-export async function revokeOnce(store: Store, claimId: string, orgId: string, write: () => Promise<unknown>, now = new Date()): Promise<boolean> {
+export async function revokeOnce(
+  store: Store,
+  claimId: string,
+  orgId: string,
+  write: () => Promise<unknown>,
+  now = new Date(),
+): Promise<boolean> {
   let won = true;
   try {
     await store.c.claims.insertOne({ _id: claimId, value: orgId, at: now });

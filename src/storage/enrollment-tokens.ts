@@ -12,12 +12,21 @@ export async function createEnrollmentToken(
   now = new Date(),
 ): Promise<{ doc: EnrollmentTokenDoc; token: string }> {
   const token = newSecret('svc_gw_');
-  const doc: EnrollmentTokenDoc = { _id: sha256Hex(token), id: newId('gwt', now.getTime()), ...t, createdAt: now, revokedAt: null, usedAt: null, gatewayId: null };
+  const doc: EnrollmentTokenDoc = {
+    _id: sha256Hex(token),
+    id: newId('gwt', now.getTime()),
+    ...t,
+    createdAt: now,
+    revokedAt: null,
+    usedAt: null,
+    gatewayId: null,
+  };
   await store.c.enrollmentTokens.insertOne(doc);
   return { doc, token };
 }
 
-export const findEnrollmentTokenByHash = (store: Store, hash: string) => store.c.enrollmentTokens.findOne({ _id: hash });
+export const findEnrollmentTokenByHash = (store: Store, hash: string) =>
+  store.c.enrollmentTokens.findOne({ _id: hash });
 
 export async function findEnrollmentToken(store: Store, orgId: string, id: string): Promise<EnrollmentTokenDoc | null> {
   const doc = await store.c.enrollmentTokens.findOne({ id });
@@ -25,7 +34,12 @@ export async function findEnrollmentToken(store: Store, orgId: string, id: strin
 }
 
 /** Newest first (ids are time-sortable), optionally by status, after a cursor id. */
-export async function listEnrollmentTokens(store: Store, orgId: string, o: { status?: EnrollmentTokenStatus; beforeId?: string; limit: number }, now = new Date()): Promise<EnrollmentTokenDoc[]> {
+export async function listEnrollmentTokens(
+  store: Store,
+  orgId: string,
+  o: { status?: EnrollmentTokenStatus; beforeId?: string; limit: number },
+  now = new Date(),
+): Promise<EnrollmentTokenDoc[]> {
   const filter = o.beforeId ? { orgId, id: { $lt: o.beforeId } } : { orgId };
   const out: EnrollmentTokenDoc[] = [];
   // Status depends on the clock, so it is filtered here; an organization holds few tokens.
@@ -37,25 +51,48 @@ export async function listEnrollmentTokens(store: Store, orgId: string, o: { sta
 }
 
 /** Takes the token's one use for `gatewayId`: false when another enrollment took it first. */
-export function useEnrollmentToken(store: Store, t: EnrollmentTokenDoc, gatewayId: string, now = new Date()): Promise<boolean> {
+export function useEnrollmentToken(
+  store: Store,
+  t: EnrollmentTokenDoc,
+  gatewayId: string,
+  now = new Date(),
+): Promise<boolean> {
   return claimDecision(store, `enrollment-token-used:${t.id}`, gatewayId, undefined, now);
 }
 
 /** Records the use once the gateway is stored (the list's `used` status and gatewayId). */
-export async function markEnrollmentTokenUsed(store: Store, t: EnrollmentTokenDoc, gatewayId: string, now = new Date()): Promise<void> {
+export async function markEnrollmentTokenUsed(
+  store: Store,
+  t: EnrollmentTokenDoc,
+  gatewayId: string,
+  now = new Date(),
+): Promise<void> {
   await store.c.enrollmentTokens.updateOne({ _id: t._id }, { $set: { usedAt: now, gatewayId } });
 }
 
 /** Whether the token's use was taken (exact, from its claim), whatever the token document says yet. */
 export async function enrollmentTokenTaken(store: Store, t: EnrollmentTokenDoc): Promise<boolean> {
-  return !!t.usedAt || !!(await store.c.claims.findOne({ _id: `enrollment-token-used:${t.id}` }, { projection: { _id: 1 } }));
+  return (
+    !!t.usedAt || !!(await store.c.claims.findOne({ _id: `enrollment-token-used:${t.id}` }, { projection: { _id: 1 } }))
+  );
 }
 
 /** True when this call revoked the token; false when it is unknown, another organization's or already revoked. */
-export async function revokeEnrollmentToken(store: Store, orgId: string, id: string, now = new Date()): Promise<boolean> {
+export async function revokeEnrollmentToken(
+  store: Store,
+  orgId: string,
+  id: string,
+  now = new Date(),
+): Promise<boolean> {
   const doc = await findEnrollmentToken(store, orgId, id);
   if (!doc || doc.revokedAt) return false;
-  return revokeOnce(store, `enrollment-token-revoked:${doc.id}`, orgId, () => store.c.enrollmentTokens.updateOne({ _id: doc._id, revokedAt: null }, { $set: { revokedAt: now } }), now);
+  return revokeOnce(
+    store,
+    `enrollment-token-revoked:${doc.id}`,
+    orgId,
+    () => store.c.enrollmentTokens.updateOne({ _id: doc._id, revokedAt: null }, { $set: { revokedAt: now } }),
+    now,
+  );
 }
 
 export type { EnrollmentTokenStatus };

@@ -42,14 +42,25 @@ export async function enroll(
     approvedBy: null,
     revokedAt: null,
   };
-  await store.c.gatewayCredentials.insertOne({ _id: sha256Hex(credential), gatewayId: id, orgId: token.orgId, createdAt: now });
+  await store.c.gatewayCredentials.insertOne({
+    _id: sha256Hex(credential),
+    gatewayId: id,
+    orgId: token.orgId,
+    createdAt: now,
+  });
   await store.c.gateways.insertOne(gateway);
   await markEnrollmentTokenUsed(store, token, id, now);
   return { gateway, credential };
 }
 
 /** pending → active with the approved scope; false when another approval came first. */
-export async function approveGateway(store: Store, g: GatewayDoc, networkScope: string[], approvedBy: string | null, now = new Date()): Promise<GatewayDoc | null> {
+export async function approveGateway(
+  store: Store,
+  g: GatewayDoc,
+  networkScope: string[],
+  approvedBy: string | null,
+  now = new Date(),
+): Promise<GatewayDoc | null> {
   if (!(await claimDecision(store, `gateway-approved:${g._id}`, approvedBy ?? '', undefined, now))) return null;
   const set = { state: 'active' as const, networkScope, approvedAt: now, approvedBy, aliveAt: now };
   await store.c.gateways.updateOne({ _id: g._id }, { $set: set });
@@ -57,7 +68,12 @@ export async function approveGateway(store: Store, g: GatewayDoc, networkScope: 
 }
 
 /** A heartbeat: seen now (and alive again, when active), with the version it reports. */
-export async function recordGatewayHeartbeat(store: Store, g: GatewayDoc, version: string | undefined, now = new Date()): Promise<GatewayDoc> {
+export async function recordGatewayHeartbeat(
+  store: Store,
+  g: GatewayDoc,
+  version: string | undefined,
+  now = new Date(),
+): Promise<GatewayDoc> {
   const set: Partial<GatewayDoc> = { lastSeenAt: now, aliveAt: now, ...(version !== undefined ? { version } : {}) };
   await store.c.gateways.updateOne({ _id: g._id }, { $set: set });
   // a pending gateway's aliveAt is not its status's clock (its enrollment is): the approval sets it anew
@@ -67,18 +83,29 @@ export async function recordGatewayHeartbeat(store: Store, g: GatewayDoc, versio
 export type GatewayPosition = [name: string, id: string];
 
 /** Gateways by name, then id; the status filter is a condition on the clock fields (pages stay full and in order). */
-export async function listGateways(store: Store, orgId: string, o: { status?: GatewayStatus; after?: GatewayPosition; limit: number }, w: FleetWindows, now = new Date()): Promise<GatewayDoc[]> {
+export async function listGateways(
+  store: Store,
+  orgId: string,
+  o: { status?: GatewayStatus; after?: GatewayPosition; limit: number },
+  w: FleetWindows,
+  now = new Date(),
+): Promise<GatewayDoc[]> {
   // orgId stays a top-level equality (the one condition FerretDB pushes down to PostgreSQL)
   const filter: Filter<GatewayDoc> = { orgId };
   const ors: Filter<GatewayDoc>[][] = [];
   const pendingCutoff = new Date(now.getTime() - w.pendingGatewayMs);
   const aliveCutoff = new Date(now.getTime() - w.gatewayExpiryMs);
   if (o.status === 'revoked') filter.revokedAt = { $ne: null };
-  else if (o.status === 'pending') Object.assign(filter, { revokedAt: null, state: 'pending', enrolledAt: { $gt: pendingCutoff } });
-  else if (o.status === 'active') Object.assign(filter, { revokedAt: null, state: 'active', aliveAt: { $gt: aliveCutoff } });
+  else if (o.status === 'pending')
+    Object.assign(filter, { revokedAt: null, state: 'pending', enrolledAt: { $gt: pendingCutoff } });
+  else if (o.status === 'active')
+    Object.assign(filter, { revokedAt: null, state: 'active', aliveAt: { $gt: aliveCutoff } });
   else if (o.status === 'expired') {
     filter.revokedAt = null;
-    ors.push([{ state: 'pending', enrolledAt: { $lte: pendingCutoff } }, { state: 'active', aliveAt: { $lte: aliveCutoff } }]);
+    ors.push([
+      { state: 'pending', enrolledAt: { $lte: pendingCutoff } },
+      { state: 'active', aliveAt: { $lte: aliveCutoff } },
+    ]);
   }
   if (o.after) ors.push([{ name: { $gt: o.after[0] } }, { name: o.after[0], _id: { $gt: o.after[1] } }]);
   if (ors.length === 1) filter.$or = ors[0];
@@ -90,5 +117,11 @@ export async function listGateways(store: Store, orgId: string, o: { status?: Ga
 export async function revokeGateway(store: Store, orgId: string, id: string, now = new Date()): Promise<boolean> {
   const g = await findGateway(store, orgId, id);
   if (!g || g.revokedAt) return false;
-  return revokeOnce(store, `gateway-revoked:${id}`, orgId, () => store.c.gateways.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: now } }), now);
+  return revokeOnce(
+    store,
+    `gateway-revoked:${id}`,
+    orgId,
+    () => store.c.gateways.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: now } }),
+    now,
+  );
 }

@@ -35,7 +35,8 @@ export type Attestation =
  * one read (its host) and one write. Unknown hashes are never kept.
  */
 const credentials = new WeakMap<Store, LRUCache<string, HostCredentialDoc>>();
-const credentialCache = (store: Store) => credentials.get(store) ?? credentials.set(store, new LRUCache({ max: 50_000 })).get(store)!;
+const credentialCache = (store: Store) =>
+  credentials.get(store) ?? credentials.set(store, new LRUCache({ max: 50_000 })).get(store)!;
 
 export async function findHostCredential(store: Store, hash: string): Promise<HostCredentialDoc | null> {
   const cache = credentialCache(store);
@@ -52,7 +53,8 @@ export async function findHost(store: Store, orgId: string, id: string): Promise
 }
 
 /** Whether `cred` is the current credential of its host (the host not revoked). */
-export const credentialValid = (host: HostDoc | null, cred: HostCredentialDoc): boolean => !!host && !host.revokedAt && host.credentialGen === cred.gen && host._id === cred.hostId;
+export const credentialValid = (host: HostDoc | null, cred: HostCredentialDoc): boolean =>
+  !!host && !host.revokedAt && host.credentialGen === cred.gen && host._id === cred.hostId;
 
 /** The machine's newest host in the organization (revoked or not), if any. */
 async function latestHostOfMachine(store: Store, orgId: string, machineId: string): Promise<HostDoc | null> {
@@ -70,7 +72,13 @@ async function isCurrentCredential(store: Store, host: HostDoc, presented: strin
  * same host with a new credential, the previous one no longer valid. The decision is claimed first, then the
  * token's use is taken (a claim whose use could not be taken is given back), then both are written.
  */
-export async function attest(store: Store, token: RegistrationTokenDoc, a: AttestationRequest, w: FleetWindows, now = new Date()): Promise<Attestation> {
+export async function attest(
+  store: Store,
+  token: RegistrationTokenDoc,
+  a: AttestationRequest,
+  w: FleetWindows,
+  now = new Date(),
+): Promise<Attestation> {
   const orgId = token.orgId;
   const latest = await latestHostOfMachine(store, orgId, a.machineId);
   let hostId: string;
@@ -81,12 +89,16 @@ export async function attest(store: Store, token: RegistrationTokenDoc, a: Attes
   if (latest && reattest) {
     const current = a.presented !== undefined && (await isCurrentCredential(store, latest, a.presented));
     if (hostStatus(latest, w, now) === 'active' && !current) {
-      return { outcome: 'conflict', message: `machineId: host ${latest._id} of this machine is active; re-attesting it requires its current credential in X-Svc-Host-Credential` };
+      return {
+        outcome: 'conflict',
+        message: `machineId: host ${latest._id} of this machine is active; re-attesting it requires its current credential in X-Svc-Host-Credential`,
+      };
     }
     hostId = latest._id;
     gen = latest.credentialGen + 1;
     decision = `host-credential:${hostId}:${gen}`;
-    landed = async () => ((await store.c.hosts.findOne({ _id: hostId }, { projection: { credentialGen: 1 } }))?.credentialGen ?? 0) >= gen;
+    landed = async () =>
+      ((await store.c.hosts.findOne({ _id: hostId }, { projection: { credentialGen: 1 } }))?.credentialGen ?? 0) >= gen;
   } else {
     hostId = newId('hst', now.getTime());
     gen = 1;
@@ -94,7 +106,10 @@ export async function attest(store: Store, token: RegistrationTokenDoc, a: Attes
     landed = async (holder) => !!(await store.c.hosts.findOne({ _id: holder }, { projection: { _id: 1 } }));
   }
   if (!(await claimDecision(store, decision, hostId, landed, now))) {
-    return { outcome: 'conflict', message: 'machineId: this machine was registered or re-attested by another request at the same time; retry' };
+    return {
+      outcome: 'conflict',
+      message: 'machineId: this machine was registered or re-attested by another request at the same time; retry',
+    };
   }
   const use = await takeUse(store, token, hostId, now);
   if (use === null) {
@@ -127,7 +142,15 @@ export async function attest(store: Store, token: RegistrationTokenDoc, a: Attes
     const host = (await store.c.hosts.findOne({ _id: hostId })) ?? { ...latest, ...fields };
     return { outcome: 'reattested', host, credential, use };
   }
-  const host: HostDoc = { _id: hostId, orgId, machineId: a.machineId, machineSeq: latest ? latest.machineSeq + 1 : 0, registeredAt: now, revokedAt: null, ...fields };
+  const host: HostDoc = {
+    _id: hostId,
+    orgId,
+    machineId: a.machineId,
+    machineSeq: latest ? latest.machineSeq + 1 : 0,
+    registeredAt: now,
+    revokedAt: null,
+    ...fields,
+  };
   await store.c.hosts.insertOne(host);
   return { outcome: 'registered', host, credential, use };
 }
@@ -144,7 +167,13 @@ export interface HeartbeatUpdate {
  * only while `gen` is still the host's credential generation and the host is not revoked (the request's recheck,
  * folded into its one write): null when the credential was revoked or replaced meanwhile, and nothing was recorded.
  */
-export async function recordHeartbeat(store: Store, host: HostDoc, gen: number, u: HeartbeatUpdate, now = new Date()): Promise<HostDoc | null> {
+export async function recordHeartbeat(
+  store: Store,
+  host: HostDoc,
+  gen: number,
+  u: HeartbeatUpdate,
+  now = new Date(),
+): Promise<HostDoc | null> {
   const set: Partial<HostDoc> = { lastHeartbeatAt: now };
   if (u.agentVersion !== undefined) set.agentVersion = u.agentVersion;
   if (u.labels) {
@@ -187,5 +216,11 @@ export async function listHosts(
 export async function revokeHost(store: Store, orgId: string, id: string, now = new Date()): Promise<boolean> {
   const host = await findHost(store, orgId, id);
   if (!host || host.revokedAt) return false;
-  return revokeOnce(store, `host-revoked:${id}`, orgId, () => store.c.hosts.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: now } }), now);
+  return revokeOnce(
+    store,
+    `host-revoked:${id}`,
+    orgId,
+    () => store.c.hosts.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: now } }),
+    now,
+  );
 }

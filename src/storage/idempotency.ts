@@ -7,9 +7,22 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 export type Claim = { claimed: true } | { claimed: false; existing: IdempotencyDoc };
 
-export async function claimKey(store: Store, orgId: string, key: string, bodyHash: string, scanId: string, now = new Date()): Promise<Claim> {
+export async function claimKey(
+  store: Store,
+  orgId: string,
+  key: string,
+  bodyHash: string,
+  scanId: string,
+  now = new Date(),
+): Promise<Claim> {
   const _id = `${orgId}:${key}`;
-  const doc: IdempotencyDoc = { _id, bodyHash, scanId, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS) };
+  const doc: IdempotencyDoc = {
+    _id,
+    bodyHash,
+    scanId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       await store.c.idempotency.insertOne(doc);

@@ -56,11 +56,19 @@ export async function writeInventory(store: Store, scan: InventoryScan, items: I
     await Promise.all(
       chunks.slice(i, i + PARALLEL).map(async (part, k) => {
         const n = i + k;
-        await store.c.inventoryChunks.replaceOne({ _id: `${scan._id}:${n}` }, { scanId: scan._id, n, chunks: chunks.length, count: part.length, data: await packJson(part) }, { upsert: true });
+        await store.c.inventoryChunks.replaceOne(
+          { _id: `${scan._id}:${n}` },
+          { scanId: scan._id, n, chunks: chunks.length, count: part.length, data: await packJson(part) },
+          { upsert: true },
+        );
       }),
     );
   }
-  await store.c.inventoryHeads.replaceOne({ _id: scan._id }, { projectId: scan.projectId, ecosystem: scan.ecosystem, startedAt: scan.startedAt }, { upsert: true });
+  await store.c.inventoryHeads.replaceOne(
+    { _id: scan._id },
+    { projectId: scan.projectId, ecosystem: scan.ecosystem, startedAt: scan.startedAt },
+    { upsert: true },
+  );
   await pruneHeads(store, scan.projectId, scan.ecosystem);
 }
 
@@ -86,7 +94,9 @@ async function statusOf(store: Store, scanId: string): Promise<string | null> {
  * few (one per ecosystem, plus scans being published).
  */
 async function pruneHeads(store: Store, projectId: string, ecosystem: string): Promise<void> {
-  const heads = (await store.c.inventoryHeads.find({ projectId }).toArray()).filter((h) => h.ecosystem === ecosystem).sort(newestFirst);
+  const heads = (await store.c.inventoryHeads.find({ projectId }).toArray())
+    .filter((h) => h.ecosystem === ecosystem)
+    .sort(newestFirst);
   const statuses = await Promise.all(heads.map((h) => statusOf(store, h._id)));
   const newest = statuses.indexOf('completed');
   const stale = heads.filter((h, i) => (newest >= 0 && i > newest) || statuses[i] === 'failed' || statuses[i] === null);
@@ -98,8 +108,14 @@ async function pruneHeads(store: Store, projectId: string, ecosystem: string): P
  * ecosystem or all of them. A scan completing late never displaces a newer one: the order is startedAt, not when
  * scans complete.
  */
-export async function latestInventories(store: Store, projectId: string, ecosystem?: string): Promise<Record<string, string>> {
-  const heads = (await store.c.inventoryHeads.find({ projectId }).toArray()).filter((h) => ecosystem === undefined || h.ecosystem === ecosystem).sort(newestFirst);
+export async function latestInventories(
+  store: Store,
+  projectId: string,
+  ecosystem?: string,
+): Promise<Record<string, string>> {
+  const heads = (await store.c.inventoryHeads.find({ projectId }).toArray())
+    .filter((h) => ecosystem === undefined || h.ecosystem === ecosystem)
+    .sort(newestFirst);
   // Usually one entry per ecosystem, its scan completed: the statuses are read at once (and remembered).
   const statuses = await Promise.all(heads.map((h) => statusOf(store, h._id)));
   const out: Record<string, string> = {};
@@ -117,20 +133,29 @@ export interface ScanInventory {
   names: string[];
 }
 
-const cache = byteBoundedCache<ScanInventory, { store: Store; ecosystem: string }>(envInt('INVENTORY_CACHE_BYTES', INVENTORY_CACHE_BYTES), async (scanId, { store, ecosystem }) => {
-  const first = await store.c.inventoryChunks.findOne({ _id: `${scanId}:0` });
-  if (!first) throw new Error(`inventory chunk ${scanId}:0 missing`);
-  const docs = [first, ...(await Promise.all(
-    Array.from({ length: first.chunks - 1 }, async (_, k) => {
-      const doc = await store.c.inventoryChunks.findOne({ _id: `${scanId}:${k + 1}` });
-      if (!doc) throw new Error(`inventory chunk ${scanId}:${k + 1} missing`);
-      return doc;
-    }),
-  ))];
-  const raw = await Promise.all(docs.map((d) => unpackBytes(d.data)));
-  const items = raw.flatMap((b) => JSON.parse(b.toString('utf8')) as InventoryItem[]);
-  return { value: { items, names: items.map((i) => normalizedName(ecosystem, i.name)) }, bytes: raw.reduce((sum, b) => sum + b.length, 0) };
-});
+const cache = byteBoundedCache<ScanInventory, { store: Store; ecosystem: string }>(
+  envInt('INVENTORY_CACHE_BYTES', INVENTORY_CACHE_BYTES),
+  async (scanId, { store, ecosystem }) => {
+    const first = await store.c.inventoryChunks.findOne({ _id: `${scanId}:0` });
+    if (!first) throw new Error(`inventory chunk ${scanId}:0 missing`);
+    const docs = [
+      first,
+      ...(await Promise.all(
+        Array.from({ length: first.chunks - 1 }, async (_, k) => {
+          const doc = await store.c.inventoryChunks.findOne({ _id: `${scanId}:${k + 1}` });
+          if (!doc) throw new Error(`inventory chunk ${scanId}:${k + 1} missing`);
+          return doc;
+        }),
+      )),
+    ];
+    const raw = await Promise.all(docs.map((d) => unpackBytes(d.data)));
+    const items = raw.flatMap((b) => JSON.parse(b.toString('utf8')) as InventoryItem[]);
+    return {
+      value: { items, names: items.map((i) => normalizedName(ecosystem, i.name)) },
+      bytes: raw.reduce((sum, b) => sum + b.length, 0),
+    };
+  },
+);
 
 /** A completed scan's inventory in list order (cached: it never changes once published). */
 export function readInventory(store: Store, scanId: string, ecosystem: string): Promise<ScanInventory> {

@@ -43,7 +43,8 @@ export async function createInvitation(
   return { doc, token, replaced };
 }
 
-export const findInvitationByToken = (store: Store, token: string) => store.c.invitations.findOne({ _id: sha256Hex(token) });
+export const findInvitationByToken = (store: Store, token: string) =>
+  store.c.invitations.findOne({ _id: sha256Hex(token) });
 
 export async function findInvitation(store: Store, orgId: string, id: string): Promise<InvitationDoc | null> {
   const doc = await store.c.invitations.findOne({ id });
@@ -51,7 +52,12 @@ export async function findInvitation(store: Store, orgId: string, id: string): P
 }
 
 /** Newest first (ids are time-sortable), optionally by status, after a cursor id. */
-export async function listInvitations(store: Store, orgId: string, o: { status?: InvitationStatus; beforeId?: string; limit: number }, now = new Date()): Promise<InvitationDoc[]> {
+export async function listInvitations(
+  store: Store,
+  orgId: string,
+  o: { status?: InvitationStatus; beforeId?: string; limit: number },
+  now = new Date(),
+): Promise<InvitationDoc[]> {
   const docs = await store.c.invitations.find({ orgId }).toArray();
   return docs
     .filter((d) => (!o.status || invitationStatus(d, now) === o.status) && (!o.beforeId || d.id < o.beforeId))
@@ -91,18 +97,27 @@ export async function revokeInvitation(store: Store, doc: InvitationDoc, now = n
     if (!current || current.status !== 'pending' || Date.now() > deadline) return false;
     await sleep(20);
   }
-  const r = await store.c.invitations.updateOne({ _id: doc._id, status: 'pending' }, { $set: { status: 'revoked', revokedAt: now } });
+  const r = await store.c.invitations.updateOne(
+    { _id: doc._id, status: 'pending' },
+    { $set: { status: 'revoked', revokedAt: now } },
+  );
   return r.modifiedCount === 1;
 }
 
-export type Acceptance = { outcome: 'accepted'; member: MemberDoc } | { outcome: 'revoked' | 'expired' | 'already_accepted' | 'already_in_org' };
+export type Acceptance =
+  | { outcome: 'accepted'; member: MemberDoc }
+  | { outcome: 'revoked' | 'expired' | 'already_accepted' | 'already_in_org' };
 
 /**
  * pending → accepted, the user joining the organization: the decision is claimed first, so that a revocation (or
  * another acceptance) that came first wins, and only then is the member added. Each attempt claims with a value of
  * its own, so that it never gives back a decision another attempt holds.
  */
-export async function acceptInvitation(store: Store, inv: InvitationDoc, user: { id: string; email: string }): Promise<Acceptance> {
+export async function acceptInvitation(
+  store: Store,
+  inv: InvitationDoc,
+  user: { id: string; email: string },
+): Promise<Acceptance> {
   if (invitationStatus(inv) === 'expired') return { outcome: 'expired' };
   const mine = `accepted:${user.id}:${randomBytes(8).toString('hex')}`;
   let won = await decide(store, inv, mine);
@@ -118,6 +133,9 @@ export async function acceptInvitation(store: Store, inv: InvitationDoc, user: {
     await store.c.claims.deleteOne({ _id: decisionId(inv), value: mine });
     return { outcome: 'already_in_org' };
   }
-  await store.c.invitations.updateOne({ _id: inv._id, status: 'pending' }, { $set: { status: 'accepted', acceptedAt: member.joinedAt } });
+  await store.c.invitations.updateOne(
+    { _id: inv._id, status: 'pending' },
+    { $set: { status: 'accepted', acceptedAt: member.joinedAt } },
+  );
   return { outcome: 'accepted', member };
 }

@@ -30,8 +30,19 @@ async function insertOnce(insert: () => Promise<unknown>): Promise<boolean> {
 }
 
 /** Ends a code (used or replaced) unless it ended already: whether this call ended it, and how it ended. */
-async function endCode(store: Store, code: Pick<LoginCodeDoc, 'codeId' | 'expiresAt'>, kind: 'used' | 'replaced', now: Date): Promise<{ won: boolean; kind: 'used' | 'replaced' }> {
-  const doc: LoginAttemptDoc = { _id: endId(code.codeId), codeId: code.codeId, kind, at: now, expiresAt: code.expiresAt };
+async function endCode(
+  store: Store,
+  code: Pick<LoginCodeDoc, 'codeId' | 'expiresAt'>,
+  kind: 'used' | 'replaced',
+  now: Date,
+): Promise<{ won: boolean; kind: 'used' | 'replaced' }> {
+  const doc: LoginAttemptDoc = {
+    _id: endId(code.codeId),
+    codeId: code.codeId,
+    kind,
+    at: now,
+    expiresAt: code.expiresAt,
+  };
   if (await insertOnce(() => store.c.loginAttempts.insertOne(doc))) return { won: true, kind };
   const held = await store.c.loginAttempts.findOne({ _id: endId(code.codeId) });
   return { won: false, kind: held?.kind === 'replaced' ? 'replaced' : 'used' };
@@ -48,7 +59,14 @@ export async function issue(
 ): Promise<{ codeId: string; replaced: boolean }> {
   const previous = await store.c.loginCodes.findOne({ _id: i.email });
   if (previous) await endCode(store, previous, 'replaced', now);
-  const doc: LoginCodeDoc = { _id: i.email, codeId: `lgc_${randomBytes(16).toString('hex')}`, codeHash: i.codeHash, bindingHash: i.bindingHash, createdAt: now, expiresAt: i.expiresAt };
+  const doc: LoginCodeDoc = {
+    _id: i.email,
+    codeId: `lgc_${randomBytes(16).toString('hex')}`,
+    codeHash: i.codeHash,
+    bindingHash: i.bindingHash,
+    createdAt: now,
+    expiresAt: i.expiresAt,
+  };
   for (let tries = 0; ; tries++) {
     try {
       await store.c.loginCodes.replaceOne({ _id: i.email }, doc, { upsert: true });
@@ -65,7 +83,13 @@ export async function issue(
 async function recordAttempt(store: Store, code: LoginCodeDoc, now: Date): Promise<number | null> {
   const taken = await store.c.loginAttempts.countDocuments({ codeId: code.codeId, kind: 'attempt' });
   for (let n = taken + 1; n <= MAX_ATTEMPTS; n++) {
-    const doc: LoginAttemptDoc = { _id: `${code.codeId}:${n}`, codeId: code.codeId, kind: 'attempt', at: now, expiresAt: code.expiresAt };
+    const doc: LoginAttemptDoc = {
+      _id: `${code.codeId}:${n}`,
+      codeId: code.codeId,
+      kind: 'attempt',
+      at: now,
+      expiresAt: code.expiresAt,
+    };
     if (await insertOnce(() => store.c.loginAttempts.insertOne(doc))) return n;
   }
   return null;
@@ -74,7 +98,12 @@ async function recordAttempt(store: Store, code: LoginCodeDoc, now: Date): Promi
 async function record(store: Store, code: LoginCodeDoc | null): Promise<CodeRecord | null> {
   if (!code) return null;
   const ended = await store.c.loginAttempts.findOne({ _id: endId(code.codeId) });
-  return { codeHash: code.codeHash, bindingHash: code.bindingHash, expiresAt: code.expiresAt, ended: ended ? (ended.kind === 'replaced' ? 'replaced' : 'used') : null };
+  return {
+    codeHash: code.codeHash,
+    bindingHash: code.bindingHash,
+    expiresAt: code.expiresAt,
+    ended: ended ? (ended.kind === 'replaced' ? 'replaced' : 'used') : null,
+  };
 }
 
 /**
@@ -124,7 +153,11 @@ export async function admitCodeRequest(
   now = new Date(),
   limits: { perEmail: number; perAddress: number } = { perEmail: CODES_PER_EMAIL, perAddress: CODES_PER_ADDRESS },
 ): Promise<Admission> {
-  const refused = (scope: LimitScope): Admission => ({ admitted: false, scope, retryAfter: retryAfterSeconds(now, limitWindow(now)) });
+  const refused = (scope: LimitScope): Admission => ({
+    admitted: false,
+    scope,
+    retryAfter: retryAfterSeconds(now, limitWindow(now)),
+  });
   if (!(await takeSlot(store, `a:${sha256Hex(r.address)}`, limits.perAddress, now))) return refused('address');
   if (!(await takeSlot(store, `e:${sha256Hex(r.email)}`, limits.perEmail, now))) return refused('email');
   return { admitted: true };
@@ -133,5 +166,9 @@ export async function admitCodeRequest(
 /** Deletes expired codes, their attempts and ends, and the limit numbers of past windows. */
 export async function sweepLoginCodes(store: Store, now = new Date()): Promise<void> {
   const before = { expiresAt: { $lt: now } };
-  await Promise.all([store.c.loginCodes.deleteMany(before), store.c.loginAttempts.deleteMany(before), store.c.loginLimits.deleteMany(before)]);
+  await Promise.all([
+    store.c.loginCodes.deleteMany(before),
+    store.c.loginAttempts.deleteMany(before),
+    store.c.loginLimits.deleteMany(before),
+  ]);
 }

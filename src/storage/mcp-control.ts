@@ -11,10 +11,18 @@ export interface ControlLevelState {
 
 export async function getControlLevel(store: Store, orgId: string): Promise<ControlLevelState> {
   const doc = await store.c.mcpControl.findOne({ _id: orgId });
-  return doc ? { level: doc.level, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy } : { level: 'observe', updatedAt: null, updatedBy: null };
+  return doc
+    ? { level: doc.level, updatedAt: doc.updatedAt, updatedBy: doc.updatedBy }
+    : { level: 'observe', updatedAt: null, updatedBy: null };
 }
 
-export async function setControlLevel(store: Store, orgId: string, level: ControlLevel, updatedBy: string, now = new Date()): Promise<ControlLevelState> {
+export async function setControlLevel(
+  store: Store,
+  orgId: string,
+  level: ControlLevel,
+  updatedBy: string,
+  now = new Date(),
+): Promise<ControlLevelState> {
   const fields = { level, updatedAt: now, updatedBy };
   try {
     await store.c.mcpControl.updateOne({ _id: orgId }, { $set: fields }, { upsert: true });

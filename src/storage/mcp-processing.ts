@@ -4,7 +4,15 @@
 // server, pin or placement collide on its _id, and the loser's duplicate-key error is handled.
 import { createHash } from 'node:crypto';
 import { MongoBulkWriteError } from 'mongodb';
-import type { McpIssueCode, McpIssueDoc, McpPlacementDoc, McpPlacementResultDoc, McpScanDoc, McpServerDoc, McpToolPinDoc } from './documents/mcp';
+import type {
+  McpIssueCode,
+  McpIssueDoc,
+  McpPlacementDoc,
+  McpPlacementResultDoc,
+  McpScanDoc,
+  McpServerDoc,
+  McpToolPinDoc,
+} from './documents/mcp';
 import { isDuplicateKey, type Store } from './mongo';
 
 /**
@@ -27,14 +35,23 @@ const WRITE_CONCURRENCY = 8;
 const sha256 = (parts: readonly unknown[]) => createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('hex');
 
 /** The inventory server of an identity: one per organization and identity, whoever writes it first. */
-export const mcpServerId = (orgId: string, identity: string): string => `mcp_${sha256(['mcp-server', orgId, identity]).slice(0, 26)}`;
+export const mcpServerId = (orgId: string, identity: string): string =>
+  `mcp_${sha256(['mcp-server', orgId, identity]).slice(0, 26)}`;
 /** A tool pin: per organization, identity, version and tool name. */
-export const mcpToolPinId = (orgId: string, identity: string, version: string | null, tool: string): string => sha256(['mcp-pin', orgId, identity, version, tool]);
+export const mcpToolPinId = (orgId: string, identity: string, version: string | null, tool: string): string =>
+  sha256(['mcp-pin', orgId, identity, version, tool]);
 /** A placement: per organization, host, client, config path and server name. */
-export const mcpPlacementId = (orgId: string, hostKey: string, client: string, configPath: string, name: string): string => sha256(['mcp-placement', orgId, hostKey, client, configPath, name]);
+export const mcpPlacementId = (
+  orgId: string,
+  hostKey: string,
+  client: string,
+  configPath: string,
+  name: string,
+): string => sha256(['mcp-placement', orgId, hostKey, client, configPath, name]);
 
 /** The host key of placements: the host's id, else `name:<reportedHostname>`. */
-export const mcpHostKey = (scan: Pick<McpScanDoc, 'hostId' | 'reportedHostname'>): string => scan.hostId ?? `name:${scan.reportedHostname ?? ''}`;
+export const mcpHostKey = (scan: Pick<McpScanDoc, 'hostId' | 'reportedHostname'>): string =>
+  scan.hostId ?? `name:${scan.reportedHostname ?? ''}`;
 
 /** A bulk write that failed only on duplicate _ids (someone else, or an earlier attempt, wrote those documents). */
 function onlyDuplicates(err: unknown): boolean {
@@ -53,25 +70,44 @@ export async function markMcpRunning(store: Store, scanId: string): Promise<McpS
 }
 
 /** running (or queued) → completed with the counts; a terminal scan is left as it is. True when this call wrote. */
-export async function completeMcpScan(store: Store, scanId: string, servers: number, issues: Partial<Record<McpIssueCode, number>>, now = new Date()): Promise<boolean> {
-  const r = await store.c.mcpScans.updateOne({ _id: scanId, status: { $in: ['queued', 'running'] } }, { $set: { status: 'completed', finishedAt: now, servers, issues, failureReason: null } });
+export async function completeMcpScan(
+  store: Store,
+  scanId: string,
+  servers: number,
+  issues: Partial<Record<McpIssueCode, number>>,
+  now = new Date(),
+): Promise<boolean> {
+  const r = await store.c.mcpScans.updateOne(
+    { _id: scanId, status: { $in: ['queued', 'running'] } },
+    { $set: { status: 'completed', finishedAt: now, servers, issues, failureReason: null } },
+  );
   return r.modifiedCount > 0;
 }
 
 /** queued or running → failed with a reason; a completed scan keeps its outcome. True when this call wrote. */
 export async function failMcpScan(store: Store, scanId: string, reason: string, now = new Date()): Promise<boolean> {
-  const r = await store.c.mcpScans.updateOne({ _id: scanId, status: { $in: ['queued', 'running'] } }, { $set: { status: 'failed', finishedAt: now, failureReason: reason } });
+  const r = await store.c.mcpScans.updateOne(
+    { _id: scanId, status: { $in: ['queued', 'running'] } },
+    { $set: { status: 'failed', finishedAt: now, failureReason: reason } },
+  );
   return r.modifiedCount > 0;
 }
 
 /** MCP scans still queued that were received before `before` (their workflow start was lost), oldest first. */
 export function queuedMcpScans(store: Store, before: Date, limit = 100) {
-  return store.c.mcpScans.find({ status: 'queued', receivedAt: { $lt: before } }).sort({ receivedAt: 1 }).limit(limit).toArray();
+  return store.c.mcpScans
+    .find({ status: 'queued', receivedAt: { $lt: before } })
+    .sort({ receivedAt: 1 })
+    .limit(limit)
+    .toArray();
 }
 
 /** MCP scans running since before `before` (by reception), for the sweeper's check of their workflow. */
 export function staleRunningMcpScans(store: Store, before: Date, limit = 100) {
-  return store.c.mcpScans.find({ status: 'running', receivedAt: { $lt: before } }, { projection: { _id: 1 } }).limit(limit).toArray();
+  return store.c.mcpScans
+    .find({ status: 'running', receivedAt: { $lt: before } }, { projection: { _id: 1 } })
+    .limit(limit)
+    .toArray();
 }
 
 export interface SeenServer {
@@ -87,7 +123,12 @@ export interface SeenServer {
  * and last sight widened to `seenAt` (the scan's reception, so an older scan processed late never moves lastSeenAt
  * back). Kind and transport are those of the first sight. Returns the server id of each identity.
  */
-export async function upsertMcpServers(store: Store, orgId: string, seen: readonly SeenServer[], seenAt: Date): Promise<Map<string, string>> {
+export async function upsertMcpServers(
+  store: Store,
+  orgId: string,
+  seen: readonly SeenServer[],
+  seenAt: Date,
+): Promise<Map<string, string>> {
   const byIdentity = new Map<string, { first: SeenServer; names: Set<string>; versions: Set<string> }>();
   for (const s of seen) {
     let e = byIdentity.get(s.identity);
@@ -130,11 +171,27 @@ export interface PinCandidate {
  * Pins each tool at first sight (insert-if-absent on its deterministic _id: the first writer wins, a later or
  * concurrent one keeps the stored pin) and returns the pins as stored now, by pin id.
  */
-export async function pinMcpTools(store: Store, orgId: string, scanId: string, candidates: readonly PinCandidate[], firstSeenAt: Date): Promise<Map<string, McpToolPinDoc>> {
+export async function pinMcpTools(
+  store: Store,
+  orgId: string,
+  scanId: string,
+  candidates: readonly PinCandidate[],
+  firstSeenAt: Date,
+): Promise<Map<string, McpToolPinDoc>> {
   const docs = new Map<string, McpToolPinDoc>();
   for (const c of candidates) {
     const _id = mcpToolPinId(orgId, c.identity, c.version, c.tool);
-    if (!docs.has(_id)) docs.set(_id, { _id, orgId, identity: c.identity, version: c.version, tool: c.tool, hash: c.hash, firstSeenAt, scanId });
+    if (!docs.has(_id))
+      docs.set(_id, {
+        _id,
+        orgId,
+        identity: c.identity,
+        version: c.version,
+        tool: c.tool,
+        hash: c.hash,
+        firstSeenAt,
+        scanId,
+      });
   }
   if (docs.size === 0) return new Map();
   const ids = [...docs.keys()];
@@ -156,7 +213,13 @@ export async function pinMcpTools(store: Store, orgId: string, scanId: string, c
 export interface PlacementGroup {
   client: string;
   configPath: string;
-  placements: Array<{ name: string; serverId: string; identity: string; version: string | null; issues: McpIssueDoc[] }>;
+  placements: Array<{
+    name: string;
+    serverId: string;
+    identity: string;
+    version: string | null;
+    issues: McpIssueDoc[];
+  }>;
 }
 
 const groupKey = (client: string, configPath: string) => JSON.stringify([client, configPath]);
@@ -176,13 +239,26 @@ const CONVERGE_ROUNDS = 20;
  * overtaken is followed by another. Results that a newer one covers whole are deleted at the end. Returns the groups
  * this scan owns (written) and those a newer scan owns (skipped).
  */
-export async function replaceMcpPlacements(store: Store, scan: McpScanDoc, computed: readonly PlacementGroup[]): Promise<{ written: number; skipped: number }> {
+export async function replaceMcpPlacements(
+  store: Store,
+  scan: McpScanDoc,
+  computed: readonly PlacementGroup[],
+): Promise<{ written: number; skipped: number }> {
   const json = JSON.stringify(computed);
   // The placements as any scan reads them back from the stored result (no undefined fields), so they compare equal.
   const groups = JSON.parse(json) as PlacementGroup[];
   const hostKey = mcpHostKey(scan);
   const keys = new Set(groups.map((g) => groupKey(g.client, g.configPath)));
-  const result: McpPlacementResultDoc = { _id: scan._id, orgId: scan.orgId, hostKey, hostId: scan.hostId, reportedHostname: scan.reportedHostname, receivedAt: scan.receivedAt, groups: [...keys], placements: json };
+  const result: McpPlacementResultDoc = {
+    _id: scan._id,
+    orgId: scan.orgId,
+    hostKey,
+    hostId: scan.hostId,
+    reportedHostname: scan.reportedHostname,
+    receivedAt: scan.receivedAt,
+    groups: [...keys],
+    placements: json,
+  };
   try {
     await store.c.mcpPlacementResults.insertOne(result);
   } catch (err) {
@@ -204,7 +280,8 @@ export async function replaceMcpPlacements(store: Store, scan: McpScanDoc, compu
     const extra = [...have.keys()].filter((id) => !want.has(id));
     if (round > 0 && stale.length === 0 && extra.length === 0) {
       const written = [...owners.byGroup.values()].filter((o) => o.id === scan._id).length;
-      if (written === groups.length && owners.covered.length) await store.c.mcpPlacementResults.deleteMany({ _id: { $in: owners.covered } });
+      if (written === groups.length && owners.covered.length)
+        await store.c.mcpPlacementResults.deleteMany({ _id: { $in: owners.covered } });
       return { written, skipped: groups.length - written };
     }
     // New placements in one insert, changed ones replaced one by one (a bulk of upserts stalls on FerretDB). Two
@@ -235,7 +312,11 @@ export async function replaceMcpPlacements(store: Store, scan: McpScanDoc, compu
 }
 
 /** The placement documents of a group as a scan's result gives them (none when its result does not list the group). */
-function placementDocs(scan: Pick<McpScanDoc, '_id' | 'orgId' | 'hostId' | 'reportedHostname' | 'receivedAt'>, groups: readonly PlacementGroup[], key: string): McpPlacementDoc[] {
+function placementDocs(
+  scan: Pick<McpScanDoc, '_id' | 'orgId' | 'hostId' | 'reportedHostname' | 'receivedAt'>,
+  groups: readonly PlacementGroup[],
+  key: string,
+): McpPlacementDoc[] {
   const hostKey = mcpHostKey(scan);
   const g = groups.find((x) => groupKey(x.client, x.configPath) === key);
   return (g?.placements ?? []).map((p) => ({
@@ -264,9 +345,15 @@ const newestFirst = (a: { _id: string; receivedAt: Date }, b: { _id: string; rec
  * result's placements for the group. Also the older results of the host that this scan's groups cover whole (to
  * delete once this scan owns all its groups).
  */
-async function groupOwners(store: Store, scan: McpScanDoc, groups: readonly PlacementGroup[]): Promise<{ byGroup: Map<string, { id: string; docs: McpPlacementDoc[] }>; covered: string[] }> {
+async function groupOwners(
+  store: Store,
+  scan: McpScanDoc,
+  groups: readonly PlacementGroup[],
+): Promise<{ byGroup: Map<string, { id: string; docs: McpPlacementDoc[] }>; covered: string[] }> {
   const hostKey = mcpHostKey(scan);
-  const results = (await store.c.mcpPlacementResults.find({ orgId: scan.orgId, hostKey }, { projection: { placements: 0 } }).toArray()).sort(newestFirst);
+  const results = (
+    await store.c.mcpPlacementResults.find({ orgId: scan.orgId, hostKey }, { projection: { placements: 0 } }).toArray()
+  ).sort(newestFirst);
   const byGroup = new Map<string, { id: string; docs: McpPlacementDoc[] }>();
   const open = new Set(groups.map((g) => groupKey(g.client, g.configPath)));
   const covered: string[] = [];
@@ -298,4 +385,15 @@ async function groupOwners(store: Store, scan: McpScanDoc, groups: readonly Plac
   return { byGroup, covered };
 }
 /** What a placement says (the fields a reader sees), independent of key order. */
-const content = (d: McpPlacementDoc) => JSON.stringify([d.scanId, d.seenAt.getTime(), d.name, d.serverId, d.identity, d.version, d.hostId, d.reportedHostname, d.issues]);
+const content = (d: McpPlacementDoc) =>
+  JSON.stringify([
+    d.scanId,
+    d.seenAt.getTime(),
+    d.name,
+    d.serverId,
+    d.identity,
+    d.version,
+    d.hostId,
+    d.reportedHostname,
+    d.issues,
+  ]);

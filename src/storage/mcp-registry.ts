@@ -7,7 +7,8 @@ import { sha256Hex } from '../domain/ids';
 import { isDuplicateKey, type Store } from './mongo';
 import type { McpRegistryEntryDoc } from './documents/mcp';
 
-export const registryEntryId = (orgId: string, identity: string): string => `mre_${sha256Hex(`${orgId}\0${identity}`).slice(0, 22)}`;
+export const registryEntryId = (orgId: string, identity: string): string =>
+  `mre_${sha256Hex(`${orgId}\0${identity}`).slice(0, 22)}`;
 
 export type RegistryPosition = [identity: string, id: string];
 
@@ -19,14 +20,35 @@ export interface RegistryUpsert {
 }
 
 /** Ordered by identity (one entry each), then id. */
-export async function listRegistry(store: Store, orgId: string, o: { after?: RegistryPosition; limit: number }): Promise<McpRegistryEntryDoc[]> {
-  const filter = o.after ? { orgId, $or: [{ identity: { $gt: o.after[0] } }, { identity: o.after[0], _id: { $gt: o.after[1] } }] } : { orgId };
+export async function listRegistry(
+  store: Store,
+  orgId: string,
+  o: { after?: RegistryPosition; limit: number },
+): Promise<McpRegistryEntryDoc[]> {
+  const filter = o.after
+    ? { orgId, $or: [{ identity: { $gt: o.after[0] } }, { identity: o.after[0], _id: { $gt: o.after[1] } }] }
+    : { orgId };
   return store.c.mcpRegistry.find(filter).sort({ identity: 1, _id: 1 }).limit(o.limit).toArray();
 }
 
 /** Upserts every entry (last writer wins per identity); the entries as stored, in the order given. */
-export async function upsertRegistry(store: Store, orgId: string, entries: RegistryUpsert[], updatedBy: string, now = new Date()): Promise<McpRegistryEntryDoc[]> {
-  const docs: McpRegistryEntryDoc[] = entries.map((e) => ({ _id: registryEntryId(orgId, e.identity), orgId, identity: e.identity, versions: e.versions, decision: e.decision, note: e.note, updatedBy, updatedAt: now }));
+export async function upsertRegistry(
+  store: Store,
+  orgId: string,
+  entries: RegistryUpsert[],
+  updatedBy: string,
+  now = new Date(),
+): Promise<McpRegistryEntryDoc[]> {
+  const docs: McpRegistryEntryDoc[] = entries.map((e) => ({
+    _id: registryEntryId(orgId, e.identity),
+    orgId,
+    identity: e.identity,
+    versions: e.versions,
+    decision: e.decision,
+    note: e.note,
+    updatedBy,
+    updatedAt: now,
+  }));
   await Promise.all(
     docs.map(async ({ _id, ...fields }) => {
       try {
@@ -40,7 +62,11 @@ export async function upsertRegistry(store: Store, orgId: string, entries: Regis
   return docs;
 }
 
-export async function deleteRegistryEntry(store: Store, orgId: string, id: string): Promise<McpRegistryEntryDoc | null> {
+export async function deleteRegistryEntry(
+  store: Store,
+  orgId: string,
+  id: string,
+): Promise<McpRegistryEntryDoc | null> {
   const doc = await store.c.mcpRegistry.findOne({ _id: id });
   if (!doc || doc.orgId !== orgId) return null;
   const r = await store.c.mcpRegistry.deleteOne({ _id: id, orgId });
@@ -48,7 +74,11 @@ export async function deleteRegistryEntry(store: Store, orgId: string, id: strin
 }
 
 /** The organization's entries for these identities (all of them when `identities` is undefined). */
-export async function registryRules(store: Store, orgId: string, identities?: readonly string[]): Promise<McpRegistryEntryDoc[]> {
+export async function registryRules(
+  store: Store,
+  orgId: string,
+  identities?: readonly string[],
+): Promise<McpRegistryEntryDoc[]> {
   const filter = identities ? { orgId, identity: { $in: [...new Set(identities)] } } : { orgId };
   return store.c.mcpRegistry.find(filter).toArray();
 }

@@ -16,7 +16,8 @@ export async function insertUsageEvents(store: Store, docs: McpUsageEventDoc[]):
   try {
     await store.c.mcpUsageEvents.insertMany(docs, { ordered: false });
   } catch (err) {
-    const writeErrors = (err as { writeErrors?: Array<{ index: number; code?: number; err?: { code?: number } }> }).writeErrors;
+    const writeErrors = (err as { writeErrors?: Array<{ index: number; code?: number; err?: { code?: number } }> })
+      .writeErrors;
     if (!Array.isArray(writeErrors) || writeErrors.length === 0) throw err;
     for (const w of writeErrors) {
       const code = w.code ?? w.err?.code;
@@ -43,12 +44,18 @@ export interface UsageFilter {
 }
 
 /** Newest first (by reception: the mue_ id), after a cursor id. */
-export async function listUsageEvents(store: Store, orgId: string, f: UsageFilter, o: { beforeId?: string; limit: number }): Promise<McpUsageEventDoc[]> {
+export async function listUsageEvents(
+  store: Store,
+  orgId: string,
+  f: UsageFilter,
+  o: { beforeId?: string; limit: number },
+): Promise<McpUsageEventDoc[]> {
   const filter: Filter<McpUsageEventDoc> = { orgId };
   if (f.serverId !== undefined) filter.serverId = f.serverId;
   if (f.hostId !== undefined) filter.hostId = f.hostId;
   if (f.tool !== undefined) filter.tool = f.tool;
-  if (f.since || f.until) filter.occurredAt = { ...(f.since ? { $gte: f.since } : {}), ...(f.until ? { $lt: f.until } : {}) };
+  if (f.since || f.until)
+    filter.occurredAt = { ...(f.since ? { $gte: f.since } : {}), ...(f.until ? { $lt: f.until } : {}) };
   if (o.beforeId) filter.id = { $lt: o.beforeId };
   return store.c.mcpUsageEvents.find(filter).sort({ id: -1 }).limit(o.limit).toArray();
 }
@@ -68,7 +75,11 @@ export const NO_USAGE: ServerUsage = { calls: 0, errors: 0, blocked: 0, lastCall
  * the latest occurredAt of any of its events. One aggregation counts them (FerretDB has no $max accumulator yet, so
  * the latest event of each server is one indexed read).
  */
-export async function usageOfServers(store: Store, orgId: string, serverIds: readonly string[]): Promise<Map<string, ServerUsage>> {
+export async function usageOfServers(
+  store: Store,
+  orgId: string,
+  serverIds: readonly string[],
+): Promise<Map<string, ServerUsage>> {
   const out = new Map<string, ServerUsage>(serverIds.map((id) => [id, { ...NO_USAGE }]));
   if (serverIds.length === 0) return out;
   const groups = await store.c.mcpUsageEvents
@@ -89,7 +100,12 @@ export async function usageOfServers(store: Store, orgId: string, serverIds: rea
   await Promise.all(
     [...out].map(async ([serverId, u]) => {
       if (u.calls === 0 && u.blocked === 0 && !groups.some((g) => g._id.s === serverId)) return;
-      const [last] = await store.c.mcpUsageEvents.find({ orgId, serverId }).sort({ occurredAt: -1 }).limit(1).project<{ occurredAt: Date }>({ occurredAt: 1 }).toArray();
+      const [last] = await store.c.mcpUsageEvents
+        .find({ orgId, serverId })
+        .sort({ occurredAt: -1 })
+        .limit(1)
+        .project<{ occurredAt: Date }>({ occurredAt: 1 })
+        .toArray();
       u.lastCalledAt = last?.occurredAt ?? null;
     }),
   );

@@ -8,7 +8,12 @@ export const ROLE_RANK: Record<Role, number> = { owner: 0, admin: 1, member: 2, 
 /** Every member of the organization, ordered by role rank (owner first), then email, then id. */
 export async function orgMembers(store: Store, orgId: string): Promise<MemberDoc[]> {
   const docs = await store.c.members.find({ orgId }).toArray();
-  return docs.sort((a, b) => ROLE_RANK[a.role] - ROLE_RANK[b.role] || (a.email < b.email ? -1 : a.email > b.email ? 1 : 0) || (a._id < b._id ? -1 : 1));
+  return docs.sort(
+    (a, b) =>
+      ROLE_RANK[a.role] - ROLE_RANK[b.role] ||
+      (a.email < b.email ? -1 : a.email > b.email ? 1 : 0) ||
+      (a._id < b._id ? -1 : 1),
+  );
 }
 
 export async function findMember(store: Store, orgId: string, memberId: string): Promise<MemberDoc | null> {

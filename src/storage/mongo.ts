@@ -2,12 +2,50 @@
 // replica set and on the local FerretDB: every hot path is an _id lookup or top-level equality (docs/configuration.md,
 // "Local MongoDB-wire database").
 import { MongoClient, Db, Collection, MongoServerError } from 'mongodb';
-import type { ApiKeyDoc, InvitationDoc, LoginAttemptDoc, LoginCodeDoc, LoginLimitDoc, MemberDoc, OrgDoc, SessionDoc, UserDoc } from './documents/accounts';
+import type {
+  ApiKeyDoc,
+  InvitationDoc,
+  LoginAttemptDoc,
+  LoginCodeDoc,
+  LoginLimitDoc,
+  MemberDoc,
+  OrgDoc,
+  SessionDoc,
+  UserDoc,
+} from './documents/accounts';
 import type { AdvisoryChunkDoc, AdvisoryGenerationDoc } from './documents/advisories';
-import type { EnrollmentTokenDoc, GatewayCredentialDoc, GatewayDoc, HostCredentialDoc, HostDoc, RegistrationTokenDoc, RegistrationUseDoc } from './documents/fleet';
+import type {
+  EnrollmentTokenDoc,
+  GatewayCredentialDoc,
+  GatewayDoc,
+  HostCredentialDoc,
+  HostDoc,
+  RegistrationTokenDoc,
+  RegistrationUseDoc,
+} from './documents/fleet';
 import type { InventoryChunkDoc, InventoryHeadDoc } from './documents/inventory';
-import type { McpControlDoc, McpPlacementDoc, McpPlacementResultDoc, McpRegistryEntryDoc, McpScanDoc, McpServerDoc, McpToolPinDoc, McpUsageEventDoc } from './documents/mcp';
-import type { ClaimDoc, IdempotencyDoc, ProjectDoc, ScanAttributionDoc, ScanListTokenDoc, ScanRegionDoc, ScanResultChunkDoc, ScanWorkDoc, SnapshotDoc, StoredScanDoc } from './documents/scans';
+import type {
+  McpControlDoc,
+  McpPlacementDoc,
+  McpPlacementResultDoc,
+  McpRegistryEntryDoc,
+  McpScanDoc,
+  McpServerDoc,
+  McpToolPinDoc,
+  McpUsageEventDoc,
+} from './documents/mcp';
+import type {
+  ClaimDoc,
+  IdempotencyDoc,
+  ProjectDoc,
+  ScanAttributionDoc,
+  ScanListTokenDoc,
+  ScanRegionDoc,
+  ScanResultChunkDoc,
+  ScanWorkDoc,
+  SnapshotDoc,
+  StoredScanDoc,
+} from './documents/scans';
 import type { AuditEventDoc, CounterDoc, RateCounterDoc, SettingDoc } from './documents/service';
 import type { UploadDoc, UploadLedgerDoc, UploadPartDoc } from './documents/uploads';
 import type { WebhookDeliveryDoc, WebhookDoc } from './documents/webhooks';
@@ -147,7 +185,9 @@ export async function connectStore(uri: string, dbName = 'scanner', opts: StoreO
   // waits (up to serverSelectionTimeoutMS) while the monitor checks the server again every 500 ms.
   const client = new MongoClient(uri, {
     maxPoolSize: opts.maxPoolSize ?? 20,
-    ...(uriSets(uri, 'serverSelectionTimeoutMS') ? {} : { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10_000 }),
+    ...(uriSets(uri, 'serverSelectionTimeoutMS')
+      ? {}
+      : { serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 10_000 }),
     // FerretDB does not implement retryable writes; real MongoDB keeps its default behaviour through the URI.
     retryWrites: uri.includes('retryWrites=true'),
   });
@@ -213,7 +253,11 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.mcpUsageEvents.createIndex({ orgId: 1, hostId: 1, id: -1 }),
   ]);
   // Earlier indexes: the scan-list ones of the bucket alone (superseded by the two above), the list tokens' by `b`.
-  await Promise.all(['orgId_1_orgBucket_-1', 'orgId_1_projectId_1_projectBucket_-1'].map((name) => c.scans.dropIndex(name).catch(() => undefined)));
+  await Promise.all(
+    ['orgId_1_orgBucket_-1', 'orgId_1_projectId_1_projectBucket_-1'].map((name) =>
+      c.scans.dropIndex(name).catch(() => undefined),
+    ),
+  );
   await c.scanListTokens.dropIndex('scope_1_b_1').catch(() => undefined);
 }
 

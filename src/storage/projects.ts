@@ -35,7 +35,11 @@ export async function findProjectsByIds(store: Store, orgId: string, ids: string
  * A page of an organization's projects by slug in code-point order, after `after` (a slug), at most `limit` + 1 of
  * them (one more tells whether a next page exists). `ids`: a project restriction (only those projects).
  */
-export async function listProjects(store: Store, orgId: string, q: { ids: string[] | null; after?: string; limit: number }): Promise<ProjectDoc[]> {
+export async function listProjects(
+  store: Store,
+  orgId: string,
+  q: { ids: string[] | null; after?: string; limit: number },
+): Promise<ProjectDoc[]> {
   let docs: ProjectDoc[];
   if (q.ids) docs = await findProjectsByIds(store, orgId, q.ids);
   else {

@@ -17,7 +17,11 @@ export interface NewRegistrationToken {
   expiresAt: Date;
 }
 
-export async function createRegistrationToken(store: Store, t: NewRegistrationToken, now = new Date()): Promise<{ doc: RegistrationTokenDoc; token: string }> {
+export async function createRegistrationToken(
+  store: Store,
+  t: NewRegistrationToken,
+  now = new Date(),
+): Promise<{ doc: RegistrationTokenDoc; token: string }> {
   const token = newSecret('svc_reg_');
   const doc: RegistrationTokenDoc = {
     _id: sha256Hex(token),
@@ -36,9 +40,14 @@ export async function createRegistrationToken(store: Store, t: NewRegistrationTo
   return { doc, token };
 }
 
-export const findRegistrationTokenByHash = (store: Store, hash: string) => store.c.registrationTokens.findOne({ _id: hash });
+export const findRegistrationTokenByHash = (store: Store, hash: string) =>
+  store.c.registrationTokens.findOne({ _id: hash });
 
-export async function findRegistrationToken(store: Store, orgId: string, id: string): Promise<RegistrationTokenDoc | null> {
+export async function findRegistrationToken(
+  store: Store,
+  orgId: string,
+  id: string,
+): Promise<RegistrationTokenDoc | null> {
   const doc = await store.c.registrationTokens.findOne({ id });
   return doc && doc.orgId === orgId ? doc : null;
 }
@@ -47,7 +56,9 @@ export async function findRegistrationToken(store: Store, orgId: string, id: str
 export async function usesOf(store: Store, orgId: string, tokenIds: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>(tokenIds.map((id) => [id, 0]));
   if (tokenIds.length === 0) return out;
-  const rows = await store.c.registrationUses.aggregate<{ _id: string; n: number }>([{ $match: { orgId } }, { $group: { _id: '$tokenId', n: { $sum: 1 } } }]).toArray();
+  const rows = await store.c.registrationUses
+    .aggregate<{ _id: string; n: number }>([{ $match: { orgId } }, { $group: { _id: '$tokenId', n: { $sum: 1 } } }])
+    .toArray();
   for (const r of rows) if (out.has(r._id)) out.set(r._id, r.n);
   return out;
 }
@@ -56,7 +67,11 @@ export async function usesOfToken(store: Store, t: RegistrationTokenDoc): Promis
   return store.c.registrationUses.countDocuments({ orgId: t.orgId, tokenId: t.id });
 }
 
-export async function tokenStatusNow(store: Store, t: RegistrationTokenDoc, now = new Date()): Promise<{ status: RegistrationTokenStatus; used: number }> {
+export async function tokenStatusNow(
+  store: Store,
+  t: RegistrationTokenDoc,
+  now = new Date(),
+): Promise<{ status: RegistrationTokenStatus; used: number }> {
   const used = await usesOfToken(store, t);
   return { status: registrationTokenStatus(t, used, now), used };
 }
@@ -70,7 +85,11 @@ export async function listRegistrationTokens(
 ): Promise<Array<{ doc: RegistrationTokenDoc; used: number }>> {
   const filter = o.beforeId ? { orgId, id: { $lt: o.beforeId } } : { orgId };
   const docs = await store.c.registrationTokens.find(filter).sort({ id: -1 }).toArray();
-  const used = await usesOf(store, orgId, docs.map((d) => d.id));
+  const used = await usesOf(
+    store,
+    orgId,
+    docs.map((d) => d.id),
+  );
   const out: Array<{ doc: RegistrationTokenDoc; used: number }> = [];
   // Status depends on the clock and the uses, so it is filtered here; an organization holds few tokens.
   for (const doc of docs) {
@@ -85,11 +104,23 @@ export async function listRegistrationTokens(
  * Takes the next use of the token for `hostId`: its number, or null when every use is taken. Uses are taken in order
  * from the hint (`used`, only ever set to a use that was taken), so the taken ones are always 1..k.
  */
-export async function takeUse(store: Store, t: RegistrationTokenDoc, hostId: string, now = new Date()): Promise<number | null> {
+export async function takeUse(
+  store: Store,
+  t: RegistrationTokenDoc,
+  hostId: string,
+  now = new Date(),
+): Promise<number | null> {
   const fresh = await store.c.registrationTokens.findOne({ _id: t._id }, { projection: { used: 1 } });
   for (let n = Math.max(fresh?.used ?? 0, t.used) + 1; n <= t.uses; n++) {
     try {
-      await store.c.registrationUses.insertOne({ _id: `${t.id}:${n}`, tokenId: t.id, orgId: t.orgId, n, hostId, at: now });
+      await store.c.registrationUses.insertOne({
+        _id: `${t.id}:${n}`,
+        tokenId: t.id,
+        orgId: t.orgId,
+        n,
+        hostId,
+        at: now,
+      });
     } catch (err) {
       if (isDuplicateKey(err)) continue;
       throw err;
@@ -101,8 +132,19 @@ export async function takeUse(store: Store, t: RegistrationTokenDoc, hostId: str
 }
 
 /** True when this call revoked the token; false when it is unknown, another organization's or already revoked. */
-export async function revokeRegistrationToken(store: Store, orgId: string, id: string, now = new Date()): Promise<boolean> {
+export async function revokeRegistrationToken(
+  store: Store,
+  orgId: string,
+  id: string,
+  now = new Date(),
+): Promise<boolean> {
   const doc = await findRegistrationToken(store, orgId, id);
   if (!doc || doc.revokedAt) return false;
-  return revokeOnce(store, `registration-token-revoked:${doc.id}`, orgId, () => store.c.registrationTokens.updateOne({ _id: doc._id, revokedAt: null }, { $set: { revokedAt: now } }), now);
+  return revokeOnce(
+    store,
+    `registration-token-revoked:${doc.id}`,
+    orgId,
+    () => store.c.registrationTokens.updateOne({ _id: doc._id, revokedAt: null }, { $set: { revokedAt: now } }),
+    now,
+  );
 }

@@ -40,7 +40,11 @@ export async function writeResults(store: Store, scanId: string, findings: Findi
     await Promise.all(
       chunks.slice(i, i + PARALLEL).map(async (part, k) => {
         const n = i + k;
-        await store.c.scanResults.replaceOne({ _id: `${scanId}:${n}` }, { scanId, n, count: part.length, data: await packJson(part) }, { upsert: true });
+        await store.c.scanResults.replaceOne(
+          { _id: `${scanId}:${n}` },
+          { scanId, n, count: part.length, data: await packJson(part) },
+          { upsert: true },
+        );
       }),
     );
   }
@@ -49,14 +53,17 @@ export async function writeResults(store: Store, scanId: string, findings: Findi
 
 /** A v2 scan's ordered module metadata, beside its results; made visible by the same completion update. */
 export async function writeModules(store: Store, scanId: string, modules: ScanModule[]): Promise<void> {
-  await store.c.scanResults.replaceOne({ _id: `${scanId}:modules` }, { scanId, n: -1, count: modules.length, data: await packJson(modules) }, { upsert: true });
+  await store.c.scanResults.replaceOne(
+    { _id: `${scanId}:modules` },
+    { scanId, n: -1, count: modules.length, data: await packJson(modules) },
+    { upsert: true },
+  );
 }
 
 /** Default byte budgets of the per-process read caches (decompressed JSON bytes; the parsed objects take a small
  * multiple of that on the heap). */
 export const FINDINGS_CACHE_BYTES = 64 * 1024 * 1024;
 export const MODULES_CACHE_BYTES = 16 * 1024 * 1024;
-
 
 export interface Sized<V> {
   value: V;
@@ -69,7 +76,12 @@ export interface Sized<V> {
  * a failed load is not kept (the next read tries again).
  */
 export function byteBoundedCache<V, C>(maxBytes: number, load: (key: string, context: C) => Promise<Sized<V>>) {
-  if (maxBytes <= 0) return { get: async (key: string, context: C) => (await load(key, context)).value, delete: (_key: string) => undefined, calculatedSize: () => 0 };
+  if (maxBytes <= 0)
+    return {
+      get: async (key: string, context: C) => (await load(key, context)).value,
+      delete: (_key: string) => undefined,
+      calculatedSize: () => 0,
+    };
   const lru = new LRUCache<string, Sized<V>, unknown>({
     maxSize: maxBytes,
     sizeCalculation: (e) => Math.max(1, e.bytes),
@@ -93,26 +105,32 @@ async function unpackSized<T>(bin: Binary): Promise<Sized<T>> {
 }
 
 // Budgets from the environment: FINDINGS_CACHE_BYTES, MODULES_CACHE_BYTES (0 turns a cache off).
-const moduleCache = byteBoundedCache<ScanModule[], Store>(envInt('MODULES_CACHE_BYTES', MODULES_CACHE_BYTES), async (scanId, store) => {
-  const doc = await store.c.scanResults.findOne({ _id: `${scanId}:modules` });
-  return doc ? unpackSized<ScanModule[]>(doc.data) : { value: [], bytes: 0 };
-});
+const moduleCache = byteBoundedCache<ScanModule[], Store>(
+  envInt('MODULES_CACHE_BYTES', MODULES_CACHE_BYTES),
+  async (scanId, store) => {
+    const doc = await store.c.scanResults.findOne({ _id: `${scanId}:modules` });
+    return doc ? unpackSized<ScanModule[]>(doc.data) : { value: [], bytes: 0 };
+  },
+);
 
 /** The module metadata of a completed scan (cached: it never changes once published). */
 export function readModules(store: Store, scanId: string): Promise<ScanModule[]> {
   return moduleCache.get(scanId, store);
 }
 
-const findingsCache = byteBoundedCache<Finding[], { store: Store; chunks: number }>(envInt('FINDINGS_CACHE_BYTES', FINDINGS_CACHE_BYTES), async (scanId, { store, chunks }) => {
-  const parts = await Promise.all(
-    Array.from({ length: chunks }, async (_, n) => {
-      const doc = await store.c.scanResults.findOne({ _id: `${scanId}:${n}` });
-      if (!doc) throw new Error(`result chunk ${scanId}:${n} missing`);
-      return unpackSized<Finding[]>(doc.data);
-    }),
-  );
-  return { value: parts.flatMap((p) => p.value), bytes: parts.reduce((sum, p) => sum + p.bytes, 0) };
-});
+const findingsCache = byteBoundedCache<Finding[], { store: Store; chunks: number }>(
+  envInt('FINDINGS_CACHE_BYTES', FINDINGS_CACHE_BYTES),
+  async (scanId, { store, chunks }) => {
+    const parts = await Promise.all(
+      Array.from({ length: chunks }, async (_, n) => {
+        const doc = await store.c.scanResults.findOne({ _id: `${scanId}:${n}` });
+        if (!doc) throw new Error(`result chunk ${scanId}:${n} missing`);
+        return unpackSized<Finding[]>(doc.data);
+      }),
+    );
+    return { value: parts.flatMap((p) => p.value), bytes: parts.reduce((sum, p) => sum + p.bytes, 0) };
+  },
+);
 
 /** A completed scan's findings in list order (cached: they never change once published). */
 export function readResults(store: Store, scanId: string, chunks: number): Promise<Finding[]> {

@@ -29,7 +29,11 @@ interface Entry {
 const caches = new WeakMap<Db, LRUCache<string, Entry>>();
 function cacheOf(store: Store): LRUCache<string, Entry> {
   let c = caches.get(store.db);
-  if (!c) caches.set(store.db, (c = new LRUCache<string, Entry>({ maxSize: SCANS_KEPT, sizeCalculation: (e) => e.scans.length + 1 })));
+  if (!c)
+    caches.set(
+      store.db,
+      (c = new LRUCache<string, Entry>({ maxSize: SCANS_KEPT, sizeCalculation: (e) => e.scans.length + 1 })),
+    );
   return c;
 }
 
@@ -50,14 +54,22 @@ async function touch(store: Store, scope: string, g: number): Promise<void> {
 }
 
 /** After a write to a scan (insert, status move, removal): its groups in both lists have changed. */
-export async function touchScanGroups(store: Store, s: { orgId: string; projectId: string; orgBucket: number; projectBucket: number }): Promise<void> {
-  await Promise.all([touch(store, orgScope(s.orgId).key, s.orgBucket), touch(store, projectScope(s.orgId, s.projectId).key, s.projectBucket)]);
+export async function touchScanGroups(
+  store: Store,
+  s: { orgId: string; projectId: string; orgBucket: number; projectBucket: number },
+): Promise<void> {
+  await Promise.all([
+    touch(store, orgScope(s.orgId).key, s.orgBucket),
+    touch(store, projectScope(s.orgId, s.projectId).key, s.projectBucket),
+  ]);
 }
 
 /** The current tokens of these groups of a scope (read them before the groups' documents). */
 export async function groupTokens(store: Store, scope: string, groups: number[]): Promise<Map<number, Token>> {
   const batches = [...new Set(groups.map((g) => Math.floor(g / TOKEN_BATCH)))];
-  const docs = (await Promise.all(batches.map((b) => store.c.scanListTokens.find({ scope, batch: b }).toArray()))).flat();
+  const docs = (
+    await Promise.all(batches.map((b) => store.c.scanListTokens.find({ scope, batch: b }).toArray()))
+  ).flat();
   const byId = new Map(docs.map((d) => [d._id, d.token]));
   return new Map(groups.map((g) => [g, byId.get(tokenId(scope, g)) ?? null]));
 }

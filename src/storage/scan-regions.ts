@@ -19,7 +19,11 @@ export interface ListScope {
 }
 
 export const orgScope = (orgId: string): ListScope => ({ key: `o:${orgId}`, field: 'orgBucket', filter: { orgId } });
-export const projectScope = (orgId: string, projectId: string): ListScope => ({ key: `p:${projectId}`, field: 'projectBucket', filter: { orgId, projectId } });
+export const projectScope = (orgId: string, projectId: string): ListScope => ({
+  key: `p:${projectId}`,
+  field: 'projectBucket',
+  filter: { orgId, projectId },
+});
 
 export const regionId = (scope: string, n: number): string => `${scope}|${n}`;
 /** Best-effort pointer to the newest region (counters collection), so that a fresh process need not probe from 0. */
@@ -58,7 +62,15 @@ function remember(st: ScopeState, r: Region): Region {
 }
 
 const regionOfDoc = (d: ScanRegionDoc): Region => ({ n: d.n, start: d.start, end: d.end, g: d.group, since: d.since });
-export const regionDoc = (scope: string, r: Region): ScanRegionDoc => ({ _id: regionId(scope, r.n), scope, n: r.n, start: r.start, end: r.end, group: r.g, since: r.since });
+export const regionDoc = (scope: string, r: Region): ScanRegionDoc => ({
+  _id: regionId(scope, r.n),
+  scope,
+  n: r.n,
+  start: r.start,
+  end: r.end,
+  group: r.g,
+  since: r.since,
+});
 const isDuplicateKey = (err: unknown) => err instanceof MongoServerError && err.code === 11000;
 
 async function region(store: Store, scope: string, st: ScopeState, n: number): Promise<Region | null> {
@@ -111,7 +123,9 @@ function claim(store: Store, scope: string, st: ScopeState, n: number, make: () 
         if (!winner) throw err;
         return winner;
       }
-      void store.c.counters.updateOne({ _id: newestHintId(scope) }, { $max: { seq: n } }, { upsert: true }).catch(() => undefined);
+      void store.c.counters
+        .updateOne({ _id: newestHintId(scope) }, { $max: { seq: n } }, { upsert: true })
+        .catch(() => undefined);
       return remember(st, r);
     })().finally(() => st.claiming.delete(n));
     st.claiming.set(n, p);
@@ -146,7 +160,11 @@ async function groupAt(store: Store, scope: ListScope, at: number): Promise<numb
     } else if (at >= top.end) {
       const prev = top;
       // Scans in the group: those stored, or those this process filed if more (their inserts may still be on the way).
-      const count = async () => Math.max(await store.c.scans.countDocuments({ ...scope.filter, [scope.field]: prev.g } as Filter<StoredScanDoc>), st.filed.get(prev.g)?.size ?? 0);
+      const count = async () =>
+        Math.max(
+          await store.c.scans.countDocuments({ ...scope.filter, [scope.field]: prev.g } as Filter<StoredScanDoc>),
+          st.filed.get(prev.g)?.size ?? 0,
+        );
       top = await claim(store, scope.key, st, prev.n + 1, async () => nextRegion(prev, at, await count()));
     } else break;
   }
@@ -157,7 +175,16 @@ async function groupAt(store: Store, scope: ListScope, at: number): Promise<numb
 }
 
 /** Both groups of a scan: in its organization's list and in its project's. */
-export async function fileScanGroups(store: Store, orgId: string, projectId: string, at: number, scanId?: string): Promise<{ orgBucket: number; projectBucket: number }> {
-  const [orgBucket, projectBucket] = await Promise.all([fileScan(store, orgScope(orgId), at, scanId), fileScan(store, projectScope(orgId, projectId), at, scanId)]);
+export async function fileScanGroups(
+  store: Store,
+  orgId: string,
+  projectId: string,
+  at: number,
+  scanId?: string,
+): Promise<{ orgBucket: number; projectBucket: number }> {
+  const [orgBucket, projectBucket] = await Promise.all([
+    fileScan(store, orgScope(orgId), at, scanId),
+    fileScan(store, projectScope(orgId, projectId), at, scanId),
+  ]);
   return { orgBucket, projectBucket };
 }

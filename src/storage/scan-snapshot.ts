@@ -30,5 +30,8 @@ async function pagedSnapshot(store: Store, scanId: string): Promise<ParsedSnapsh
   const upload = await getUpload(store, scan.uploadId);
   if (!upload) throw new Error(`upload ${scan.uploadId} of ${scanId} not found`);
   const bodies = await readUploadBodies(store, upload._id, upload.parts);
-  return { snapshot: mergeUpload(bodies.header as UploadHeader, bodies.parts as PartBody[]).snapshot, bytes: bodies.bytes };
+  return {
+    snapshot: mergeUpload(bodies.header as UploadHeader, bodies.parts as PartBody[]).snapshot,
+    bytes: bodies.bytes,
+  };
 }

@@ -29,7 +29,10 @@ export type ScanGroups = Pick<ScanDoc, 'orgBucket' | 'projectBucket'>;
  * otherwise they are decided here. Returns the scan as stored.
  */
 export async function insertScan(store: Store, scan: NewScan, filed?: ScanGroups): Promise<ScanDoc> {
-  const doc: ScanDoc = { ...scan, ...(filed ?? (await fileScanGroups(store, scan.orgId, scan.projectId, scan.startedAt.getTime(), scan._id))) };
+  const doc: ScanDoc = {
+    ...scan,
+    ...(filed ?? (await fileScanGroups(store, scan.orgId, scan.projectId, scan.startedAt.getTime(), scan._id))),
+  };
   await store.c.scans.insertOne(pack(doc));
   await touchScanGroups(store, doc);
   return doc;
@@ -89,16 +92,22 @@ function olderThan(key: ListKey): Filter<StoredScanDoc> {
  * newest region, a token query per 8 groups and MAX_BUCKETS_PER_PAGE group reads: about limit + 2 * BUCKET_SIZE scan
  * documents in all when groups hold BUCKET_SIZE scans, none for groups kept unchanged.
  */
-export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans: ScanDoc[]; next: ScanListPosition | null }> {
+export async function listScans(
+  store: Store,
+  q: ScanListQuery,
+): Promise<{ scans: ScanDoc[]; next: ScanListPosition | null }> {
   const single = q.projectIds?.length === 1 ? q.projectIds[0] : undefined;
   const scope = single ? projectScope(q.orgId, single) : orgScope(q.orgId);
   const base: Filter<StoredScanDoc> = { ...scope.filter };
   if (!single && q.projectIds) base.projectId = { $in: q.projectIds };
   if (q.status) base.status = q.status as StoredScanDoc['status'];
-  const shows = (s: ScanDoc) => (!q.status || s.status === q.status) && (single !== undefined || !q.projectIds || q.projectIds.includes(s.projectId));
+  const shows = (s: ScanDoc) =>
+    (!q.status || s.status === q.status) &&
+    (single !== undefined || !q.projectIds || q.projectIds.includes(s.projectId));
   const want = q.limit + 1; // one more than shown tells whether a next page exists
   // The groups a full page needs are read at once (the newest may be nearly empty, hence one more).
-  const groupsFrom = (top: number, need: number, budget: number) => Array.from({ length: Math.min(Math.ceil(need / BUCKET_SIZE) + 1, budget, top + 1) }, (_, i) => top - i);
+  const groupsFrom = (top: number, need: number, budget: number) =>
+    Array.from({ length: Math.min(Math.ceil(need / BUCKET_SIZE) + 1, budget, top + 1) }, (_, i) => top - i);
   let group: number;
   let early: { groups: number[]; tokens: Promise<Map<number, number | null>> } | undefined;
   if (q.after) group = q.after.bucket;
@@ -114,19 +123,28 @@ export async function listScans(store: Store, q: ScanListQuery): Promise<{ scans
     group = await newestGroup(store, scope.key);
     if (group !== expected) early = undefined;
   }
-  let after: ListKey | null = q.after && q.after.at !== null && q.after.id !== null ? { at: q.after.at, id: q.after.id } : null;
+  let after: ListKey | null =
+    q.after && q.after.at !== null && q.after.id !== null ? { at: q.after.at, id: q.after.id } : null;
 
   /** The group's scans the page shows, newest first, after `below`, at most `n`. */
   const read = async (g: number, token: number | null, below: ListKey | null, n: number): Promise<ScanDoc[]> => {
     let whole = cachedGroup(store, scope.key, g, token);
     if (!whole && !q.status) {
-      whole = (await store.c.scans.find({ ...scope.filter, [scope.field]: g } as Filter<StoredScanDoc>).toArray()).map(unpack);
+      whole = (await store.c.scans.find({ ...scope.filter, [scope.field]: g } as Filter<StoredScanDoc>).toArray()).map(
+        unpack,
+      );
       keepGroup(store, scope.key, g, token, whole);
     }
-    if (whole) return whole.filter((s) => shows(s) && (!below || newestFirst(keyOf(s), below) > 0)).sort(byKey).slice(0, n);
+    if (whole)
+      return whole
+        .filter((s) => shows(s) && (!below || newestFirst(keyOf(s), below) > 0))
+        .sort(byKey)
+        .slice(0, n);
     // A status filter and a group not kept: only its matches, so that a rare status never decodes whole groups.
     const filter = { ...base, [scope.field]: g, ...(below ? olderThan(below) : {}) } as Filter<StoredScanDoc>;
-    return (await store.c.scans.find(filter).sort({ startedAt: -1, _id: -1 }).limit(n).toArray()).map(unpack).sort(byKey);
+    return (await store.c.scans.find(filter).sort({ startedAt: -1, _id: -1 }).limit(n).toArray())
+      .map(unpack)
+      .sort(byKey);
   };
 
   const found: Array<{ scan: ScanDoc; group: number }> = [];
@@ -163,7 +181,13 @@ const byKey = (a: ScanDoc, b: ScanDoc) => newestFirst(keyOf(a), keyOf(b));
  * Moves a scan from one of `from` to `status` with this outcome: one update, conditional on the current status, so
  * that a retried activity or a replayed workflow (the move already happened) changes nothing.
  */
-async function transition(store: Store, scanId: string, from: ScanDoc['status'][], status: ScanDoc['status'], outcome: Partial<ScanDoc>): Promise<boolean> {
+async function transition(
+  store: Store,
+  scanId: string,
+  from: ScanDoc['status'][],
+  status: ScanDoc['status'],
+  outcome: Partial<ScanDoc>,
+): Promise<boolean> {
   const filter: Filter<StoredScanDoc> = { _id: scanId, status: from.length === 1 ? from[0] : { $in: from } };
   // (No projection: FerretDB does not implement one for findAndModify.)
   const moved = await store.c.scans.findOneAndUpdate(filter, { $set: { status, ...outcomeFields(outcome) } });
@@ -199,13 +223,23 @@ export async function markRunning(store: Store, scanId: string, advisoryGenerati
 }
 
 /** Completed and failed are terminal: the first one claimed is the only one ever written. */
-async function terminal(store: Store, scanId: string, status: 'completed' | 'failed', outcome: Partial<ScanDoc>, claimed?: Promise<string>, takeOver = false): Promise<boolean> {
+async function terminal(
+  store: Store,
+  scanId: string,
+  status: 'completed' | 'failed',
+  outcome: Partial<ScanDoc>,
+  claimed?: Promise<string>,
+  takeOver = false,
+): Promise<boolean> {
   const won = await (claimed ?? claim(store, `${scanId}:final`, status));
   if (won !== status) {
     // A completion was claimed but never landed (its publish failed for good; the workflow fails a scan only after
     // that, with takeOver): the failure takes the claim over, so that no scan stays running with a dead claim.
     if (!takeOver || status !== 'failed' || (await getScan(store, scanId))?.status === 'completed') return false;
-    await store.c.claims.updateOne({ _id: `${scanId}:final`, value: won }, { $set: { value: 'failed', at: new Date() } });
+    await store.c.claims.updateOne(
+      { _id: `${scanId}:final`, value: won },
+      { $set: { value: 'failed', at: new Date() } },
+    );
   }
   return transition(store, scanId, ['queued', 'running'], status, outcome);
 }
@@ -227,7 +261,13 @@ export function claimCompletion(store: Store, scanId: string): Promise<string> {
   return claim(store, `${scanId}:final`, 'completed');
 }
 
-export async function markCompleted(store: Store, scanId: string, c: Completion, now = new Date(), claimed?: Promise<string>): Promise<void> {
+export async function markCompleted(
+  store: Store,
+  scanId: string,
+  c: Completion,
+  now = new Date(),
+  claimed?: Promise<string>,
+): Promise<void> {
   await terminal(store, scanId, 'completed', { finishedAt: now, ...c }, claimed);
 }
 
@@ -235,12 +275,32 @@ export async function markCompleted(store: Store, scanId: string, c: Completion,
  * → failed. `takeOver`: the caller knows no completion is in flight any more (the workflow, after publishing failed
  * for good), so a completion claimed but never written is overridden. True when this call failed the scan.
  */
-export async function markFailed(store: Store, scanId: string, reason: FailureReason, message: string, now = new Date(), takeOver = false): Promise<boolean> {
-  return terminal(store, scanId, 'failed', { finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500) }, undefined, takeOver);
+export async function markFailed(
+  store: Store,
+  scanId: string,
+  reason: FailureReason,
+  message: string,
+  now = new Date(),
+  takeOver = false,
+): Promise<boolean> {
+  return terminal(
+    store,
+    scanId,
+    'failed',
+    { finishedAt: now, failureReason: reason, failureMessage: message.slice(0, 500) },
+    undefined,
+    takeOver,
+  );
 }
 
 /** Scans accepted but possibly never handed to Temporal (the sweeper's work list). */
 export async function queuedScans(store: Store, olderThan: Date, limit = 100): Promise<ScanDoc[]> {
-  const docs = await store.c.scans.find({ status: 'queued' }).limit(limit * 4).toArray();
-  return docs.filter((d) => d.startedAt < olderThan).slice(0, limit).map(unpack);
+  const docs = await store.c.scans
+    .find({ status: 'queued' })
+    .limit(limit * 4)
+    .toArray();
+  return docs
+    .filter((d) => d.startedAt < olderThan)
+    .slice(0, limit)
+    .map(unpack);
 }

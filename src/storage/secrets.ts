@@ -57,11 +57,20 @@ export function secretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
       const iv = randomBytes(12);
       const c = createCipheriv('aes-256-gcm', current, iv);
       const data = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-      return { v: 1, kid, iv: iv.toString('base64'), tag: c.getAuthTag().toString('base64'), data: data.toString('base64') };
+      return {
+        v: 1,
+        kid,
+        iv: iv.toString('base64'),
+        tag: c.getAuthTag().toString('base64'),
+        data: data.toString('base64'),
+      };
     },
     open(sealed) {
       const key = keys.get(sealed.kid);
-      if (!key) throw new Error(`secret sealed with key ${sealed.kid}, which is neither SECRETS_KEY nor in SECRETS_KEY_PREVIOUS`);
+      if (!key)
+        throw new Error(
+          `secret sealed with key ${sealed.kid}, which is neither SECRETS_KEY nor in SECRETS_KEY_PREVIOUS`,
+        );
       // the full 16-byte tag only: GCM would otherwise accept a truncated tag, which is easier to forge
       const tag = Buffer.from(sealed.tag, 'base64');
       if (tag.length !== 16) throw new Error('sealed secret: malformed authentication tag');
@@ -74,7 +83,8 @@ export function secretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
 
 let cached: { env: string; box: SecretBox } | undefined;
 
-const keyFile = (env: NodeJS.ProcessEnv) => env.SECRETS_KEY_FILE || path.join(path.resolve(env.DATA_DIR || '.data'), 'secrets.key');
+const keyFile = (env: NodeJS.ProcessEnv) =>
+  env.SECRETS_KEY_FILE || path.join(path.resolve(env.DATA_DIR || '.data'), 'secrets.key');
 
 /**
  * The current master key (SECRETS_KEY, else the key file, created when absent). Other keys are derived from it for
@@ -90,7 +100,10 @@ export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): SecretBox 
   const sig = JSON.stringify([env.SECRETS_KEY ?? '', env.SECRETS_KEY_PREVIOUS ?? '', file]);
   if (cached?.env === sig) return cached.box;
   const current = masterKeyFromEnv(env);
-  const previous = (env.SECRETS_KEY_PREVIOUS ?? '').split(',').filter((s) => s.trim()).map((s) => parseKey('SECRETS_KEY_PREVIOUS', s));
+  const previous = (env.SECRETS_KEY_PREVIOUS ?? '')
+    .split(',')
+    .filter((s) => s.trim())
+    .map((s) => parseKey('SECRETS_KEY_PREVIOUS', s));
   const box = secretBox(current, previous);
   cached = { env: sig, box };
   return box;

@@ -4,11 +4,23 @@ import { packBytes, unpackBytes } from './codec';
 import type { Store } from './mongo';
 
 export async function putSnapshot(store: Store, scanId: string, orgId: string, body: Buffer): Promise<void> {
-  await store.c.snapshots.insertOne({ _id: scanId, orgId, encoding: 'gzip', bytes: body.length, data: await packBytes(body) });
+  await store.c.snapshots.insertOne({
+    _id: scanId,
+    orgId,
+    encoding: 'gzip',
+    bytes: body.length,
+    data: await packBytes(body),
+  });
 }
 
 /** Stores a body already gzip-compressed (by the upload thread pool). */
-export async function putCompressedSnapshot(store: Store, scanId: string, orgId: string, gzipped: Uint8Array, bytes: number): Promise<void> {
+export async function putCompressedSnapshot(
+  store: Store,
+  scanId: string,
+  orgId: string,
+  gzipped: Uint8Array,
+  bytes: number,
+): Promise<void> {
   await store.c.snapshots.insertOne({ _id: scanId, orgId, encoding: 'gzip', bytes, data: new Binary(gzipped) });
 }
 

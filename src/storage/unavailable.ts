@@ -1,13 +1,32 @@
 // "The database cannot be reached right now": the one classification the API (503 service_unavailable, Retry-After)
 // and the activities (retry with patience, not with an attempt count) share.
-import { MongoNetworkError, MongoNotConnectedError, MongoServerError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+import {
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
 
 /**
  * MongoNetworkError covers MongoNetworkTimeoutError and MongoPoolClearedError (its subclasses); the names are checked
  * too, in case an error comes from another copy of the driver (a worker thread's, a bundled one).
  */
-const UNREACHABLE_CLASSES = [MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError];
-const UNREACHABLE_NAMES = new Set(['MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoPoolClearedError', 'PoolClearedOnNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoTopologyClosedError']);
+const UNREACHABLE_CLASSES = [
+  MongoNetworkError,
+  MongoServerSelectionError,
+  MongoNotConnectedError,
+  MongoTopologyClosedError,
+];
+const UNREACHABLE_NAMES = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+]);
 /**
  * Server answers that mean the same on a replica set in failover or a server shutting down: HostUnreachable,
  * HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown, SocketException, NotWritablePrimary,
@@ -22,9 +41,12 @@ const UNAVAILABLE_SERVER_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600,
 const FERRETDB_SHUTDOWN = ['context canceled', 'closed pool'];
 
 function unreachable(err: unknown): boolean {
-  if (UNREACHABLE_CLASSES.some((c) => err instanceof c) || (err instanceof Error && UNREACHABLE_NAMES.has(err.name))) return true;
+  if (UNREACHABLE_CLASSES.some((c) => err instanceof c) || (err instanceof Error && UNREACHABLE_NAMES.has(err.name)))
+    return true;
   if (!(err instanceof MongoServerError) || typeof err.code !== 'number') return false;
-  return UNAVAILABLE_SERVER_CODES.has(err.code) || (err.code === 1 && FERRETDB_SHUTDOWN.some((s) => err.message.includes(s)));
+  return (
+    UNAVAILABLE_SERVER_CODES.has(err.code) || (err.code === 1 && FERRETDB_SHUTDOWN.some((s) => err.message.includes(s)))
+  );
 }
 
 /** True when the error, or one it wraps (an Error's cause, an AggregateError of parallel writes), is an outage. */

@@ -61,7 +61,12 @@ export interface PartMeta {
 }
 
 const META = { projection: { data: 0 } } as const;
-const meta = (d: Omit<UploadPartDoc, 'data'>): PartMeta => ({ n: d.n, sha256: d.sha256, bytes: d.bytes, counts: d.counts });
+const meta = (d: Omit<UploadPartDoc, 'data'>): PartMeta => ({
+  n: d.n,
+  sha256: d.sha256,
+  bytes: d.bytes,
+  counts: d.counts,
+});
 
 export async function getPartMeta(store: Store, uploadId: string, n: number): Promise<PartMeta | null> {
   const d = await store.c.uploadParts.findOne({ _id: partId(uploadId, n) }, META);
@@ -71,7 +76,10 @@ export async function getPartMeta(store: Store, uploadId: string, n: number): Pr
 /** The parts stored (create body excluded), by part number. */
 export async function listParts(store: Store, uploadId: string): Promise<PartMeta[]> {
   const docs = await store.c.uploadParts.find({ uploadId }, META).toArray();
-  return docs.filter((d) => d.n > 0).map(meta).sort((a, b) => a.n - b.n);
+  return docs
+    .filter((d) => d.n > 0)
+    .map(meta)
+    .sort((a, b) => a.n - b.n);
 }
 
 /** The upload's budget ledger, in sequence order. */
@@ -85,12 +93,24 @@ export async function readLedger(store: Store, uploadId: string): Promise<Ledger
  * number reads again and takes the next one. Entries are never inserted past a gap (the next number is always one
  * past the last entry read, which exists), so the returned ledger is exactly the entries before this one, and it.
  */
-export async function appendLedger(store: Store, uploadId: string, e: Omit<LedgerEntry, 'seq'>): Promise<LedgerEntry[]> {
+export async function appendLedger(
+  store: Store,
+  uploadId: string,
+  e: Omit<LedgerEntry, 'seq'>,
+): Promise<LedgerEntry[]> {
   for (let attempt = 0; attempt < 1000; attempt++) {
     const entries = await readLedger(store, uploadId);
     const seq = entries.length === 0 ? 1 : entries[entries.length - 1].seq + 1;
     try {
-      await store.c.uploadLedger.insertOne({ _id: `${uploadId}:${String(seq).padStart(6, '0')}`, uploadId, seq, n: e.n, sha256: e.sha256, counts: e.counts, at: new Date() });
+      await store.c.uploadLedger.insertOne({
+        _id: `${uploadId}:${String(seq).padStart(6, '0')}`,
+        uploadId,
+        seq,
+        n: e.n,
+        sha256: e.sha256,
+        counts: e.counts,
+        at: new Date(),
+      });
       return [...entries, { ...e, seq }];
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
@@ -100,9 +120,26 @@ export async function appendLedger(store: Store, uploadId: string, e: Omit<Ledge
 }
 
 /** Stores a part (its bytes gzip-compressed already); false when a part with that number is stored already (first writer wins). */
-export async function insertPart(store: Store, uploadId: string, n: number, gzipped: Uint8Array, bytes: number, sha256: string, counts: PartCounts): Promise<boolean> {
+export async function insertPart(
+  store: Store,
+  uploadId: string,
+  n: number,
+  gzipped: Uint8Array,
+  bytes: number,
+  sha256: string,
+  counts: PartCounts,
+): Promise<boolean> {
   try {
-    await store.c.uploadParts.insertOne({ _id: partId(uploadId, n), uploadId, n, sha256, bytes, counts, data: new Binary(gzipped), at: new Date() });
+    await store.c.uploadParts.insertOne({
+      _id: partId(uploadId, n),
+      uploadId,
+      n,
+      sha256,
+      bytes,
+      counts,
+      data: new Binary(gzipped),
+      at: new Date(),
+    });
     return true;
   } catch (err) {
     if (isDuplicateKey(err)) return false;
@@ -121,7 +158,12 @@ export async function readPartBytes(store: Store, uploadId: string, n: number): 
 }
 
 /** Reads parts 0..parts a few at a time, each handed to `use` as it arrives; throws when one is missing. */
-async function eachPart(store: Store, uploadId: string, parts: number, use: (n: number, raw: Buffer) => void): Promise<void> {
+async function eachPart(
+  store: Store,
+  uploadId: string,
+  parts: number,
+  use: (n: number, raw: Buffer) => void,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(4, parts + 1) }, async () => {
@@ -138,7 +180,11 @@ async function eachPart(store: Store, uploadId: string, parts: number, use: (n: 
  * The create body and parts 1..parts, parsed, in part order; each part's bytes are dropped once parsed. Throws when
  * one is missing (the caller checked that all were received).
  */
-export async function readUploadBodies(store: Store, uploadId: string, parts: number): Promise<{ header: unknown; parts: unknown[]; bytes: number }> {
+export async function readUploadBodies(
+  store: Store,
+  uploadId: string,
+  parts: number,
+): Promise<{ header: unknown; parts: unknown[]; bytes: number }> {
   const out: unknown[] = new Array(parts + 1);
   let bytes = 0;
   await eachPart(store, uploadId, parts, (n, raw) => {
@@ -149,7 +195,11 @@ export async function readUploadBodies(store: Store, uploadId: string, parts: nu
 }
 
 /** The create body and parts 1..parts as stored (raw bytes), in part order. */
-export async function readUploadRaw(store: Store, uploadId: string, parts: number): Promise<{ header: Buffer; parts: Buffer[]; bytes: number }> {
+export async function readUploadRaw(
+  store: Store,
+  uploadId: string,
+  parts: number,
+): Promise<{ header: Buffer; parts: Buffer[]; bytes: number }> {
   const out: Buffer[] = new Array(parts + 1);
   let bytes = 0;
   await eachPart(store, uploadId, parts, (n, raw) => {
@@ -188,7 +238,11 @@ export async function readOutcome(store: Store, uploadId: string): Promise<Outco
 }
 
 /** Records an outcome on the upload document (idempotent; the claim is what decided it). */
-export async function closeUpload(store: Store, uploadId: string, set: Partial<Pick<UploadDoc, 'status' | 'scanId' | 'rejection' | 'received'>>): Promise<void> {
+export async function closeUpload(
+  store: Store,
+  uploadId: string,
+  set: Partial<Pick<UploadDoc, 'status' | 'scanId' | 'rejection' | 'received'>>,
+): Promise<void> {
   await store.c.uploads.updateOne({ _id: uploadId }, { $set: set });
 }
 
@@ -203,9 +257,17 @@ export async function deleteUploadData(store: Store, uploadId: string): Promise<
  * rejected or expired uploads whose parts are still there (a deletion that failed) are cleaned again. Returns how
  * many uploads it cleaned. Completed uploads keep their parts: they are their scan's snapshot.
  */
-export async function cleanupUploads(store: Store, now = new Date(), graceMs = CLEANUP_GRACE_MS, limit = 100): Promise<number> {
+export async function cleanupUploads(
+  store: Store,
+  now = new Date(),
+  graceMs = CLEANUP_GRACE_MS,
+  limit = 100,
+): Promise<number> {
   let cleaned = 0;
-  const expired = await store.c.uploads.find({ status: 'open', expiresAt: { $lt: new Date(now.getTime() - graceMs) } }).limit(limit).toArray();
+  const expired = await store.c.uploads
+    .find({ status: 'open', expiresAt: { $lt: new Date(now.getTime() - graceMs) } })
+    .limit(limit)
+    .toArray();
   for (const u of expired) {
     const won = await claimOutcome(store, u._id, { kind: 'expired' });
     if (won.kind === 'scan') continue; // completed just in time: its completion records it
@@ -214,7 +276,10 @@ export async function cleanupUploads(store: Store, now = new Date(), graceMs = C
     await deleteUploadData(store, u._id);
     cleaned++;
   }
-  const leftovers = await store.c.uploads.find({ status: { $in: ['rejected', 'expired'] }, partsDeleted: false }).limit(limit).toArray();
+  const leftovers = await store.c.uploads
+    .find({ status: { $in: ['rejected', 'expired'] }, partsDeleted: false })
+    .limit(limit)
+    .toArray();
   for (const u of leftovers) {
     await deleteUploadData(store, u._id);
     cleaned++;

@@ -37,20 +37,39 @@ export function getDelivery(store: Store, id: string): Promise<WebhookDeliveryDo
 }
 
 /** Appends an attempt to a pending delivery and moves it to `status` (pending while it is retried). */
-export async function recordAttempt(store: Store, id: string, attempt: DeliveryAttempt, status: WebhookDeliveryDoc['status']): Promise<boolean> {
-  const res = await store.c.webhookDeliveries.updateOne({ _id: id, status: 'pending' }, { $push: { attempts: attempt }, $set: { status, updatedAt: attempt.at } });
+export async function recordAttempt(
+  store: Store,
+  id: string,
+  attempt: DeliveryAttempt,
+  status: WebhookDeliveryDoc['status'],
+): Promise<boolean> {
+  const res = await store.c.webhookDeliveries.updateOne(
+    { _id: id, status: 'pending' },
+    { $push: { attempts: attempt }, $set: { status, updatedAt: attempt.at } },
+  );
   return res.modifiedCount === 1;
 }
 
 /** A pending delivery that stops for good (its webhook deleted, its retry window over); false when it was not pending. */
 export async function failDelivery(store: Store, id: string, error: string, now = new Date()): Promise<boolean> {
-  const res = await store.c.webhookDeliveries.updateOne({ _id: id, status: 'pending' }, { $set: { status: 'failed', error: error.slice(0, 500), updatedAt: now } });
+  const res = await store.c.webhookDeliveries.updateOne(
+    { _id: id, status: 'pending' },
+    { $set: { status: 'failed', error: error.slice(0, 500), updatedAt: now } },
+  );
   return res.modifiedCount === 1;
 }
 
 /** A webhook's deliveries, newest first (an _id sort on the {webhookId, _id} index), bodies left out; `beforeId` continues a page. */
-export function listDeliveries(store: Store, webhookId: string, opts: { beforeId?: string; limit: number }): Promise<DeliverySummary[]> {
+export function listDeliveries(
+  store: Store,
+  webhookId: string,
+  opts: { beforeId?: string; limit: number },
+): Promise<DeliverySummary[]> {
   const filter: Filter<WebhookDeliveryDoc> = { webhookId };
   if (opts.beforeId) filter._id = { $lt: opts.beforeId };
-  return store.c.webhookDeliveries.find(filter, { projection: { body: 0 } }).sort({ _id: -1 }).limit(opts.limit).toArray();
+  return store.c.webhookDeliveries
+    .find(filter, { projection: { body: 0 } })
+    .sort({ _id: -1 })
+    .limit(opts.limit)
+    .toArray();
 }

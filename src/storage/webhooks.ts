@@ -18,9 +18,20 @@ export interface NewWebhook {
   createdBy: string | null;
 }
 
-export async function createWebhook(store: Store, box: SecretBox, w: NewWebhook, now = new Date()): Promise<{ doc: WebhookDoc; secret: string }> {
+export async function createWebhook(
+  store: Store,
+  box: SecretBox,
+  w: NewWebhook,
+  now = new Date(),
+): Promise<{ doc: WebhookDoc; secret: string }> {
   const secret = newSecret('svc_whs_');
-  const doc: WebhookDoc = { _id: newId('whk', now.getTime()), ...w, secret: box.seal(secret), createdAt: now, deletedAt: null };
+  const doc: WebhookDoc = {
+    _id: newId('whk', now.getTime()),
+    ...w,
+    secret: box.seal(secret),
+    createdAt: now,
+    deletedAt: null,
+  };
   await store.c.webhooks.insertOne(doc);
   return { doc, secret };
 }
@@ -32,7 +43,11 @@ export async function getWebhook(store: Store, orgId: string, id: string): Promi
 }
 
 /** Newest first, deleted ones left out; `beforeId` continues a page. */
-export async function listWebhooks(store: Store, orgId: string, opts: { beforeId?: string; limit: number }): Promise<WebhookDoc[]> {
+export async function listWebhooks(
+  store: Store,
+  orgId: string,
+  opts: { beforeId?: string; limit: number },
+): Promise<WebhookDoc[]> {
   const filter: Filter<WebhookDoc> = { orgId, deletedAt: null };
   if (opts.beforeId) filter._id = { $lt: opts.beforeId };
   return store.c.webhooks.find(filter).sort({ _id: -1 }).limit(opts.limit).toArray();
@@ -71,7 +86,11 @@ export function countWebhooks(store: Store, orgId: string): Promise<number> {
  * stay, one over the bound.
  */
 export async function withinFirst(store: Store, orgId: string, id: string, max: number): Promise<boolean> {
-  const first = await store.c.webhooks.find({ orgId, deletedAt: null }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(max).toArray();
+  const first = await store.c.webhooks
+    .find({ orgId, deletedAt: null }, { projection: { _id: 1 } })
+    .sort({ _id: 1 })
+    .limit(max)
+    .toArray();
   return first.some((d) => d._id === id);
 }
 

@@ -45,7 +45,9 @@ export async function sweepOnce(s: ScanSweep): Promise<{ started: number; failed
     failed++;
     // After the terminal write. Nothing retries a sweeper's pass for this scan (the next one sees it failed), so an
     // emission error is logged and the pass goes on with the other orphans.
-    await events.emit(scanId, now.orgId, 'scan.failed').catch((err) => logger.warn({ err, scanId }, 'scan.failed event could not be emitted'));
+    await events
+      .emit(scanId, now.orgId, 'scan.failed')
+      .catch((err) => logger.warn({ err, scanId }, 'scan.failed event could not be emitted'));
   };
   for (const scan of await queuedScans(store, new Date(Date.now() - graceMs))) {
     if (await runs.startOnce(scan)) started++;

@@ -36,7 +36,11 @@ export async function startScanOnce(
       workflowId: scan._id,
       args: opts.args,
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [{ key: SA.scanId, value: scan._id }, { key: SA.orgId, value: scan.orgId }, ...(opts.searchAttributes ?? [])],
+      typedSearchAttributes: [
+        { key: SA.scanId, value: scan._id },
+        { key: SA.orgId, value: scan.orgId },
+        ...(opts.searchAttributes ?? []),
+      ],
       staticSummary: opts.staticSummary,
       staticDetails: opts.staticDetails,
     });
@@ -49,7 +53,14 @@ export async function startScanOnce(
 
 /** Starts the scan's workflow; false when it had been started already (it may be running or closed). */
 export function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promise<boolean> {
-  const args: [ScanWorkflowInput] = [{ scanId: scan._id, nodeCount: scan.nodeCount, graphSize: scan.graphSize, ...(scan.attributionMode === 'paged' ? { paged: true } : {}) }];
+  const args: [ScanWorkflowInput] = [
+    {
+      scanId: scan._id,
+      nodeCount: scan.nodeCount,
+      graphSize: scan.graphSize,
+      ...(scan.attributionMode === 'paged' ? { paged: true } : {}),
+    },
+  ];
   return startScanOnce(t, SCAN_WORKFLOW, scan, {
     args,
     searchAttributes: [
@@ -69,7 +80,11 @@ export function startScanWorkflow(t: TemporalHandle, scan: ScanDoc): Promise<boo
  * Tries a workflow start a few times within ~1.5 s; false means the sweeper will take over. `drain` waits for every
  * start in flight (graceful shutdown). Shared by the scan and MCP scan starters.
  */
-export function retryingStarter<T extends { _id: string }>(startOnce: (doc: T) => Promise<unknown>, logger: Logger, what: string) {
+export function retryingStarter<T extends { _id: string }>(
+  startOnce: (doc: T) => Promise<unknown>,
+  logger: Logger,
+  what: string,
+) {
   const inFlight = new Set<Promise<boolean>>();
   async function attempt(doc: T): Promise<boolean> {
     for (let n = 0; n < 3; n++) {
@@ -162,7 +177,10 @@ export function temporalReadiness(t: TemporalHandle): Readiness {
         taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
       });
       const pollers = res.pollers?.length ?? 0;
-      return { ok: pollers > 0, detail: pollers > 0 ? `${pollers} worker(s) polling ${t.taskQueue}` : `no worker polling ${t.taskQueue}` };
+      return {
+        ok: pollers > 0,
+        detail: pollers > 0 ? `${pollers} worker(s) polling ${t.taskQueue}` : `no worker polling ${t.taskQueue}`,
+      };
     },
   };
 }

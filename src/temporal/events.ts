@@ -10,7 +10,13 @@ import type { Store } from '../storage/mongo';
 import { hasSubscriber } from '../storage/webhook-deliveries';
 import type { WebhookEvent } from '../storage/webhooks';
 import { SA } from './scan-workflow-contract';
-import { DEFAULT_DELIVERY_RETRY, WEBHOOK_EVENT_WORKFLOW, eventWorkflowId, type DeliveryRetry, type WebhookEventInput } from './webhook-workflow-contract';
+import {
+  DEFAULT_DELIVERY_RETRY,
+  WEBHOOK_EVENT_WORKFLOW,
+  eventWorkflowId,
+  type DeliveryRetry,
+  type WebhookEventInput,
+} from './webhook-workflow-contract';
 
 export interface ScanEvents {
   /** Whether the organization has a live webhook subscribed to the type (one indexed query). */
@@ -49,7 +55,9 @@ export function lazyClient(address: string, namespace: string): { get(): Promise
   return {
     get() {
       if (!client) {
-        client = Connection.connect({ address, connectTimeout: '5s' }).then((connection) => new Client({ connection, namespace }));
+        client = Connection.connect({ address, connectTimeout: '5s' }).then(
+          (connection) => new Client({ connection, namespace }),
+        );
         client.catch(() => (client = undefined)); // the next emission tries again
       }
       return client;
@@ -88,9 +96,18 @@ export function scanEvents(o: ScanEventsOptions): ScanEvents {
 
   async function start(scanId: string, orgId: string, type: WebhookEvent): Promise<boolean> {
     const at = now();
-    const input: WebhookEventInput = { eventId: newId('evt', at.getTime()), type, scanId, orgId, createdAt: at.toISOString(), retry };
+    const input: WebhookEventInput = {
+      eventId: newId('evt', at.getTime()),
+      type,
+      scanId,
+      orgId,
+      createdAt: at.toISOString(),
+      retry,
+    };
     try {
-      await (await client()).workflow.start(WEBHOOK_EVENT_WORKFLOW, {
+      await (
+        await client()
+      ).workflow.start(WEBHOOK_EVENT_WORKFLOW, {
         taskQueue: o.taskQueue,
         workflowId: eventWorkflowId(scanId, type),
         args: [input],
@@ -116,7 +133,9 @@ export function scanEvents(o: ScanEventsOptions): ScanEvents {
     async emit(scanId, orgId, type, subscribed) {
       const key = `${scanId} ${type}`;
       if (done.has(key)) return false;
-      const started = (await (subscribed ?? hasSubscriber(o.store, orgId, type))) ? await start(scanId, orgId, type) : false;
+      const started = (await (subscribed ?? hasSubscriber(o.store, orgId, type)))
+        ? await start(scanId, orgId, type)
+        : false;
       remember(key);
       return started;
     },

@@ -6,14 +6,18 @@ import type { McpScanDoc } from '../storage/documents/mcp';
 import { retryingStarter, startScanOnce, workflowState, type TemporalHandle } from './client';
 import { MCP_SCAN_WORKFLOW, type McpScanWorkflowInput } from './mcp-scan-workflow-contract';
 
-const hostOf = (scan: McpScanDoc) => scan.hostId ?? (scan.reportedHostname !== null ? `hostname ${scan.reportedHostname}` : 'no host');
+const hostOf = (scan: McpScanDoc) =>
+  scan.hostId ?? (scan.reportedHostname !== null ? `hostname ${scan.reportedHostname}` : 'no host');
 
 /** Starts the MCP scan's workflow; false when it had been started already (it may be running or closed). */
 export function startMcpScanWorkflow(t: TemporalHandle, scan: McpScanDoc): Promise<boolean> {
   // Counted defensively: a summary never stops a start (a malformed document fails in its workflow, with a reason).
   const list = <T>(v: T[] | null | undefined): T[] => (Array.isArray(v) ? v : []);
   const servers = list(scan.clients).reduce((n, c) => n + list(c.servers).length, 0);
-  const tools = list(scan.clients).reduce((n, c) => n + list(c.servers).reduce((m, s) => m + list(s.tools).length, 0), 0);
+  const tools = list(scan.clients).reduce(
+    (n, c) => n + list(c.servers).reduce((m, s) => m + list(s.tools).length, 0),
+    0,
+  );
   const clients = [...new Set(list(scan.clients).map((c) => c.client))].sort();
   const args: [McpScanWorkflowInput] = [{ scanId: scan._id }];
   return startScanOnce(t, MCP_SCAN_WORKFLOW, scan, {

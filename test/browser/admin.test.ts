@@ -8,7 +8,16 @@ import { addMember } from '../../src/storage/accounts';
 import { createInvitation } from '../../src/storage/invitations';
 import { bearer, newOrg, readMail, type Org } from '../helpers/context';
 import { demoSnapshot, XSS } from './fixtures';
-import { checkView, sessionContext, startWebApp, uploadAndWait, watchErrors, type WebApp, noScriptRan, unexpected } from './helpers';
+import {
+  checkView,
+  sessionContext,
+  startWebApp,
+  uploadAndWait,
+  watchErrors,
+  type WebApp,
+  noScriptRan,
+  unexpected,
+} from './helpers';
 
 const XSS_NAME = `deploy ${XSS.img}`;
 const XSS_EMAIL = `${XSS.img}@evil.test`;
@@ -31,7 +40,12 @@ beforeAll(async () => {
   projectId = (await app.t.api.get(`/v1/scans/${scanId}`).set(bearer(uploader))).body.project;
   // user-controlled text planted where the pages show it: a member's email and a pending invitation's email
   await addMember(app.t.store, org.orgId, XSS_EMAIL, 'auditor');
-  await createInvitation(app.t.store, { orgId: org.orgId, email: `invited-${XSS.img}@evil.test`, role: 'member', createdBy: org.memberId });
+  await createInvitation(app.t.store, {
+    orgId: org.orgId,
+    email: `invited-${XSS.img}@evil.test`,
+    role: 'member',
+    createdBy: org.memberId,
+  });
   ctx = await sessionContext(app);
   page = await ctx.newPage();
   errors = watchErrors(page);
@@ -42,10 +56,12 @@ afterAll(async () => {
   await app?.close();
 });
 
-
 /** Signs in through the page this context is on (the sign-in view or the invitation page's form). */
 async function signInWithCode(p: Page, email: string, emailLabel = 'Email address') {
-  const before = await readMail(app.mailDir, email, { timeoutMs: 1 }).then((m) => m.file, () => undefined);
+  const before = await readMail(app.mailDir, email, { timeoutMs: 1 }).then(
+    (m) => m.file,
+    () => undefined,
+  );
   const field = p.getByLabel(emailLabel, { exact: true });
   if ((await field.inputValue()) !== email) await field.fill(email);
   await p.getByRole('button', { name: 'Send me a code' }).click();
@@ -54,7 +70,6 @@ async function signInWithCode(p: Page, email: string, emailLabel = 'Email addres
   await p.getByLabel('Code from the email').fill(mail.code!);
   await p.getByRole('button', { name: 'Sign in' }).click();
 }
-
 
 /** Waits until the table's rows differ from `before` (a new page or filter loaded), and returns them. */
 async function rowsChangedFrom(before: string[], p: Page = page): Promise<string[]> {
@@ -78,7 +93,8 @@ test('the owner signs in through the pages with the mailed code and returns to t
   await page.waitForURL(`**/app/api-keys`);
   await page.getByRole('heading', { name: 'API keys' }).waitFor();
   const nav = page.getByRole('navigation', { name: 'Main' });
-  for (const label of ['Members', 'Invitations', 'API keys', 'Audit trail']) await nav.getByRole('link', { name: label }).waitFor();
+  for (const label of ['Members', 'Invitations', 'API keys', 'Audit trail'])
+    await nav.getByRole('link', { name: label }).waitFor();
   // no credential in web storage
   expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
 });
@@ -110,18 +126,26 @@ test('API key: created with scopes and a chosen project, the secret shown once, 
   await page.getByRole('button', { name: 'I have copied it' }).click();
   await secretField.waitFor({ state: 'detached' });
   await page.reload();
-  await page.getByRole('cell', { name: secret.slice(0, 12), exact: false }).first().waitFor();
+  await page
+    .getByRole('cell', { name: secret.slice(0, 12), exact: false })
+    .first()
+    .waitFor();
   expect(await page.content()).not.toContain(secret);
 
   // revoke with the keyboard only: focus the button, Enter, the confirmation takes the focus, Enter
   await page.getByRole('button', { name: `Revoke the key ${XSS_NAME}` }).focus();
   await page.keyboard.press('Enter');
-  const confirm = page.getByRole('group', { name: /Revoke the key .* It stops working at once/ }).getByRole('button', { name: 'Revoke' });
+  const confirm = page
+    .getByRole('group', { name: /Revoke the key .* It stops working at once/ })
+    .getByRole('button', { name: 'Revoke' });
   await confirm.waitFor();
   expect(await confirm.evaluate((b) => b === document.activeElement)).toBe(true);
   expect(await confirm.evaluate((b) => getComputedStyle(b).outlineStyle)).not.toBe('none'); // visible focus
   await page.keyboard.press('Enter');
-  await page.getByRole('status').filter({ hasText: `The key ${XSS_NAME} was revoked` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `The key ${XSS_NAME} was revoked` })
+    .waitFor();
   await page.getByRole('row').filter({ hasText: XSS_NAME }).filter({ hasText: 'Revoked' }).waitFor();
   expect((await app.t.api.get('/v1/projects').set(bearer(secret))).status).toBe(401);
 
@@ -218,13 +242,19 @@ test('invitation: the link shown once, accepted by a second user who signs in on
 });
 
 test('invitations: revoking one, the status filter in the URL, and the revoked link refused on the accept page', async () => {
-  const created = await app.t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: 'later@example.test', role: 'auditor' });
+  const created = await app.t.api
+    .post('/v1/invitations')
+    .set(bearer(org.ownerToken))
+    .send({ email: 'later@example.test', role: 'auditor' });
   expect(created.status).toBe(201);
   await page.goto(`${app.baseUrl}/app/invitations?status=pending`);
   await page.getByRole('rowheader', { name: 'later@example.test' }).waitFor();
   expect(await page.getByRole('rowheader', { name: INVITEE }).count()).toBe(0); // accepted: not pending
   await page.getByRole('button', { name: 'Revoke the invitation of later@example.test' }).click();
-  await page.getByRole('group', { name: 'Revoke the invitation of later@example.test?' }).getByRole('button', { name: 'Revoke' }).click();
+  await page
+    .getByRole('group', { name: 'Revoke the invitation of later@example.test?' })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await page.getByRole('status').filter({ hasText: 'The invitation of later@example.test was revoked.' }).waitFor();
   await page.getByRole('rowheader', { name: 'later@example.test' }).waitFor({ state: 'detached' });
   await page.getByLabel('Status').selectOption('revoked');
@@ -252,24 +282,41 @@ test('members: role change, a refusal shown as the server words it, removal with
   await page.goto(`${app.baseUrl}/app/members`);
   const role = page.getByRole('combobox', { name: `Role of ${INVITEE}` });
   await role.selectOption('auditor');
-  await page.getByRole('status').filter({ hasText: `${INVITEE} is now Auditor.` }).waitFor();
-  expect((await app.t.api.get('/v1/members?role=auditor').set(bearer(org.ownerToken))).body.members.map((m: { email: string }) => m.email)).toContain(INVITEE);
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${INVITEE} is now Auditor.` })
+    .waitFor();
+  expect(
+    (await app.t.api.get('/v1/members?role=auditor').set(bearer(org.ownerToken))).body.members.map(
+      (m: { email: string }) => m.email,
+    ),
+  ).toContain(INVITEE);
 
   // the sole owner cannot demote themself: the server's 409 last_owner message, and the select shows the role kept
   const own = page.getByRole('combobox', { name: `Role of ${ownerEmail}` });
   await own.selectOption('member');
   const alert = page.getByRole('alert');
   await alert.waitFor();
-  expect(await alert.textContent()).toBe(`Could not change the role of ${ownerEmail}: the organization must keep at least one owner (last_owner)`);
+  expect(await alert.textContent()).toBe(
+    `Could not change the role of ${ownerEmail}: the organization must keep at least one owner (last_owner)`,
+  );
   expect(await own.inputValue()).toBe('owner');
 
   // removal asks first; Cancel keeps the member
   await page.getByRole('button', { name: `Remove ${INVITEE}` }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
-  expect(await page.getByRole('button', { name: `Remove ${INVITEE}` }).evaluate((b) => b === document.activeElement)).toBe(true);
+  expect(
+    await page.getByRole('button', { name: `Remove ${INVITEE}` }).evaluate((b) => b === document.activeElement),
+  ).toBe(true);
   await page.getByRole('button', { name: `Remove ${INVITEE}` }).click();
-  await page.getByRole('group', { name: `Remove ${INVITEE}?` }).getByRole('button', { name: 'Remove' }).click();
-  await page.getByRole('status').filter({ hasText: `${INVITEE} was removed from the organization.` }).waitFor();
+  await page
+    .getByRole('group', { name: `Remove ${INVITEE}?` })
+    .getByRole('button', { name: 'Remove' })
+    .click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${INVITEE} was removed from the organization.` })
+    .waitFor();
   await page.getByRole('rowheader', { name: INVITEE }).waitFor({ state: 'detached' });
 
   // the role filter lives in the URL
@@ -288,7 +335,15 @@ test('the audit trail shows those events newest first, with their actor and targ
   const types = rows.map((r) => /\(([a-z_]+\.[a-z_]+)\)/.exec(r)?.[1]);
   // newest first: the removal, the role change, the revocation, ... down to the owner's sign-in
   expect(types.slice(0, 2)).toEqual(['member.removed', 'member.role_changed']);
-  for (const t of ['session.created', 'api_key.created', 'api_key.revoked', 'invitation.created', 'invitation.accepted', 'invitation.revoked']) expect(types).toContain(t);
+  for (const t of [
+    'session.created',
+    'api_key.created',
+    'api_key.revoked',
+    'invitation.created',
+    'invitation.accepted',
+    'invitation.revoked',
+  ])
+    expect(types).toContain(t);
   expect(types.lastIndexOf('session.created')).toBeGreaterThan(types.indexOf('api_key.created'));
   const times = await page.$$eval('table.grid tbody time', (ts) => ts.map((t) => t.getAttribute('datetime') ?? ''));
   expect([...times].sort().reverse()).toEqual(times);
@@ -327,7 +382,16 @@ test('every admin page: keyboard reachable controls with labels, axe clean (no s
     await page.locator('[role=status]:has-text("Loading")').waitFor({ state: 'detached' });
     await checkView(page, name);
     // every form control has an accessible name
-    const unlabelled = await page.$$eval('main input, main select, main button', (els) => els.filter((e) => !(e as HTMLElement).getAttribute('aria-label') && !(e as HTMLInputElement).labels?.length && !(e.textContent ?? '').trim()).map((e) => e.outerHTML.slice(0, 80)));
+    const unlabelled = await page.$$eval('main input, main select, main button', (els) =>
+      els
+        .filter(
+          (e) =>
+            !(e as HTMLElement).getAttribute('aria-label') &&
+            !(e as HTMLInputElement).labels?.length &&
+            !(e.textContent ?? '').trim(),
+        )
+        .map((e) => e.outerHTML.slice(0, 80)),
+    );
     expect(unlabelled).toEqual([]);
     if (!controls) continue;
     // Tab reaches a control of the page's main area
@@ -335,7 +399,12 @@ test('every admin page: keyboard reachable controls with labels, axe clean (no s
     let inMain = false;
     const seen: string[] = [];
     for (let i = 0; i < 20 && !inMain; i++) {
-      inMain = await page.evaluate(() => !!document.activeElement?.closest('main') && document.activeElement?.tagName !== 'MAIN' && document.activeElement?.tagName !== 'H1');
+      inMain = await page.evaluate(
+        () =>
+          !!document.activeElement?.closest('main') &&
+          document.activeElement?.tagName !== 'MAIN' &&
+          document.activeElement?.tagName !== 'H1',
+      );
       seen.push(await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 60) ?? 'none'));
       if (!inMain) await page.keyboard.press('Tab');
     }
@@ -353,7 +422,9 @@ test('an admin: owner-only changes refused with the server words, inviting offer
     await ownerRole.selectOption('member');
     const alert = a.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe(`Could not change the role of ${ownerEmail}: requires role owner (changing an owner) (insufficient_scope)`);
+    expect(await alert.textContent()).toBe(
+      `Could not change the role of ${ownerEmail}: requires role owner (changing an owner) (insufficient_scope)`,
+    );
     expect(await ownerRole.inputValue()).toBe('owner');
     await a.getByRole('combobox', { name: `Role of ${XSS_EMAIL}` }).selectOption('admin');
     await alert.filter({ hasText: 'requires role owner (promoting to admin)' }).waitFor();
@@ -361,7 +432,10 @@ test('an admin: owner-only changes refused with the server words, inviting offer
     await noScriptRan(a);
     await a.goto(`${app.baseUrl}/app/invitations`);
     await a.getByRole('heading', { name: 'Invitations' }).waitFor();
-    expect(await a.getByLabel('Role', { exact: true }).locator('option').allTextContents()).toEqual(['Member', 'Auditor']);
+    expect(await a.getByLabel('Role', { exact: true }).locator('option').allTextContents()).toEqual([
+      'Member',
+      'Auditor',
+    ]);
   } finally {
     await admin.close();
   }
@@ -375,15 +449,25 @@ test('a member leaves the organization after confirming, and lands on the page f
     await m.getByRole('button', { name: 'Leave the organization' }).click();
     await m.getByRole('group', { name: 'Leave the organization?' }).getByRole('button', { name: 'Leave' }).click();
     await m.getByRole('heading', { name: 'No organization yet' }).waitFor();
-    expect((await app.t.api.get('/v1/members').set(bearer(org.ownerToken))).body.members.filter((x: { role: string }) => x.role === 'member')).toEqual([]);
+    expect(
+      (await app.t.api.get('/v1/members').set(bearer(org.ownerToken))).body.members.filter(
+        (x: { role: string }) => x.role === 'member',
+      ),
+    ).toEqual([]);
   } finally {
     await member.close();
   }
 });
 
 test('the accept page, signed in already: another address is refused (invite_email_mismatch), so is a member of an organization (already_in_org)', async () => {
-  const other = await app.t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: 'someone-else@example.test', role: 'member' });
-  const own = await app.t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: ownerEmail, role: 'member' });
+  const other = await app.t.api
+    .post('/v1/invitations')
+    .set(bearer(org.ownerToken))
+    .send({ email: 'someone-else@example.test', role: 'member' });
+  const own = await app.t.api
+    .post('/v1/invitations')
+    .set(bearer(org.ownerToken))
+    .send({ email: ownerEmail, role: 'member' });
   expect([other.status, own.status]).toEqual([201, 201]);
   for (const [created, words] of [
     [other, `This invitation was sent to someone-else@example.test, but you are signed in as ${ownerEmail}.`],
@@ -398,6 +482,8 @@ test('the accept page, signed in already: another address is refused (invite_ema
     expect(new URL(page.url()).hash).toBe('');
   }
   // both stay pending
-  const pending = (await app.t.api.get('/v1/invitations?status=pending').set(bearer(org.ownerToken))).body.invitations.map((i: { email: string }) => i.email);
+  const pending = (
+    await app.t.api.get('/v1/invitations?status=pending').set(bearer(org.ownerToken))
+  ).body.invitations.map((i: { email: string }) => i.email);
   expect(pending).toEqual(expect.arrayContaining(['someone-else@example.test', ownerEmail]));
 });

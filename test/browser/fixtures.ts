@@ -38,7 +38,12 @@ function osv(id: string, cve: string, name: string, summary: string, cvss: strin
     summary,
     details: `${summary} ${XSS.script}`,
     severity: [{ type: 'CVSS_V3', score: cvss }],
-    affected: [{ package: { ecosystem: 'Maven', name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }] }],
+    affected: [
+      {
+        package: { ecosystem: 'Maven', name },
+        ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }],
+      },
+    ],
   };
 }
 
@@ -57,9 +62,33 @@ export function demoAdvisories() {
 export function demoSnapshot(project: string) {
   return v2Snapshot(
     [
-      { module: MOD_APP, context: 'runtimeClasspath', vertices: [['a', MOD_APP, 'l', 'g'], ['l', MOD_LIB, 'al'], ['al', ALPHA], ['g', GAMMA, 'b'], ['b', BETA]] },
-      { module: MOD_LIB, context: 'runtimeClasspath', vertices: [['l', MOD_LIB, 'al'], ['al', ALPHA]] },
-      { module: MOD_WEB, context: 'runtimeClasspath', vertices: [['w', MOD_WEB, 'd'], ['d', DELTA]] },
+      {
+        module: MOD_APP,
+        context: 'runtimeClasspath',
+        vertices: [
+          ['a', MOD_APP, 'l', 'g'],
+          ['l', MOD_LIB, 'al'],
+          ['al', ALPHA],
+          ['g', GAMMA, 'b'],
+          ['b', BETA],
+        ],
+      },
+      {
+        module: MOD_LIB,
+        context: 'runtimeClasspath',
+        vertices: [
+          ['l', MOD_LIB, 'al'],
+          ['al', ALPHA],
+        ],
+      },
+      {
+        module: MOD_WEB,
+        context: 'runtimeClasspath',
+        vertices: [
+          ['w', MOD_WEB, 'd'],
+          ['d', DELTA],
+        ],
+      },
     ],
     [
       { path: MOD_APP, dependencies: [MOD_LIB], teamName: TEAM_PAY, attributes: { owner: XSS.img, note: XSS.script } },

@@ -18,7 +18,9 @@ export const SCREENSHOTS = path.join(ROOT, 'test-artifacts', 'screenshots');
  * with (browsers.json). Older browsers speak an older DevTools protocol and fail in odd ways, so they are refused.
  */
 export function minimumChromiumMajor(): number {
-  const browsers = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('playwright-core')), 'browsers.json'), 'utf8')) as { browsers: { name: string; browserVersion?: string }[] };
+  const browsers = JSON.parse(
+    fs.readFileSync(path.join(path.dirname(require.resolve('playwright-core')), 'browsers.json'), 'utf8'),
+  ) as { browsers: { name: string; browserVersion?: string }[] };
   const built = browsers.browsers.find((b) => b.name === 'chromium')?.browserVersion;
   if (!built) throw new Error('playwright-core/browsers.json names no chromium version');
   return Number(built.split('.')[0]) - 6;
@@ -26,7 +28,9 @@ export function minimumChromiumMajor(): number {
 
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium package (apt-get install chromium; .ci/run installs it)`);
+    throw new Error(
+      `${CHROMIUM} is missing: the browser tests need Debian's chromium package (apt-get install chromium; .ci/run installs it)`,
+    );
   }
   const min = minimumChromiumMajor();
   const browser = await chromium.launch({
@@ -37,7 +41,9 @@ export async function launchBrowser(): Promise<Browser> {
   const version = browser.version();
   if (Number(version.split('.')[0]) < min) {
     await browser.close();
-    throw new Error(`Chromium ${version} at ${CHROMIUM} is older than playwright-core supports (major ${min} or newer): upgrade the chromium package`);
+    throw new Error(
+      `Chromium ${version} at ${CHROMIUM} is older than playwright-core supports (major ${min} or newer): upgrade the chromium package`,
+    );
   }
   return browser;
 }
@@ -58,7 +64,9 @@ export interface WebApp {
 async function ensureAppServed(t: TestContext): Promise<void> {
   const probe = await t.api.get('/app/');
   if (probe.status !== 200 || !/text\/html/.test(probe.headers['content-type'] ?? '')) {
-    throw new Error(`GET /app/ answered ${probe.status} ${probe.text}: build the web app first (npm run build; npm test does)`);
+    throw new Error(
+      `GET /app/ answered ${probe.status} ${probe.text}: build the web app first (npm run build; npm test does)`,
+    );
   }
 }
 
@@ -108,11 +116,24 @@ export async function sessionContext(app: WebApp, token?: string): Promise<Brows
   const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 900 } });
   ctx.setDefaultTimeout(15_000); // a view that does not show within 15 s is a failure, well inside jest's 60 s
   // domain + path, not url: Playwright marks a cookie given an http url as not Secure, which __Host- refuses
-  if (token) await ctx.addCookies([{ name: '__Host-svc_session', value: token, domain: 'localhost', path: '/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+  if (token)
+    await ctx.addCookies([
+      {
+        name: '__Host-svc_session',
+        value: token,
+        domain: 'localhost',
+        path: '/',
+        secure: true,
+        httpOnly: true,
+        sameSite: 'Lax',
+      },
+    ]);
   await ctx.addInitScript(() => {
     const w = window as unknown as { __csp: { directive: string; blocked: string; sample: string }[] };
     w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample }));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__csp.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample }),
+    );
   });
   return ctx;
 }
@@ -148,9 +169,25 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -159,15 +196,22 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 export async function checkView(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
   const bad = await seriousViolations(page);
-  if (bad.length) throw new Error(`axe: serious or critical violations on ${name}:\n${bad.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 3).join(', ')}`).join('\n')}`);
+  if (bad.length)
+    throw new Error(
+      `axe: serious or critical violations on ${name}:\n${bad.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 3).join(', ')}`).join('\n')}`,
+    );
 }
 
 export async function uploadAndWait(app: WebApp, key: string, snapshot: unknown, timeoutMs = 60_000): Promise<string> {
-  const res = await app.t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(snapshot as object);
+  const res = await app.t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(key))
+    .send(snapshot as object);
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${res.text}`);
   const id = res.body.id as string;
   const got = await app.t.api.get(`/v1/scans/${id}?wait=${Math.ceil(timeoutMs / 1000)}`).set(bearer(key));
-  if (got.body.status !== 'completed') throw new Error(`scan ${id} is ${got.body.status} (${got.body.failureReason ?? ''})`);
+  if (got.body.status !== 'completed')
+    throw new Error(`scan ${id} is ${got.body.status} (${got.body.failureReason ?? ''})`);
   return id;
 }
 
@@ -180,7 +224,8 @@ export function advisoryDir(advisories: object[]): string {
 
 /** With BROWSER_TEST_DEBUG=1, where a test is (written at once, not buffered by jest). */
 export function step(what: string): void {
-  if (process.env.BROWSER_TEST_DEBUG === '1') process.stderr.write(`[browser ${new Date().toISOString().slice(11, 23)}] ${what}\n`);
+  if (process.env.BROWSER_TEST_DEBUG === '1')
+    process.stderr.write(`[browser ${new Date().toISOString().slice(11, 23)}] ${what}\n`);
 }
 
 /**
@@ -188,12 +233,23 @@ export function step(what: string): void {
  * have injected under #root. `svg`: the SVG that would count as injected (the findings view draws its own graph).
  */
 export async function noScriptRan(p: Page, svg = '#root svg'): Promise<void> {
-  const selector = ['#root img', '#root script', '#root iframe', '#root object', svg, '#root [onerror]', '#root [onload]'].join(', ');
-  const state = await p.evaluate((sel) => ({
-    xss: (window as unknown as { __xss?: unknown }).__xss,
-    csp: (window as unknown as { __csp: { directive: string }[] }).__csp,
-    injected: document.querySelectorAll(sel).length,
-  }), selector);
+  const selector = [
+    '#root img',
+    '#root script',
+    '#root iframe',
+    '#root object',
+    svg,
+    '#root [onerror]',
+    '#root [onload]',
+  ].join(', ');
+  const state = await p.evaluate(
+    (sel) => ({
+      xss: (window as unknown as { __xss?: unknown }).__xss,
+      csp: (window as unknown as { __csp: { directive: string }[] }).__csp,
+      injected: document.querySelectorAll(sel).length,
+    }),
+    selector,
+  );
   expect(state.xss).toBeUndefined();
   expect(state.csp.filter((v) => v.directive.startsWith('script-src'))).toEqual([]);
   expect(state.injected).toBe(0);
@@ -201,7 +257,9 @@ export async function noScriptRan(p: Page, svg = '#root svg'): Promise<void> {
 
 /** Page errors other than the browser's log of the API's expected refusals (401, 403, 404, 409, 422). */
 export function unexpected(errs: string[]): string[] {
-  return errs.filter((e) => !/Failed to load resource: the server responded with a status of (401|403|404|409|422)/.test(e));
+  return errs.filter(
+    (e) => !/Failed to load resource: the server responded with a status of (401|403|404|409|422)/.test(e),
+  );
 }
 
 /**
@@ -214,13 +272,23 @@ export async function checkListView(page: Page, baseUrl: string, path: string, n
   await page.locator('table.grid tbody tr').first().waitFor();
   await checkView(page, name);
   const unlabelled = await page.$$eval('main input, main select, main textarea, main button', (els) =>
-    els.filter((e) => !(e as HTMLElement).getAttribute('aria-label') && !(e as HTMLInputElement).labels?.length && !(e.textContent ?? '').trim()).map((e) => e.outerHTML.slice(0, 80)),
+    els
+      .filter(
+        (e) =>
+          !(e as HTMLElement).getAttribute('aria-label') &&
+          !(e as HTMLInputElement).labels?.length &&
+          !(e.textContent ?? '').trim(),
+      )
+      .map((e) => e.outerHTML.slice(0, 80)),
   );
   expect({ path, unlabelled }).toEqual({ path, unlabelled: [] });
   await page.keyboard.press('Tab');
   let inMain = false;
   for (let i = 0; i < tabs && !inMain; i++) {
-    inMain = await page.evaluate(() => !!document.activeElement?.closest('main') && !['MAIN', 'H1'].includes(document.activeElement?.tagName ?? ''));
+    inMain = await page.evaluate(
+      () =>
+        !!document.activeElement?.closest('main') && !['MAIN', 'H1'].includes(document.activeElement?.tagName ?? ''),
+    );
     if (!inMain) await page.keyboard.press('Tab');
   }
   expect({ path, inMain }).toEqual({ path, inMain: true });

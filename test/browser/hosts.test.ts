@@ -9,7 +9,16 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { XSS } from './fixtures';
-import { checkView, sessionContext, startWebApp, watchErrors, type WebApp, noScriptRan, unexpected, checkListView } from './helpers';
+import {
+  checkView,
+  sessionContext,
+  startWebApp,
+  watchErrors,
+  type WebApp,
+  noScriptRan,
+  unexpected,
+  checkListView,
+} from './helpers';
 
 const XSS_HOST = `host ${XSS.img}`;
 const XSS_GATEWAY = `old ${XSS.img}`;
@@ -24,10 +33,21 @@ const hosts: Record<string, { id: string; credential: string }> = {};
 const gateways: Record<string, { id: string; credential: string }> = {};
 
 type Res = { status: number; body: any; text: string };
-const post = async (path: string, token: string, body: unknown): Promise<Res> => app.t.api.post(path).set(bearer(token)).send(body as object);
+const post = async (path: string, token: string, body: unknown): Promise<Res> =>
+  app.t.api
+    .post(path)
+    .set(bearer(token))
+    .send(body as object);
 
 async function attest(token: string, hostname: string, labels: Record<string, string>): Promise<void> {
-  const r = await post('/v1/hosts/attestations', token, { hostname, machineId: `${hostname}-${Date.now()}`, labels, os: 'linux', arch: 'x64', agentVersion: '1.4.2' });
+  const r = await post('/v1/hosts/attestations', token, {
+    hostname,
+    machineId: `${hostname}-${Date.now()}`,
+    labels,
+    os: 'linux',
+    arch: 'x64',
+    agentVersion: '1.4.2',
+  });
   if (r.status !== 201) throw new Error(`attestation of ${hostname}: ${r.status} ${r.text}`);
   hosts[hostname] = { id: r.body.host.id, credential: r.body.credential };
 }
@@ -40,13 +60,19 @@ async function enrollGateway(name: string, networkScope: string[]): Promise<void
   gateways[name] = { id: r.body.gateway.id, credential: r.body.credential };
 }
 
-const hostHeartbeat = (name: string, body: unknown = {}) => post(`/v1/hosts/${hosts[name].id}/heartbeats`, hosts[name].credential, body);
-const gatewayHeartbeat = (name: string) => post(`/v1/gateways/${gateways[name].id}/heartbeats`, gateways[name].credential, {});
+const hostHeartbeat = (name: string, body: unknown = {}) =>
+  post(`/v1/hosts/${hosts[name].id}/heartbeats`, hosts[name].credential, body);
+const gatewayHeartbeat = (name: string) =>
+  post(`/v1/gateways/${gateways[name].id}/heartbeats`, gateways[name].credential, {});
 
 beforeAll(async () => {
   app = await startWebApp();
   org = await newOrg(app.t.store, 'acme fleet');
-  const reg = await post('/v1/hosts/registration-tokens', org.ownerToken, { name: 'seed', uses: 10, labels: { site: 'dc1' } });
+  const reg = await post('/v1/hosts/registration-tokens', org.ownerToken, {
+    name: 'seed',
+    uses: 10,
+    labels: { site: 'dc1' },
+  });
   expect(reg.status).toBe(201);
   await attest(reg.body.token, 'web-1.prod', { env: 'prod', role: 'web' });
   await attest(reg.body.token, 'web-2.staging', { env: 'staging', role: 'web' });
@@ -56,7 +82,10 @@ beforeAll(async () => {
   await enrollGateway('gw-dc1', ['10.20.0.0/16', 'fd00:20::/32']);
   await enrollGateway('gw-edge', ['10.30.0.0/16']);
   await enrollGateway(XSS_GATEWAY, ['192.168.0.0/24']);
-  expect((await post(`/v1/gateways/${gateways['gw-edge'].id}/approval`, org.ownerToken, { networkScope: ['10.30.0.0/16'] })).status).toBe(200);
+  expect(
+    (await post(`/v1/gateways/${gateways['gw-edge'].id}/approval`, org.ownerToken, { networkScope: ['10.30.0.0/16'] }))
+      .status,
+  ).toBe(200);
   const beat = await hostHeartbeat('db-1.prod', { connectivity: 'gateway', gatewayId: gateways['gw-edge'].id });
   expect([beat.status, beat.body.host?.connectivity]).toEqual([200, 'gateway']);
   ctx = await sessionContext(app, org.ownerToken);
@@ -68,8 +97,6 @@ afterAll(async () => {
   await ctx?.close();
   await app?.close();
 });
-
-
 
 /** The text of each row of the page's table body. */
 async function rowTexts(p: Page = page): Promise<string[]> {
@@ -148,7 +175,9 @@ test('hosts: the list by hostname with labels and connectivity as text; label an
   await page.getByRole('button', { name: 'Add label filter' }).click();
   const alert = page.getByRole('alert');
   await alert.waitFor();
-  expect(await alert.textContent()).toMatch(/^Could not list the hosts: label: "not a label" is not key=value .*\(invalid_parameter\)$/);
+  expect(await alert.textContent()).toMatch(
+    /^Could not list the hosts: label: "not a label" is not key=value .*\(invalid_parameter\)$/,
+  );
   expect(await page.locator('table.grid').count()).toBe(0);
   await page.reload(); // the same view, from the URL
   await page.getByRole('alert').filter({ hasText: '"not a label" is not key=value' }).waitFor();
@@ -185,7 +214,10 @@ test('registration token: created with uses, lifetime and labels, shown once (no
   await page.getByRole('alert').filter({ hasText: 'Labels, line 2: write key=value' }).waitFor();
   await page.getByLabel('Labels (optional, one key=value a line)').fill('bad key=1');
   await page.getByRole('button', { name: 'Create token' }).click();
-  await page.getByRole('alert').filter({ hasText: /^Could not create the registration token: labels: key "bad key": .*\(invalid_parameter\)$/ }).waitFor();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: /^Could not create the registration token: labels: key "bad key": .*\(invalid_parameter\)$/ })
+    .waitFor();
 
   await page.getByLabel('Labels (optional, one key=value a line)').fill('rack=7\nsite=dc2');
   await page.getByLabel('Uses (hosts it can register)').fill('3');
@@ -196,19 +228,27 @@ test('registration token: created with uses, lifetime and labels, shown once (no
   const token = await field.inputValue();
   expect(token).toMatch(/^svc_reg_/);
   await page.getByText('you will not see it again').waitFor();
-  expect(await page.locator('.howto').textContent()).toContain(`scanner sidecar --server ${app.baseUrl} --registration-token FILE`);
+  expect(await page.locator('.howto').textContent()).toContain(
+    `scanner sidecar --server ${app.baseUrl} --registration-token FILE`,
+  );
   await checkView(page, 'hosts-registration-token-created');
   const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'rack 7' }) });
   await row.filter({ hasText: 'Active' }).filter({ hasText: '3 of 3' }).waitFor();
   expect(await row.textContent()).toContain('rack=7');
   expect(await row.textContent()).not.toContain(token);
   // it lives about 7 days
-  const listed = (await app.t.api.get('/v1/hosts/registration-tokens').set(bearer(org.ownerToken))).body.registrationTokens.find((t: { name: string }) => t.name === 'rack 7');
+  const listed = (
+    await app.t.api.get('/v1/hosts/registration-tokens').set(bearer(org.ownerToken))
+  ).body.registrationTokens.find((t: { name: string }) => t.name === 'rack 7');
   expect(Math.round((Date.parse(listed.expiresAt) - Date.now()) / 3_600_000)).toBe(7 * 24);
 
   // the token registers a host with its labels
   await attest(token, 'rack7-a', { role: 'worker' });
-  expect((await app.t.api.get('/v1/hosts?label=rack%3D7').set(bearer(org.ownerToken))).body.hosts.map((h: { hostname: string }) => h.hostname)).toEqual(['rack7-a']);
+  expect(
+    (await app.t.api.get('/v1/hosts?label=rack%3D7').set(bearer(org.ownerToken))).body.hosts.map(
+      (h: { hostname: string }) => h.hostname,
+    ),
+  ).toEqual(['rack7-a']);
 
   // gone after a reload; the list counts the use
   await page.reload();
@@ -218,10 +258,16 @@ test('registration token: created with uses, lifetime and labels, shown once (no
   expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]); // no credential kept
 
   await page.getByRole('button', { name: 'Revoke the registration token rack 7' }).click();
-  await page.getByRole('group', { name: 'Revoke the registration token rack 7? It registers no more hosts.' }).getByRole('button', { name: 'Revoke' }).click();
+  await page
+    .getByRole('group', { name: 'Revoke the registration token rack 7? It registers no more hosts.' })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await page.getByRole('status').filter({ hasText: 'The registration token rack 7 was revoked' }).waitFor();
   await row.filter({ hasText: 'Revoked' }).waitFor();
-  const refused = await post('/v1/hosts/attestations', token, { hostname: 'rack7-b', machineId: `rack7-b-${Date.now()}` });
+  const refused = await post('/v1/hosts/attestations', token, {
+    hostname: 'rack7-b',
+    machineId: `rack7-b-${Date.now()}`,
+  });
   expect([refused.status, refused.body.error?.code]).toEqual([401, 'invalid_token']);
   // the host it registered keeps working
   expect((await hostHeartbeat('rack7-a')).status).toBe(200);
@@ -239,10 +285,17 @@ test('gateways: pending ones with their requested scope; a wider scope refused i
   await page.getByRole('heading', { name: 'Gateways', exact: true }).waitFor();
   await rowHeadersBecome(['gw-dc1', 'gw-edge', XSS_GATEWAY]);
   await page.locator('.notice').filter({ hasText: '2 gateways wait for approval.' }).waitFor();
-  const dc1 = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'gw-dc1' }) }).first();
+  const dc1 = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'gw-dc1' }) })
+    .first();
   expect(await dc1.textContent()).toContain('Pending approval');
-  expect(await page.getByRole('list', { name: 'Requested scope of gw-dc1' }).getByRole('listitem').allTextContents()).toEqual(['10.20.0.0/16', 'fd00:20::/32']);
-  expect(await page.getByRole('list', { name: 'Approved scope of gw-edge' }).getByRole('listitem').allTextContents()).toEqual(['10.30.0.0/16']);
+  expect(
+    await page.getByRole('list', { name: 'Requested scope of gw-dc1' }).getByRole('listitem').allTextContents(),
+  ).toEqual(['10.20.0.0/16', 'fd00:20::/32']);
+  expect(
+    await page.getByRole('list', { name: 'Approved scope of gw-edge' }).getByRole('listitem').allTextContents(),
+  ).toEqual(['10.30.0.0/16']);
   await checkView(page, 'gateways');
   await noScriptRan(page);
 
@@ -257,8 +310,12 @@ test('gateways: pending ones with their requested scope; a wider scope refused i
   await form.getByRole('button', { name: 'Approve' }).click();
   const alert = form.getByRole('alert');
   await alert.waitFor();
-  expect(await alert.textContent()).toBe('Could not approve the gateway gw-dc1: networkScope: 10.0.0.0/8 is not within a CIDR the gateway requested (10.20.0.0/16, fd00:20::/32) (invalid_parameter)');
-  const still = (await app.t.api.get('/v1/gateways?status=pending').set(bearer(org.ownerToken))).body.gateways.map((g: { name: string }) => g.name);
+  expect(await alert.textContent()).toBe(
+    'Could not approve the gateway gw-dc1: networkScope: 10.0.0.0/8 is not within a CIDR the gateway requested (10.20.0.0/16, fd00:20::/32) (invalid_parameter)',
+  );
+  const still = (await app.t.api.get('/v1/gateways?status=pending').set(bearer(org.ownerToken))).body.gateways.map(
+    (g: { name: string }) => g.name,
+  );
   expect(still).toContain('gw-dc1');
   // narrowed: approved
   await scope.fill('10.20.5.0/24');
@@ -266,9 +323,13 @@ test('gateways: pending ones with their requested scope; a wider scope refused i
   await page.getByRole('status').filter({ hasText: 'The gateway gw-dc1 was approved for 10.20.5.0/24.' }).waitFor();
   await form.waitFor({ state: 'detached' });
   await dc1.filter({ hasText: 'Active' }).waitFor();
-  expect(await page.getByRole('list', { name: 'Approved scope of gw-dc1' }).getByRole('listitem').allTextContents()).toEqual(['10.20.5.0/24']);
+  expect(
+    await page.getByRole('list', { name: 'Approved scope of gw-dc1' }).getByRole('listitem').allTextContents(),
+  ).toEqual(['10.20.5.0/24']);
   expect(await dc1.textContent()).toContain('requested: 10.20.0.0/16, fd00:20::/32');
-  const approved = (await app.t.api.get('/v1/gateways?status=active').set(bearer(org.ownerToken))).body.gateways.find((g: { name: string }) => g.name === 'gw-dc1');
+  const approved = (await app.t.api.get('/v1/gateways?status=active').set(bearer(org.ownerToken))).body.gateways.find(
+    (g: { name: string }) => g.name === 'gw-dc1',
+  );
   expect(approved.networkScope).toEqual(['10.20.5.0/24']);
   await page.locator('.notice').filter({ hasText: 'One gateway waits for approval.' }).waitFor();
 
@@ -277,7 +338,11 @@ test('gateways: pending ones with their requested scope; a wider scope refused i
   await page.waitForFunction(() => document.activeElement?.tagName === 'TEXTAREA'); // the form takes the focus
   await page.keyboard.press('Escape');
   await page.getByRole('form', { name: `Approve the gateway ${XSS_GATEWAY}` }).waitFor({ state: 'detached' });
-  expect(await page.getByRole('button', { name: `Approve the gateway ${XSS_GATEWAY}` }).evaluate((b) => b === document.activeElement)).toBe(true);
+  expect(
+    await page
+      .getByRole('button', { name: `Approve the gateway ${XSS_GATEWAY}` })
+      .evaluate((b) => b === document.activeElement),
+  ).toBe(true);
 
   // the status filter in the URL: the pending ones only
   await page.getByRole('link', { name: 'Show the pending gateways' }).click();
@@ -294,9 +359,19 @@ test('revoking a host and a gateway after a confirmation: their credentials get 
   expect((await hostHeartbeat('web-2.staging')).status).toBe(200);
   await page.goto(`${app.baseUrl}/app/hosts`);
   await page.getByRole('button', { name: 'Revoke the host web-2.staging' }).click();
-  await page.getByRole('group', { name: /^Revoke the host web-2\.staging\?/ }).getByRole('button', { name: 'Revoke' }).click();
-  await page.getByRole('status').filter({ hasText: 'The host web-2.staging was revoked: its credential stops working now.' }).waitFor();
-  await page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'web-2.staging' }) }).filter({ hasText: 'Revoked' }).waitFor();
+  await page
+    .getByRole('group', { name: /^Revoke the host web-2\.staging\?/ })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'The host web-2.staging was revoked: its credential stops working now.' })
+    .waitFor();
+  await page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'web-2.staging' }) })
+    .filter({ hasText: 'Revoked' })
+    .waitFor();
   expect(await page.getByRole('button', { name: 'Revoke the host web-2.staging' }).count()).toBe(0);
   const host = await hostHeartbeat('web-2.staging');
   expect([host.status, host.body.error?.code]).toEqual([401, 'invalid_token']);
@@ -306,9 +381,19 @@ test('revoking a host and a gateway after a confirmation: their credentials get 
   expect((await gatewayHeartbeat('gw-edge')).status).toBe(200);
   await page.goto(`${app.baseUrl}/app/gateways`);
   await page.getByRole('button', { name: 'Revoke the gateway gw-edge' }).click();
-  await page.getByRole('group', { name: 'Revoke the gateway gw-edge? Its credential stops working at once.' }).getByRole('button', { name: 'Revoke' }).click();
-  await page.getByRole('status').filter({ hasText: 'The gateway gw-edge was revoked: its credential stops working now.' }).waitFor();
-  await page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'gw-edge' }) }).filter({ hasText: 'Revoked' }).waitFor();
+  await page
+    .getByRole('group', { name: 'Revoke the gateway gw-edge? Its credential stops working at once.' })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'The gateway gw-edge was revoked: its credential stops working now.' })
+    .waitFor();
+  await page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'gw-edge' }) })
+    .filter({ hasText: 'Revoked' })
+    .waitFor();
   const gw = await gatewayHeartbeat('gw-edge');
   expect([gw.status, gw.body.error?.code]).toEqual([401, 'invalid_token']);
   expect(unexpected(errors)).toEqual([]);
@@ -319,7 +404,8 @@ test('enrollment token: created with the keyboard only, shown once, enrolls one 
   await page.getByRole('heading', { name: 'Enrollment tokens' }).waitFor();
   await page.locator('[role=status]:has-text("Loading")').waitFor({ state: 'detached' });
   // Tab to the name field, type, Tab to the lifetime, choose by typing, Tab to the button, Enter
-  const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
+  const focused = () =>
+    page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
   for (let i = 0; i < 30 && (await focused()) !== 'enroll-name'; i++) await page.keyboard.press('Tab');
   expect(await focused()).toBe('enroll-name');
   await page.keyboard.type('dc2 gateway');
@@ -339,17 +425,32 @@ test('enrollment token: created with the keyboard only, shown once, enrolls one 
   await page.keyboard.press('Tab');
   expect(await focused()).toBe('Copy');
   await page.keyboard.press('Enter');
-  await page.locator('.once [role=status]').filter({ hasText: /Copied|copy it with Ctrl\+C/ }).waitFor();
-  expect(await page.locator('.howto').textContent()).toContain(`scanner gateway --server ${app.baseUrl} --enrollment-token FILE`);
+  await page
+    .locator('.once [role=status]')
+    .filter({ hasText: /Copied|copy it with Ctrl\+C/ })
+    .waitFor();
+  expect(await page.locator('.howto').textContent()).toContain(
+    `scanner gateway --server ${app.baseUrl} --enrollment-token FILE`,
+  );
   await checkView(page, 'gateways-enrollment-token-created');
-  const listed = (await app.t.api.get('/v1/gateways/enrollment-tokens').set(bearer(org.ownerToken))).body.enrollmentTokens.find((t: { name: string }) => t.name === 'dc2 gateway');
+  const listed = (
+    await app.t.api.get('/v1/gateways/enrollment-tokens').set(bearer(org.ownerToken))
+  ).body.enrollmentTokens.find((t: { name: string }) => t.name === 'dc2 gateway');
   expect(Math.round((Date.parse(listed.expiresAt) - Date.now()) / 3_600_000)).toBe(72);
 
   // it enrolls one gateway, pending
   const enrolled = await post('/v1/gateways/enrollments', token, { version: '2.0.1', networkScope: ['172.16.0.0/12'] });
-  expect([enrolled.status, enrolled.body.gateway?.status, enrolled.body.gateway?.name]).toEqual([201, 'pending', 'dc2 gateway']);
+  expect([enrolled.status, enrolled.body.gateway?.status, enrolled.body.gateway?.name]).toEqual([
+    201,
+    'pending',
+    'dc2 gateway',
+  ]);
   await page.reload();
-  await page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'dc2 gateway' }) }).filter({ hasText: 'Used' }).waitFor();
+  await page
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: 'dc2 gateway' }) })
+    .filter({ hasText: 'Used' })
+    .waitFor();
   expect(await page.content()).not.toContain(token);
 
   // another, revoked: it enrolls nothing
@@ -359,13 +460,19 @@ test('enrollment token: created with the keyboard only, shown once, enrolls one 
   await page.getByRole('button', { name: 'I have copied it' }).click();
   await page.getByLabel('Enrollment token spare', { exact: true }).waitFor({ state: 'detached' });
   await page.getByRole('button', { name: 'Revoke the enrollment token spare' }).click();
-  await page.getByRole('group', { name: /^Revoke the enrollment token spare\?/ }).getByRole('button', { name: 'Revoke' }).click();
+  await page
+    .getByRole('group', { name: /^Revoke the enrollment token spare\?/ })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await page.getByRole('status').filter({ hasText: 'The enrollment token spare was revoked' }).waitFor();
   const refused = await post('/v1/gateways/enrollments', spare, { version: '2.0.1', networkScope: ['172.16.0.0/12'] });
   expect([refused.status, refused.body.error?.code]).toEqual([401, 'invalid_token']);
   // the new gateway waits on the gateways page with what it asked for
   await page.goto(`${app.baseUrl}/app/gateways?status=pending`);
-  await page.getByRole('list', { name: 'Requested scope of dc2 gateway' }).filter({ hasText: '172.16.0.0/12' }).waitFor();
+  await page
+    .getByRole('list', { name: 'Requested scope of dc2 gateway' })
+    .filter({ hasText: '172.16.0.0/12' })
+    .waitFor();
   expect(unexpected(errors)).toEqual([]);
 });
 
@@ -392,8 +499,10 @@ test('a member reads hosts and gateways without the admin controls; the token pa
     expect(await m.getByRole('navigation', { name: 'Host pages' }).count()).toBe(0);
     // every role holds hosts:read and gateways:read: their pages are in its navigation; the admin-only pages are not
     const mainNav = m.getByRole('navigation', { name: 'Main' });
-    for (const label of ['Hosts', 'Gateways']) expect(await mainNav.getByRole('link', { name: label, exact: true }).count()).toBe(1);
-    for (const label of ['API keys', 'Invitations', 'Audit trail']) expect(await mainNav.getByRole('link', { name: label, exact: true }).count()).toBe(0);
+    for (const label of ['Hosts', 'Gateways'])
+      expect(await mainNav.getByRole('link', { name: label, exact: true }).count()).toBe(1);
+    for (const label of ['API keys', 'Invitations', 'Audit trail'])
+      expect(await mainNav.getByRole('link', { name: label, exact: true }).count()).toBe(0);
     await checkView(m, 'hosts-member');
     await m.goto(`${app.baseUrl}/app/gateways`);
     await m.getByRole('rowheader', { name: 'gw-dc1' }).waitFor();

@@ -14,7 +14,17 @@ import { importAdvisories } from '../../src/advisories/import';
 import { startMcpScanWorkflow } from '../../src/temporal/mcp';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { XSS } from './fixtures';
-import { advisoryDir, checkView, sessionContext, startWebApp, watchErrors, type WebApp, noScriptRan, unexpected, checkListView } from './helpers';
+import {
+  advisoryDir,
+  checkView,
+  sessionContext,
+  startWebApp,
+  watchErrors,
+  type WebApp,
+  noScriptRan,
+  unexpected,
+  checkListView,
+} from './helpers';
 
 const FILES = 'pkg:npm/%40acme/files';
 const WEATHER = 'pkg:pypi/weather';
@@ -43,12 +53,27 @@ const hostIds: Record<string, string> = {};
 const serverIds: Record<string, string> = {};
 
 type Res = { status: number; body: any; text: string };
-const post = async (path: string, token: string, body: unknown): Promise<Res> => app.t.api.post(path).set(bearer(token)).send(body as object);
-const put = async (path: string, token: string, body: unknown): Promise<Res> => app.t.api.put(path).set(bearer(token)).send(body as object);
+const post = async (path: string, token: string, body: unknown): Promise<Res> =>
+  app.t.api
+    .post(path)
+    .set(bearer(token))
+    .send(body as object);
+const put = async (path: string, token: string, body: unknown): Promise<Res> =>
+  app.t.api
+    .put(path)
+    .set(bearer(token))
+    .send(body as object);
 const get = async (path: string, token = org.ownerToken): Promise<Res> => app.t.api.get(path).set(bearer(token));
 
 async function attest(token: string, hostname: string): Promise<void> {
-  const r = await post('/v1/hosts/attestations', token, { hostname, machineId: `${hostname}-${Date.now()}`, labels: {}, os: 'linux', arch: 'x64', agentVersion: '1.4.2' });
+  const r = await post('/v1/hosts/attestations', token, {
+    hostname,
+    machineId: `${hostname}-${Date.now()}`,
+    labels: {},
+    os: 'linux',
+    arch: 'x64',
+    agentVersion: '1.4.2',
+  });
   if (r.status !== 201) throw new Error(`attestation of ${hostname}: ${r.status} ${r.text}`);
   hostIds[hostname] = r.body.host.id;
 }
@@ -62,7 +87,12 @@ const filesAdvisory = {
   summary: 'Path traversal in @acme/files',
   details: 'Path traversal.',
   severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }],
-  affected: [{ package: { ecosystem: 'npm', name: '@acme/files' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.2.1' }] }] }],
+  affected: [
+    {
+      package: { ecosystem: 'npm', name: '@acme/files' },
+      ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.2.1' }] }],
+    },
+  ],
 };
 
 /**
@@ -107,7 +137,13 @@ async function seedInventory(): Promise<void> {
               { name: 'list_dir', description: 'Lists a directory.' },
             ],
           },
-          { name: 'weather', transport: 'stdio', command: 'uvx', args: ['weather'], tools: [{ name: 'forecast', description: 'The forecast of a city.' }] },
+          {
+            name: 'weather',
+            transport: 'stdio',
+            command: 'uvx',
+            args: ['weather'],
+            tools: [{ name: 'forecast', description: 'The forecast of a city.' }],
+          },
         ],
       },
     ],
@@ -133,11 +169,24 @@ async function seedInventory(): Promise<void> {
         client: 'claude-code',
         configPath: '~/.claude.json',
         scope: 'user',
-        servers: [{ name: EVIL_NAME, transport: 'stdio', command: '/opt/evil/run', args: ['--token', 'hunter2hunter2'], env: { API_TOKEN: 'a-literal-value' }, tools: [{ name: XSS_TOOL, description: 'Reads a file.' }] }],
+        servers: [
+          {
+            name: EVIL_NAME,
+            transport: 'stdio',
+            command: '/opt/evil/run',
+            args: ['--token', 'hunter2hunter2'],
+            env: { API_TOKEN: 'a-literal-value' },
+            tools: [{ name: XSS_TOOL, description: 'Reads a file.' }],
+          },
+        ],
       },
     ],
   });
-  const servers = (await get('/v1/mcp/servers?limit=200')).body.servers as { id: string; identity: string; names: string[] }[];
+  const servers = (await get('/v1/mcp/servers?limit=200')).body.servers as {
+    id: string;
+    identity: string;
+    names: string[];
+  }[];
   for (const s of servers) serverIds[s.identity] = s.id;
   EVIL = servers.find((s) => s.names.includes(EVIL_NAME))?.identity ?? '';
   expect(EVIL).toMatch(/^cmd:/);
@@ -160,8 +209,25 @@ async function seedUsage(): Promise<void> {
   const r1 = await post('/v1/mcp/usage-events', uploadKey, { events: files });
   if (r1.status !== 200) throw new Error(`usage events: ${r1.status} ${r1.text}`);
   const later = [
-    ...[0, 1, 2].map((i) => ({ eventId: `weather-${i}`, occurredAt: minute(100 + i), host: { hostId: hostIds['dev-2'] }, client: 'cursor', server: { serverId: serverIds[WEATHER] }, tool: 'forecast', phase: 'pre' })),
-    { eventId: 'evil-0', occurredAt: minute(110), host: { hostname: 'laptop-9' }, client: 'claude-code', server: { serverId: serverIds[EVIL] }, tool: XSS_TOOL, phase: 'post', outcome: 'blocked' },
+    ...[0, 1, 2].map((i) => ({
+      eventId: `weather-${i}`,
+      occurredAt: minute(100 + i),
+      host: { hostId: hostIds['dev-2'] },
+      client: 'cursor',
+      server: { serverId: serverIds[WEATHER] },
+      tool: 'forecast',
+      phase: 'pre',
+    })),
+    {
+      eventId: 'evil-0',
+      occurredAt: minute(110),
+      host: { hostname: 'laptop-9' },
+      client: 'claude-code',
+      server: { serverId: serverIds[EVIL] },
+      tool: XSS_TOOL,
+      phase: 'post',
+      outcome: 'blocked',
+    },
   ];
   const r2 = await post('/v1/mcp/usage-events', uploadKey, { events: later });
   if (r2.status !== 200) throw new Error(`usage events: ${r2.status} ${r2.text}`);
@@ -178,7 +244,9 @@ beforeAll(async () => {
   const imported = await importAdvisories(app.t.store, [advisoryDir([filesAdvisory])]);
   expect(imported).toBeTruthy();
   // the remote server is denied by the registry before any scan, with a note carrying a payload
-  const denied = await put('/v1/mcp/registry/entries', org.ownerToken, { entries: [{ identity: REMOTE, decision: 'deny', note: XSS_NOTE }] });
+  const denied = await put('/v1/mcp/registry/entries', org.ownerToken, {
+    entries: [{ identity: REMOTE, decision: 'deny', note: XSS_NOTE }],
+  });
   if (denied.status !== 200) throw new Error(`registry: ${denied.status} ${denied.text}`);
   await seedInventory();
   await seedUsage();
@@ -191,8 +259,6 @@ afterAll(async () => {
   await ctx?.close();
   await app?.close();
 });
-
-
 
 /** The row headers of the page's first table body, once they equal `expected` (a list has loaded). */
 async function rowHeadersBecome(expected: string[], p: Page = page, table = 'table.grid'): Promise<void> {
@@ -216,13 +282,15 @@ async function rowCountBecomes(n: number, p: Page = page): Promise<void> {
   expect(seen).toBe(n);
 }
 
-const rowOf = (p: Page, header: string) => p.getByRole('row').filter({ has: p.getByRole('rowheader', { name: header, exact: true }) });
+const rowOf = (p: Page, header: string) =>
+  p.getByRole('row').filter({ has: p.getByRole('rowheader', { name: header, exact: true }) });
 
 test('servers: the inventory by identity with names, clients, decisions, issues and usage as text; decision, issue and host filters in the URL survive a reload', async () => {
   await page.goto(`${app.baseUrl}/app/mcp/servers`);
   await page.getByRole('heading', { name: 'MCP servers', exact: true }).waitFor();
   const nav = page.getByRole('navigation', { name: 'Main' });
-  for (const label of ['MCP servers', 'MCP registry', 'MCP usage']) await nav.getByRole('link', { name: label, exact: true }).waitFor();
+  for (const label of ['MCP servers', 'MCP registry', 'MCP usage'])
+    await nav.getByRole('link', { name: label, exact: true }).waitFor();
   await rowHeadersBecome([EVIL, REMOTE, FILES, WEATHER]);
   const files = await rowOf(page, FILES).textContent();
   expect(files).toContain(FILES_XSS_NAME); // the payload as text
@@ -232,11 +300,17 @@ test('servers: the inventory by identity with names, clients, decisions, issues 
   expect(files).toContain('cursor');
   expect(files).toContain('Unreviewed');
   expect(files).toContain(`${FILE_EVENTS} calls, 5 errors, 0 blocked`);
-  expect(await page.getByRole('list', { name: `Names of ${EVIL}` }).getByRole('listitem').allTextContents()).toEqual([EVIL_NAME]);
+  expect(
+    await page
+      .getByRole('list', { name: `Names of ${EVIL}` })
+      .getByRole('listitem')
+      .allTextContents(),
+  ).toEqual([EVIL_NAME]);
   expect(await rowOf(page, REMOTE).textContent()).toContain('Denied');
   expect(await rowOf(page, EVIL).textContent()).toContain('1 call, 0 errors, 1 blocked');
   // issues by severity: the files server has critical and high ones, the weather server two low ones
-  const issuesOf = async (identity: string) => (await page.getByLabel(`Issues of ${identity}`).textContent())?.replace(/\s+/g, ' ').trim();
+  const issuesOf = async (identity: string) =>
+    (await page.getByLabel(`Issues of ${identity}`).textContent())?.replace(/\s+/g, ' ').trim();
   expect(await issuesOf(WEATHER)).toMatch(/critical 0\s*high 0\s*medium 0\s*low 2/);
   expect(await issuesOf(FILES)).toMatch(/critical [1-9]\d*\s*high 1\s*medium 0\s*low [1-9]/);
   await checkView(page, 'mcp-servers');
@@ -306,19 +380,27 @@ test('a server page: its hosts and its issues with advisory ids and the fixed ve
   const facts = page.locator('dl.facts');
   expect(await facts.textContent()).toContain('Unreviewed');
   await page.getByRole('group', { name: 'Registry decision' }).getByRole('button', { name: 'Allow' }).click();
-  await page.getByRole('status').filter({ hasText: `${FILES} is now allowed by the registry` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${FILES} is now allowed by the registry` })
+    .waitFor();
   await facts.filter({ hasText: 'Allowed' }).waitFor();
   const allowed = (await get('/v1/mcp/registry')).body.entries.find((e: { identity: string }) => e.identity === FILES);
   expect([allowed.decision, allowed.versions]).toEqual(['allow', null]);
   expect(await page.getByRole('button', { name: 'Allow' }).isDisabled()).toBe(true);
 
   await page.getByRole('button', { name: 'Deny' }).click();
-  await page.getByRole('status').filter({ hasText: `${FILES} is now denied by the registry` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${FILES} is now denied by the registry` })
+    .waitFor();
   await facts.filter({ hasText: 'Denied' }).waitFor();
   const denied = (await get('/v1/mcp/registry')).body.entries.filter((e: { identity: string }) => e.identity === FILES);
   expect(denied.map((e: { decision: string; id: string }) => [e.decision, e.id])).toEqual([['deny', allowed.id]]); // upserted by identity
   // the inventory says so
-  expect((await get(`/v1/mcp/servers?decision=deny`)).body.servers.map((s: { identity: string }) => s.identity).sort()).toEqual([REMOTE, FILES].sort());
+  expect(
+    (await get(`/v1/mcp/servers?decision=deny`)).body.servers.map((s: { identity: string }) => s.identity).sort(),
+  ).toEqual([REMOTE, FILES].sort());
 
   // its usage log, from its page
   await page.getByRole('link', { name: 'Usage log of this server' }).click();
@@ -345,10 +427,15 @@ test('registry: entries with versions or any, notes as text; added, refused in t
   await form.getByLabel('Decision').selectOption('allow');
   await form.getByLabel('Note (optional)').fill(`reviewed ${XSS.svg}`);
   await form.getByRole('button', { name: 'Save entry' }).click();
-  await page.getByRole('status').filter({ hasText: `${WEATHER} is allowed (1.0.0, 1.1.0 versions).` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${WEATHER} is allowed (1.0.0, 1.1.0 versions).` })
+    .waitFor();
   await rowHeadersBecome([REMOTE, FILES, WEATHER]);
   expect(await rowOf(page, WEATHER).textContent()).toContain(`reviewed ${XSS.svg}`);
-  await rowOf(page, WEATHER).filter({ hasText: /owner-\d+@example\.test/ }).waitFor(); // updatedBy: the owner's email
+  await rowOf(page, WEATHER)
+    .filter({ hasText: /owner-\d+@example\.test/ })
+    .waitFor(); // updatedBy: the owner's email
   const stored = (await get('/v1/mcp/registry')).body.entries.find((e: { identity: string }) => e.identity === WEATHER);
   expect([stored.versions, stored.decision, stored.note]).toEqual([['1.0.0', '1.1.0'], 'allow', `reviewed ${XSS.svg}`]);
   expect(await rowOf(page, WEATHER).textContent()).toContain('1.0.0, 1.1.0');
@@ -369,16 +456,27 @@ test('registry: entries with versions or any, notes as text; added, refused in t
   expect(await form.getByLabel('Note (optional)').inputValue()).toBe(XSS_NOTE);
   await form.getByLabel('Decision').selectOption('allow');
   await form.getByRole('button', { name: 'Update entry' }).click();
-  await page.getByRole('status').filter({ hasText: `${REMOTE} is allowed (any versions).` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${REMOTE} is allowed (any versions).` })
+    .waitFor();
   await rowOf(page, REMOTE).filter({ hasText: 'Allowed' }).waitFor();
   expect((await get(`/v1/mcp/servers/${serverIds[REMOTE]}`)).body.registry.decision).toBe('allow');
 
   // removed after a confirmation: the server is unreviewed again
   await page.getByRole('button', { name: `Remove the entry of ${REMOTE}` }).click();
-  await page.getByRole('group', { name: `Remove the entry of ${REMOTE}?` }).getByRole('button', { name: 'Remove' }).click();
-  await page.getByRole('status').filter({ hasText: `The entry of ${REMOTE} was removed` }).waitFor();
+  await page
+    .getByRole('group', { name: `Remove the entry of ${REMOTE}?` })
+    .getByRole('button', { name: 'Remove' })
+    .click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `The entry of ${REMOTE} was removed` })
+    .waitFor();
   await rowHeadersBecome([FILES, WEATHER]);
-  expect((await get('/v1/mcp/registry')).body.entries.map((e: { identity: string }) => e.identity)).not.toContain(REMOTE);
+  expect((await get('/v1/mcp/registry')).body.entries.map((e: { identity: string }) => e.identity)).not.toContain(
+    REMOTE,
+  );
   expect((await get(`/v1/mcp/servers/${serverIds[REMOTE]}`)).body.registry.decision).toBe('unreviewed');
   await noScriptRan(page);
   expect(unexpected(errors)).toEqual([]);
@@ -387,7 +485,14 @@ test('registry: entries with versions or any, notes as text; added, refused in t
 test('registry: one entry edited with the keyboard only', async () => {
   await page.goto(`${app.baseUrl}/app/mcp/registry`);
   await rowHeadersBecome([FILES, WEATHER]);
-  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') || document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
+  const focused = () =>
+    page.evaluate(
+      () =>
+        document.activeElement?.getAttribute('aria-label') ||
+        document.activeElement?.id ||
+        document.activeElement?.textContent?.trim() ||
+        '',
+    );
   for (let i = 0; i < 60 && (await focused()) !== `Edit the entry of ${WEATHER}`; i++) await page.keyboard.press('Tab');
   expect(await focused()).toBe(`Edit the entry of ${WEATHER}`);
   expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none'); // visible focus
@@ -408,7 +513,10 @@ test('registry: one entry edited with the keyboard only', async () => {
   await page.keyboard.press('Tab');
   expect(await focused()).toBe('Update entry');
   await page.keyboard.press('Enter');
-  await page.getByRole('status').filter({ hasText: `${WEATHER} is denied (any versions).` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${WEATHER} is denied (any versions).` })
+    .waitFor();
   const stored = (await get('/v1/mcp/registry')).body.entries.find((e: { identity: string }) => e.identity === WEATHER);
   expect([stored.versions, stored.decision, stored.note]).toEqual([null, 'deny', 'denied: unpinned']);
   expect((await get(`/v1/mcp/servers/${serverIds[WEATHER]}`)).body.registry.decision).toBe('deny');
@@ -431,7 +539,17 @@ test('control level: the owner changes it (a pre event then gets its decision); 
   await checkView(page, 'mcp-registry-level');
   // what block means for a call to an unreviewed server (the evil one): blocked
   const decided = await post('/v1/mcp/usage-events', uploadKey, {
-    events: [{ eventId: 'evil-pre', occurredAt: minute(120), host: { hostname: 'laptop-9' }, client: 'claude-code', server: { serverId: serverIds[EVIL] }, tool: 'read_file', phase: 'pre' }],
+    events: [
+      {
+        eventId: 'evil-pre',
+        occurredAt: minute(120),
+        host: { hostname: 'laptop-9' },
+        client: 'claude-code',
+        server: { serverId: serverIds[EVIL] },
+        tool: 'read_file',
+        phase: 'pre',
+      },
+    ],
   });
   expect([decided.status, decided.body.decisions?.[0]?.decision]).toEqual([200, 'block']);
 
@@ -448,7 +566,11 @@ test('control level: the owner changes it (a pre event then gets its decision); 
     await a.getByRole('form', { name: 'Add or update a registry entry' }).waitFor();
     // and the server refuses the level to an admin, in its words
     const refused = await put('/v1/mcp/control-level', await org.session('admin'), { level: 'observe' });
-    expect([refused.status, refused.body.error?.code, refused.body.error?.message]).toEqual([403, 'insufficient_scope', 'requires role owner']);
+    expect([refused.status, refused.body.error?.code, refused.body.error?.message]).toEqual([
+      403,
+      'insufficient_scope',
+      'requires role owner',
+    ]);
     expect((await get('/v1/mcp/control-level')).body.level).toBe('block');
     await checkView(a, 'mcp-registry-admin');
     expect(unexpected(aErrors)).toEqual([]);
@@ -456,7 +578,10 @@ test('control level: the owner changes it (a pre event then gets its decision); 
     await admin.close();
   }
   // back to observe, by the owner
-  await page.getByRole('form', { name: 'Change the control level' }).getByRole('radio', { name: /^Observe/ }).check();
+  await page
+    .getByRole('form', { name: 'Change the control level' })
+    .getByRole('radio', { name: /^Observe/ })
+    .check();
   await page.getByRole('button', { name: 'Change level' }).click();
   await page.getByRole('region', { name: 'Control level' }).getByText('Now: Observe.').waitFor();
   expect(unexpected(errors)).toEqual([]);
@@ -497,7 +622,11 @@ test('usage log: newest first, Load more, and its server, host, tool, since and 
     expect(r).toContain('allow');
   }
   // newest first by reception (the API's order): one upload's events come in any order among themselves
-  expect((await page.locator('table.grid tbody th time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime')))).sort()).toEqual([minute(100), minute(101), minute(102)]);
+  expect(
+    (
+      await page.locator('table.grid tbody th time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime')))
+    ).sort(),
+  ).toEqual([minute(100), minute(101), minute(102)]);
   await page.reload();
   await rowCountBecomes(3);
   expect(await page.getByLabel('Tool').inputValue()).toBe('forecast');
@@ -518,7 +647,11 @@ test('usage log: newest first, Load more, and its server, host, tool, since and 
   await rowCountBecomes(5);
   await page.reload();
   await rowCountBecomes(5);
-  expect((await page.locator('table.grid tbody th time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime')))).sort()).toEqual([10, 11, 12, 13, 14].map(minute));
+  expect(
+    (
+      await page.locator('table.grid tbody th time').evaluateAll((ts) => ts.map((t) => t.getAttribute('datetime')))
+    ).sort(),
+  ).toEqual([10, 11, 12, 13, 14].map(minute));
   expect(await page.getByLabel('Server').inputValue()).toBe(serverIds[FILES]);
   // a time the server refuses: its words
   await page.getByLabel('Since (UTC, ISO 8601)').fill('yesterday');
@@ -545,7 +678,9 @@ test('every new page: axe clean, every control labelled, Tab reaches the main ar
   // the evil server's page: its payload name in the title and the table, as text
   await page.goto(`${app.baseUrl}/app/mcp/servers/${serverIds[EVIL]}`);
   await page.getByRole('heading', { name: `MCP server ${EVIL_NAME}` }).waitFor();
-  expect(await page.getByRole('table', { name: 'Where this server is configured' }).textContent()).toContain('laptop-9 (reported)');
+  expect(await page.getByRole('table', { name: 'Where this server is configured' }).textContent()).toContain(
+    'laptop-9 (reported)',
+  );
   await noScriptRan(page);
 });
 
@@ -557,8 +692,10 @@ test('a member reads every MCP page without a control that changes anything', as
     await m.goto(`${app.baseUrl}/app/mcp/servers`);
     await rowHeadersBecome([EVIL, REMOTE, FILES, WEATHER], m);
     const mainNav = m.getByRole('navigation', { name: 'Main' });
-    for (const label of ['MCP servers', 'MCP registry', 'MCP usage']) expect(await mainNav.getByRole('link', { name: label, exact: true }).count()).toBe(1);
-    for (const label of ['API keys', 'Invitations', 'Audit trail']) expect(await mainNav.getByRole('link', { name: label, exact: true }).count()).toBe(0);
+    for (const label of ['MCP servers', 'MCP registry', 'MCP usage'])
+      expect(await mainNav.getByRole('link', { name: label, exact: true }).count()).toBe(1);
+    for (const label of ['API keys', 'Invitations', 'Audit trail'])
+      expect(await mainNav.getByRole('link', { name: label, exact: true }).count()).toBe(0);
     await checkView(m, 'mcp-servers-member');
 
     await m.getByRole('link', { name: FILES, exact: true }).click();
@@ -575,7 +712,9 @@ test('a member reads every MCP page without a control that changes anything', as
     await m.getByText('Admins and owners change the entries.').waitFor();
     await checkView(m, 'mcp-registry-member');
     // the server refuses the member too
-    const refused = await put('/v1/mcp/registry/entries', await org.session('member'), { entries: [{ identity: EVIL, decision: 'allow' }] });
+    const refused = await put('/v1/mcp/registry/entries', await org.session('member'), {
+      entries: [{ identity: EVIL, decision: 'allow' }],
+    });
     expect(refused.status).toBe(403);
 
     await m.goto(`${app.baseUrl}/app/mcp/usage`);

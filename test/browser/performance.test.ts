@@ -38,7 +38,9 @@ test('10,000 findings: the first screen comes from the first page, the list is v
   });
   await page.goto(`${app.baseUrl}/app/scans/${scanId}?group=none`);
   const mark = await firstScreen(page);
-  process.stderr.write(`findings:first-screen at ${mark.at.toFixed(0)} ms after navigation (a figure, not asserted; see npm run bench)\n`);
+  process.stderr.write(
+    `findings:first-screen at ${mark.at.toFixed(0)} ms after navigation (a figure, not asserted; see npm run bench)\n`,
+  );
   expect(mark.detail.pages).toBe(1);
   expect(mark.detail.findings).toBeLessThanOrEqual(200);
   expect(mark.detail.rows).toBeGreaterThan(0);
@@ -53,7 +55,9 @@ test('10,000 findings: the first screen comes from the first page, the list is v
 
   // scrolling to the end of what is loaded fetches the next page, and the DOM stays a window
   await page.locator('.vlist').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-  await page.waitForFunction(() => Number(document.querySelector('[role=listitem]:last-child')?.getAttribute('aria-posinset')) > 100);
+  await page.waitForFunction(
+    () => Number(document.querySelector('[role=listitem]:last-child')?.getAttribute('aria-posinset')) > 100,
+  );
   expect(findingRequests.length).toBeGreaterThanOrEqual(2);
   expect(await listItems(page).count()).toBeLessThan(100);
   // End goes to the last loaded row by keyboard, still a window

@@ -15,7 +15,9 @@ const MAVEN_ADVISORIES = sharedDataPath('advisories', 'maven');
 
 /** The id the app shows for an advisory: its CVE alias when it has one (the findings' `cve`). */
 function shown(ghsa: string): string {
-  const osv = JSON.parse(fs.readFileSync(path.join(MAVEN_ADVISORIES, `${ghsa}.json`), 'utf8')) as { aliases?: string[] };
+  const osv = JSON.parse(fs.readFileSync(path.join(MAVEN_ADVISORIES, `${ghsa}.json`), 'utf8')) as {
+    aliases?: string[];
+  };
   return osv.aliases?.find((a) => a.startsWith('CVE-')) ?? ghsa;
 }
 
@@ -34,10 +36,36 @@ function monorepo() {
       {
         module: ':checkout',
         context: 'runtimeClasspath',
-        vertices: [['c', ':checkout', 'm', 'sw', 'j'], ['m', ':common', 'g', 'jy'], ['sw', SPRING_WEB], ['j', JACKSON], ['g', GUAVA], ['jy', JACKSON_YAML, 'j', 's'], ['s', SNAKEYAML]],
+        vertices: [
+          ['c', ':checkout', 'm', 'sw', 'j'],
+          ['m', ':common', 'g', 'jy'],
+          ['sw', SPRING_WEB],
+          ['j', JACKSON],
+          ['g', GUAVA],
+          ['jy', JACKSON_YAML, 'j', 's'],
+          ['s', SNAKEYAML],
+        ],
       },
-      { module: ':common', context: 'runtimeClasspath', vertices: [['m', ':common', 'g', 'jy'], ['g', GUAVA], ['jy', JACKSON_YAML, 'j', 's'], ['j', JACKSON], ['s', SNAKEYAML]] },
-      { module: ':indexer', context: 'runtimeClasspath', vertices: [['i', ':indexer', 'n', 'x'], ['n', NETTY], ['x', COMPRESS]] },
+      {
+        module: ':common',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['m', ':common', 'g', 'jy'],
+          ['g', GUAVA],
+          ['jy', JACKSON_YAML, 'j', 's'],
+          ['j', JACKSON],
+          ['s', SNAKEYAML],
+        ],
+      },
+      {
+        module: ':indexer',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['i', ':indexer', 'n', 'x'],
+          ['n', NETTY],
+          ['x', COMPRESS],
+        ],
+      },
     ],
     [
       { path: ':checkout', dependencies: [':common'], teamName: 'payments' },
@@ -47,7 +75,11 @@ function monorepo() {
     {
       project: 'shop',
       manifests: ['checkout/build.gradle', 'common/build.gradle', 'indexer/build.gradle'],
-      suppressions: ['GHSA-4265-ccf5-phj5', 'GHSA-4g9r-vxhx-9pgx'].map((cve) => ({ cve, package: 'org.apache.commons:commons-compress', reason: 'archives are produced by our own build only' })),
+      suppressions: ['GHSA-4265-ccf5-phj5', 'GHSA-4g9r-vxhx-9pgx'].map((cve) => ({
+        cve,
+        package: 'org.apache.commons:commons-compress',
+        reason: 'archives are produced by our own build only',
+      })),
     },
   );
 }
@@ -73,29 +105,45 @@ afterAll(async () => {
   await app?.close();
 });
 
-itWithSharedData('the findings of a monorepo, introduced view: each module with the advisories its own declarations bring', async () => {
-  const errors = watchErrors(page);
-  await page.goto(`${app.baseUrl}/app/scans/${scanId}`);
-  await page.waitForFunction(() => document.querySelector('[data-ready-url]')?.getAttribute('data-ready-url') === location.pathname + location.search);
-  const groups = await page.$$eval('[role=list][aria-label=Findings] [role=listitem].group', (els) => els.map((e) => e.textContent ?? ''));
-  // :checkout declares spring-web and jackson; :common declares guava and (through jackson-dataformat-yaml) snakeyaml;
-  // :indexer's netty; its commons-compress is suppressed (hidden by default)
-  expect(groups.map((g) => g.replace(/\s*\(\d+\)$/, ''))).toEqual(expect.arrayContaining([':checkout · team payments', ':common · team platform', ':indexer · team search']));
-  const text = await page.locator('[role=list][aria-label=Findings]').innerText();
-  for (const id of ['GHSA-rgv9-q543-rqg4', 'GHSA-7g45-4rm6-3mm3', 'GHSA-mjmj-j48q-9wg2', 'GHSA-6mjq-h674-j845']) expect(text).toContain(shown(id));
-  expect(text).not.toContain('commons-compress');
-  await checkView(page, 'readme-findings');
-  expect(errors).toEqual([]);
-});
+itWithSharedData(
+  'the findings of a monorepo, introduced view: each module with the advisories its own declarations bring',
+  async () => {
+    const errors = watchErrors(page);
+    await page.goto(`${app.baseUrl}/app/scans/${scanId}`);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-ready-url]')?.getAttribute('data-ready-url') ===
+        location.pathname + location.search,
+    );
+    const groups = await page.$$eval('[role=list][aria-label=Findings] [role=listitem].group', (els) =>
+      els.map((e) => e.textContent ?? ''),
+    );
+    // :checkout declares spring-web and jackson; :common declares guava and (through jackson-dataformat-yaml) snakeyaml;
+    // :indexer's netty; its commons-compress is suppressed (hidden by default)
+    expect(groups.map((g) => g.replace(/\s*\(\d+\)$/, ''))).toEqual(
+      expect.arrayContaining([':checkout · team payments', ':common · team platform', ':indexer · team search']),
+    );
+    const text = await page.locator('[role=list][aria-label=Findings]').innerText();
+    for (const id of ['GHSA-rgv9-q543-rqg4', 'GHSA-7g45-4rm6-3mm3', 'GHSA-mjmj-j48q-9wg2', 'GHSA-6mjq-h674-j845'])
+      expect(text).toContain(shown(id));
+    expect(text).not.toContain('commons-compress');
+    await checkView(page, 'readme-findings');
+    expect(errors).toEqual([]);
+  },
+);
 
-itWithSharedData('a finding: snakeyaml reached by :checkout through :common and jackson-dataformat-yaml, as text and as a graph', async () => {
-  const snake = shown('GHSA-mjmj-j48q-9wg2');
-  await page.getByRole('link', { name: snake }).first().click();
-  await page.getByRole('heading', { name: `${snake} in org.yaml:snakeyaml` }).waitFor();
-  await page.getByRole('button', { name: /Show/ }).last().click();
-  await page.locator('svg.graph').waitFor();
-  expect(await page.locator('main').innerText()).toContain(`${JACKSON_YAML}`);
-  await checkView(page, 'readme-finding');
-  const shots = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
-  for (const name of ['readme-findings', 'readme-finding']) expect(fs.existsSync(path.join(shots, `${name}.png`))).toBe(true);
-});
+itWithSharedData(
+  'a finding: snakeyaml reached by :checkout through :common and jackson-dataformat-yaml, as text and as a graph',
+  async () => {
+    const snake = shown('GHSA-mjmj-j48q-9wg2');
+    await page.getByRole('link', { name: snake }).first().click();
+    await page.getByRole('heading', { name: `${snake} in org.yaml:snakeyaml` }).waitFor();
+    await page.getByRole('button', { name: /Show/ }).last().click();
+    await page.locator('svg.graph').waitFor();
+    expect(await page.locator('main').innerText()).toContain(`${JACKSON_YAML}`);
+    await checkView(page, 'readme-finding');
+    const shots = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
+    for (const name of ['readme-findings', 'readme-finding'])
+      expect(fs.existsSync(path.join(shots, `${name}.png`))).toBe(true);
+  },
+);

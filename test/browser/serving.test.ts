@@ -50,14 +50,17 @@ test('GET /app redirects to /app/', async () => {
   expectAppHeaders(res);
 });
 
-test.each(['/app/', '/app/projects', '/app/scans/scn_1/findings/fnd_2?attribution=affected', '/app/sign-in'])('%s is the index, not cached', async (p) => {
-  const res = await api.get(p);
-  expect(res.status).toBe(200);
-  expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-  expect(res.headers['cache-control']).toBe('no-cache');
-  expect(res.text).toBe(INDEX);
-  expectAppHeaders(res);
-});
+test.each(['/app/', '/app/projects', '/app/scans/scn_1/findings/fnd_2?attribution=affected', '/app/sign-in'])(
+  '%s is the index, not cached',
+  async (p) => {
+    const res = await api.get(p);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.text).toBe(INDEX);
+    expectAppHeaders(res);
+  },
+);
 
 test('hashed assets: their type, cached for a year, immutable; ETag and 304; HEAD', async () => {
   const js = await api.get('/app/assets/index-abc123.js');
@@ -81,7 +84,9 @@ test('hashed assets: their type, cached for a year, immutable; ETag and 304; HEA
 test('a missing asset is a 404 envelope, with the app headers', async () => {
   const res = await api.get('/app/assets/nope-123.js');
   expect(res.status).toBe(404);
-  expect(res.body).toEqual({ error: { code: 'not_found', message: expect.stringContaining('/app/assets/nope-123.js') } });
+  expect(res.body).toEqual({
+    error: { code: 'not_found', message: expect.stringContaining('/app/assets/nope-123.js') },
+  });
   expectAppHeaders(res);
 });
 
@@ -106,7 +111,8 @@ test('relativeAppPath refuses every way out', () => {
   expect(relativeAppPath('/app/')).toBe('');
   expect(relativeAppPath('/app/assets/a.js')).toBe('assets/a.js');
   expect(relativeAppPath('/app//assets//a.js')).toBe('assets/a.js');
-  for (const p of ['/app/..', '/app/a/../../x', '/app/%2e%2e', '/app/a%5cb', '/app/%zz', '/app/.env']) expect(relativeAppPath(p)).toBeNull();
+  for (const p of ['/app/..', '/app/a/../../x', '/app/%2e%2e', '/app/a%5cb', '/app/%zz', '/app/.env'])
+    expect(relativeAppPath(p)).toBeNull();
 });
 
 test('not built: the index and any view are a 404 envelope naming npm run build', async () => {
@@ -124,7 +130,8 @@ test('not built: the index and any view are a 404 envelope naming npm run build'
 
 test('the real build (npm run build): index.html has no inline script or style, and the first page JS ≤ 100 KB gzipped', () => {
   const dist = path.join(__dirname, '..', '..', 'dist', 'web');
-  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('dist/web is not built: run `npm run build` first (npm test does)');
+  if (!fs.existsSync(path.join(dist, 'index.html')))
+    throw new Error('dist/web is not built: run `npm run build` first (npm test does)');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { inlineCode, firstPageJs, FIRST_PAGE_JS_LIMIT } = require('../../tools/build-web.js');
   expect(inlineCode(fs.readFileSync(path.join(dist, 'index.html'), 'utf8'))).toEqual([]);

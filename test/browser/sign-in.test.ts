@@ -26,7 +26,10 @@ afterAll(async () => {
 
 /** Requests a code for `email` on the sign-in view and returns it as mailed. */
 async function requestCode(p: Page, email: string): Promise<string> {
-  const before = await readMail(app.mailDir, email, { timeoutMs: 1 }).then((m) => m.file, () => undefined);
+  const before = await readMail(app.mailDir, email, { timeoutMs: 1 }).then(
+    (m) => m.file,
+    () => undefined,
+  );
   await p.getByLabel('Email address').fill(email);
   await p.getByRole('button', { name: 'Send me a code' }).click();
   await p.getByLabel('Code from the email').waitFor();
@@ -121,8 +124,16 @@ test('keyboard only: sign in (Tab to the field, type, Enter twice) and sign out,
         await p.keyboard.press('Tab');
         const el = await p.evaluate(() => {
           const a = document.activeElement as HTMLElement | null;
-          const label = (a as HTMLInputElement | null)?.labels?.[0]?.textContent ?? a?.getAttribute('aria-label') ?? a?.textContent ?? '';
-          return { tag: a?.tagName.toLowerCase() ?? '', label: label.trim(), outline: a ? getComputedStyle(a).outlineStyle : 'none' };
+          const label =
+            (a as HTMLInputElement | null)?.labels?.[0]?.textContent ??
+            a?.getAttribute('aria-label') ??
+            a?.textContent ??
+            '';
+          return {
+            tag: a?.tagName.toLowerCase() ?? '',
+            label: label.trim(),
+            outline: a ? getComputedStyle(a).outlineStyle : 'none',
+          };
         });
         if (test(el)) {
           expect(el.outline).not.toBe('none');
@@ -133,12 +144,21 @@ test('keyboard only: sign in (Tab to the field, type, Enter twice) and sign out,
     };
     await tabTo((e) => e.tag === 'input' && e.label === 'Email address', 'the email field');
     await p.keyboard.type(OWNER);
-    const before = await readMail(app.mailDir, OWNER, { timeoutMs: 1 }).then((m) => m.file, () => undefined);
+    const before = await readMail(app.mailDir, OWNER, { timeoutMs: 1 }).then(
+      (m) => m.file,
+      () => undefined,
+    );
     await p.keyboard.press('Enter');
     await p.getByLabel('Code from the email').waitFor();
     const { code } = await readMail(app.mailDir, OWNER, { after: before });
     // the code field takes the focus, or is the next stop
-    if (!(await p.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent?.trim() === 'Code from the email'))) {
+    if (
+      !(await p.evaluate(
+        () =>
+          (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent?.trim() ===
+          'Code from the email',
+      ))
+    ) {
       await tabTo((e) => e.label === 'Code from the email', 'the code field');
     }
     await p.keyboard.type(code!);

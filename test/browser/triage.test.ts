@@ -8,8 +8,29 @@ import { markFailed } from '../../src/storage/scans';
 import { pack, unpack } from '../../src/storage/scan-document';
 import { bearer, newOrg, type Org } from '../helpers/context';
 import { createPagedScan } from '../helpers/paged';
-import { ADV, ALPHA, demoAdvisories, demoSnapshot, MOD_APP, MOD_LIB, MOD_WEB, TEAM_PAY, TEAM_PLATFORM, XSS } from './fixtures';
-import { advisoryDir, checkView, step, sessionContext, startWebApp, uploadAndWait, watchErrors, type WebApp, noScriptRan } from './helpers';
+import {
+  ADV,
+  ALPHA,
+  demoAdvisories,
+  demoSnapshot,
+  MOD_APP,
+  MOD_LIB,
+  MOD_WEB,
+  TEAM_PAY,
+  TEAM_PLATFORM,
+  XSS,
+} from './fixtures';
+import {
+  advisoryDir,
+  checkView,
+  step,
+  sessionContext,
+  startWebApp,
+  uploadAndWait,
+  watchErrors,
+  type WebApp,
+  noScriptRan,
+} from './helpers';
 
 const PROJECT = `shop${XSS.img}`;
 let app: WebApp;
@@ -46,14 +67,17 @@ afterAll(async () => {
 /** The findings rows as text: group headers start with "# ". */
 async function rows(p: Page = page): Promise<string[]> {
   // the list of the URL as it is now, every page of it read (the view marks it so)
-  await p.waitForFunction(() => document.querySelector('[data-ready-url]')?.getAttribute('data-ready-url') === location.pathname + location.search);
+  await p.waitForFunction(
+    () =>
+      document.querySelector('[data-ready-url]')?.getAttribute('data-ready-url') ===
+      location.pathname + location.search,
+  );
   return p.$$eval('[role=list][aria-label=Findings] [role=listitem]', (els) =>
     els
       .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
       .map((e) => (e.classList.contains('group') ? `# ${e.textContent}` : (e.textContent ?? '')).trim()),
   );
 }
-
 
 test('projects → project → findings: the introduced view by default, grouped by declaring module; axe on each view', async () => {
   await page.goto(`${app.baseUrl}/app/`);
@@ -75,7 +99,9 @@ test('projects → project → findings: the introduced view by default, grouped
   expect(r[2]).toContain(`# ${MOD_APP} · team ${TEAM_PAY} (1)`);
   expect(r[3]).toContain(ADV.beta.cve);
   expect(r.join('\n')).not.toContain(ADV.delta.cve);
-  expect(await page.locator('.list-counts').textContent()).toMatch(/critical 1.*medium 1.*suppressed 1.*2 findings listed/);
+  expect(await page.locator('.list-counts').textContent()).toMatch(
+    /critical 1.*medium 1.*suppressed 1.*2 findings listed/,
+  );
   await checkView(page, 'findings-introduced');
   await noScriptRan(page, '#root svg:not(.graph)');
 });
@@ -99,7 +125,13 @@ test('filters and the view toggle live in the URL and survive a reload', async (
   await page.getByLabel('Group by').selectOption('dependency');
   await page.waitForURL(/group=dependency/);
   const url = new URL(page.url());
-  expect(Object.fromEntries(url.searchParams)).toEqual({ attribution: 'affected', severity: 'medium', severityMode: 'exact', suppressed: 'all', group: 'dependency' });
+  expect(Object.fromEntries(url.searchParams)).toEqual({
+    attribution: 'affected',
+    severity: 'medium',
+    severityMode: 'exact',
+    suppressed: 'all',
+    group: 'dependency',
+  });
   const before = await rows();
   expect(before.join('\n')).toContain(ADV.beta.cve);
   expect(before.join('\n')).toContain(ADV.delta.cve); // suppressed, shown with "all"
@@ -185,20 +217,32 @@ test('keyboard only: through the filters into the list, row to row, open a findi
   await p.goto(`${app.baseUrl}/app/scans/${scanId}?attribution=affected&group=none&suppressed=all`);
   await rows(p);
   // Tab to the view radios, then move the view with the arrow keys
-  for (let i = 0; i < 30 && !(await p.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name === 'attribution')); i++) await p.keyboard.press('Tab');
+  for (
+    let i = 0;
+    i < 30 && !(await p.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name === 'attribution'));
+    i++
+  )
+    await p.keyboard.press('Tab');
   expect(await p.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('affected');
   const outline = await p.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
   expect(outline).not.toBe('none'); // visible focus
   await p.keyboard.press('ArrowLeft');
   await p.waitForURL((u) => !u.search.includes('attribution='));
   // on to the first finding link
-  for (let i = 0; i < 30 && !(await p.evaluate(() => !!document.activeElement?.closest('[role=listitem]'))); i++) await p.keyboard.press('Tab');
-  const first = await p.evaluate(() => Number(document.activeElement!.closest('[role=listitem]')!.getAttribute('aria-posinset')));
+  for (let i = 0; i < 30 && !(await p.evaluate(() => !!document.activeElement?.closest('[role=listitem]'))); i++)
+    await p.keyboard.press('Tab');
+  const first = await p.evaluate(() =>
+    Number(document.activeElement!.closest('[role=listitem]')!.getAttribute('aria-posinset')),
+  );
   expect(first).toBe(1);
   await p.keyboard.press('ArrowDown');
-  expect(await p.evaluate(() => Number(document.activeElement!.closest('[role=listitem]')!.getAttribute('aria-posinset')))).toBe(2);
+  expect(
+    await p.evaluate(() => Number(document.activeElement!.closest('[role=listitem]')!.getAttribute('aria-posinset'))),
+  ).toBe(2);
   await p.keyboard.press('Home');
-  expect(await p.evaluate(() => Number(document.activeElement!.closest('[role=listitem]')!.getAttribute('aria-posinset')))).toBe(1);
+  expect(
+    await p.evaluate(() => Number(document.activeElement!.closest('[role=listitem]')!.getAttribute('aria-posinset'))),
+  ).toBe(1);
   const text = await p.evaluate(() => document.activeElement!.textContent);
   await p.keyboard.press('Enter');
   await p.waitForURL(/\/findings\/fnd_/);
@@ -211,7 +255,12 @@ test('keyboard only: through the filters into the list, row to row, open a findi
   let seen = 0;
   for (let i = 0; i < 40 && seen < shows; i++) {
     await p.keyboard.press('Tab');
-    if (await p.evaluate(() => document.activeElement?.tagName === 'BUTTON' && /Show/.test(document.activeElement.textContent ?? ''))) seen += 1;
+    if (
+      await p.evaluate(
+        () => document.activeElement?.tagName === 'BUTTON' && /Show/.test(document.activeElement.textContent ?? ''),
+      )
+    )
+      seen += 1;
   }
   expect(seen).toBe(shows);
   expect(await p.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
@@ -242,14 +291,20 @@ test('a session of another organization sees none of this one', async () => {
   await p.getByRole('alert').waitFor();
   expect(await p.locator('table').count()).toBe(0);
   // and straight at the API with the same cookie
-  const status = await p.evaluate(async (id) => (await fetch(`/v1/scans/${id}/findings`, { headers: { 'X-Svc-App': '1' } })).status, scanId);
+  const status = await p.evaluate(
+    async (id) => (await fetch(`/v1/scans/${id}/findings`, { headers: { 'X-Svc-App': '1' } })).status,
+    scanId,
+  );
   expect(status).toBe(404);
   await octx.close();
 });
 
 test('a project page follows a queued scan live (?wait) until it completes, without a reload', async () => {
   await app.pauseWorker();
-  const res = await app.t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send({ ...demoSnapshot(PROJECT), manifests: ['live.gradle'] });
+  const res = await app.t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(key))
+    .send({ ...demoSnapshot(PROJECT), manifests: ['live.gradle'] });
   expect(res.status).toBe(201);
   const live = res.body.id as string;
   const waits: string[] = [];
@@ -270,7 +325,10 @@ test('a project page follows a queued scan live (?wait) until it completes, with
 
 test("a failed scan shows its failure reason in words, on the project and on the scan's page", async () => {
   await app.pauseWorker();
-  const res = await app.t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send({ ...demoSnapshot(PROJECT), manifests: ['failed.gradle'] });
+  const res = await app.t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(key))
+    .send({ ...demoSnapshot(PROJECT), manifests: ['failed.gradle'] });
   expect(res.status).toBe(201);
   const failed = res.body.id as string;
   // the state processing leaves when the derived paths are over the limit (the worker is paused: nothing else writes)
@@ -286,7 +344,10 @@ test("a failed scan shows its failure reason in words, on the project and on the
 });
 
 test('a scan that ran before any advisory was imported says so, and names the way to import them; a normal scan does not', async () => {
-  const res = await app.t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send({ ...demoSnapshot(PROJECT), manifests: ['no-advisories.gradle'] });
+  const res = await app.t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(key))
+    .send({ ...demoSnapshot(PROJECT), manifests: ['no-advisories.gradle'] });
   expect(res.status).toBe(201);
   const bare = res.body.id as string;
   await app.t.api.get(`/v1/scans/${bare}?wait=30`).set(bearer(key));

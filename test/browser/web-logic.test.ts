@@ -12,10 +12,26 @@ import type { Finding } from '../../web/src/types';
 
 test('filters: defaults stay out of the URL; the app sends the introduced view explicitly; junk falls back', () => {
   const d = filtersFromQuery({});
-  expect(d).toEqual({ attribution: 'introduced', severityMode: 'at_least', suppressed: 'false', group: 'module', module: undefined, team: undefined, severity: undefined });
+  expect(d).toEqual({
+    attribution: 'introduced',
+    severityMode: 'at_least',
+    suppressed: 'false',
+    group: 'module',
+    module: undefined,
+    team: undefined,
+    severity: undefined,
+  });
   expect(Object.values(filtersToQuery(d)).filter(Boolean)).toEqual([]);
   expect(apiQuery(d)).toMatchObject({ attribution: 'introduced', suppressed: 'false', severityMode: undefined });
-  const q = { attribution: 'affected', module: ':a', team: 't', severity: 'high', severityMode: 'exact', suppressed: 'all', group: 'none' };
+  const q = {
+    attribution: 'affected',
+    module: ':a',
+    team: 't',
+    severity: 'high',
+    severityMode: 'exact',
+    suppressed: 'all',
+    group: 'none',
+  };
   expect(filtersToQuery(filtersFromQuery(q))).toEqual(q);
   expect(filtersFromQuery({ attribution: 'x', severity: 'urgent', suppressed: 'maybe', group: '<b>' })).toEqual(d);
   // a severity mode without a severity is dropped
@@ -24,7 +40,16 @@ test('filters: defaults stay out of the URL; the app sends the introduced view e
 
 test('safeNext: only paths of this app, never another origin', () => {
   expect(safeNext('/app/scans/scn_1?x=1')).toBe('/app/scans/scn_1?x=1');
-  for (const bad of [undefined, '', '//evil.example/app/', 'https://evil.example/app/', '/app\\..\\x', '/other', '/app/sign-in?next=/app/']) expect(safeNext(bad)).toBe('/app/');
+  for (const bad of [
+    undefined,
+    '',
+    '//evil.example/app/',
+    'https://evil.example/app/',
+    '/app\\..\\x',
+    '/other',
+    '/app/sign-in?next=/app/',
+  ])
+    expect(safeNext(bad)).toBe('/app/');
 });
 
 const finding = (id: string, origins: [string, string, string][]): Finding => ({
@@ -41,13 +66,22 @@ const finding = (id: string, origins: [string, string, string][]): Finding => ({
   suppressionReason: null,
   summary: '',
   // [consuming module, declaring module, dependency]
-  attributions: origins.map(([module, from, dependency]) => ({ module, context: 'c', relationship: 'transitive', path: [module, dependency], origins: [{ module: from, dependency, path: [from, dependency] }] })),
+  attributions: origins.map(([module, from, dependency]) => ({
+    module,
+    context: 'c',
+    relationship: 'transitive',
+    path: [module, dependency],
+    origins: [{ module: from, dependency, path: [from, dependency] }],
+  })),
 });
 
 test('rows: grouped by declaring module (introduced) or consuming module (affected) or dependency, scoped by module/team', () => {
   const teams: Record<string, string> = { ':app': 'pay', ':lib': 'plat' };
   const teamOf = (m: string) => teams[m] ?? null;
-  const a = finding('a', [[':app', ':lib', 'x@1'], [':lib', ':lib', 'x@1']]);
+  const a = finding('a', [
+    [':app', ':lib', 'x@1'],
+    [':lib', ':lib', 'x@1'],
+  ]);
   const b = finding('b', [[':app', ':app', 'y@1']]);
   const introduced = filtersFromQuery({});
   expect(groupsOf(a, introduced, teamOf)).toEqual([':lib']);
@@ -59,10 +93,17 @@ test('rows: grouped by declaring module (introduced) or consuming module (affect
   expect(groupsOf(paged, introduced, teamOf)).toEqual(['(modules: open the finding)']);
   expect(groupsOf(paged, filtersFromQuery({ module: ':lib' }), teamOf)).toEqual([':lib']);
   const rows = buildRows([a, b], introduced, teamOf);
-  expect(rows.map((r) => (r.kind === 'group' ? `# ${r.label} ${r.count}` : r.finding.id))).toEqual(['# :lib · team plat 1', 'a', '# :app · team pay 1', 'b']);
+  expect(rows.map((r) => (r.kind === 'group' ? `# ${r.label} ${r.count}` : r.finding.id))).toEqual([
+    '# :lib · team plat 1',
+    'a',
+    '# :app · team pay 1',
+    'b',
+  ]);
   expect(buildRows([a, b], filtersFromQuery({ group: 'none' }), teamOf).map((r) => r.key)).toEqual(['a', 'b']);
   // a finding under two groups is listed in both, with distinct row keys
-  const twice = buildRows([a], filtersFromQuery({ attribution: 'affected' }), teamOf).filter((r) => r.kind === 'finding');
+  const twice = buildRows([a], filtersFromQuery({ attribution: 'affected' }), teamOf).filter(
+    (r) => r.kind === 'finding',
+  );
   expect(twice).toHaveLength(2);
   expect(new Set(twice.map((r) => r.key)).size).toBe(2);
 });
@@ -83,7 +124,8 @@ test('roles: the app lists and checks the roles of the server (src/domain/roles.
   expect(webRoles.ROLES).toEqual([...roles.ROLES]);
   expect(webRoles.ASSIGNABLE_ROLES).toEqual([...roles.ASSIGNABLE_ROLES]);
   expect(webRoles.MANAGER_ROLES).toEqual([...roles.MANAGER_ROLES]);
-  for (const r of [...roles.ROLES, null, undefined]) expect([r, webRoles.isManager(r)]).toEqual([r, roles.isManager(r)]);
+  for (const r of [...roles.ROLES, null, undefined])
+    expect([r, webRoles.isManager(r)]).toEqual([r, roles.isManager(r)]);
   // the invitation form: member first; admins and owners only offered to owners
   expect(webRoles.invitableRoles('owner')).toEqual(['member', 'auditor', 'admin', 'owner']);
   expect(webRoles.invitableRoles('admin')).toEqual(['member', 'auditor']);

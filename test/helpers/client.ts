@@ -12,11 +12,16 @@ export interface ClientRun {
 }
 
 export function runClient(args: string[], env: Record<string, string | undefined>, cwd?: string): Promise<ClientRun> {
-  if (!fs.existsSync(CLIENT_BUNDLE)) throw new Error(`${CLIENT_BUNDLE} is not built: run npm run build (npm test does)`);
+  if (!fs.existsSync(CLIENT_BUNDLE))
+    throw new Error(`${CLIENT_BUNDLE} is not built: run npm run build (npm test does)`);
   // A clean environment: the CI variables of the machine running the tests must not leak into the metadata.
   const base = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLIENT_BUNDLE, ...args], { env: { ...base, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLIENT_BUNDLE, ...args], {
+      env: { ...base, ...env },
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

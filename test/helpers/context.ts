@@ -15,7 +15,13 @@ import { cursorCodec, loadCursorSecret } from '../../src/storage/cursors';
 import { connectStore, type Store, type StoreOptions } from '../../src/storage/mongo';
 import { prepareStore } from '../../src/storage/migrations';
 import { FileMailSender } from '../../src/infra/mail';
-import { connectTemporal, scanStarter, scanWaiter, temporalReadiness, type TemporalHandle } from '../../src/temporal/client';
+import {
+  connectTemporal,
+  scanStarter,
+  scanWaiter,
+  temporalReadiness,
+  type TemporalHandle,
+} from '../../src/temporal/client';
 import { mcpScanStarter } from '../../src/temporal/mcp';
 
 export interface TestContext {
@@ -34,7 +40,8 @@ export interface TestContext {
 
 export function requireEnv(name: string): string {
   const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set: the jest global setup starts the infrastructure (unset SCANNER_SKIP_INFRA)`);
+  if (!v)
+    throw new Error(`${name} is not set: the jest global setup starts the infrastructure (unset SCANNER_SKIP_INFRA)`);
   return v;
 }
 
@@ -75,7 +82,9 @@ export async function testContext(
     uploads,
     rateLimiter,
     platform: opts.platform,
-    ...(opts.mailDir ? { signIn: { mail: new FileMailSender(opts.mailDir), codeKey: randomBytes(32), limits: opts.signInLimits } } : {}),
+    ...(opts.mailDir
+      ? { signIn: { mail: new FileMailSender(opts.mailDir), codeKey: randomBytes(32), limits: opts.signInLimits } }
+      : {}),
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((r) => server.once('listening', () => r()));
@@ -105,7 +114,10 @@ export async function testContext(
  * A real API over `store` with no Temporal behind it (workflow starts succeed and do nothing, readiness says no), for
  * tests of the HTTP layer alone: it listens on a free loopback port.
  */
-export async function appWithoutTemporal(store: Store, deps: Pick<AppDeps, 'uploads'> & Partial<AppDeps>): Promise<{ server: http.Server; api: ReturnType<typeof request> }> {
+export async function appWithoutTemporal(
+  store: Store,
+  deps: Pick<AppDeps, 'uploads'> & Partial<AppDeps>,
+): Promise<{ server: http.Server; api: ReturnType<typeof request> }> {
   const app = createApp({
     store,
     cursors: cursorCodec(await loadCursorSecret(store)),
@@ -143,7 +155,16 @@ export async function newOrg(store: Store, name = 'acme'): Promise<Org> {
       return (await createSession(store, m.userId)).token;
     },
     async key(scopes, projects = 'all') {
-      return (await createApiKey(store, { orgId: org._id, name: 'test', scopes, projects, createdBy: member._id, expiresAt: null })).secret;
+      return (
+        await createApiKey(store, {
+          orgId: org._id,
+          name: 'test',
+          scopes,
+          projects,
+          createdBy: member._id,
+          expiresAt: null,
+        })
+      ).secret;
     },
   };
 }
@@ -161,11 +182,18 @@ export interface SentMail {
  * The newest message to `to` in a file mail directory, waiting for it (codes are mailed after the 202), newer than
  * `after` (a file name from an earlier call) when given. Resolves with the message and its file name.
  */
-export async function readMail(dir: string, to: string, o: { after?: string; timeoutMs?: number } = {}): Promise<SentMail & { file: string }> {
+export async function readMail(
+  dir: string,
+  to: string,
+  o: { after?: string; timeoutMs?: number } = {},
+): Promise<SentMail & { file: string }> {
   const fs = await import('node:fs/promises');
   const deadline = Date.now() + (o.timeoutMs ?? 10_000);
   for (;;) {
-    const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && (!o.after || n > o.after)).sort().reverse();
+    const names = (await fs.readdir(dir).catch(() => [] as string[]))
+      .filter((n) => n.endsWith('.json') && (!o.after || n > o.after))
+      .sort()
+      .reverse();
     for (const name of names) {
       const m = JSON.parse(await fs.readFile(`${dir}/${name}`, 'utf8')) as SentMail;
       if (m.to === to) return { ...m, file: name };

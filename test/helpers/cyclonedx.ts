@@ -34,7 +34,10 @@ function validator(uniqueItems: boolean) {
   ajv.addFormat('iri-reference', iriReference);
   ajv.addFormat('idn-email', idnEmail);
   // Ajv 8 has no option to skip a keyword: the large variant reads the schema without its uniqueItems.
-  const read = (f: string) => JSON.parse(fs.readFileSync(path.join(SCHEMAS, f), 'utf8'), (k, x) => (!uniqueItems && k === 'uniqueItems' ? undefined : x));
+  const read = (f: string) =>
+    JSON.parse(fs.readFileSync(path.join(SCHEMAS, f), 'utf8'), (k, x) =>
+      !uniqueItems && k === 'uniqueItems' ? undefined : x,
+    );
   for (const f of ['spdx.schema.json', 'jsf-0.82.schema.json']) ajv.addSchema(read(f));
   v = ajv.compile(read('bom-1.6.schema.json'));
   validators.set(uniqueItems, v);
@@ -58,7 +61,8 @@ export function cyclonedxErrors(doc: any, opts: { large?: boolean } = {}): unkno
   }
   const repeated = (xs: string[]) => xs.length !== new Set(xs).size;
   if (repeated((doc.dependencies ?? []).map((d: { ref: string }) => d.ref))) out.push('a dependency ref twice');
-  for (const d of doc.dependencies ?? []) if (d.dependsOn && repeated(d.dependsOn)) out.push(`${d.ref}: dependsOn repeats`);
+  for (const d of doc.dependencies ?? [])
+    if (d.dependsOn && repeated(d.dependsOn)) out.push(`${d.ref}: dependsOn repeats`);
   return out;
 }
 

@@ -23,16 +23,24 @@ const log = {
 
 export default async function globalSetup(): Promise<void> {
   // Webhook secrets sealed by tests use a key of this run, never a developer's DATA_DIR/secrets.key.
-  process.env.SECRETS_KEY_FILE = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-test-secrets-')), 'secrets.key');
+  process.env.SECRETS_KEY_FILE = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-test-secrets-')),
+    'secrets.key',
+  );
   delete process.env.SECRETS_KEY;
   // The tests that read third-party data skip themselves without it (test/helpers/shared-data.ts), one line each.
-  if (!hasSharedData()) process.stderr.write(`shared data absent at ${sharedDataDir()}: tests that read it are skipped\n`);
+  if (!hasSharedData())
+    process.stderr.write(`shared data absent at ${sharedDataDir()}: tests that read it are skipped\n`);
   if (process.env.SCANNER_SKIP_INFRA === '1') return;
   // mkdtemp makes 0700; startLocalInfra narrows or widens it to what DATA_DIR gets (0711 as root, for PostgreSQL's
   // user to pass through; see src/infra/private.ts).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-test-'));
   // Only what the tests' own configuration says counts: a developer's MONGODB_URI must not receive test data.
-  const env = { ...process.env, MONGODB_URI: process.env.SCANNER_TEST_MONGODB_URI, TEMPORAL_ADDRESS: process.env.SCANNER_TEST_TEMPORAL_ADDRESS };
+  const env = {
+    ...process.env,
+    MONGODB_URI: process.env.SCANNER_TEST_MONGODB_URI,
+    TEMPORAL_ADDRESS: process.env.SCANNER_TEST_TEMPORAL_ADDRESS,
+  };
   const infra = await startLocalInfra({ dataDir, log, env, durable: false });
   holder.__SCANNER_INFRA__ = { infra, dataDir };
   // With its credentials: the test workers inherit it by environment.

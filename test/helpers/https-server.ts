@@ -16,11 +16,35 @@ export interface TestHttpsServer {
   close(): Promise<void>;
 }
 
-export async function startHttpsServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<TestHttpsServer> {
+export async function startHttpsServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<TestHttpsServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'https-test-'));
   const keyFile = path.join(dir, 'key.pem');
   const caFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', caFile, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      caFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'pipe' },
+  );
   const ca = fs.readFileSync(caFile, 'utf8');
   const server = https.createServer({ key: fs.readFileSync(keyFile), cert: ca }, handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

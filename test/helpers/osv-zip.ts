@@ -32,4 +32,10 @@ open(file, 'wb').write(data)
 }
 
 /** A minimal OSV advisory of an npm package; `pad` characters of details make it bigger. */
-export const osvText = (id: string, pad = 0) => JSON.stringify({ id, modified: '2024-01-01T00:00:00Z', details: 'x'.repeat(pad), affected: [{ package: { ecosystem: 'npm', name: 'x' } }] });
+export const osvText = (id: string, pad = 0) =>
+  JSON.stringify({
+    id,
+    modified: '2024-01-01T00:00:00Z',
+    details: 'x'.repeat(pad),
+    affected: [{ package: { ecosystem: 'npm', name: 'x' } }],
+  });

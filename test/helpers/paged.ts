@@ -12,7 +12,12 @@ import { putSnapshot } from '../../src/storage/snapshots';
 import { startScanWorkflow, type TemporalHandle } from '../../src/temporal/client';
 
 /** Stores a v2 snapshot as a paged scan of the organization (queued); starts its workflow when `temporal` is given. */
-export async function createPagedScan(store: Store, orgId: string, snapshot: Snapshot, temporal?: TemporalHandle): Promise<ScanDoc> {
+export async function createPagedScan(
+  store: Store,
+  orgId: string,
+  snapshot: Snapshot,
+  temporal?: TemporalHandle,
+): Promise<ScanDoc> {
   const body = Buffer.from(JSON.stringify(snapshot));
   const project = await createProject(store, orgId, snapshot.project);
   const scanId = newId('scn');

@@ -11,8 +11,15 @@ function inRanges(version: string, ranges: Array<{ events: Events }>): boolean {
     let lo: string | undefined;
     for (const ev of r.events) {
       if (ev.introduced !== undefined) lo = ev.introduced === '0' ? '0.0.0-0' : ev.introduced;
-      else if (lo !== undefined && ev.fixed !== undefined && semver.gte(version, lo) && semver.lt(version, ev.fixed)) return true;
-      else if (lo !== undefined && ev.last_affected !== undefined && semver.gte(version, lo) && semver.lte(version, ev.last_affected)) return true;
+      else if (lo !== undefined && ev.fixed !== undefined && semver.gte(version, lo) && semver.lt(version, ev.fixed))
+        return true;
+      else if (
+        lo !== undefined &&
+        ev.last_affected !== undefined &&
+        semver.gte(version, lo) &&
+        semver.lte(version, ev.last_affected)
+      )
+        return true;
       if (ev.fixed !== undefined || ev.last_affected !== undefined) lo = undefined;
     }
     return lo !== undefined && semver.gte(version, lo);
@@ -34,7 +41,8 @@ export function predictNpmFindings(installed: Iterable<string>, advisoryDir: str
       const name = a.package.name.toLowerCase();
       for (const version of byName.get(name) ?? []) {
         if (!semver.valid(version)) continue;
-        if (inRanges(version, a.ranges ?? []) || (a.versions ?? []).includes(version)) out.add(`${adv.id}|${name}|${version}`);
+        if (inRanges(version, a.ranges ?? []) || (a.versions ?? []).includes(version))
+          out.add(`${adv.id}|${name}|${version}`);
       }
     }
   }
@@ -44,7 +52,13 @@ export function predictNpmFindings(installed: Iterable<string>, advisoryDir: str
 /** The same for PyPI advisories (PEP 440 order, PEP 503 names): `advisoryId|name|version`. */
 export function predictPypiFindings(installed: Iterable<string>, advisoryDir: string): string[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const pep440 = require('@renovatebot/pep440') as { valid(v: string): string | null; gte(a: string, b: string): boolean; lt(a: string, b: string): boolean; lte(a: string, b: string): boolean; eq(a: string, b: string): boolean };
+  const pep440 = require('@renovatebot/pep440') as {
+    valid(v: string): string | null;
+    gte(a: string, b: string): boolean;
+    lt(a: string, b: string): boolean;
+    lte(a: string, b: string): boolean;
+    eq(a: string, b: string): boolean;
+  };
   const norm = (n: string) => n.toLowerCase().replace(/[-_.]+/g, '-');
   const byName = new Map<string, string[]>();
   for (const id of installed) {
@@ -67,8 +81,20 @@ export function predictPypiFindings(installed: Iterable<string>, advisoryDir: st
             let lo: string | undefined;
             for (const ev of r.events) {
               if (ev.introduced !== undefined) lo = ev.introduced;
-              else if (lo !== undefined && ev.fixed !== undefined && (lo === '0' || pep440.gte(version, lo)) && pep440.lt(version, ev.fixed)) return true;
-              else if (lo !== undefined && ev.last_affected !== undefined && (lo === '0' || pep440.gte(version, lo)) && pep440.lte(version, ev.last_affected)) return true;
+              else if (
+                lo !== undefined &&
+                ev.fixed !== undefined &&
+                (lo === '0' || pep440.gte(version, lo)) &&
+                pep440.lt(version, ev.fixed)
+              )
+                return true;
+              else if (
+                lo !== undefined &&
+                ev.last_affected !== undefined &&
+                (lo === '0' || pep440.gte(version, lo)) &&
+                pep440.lte(version, ev.last_affected)
+              )
+                return true;
               if (ev.fixed !== undefined || ev.last_affected !== undefined) lo = undefined;
             }
             return lo !== undefined && (lo === '0' || pep440.gte(version, lo));

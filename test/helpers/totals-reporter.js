@@ -20,7 +20,9 @@ class TotalsReporter {
       // A suite that cannot even load (syntax error, failing beforeAll import) has no failed *tests*: count it as a
       // failure so the line never reads "0 failed" for a broken run.
       if (suite.testExecError && suite.numFailingTests === 0) {
-        const why = String(suite.testExecError.message || '').split('\n')[0].slice(0, 200);
+        const why = String(suite.testExecError.message || '')
+          .split('\n')[0]
+          .slice(0, 200);
         failures.push(`failed suite: ${file}: ${why}`);
       }
       for (const test of suite.testResults) {
@@ -28,7 +30,10 @@ class TotalsReporter {
       }
     }
     const broken = failures.filter((l) => l.startsWith('failed suite')).length;
-    this.lines = [...failures.slice(0, 50), `${results.numPassedTests} passed, ${results.numFailedTests + broken} failed`];
+    this.lines = [
+      ...failures.slice(0, 50),
+      `${results.numPassedTests} passed, ${results.numFailedTests + broken} failed`,
+    ];
   }
 }
 

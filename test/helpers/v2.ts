@@ -46,16 +46,32 @@ export function v2Snapshot(roots: RootSpec[], modules?: SnapshotModule[], extra:
       resolution: {
         root: rootVertex[0],
         vertices: r.vertices.map(([id, label, ...deps]) =>
-          label.startsWith(':') ? { id, module: label, node: null, dependencies: deps } : { id, module: null, node: label, dependencies: deps },
+          label.startsWith(':')
+            ? { id, module: label, node: null, dependencies: deps }
+            : { id, module: null, node: label, dependencies: deps },
         ),
       },
     };
   });
   const nodes = [...nodeDeps.keys()].sort().map((id) => {
     const at = id.lastIndexOf('@');
-    return { id, name: id.slice(0, at), version: id.slice(at + 1), relationship: direct.has(id) ? ('direct' as const) : ('transitive' as const), dependencies: [...nodeDeps.get(id)!].sort() };
+    return {
+      id,
+      name: id.slice(0, at),
+      version: id.slice(at + 1),
+      relationship: direct.has(id) ? ('direct' as const) : ('transitive' as const),
+      dependencies: [...nodeDeps.get(id)!].sort(),
+    };
   });
   for (const r of roots) moduleSet.add(r.module);
   const mods = modules ?? [...moduleSet].sort().map((path) => ({ path, dependencies: [] }));
-  return { schemaVersion: 2, project: 'p', ecosystem: 'gradle', modules: mods, roots: outRoots, nodes, ...extra } as Snapshot;
+  return {
+    schemaVersion: 2,
+    project: 'p',
+    ecosystem: 'gradle',
+    modules: mods,
+    roots: outRoots,
+    nodes,
+    ...extra,
+  } as Snapshot;
 }

@@ -10,7 +10,10 @@ export interface TestWorker {
   stop(): Promise<void>;
 }
 
-export async function startTestWorker(t: TestContext, opts: Partial<Omit<WorkerOptions, 'store' | 'logger'>> & { logger?: Logger } = {}): Promise<TestWorker> {
+export async function startTestWorker(
+  t: TestContext,
+  opts: Partial<Omit<WorkerOptions, 'store' | 'logger'>> & { logger?: Logger } = {},
+): Promise<TestWorker> {
   const { worker, shards } = await createScanWorker({
     store: t.store,
     temporalAddress: requireEnv('TEMPORAL_ADDRESS'),

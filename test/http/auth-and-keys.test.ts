@@ -42,7 +42,13 @@ describe('authentication', () => {
     const ready = await t.api.get('/readyz');
     expect(ready.status).toBe(503);
     // Names and booleans only: the details (driver messages, addresses) go to the log.
-    expect(ready.body).toEqual({ status: 'not_ready', checks: [{ name: 'mongodb', ok: true }, { name: 'temporal', ok: false }] });
+    expect(ready.body).toEqual({
+      status: 'not_ready',
+      checks: [
+        { name: 'mongodb', ok: true },
+        { name: 'temporal', ok: false },
+      ],
+    });
   });
 
   test('unknown route → 404 not_found envelope', async () => {
@@ -62,7 +68,11 @@ describe('scopes and roles', () => {
   test('auditor session may read but not upload (message names sca:upload)', async () => {
     const auditor = await org.session('auditor');
     expect((await t.api.get('/v1/scans').set(bearer(auditor))).status).toBe(200);
-    const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(auditor)).set('Content-Type', 'application/json').send('{}');
+    const res = await t.api
+      .post('/v1/scans/dependency-snapshots')
+      .set(bearer(auditor))
+      .set('Content-Type', 'application/json')
+      .send('{}');
     envelope(res, 403, 'insufficient_scope');
     expect(res.body.error.message).toContain('sca:upload');
   });
@@ -91,14 +101,28 @@ describe('scopes and roles', () => {
 describe('API key lifecycle', () => {
   test('create → list (newest first, no secret) → revoke → 401 from that moment', async () => {
     const admin = await org.session('admin');
-    const created = await t.api.post('/v1/api-keys').set(bearer(admin)).send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
+    const created = await t.api
+      .post('/v1/api-keys')
+      .set(bearer(admin))
+      .send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
     expect(created.status).toBe(201);
     const { apiKey, secret } = created.body;
     expect(secret).toMatch(/^svc_key_[0-9A-Za-z]{40}$/);
-    expect(apiKey).toMatchObject({ id: expect.stringMatching(/^key_/), name: 'ci', prefix: secret.slice(0, 12), scopes: ['scans:read'], projects: 'all', status: 'active', revokedAt: null });
+    expect(apiKey).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      name: 'ci',
+      prefix: secret.slice(0, 12),
+      scopes: ['scans:read'],
+      projects: 'all',
+      status: 'active',
+      revokedAt: null,
+    });
     expect((await t.api.get('/v1/scans').set(bearer(secret))).status).toBe(200);
 
-    const second = await t.api.post('/v1/api-keys').set(bearer(admin)).send({ name: 'ci2', scopes: ['scans:read'], projects: 'all' });
+    const second = await t.api
+      .post('/v1/api-keys')
+      .set(bearer(admin))
+      .send({ name: 'ci2', scopes: ['scans:read'], projects: 'all' });
     const list = await t.api.get('/v1/api-keys').set(bearer(admin));
     expect(list.status).toBe(200);
     const ids = list.body.apiKeys.map((k: { id: string }) => k.id);
@@ -119,7 +143,10 @@ describe('API key lifecycle', () => {
     [{ name: 'x', scopes: ['admin:all'], projects: 'all' }, 'invalid_scope'],
     [{ name: 'x', scopes: ['scans:read'], projects: ['prj_unknown'] }, 'unknown_project'],
     // A project-restricted key cannot hold org-wide scopes
-    ...['hosts:read', 'gateways:read', 'mcp:upload', 'mcp:read'].map((scope) => [{ name: 'x', scopes: ['scans:read', scope], projects: ['prj_unknown'] }, 'invalid_scope'] as [object, string]),
+    ...['hosts:read', 'gateways:read', 'mcp:upload', 'mcp:read'].map(
+      (scope) =>
+        [{ name: 'x', scopes: ['scans:read', scope], projects: ['prj_unknown'] }, 'invalid_scope'] as [object, string],
+    ),
     [{ name: 'x', scopes: ['scans:read'], projects: 'all', expiresAt: 'yesterday' }, 'invalid_parameter'],
   ])('bad create body %j → 422 %s', async (body, code) => {
     envelope(await t.api.post('/v1/api-keys').set(bearer(org.ownerToken)).send(body), 422, code);
@@ -127,14 +154,28 @@ describe('API key lifecycle', () => {
 
   test('an expired key is 401', async () => {
     const { createApiKey } = await import('../../src/storage/api-keys');
-    const { secret } = await createApiKey(t.store, { orgId: org.orgId, name: 'old', scopes: ['scans:read'], projects: 'all', createdBy: null, expiresAt: new Date(Date.now() - 1000) });
+    const { secret } = await createApiKey(t.store, {
+      orgId: org.orgId,
+      name: 'old',
+      scopes: ['scans:read'],
+      projects: 'all',
+      createdBy: null,
+      expiresAt: new Date(Date.now() - 1000),
+    });
     envelope(await t.api.get('/v1/scans').set(bearer(secret)), 401, 'invalid_token');
   });
 
   test('another organization cannot see or revoke our keys (404)', async () => {
     const other = await newOrg(t.store, 'other');
-    const created = await t.api.post('/v1/api-keys').set(bearer(org.ownerToken)).send({ name: 'mine', scopes: ['scans:read'], projects: 'all' });
-    envelope(await t.api.delete(`/v1/api-keys/${created.body.apiKey.id}`).set(bearer(other.ownerToken)), 404, 'not_found');
+    const created = await t.api
+      .post('/v1/api-keys')
+      .set(bearer(org.ownerToken))
+      .send({ name: 'mine', scopes: ['scans:read'], projects: 'all' });
+    envelope(
+      await t.api.delete(`/v1/api-keys/${created.body.apiKey.id}`).set(bearer(other.ownerToken)),
+      404,
+      'not_found',
+    );
   });
 });
 

@@ -42,9 +42,15 @@ beforeAll(async () => {
     modified: '2024-01-01T00:00:00Z',
     published: '2024-01-01T00:00:00Z',
     summary: `${name} is vulnerable`,
-    affected: [{ package: { ecosystem, name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed }] }] }],
+    affected: [
+      { package: { ecosystem, name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed }] }] },
+    ],
   });
-  for (const a of [osv('GHSA-inv1-0000-0001', 'npm', 'left-pad', '9.0.0'), osv('GHSA-inv1-0000-0002', 'PyPI', 'foo-bar', '9.0'), osv('GHSA-inv1-0000-0003', 'npm', 'Zeta', '9.0.0')]) {
+  for (const a of [
+    osv('GHSA-inv1-0000-0001', 'npm', 'left-pad', '9.0.0'),
+    osv('GHSA-inv1-0000-0002', 'PyPI', 'foo-bar', '9.0'),
+    osv('GHSA-inv1-0000-0003', 'npm', 'Zeta', '9.0.0'),
+  ]) {
     fs.writeFileSync(path.join(dir, `${a.id}.json`), JSON.stringify(a));
   }
   expect((await importAdvisories(t.store, [dir])).rejected).toEqual([]);
@@ -89,19 +95,28 @@ async function processScan(id: string): Promise<void> {
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(openApiDocument() as object, 'openapi.json');
-const documented = (status: number) => ajv.compile({ $ref: `openapi.json#/paths/~1v1~1dependencies/get/responses/${status}/content/application~1json/schema` });
+const documented = (status: number) =>
+  ajv.compile({
+    $ref: `openapi.json#/paths/~1v1~1dependencies/get/responses/${status}/content/application~1json/schema`,
+  });
 const schemas = new Map([200, 401, 403, 422].map((s) => [s, documented(s)]));
 
 async function deps(query: string, token = key) {
   const res = await t.api.get(`/v1/dependencies?${query}`).set(bearer(token));
   const validate = schemas.get(res.status);
   if (!validate) throw new Error(`undocumented status ${res.status}: ${JSON.stringify(res.body)}`);
-  if (!validate(res.body)) throw new Error(`${res.status} does not match the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(res.body)}`);
+  if (!validate(res.body))
+    throw new Error(
+      `${res.status} does not match the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(res.body)}`,
+    );
   return res;
 }
 
 /** Every page of a listing, following nextCursor. */
-async function allPages(query: string, token = key): Promise<{ items: Record<string, any>[]; pages: Record<string, any>[] }> {
+async function allPages(
+  query: string,
+  token = key,
+): Promise<{ items: Record<string, any>[]; pages: Record<string, any>[] }> {
   const items: Record<string, any>[] = [];
   const pages: Record<string, any>[] = [];
   let cursor: string | null = null;
@@ -127,16 +142,42 @@ const npmSnapshot = (project: string, extra: object = {}) => ({
   ecosystem: 'javascript',
   manifests: ['package.json'],
   roots: [
-    { module: 'web', manifest: 'web/package.json', context: 'dependencies', dependencies: ['Zeta@1.0.0', 'left-pad@1.3.0'] },
+    {
+      module: 'web',
+      manifest: 'web/package.json',
+      context: 'dependencies',
+      dependencies: ['Zeta@1.0.0', 'left-pad@1.3.0'],
+    },
     { module: 'api', manifest: 'api/package.json', context: 'dependencies', dependencies: ['alpha@2.0.0'] },
   ],
-  nodes: [node('Zeta@1.0.0', ['left-pad@1.3.0', 'mid@1.0.0'], 'direct'), node('alpha@2.0.0', ['mid@1.0.0'], 'direct'), node('left-pad@1.3.0', [], 'direct'), node('mid@1.0.0', ['deep@0.1.0']), node('deep@0.1.0')],
+  nodes: [
+    node('Zeta@1.0.0', ['left-pad@1.3.0', 'mid@1.0.0'], 'direct'),
+    node('alpha@2.0.0', ['mid@1.0.0'], 'direct'),
+    node('left-pad@1.3.0', [], 'direct'),
+    node('mid@1.0.0', ['deep@0.1.0']),
+    node('deep@0.1.0'),
+  ],
   ...extra,
 });
 
 /** A v2 python project: :svc declares Foo_Bar (PEP 503: foo-bar) and requests, which brings urllib3. */
 const pySnapshot = (project: string) =>
-  v2Snapshot([{ module: ':svc', context: 'main', vertices: [['r', ':svc', 'f', 'q'], ['f', 'Foo_Bar@1.0'], ['q', 'requests@2.31.0', 'u'], ['u', 'urllib3@2.0.0']] }], undefined, { project, ecosystem: 'python', manifests: ['pyproject.toml'] });
+  v2Snapshot(
+    [
+      {
+        module: ':svc',
+        context: 'main',
+        vertices: [
+          ['r', ':svc', 'f', 'q'],
+          ['f', 'Foo_Bar@1.0'],
+          ['q', 'requests@2.31.0', 'u'],
+          ['u', 'urllib3@2.0.0'],
+        ],
+      },
+    ],
+    undefined,
+    { project, ecosystem: 'python', manifests: ['pyproject.toml'] },
+  );
 
 describe('a project with a javascript and a python scan, processed by the worker', () => {
   let projectId: string;
@@ -176,8 +217,16 @@ describe('a project with a javascript and a python scan, processed by the worker
       path: ['api/package.json', 'alpha@2.0.0', 'mid@1.0.0'], // api/… sorts before web/…
       manifest: 'api/package.json',
     });
-    expect(byName.deep).toMatchObject({ direct: false, path: ['api/package.json', 'alpha@2.0.0', 'mid@1.0.0', 'deep@0.1.0'], manifest: 'api/package.json' });
-    expect(byName['left-pad']).toMatchObject({ direct: true, path: ['web/package.json', 'left-pad@1.3.0'], manifest: 'web/package.json' });
+    expect(byName.deep).toMatchObject({
+      direct: false,
+      path: ['api/package.json', 'alpha@2.0.0', 'mid@1.0.0', 'deep@0.1.0'],
+      manifest: 'api/package.json',
+    });
+    expect(byName['left-pad']).toMatchObject({
+      direct: true,
+      path: ['web/package.json', 'left-pad@1.3.0'],
+      manifest: 'web/package.json',
+    });
     expect(byName.urllib3).toEqual({
       id: dependencyId(projectId, 'python', 'urllib3', '2.0.0'),
       project: projectId,
@@ -199,7 +248,10 @@ describe('a project with a javascript and a python scan, processed by the worker
       expect(res.status).toBe(200);
       return { names: res.body.dependencies.map((d: { name: string }) => d.name), scans: res.body.scans };
     };
-    expect(await names('ecosystem=python')).toEqual({ names: ['Foo_Bar', 'requests', 'urllib3'], scans: { python: pyScan } });
+    expect(await names('ecosystem=python')).toEqual({
+      names: ['Foo_Bar', 'requests', 'urllib3'],
+      scans: { python: pyScan },
+    });
     expect(await names('ecosystem=typescript')).toEqual({ names: [], scans: {} });
     expect((await names('name=foo-bar')).names).toEqual(['Foo_Bar']); // PEP 503
     expect((await names('name=FOO.bar')).names).toEqual(['Foo_Bar']);
@@ -231,30 +283,51 @@ describe('a project with a javascript and a python scan, processed by the worker
     await completed(elsewhere);
     expect((await deps(`project=inventory-other&limit=2&cursor=${cursor}`)).body.error.code).toBe('invalid_cursor');
     const tampered = first.body.nextCursor.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A'));
-    expect((await deps(`project=inventory-app&limit=2&cursor=${encodeURIComponent(tampered)}`)).body.error.code).toBe('invalid_cursor');
+    expect((await deps(`project=inventory-app&limit=2&cursor=${encodeURIComponent(tampered)}`)).body.error.code).toBe(
+      'invalid_cursor',
+    );
     // the limit is not part of the listing: another page size goes on from the same place
     expect((await deps(`project=inventory-app&limit=200&cursor=${cursor}`)).body.dependencies).toEqual(whole.slice(2));
   });
 
   test('a listing keeps reading the scans of its first page while a newer scan completes; the next listing reads the newer one', async () => {
     const first = await deps('project=inventory-app&limit=3&ecosystem=javascript');
-    const newer = await upload(npmSnapshot('inventory-app', { nodes: [...npmSnapshot('x').nodes, node('extra@1.0.0')], roots: [...npmSnapshot('x').roots, { module: 'tools', manifest: 'tools/package.json', context: 'dependencies', dependencies: ['extra@1.0.0'] }] }));
+    const newer = await upload(
+      npmSnapshot('inventory-app', {
+        nodes: [...npmSnapshot('x').nodes, node('extra@1.0.0')],
+        roots: [
+          ...npmSnapshot('x').roots,
+          { module: 'tools', manifest: 'tools/package.json', context: 'dependencies', dependencies: ['extra@1.0.0'] },
+        ],
+      }),
+    );
     await completed(newer);
-    const rest = await allPages(`project=inventory-app&limit=3&ecosystem=javascript&cursor=${encodeURIComponent(first.body.nextCursor)}`);
-    expect([...first.body.dependencies, ...rest.items].map((d) => d.name)).toEqual(['Zeta', 'alpha', 'deep', 'left-pad', 'mid']);
+    const rest = await allPages(
+      `project=inventory-app&limit=3&ecosystem=javascript&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+    );
+    expect([...first.body.dependencies, ...rest.items].map((d) => d.name)).toEqual([
+      'Zeta',
+      'alpha',
+      'deep',
+      'left-pad',
+      'mid',
+    ]);
     expect(rest.pages.every((p) => p.scans.javascript === jsScan)).toBe(true);
     const now = await deps('project=inventory-app');
     expect(now.body.scans).toEqual({ javascript: newer, python: pyScan });
     expect(now.body.dependencies.map((d: { name: string }) => d.name)).toContain('extra');
     // ids are the same across the two scans
-    const ids = (body: any) => Object.fromEntries(body.dependencies.filter((d: any) => d.ecosystem === 'javascript').map((d: any) => [d.name, d.id]));
+    const ids = (body: any) =>
+      Object.fromEntries(
+        body.dependencies.filter((d: any) => d.ecosystem === 'javascript').map((d: any) => [d.name, d.id]),
+      );
     const before = ids({ dependencies: [...first.body.dependencies, ...rest.items] });
     const after = ids(now.body);
     for (const name of Object.keys(before)) expect(after[name]).toBe(before[name]);
     jsScan = newer;
   });
 
-  test('findings carry packageRef: the id of their package\'s item, whose path is the finding\'s path', async () => {
+  test("findings carry packageRef: the id of their package's item, whose path is the finding's path", async () => {
     const inventory = (await deps('project=inventory-app&limit=200')).body.dependencies as Record<string, any>[];
     const byId = new Map(inventory.map((d) => [d.id, d]));
     let seen = 0;
@@ -277,9 +350,18 @@ describe('a project with a javascript and a python scan, processed by the worker
 
 describe('the latest completed scan of an ecosystem', () => {
   test('newest startedAt wins: an older scan completing later, a scan still publishing and a failed scan never replace it', async () => {
-    const snap = (dep: string) => npmSnapshot('ordering', { roots: [{ module: 'web', manifest: 'package.json', context: 'dependencies', dependencies: [dep] }], nodes: [node(dep, [], 'direct')] });
+    const snap = (dep: string) =>
+      npmSnapshot('ordering', {
+        roots: [{ module: 'web', manifest: 'package.json', context: 'dependencies', dependencies: [dep] }],
+        nodes: [node(dep, [], 'direct')],
+      });
     // Four scans accepted in this order (startedAt ascending); none of them is started by this API.
-    const [older1, older2, newest, publishing] = [await upload(snap('a@1.0.0'), quiet.api), await upload(snap('b@1.0.0'), quiet.api), await upload(snap('c@1.0.0'), quiet.api), await upload(snap('d@1.0.0'), quiet.api)];
+    const [older1, older2, newest, publishing] = [
+      await upload(snap('a@1.0.0'), quiet.api),
+      await upload(snap('b@1.0.0'), quiet.api),
+      await upload(snap('c@1.0.0'), quiet.api),
+      await upload(snap('d@1.0.0'), quiet.api),
+    ];
     const projectId = (await getScan(t.store, older1))!.projectId;
     const listed = async () => {
       const res = await deps('project=ordering');
@@ -296,7 +378,16 @@ describe('the latest completed scan of an ecosystem', () => {
     expect(await listed()).toEqual({ scans: { javascript: newest }, names: ['c'] });
     // The newest scan's inventory written, its completion not yet landed (publish in progress), then failed.
     const doc = (await getScan(t.store, publishing))!;
-    await writeInventory(t.store, doc, [{ id: dependencyId(projectId, 'javascript', 'd', '1.0.0'), name: 'd', version: '1.0.0', direct: true, path: ['package.json', 'd@1.0.0'], manifest: 'package.json' }]);
+    await writeInventory(t.store, doc, [
+      {
+        id: dependencyId(projectId, 'javascript', 'd', '1.0.0'),
+        name: 'd',
+        version: '1.0.0',
+        direct: true,
+        path: ['package.json', 'd@1.0.0'],
+        manifest: 'package.json',
+      },
+    ]);
     expect(await listed()).toEqual({ scans: { javascript: newest }, names: ['c'] });
     await markFailed(t.store, publishing, 'internal_error', 'publishing failed');
     expect(await listed()).toEqual({ scans: { javascript: newest }, names: ['c'] });
@@ -305,7 +396,9 @@ describe('the latest completed scan of an ecosystem', () => {
     const third = await upload(snap('e@1.0.0'), quiet.api);
     await processScan(third);
     expect(await listed()).toEqual({ scans: { javascript: third }, names: ['e'] });
-    expect((await t.store.c.inventoryHeads.find({ projectId }).toArray()).map((h) => h._id).sort()).toEqual([newest, third].sort());
+    expect((await t.store.c.inventoryHeads.find({ projectId }).toArray()).map((h) => h._id).sort()).toEqual(
+      [newest, third].sort(),
+    );
   });
 
   test('a project with no completed scan (or no scan at all) has an empty inventory', async () => {
@@ -339,14 +432,19 @@ describe('bad requests and reach', () => {
     ];
     for (const [query, code] of cases) {
       const res = await deps(query);
-      expect([query, res.status, res.body.error?.code, typeof res.body.error?.message]).toEqual([query, 422, code, 'string']);
+      expect([query, res.status, res.body.error?.code, typeof res.body.error?.message]).toEqual([
+        query,
+        422,
+        code,
+        'string',
+      ]);
     }
     expect((await deps('')).body.error.message).toMatch(/^project/);
     // limit above 200 is clamped, not refused
     expect((await deps('project=inventory-app&limit=500')).status).toBe(200);
   });
 
-  test('restricted keys reach their projects only; another organization\'s project is unknown, by id and by slug', async () => {
+  test("restricted keys reach their projects only; another organization's project is unknown, by id and by slug", async () => {
     const app = (await deps('project=inventory-app')).body.dependencies[0].project as string;
     const other = (await createProject(t.store, org.orgId, 'unrelated'))._id;
     const reaching = await org.key(['deps:read'], [app]);
@@ -369,7 +467,11 @@ describe('bad requests and reach', () => {
     // a key without deps:read
     const noScope = await org.key(['scans:read']);
     const denied = await deps('project=inventory-app', noScope);
-    expect([denied.status, denied.body.error.code, denied.body.error.message]).toEqual([403, 'insufficient_scope', expect.stringContaining('deps:read')]);
+    expect([denied.status, denied.body.error.code, denied.body.error.message]).toEqual([
+      403,
+      'insufficient_scope',
+      expect.stringContaining('deps:read'),
+    ]);
   });
 });
 
@@ -379,7 +481,9 @@ test('item order is code-point order, also where UTF-16 order differs', async ()
     schemaVersion: 1,
     project: 'unicode',
     ecosystem: 'javascript',
-    roots: [{ module: '.', manifest: 'package.json', context: 'dependencies', dependencies: names.map((n) => `${n}@1.0.0`) }],
+    roots: [
+      { module: '.', manifest: 'package.json', context: 'dependencies', dependencies: names.map((n) => `${n}@1.0.0`) },
+    ],
     nodes: names.map((n) => node(`${n}@1.0.0`, [], 'direct')),
   });
   await completed(id);
@@ -390,7 +494,17 @@ test('item order is code-point order, also where UTF-16 order differs', async ()
 
 test('an inventory stored in several chunks pages through whole, in order, once per package', async () => {
   const nodes = INVENTORY_CHUNK_SIZE + 1500;
-  const id = await upload(syntheticSnapshot({ schemaVersion: 1, nodes, roots: 10, depsPerNode: 3, project: 'chunked', ecosystem: 'javascript' }), quiet.api);
+  const id = await upload(
+    syntheticSnapshot({
+      schemaVersion: 1,
+      nodes,
+      roots: 10,
+      depsPerNode: 3,
+      project: 'chunked',
+      ecosystem: 'javascript',
+    }),
+    quiet.api,
+  );
   await processScan(id);
   expect(await t.store.c.inventoryChunks.countDocuments({ scanId: id })).toBe(2);
   const { items, pages } = await allPages('project=chunked&limit=200');
@@ -398,7 +512,9 @@ test('an inventory stored in several chunks pages through whole, in order, once 
   expect(items).toHaveLength(nodes);
   expect(new Set(items.map((d) => d.id)).size).toBe(nodes);
   const keys = items.map((d) => [d.name, d.version, d.id]);
-  const sorted = [...keys].sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || compareCodePoints(a[2], b[2]));
+  const sorted = [...keys].sort(
+    (a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]) || compareCodePoints(a[2], b[2]),
+  );
   expect(keys).toEqual(sorted);
   expect(items.every((d) => d.path.length >= 2 && d.manifest === d.path[0])).toBe(true);
 }, 120_000);

@@ -49,7 +49,8 @@ function expectDocumented(kind: 'sbom' | 'vex', status: number, body: unknown, m
   const pointer = `/paths/${esc(`/v1/scans/{scanId}/${kind}`)}/get/responses/${status}/content/${esc(media)}/schema`;
   let v = validators.get(pointer);
   if (!v) validators.set(pointer, (v = ajv.compile({ $ref: `openapi.json#${pointer}` })));
-  if (!v(body)) throw new Error(`${kind} ${status}: ${JSON.stringify(v.errors, null, 2)}\n${JSON.stringify(body).slice(0, 2000)}`);
+  if (!v(body))
+    throw new Error(`${kind} ${status}: ${JSON.stringify(v.errors, null, 2)}\n${JSON.stringify(body).slice(0, 2000)}`);
 }
 
 // --------------------------------------------------------------------------------------------- advisories --
@@ -60,7 +61,12 @@ const osv = (id: string, ecosystem: string, name: string, extra: Record<string, 
   modified: '2024-01-01T00:00:00Z',
   published: '2024-01-02T00:00:00Z',
   summary: `${name} is vulnerable`,
-  affected: [{ package: { ecosystem, name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, ...(fixed ? [{ fixed }] : [])] }] }],
+  affected: [
+    {
+      package: { ecosystem, name },
+      ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, ...(fixed ? [{ fixed }] : [])] }],
+    },
+  ],
   ...extra,
 });
 
@@ -69,7 +75,13 @@ beforeAll(async () => {
   t = await testContext();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'exports-adv-'));
   for (const a of [
-    osv('GHSA-cdx1-0000-0001', 'npm', '@acme/util', { aliases: ['CVE-2024-1001'], severity: [{ type: 'CVSS_V3', score: CRITICAL_V31 }] }, '2.1.0'),
+    osv(
+      'GHSA-cdx1-0000-0001',
+      'npm',
+      '@acme/util',
+      { aliases: ['CVE-2024-1001'], severity: [{ type: 'CVSS_V3', score: CRITICAL_V31 }] },
+      '2.1.0',
+    ),
     osv('GHSA-cdx1-0000-0002', 'npm', 'left-pad', { database_specific: { severity: 'MODERATE' } }),
     osv('GHSA-cdx1-0000-0003', 'PyPI', 'foo-bar', {}, '9.0'),
     osv('GHSA-cdx1-0000-0004', 'Maven', 'org.example:lib-a', { severity: [{ type: 'CVSS_V4', score: V4 }] }, '1.1'),
@@ -108,9 +120,16 @@ async function completed(id: string): Promise<Record<string, any>> {
 }
 
 /** An export answered 200: its media type, both schemas, the document. */
-async function exported(kind: 'sbom' | 'vex', scanId: string, token = key): Promise<{ doc: any; text: string; etag: string }> {
+async function exported(
+  kind: 'sbom' | 'vex',
+  scanId: string,
+  token = key,
+): Promise<{ doc: any; text: string; etag: string }> {
   const res = await t.api.get(`/v1/scans/${scanId}/${kind}`).set(bearer(token));
-  expect({ status: res.status, body: res.status === 200 ? undefined : res.body }).toEqual({ status: 200, body: undefined });
+  expect({ status: res.status, body: res.status === 200 ? undefined : res.body }).toEqual({
+    status: 200,
+    body: undefined,
+  });
   expect(res.headers['content-type']).toBe(MEDIA);
   const doc = JSON.parse(res.text);
   expect(cyclonedxErrors(doc)).toEqual([]);
@@ -136,7 +155,11 @@ async function findingsOf(scanId: string): Promise<any[]> {
   const out: any[] = [];
   let cursor: string | null = null;
   do {
-    const res: any = await t.api.get(`/v1/scans/${scanId}/findings?suppressed=all&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set(bearer(key));
+    const res: any = await t.api
+      .get(
+        `/v1/scans/${scanId}/findings?suppressed=all&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      )
+      .set(bearer(key));
     expect(res.status).toBe(200);
     out.push(...res.body.findings);
     cursor = res.body.nextCursor;
@@ -146,7 +169,12 @@ async function findingsOf(scanId: string): Promise<any[]> {
 
 /** The checks every completed scan's pair of documents passes. */
 async function checkPair(scanId: string, project: string, ecosystem: string) {
-  const [sbom, vex, inventory, findings] = await Promise.all([exported('sbom', scanId), exported('vex', scanId), inventoryOf(project), findingsOf(scanId)]);
+  const [sbom, vex, inventory, findings] = await Promise.all([
+    exported('sbom', scanId),
+    exported('vex', scanId),
+    inventoryOf(project),
+    findingsOf(scanId),
+  ]);
   expect(inventory.scans[ecosystem]).toBe(scanId);
   const components = sbom.doc.components.map((c: any) => c['bom-ref']);
   expect([...components].sort()).toEqual([...inventory.ids].sort());
@@ -177,25 +205,67 @@ const npmV1 = (project: string) => ({
   project,
   ecosystem: 'javascript',
   manifests: ['package-lock.json'],
-  roots: [{ module: 'web', manifest: 'web/package.json', context: 'dependencies', dependencies: ['@acme/util@2.0.0', 'left-pad@1.3.0'] }],
+  roots: [
+    {
+      module: 'web',
+      manifest: 'web/package.json',
+      context: 'dependencies',
+      dependencies: ['@acme/util@2.0.0', 'left-pad@1.3.0'],
+    },
+  ],
   nodes: [node('@acme/util@2.0.0', ['left-pad@1.3.0']), node('left-pad@1.3.0'), node('ok@1.0.0')],
-  suppressions: [{ cve: 'GHSA-cdx1-0000-0002', reason: 'left-pad only runs in tests', package: 'left-*', expires: '2999-12-31' }],
+  suppressions: [
+    { cve: 'GHSA-cdx1-0000-0002', reason: 'left-pad only runs in tests', package: 'left-*', expires: '2999-12-31' },
+  ],
 });
 
 /** v2 python: :svc declares Foo_Bar (PEP 503: foo-bar) and requests. */
 const pyV2 = (project: string) =>
-  v2Snapshot([{ module: ':svc', context: 'main', vertices: [['r', ':svc', 'f', 'q'], ['f', 'Foo_Bar@1.0', 'u'], ['q', 'requests@2.31.0', 'u'], ['u', 'urllib3@2.0.0']] }], [{ path: ':svc', dependencies: [], teamName: 'data' }], {
-    project,
-    ecosystem: 'python',
-    manifests: ['pyproject.toml'],
-  });
+  v2Snapshot(
+    [
+      {
+        module: ':svc',
+        context: 'main',
+        vertices: [
+          ['r', ':svc', 'f', 'q'],
+          ['f', 'Foo_Bar@1.0', 'u'],
+          ['q', 'requests@2.31.0', 'u'],
+          ['u', 'urllib3@2.0.0'],
+        ],
+      },
+    ],
+    [{ path: ':svc', dependencies: [], teamName: 'data' }],
+    {
+      project,
+      ecosystem: 'python',
+      manifests: ['pyproject.toml'],
+    },
+  );
 
 /** v2 gradle monorepo: :app depends on :lib; :lib declares lib-a (→ lib-b); :app declares lib-c. */
 const gradleV2 = (project: string): Snapshot =>
   v2Snapshot(
     [
-      { module: ':app', context: 'runtimeClasspath', vertices: [['r', ':app', 'lib', 'c'], ['lib', ':lib', 'a'], ['a', 'org.example:lib-a@1.0', 'b'], ['b', 'org.example:lib-b@1.0'], ['c', 'org.example:lib-c@3.0']] },
-      { module: ':lib', context: 'runtimeClasspath', vertices: [['r', ':lib', 'a'], ['a', 'org.example:lib-a@1.0', 'b'], ['b', 'org.example:lib-b@1.0']] },
+      {
+        module: ':app',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':app', 'lib', 'c'],
+          ['lib', ':lib', 'a'],
+          ['a', 'org.example:lib-a@1.0', 'b'],
+          ['b', 'org.example:lib-b@1.0'],
+          ['c', 'org.example:lib-c@3.0'],
+        ],
+      },
+      {
+        module: ':lib',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':lib', 'a'],
+          ['a', 'org.example:lib-a@1.0', 'b'],
+          ['b', 'org.example:lib-b@1.0'],
+        ],
+      },
     ],
     [
       { path: ':app', dependencies: [':lib'], teamName: 'web' },
@@ -213,11 +283,22 @@ describeWithSharedData('a v1 npm scan', () => {
     projectId = (await completed(scanId)).project;
   });
 
-  test('SBOM and VEX: valid, the inventory\'s ids, every finding resolves; the scoped npm purl', async () => {
+  test("SBOM and VEX: valid, the inventory's ids, every finding resolves; the scoped npm purl", async () => {
     const { sbom, vex, findings } = await checkPair(scanId, 'cdx-v1', 'javascript');
     const util = sbom.doc.components.find((c: any) => c.purl === 'pkg:npm/%40acme/util@2.0.0');
-    expect(util).toEqual({ type: 'library', 'bom-ref': dependencyId(projectId, 'javascript', '@acme/util', '2.0.0'), group: '@acme', name: 'util', version: '2.0.0', purl: 'pkg:npm/%40acme/util@2.0.0' });
-    expect(sbom.doc.metadata.component).toMatchObject({ 'bom-ref': projectId, name: 'cdx-v1', components: [{ name: 'web/package.json', 'bom-ref': moduleRef(projectId, 'javascript', 'web/package.json') }] });
+    expect(util).toEqual({
+      type: 'library',
+      'bom-ref': dependencyId(projectId, 'javascript', '@acme/util', '2.0.0'),
+      group: '@acme',
+      name: 'util',
+      version: '2.0.0',
+      purl: 'pkg:npm/%40acme/util@2.0.0',
+    });
+    expect(sbom.doc.metadata.component).toMatchObject({
+      'bom-ref': projectId,
+      name: 'cdx-v1',
+      components: [{ name: 'web/package.json', 'bom-ref': moduleRef(projectId, 'javascript', 'web/package.json') }],
+    });
     expect(sbom.doc.metadata.timestamp).toBe((await t.api.get(`/v1/scans/${scanId}`).set(bearer(key))).body.startedAt);
     expect(findings.map((f) => f.package).sort()).toEqual(['@acme/util', 'left-pad']);
     // The CVSS vector of the stored GHSA advisory, scored; the finding's own severity first.
@@ -225,20 +306,34 @@ describeWithSharedData('a v1 npm scan', () => {
     expect(utilVuln).toMatchObject({
       id: 'CVE-2024-1001',
       source: { name: 'NVD' },
-      references: [{ id: 'GHSA-cdx1-0000-0001', source: { name: 'GITHUB', url: 'https://github.com/advisories/GHSA-cdx1-0000-0001' } }],
+      references: [
+        {
+          id: 'GHSA-cdx1-0000-0001',
+          source: { name: 'GITHUB', url: 'https://github.com/advisories/GHSA-cdx1-0000-0001' },
+        },
+      ],
       recommendation: 'Upgrade @acme/util to 2.1.0.',
       analysis: { state: 'in_triage', response: ['update'] },
     });
     expect(utilVuln.ratings).toEqual([
       expect.objectContaining({ severity: 'critical', method: 'other' }),
-      { source: { name: 'GITHUB', url: 'https://github.com/advisories/GHSA-cdx1-0000-0001' }, score: 9.8, severity: 'critical', method: 'CVSSv31', vector: CRITICAL_V31 },
+      {
+        source: { name: 'GITHUB', url: 'https://github.com/advisories/GHSA-cdx1-0000-0001' },
+        score: 9.8,
+        severity: 'critical',
+        method: 'CVSSv31',
+        vector: CRITICAL_V31,
+      },
     ]);
   });
 
-  test('a suppressed finding is not_affected, its analysis carrying the suppression\'s reason and expiry', async () => {
+  test("a suppressed finding is not_affected, its analysis carrying the suppression's reason and expiry", async () => {
     const { doc } = await exported('vex', scanId);
     const leftPad = doc.vulnerabilities.find((v: any) => v.id === 'GHSA-cdx1-0000-0002');
-    expect(leftPad.analysis).toEqual({ state: 'not_affected', detail: 'Suppressed by the snapshot\'s suppression: left-pad only runs in tests (expires 2999-12-31)' });
+    expect(leftPad.analysis).toEqual({
+      state: 'not_affected',
+      detail: "Suppressed by the snapshot's suppression: left-pad only runs in tests (expires 2999-12-31)",
+    });
     expect(leftPad.ratings).toEqual([expect.objectContaining({ severity: 'medium', method: 'other' })]); // no vector stored
     expect(leftPad).not.toHaveProperty('recommendation');
   });
@@ -253,7 +348,10 @@ describeWithSharedData('a v1 npm scan', () => {
       const again = await t.api.get(`/v1/scans/${scanId}/${kind}`).set(bearer(key)).set('If-None-Match', a.etag);
       expect(again.status).toBe(304);
       expect(again.text ?? '').toBe('');
-      const other = await t.api.get(`/v1/scans/${scanId}/${kind}`).set(bearer(key)).set('If-None-Match', '"something-else"');
+      const other = await t.api
+        .get(`/v1/scans/${scanId}/${kind}`)
+        .set(bearer(key))
+        .set('If-None-Match', '"something-else"');
       expect(other.status).toBe(200);
     }
     expect((await exported('sbom', scanId)).etag).not.toBe((await exported('vex', scanId)).etag);
@@ -273,55 +371,88 @@ describeWithSharedData('a v2 python scan', () => {
       purl: 'pkg:pypi/foo-bar@1.0',
     });
     expect(findings.map((f) => f.package)).toEqual(['Foo_Bar']);
-    expect(sbom.doc.metadata.component.components).toEqual([{ type: 'application', 'bom-ref': moduleRef(projectId, 'python', ':svc'), name: ':svc', properties: [{ name: 'scanner:team', value: 'data' }] }]);
+    expect(sbom.doc.metadata.component.components).toEqual([
+      {
+        type: 'application',
+        'bom-ref': moduleRef(projectId, 'python', ':svc'),
+        name: ':svc',
+        properties: [{ name: 'scanner:team', value: 'data' }],
+      },
+    ]);
   });
 });
 
-describeWithSharedData('a v2 gradle graph scanned inline and as a paged scan (a real multipart upload, parts regrouped)', () => {
-  let inline: string;
-  let paged: string;
-  let projectId: string;
-  beforeAll(async () => {
-    const s = gradleV2('cdx-gradle');
-    inline = await upload(s);
-    projectId = (await completed(inline)).project;
-    // The parts carry the items in reverse order: the documents must not depend on how an upload groups them.
-    const reversed: Snapshot = { ...s, modules: [...s.modules!].reverse(), roots: [...s.roots].reverse(), nodes: [...s.nodes].reverse() };
-    const { completion } = await uploadClient(t, () => key).all(reversed, splitInto(reversed, 3, prng(7)));
-    expect(completion.status).toBe(201);
-    expect(completion.body.attributionMode).toBe('paged');
-    paged = completion.body.id;
-    await completed(paged);
-    // its snapshot is the upload's parts, merged when read (no single body stored)
-    expect(await t.store.c.snapshots.countDocuments({ _id: paged })).toBe(0);
-  });
+describeWithSharedData(
+  'a v2 gradle graph scanned inline and as a paged scan (a real multipart upload, parts regrouped)',
+  () => {
+    let inline: string;
+    let paged: string;
+    let projectId: string;
+    beforeAll(async () => {
+      const s = gradleV2('cdx-gradle');
+      inline = await upload(s);
+      projectId = (await completed(inline)).project;
+      // The parts carry the items in reverse order: the documents must not depend on how an upload groups them.
+      const reversed: Snapshot = {
+        ...s,
+        modules: [...s.modules!].reverse(),
+        roots: [...s.roots].reverse(),
+        nodes: [...s.nodes].reverse(),
+      };
+      const { completion } = await uploadClient(t, () => key).all(reversed, splitInto(reversed, 3, prng(7)));
+      expect(completion.status).toBe(201);
+      expect(completion.body.attributionMode).toBe('paged');
+      paged = completion.body.id;
+      await completed(paged);
+      // its snapshot is the upload's parts, merged when read (no single body stored)
+      expect(await t.store.c.snapshots.countDocuments({ _id: paged })).toBe(0);
+    });
 
-  test('both: valid, the inventory\'s ids, every finding resolves; Maven purls; a CVSS v4 rating', async () => {
-    const a = await checkPair(paged, 'cdx-gradle', 'gradle'); // the newer scan is the project's inventory
-    const purls = a.sbom.doc.components.map((c: any) => c.purl);
-    expect(purls).toEqual(['pkg:maven/org.example/lib-a@1.0', 'pkg:maven/org.example/lib-b@1.0', 'pkg:maven/org.example/lib-c@3.0']);
-    expect(a.sbom.doc.components[0]).toMatchObject({ group: 'org.example', name: 'lib-a', 'bom-ref': dependencyId(projectId, 'gradle', 'org.example:lib-a', '1.0') });
-    const vuln = a.vex.doc.vulnerabilities[0];
-    expect(vuln.ratings[1]).toMatchObject({ method: 'CVSSv4', vector: V4, severity: 'critical' });
-    // the inline scan's documents pass the same checks against the same inventory ids (the same graph)
-    const [sbom, vex] = await Promise.all([exported('sbom', inline), exported('vex', inline)]);
-    expect(sbom.doc.components).toEqual(a.sbom.doc.components);
-    expect(vex.doc.vulnerabilities.map((v: any) => v.affects)).toEqual(a.vex.doc.vulnerabilities.map((v: any) => v.affects));
-  });
+    test("both: valid, the inventory's ids, every finding resolves; Maven purls; a CVSS v4 rating", async () => {
+      const a = await checkPair(paged, 'cdx-gradle', 'gradle'); // the newer scan is the project's inventory
+      const purls = a.sbom.doc.components.map((c: any) => c.purl);
+      expect(purls).toEqual([
+        'pkg:maven/org.example/lib-a@1.0',
+        'pkg:maven/org.example/lib-b@1.0',
+        'pkg:maven/org.example/lib-c@3.0',
+      ]);
+      expect(a.sbom.doc.components[0]).toMatchObject({
+        group: 'org.example',
+        name: 'lib-a',
+        'bom-ref': dependencyId(projectId, 'gradle', 'org.example:lib-a', '1.0'),
+      });
+      const vuln = a.vex.doc.vulnerabilities[0];
+      expect(vuln.ratings[1]).toMatchObject({ method: 'CVSSv4', vector: V4, severity: 'critical' });
+      // the inline scan's documents pass the same checks against the same inventory ids (the same graph)
+      const [sbom, vex] = await Promise.all([exported('sbom', inline), exported('vex', inline)]);
+      expect(sbom.doc.components).toEqual(a.sbom.doc.components);
+      expect(vex.doc.vulnerabilities.map((v: any) => v.affects)).toEqual(
+        a.vex.doc.vulnerabilities.map((v: any) => v.affects),
+      );
+    });
 
-  test('the same SBOM from the merged parts as from the inline body, but for the scan\'s own serial number, time and id', async () => {
-    const [x, y] = await Promise.all([exported('sbom', inline), exported('sbom', paged)]);
-    expect(y.doc.serialNumber).not.toBe(x.doc.serialNumber);
-    const strip = (d: any) => ({ ...d, serialNumber: undefined, metadata: { ...d.metadata, timestamp: undefined, properties: d.metadata.properties.filter((p: any) => p.name !== 'scanner:scan') } });
-    expect(strip(y.doc)).toEqual(strip(x.doc));
-    const app = moduleRef(projectId, 'gradle', ':app');
-    const lib = moduleRef(projectId, 'gradle', ':lib');
-    const d = new Map<string, string[]>(y.doc.dependencies.map((e: any) => [e.ref, e.dependsOn ?? []]));
-    expect(d.get(projectId)).toEqual([app, lib].sort());
-    expect(d.get(app)).toEqual([lib, dependencyId(projectId, 'gradle', 'org.example:lib-c', '3.0')].sort());
-    expect(d.get(lib)).toEqual([dependencyId(projectId, 'gradle', 'org.example:lib-a', '1.0')]);
-  });
-});
+    test("the same SBOM from the merged parts as from the inline body, but for the scan's own serial number, time and id", async () => {
+      const [x, y] = await Promise.all([exported('sbom', inline), exported('sbom', paged)]);
+      expect(y.doc.serialNumber).not.toBe(x.doc.serialNumber);
+      const strip = (d: any) => ({
+        ...d,
+        serialNumber: undefined,
+        metadata: {
+          ...d.metadata,
+          timestamp: undefined,
+          properties: d.metadata.properties.filter((p: any) => p.name !== 'scanner:scan'),
+        },
+      });
+      expect(strip(y.doc)).toEqual(strip(x.doc));
+      const app = moduleRef(projectId, 'gradle', ':app');
+      const lib = moduleRef(projectId, 'gradle', ':lib');
+      const d = new Map<string, string[]>(y.doc.dependencies.map((e: any) => [e.ref, e.dependsOn ?? []]));
+      expect(d.get(projectId)).toEqual([app, lib].sort());
+      expect(d.get(app)).toEqual([lib, dependencyId(projectId, 'gradle', 'org.example:lib-c', '3.0')].sort());
+      expect(d.get(lib)).toEqual([dependencyId(projectId, 'gradle', 'org.example:lib-a', '1.0')]);
+    });
+  },
+);
 
 describeWithSharedData('scans not completed', () => {
   test('queued, running, failed: the SBOM answers (the snapshot is stored at upload); the VEX is 409 invalid_state', async () => {
@@ -349,13 +480,17 @@ describeWithSharedData('access', () => {
   test('403 without deps:read (SBOM) or findings:read (VEX), naming the scope', async () => {
     const noDeps = await org.key(['scans:read', 'findings:read']);
     const noFindings = await org.key(['scans:read', 'deps:read']);
-    expect((await envelope(`/v1/scans/${scanId}/sbom`, 403, 'insufficient_scope', noDeps)).body.error.message).toContain('deps:read');
-    expect((await envelope(`/v1/scans/${scanId}/vex`, 403, 'insufficient_scope', noFindings)).body.error.message).toContain('findings:read');
+    expect(
+      (await envelope(`/v1/scans/${scanId}/sbom`, 403, 'insufficient_scope', noDeps)).body.error.message,
+    ).toContain('deps:read');
+    expect(
+      (await envelope(`/v1/scans/${scanId}/vex`, 403, 'insufficient_scope', noFindings)).body.error.message,
+    ).toContain('findings:read');
     await exported('sbom', scanId, noFindings);
     await exported('vex', scanId, noDeps);
   });
 
-  test('404 for an unknown scan, a scan of another project for a restricted key, and another organization\'s scan', async () => {
+  test("404 for an unknown scan, a scan of another project for a restricted key, and another organization's scan", async () => {
     await envelope('/v1/scans/scn_00000000000000000000000000/sbom', 404, 'not_found');
     await envelope('/v1/scans/scn_00000000000000000000000000/vex', 404, 'not_found');
     await envelope('/v1/scans/scn_%00/sbom', 404, 'not_found');
@@ -406,11 +541,17 @@ describeWithSharedData('EXPORTS_MAX_IN_FLIGHT', () => {
       else process.env.EXPORTS_MAX_IN_FLIGHT = before;
     });
     try {
-      const first = busyApp.api.get(`/v1/scans/${scanId}/sbom`).set(bearer(key)).then((r) => r);
+      const first = busyApp.api
+        .get(`/v1/scans/${scanId}/sbom`)
+        .set(bearer(key))
+        .then((r) => r);
       await inside;
       for (const kind of ['sbom', 'vex'] as const) {
         const res = await busyApp.api.get(`/v1/scans/${scanId}/${kind}`).set(bearer(key));
-        expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 503, code: 'service_unavailable' });
+        expect({ status: res.status, code: res.body?.error?.code }).toEqual({
+          status: 503,
+          code: 'service_unavailable',
+        });
         expect(res.headers['retry-after']).toBe('5');
         expect(res.headers.etag).toBeUndefined();
         expectDocumented(kind, 503, res.body);

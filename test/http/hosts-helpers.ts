@@ -15,7 +15,10 @@ import { appWithoutTemporal, bearer, newOrg, requireEnv, type Org } from '../hel
 export type Api = ReturnType<typeof request>;
 export type Res = { status: number; body: any; headers: Record<string, string> };
 
-export const noUploads = { prepare: async () => Promise.reject(new Error('no uploads here')), close: async () => undefined };
+export const noUploads = {
+  prepare: async () => Promise.reject(new Error('no uploads here')),
+  close: async () => undefined,
+};
 
 export interface Fleet {
   store: Store;
@@ -30,7 +33,12 @@ export async function fleetContext(fleet: FleetWindows = DEFAULT_WINDOWS): Promi
   await ensureIndexes(store);
   const servers: http.Server[] = [];
   const app = async (o: { fleet?: FleetWindows; logger?: Logger; rateLimiter?: RateLimiter }) => {
-    const a = await appWithoutTemporal(store, { uploads: noUploads, fleet: o.fleet ?? fleet, ...(o.logger ? { logger: o.logger } : {}), ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}) });
+    const a = await appWithoutTemporal(store, {
+      uploads: noUploads,
+      fleet: o.fleet ?? fleet,
+      ...(o.logger ? { logger: o.logger } : {}),
+      ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}),
+    });
     servers.push(a.server);
     return a.api;
   };
@@ -68,7 +76,10 @@ export function documented(method: string, path: string, res: Res): Res {
   }
   const pointer = `openapi.json#/paths/${esc(path)}/${method}/responses/${res.status}/content/application~1json/schema`;
   const validate = validators.get(pointer) ?? validators.set(pointer, ajv.compile({ $ref: pointer })).get(pointer)!;
-  if (!validate(res.body)) throw new Error(`${method} ${path} ${res.status} does not match the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(res.body)}`);
+  if (!validate(res.body))
+    throw new Error(
+      `${method} ${path} ${res.status} does not match the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(res.body)}`,
+    );
   return res;
 }
 
@@ -79,29 +90,79 @@ export function endpoints(f: Fleet) {
   const json = (req: any, body: unknown) => req.set('Content-Type', 'application/json').send(JSON.stringify(body));
   return {
     issueToken: async (session: string, body: unknown, api = f.api): Promise<Res> =>
-      documented('post', '/v1/hosts/registration-tokens', await json(api.post('/v1/hosts/registration-tokens').set(bearer(session)), body)),
-    listTokens: async (session: string, query = '', api = f.api): Promise<Res> => documented('get', '/v1/hosts/registration-tokens', await api.get(`/v1/hosts/registration-tokens${query}`).set(bearer(session))),
+      documented(
+        'post',
+        '/v1/hosts/registration-tokens',
+        await json(api.post('/v1/hosts/registration-tokens').set(bearer(session)), body),
+      ),
+    listTokens: async (session: string, query = '', api = f.api): Promise<Res> =>
+      documented(
+        'get',
+        '/v1/hosts/registration-tokens',
+        await api.get(`/v1/hosts/registration-tokens${query}`).set(bearer(session)),
+      ),
     revokeToken: async (session: string, id: string, api = f.api): Promise<Res> =>
-      documented('delete', '/v1/hosts/registration-tokens/{tokenId}', await api.delete(`/v1/hosts/registration-tokens/${id}`).set(bearer(session))),
+      documented(
+        'delete',
+        '/v1/hosts/registration-tokens/{tokenId}',
+        await api.delete(`/v1/hosts/registration-tokens/${id}`).set(bearer(session)),
+      ),
     attest: async (token: string, body: unknown, headers: Record<string, string> = {}, api = f.api): Promise<Res> =>
-      documented('post', '/v1/hosts/attestations', await json(api.post('/v1/hosts/attestations').set(bearer(token)).set(headers), body)),
+      documented(
+        'post',
+        '/v1/hosts/attestations',
+        await json(api.post('/v1/hosts/attestations').set(bearer(token)).set(headers), body),
+      ),
     heartbeat: async (credential: string, hostId: string, body: unknown = {}, api = f.api): Promise<Res> =>
-      documented('post', '/v1/hosts/{hostId}/heartbeats', await json(api.post(`/v1/hosts/${hostId}/heartbeats`).set(bearer(credential)), body)),
-    listHosts: async (token: string, query = '', api = f.api): Promise<Res> => documented('get', '/v1/hosts', await api.get(`/v1/hosts${query}`).set(bearer(token))),
-    revokeHost: async (session: string, id: string, api = f.api): Promise<Res> => documented('delete', '/v1/hosts/{hostId}', await api.delete(`/v1/hosts/${id}`).set(bearer(session))),
+      documented(
+        'post',
+        '/v1/hosts/{hostId}/heartbeats',
+        await json(api.post(`/v1/hosts/${hostId}/heartbeats`).set(bearer(credential)), body),
+      ),
+    listHosts: async (token: string, query = '', api = f.api): Promise<Res> =>
+      documented('get', '/v1/hosts', await api.get(`/v1/hosts${query}`).set(bearer(token))),
+    revokeHost: async (session: string, id: string, api = f.api): Promise<Res> =>
+      documented('delete', '/v1/hosts/{hostId}', await api.delete(`/v1/hosts/${id}`).set(bearer(session))),
     issueEnrollment: async (session: string, body: unknown, api = f.api): Promise<Res> =>
-      documented('post', '/v1/gateways/enrollment-tokens', await json(api.post('/v1/gateways/enrollment-tokens').set(bearer(session)), body)),
+      documented(
+        'post',
+        '/v1/gateways/enrollment-tokens',
+        await json(api.post('/v1/gateways/enrollment-tokens').set(bearer(session)), body),
+      ),
     listEnrollments: async (session: string, query = '', api = f.api): Promise<Res> =>
-      documented('get', '/v1/gateways/enrollment-tokens', await api.get(`/v1/gateways/enrollment-tokens${query}`).set(bearer(session))),
+      documented(
+        'get',
+        '/v1/gateways/enrollment-tokens',
+        await api.get(`/v1/gateways/enrollment-tokens${query}`).set(bearer(session)),
+      ),
     revokeEnrollment: async (session: string, id: string, api = f.api): Promise<Res> =>
-      documented('delete', '/v1/gateways/enrollment-tokens/{tokenId}', await api.delete(`/v1/gateways/enrollment-tokens/${id}`).set(bearer(session))),
-    enroll: async (token: string, body: unknown, api = f.api): Promise<Res> => documented('post', '/v1/gateways/enrollments', await json(api.post('/v1/gateways/enrollments').set(bearer(token)), body)),
+      documented(
+        'delete',
+        '/v1/gateways/enrollment-tokens/{tokenId}',
+        await api.delete(`/v1/gateways/enrollment-tokens/${id}`).set(bearer(session)),
+      ),
+    enroll: async (token: string, body: unknown, api = f.api): Promise<Res> =>
+      documented(
+        'post',
+        '/v1/gateways/enrollments',
+        await json(api.post('/v1/gateways/enrollments').set(bearer(token)), body),
+      ),
     approve: async (session: string, id: string, body: unknown, api = f.api): Promise<Res> =>
-      documented('post', '/v1/gateways/{gatewayId}/approval', await json(api.post(`/v1/gateways/${id}/approval`).set(bearer(session)), body)),
+      documented(
+        'post',
+        '/v1/gateways/{gatewayId}/approval',
+        await json(api.post(`/v1/gateways/${id}/approval`).set(bearer(session)), body),
+      ),
     gatewayHeartbeat: async (credential: string, id: string, body: unknown = {}, api = f.api): Promise<Res> =>
-      documented('post', '/v1/gateways/{gatewayId}/heartbeats', await json(api.post(`/v1/gateways/${id}/heartbeats`).set(bearer(credential)), body)),
-    listGateways: async (token: string, query = '', api = f.api): Promise<Res> => documented('get', '/v1/gateways', await api.get(`/v1/gateways${query}`).set(bearer(token))),
-    revokeGateway: async (session: string, id: string, api = f.api): Promise<Res> => documented('delete', '/v1/gateways/{gatewayId}', await api.delete(`/v1/gateways/${id}`).set(bearer(session))),
+      documented(
+        'post',
+        '/v1/gateways/{gatewayId}/heartbeats',
+        await json(api.post(`/v1/gateways/${id}/heartbeats`).set(bearer(credential)), body),
+      ),
+    listGateways: async (token: string, query = '', api = f.api): Promise<Res> =>
+      documented('get', '/v1/gateways', await api.get(`/v1/gateways${query}`).set(bearer(token))),
+    revokeGateway: async (session: string, id: string, api = f.api): Promise<Res> =>
+      documented('delete', '/v1/gateways/{gatewayId}', await api.delete(`/v1/gateways/${id}`).set(bearer(session))),
   };
 }
 
@@ -110,7 +171,9 @@ let machines = 0;
 export const machine = (tag = 'm') => `${tag}-${Date.now()}-${machines++}`;
 
 /** The usual start of a host or gateway test file: the service, its endpoints, and an organization with its owner. */
-export async function fleetSetup(fleet?: FleetWindows): Promise<{ f: Fleet; e: ReturnType<typeof endpoints>; org: Org; owner: string }> {
+export async function fleetSetup(
+  fleet?: FleetWindows,
+): Promise<{ f: Fleet; e: ReturnType<typeof endpoints>; org: Org; owner: string }> {
   const f = await fleetContext(fleet);
   const org = await newOrg(f.store);
   return { f, e: endpoints(f), org, owner: org.ownerToken };

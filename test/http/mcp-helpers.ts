@@ -40,7 +40,11 @@ export async function mcpContext(): Promise<McpContext> {
   });
   const started: McpScanDoc[] = [];
   const mcp: McpScanStarter = { start: async (scan) => (started.push(scan), true), drain: async () => undefined };
-  const { server, api } = await appWithoutTemporal(store, { uploads: noUploads, mcp, logger: createLogger('test', 'debug', sink) });
+  const { server, api } = await appWithoutTemporal(store, {
+    uploads: noUploads,
+    mcp,
+    logger: createLogger('test', 'debug', sink),
+  });
   const org = await newOrg(store);
   return {
     store,
@@ -57,31 +61,78 @@ export async function mcpContext(): Promise<McpContext> {
   };
 }
 
-const json = (req: any, body: unknown) => req.set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+const json = (req: any, body: unknown) =>
+  req.set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
 
 /** The endpoints, each answer checked against the document. */
 export function mcpEndpoints(c: Pick<McpContext, 'api'>) {
   const api = () => c.api;
   return {
-    uploadScan: async (token: string, body: unknown): Promise<Res> => documented('post', '/v1/mcp/scans', await json(api().post('/v1/mcp/scans').set(bearer(token)), body)),
-    getScan: async (token: string, id: string): Promise<Res> => documented('get', '/v1/mcp/scans/{mcpScanId}', await api().get(`/v1/mcp/scans/${encodeURIComponent(id)}`).set(bearer(token))),
-    listServers: async (token: string, query = ''): Promise<Res> => documented('get', '/v1/mcp/servers', await api().get(`/v1/mcp/servers${query}`).set(bearer(token))),
-    getServer: async (token: string, id: string): Promise<Res> => documented('get', '/v1/mcp/servers/{serverId}', await api().get(`/v1/mcp/servers/${encodeURIComponent(id)}`).set(bearer(token))),
-    listRegistry: async (token: string, query = ''): Promise<Res> => documented('get', '/v1/mcp/registry', await api().get(`/v1/mcp/registry${query}`).set(bearer(token))),
-    putEntries: async (token: string, body: unknown): Promise<Res> => documented('put', '/v1/mcp/registry/entries', await json(api().put('/v1/mcp/registry/entries').set(bearer(token)), body)),
+    uploadScan: async (token: string, body: unknown): Promise<Res> =>
+      documented('post', '/v1/mcp/scans', await json(api().post('/v1/mcp/scans').set(bearer(token)), body)),
+    getScan: async (token: string, id: string): Promise<Res> =>
+      documented(
+        'get',
+        '/v1/mcp/scans/{mcpScanId}',
+        await api()
+          .get(`/v1/mcp/scans/${encodeURIComponent(id)}`)
+          .set(bearer(token)),
+      ),
+    listServers: async (token: string, query = ''): Promise<Res> =>
+      documented('get', '/v1/mcp/servers', await api().get(`/v1/mcp/servers${query}`).set(bearer(token))),
+    getServer: async (token: string, id: string): Promise<Res> =>
+      documented(
+        'get',
+        '/v1/mcp/servers/{serverId}',
+        await api()
+          .get(`/v1/mcp/servers/${encodeURIComponent(id)}`)
+          .set(bearer(token)),
+      ),
+    listRegistry: async (token: string, query = ''): Promise<Res> =>
+      documented('get', '/v1/mcp/registry', await api().get(`/v1/mcp/registry${query}`).set(bearer(token))),
+    putEntries: async (token: string, body: unknown): Promise<Res> =>
+      documented(
+        'put',
+        '/v1/mcp/registry/entries',
+        await json(api().put('/v1/mcp/registry/entries').set(bearer(token)), body),
+      ),
     deleteEntry: async (token: string, id: string): Promise<Res> =>
-      documented('delete', '/v1/mcp/registry/entries/{entryId}', await api().delete(`/v1/mcp/registry/entries/${encodeURIComponent(id)}`).set(bearer(token))),
-    getControl: async (token: string): Promise<Res> => documented('get', '/v1/mcp/control-level', await api().get('/v1/mcp/control-level').set(bearer(token))),
-    putControl: async (token: string, body: unknown): Promise<Res> => documented('put', '/v1/mcp/control-level', await json(api().put('/v1/mcp/control-level').set(bearer(token)), body)),
-    postEvents: async (token: string, body: unknown): Promise<Res> => documented('post', '/v1/mcp/usage-events', await json(api().post('/v1/mcp/usage-events').set(bearer(token)), body)),
-    listEvents: async (token: string, query = ''): Promise<Res> => documented('get', '/v1/mcp/usage-events', await api().get(`/v1/mcp/usage-events${query}`).set(bearer(token))),
+      documented(
+        'delete',
+        '/v1/mcp/registry/entries/{entryId}',
+        await api()
+          .delete(`/v1/mcp/registry/entries/${encodeURIComponent(id)}`)
+          .set(bearer(token)),
+      ),
+    getControl: async (token: string): Promise<Res> =>
+      documented('get', '/v1/mcp/control-level', await api().get('/v1/mcp/control-level').set(bearer(token))),
+    putControl: async (token: string, body: unknown): Promise<Res> =>
+      documented(
+        'put',
+        '/v1/mcp/control-level',
+        await json(api().put('/v1/mcp/control-level').set(bearer(token)), body),
+      ),
+    postEvents: async (token: string, body: unknown): Promise<Res> =>
+      documented(
+        'post',
+        '/v1/mcp/usage-events',
+        await json(api().post('/v1/mcp/usage-events').set(bearer(token)), body),
+      ),
+    listEvents: async (token: string, query = ''): Promise<Res> =>
+      documented('get', '/v1/mcp/usage-events', await api().get(`/v1/mcp/usage-events${query}`).set(bearer(token))),
   };
 }
 
 /** A host registered through the real API: its id and credential. */
-export async function registerHost(c: Pick<McpContext, 'api' | 'owner'>, hostname = `host-${randomBytes(3).toString('hex')}`): Promise<{ id: string; credential: string }> {
+export async function registerHost(
+  c: Pick<McpContext, 'api' | 'owner'>,
+  hostname = `host-${randomBytes(3).toString('hex')}`,
+): Promise<{ id: string; credential: string }> {
   const t = await c.api.post('/v1/hosts/registration-tokens').set(bearer(c.owner)).send({ name: 'mcp' });
-  const a = await c.api.post('/v1/hosts/attestations').set(bearer(t.body.token)).send({ hostname, machineId: `m-${randomBytes(6).toString('hex')}` });
+  const a = await c.api
+    .post('/v1/hosts/attestations')
+    .set(bearer(t.body.token))
+    .send({ hostname, machineId: `m-${randomBytes(6).toString('hex')}` });
   if (a.status !== 201) throw new Error(`attestation: ${a.status} ${JSON.stringify(a.body)}`);
   return { id: a.body.host.id, credential: a.body.credential };
 }
@@ -100,14 +151,29 @@ export interface SeedPlacement {
 export async function seedServer(
   store: Store,
   orgId: string,
-  s: { identity: string; names?: string[]; versions?: string[]; transport?: McpServerDoc['transport']; kind?: McpServerDoc['kind']; placements?: SeedPlacement[] },
+  s: {
+    identity: string;
+    names?: string[];
+    versions?: string[];
+    transport?: McpServerDoc['transport'];
+    kind?: McpServerDoc['kind'];
+    placements?: SeedPlacement[];
+  },
 ): Promise<McpServerDoc> {
   const now = new Date();
   const doc: McpServerDoc = {
     _id: newId('mcp'),
     orgId,
     identity: s.identity,
-    kind: s.kind ?? (s.identity.startsWith('pkg:npm/') ? 'npm' : s.identity.startsWith('cmd:') ? 'command' : s.identity.startsWith('http') ? 'remote' : 'pypi'),
+    kind:
+      s.kind ??
+      (s.identity.startsWith('pkg:npm/')
+        ? 'npm'
+        : s.identity.startsWith('cmd:')
+          ? 'command'
+          : s.identity.startsWith('http')
+            ? 'remote'
+            : 'pypi'),
     names: s.names ?? ['server'],
     transport: s.transport ?? 'stdio',
     versions: s.versions ?? [],
@@ -158,7 +224,10 @@ export function leaks(texts: readonly string[], secrets: readonly string[]): Arr
  * The check of issue 19 point 6, for any test that sent secrets: no planted value in any document of any collection,
  * nor in any log line the API wrote.
  */
-export async function expectNoSecretsStored(c: Pick<McpContext, 'store' | 'logs'>, secrets: readonly string[]): Promise<void> {
+export async function expectNoSecretsStored(
+  c: Pick<McpContext, 'store' | 'logs'>,
+  secrets: readonly string[],
+): Promise<void> {
   const texts = [...(await dumpDatabase(c.store)), ...c.logs];
   expect(texts.length).toBeGreaterThan(0);
   expect(leaks(texts, secrets)).toEqual([]);

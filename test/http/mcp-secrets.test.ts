@@ -21,7 +21,15 @@ beforeAll(async () => {
 afterAll(() => c?.close());
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : d.name.endsWith('.json') && d.name !== 'SECRETS.json' ? [path.join(dir, d.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) =>
+      d.isDirectory()
+        ? files(path.join(dir, d.name))
+        : d.name.endsWith('.json') && d.name !== 'SECRETS.json'
+          ? [path.join(dir, d.name)]
+          : [],
+    );
 }
 
 type Raw = Record<string, any>;
@@ -63,14 +71,42 @@ const OURS = {
   glpat: 'glpat-Xq2Lz9Wv4Rn8Mt3Yc6Hb',
 };
 const ourServers = [
-  { name: 'gh', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github', `--token=${OURS.flag}`, OURS.ghp], env: { GITHUB_TOKEN: OURS.envLiteral, AWS_ACCESS_KEY_ID: OURS.akia } },
-  { name: 'remote', transport: 'sse', url: `https://admin:${OURS.userinfo}@mcp.example.com/sse?token=${OURS.query}&jwt=${OURS.jwt}`, headers: { Authorization: `Bearer ${OURS.headerLiteral}`, 'X-Api-Key': OURS.sk } },
-  { name: 'local', transport: 'stdio', command: `/opt/bin/run --api-key ${OURS.glpat}`, tools: [{ name: 'deploy', description: `Deploy with ${OURS.ghp}; fallback key ${OURS.sk}`, inputSchema: { type: 'object', $defs: { t: { default: OURS.jwt } }, properties: { token: { description: `e.g. ${OURS.akia}` } } } }] },
+  {
+    name: 'gh',
+    transport: 'stdio',
+    command: 'npx',
+    args: ['-y', '@modelcontextprotocol/server-github', `--token=${OURS.flag}`, OURS.ghp],
+    env: { GITHUB_TOKEN: OURS.envLiteral, AWS_ACCESS_KEY_ID: OURS.akia },
+  },
+  {
+    name: 'remote',
+    transport: 'sse',
+    url: `https://admin:${OURS.userinfo}@mcp.example.com/sse?token=${OURS.query}&jwt=${OURS.jwt}`,
+    headers: { Authorization: `Bearer ${OURS.headerLiteral}`, 'X-Api-Key': OURS.sk },
+  },
+  {
+    name: 'local',
+    transport: 'stdio',
+    command: `/opt/bin/run --api-key ${OURS.glpat}`,
+    tools: [
+      {
+        name: 'deploy',
+        description: `Deploy with ${OURS.ghp}; fallback key ${OURS.sk}`,
+        inputSchema: {
+          type: 'object',
+          $defs: { t: { default: OURS.jwt } },
+          properties: { token: { description: `e.g. ${OURS.akia}` } },
+        },
+      },
+    ],
+  },
 ];
 const ALL_SECRETS = [...SECRETS, ...Object.values(OURS)];
 
 test('scans and usage events full of secrets: no secret value in any collection or log line', async () => {
-  const fixtureServers = files(FIXTURES).flatMap((f) => serverMaps(parseJsonc(fs.readFileSync(f, 'utf8'))).map(asServer));
+  const fixtureServers = files(FIXTURES).flatMap((f) =>
+    serverMaps(parseJsonc(fs.readFileSync(f, 'utf8'))).map(asServer),
+  );
   const clients = [
     { client: 'other', configPath: '~/fixtures.json', scope: 'user', servers: fixtureServers },
     { client: 'cursor', configPath: '~/.cursor/mcp.json', scope: 'user', servers: ourServers },
@@ -82,20 +118,42 @@ test('scans and usage events full of secrets: no secret value in any collection 
 
   const key = await c.org.key(['mcp:upload', 'mcp:read']);
   const host = await registerHost(c);
-  const scans = [await e.uploadScan(key, { host: { hostname: 'laptop' }, clients }), await e.uploadScan(host.credential, { clients })];
+  const scans = [
+    await e.uploadScan(key, { host: { hostname: 'laptop' }, clients }),
+    await e.uploadScan(host.credential, { clients }),
+  ];
   expect(scans.map((s) => s.status)).toEqual([201, 201]);
   for (const s of scans) expect((await e.getScan(key, s.body.id)).status).toBe(200);
 
-  const launches = [...fixtureServers, ...ourServers].map((s: Raw) => ({ name: s.name, ...(s.command ? { command: s.command } : {}), ...(s.args ? { args: s.args } : {}), ...(s.url ? { url: s.url } : {}), ...(s.transport ? { transport: s.transport } : {}) }));
-  const events = launches.map((server, i) => ({ eventId: `secret-${i}`, occurredAt: new Date().toISOString(), host: { hostname: 'laptop' }, client: 'other', server, tool: 'call', phase: i % 2 ? 'pre' : 'post' }));
+  const launches = [...fixtureServers, ...ourServers].map((s: Raw) => ({
+    name: s.name,
+    ...(s.command ? { command: s.command } : {}),
+    ...(s.args ? { args: s.args } : {}),
+    ...(s.url ? { url: s.url } : {}),
+    ...(s.transport ? { transport: s.transport } : {}),
+  }));
+  const events = launches.map((server, i) => ({
+    eventId: `secret-${i}`,
+    occurredAt: new Date().toISOString(),
+    host: { hostname: 'laptop' },
+    client: 'other',
+    server,
+    tool: 'call',
+    phase: i % 2 ? 'pre' : 'post',
+  }));
   const ev = await e.postEvents(key, { events });
   expect(ev.status).toBe(200);
   expect(ev.body.accepted).toBe(events.length);
   expect((await e.listEvents(key, '?limit=200')).status).toBe(200);
   // refused requests holding secrets leave nothing either (their messages name fields, never values)
-  const refused = await e.postEvents(key, { events: [{ ...events[0], eventId: 'refused', arguments: { token: OURS.ghp, password: OURS.envLiteral } }] });
+  const refused = await e.postEvents(key, {
+    events: [{ ...events[0], eventId: 'refused', arguments: { token: OURS.ghp, password: OURS.envLiteral } }],
+  });
   expect(refused.status).toBe(422);
-  const refusedScan = await e.uploadScan(key, { host: { hostname: 'laptop' }, clients: [{ ...clients[1], scope: OURS.flag }] });
+  const refusedScan = await e.uploadScan(key, {
+    host: { hostname: 'laptop' },
+    clients: [{ ...clients[1], scope: OURS.flag }],
+  });
   expect(refusedScan.status).toBe(422);
 
   await expectNoSecretsStored(c, planted);

@@ -25,10 +25,33 @@ beforeAll(async () => {
   hostB = await registerHost(c, 'b');
   const s = c.store;
   const o = c.org.orgId;
-  ids.allowed = (await seedServer(s, o, { identity: 'pkg:npm/allowed', versions: ['1.0.0'], placements: [{ hostId: hostA.id, client: 'cursor', version: '1.0.0' }, { hostId: hostB.id, client: 'vscode', version: '1.0.0', issues: [low] }] }))._id;
-  ids.partly = (await seedServer(s, o, { identity: 'pkg:npm/partly', versions: ['1.0.0', '2.0.0'], placements: [{ hostId: hostA.id, issues: [high, low] }] }))._id;
-  ids.denied = (await seedServer(s, o, { identity: 'pkg:pypi/denied', versions: [], placements: [{ hostname: 'laptop' }] }))._id;
-  ids.unreviewed = (await seedServer(s, o, { identity: 'https://mcp.example.com/mcp', transport: 'http', placements: [{ hostId: hostB.id, issues: [high] }] }))._id;
+  ids.allowed = (
+    await seedServer(s, o, {
+      identity: 'pkg:npm/allowed',
+      versions: ['1.0.0'],
+      placements: [
+        { hostId: hostA.id, client: 'cursor', version: '1.0.0' },
+        { hostId: hostB.id, client: 'vscode', version: '1.0.0', issues: [low] },
+      ],
+    })
+  )._id;
+  ids.partly = (
+    await seedServer(s, o, {
+      identity: 'pkg:npm/partly',
+      versions: ['1.0.0', '2.0.0'],
+      placements: [{ hostId: hostA.id, issues: [high, low] }],
+    })
+  )._id;
+  ids.denied = (
+    await seedServer(s, o, { identity: 'pkg:pypi/denied', versions: [], placements: [{ hostname: 'laptop' }] })
+  )._id;
+  ids.unreviewed = (
+    await seedServer(s, o, {
+      identity: 'https://mcp.example.com/mcp',
+      transport: 'http',
+      placements: [{ hostId: hostB.id, issues: [high] }],
+    })
+  )._id;
   ids.gone = (await seedServer(s, o, { identity: 'cmd:' + 'f'.repeat(64) }))._id; // no placement: configured nowhere now
   const put = await e.putEntries(c.owner, {
     entries: [
@@ -54,9 +77,20 @@ const listed = async (query = '') => {
 
 test('the list: ordered by identity, registry decision, hosts count, clients, current issues with their host, no usage yet', async () => {
   const servers = await listed();
-  expect(servers.map((s) => s.identity)).toEqual(['cmd:' + 'f'.repeat(64), 'https://mcp.example.com/mcp', 'pkg:npm/allowed', 'pkg:npm/partly', 'pkg:pypi/denied']);
+  expect(servers.map((s) => s.identity)).toEqual([
+    'cmd:' + 'f'.repeat(64),
+    'https://mcp.example.com/mcp',
+    'pkg:npm/allowed',
+    'pkg:npm/partly',
+    'pkg:pypi/denied',
+  ]);
   const by = Object.fromEntries(servers.map((s) => [s.id, s]));
-  expect(by[ids.allowed]).toMatchObject({ hosts: 2, clients: ['cursor', 'vscode'], registry: { decision: 'allow', entryId: ids.allowEntry }, usage: { calls: 0, errors: 0, blocked: 0, lastCalledAt: null } });
+  expect(by[ids.allowed]).toMatchObject({
+    hosts: 2,
+    clients: ['cursor', 'vscode'],
+    registry: { decision: 'allow', entryId: ids.allowEntry },
+    usage: { calls: 0, errors: 0, blocked: 0, lastCalledAt: null },
+  });
   expect(by[ids.allowed].issues).toEqual([{ ...low, serverId: ids.allowed, hostId: hostB.id, reportedHostname: null }]);
   // 2.0.0 is outside the entry's versions: unreviewed
   expect(by[ids.partly].registry).toEqual({ decision: 'unreviewed', entryId: null });
@@ -76,7 +110,13 @@ test('filters: decision, issue, hostId, and together', async () => {
   expect((await listed(`?hostId=${hostB.id}&issue=secret_in_config`)).map((s) => s.id)).toEqual([ids.unreviewed]);
   expect((await listed(`?hostId=${hostB.id}&decision=allow`)).map((s) => s.id)).toEqual([ids.allowed]);
   expect(await listed('?hostId=hst_nothing')).toEqual([]);
-  for (const q of ['?decision=maybe', '?issue=bad_code', '?limit=0', '?decision=allow&decision=deny', '?hostId=' + 'x'.repeat(201)]) {
+  for (const q of [
+    '?decision=maybe',
+    '?issue=bad_code',
+    '?limit=0',
+    '?decision=allow&decision=deny',
+    '?hostId=' + 'x'.repeat(201),
+  ]) {
     expect(err(await e.listServers(reader, q))).toEqual({ status: 422, code: 'invalid_parameter' });
   }
 });
@@ -86,7 +126,10 @@ test('pagination, with and without a decision filter: every server once, in orde
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: any = await e.listServers(reader, `?limit=1${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const res: any = await e.listServers(
+        reader,
+        `?limit=1${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(res.body.servers.length).toBeLessThanOrEqual(1);
       seen.push(...res.body.servers.map((s: any) => s.id));
       cursor = res.body.nextCursor;
@@ -94,13 +137,20 @@ test('pagination, with and without a decision filter: every server once, in orde
     expect(seen).toEqual((await listed(query ? `?${query.slice(1)}` : '')).map((s) => s.id));
   }
   const first = await e.listServers(reader, '?limit=1');
-  expect(err(await e.listServers(reader, `?limit=1&decision=allow&cursor=${encodeURIComponent(first.body.nextCursor)}`))).toEqual({ status: 422, code: 'invalid_cursor' });
+  expect(
+    err(await e.listServers(reader, `?limit=1&decision=allow&cursor=${encodeURIComponent(first.body.nextCursor)}`)),
+  ).toEqual({ status: 422, code: 'invalid_cursor' });
 });
 
-test('the detail adds the hosts (its placements); another organization\'s server is 404', async () => {
+test("the detail adds the hosts (its placements); another organization's server is 404", async () => {
   const res = await e.getServer(reader, ids.allowed);
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ id: ids.allowed, identity: 'pkg:npm/allowed', hostCount: 2, registry: { decision: 'allow' } });
+  expect(res.body).toMatchObject({
+    id: ids.allowed,
+    identity: 'pkg:npm/allowed',
+    hostCount: 2,
+    registry: { decision: 'allow' },
+  });
   expect(res.body.hosts.map((h: any) => [h.hostId, h.client, h.version])).toEqual(
     [
       [hostA.id, 'cursor', '1.0.0'],
@@ -114,7 +164,15 @@ test('the detail adds the hosts (its placements); another organization\'s server
 test('usage is computed from the stored events: calls (post), errors, blocked (post blocked and pre answered block), last call', async () => {
   await e.putControl(c.owner, { level: 'block' });
   const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 0, m)).toISOString();
-  const ev = (eventId: string, serverId: string, extra: Record<string, unknown>) => ({ eventId, occurredAt: at(0), host: { hostId: hostA.id }, client: 'cursor', server: { serverId }, tool: 'run', ...extra });
+  const ev = (eventId: string, serverId: string, extra: Record<string, unknown>) => ({
+    eventId,
+    occurredAt: at(0),
+    host: { hostId: hostA.id },
+    client: 'cursor',
+    server: { serverId },
+    tool: 'run',
+    ...extra,
+  });
   const res = await e.postEvents(uploader, {
     events: [
       ev('u1', ids.partly, { phase: 'post', outcome: 'ok', occurredAt: at(5) }),

@@ -27,16 +27,61 @@ beforeAll(async () => {
   const high = { code: 'tool_definition_changed' as const, severity: 'high' as const, message: 'rug pull' };
   const medium = { code: 'tool_shadowing' as const, severity: 'medium' as const, message: 'shadows' };
   // memory: allowed, with a high issue on host A only; fetch: denied; notes: unreviewed
-  ids.memory = (await seedServer(c.store, c.org.orgId, { identity: memoryId.identity, names: ['memory'], versions: [memoryId.version!], placements: [{ hostId: hostA.id, name: 'memory', version: memoryId.version, issues: [high] }, { hostId: hostB.id, name: 'memory', version: memoryId.version, issues: [medium] }] }))._id;
-  ids.fetch = (await seedServer(c.store, c.org.orgId, { identity: 'pkg:pypi/mcp-server-fetch', names: ['fetch'], placements: [{ hostId: hostA.id, name: 'fetch', client: 'claude-code' }] }))._id;
-  ids.notes = (await seedServer(c.store, c.org.orgId, { identity: 'https://notes.example.com/mcp', names: ['notes'], transport: 'http', placements: [{ hostId: hostA.id, name: 'notes' }] }))._id;
-  expect((await e.putEntries(c.owner, { entries: [{ identity: memoryId.identity, decision: 'allow' }, { identity: 'pkg:pypi/mcp-server-fetch', decision: 'deny' }] })).status).toBe(200);
+  ids.memory = (
+    await seedServer(c.store, c.org.orgId, {
+      identity: memoryId.identity,
+      names: ['memory'],
+      versions: [memoryId.version!],
+      placements: [
+        { hostId: hostA.id, name: 'memory', version: memoryId.version, issues: [high] },
+        { hostId: hostB.id, name: 'memory', version: memoryId.version, issues: [medium] },
+      ],
+    })
+  )._id;
+  ids.fetch = (
+    await seedServer(c.store, c.org.orgId, {
+      identity: 'pkg:pypi/mcp-server-fetch',
+      names: ['fetch'],
+      placements: [{ hostId: hostA.id, name: 'fetch', client: 'claude-code' }],
+    })
+  )._id;
+  ids.notes = (
+    await seedServer(c.store, c.org.orgId, {
+      identity: 'https://notes.example.com/mcp',
+      names: ['notes'],
+      transport: 'http',
+      placements: [{ hostId: hostA.id, name: 'notes' }],
+    })
+  )._id;
+  expect(
+    (
+      await e.putEntries(c.owner, {
+        entries: [
+          { identity: memoryId.identity, decision: 'allow' },
+          { identity: 'pkg:pypi/mcp-server-fetch', decision: 'deny' },
+        ],
+      })
+    ).status,
+  ).toBe(200);
 }, 60_000);
 afterAll(() => c?.close());
 
 let seq = 0;
 const eid = () => `ev-${Date.now()}-${seq++}`;
-const pre = (server: Record<string, unknown>, host: Record<string, unknown> = { hostId: hostA.id }, extra: Record<string, unknown> = {}) => ({ eventId: eid(), occurredAt: new Date().toISOString(), host, client: 'cursor', server, tool: 'read', phase: 'pre', ...extra });
+const pre = (
+  server: Record<string, unknown>,
+  host: Record<string, unknown> = { hostId: hostA.id },
+  extra: Record<string, unknown> = {},
+) => ({
+  eventId: eid(),
+  occurredAt: new Date().toISOString(),
+  host,
+  client: 'cursor',
+  server,
+  tool: 'read',
+  phase: 'pre',
+  ...extra,
+});
 
 async function decide(level: 'observe' | 'warn' | 'block', events: unknown[]) {
   expect((await e.putControl(c.owner, { level })).status).toBe(200);
@@ -53,8 +98,18 @@ test('decisions across levels: registry allow/deny/unreviewed × high issues on 
     pre({ serverId: ids.notes }), // unreviewed
   ];
   expect(await decide('observe', events())).toEqual(Array(4).fill('allow:control_level_observe'));
-  expect(await decide('warn', events())).toEqual(['warn:high_severity_issues', 'allow:registry_allowed', 'warn:registry_denied', 'warn:not_in_registry']);
-  expect(await decide('block', events())).toEqual(['warn:high_severity_issues', 'allow:registry_allowed', 'block:registry_denied', 'block:not_in_registry']);
+  expect(await decide('warn', events())).toEqual([
+    'warn:high_severity_issues',
+    'allow:registry_allowed',
+    'warn:registry_denied',
+    'warn:not_in_registry',
+  ]);
+  expect(await decide('block', events())).toEqual([
+    'warn:high_severity_issues',
+    'allow:registry_allowed',
+    'block:registry_denied',
+    'block:not_in_registry',
+  ]);
 });
 
 test('the server resolved by launch (identity), by name on the host (same client first), or not at all (unreviewed)', async () => {
@@ -63,9 +118,18 @@ test('the server resolved by launch (identity), by name on the host (same client
     pre({ name: 'fetch' }, { hostId: hostA.id }, { client: 'claude-code' }),
     pre({ name: 'never-seen' }),
     pre({ name: 'x', transport: 'http', url: 'https://user:pw@notes.example.com/mcp?key=abc' }),
-    pre({ name: 'memory', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory@9.9.9'] }, { hostId: hostB.id }), // a version outside no list: the entry allows any
+    pre(
+      { name: 'memory', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory@9.9.9'] },
+      { hostId: hostB.id },
+    ), // a version outside no list: the entry allows any
   ]);
-  expect(decisions).toEqual(['allow:registry_allowed', 'block:registry_denied', 'block:not_in_registry', 'block:not_in_registry', 'allow:registry_allowed']);
+  expect(decisions).toEqual([
+    'allow:registry_allowed',
+    'block:registry_denied',
+    'block:not_in_registry',
+    'block:not_in_registry',
+    'allow:registry_allowed',
+  ]);
   const stored = await c.store.c.mcpUsageEvents.find({ orgId: c.org.orgId }).sort({ id: -1 }).limit(5).toArray();
   const byName = Object.fromEntries(stored.map((s) => [s.serverName, s]));
   expect(byName.anything).toMatchObject({ serverId: ids.memory, identity: memoryId.identity });
@@ -78,9 +142,15 @@ test('the server resolved by launch (identity), by name on the host (same client
 test('versions listed in an entry: a version outside the list is unreviewed', async () => {
   const org = await newOrg(c.store, 'versions');
   const key = await org.key(['mcp:upload']);
-  await e.putEntries(org.ownerToken, { entries: [{ identity: memoryId.identity, decision: 'allow', versions: ['2025.4.25'] }] });
+  await e.putEntries(org.ownerToken, {
+    entries: [{ identity: memoryId.identity, decision: 'allow', versions: ['2025.4.25'] }],
+  });
   await e.putControl(org.ownerToken, { level: 'block' });
-  const ev = (v: string) => pre({ name: 'memory', command: 'npx', args: ['-y', `@modelcontextprotocol/server-memory@${v}`] }, { hostname: 'laptop' });
+  const ev = (v: string) =>
+    pre(
+      { name: 'memory', command: 'npx', args: ['-y', `@modelcontextprotocol/server-memory@${v}`] },
+      { hostname: 'laptop' },
+    );
   const res = await e.postEvents(key, { events: [ev('2025.4.25'), ev('2025.4.26')] });
   expect(res.body.decisions.map((d: any) => d.decision)).toEqual(['allow', 'block']);
 });
@@ -90,14 +160,27 @@ test('idempotent per eventId: duplicates counted, the first decision returned ag
   const first = pre({ serverId: ids.notes });
   const post = { ...pre({ serverId: ids.notes }), phase: 'post', outcome: 'ok' };
   const r1 = await e.postEvents(uploader, { events: [first, post] });
-  expect(r1.body).toEqual({ accepted: 2, duplicates: 0, decisions: [{ eventId: first.eventId, decision: 'block', reason: 'not_in_registry' }] });
+  expect(r1.body).toEqual({
+    accepted: 2,
+    duplicates: 0,
+    decisions: [{ eventId: first.eventId, decision: 'block', reason: 'not_in_registry' }],
+  });
   await e.putControl(c.owner, { level: 'observe' });
   const r2 = await e.postEvents(uploader, { events: [first, post, { ...first }] });
-  expect(r2.body).toEqual({ accepted: 0, duplicates: 3, decisions: [{ eventId: first.eventId, decision: 'block', reason: 'not_in_registry' }, { eventId: first.eventId, decision: 'block', reason: 'not_in_registry' }] });
+  expect(r2.body).toEqual({
+    accepted: 0,
+    duplicates: 3,
+    decisions: [
+      { eventId: first.eventId, decision: 'block', reason: 'not_in_registry' },
+      { eventId: first.eventId, decision: 'block', reason: 'not_in_registry' },
+    ],
+  });
   expect(await c.store.c.mcpUsageEvents.countDocuments({ orgId: c.org.orgId, eventId: first.eventId })).toBe(1);
   // another organization's same eventId is its own event
   const other = await newOrg(c.store, 'other');
-  const r3 = await e.postEvents(await other.key(['mcp:upload']), { events: [{ ...first, host: { hostname: 'x' }, server: { name: 'n' } }] });
+  const r3 = await e.postEvents(await other.key(['mcp:upload']), {
+    events: [{ ...first, host: { hostname: 'x' }, server: { name: 'n' } }],
+  });
   expect(r3.body).toMatchObject({ accepted: 1, duplicates: 0 });
 });
 
@@ -108,27 +191,56 @@ test('concurrent requests with the same events: each event stored once, every re
   expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
   expect(results.reduce((n, r) => n + r.body.accepted, 0)).toBe(20);
   expect(results.reduce((n, r) => n + r.body.duplicates, 0)).toBe(20 * 7);
-  for (const r of results) expect(r.body.decisions).toEqual(events.map((x) => ({ eventId: x.eventId, decision: 'warn', reason: 'registry_denied' })));
-  expect(await c.store.c.mcpUsageEvents.countDocuments({ orgId: c.org.orgId, eventId: { $in: events.map((x) => x.eventId) } })).toBe(20);
+  for (const r of results)
+    expect(r.body.decisions).toEqual(
+      events.map((x) => ({ eventId: x.eventId, decision: 'warn', reason: 'registry_denied' })),
+    );
+  expect(
+    await c.store.c.mcpUsageEvents.countDocuments({
+      orgId: c.org.orgId,
+      eventId: { $in: events.map((x) => x.eventId) },
+    }),
+  ).toBe(20);
   await e.putControl(c.owner, { level: 'observe' });
 });
 
 test('raw tool arguments and any unknown field are refused: nothing stored', async () => {
   const before = await c.store.c.mcpUsageEvents.countDocuments({});
-  for (const extra of [{ arguments: { path: '/etc/passwd' } }, { input: 'x' }, { args: ['a'] }, { params: {} }, { somethingElse: 1 }]) {
-    const res = await e.postEvents(uploader, { events: [pre({ serverId: ids.memory }), { ...pre({ serverId: ids.memory }), ...extra }] });
+  for (const extra of [
+    { arguments: { path: '/etc/passwd' } },
+    { input: 'x' },
+    { args: ['a'] },
+    { params: {} },
+    { somethingElse: 1 },
+  ]) {
+    const res = await e.postEvents(uploader, {
+      events: [pre({ serverId: ids.memory }), { ...pre({ serverId: ids.memory }), ...extra }],
+    });
     expect(err(res)).toEqual({ status: 422, code: 'invalid_parameter' });
     expect(res.body.error.message).toMatch(/^events\[1\]\./);
   }
-  for (const server of [{ serverId: ids.memory, env: { A: 'b' } }, { name: 'x', headers: {} }]) expect(err(await e.postEvents(uploader, { events: [pre(server)] }))).toEqual({ status: 422, code: 'invalid_parameter' });
-  expect(err(await e.postEvents(uploader, { events: [pre({ serverId: ids.memory }, { hostId: hostA.id, extra: 1 })] }))).toEqual({ status: 422, code: 'invalid_parameter' });
+  for (const server of [
+    { serverId: ids.memory, env: { A: 'b' } },
+    { name: 'x', headers: {} },
+  ])
+    expect(err(await e.postEvents(uploader, { events: [pre(server)] }))).toEqual({
+      status: 422,
+      code: 'invalid_parameter',
+    });
+  expect(
+    err(await e.postEvents(uploader, { events: [pre({ serverId: ids.memory }, { hostId: hostA.id, extra: 1 })] })),
+  ).toEqual({ status: 422, code: 'invalid_parameter' });
   expect(await c.store.c.mcpUsageEvents.countDocuments({})).toBe(before);
 });
 
 test('bounds and fields: 1..1000 events, eventId 1..128, enums, occurredAt, durationMs, unknown serverId, hosts', async () => {
   expect(err(await e.postEvents(uploader, { events: [] }))).toEqual({ status: 422, code: 'missing_parameter' });
   const many = (n: number) => Array.from({ length: n }, () => ({ ...pre({ serverId: ids.memory }), phase: 'post' }));
-  expect((await e.postEvents(uploader, { events: many(1000) })).body).toMatchObject({ accepted: 1000, duplicates: 0, decisions: [] });
+  expect((await e.postEvents(uploader, { events: many(1000) })).body).toMatchObject({
+    accepted: 1000,
+    duplicates: 0,
+    decisions: [],
+  });
   expect(err(await e.postEvents(uploader, { events: many(1001) }))).toEqual({ status: 422, code: 'invalid_parameter' });
   const bad: Array<Record<string, unknown>> = [
     { eventId: 'x'.repeat(129) },
@@ -154,29 +266,73 @@ test('bounds and fields: 1..1000 events, eventId 1..128, enums, occurredAt, dura
 });
 
 test('a host credential reports for its own host only; a key reporting by hostname keeps it as reported', async () => {
-  const own = await e.postEvents(hostA.credential, { events: [pre({ serverId: ids.memory }), pre({ serverId: ids.memory }, { hostname: 'what-it-calls-itself' })] });
+  const own = await e.postEvents(hostA.credential, {
+    events: [pre({ serverId: ids.memory }), pre({ serverId: ids.memory }, { hostname: 'what-it-calls-itself' })],
+  });
   expect(own.status).toBe(200);
-  const mine = await c.store.c.mcpUsageEvents.find({ orgId: c.org.orgId, hostId: hostA.id, reportedHostname: 'what-it-calls-itself' }).toArray();
+  const mine = await c.store.c.mcpUsageEvents
+    .find({ orgId: c.org.orgId, hostId: hostA.id, reportedHostname: 'what-it-calls-itself' })
+    .toArray();
   expect(mine).toHaveLength(1);
-  expect(err(await e.postEvents(hostA.credential, { events: [pre({ serverId: ids.memory }, { hostId: hostB.id })] }))).toEqual({ status: 403, code: 'insufficient_scope' });
+  expect(
+    err(await e.postEvents(hostA.credential, { events: [pre({ serverId: ids.memory }, { hostId: hostB.id })] })),
+  ).toEqual({ status: 403, code: 'insufficient_scope' });
   const byName = await e.postEvents(uploader, { events: [pre({ serverId: ids.memory }, { hostname: 'ci-runner-7' })] });
   expect(byName.status).toBe(200);
-  expect(await c.store.c.mcpUsageEvents.countDocuments({ orgId: c.org.orgId, hostId: null, reportedHostname: 'ci-runner-7' })).toBe(1);
+  expect(
+    await c.store.c.mcpUsageEvents.countDocuments({
+      orgId: c.org.orgId,
+      hostId: null,
+      reportedHostname: 'ci-runner-7',
+    }),
+  ).toBe(1);
 });
 
-test('the list: newest first, filters serverId, hostId, tool, since/until, pagination; no other organization\'s events', async () => {
+test("the list: newest first, filters serverId, hostId, tool, since/until, pagination; no other organization's events", async () => {
   const org = await newOrg(c.store, 'list');
   const key = await org.key(['mcp:upload', 'mcp:read']);
   const host = await registerHost({ api: c.api, owner: org.ownerToken });
   const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 0, m)).toISOString();
-  const events = Array.from({ length: 7 }, (_, i) => ({ eventId: `l${i}`, occurredAt: at(i), host: i % 2 ? { hostId: host.id } : { hostname: 'h' }, client: 'codex', server: { name: i < 4 ? 'alpha' : 'beta' }, tool: i % 3 ? 'read' : 'write', phase: 'post' }));
+  const events = Array.from({ length: 7 }, (_, i) => ({
+    eventId: `l${i}`,
+    occurredAt: at(i),
+    host: i % 2 ? { hostId: host.id } : { hostname: 'h' },
+    client: 'codex',
+    server: { name: i < 4 ? 'alpha' : 'beta' },
+    tool: i % 3 ? 'read' : 'write',
+    phase: 'post',
+  }));
   for (const ev of events) expect((await e.postEvents(key, { events: [ev] })).status).toBe(200);
   const all = await e.listEvents(key);
   expect(all.body.events.map((x: any) => x.eventId)).toEqual(['l6', 'l5', 'l4', 'l3', 'l2', 'l1', 'l0']);
-  expect(Object.keys(all.body.events[0])).toEqual(['id', 'eventId', 'occurredAt', 'receivedAt', 'hostId', 'reportedHostname', 'client', 'serverId', 'identity', 'serverName', 'tool', 'phase', 'outcome', 'durationMs', 'decision']);
-  expect((await e.listEvents(key, `?hostId=${host.id}`)).body.events.map((x: any) => x.eventId)).toEqual(['l5', 'l3', 'l1']);
+  expect(Object.keys(all.body.events[0])).toEqual([
+    'id',
+    'eventId',
+    'occurredAt',
+    'receivedAt',
+    'hostId',
+    'reportedHostname',
+    'client',
+    'serverId',
+    'identity',
+    'serverName',
+    'tool',
+    'phase',
+    'outcome',
+    'durationMs',
+    'decision',
+  ]);
+  expect((await e.listEvents(key, `?hostId=${host.id}`)).body.events.map((x: any) => x.eventId)).toEqual([
+    'l5',
+    'l3',
+    'l1',
+  ]);
   expect((await e.listEvents(key, '?tool=write')).body.events.map((x: any) => x.eventId)).toEqual(['l6', 'l3', 'l0']);
-  expect((await e.listEvents(key, `?since=${at(2)}&until=${at(5)}`)).body.events.map((x: any) => x.eventId)).toEqual(['l4', 'l3', 'l2']);
+  expect((await e.listEvents(key, `?since=${at(2)}&until=${at(5)}`)).body.events.map((x: any) => x.eventId)).toEqual([
+    'l4',
+    'l3',
+    'l2',
+  ]);
   const pages: string[] = [];
   let cursor: string | null = null;
   do {
@@ -186,8 +342,20 @@ test('the list: newest first, filters serverId, hostId, tool, since/until, pagin
   } while (cursor);
   expect(pages).toEqual(['l6', 'l5', 'l4', 'l3', 'l2', 'l1', 'l0']);
   expect((await e.listEvents(reader)).body.events.map((x: any) => x.eventId)).not.toContain('l0');
-  expect((await e.listEvents(reader, `?serverId=${ids.memory}&limit=200`)).body.events.every((x: any) => x.serverId === ids.memory)).toBe(true);
-  for (const q of ['?since=yesterday', '?until=2026-13-01T00:00:00Z', '?tool=', '?limit=abc', '?serverId=a&serverId=b', '?cursor=x']) expect((await e.listEvents(reader, q)).status).toBe(422);
+  expect(
+    (await e.listEvents(reader, `?serverId=${ids.memory}&limit=200`)).body.events.every(
+      (x: any) => x.serverId === ids.memory,
+    ),
+  ).toBe(true);
+  for (const q of [
+    '?since=yesterday',
+    '?until=2026-13-01T00:00:00Z',
+    '?tool=',
+    '?limit=abc',
+    '?serverId=a&serverId=b',
+    '?cursor=x',
+  ])
+    expect((await e.listEvents(reader, q)).status).toBe(422);
   expect(err(await e.listEvents(uploader))).toEqual({ status: 403, code: 'insufficient_scope' });
   expect(err(await e.listEvents(hostA.credential))).toEqual({ status: 403, code: 'insufficient_scope' });
 });
@@ -197,10 +365,25 @@ test('the events of one request list in the order they occurred (newest first), 
   const key = await org.key(['mcp:upload', 'mcp:read']);
   const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 0, m)).toISOString();
   const minutes = [3, 0, 7, 3, 5, 1];
-  const events = minutes.map((m, i) => ({ eventId: `b${i}`, occurredAt: at(m), host: { hostname: 'h' }, client: 'codex', server: { name: 'alpha' }, tool: 'read', phase: 'post' }));
+  const events = minutes.map((m, i) => ({
+    eventId: `b${i}`,
+    occurredAt: at(m),
+    host: { hostname: 'h' },
+    client: 'codex',
+    server: { name: 'alpha' },
+    tool: 'read',
+    phase: 'post',
+  }));
   expect((await e.postEvents(key, { events })).status).toBe(200);
   // newest first: 7 (b2), 5 (b4), 3 (b3 sent after b0, so newer in the list), 3 (b0), 1 (b5), 0 (b1)
-  expect((await e.listEvents(key)).body.events.map((x: any) => x.eventId)).toEqual(['b2', 'b4', 'b3', 'b0', 'b5', 'b1']);
+  expect((await e.listEvents(key)).body.events.map((x: any) => x.eventId)).toEqual([
+    'b2',
+    'b4',
+    'b3',
+    'b0',
+    'b5',
+    'b1',
+  ]);
 });
 
 test('usage events are never audit events', async () => {

@@ -36,22 +36,37 @@ const sample = (text: string, series: string) => {
 test('after some requests the API metrics carry route templates, statuses, rejections and the queued scans', async () => {
   const org = await newOrg(t.store);
   const before = sample(await scrape(), 'rate_limit_rejections_total') ?? 0;
-  const upload = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(await org.key(['sca:upload', 'scans:read']))).send(v1Snapshot('metrics'));
+  const upload = await t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(await org.key(['sca:upload', 'scans:read'])))
+    .send(v1Snapshot('metrics'));
   expect(upload.status).toBe(201);
   const reader = await org.key(['scans:read']);
   // The limit counts per clock minute: three requests see a 429 even when a minute boundary falls between two.
   const statuses: number[] = [];
-  for (let i = 0; i < 3; i++) statuses.push((await t.api.get(`/v1/scans/${upload.body.id}`).set(bearer(reader))).status);
+  for (let i = 0; i < 3; i++)
+    statuses.push((await t.api.get(`/v1/scans/${upload.body.id}`).set(bearer(reader))).status);
   expect(statuses[0]).toBe(200);
   const rejected = statuses.filter((s) => s === 429).length;
   expect(rejected).toBeGreaterThanOrEqual(1);
   expect((await t.api.get('/no/such/path/scn_123')).status).toBe(404);
 
   const text = await scrape();
-  expect(sample(text, 'http_request_duration_seconds_count{method="POST",route="/v1/scans/dependency-snapshots",status="201"}')).toBeGreaterThanOrEqual(1);
-  expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/scans/:scanId",status="200"}')).toBeGreaterThanOrEqual(1);
-  expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/scans/:scanId",status="429"}')).toBeGreaterThanOrEqual(1);
-  expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="unmatched",status="404"}')).toBeGreaterThanOrEqual(1);
+  expect(
+    sample(
+      text,
+      'http_request_duration_seconds_count{method="POST",route="/v1/scans/dependency-snapshots",status="201"}',
+    ),
+  ).toBeGreaterThanOrEqual(1);
+  expect(
+    sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/scans/:scanId",status="200"}'),
+  ).toBeGreaterThanOrEqual(1);
+  expect(
+    sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/scans/:scanId",status="429"}'),
+  ).toBeGreaterThanOrEqual(1);
+  expect(
+    sample(text, 'http_request_duration_seconds_count{method="GET",route="unmatched",status="404"}'),
+  ).toBeGreaterThanOrEqual(1);
   expect(text).not.toContain(upload.body.id); // ids never become labels
   expect(text).not.toContain('scn_123');
   expect(sample(text, 'rate_limit_rejections_total')).toBe(before + rejected);

@@ -27,7 +27,10 @@ test('a query value holding a NUL is 422 invalid_parameter naming it', async () 
   const res = await t.api.get('/v1/scans?project=a%00b').set(bearer(org.ownerToken));
   expect(err(res)).toEqual({ status: 422, code: 'invalid_parameter' });
   expect(res.body.error.message).toMatch(/^project: /);
-  expect(err(await t.api.get('/v1/scans?cursor=%00').set(bearer(org.ownerToken)))).toEqual({ status: 422, code: 'invalid_parameter' });
+  expect(err(await t.api.get('/v1/scans?cursor=%00').set(bearer(org.ownerToken)))).toEqual({
+    status: 422,
+    code: 'invalid_parameter',
+  });
 });
 
 test('a JSON body string (or key) holding a NUL is 422 invalid_parameter, and nothing is stored', async () => {

@@ -1,17 +1,35 @@
 // Members, invitations, the audit trail, public IP ranges and rate limits over real HTTP on the real database.
-import { addMember, createOrgWithOwner, createSession, findOrCreateUser, memberOfUser } from '../../src/storage/accounts';
-import { acceptInvitation, createInvitation, findInvitationByToken, revokeInvitation } from '../../src/storage/invitations';
+import {
+  addMember,
+  createOrgWithOwner,
+  createSession,
+  findOrCreateUser,
+  memberOfUser,
+} from '../../src/storage/accounts';
+import {
+  acceptInvitation,
+  createInvitation,
+  findInvitationByToken,
+  revokeInvitation,
+} from '../../src/storage/invitations';
 import { isCidr } from '../../src/http/platform';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 
 let t: TestContext;
 beforeAll(async () => {
-  t = await testContext({ platform: { publicAppUrl: 'https://app.example.test', challengeSources: ['192.0.2.0/24', '2001:db8::/32'], challengeSourcesUpdatedAt: new Date('2026-01-02T03:04:05Z') } });
+  t = await testContext({
+    platform: {
+      publicAppUrl: 'https://app.example.test',
+      challengeSources: ['192.0.2.0/24', '2001:db8::/32'],
+      challengeSourcesUpdatedAt: new Date('2026-01-02T03:04:05Z'),
+    },
+  });
 });
 afterAll(() => t.close());
 
 const err = (res: { status: number; body: any }) => ({ status: res.status, code: res.body?.error?.code });
-const userSession = async (email: string) => (await createSession(t.store, (await findOrCreateUser(t.store, email))._id)).token;
+const userSession = async (email: string) =>
+  (await createSession(t.store, (await findOrCreateUser(t.store, email))._id)).token;
 let n = 0;
 const email = (tag: string) => `${tag}-${Date.now()}-${n++}@example.test`;
 
@@ -33,9 +51,16 @@ describe('members', () => {
     const filtered = await t.api.get('/v1/members?role=member').set(bearer(await org.session('auditor')));
     expect(filtered.body.members.map((m: any) => m.role)).toEqual(['member', 'member']);
     const p1 = await t.api.get('/v1/members?limit=2').set(bearer(org.ownerToken));
-    const p2 = await t.api.get(`/v1/members?limit=2&cursor=${encodeURIComponent(p1.body.nextCursor)}`).set(bearer(org.ownerToken));
-    expect([...p1.body.members, ...p2.body.members].map((m: any) => m.id)).toEqual(all.body.members.slice(0, 4).map((m: any) => m.id));
-    expect(err(await t.api.get('/v1/members?role=boss').set(bearer(org.ownerToken)))).toEqual({ status: 422, code: 'invalid_parameter' });
+    const p2 = await t.api
+      .get(`/v1/members?limit=2&cursor=${encodeURIComponent(p1.body.nextCursor)}`)
+      .set(bearer(org.ownerToken));
+    expect([...p1.body.members, ...p2.body.members].map((m: any) => m.id)).toEqual(
+      all.body.members.slice(0, 4).map((m: any) => m.id),
+    );
+    expect(err(await t.api.get('/v1/members?role=boss').set(bearer(org.ownerToken)))).toEqual({
+      status: 422,
+      code: 'invalid_parameter',
+    });
   });
 
   test('role changes: owner-only promotions and owner changes, owner not assignable, the last owner stays', async () => {
@@ -43,19 +68,35 @@ describe('members', () => {
     const admin = await org.session('admin');
     const memberTok = await org.session('member');
     const memberId = await memberIdOf(org, memberTok);
-    const patch = (tok: string, id: string, body: object) => t.api.patch(`/v1/members/${id}`).set(bearer(tok)).send(body);
+    const patch = (tok: string, id: string, body: object) =>
+      t.api.patch(`/v1/members/${id}`).set(bearer(tok)).send(body);
     expect(err(await patch(admin, memberId, { role: 'admin' }))).toEqual({ status: 403, code: 'insufficient_scope' });
     expect((await patch(admin, memberId, { role: 'admin' })).body.error.message).toMatch(/requires role owner/);
-    expect(err(await patch(org.ownerToken, memberId, { role: 'owner' }))).toEqual({ status: 422, code: 'invalid_parameter' });
+    expect(err(await patch(org.ownerToken, memberId, { role: 'owner' }))).toEqual({
+      status: 422,
+      code: 'invalid_parameter',
+    });
     expect(err(await patch(org.ownerToken, memberId, {}))).toEqual({ status: 422, code: 'missing_parameter' });
-    expect(err(await patch(admin, org.memberId, { role: 'member' }))).toEqual({ status: 403, code: 'insufficient_scope' });
-    expect(err(await patch(org.ownerToken, org.memberId, { role: 'admin' }))).toEqual({ status: 409, code: 'last_owner' });
-    expect(err(await patch(memberTok, memberId, { role: 'auditor' }))).toEqual({ status: 403, code: 'insufficient_scope' });
+    expect(err(await patch(admin, org.memberId, { role: 'member' }))).toEqual({
+      status: 403,
+      code: 'insufficient_scope',
+    });
+    expect(err(await patch(org.ownerToken, org.memberId, { role: 'admin' }))).toEqual({
+      status: 409,
+      code: 'last_owner',
+    });
+    expect(err(await patch(memberTok, memberId, { role: 'auditor' }))).toEqual({
+      status: 403,
+      code: 'insufficient_scope',
+    });
     const ok = await patch(admin, memberId, { role: 'auditor' });
     expect([ok.status, ok.body.role, ok.body.id]).toEqual([200, 'auditor', memberId]);
     const promoted = await patch(org.ownerToken, memberId, { role: 'admin' });
     expect(promoted.body.role).toBe('admin');
-    expect(err(await patch(org.ownerToken, 'mem_nope', { role: 'member' }))).toEqual({ status: 404, code: 'not_found' });
+    expect(err(await patch(org.ownerToken, 'mem_nope', { role: 'member' }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
   });
 
   test('removal and leaving: any role may leave, admins remove non-owners, the sole owner cannot go', async () => {
@@ -64,13 +105,28 @@ describe('members', () => {
     const auditor = await org.session('auditor');
     const memberTok = await org.session('member');
     const memberId = await memberIdOf(org, memberTok);
-    expect(err(await t.api.delete(`/v1/members/${memberId}`).set(bearer(auditor)))).toEqual({ status: 403, code: 'insufficient_scope' });
+    expect(err(await t.api.delete(`/v1/members/${memberId}`).set(bearer(auditor)))).toEqual({
+      status: 403,
+      code: 'insufficient_scope',
+    });
     expect((await t.api.delete(`/v1/members/${await memberIdOf(org, auditor)}`).set(bearer(auditor))).status).toBe(204); // leaving
-    expect(err(await t.api.get('/v1/members').set(bearer(auditor)))).toEqual({ status: 403, code: 'insufficient_scope' }); // no org any more
-    expect(err(await t.api.delete(`/v1/members/${org.memberId}`).set(bearer(admin)))).toEqual({ status: 403, code: 'insufficient_scope' });
-    expect(err(await t.api.delete(`/v1/members/${org.memberId}`).set(bearer(org.ownerToken)))).toEqual({ status: 409, code: 'last_owner' });
+    expect(err(await t.api.get('/v1/members').set(bearer(auditor)))).toEqual({
+      status: 403,
+      code: 'insufficient_scope',
+    }); // no org any more
+    expect(err(await t.api.delete(`/v1/members/${org.memberId}`).set(bearer(admin)))).toEqual({
+      status: 403,
+      code: 'insufficient_scope',
+    });
+    expect(err(await t.api.delete(`/v1/members/${org.memberId}`).set(bearer(org.ownerToken)))).toEqual({
+      status: 409,
+      code: 'last_owner',
+    });
     expect((await t.api.delete(`/v1/members/${memberId}`).set(bearer(admin))).status).toBe(204);
-    expect(err(await t.api.delete(`/v1/members/${memberId}`).set(bearer(admin)))).toEqual({ status: 404, code: 'not_found' });
+    expect(err(await t.api.delete(`/v1/members/${memberId}`).set(bearer(admin)))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
   });
 });
 
@@ -79,15 +135,29 @@ describe('invitations', () => {
     const org = await newOrg(t.store, 'Acme Inc');
     const admin = await org.session('admin');
     const invitee = email('invitee');
-    expect(err(await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'admin' }))).toEqual({ status: 403, code: 'insufficient_scope' });
-    expect(err(await t.api.post('/v1/invitations').set(bearer(admin)).send({ role: 'member' }))).toEqual({ status: 422, code: 'missing_parameter' });
+    expect(err(await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'admin' }))).toEqual(
+      { status: 403, code: 'insufficient_scope' },
+    );
+    expect(err(await t.api.post('/v1/invitations').set(bearer(admin)).send({ role: 'member' }))).toEqual({
+      status: 422,
+      code: 'missing_parameter',
+    });
     const first = await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'member' });
     expect(first.status).toBe(201);
-    const second = await t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: invitee.toUpperCase(), role: 'admin' });
+    const second = await t.api
+      .post('/v1/invitations')
+      .set(bearer(org.ownerToken))
+      .send({ email: invitee.toUpperCase(), role: 'admin' });
     expect(second.status).toBe(201);
     expect(second.body.token).toMatch(/^svc_inv_[A-Za-z0-9]{40}$/);
     expect(second.body.inviteUrl).toBe(`https://app.example.test/invitations/accept#token=${second.body.token}`);
-    expect(second.body.invitation).toMatchObject({ email: invitee, role: 'admin', status: 'pending', acceptedAt: null, revokedAt: null });
+    expect(second.body.invitation).toMatchObject({
+      email: invitee,
+      role: 'admin',
+      status: 'pending',
+      acceptedAt: null,
+      revokedAt: null,
+    });
     // the token is stored only as a hash
     expect(JSON.stringify(await t.store.c.invitations.find({}).toArray())).not.toContain(second.body.token);
     const list = await t.api.get('/v1/invitations').set(bearer(admin));
@@ -96,14 +166,29 @@ describe('invitations', () => {
       [first.body.invitation.id, 'revoked'], // re-inviting a pending email revokes and replaces
     ]);
     expect(JSON.stringify(list.body)).not.toContain('svc_inv_');
-    expect((await t.api.get('/v1/invitations?status=revoked').set(bearer(admin))).body.invitations.map((i: any) => i.id)).toEqual([first.body.invitation.id]);
+    expect(
+      (await t.api.get('/v1/invitations?status=revoked').set(bearer(admin))).body.invitations.map((i: any) => i.id),
+    ).toEqual([first.body.invitation.id]);
 
     const lookup = await t.api.post('/v1/invitations/lookups').send({ token: second.body.token });
-    expect(lookup.body).toEqual({ org: { name: 'Acme Inc' }, email: invitee, role: 'admin', status: 'pending', expiresAt: second.body.invitation.expiresAt });
-    expect(err(await t.api.post('/v1/invitations/lookups').send({ token: 'svc_inv_unknown' }))).toEqual({ status: 404, code: 'not_found' });
-    expect(err(await t.api.post('/v1/invitations/lookups').send({}))).toEqual({ status: 422, code: 'missing_parameter' });
+    expect(lookup.body).toEqual({
+      org: { name: 'Acme Inc' },
+      email: invitee,
+      role: 'admin',
+      status: 'pending',
+      expiresAt: second.body.invitation.expiresAt,
+    });
+    expect(err(await t.api.post('/v1/invitations/lookups').send({ token: 'svc_inv_unknown' }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    expect(err(await t.api.post('/v1/invitations/lookups').send({}))).toEqual({
+      status: 422,
+      code: 'missing_parameter',
+    });
 
-    const accept = (tok: string, token: string) => t.api.post('/v1/invitations/acceptances').set(bearer(tok)).send({ token });
+    const accept = (tok: string, token: string) =>
+      t.api.post('/v1/invitations/acceptances').set(bearer(tok)).send({ token });
     const stranger = await userSession(email('stranger'));
     expect(err(await accept(stranger, first.body.token))).toEqual({ status: 409, code: 'invite_revoked' });
     expect(err(await accept(stranger, second.body.token))).toEqual({ status: 409, code: 'invite_email_mismatch' });
@@ -113,36 +198,63 @@ describe('invitations', () => {
     expect([me0.body.org, me0.body.member]).toEqual([null, null]);
     const ok = await accept(inviteeTok, second.body.token);
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ org: { id: org.orgId, name: 'Acme Inc' }, member: { role: 'admin', email: invitee } });
+    expect(ok.body).toMatchObject({
+      org: { id: org.orgId, name: 'Acme Inc' },
+      member: { role: 'admin', email: invitee },
+    });
     const me1 = await t.api.get('/v1/me').set(bearer(inviteeTok));
     expect(me1.body.member.role).toBe('admin');
     expect(err(await accept(inviteeTok, second.body.token))).toEqual({ status: 409, code: 'invite_already_accepted' });
     const audit = await t.api.get('/v1/audit-events').set(bearer(org.ownerToken));
-    expect(audit.body.auditEvents[0]).toMatchObject({ type: 'invitation.accepted', actor: { memberId: ok.body.member.id, email: invitee }, target: { kind: 'invitation', id: second.body.invitation.id, role: 'admin' } });
-    expect(audit.body.auditEvents.map((e: any) => e.type)).toEqual(['invitation.accepted', 'invitation.created', 'invitation.revoked', 'invitation.created']);
+    expect(audit.body.auditEvents[0]).toMatchObject({
+      type: 'invitation.accepted',
+      actor: { memberId: ok.body.member.id, email: invitee },
+      target: { kind: 'invitation', id: second.body.invitation.id, role: 'admin' },
+    });
+    expect(audit.body.auditEvents.map((e: any) => e.type)).toEqual([
+      'invitation.accepted',
+      'invitation.created',
+      'invitation.revoked',
+      'invitation.created',
+    ]);
 
     // expired, and already in an organization
     const later = await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'member' });
     expect(err(await accept(inviteeTok, later.body.token))).toEqual({ status: 409, code: 'already_in_org' });
-    await t.store.c.invitations.updateOne({ id: later.body.invitation.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.store.c.invitations.updateOne(
+      { id: later.body.invitation.id },
+      { $set: { expiresAt: new Date(Date.now() - 1000) } },
+    );
     expect(err(await accept(inviteeTok, later.body.token))).toEqual({ status: 409, code: 'invite_expired' });
     expect((await t.api.post('/v1/invitations/lookups').send({ token: later.body.token })).body.status).toBe('expired');
 
     // revoke
-    const third = await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: email('third'), role: 'auditor' });
+    const third = await t.api
+      .post('/v1/invitations')
+      .set(bearer(admin))
+      .send({ email: email('third'), role: 'auditor' });
     expect((await t.api.delete(`/v1/invitations/${third.body.invitation.id}`).set(bearer(admin))).status).toBe(204);
     expect((await t.api.post('/v1/invitations/lookups').send({ token: third.body.token })).body.status).toBe('revoked');
-    expect(err(await t.api.delete('/v1/invitations/inv_nope').set(bearer(admin)))).toEqual({ status: 404, code: 'not_found' });
+    expect(err(await t.api.delete('/v1/invitations/inv_nope').set(bearer(admin)))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
   });
 });
 
 describe('invitation decisions: revocation and acceptance have one winner', () => {
-  const accept = (tok: string, token: string) => t.api.post('/v1/invitations/acceptances').set(bearer(tok)).send({ token });
+  const accept = (tok: string, token: string) =>
+    t.api.post('/v1/invitations/acceptances').set(bearer(tok)).send({ token });
   async function invited(org: Org, role: 'member' | 'auditor' = 'member') {
     const address = email('race');
     const res = await t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: address, role });
     const user = await findOrCreateUser(t.store, address);
-    return { id: res.body.invitation.id as string, token: res.body.token as string, user, session: (await createSession(t.store, user._id)).token };
+    return {
+      id: res.body.invitation.id as string,
+      token: res.body.token as string,
+      user,
+      session: (await createSession(t.store, user._id)).token,
+    };
   }
   const stored = async (id: string) => (await t.store.c.invitations.findOne({ id }))!;
 
@@ -172,7 +284,9 @@ describe('invitation decisions: revocation and acceptance have one winner', () =
     const a = await invited(org);
     const loadedA = (await findInvitationByToken(t.store, a.token))!;
     expect(await revokeInvitation(t.store, loadedA)).toBe(true);
-    expect(await acceptInvitation(t.store, loadedA, { id: a.user._id, email: a.user.email })).toEqual({ outcome: 'revoked' });
+    expect(await acceptInvitation(t.store, loadedA, { id: a.user._id, email: a.user.email })).toEqual({
+      outcome: 'revoked',
+    });
     expect(await memberOfUser(t.store, a.user._id)).toBeNull();
 
     const b = await invited(org);
@@ -181,7 +295,9 @@ describe('invitation decisions: revocation and acceptance have one winner', () =
     expect(won).toMatchObject({ outcome: 'accepted', member: { orgId: org.orgId, userId: b.user._id } });
     expect(await revokeInvitation(t.store, loadedB)).toBe(false);
     expect(await stored(b.id)).toMatchObject({ status: 'accepted', revokedAt: null });
-    expect(await acceptInvitation(t.store, loadedB, { id: b.user._id, email: b.user.email })).toEqual({ outcome: 'already_accepted' });
+    expect(await acceptInvitation(t.store, loadedB, { id: b.user._id, email: b.user.email })).toEqual({
+      outcome: 'already_accepted',
+    });
   });
 
   test('an acceptance whose member cannot be added (already in an organization) gives the decision back', async () => {
@@ -191,7 +307,9 @@ describe('invitation decisions: revocation and acceptance have one winner', () =
     // the invitee joins another organization between the route's check and the claim
     const other = await createOrgWithOwner(t.store, 'elsewhere', email('elsewhere-owner'));
     await addMember(t.store, other.org._id, inv.user.email, 'member');
-    expect(await acceptInvitation(t.store, loaded, { id: inv.user._id, email: inv.user.email })).toEqual({ outcome: 'already_in_org' });
+    expect(await acceptInvitation(t.store, loaded, { id: inv.user._id, email: inv.user.email })).toEqual({
+      outcome: 'already_in_org',
+    });
     expect((await stored(inv.id)).status).toBe('pending');
     expect(await t.store.c.claims.findOne({ _id: `invitation-decision:${inv.id}` })).toBeNull();
     expect(await revokeInvitation(t.store, loaded)).toBe(true); // nothing holds the decision any more
@@ -215,9 +333,16 @@ describe('invitation decisions: revocation and acceptance have one winner', () =
     const inv = await invited(org);
     const loaded = (await findInvitationByToken(t.store, inv.token))!;
     const stale = { ...loaded }; // what the re-invite read: still pending
-    expect((await acceptInvitation(t.store, loaded, { id: inv.user._id, email: inv.user.email })).outcome).toBe('accepted');
+    expect((await acceptInvitation(t.store, loaded, { id: inv.user._id, email: inv.user.email })).outcome).toBe(
+      'accepted',
+    );
     await t.store.c.invitations.updateOne({ _id: stale._id }, { $set: { status: 'pending' } }); // as if the status write were still under way
-    const again = createInvitation(t.store, { orgId: org.orgId, email: inv.user.email, role: 'member', createdBy: org.memberId });
+    const again = createInvitation(t.store, {
+      orgId: org.orgId,
+      email: inv.user.email,
+      role: 'member',
+      createdBy: org.memberId,
+    });
     await new Promise((r) => setTimeout(r, 100));
     await t.store.c.invitations.updateOne({ _id: stale._id }, { $set: { status: 'accepted' } });
     expect((await again).replaced).toEqual([]);
@@ -229,7 +354,10 @@ describe('invitation decisions: revocation and acceptance have one winner', () =
     const outcomes = { accepted: 0, revoked: 0 };
     for (let round = 0; round < 24; round++) {
       const inv = await invited(org);
-      const [acc, del] = await Promise.all([accept(inv.session, inv.token), t.api.delete(`/v1/invitations/${inv.id}`).set(bearer(org.ownerToken))]);
+      const [acc, del] = await Promise.all([
+        accept(inv.session, inv.token),
+        t.api.delete(`/v1/invitations/${inv.id}`).set(bearer(org.ownerToken)),
+      ]);
       expect(del.status).toBe(204);
       const doc = await stored(inv.id);
       const member = await memberOfUser(t.store, inv.user._id);
@@ -248,8 +376,13 @@ describe('invitation decisions: revocation and acceptance have one winner', () =
     for (let round = 0; round < 40; round++) {
       const inv = await invited(org, 'auditor');
       const loaded = (await findInvitationByToken(t.store, inv.token))!;
-      const [acc, revoked] = await Promise.all([acceptInvitation(t.store, loaded, { id: inv.user._id, email: inv.user.email }), revokeInvitation(t.store, loaded)]);
-      expect({ acc: acc.outcome, revoked }).toEqual(acc.outcome === 'accepted' ? { acc: 'accepted', revoked: false } : { acc: 'revoked', revoked: true });
+      const [acc, revoked] = await Promise.all([
+        acceptInvitation(t.store, loaded, { id: inv.user._id, email: inv.user.email }),
+        revokeInvitation(t.store, loaded),
+      ]);
+      expect({ acc: acc.outcome, revoked }).toEqual(
+        acc.outcome === 'accepted' ? { acc: 'accepted', revoked: false } : { acc: 'revoked', revoked: true },
+      );
       const doc = await stored(inv.id);
       expect(doc.status).toBe(acc.outcome === 'accepted' ? 'accepted' : 'revoked');
       expect((await memberOfUser(t.store, inv.user._id)) !== null).toBe(doc.status === 'accepted');
@@ -258,7 +391,10 @@ describe('invitation decisions: revocation and acceptance have one winner', () =
     // audit: one revocation event per revoked invitation, one acceptance event per accepted one (HTTP rounds)
     const events = (await t.api.get('/v1/audit-events?limit=200').set(bearer(org.ownerToken))).body.auditEvents;
     const types = events.map((e: any) => e.type);
-    expect(types.filter((x: string) => x === 'invitation.accepted').length + types.filter((x: string) => x === 'invitation.revoked').length).toBe(24);
+    expect(
+      types.filter((x: string) => x === 'invitation.accepted').length +
+        types.filter((x: string) => x === 'invitation.revoked').length,
+    ).toBe(24);
     expect(outcomes.accepted + outcomes.revoked).toBe(64);
   });
 });
@@ -269,11 +405,26 @@ describe('audit trail', () => {
     const memberTok = await org.session('member');
     const memberId = await memberIdOf(org, memberTok);
     const rid = (x: string) => ({ 'X-Request-Id': x });
-    const key = await t.api.post('/v1/api-keys').set(bearer(org.ownerToken)).set(rid('r-key')).send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
+    const key = await t.api
+      .post('/v1/api-keys')
+      .set(bearer(org.ownerToken))
+      .set(rid('r-key'))
+      .send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
     await t.api.delete(`/v1/api-keys/${key.body.apiKey.id}`).set(bearer(org.ownerToken)).set(rid('r-revoke'));
-    await t.api.patch(`/v1/members/${memberId}`).set(bearer(org.ownerToken)).set(rid('r-role')).send({ role: 'auditor' });
-    const inv = await t.api.post('/v1/invitations').set(bearer(org.ownerToken)).set(rid('r-inv')).send({ email: email('audit'), role: 'member' });
-    await t.api.delete(`/v1/invitations/${inv.body.invitation.id}`).set(bearer(org.ownerToken)).set(rid('r-inv-revoke'));
+    await t.api
+      .patch(`/v1/members/${memberId}`)
+      .set(bearer(org.ownerToken))
+      .set(rid('r-role'))
+      .send({ role: 'auditor' });
+    const inv = await t.api
+      .post('/v1/invitations')
+      .set(bearer(org.ownerToken))
+      .set(rid('r-inv'))
+      .send({ email: email('audit'), role: 'member' });
+    await t.api
+      .delete(`/v1/invitations/${inv.body.invitation.id}`)
+      .set(bearer(org.ownerToken))
+      .set(rid('r-inv-revoke'));
     await t.api.delete(`/v1/members/${memberId}`).set(bearer(org.ownerToken)).set(rid('r-remove'));
     const res = await t.api.get('/v1/audit-events').set(bearer(org.ownerToken));
     expect(res.status).toBe(200);
@@ -286,19 +437,36 @@ describe('audit trail', () => {
       ['api_key.created', 'r-key'],
     ]);
     const roleChange = res.body.auditEvents[3];
-    expect(roleChange).toMatchObject({ actor: { memberId: org.memberId }, target: { kind: 'member', id: memberId, from: 'member', to: 'auditor' }, at: expect.any(String) });
+    expect(roleChange).toMatchObject({
+      actor: { memberId: org.memberId },
+      target: { kind: 'member', id: memberId, from: 'member', to: 'auditor' },
+      at: expect.any(String),
+    });
     const page = await t.api.get('/v1/audit-events?limit=4').set(bearer(org.ownerToken));
-    const rest = await t.api.get(`/v1/audit-events?limit=4&cursor=${encodeURIComponent(page.body.nextCursor)}`).set(bearer(org.ownerToken));
-    expect([...page.body.auditEvents, ...rest.body.auditEvents].map((e: any) => e.id)).toEqual(res.body.auditEvents.map((e: any) => e.id));
-    expect(err(await t.api.get('/v1/audit-events').set(bearer(await org.session('member'))))).toEqual({ status: 403, code: 'insufficient_scope' });
-    expect(err(await t.api.get('/v1/audit-events').set(bearer(await org.key(['scans:read']))))).toEqual({ status: 403, code: 'insufficient_scope' });
+    const rest = await t.api
+      .get(`/v1/audit-events?limit=4&cursor=${encodeURIComponent(page.body.nextCursor)}`)
+      .set(bearer(org.ownerToken));
+    expect([...page.body.auditEvents, ...rest.body.auditEvents].map((e: any) => e.id)).toEqual(
+      res.body.auditEvents.map((e: any) => e.id),
+    );
+    expect(err(await t.api.get('/v1/audit-events').set(bearer(await org.session('member'))))).toEqual({
+      status: 403,
+      code: 'insufficient_scope',
+    });
+    expect(err(await t.api.get('/v1/audit-events').set(bearer(await org.key(['scans:read']))))).toEqual({
+      status: 403,
+      code: 'insufficient_scope',
+    });
   });
 });
 
 describe('API keys', () => {
   test('lastUsedAt is kept current without a write per request; expired keys are listed as expired', async () => {
     const org = await newOrg(t.store);
-    const created = await t.api.post('/v1/api-keys').set(bearer(org.ownerToken)).send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
+    const created = await t.api
+      .post('/v1/api-keys')
+      .set(bearer(org.ownerToken))
+      .send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
     expect(created.body.apiKey.lastUsedAt).toBeNull();
     await t.api.get('/v1/scans').set(bearer(created.body.secret));
     const stamped = async () => (await t.store.c.apiKeys.findOne({ id: created.body.apiKey.id }))!.lastUsedAt;
@@ -310,16 +478,27 @@ describe('API keys', () => {
     expect(await stamped()).toEqual(first); // within the minute: no further writes
     const listed = await t.api.get('/v1/api-keys').set(bearer(org.ownerToken));
     expect(listed.body.apiKeys[0].lastUsedAt).toBe(first!.toISOString());
-    await t.store.c.apiKeys.updateOne({ id: created.body.apiKey.id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await t.api.get('/v1/api-keys?status=expired').set(bearer(org.ownerToken))).body.apiKeys.map((k: any) => k.id)).toEqual([created.body.apiKey.id]);
-    expect(err(await t.api.get('/v1/scans').set(bearer(created.body.secret)))).toEqual({ status: 401, code: 'invalid_token' });
+    await t.store.c.apiKeys.updateOne(
+      { id: created.body.apiKey.id },
+      { $set: { expiresAt: new Date(Date.now() - 1000) } },
+    );
+    expect(
+      (await t.api.get('/v1/api-keys?status=expired').set(bearer(org.ownerToken))).body.apiKeys.map((k: any) => k.id),
+    ).toEqual([created.body.apiKey.id]);
+    expect(err(await t.api.get('/v1/scans').set(bearer(created.body.secret)))).toEqual({
+      status: 401,
+      code: 'invalid_token',
+    });
   });
 });
 
 describe('public IP ranges and rate limits', () => {
   test('GET /v1/meta/ip-ranges is public and lists the configured CIDRs', async () => {
     const res = await t.api.get('/v1/meta/ip-ranges');
-    expect(res.body).toEqual({ challenge_sources: ['192.0.2.0/24', '2001:db8::/32'], updated_at: '2026-01-02T03:04:05.000Z' });
+    expect(res.body).toEqual({
+      challenge_sources: ['192.0.2.0/24', '2001:db8::/32'],
+      updated_at: '2026-01-02T03:04:05.000Z',
+    });
     expect(['10.0.0.0/8', '::/0', '2001:db8::1/128'].every(isCidr)).toBe(true);
     expect(['10.0.0.0/33', '10.0.0.0', 'example.com/8', '2001:db8::/129'].some(isCidr)).toBe(false);
   });
@@ -350,7 +529,9 @@ describe('public IP ranges and rate limits', () => {
       expect(err(limited)).toEqual({ status: 429, code: 'rate_limited' });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       // the seconds left in the window, not a fixed minute
-      expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(Number(limited.headers['x-ratelimit-reset']) - Math.floor(Date.now() / 1000) + 1);
+      expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(
+        Number(limited.headers['x-ratelimit-reset']) - Math.floor(Date.now() / 1000) + 1,
+      );
       expect(limited.headers['x-ratelimit-remaining']).toBe('0');
     } finally {
       await strict.close(false);

@@ -45,13 +45,21 @@ afterAll(async () => {
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
 ajv.addSchema(openApiDocument() as object, 'openapi.json');
-const schemas = new Map([200, 401, 403, 422].map((s) => [s, ajv.compile({ $ref: `openapi.json#/paths/~1v1~1projects/get/responses/${s}/content/application~1json/schema` })]));
+const schemas = new Map(
+  [200, 401, 403, 422].map((s) => [
+    s,
+    ajv.compile({ $ref: `openapi.json#/paths/~1v1~1projects/get/responses/${s}/content/application~1json/schema` }),
+  ]),
+);
 
 async function list(query: string, token = key) {
   const res = await app.api.get(`/v1/projects${query ? `?${query}` : ''}`).set(bearer(token));
   const validate = schemas.get(res.status);
   if (!validate) throw new Error(`undocumented status ${res.status}: ${JSON.stringify(res.body)}`);
-  if (!validate(res.body)) throw new Error(`${res.status} does not match the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(res.body)}`);
+  if (!validate(res.body))
+    throw new Error(
+      `${res.status} does not match the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(res.body)}`,
+    );
   return res;
 }
 
@@ -100,30 +108,54 @@ test('ordered by slug in code-point order, across pages of any size', async () =
     expect(pages).toBe(Math.ceil(SLUGS.length / limit));
   }
   const web = whole.body.projects.find((p: { slug: string }) => p.slug === 'web');
-  expect(web).toEqual({ id: expect.stringMatching(/^prj_/), slug: 'web', createdAt: expect.any(String), latestScan: null });
+  expect(web).toEqual({
+    id: expect.stringMatching(/^prj_/),
+    slug: 'web',
+    createdAt: expect.any(String),
+    latestScan: null,
+  });
   expect(new Date(web.createdAt).toISOString()).toBe(web.createdAt);
 });
 
-test('latestScan: the project\'s newest scan, queued or completed, with its counts once completed', async () => {
+test("latestScan: the project's newest scan, queued or completed, with its counts once completed", async () => {
   const first = await upload('web');
   await processScan(first);
   const second = await upload('web');
   const web = async () => (await list('')).body.projects.find((p: { slug: string }) => p.slug === 'web');
   const queued = await web();
-  expect(queued.latestScan).toEqual({ id: second, status: 'queued', ecosystem: 'javascript', startedAt: expect.any(String), findings: null });
+  expect(queued.latestScan).toEqual({
+    id: second,
+    status: 'queued',
+    ecosystem: 'javascript',
+    startedAt: expect.any(String),
+    findings: null,
+  });
   await processScan(second);
   const done = await web();
-  expect(done.latestScan).toEqual({ id: second, status: 'completed', ecosystem: 'javascript', startedAt: queued.latestScan.startedAt, findings: { critical: 0, high: 0, medium: 0, low: 0 } });
+  expect(done.latestScan).toEqual({
+    id: second,
+    status: 'completed',
+    ecosystem: 'javascript',
+    startedAt: queued.latestScan.startedAt,
+    findings: { critical: 0, high: 0, medium: 0, low: 0 },
+  });
   // the same as the scan list shows first for the project
   const scans = await app.api.get(`/v1/scans?project=${done.id}&limit=1`).set(bearer(key));
-  expect(scans.body.scans[0]).toMatchObject({ id: done.latestScan.id, status: 'completed', startedAt: done.latestScan.startedAt });
+  expect(scans.body.scans[0]).toMatchObject({
+    id: done.latestScan.id,
+    status: 'completed',
+    startedAt: done.latestScan.startedAt,
+  });
   expect((await web()).latestScan.id).not.toBe(first);
 });
 
-test('restricted keys list their projects only; another organization\'s projects are never listed', async () => {
+test("restricted keys list their projects only; another organization's projects are never listed", async () => {
   const all = (await list('')).body.projects as Array<{ id: string; slug: string }>;
   const chosen = all.filter((p) => ['api', 'Zebra', '\u{1F600}-emoji'].includes(p.slug));
-  const restricted = await org.key(['scans:read'], chosen.map((p) => p.id));
+  const restricted = await org.key(
+    ['scans:read'],
+    chosen.map((p) => p.id),
+  );
   const { projects, pages } = await allPages(2, restricted);
   expect(projects.map((p) => p.slug)).toEqual(['Zebra', 'api', '\u{1F600}-emoji']);
   expect(pages).toBe(2);
@@ -157,8 +189,17 @@ test('4xx: bad limit or cursor, a repeated parameter, a key without scans:read',
   expect((await list('limit=1000')).body.projects).toHaveLength(SLUGS.length); // clamped to 200, not refused
   const depsOnly = await org.key(['deps:read']);
   const res = await list('', depsOnly);
-  expect([res.status, res.body.error.code, res.body.error.message]).toEqual([403, 'insufficient_scope', expect.stringContaining('scans:read')]);
+  expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+    403,
+    'insufficient_scope',
+    expect.stringContaining('scans:read'),
+  ]);
   expect((await app.api.get('/v1/projects')).status).toBe(401);
   // the document's schema does check: a project without latestScan is refused
-  expect(schemas.get(200)!({ projects: [{ id: 'prj_x', slug: 'x', createdAt: new Date().toISOString() }], nextCursor: null })).toBe(false);
+  expect(
+    schemas.get(200)!({
+      projects: [{ id: 'prj_x', slug: 'x', createdAt: new Date().toISOString() }],
+      nextCursor: null,
+    }),
+  ).toBe(false);
 });

@@ -17,7 +17,12 @@ afterAll(() => t.close());
  * find, as authentication's does) revokes the session once its data has been read, so that only a check made after
  * the load can see the revocation. A cursor counts as read when toArray returns or its iteration ends.
  */
-function revokeAfterLoad(coll: Collection<any>, method: 'find' | 'findOne', token: string, matches: (filter: Document) => boolean) {
+function revokeAfterLoad(
+  coll: Collection<any>,
+  method: 'find' | 'findOne',
+  token: string,
+  matches: (filter: Document) => boolean,
+) {
   let revoked: Promise<boolean> | undefined;
   const revoke = () => (revoked ??= revokeSession(t.store, token));
   const original = (coll[method] as (...args: unknown[]) => any).bind(coll);
@@ -47,11 +52,19 @@ function revokeAfterLoad(coll: Collection<any>, method: 'find' | 'findOne', toke
 }
 
 /** The read with the seam in place gets 401 invalid_token; the owner's session, untouched, still reads. */
-async function expectRevokedMidRead(path: string, token: string, ownerToken: string, seam: ReturnType<typeof revokeAfterLoad>) {
+async function expectRevokedMidRead(
+  path: string,
+  token: string,
+  ownerToken: string,
+  seam: ReturnType<typeof revokeAfterLoad>,
+) {
   try {
     const res = await t.api.get(path).set(bearer(token));
     expect(seam.loaded).toBe(true);
-    expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: { code: 'invalid_token', message: expect.any(String) } } });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 401,
+      body: { error: { code: 'invalid_token', message: expect.any(String) } },
+    });
   } finally {
     seam.spy.mockRestore();
   }
@@ -70,11 +83,22 @@ describe.each(reads)('%s', (_, path, collection, method) => {
   test('a session revoked while the read is in flight gets 401 invalid_token', async () => {
     const org = await newOrg(t.store);
     const admin = await org.session('admin');
-    await t.api.post('/v1/invitations').set(bearer(org.ownerToken)).send({ email: `recheck-${Date.now()}@example.test`, role: 'member' }); // something to list
-    await t.api.post('/v1/api-keys').set(bearer(org.ownerToken)).send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
+    await t.api
+      .post('/v1/invitations')
+      .set(bearer(org.ownerToken))
+      .send({ email: `recheck-${Date.now()}@example.test`, role: 'member' }); // something to list
+    await t.api
+      .post('/v1/api-keys')
+      .set(bearer(org.ownerToken))
+      .send({ name: 'ci', scopes: ['scans:read'], projects: 'all' });
     expect((await t.api.get(path).set(bearer(admin))).status).toBe(200);
 
-    await expectRevokedMidRead(path, admin, org.ownerToken, revokeAfterLoad(collection(t.store), method, admin, (filter) => method === 'findOne' || 'orgId' in filter));
+    await expectRevokedMidRead(
+      path,
+      admin,
+      org.ownerToken,
+      revokeAfterLoad(collection(t.store), method, admin, (filter) => method === 'findOne' || 'orgId' in filter),
+    );
   });
 });
 
@@ -96,6 +120,13 @@ describe.each(scanReads)('%s', (_, pathOf, method) => {
     expect((await t.api.get(path).set(bearer(admin))).status).toBe(200);
     forgetListGroups(t.store); // the list would answer from the groups it kept (storage/scan-list-cache.ts): load them again
 
-    await expectRevokedMidRead(path, admin, org.ownerToken, revokeAfterLoad(t.store.c.scans, method, admin, (filter) => (method === 'find' ? 'orgId' in filter : filter._id === upload.body.id)));
+    await expectRevokedMidRead(
+      path,
+      admin,
+      org.ownerToken,
+      revokeAfterLoad(t.store.c.scans, method, admin, (filter) =>
+        method === 'find' ? 'orgId' in filter : filter._id === upload.body.id,
+      ),
+    );
   });
 });

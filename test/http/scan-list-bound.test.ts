@@ -161,7 +161,16 @@ test('a key restricted to several projects (one never scanned): bounded pages, t
   const org = await store.c.projects.findOne({ _id: projectId });
   const { createApiKey } = await import('../../src/storage/api-keys');
   const member = await store.c.members.findOne({ orgId: org!.orgId });
-  const restricted = (await createApiKey(store, { orgId: org!.orgId, name: 'two', scopes: ['scans:read'], projects: [projectId, emptyProjectId], createdBy: member!._id, expiresAt: null })).secret;
+  const restricted = (
+    await createApiKey(store, {
+      orgId: org!.orgId,
+      name: 'two',
+      scopes: ['scans:read'],
+      projects: [projectId, emptyProjectId],
+      createdBy: member!._id,
+      expiresAt: null,
+    })
+  ).secret;
   const { ids } = await walk('', 200, restricted);
   expect(ids).toEqual(expected);
 });

@@ -26,12 +26,26 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function attribution(pkg: string, i: number, originCount = 2): { item: AttributionListItem; path: AttributionPathItem } {
+function attribution(
+  pkg: string,
+  i: number,
+  originCount = 2,
+): { item: AttributionListItem; path: AttributionPathItem } {
   const module = `:m${i}`;
-  const origins = Array.from({ length: originCount }, (_, k) => ({ module: `:o${k}`, dependency: `d${k}@1`, path: [`:o${k}`, `d${k}@1`, pkg] }));
+  const origins = Array.from({ length: originCount }, (_, k) => ({
+    module: `:o${k}`,
+    dependency: `d${k}@1`,
+    path: [`:o${k}`, `d${k}@1`, pkg],
+  }));
   return {
     // (the list item keeps two origins whatever the path item holds: only the path chunks are to grow by bytes here)
-    item: { id: attributionId(pkg, module, 'c'), module, context: 'c', relationship: 'transitive', origins: origins.slice(0, 2).map(({ module: m, dependency }) => ({ module: m, dependency })) },
+    item: {
+      id: attributionId(pkg, module, 'c'),
+      module,
+      context: 'c',
+      relationship: 'transitive',
+      origins: origins.slice(0, 2).map(({ module: m, dependency }) => ({ module: m, dependency })),
+    },
     path: { path: [module, `x${i}@1`, pkg], origins },
   };
 }
@@ -43,7 +57,11 @@ test('one package over several list chunks and many path chunks reads back whole
   // every 97th attribution has many origins, so path chunks are cut by bytes too, not only by count
   const atts = Array.from({ length: n }, (_, i) => attribution(pkg, i, i % 97 === 0 ? 10_000 : 2));
   const w = new AttributionWriter(t.store, scanId);
-  await w.putPackage(pkg, atts.map((a) => a.item), atts.map((a) => a.path));
+  await w.putPackage(
+    pkg,
+    atts.map((a) => a.item),
+    atts.map((a) => a.path),
+  );
   await w.close();
   const head = await t.store.c.scanAttributions.findOne({ _id: { $regex: `^${scanId}:list:` } as never });
   expect(head).toBeTruthy();
@@ -75,7 +93,12 @@ test('many packages, scope lists and module counts in several bulk round trips; 
   }
   await w.putScopes([
     { view: 'introduced', kind: 'team', key: 'platform', pairs: Int32Array.of(3, 2, 9, 1) },
-    ...Array.from({ length: 300 }, (_, m) => ({ view: 'affected' as const, kind: 'module' as const, key: `:m${m}`, pairs: Int32Array.of(m, 1) })),
+    ...Array.from({ length: 300 }, (_, m) => ({
+      view: 'affected' as const,
+      kind: 'module' as const,
+      key: `:m${m}`,
+      pairs: Int32Array.of(m, 1),
+    })),
   ]);
   await w.putModuleCounts([{ critical: 1, high: 0, medium: 2, low: 0, suppressed: 1 }]);
   await w.close();
@@ -93,7 +116,8 @@ test('many packages, scope lists and module counts in several bulk round trips; 
   }
   expect(Array.from(await readScope(t.store, scanId, 'introduced', 'team', 'platform'))).toEqual([3, 2, 9, 1]);
   expect(Array.from(await readScope(t.store, scanId, 'affected', 'team', 'platform'))).toEqual([]);
-  for (const m of [0, 1, 150, 299]) expect(Array.from(await readScope(t.store, scanId, 'affected', 'module', `:m${m}`))).toEqual([m, 1]);
+  for (const m of [0, 1, 150, 299])
+    expect(Array.from(await readScope(t.store, scanId, 'affected', 'module', `:m${m}`))).toEqual([m, 1]);
   expect(Array.from(await readScope(t.store, scanId, 'affected', 'module', ':m300'))).toEqual([]);
   expect(await readModuleCounts(t.store, scanId)).toEqual([{ critical: 1, high: 0, medium: 2, low: 0, suppressed: 1 }]);
   // an attempt running beside this one writes the same documents: those that exist are kept, nothing doubles

@@ -23,7 +23,11 @@ const email = (tag: string) => `${tag}-${Date.now()}-${n++}@example.test`;
 beforeAll(async () => {
   mailDir = mkdtempSync(path.join(os.tmpdir(), 'mail-'));
   // every request here comes from 127.0.0.1: the per-address limit is tested on an API of its own below
-  t = await testContext({ mailDir, signInLimits: { perEmail: 5, perAddress: 10_000 }, platform: { publicAppUrl: APP_URL, challengeSources: [], challengeSourcesUpdatedAt: new Date() } });
+  t = await testContext({
+    mailDir,
+    signInLimits: { perEmail: 5, perAddress: 10_000 },
+    platform: { publicAppUrl: APP_URL, challengeSources: [], challengeSourcesUpdatedAt: new Date() },
+  });
 }, 60_000);
 afterAll(() => t.close());
 
@@ -31,7 +35,11 @@ const err = (res: Response) => ({ status: res.status, code: res.body?.error?.cod
 const cookies = (res: Response): string[] => ([] as string[]).concat(res.headers['set-cookie'] ?? []);
 const cookieNamed = (res: Response, name: string) => cookies(res).find((c) => c.startsWith(`${name}=`));
 const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0].split('=').slice(1).join('=') ?? '';
-const attrs = (setCookie: string) => setCookie.split(';').slice(1).map((s) => s.trim());
+const attrs = (setCookie: string) =>
+  setCookie
+    .split(';')
+    .slice(1)
+    .map((s) => s.trim());
 
 /** Asks for a code as a browser would: returns the binding cookie and the mailed code. */
 async function requestCode(address: string): Promise<{ binding: string; code: string; res: Response }> {
@@ -57,7 +65,11 @@ async function signedIn(address: string): Promise<{ token: string; res: Response
 }
 
 /** Headers of the web app's own requests carrying the session cookie. */
-const app = (token: string, extra: Record<string, string> = {}) => ({ Cookie: `__Host-svc_session=${token}`, 'X-Svc-App': '1', ...extra });
+const app = (token: string, extra: Record<string, string> = {}) => ({
+  Cookie: `__Host-svc_session=${token}`,
+  'X-Svc-App': '1',
+  ...extra,
+});
 
 describe('POST /v1/sessions/codes', () => {
   test('202 {} with a binding cookie (HttpOnly, Secure, SameSite=Strict, Path=/), and an 8-digit code mailed to the address', async () => {
@@ -65,7 +77,9 @@ describe('POST /v1/sessions/codes', () => {
     const { binding, code, res } = await requestCode(address);
     expect(res.body).toEqual({});
     const set = cookieNamed(res, '__Host-svc_login')!;
-    expect(attrs(set)).toEqual(expect.arrayContaining(['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/', 'Max-Age=600']));
+    expect(attrs(set)).toEqual(
+      expect.arrayContaining(['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/', 'Max-Age=600']),
+    );
     expect(set).not.toMatch(/Domain=/i);
     expect(binding).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(code).toMatch(/^[0-9]{8}$/);
@@ -80,7 +94,14 @@ describe('POST /v1/sessions/codes', () => {
     const unknown = email('unknown');
     for (const address of [user.email, unknown, `  ${user.email.toUpperCase()} `]) {
       const res = await t.api.post('/v1/sessions/codes').send({ email: address });
-      answers.push({ status: res.status, body: res.body, cookies: cookies(res).map((c) => c.replace(/=[^;]*;/, '=<v>;').replace(/Expires=.*$/, '')), headers: Object.keys(res.headers).filter((h) => !['date', 'x-request-id', 'set-cookie', 'content-length'].includes(h)).sort() });
+      answers.push({
+        status: res.status,
+        body: res.body,
+        cookies: cookies(res).map((c) => c.replace(/=[^;]*;/, '=<v>;').replace(/Expires=.*$/, '')),
+        headers: Object.keys(res.headers)
+          .filter((h) => !['date', 'x-request-id', 'set-cookie', 'content-length'].includes(h))
+          .sort(),
+      });
     }
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
@@ -91,7 +112,10 @@ describe('POST /v1/sessions/codes', () => {
 
   test('the answer does not wait for the mail: a sender that hangs, or fails, changes nothing for the caller', async () => {
     const hanging: MailSender = { description: 'hangs', send: () => new Promise<void>(() => undefined) };
-    const failing: MailSender = { description: 'fails', send: async () => Promise.reject(new Error('550 no such user')) };
+    const failing: MailSender = {
+      description: 'fails',
+      send: async () => Promise.reject(new Error('550 no such user')),
+    };
     for (const mail of [hanging, failing]) {
       const uploads = uploadPreparer(1);
       const other = await appWithoutTemporal(t.store, { uploads, signIn: { mail, codeKey: Buffer.alloc(32, 7) } });
@@ -130,7 +154,8 @@ describe('POST /v1/sessions/codes', () => {
       [{ email: `${'a'.repeat(320)}@b.example` }, 'invalid_parameter'],
       [[], 'invalid_parameter'],
     ];
-    for (const [body, code] of cases) expect(err(await t.api.post('/v1/sessions/codes').send(body as object))).toEqual({ status: 422, code });
+    for (const [body, code] of cases)
+      expect(err(await t.api.post('/v1/sessions/codes').send(body as object))).toEqual({ status: 422, code });
     const notJson = await t.api.post('/v1/sessions/codes').set('Content-Type', 'application/json').send('{"email":');
     expect(notJson.status).toBeGreaterThanOrEqual(400);
     expect(notJson.status).toBeLessThan(500);
@@ -139,7 +164,8 @@ describe('POST /v1/sessions/codes', () => {
 
   test('limited per email (5 per 15 minutes) with Retry-After, and per client address', async () => {
     const address = email('limited');
-    for (let i = 0; i < 5; i++) expect((await t.api.post('/v1/sessions/codes').send({ email: address })).status).toBe(202);
+    for (let i = 0; i < 5; i++)
+      expect((await t.api.post('/v1/sessions/codes').send({ email: address })).status).toBe(202);
     const limited = await t.api.post('/v1/sessions/codes').send({ email: address });
     expect(err(limited)).toEqual({ status: 429, code: 'rate_limited' });
     expect(limited.body.error.message).toMatch(/email/);
@@ -151,9 +177,14 @@ describe('POST /v1/sessions/codes', () => {
     expect((await t.api.post('/v1/sessions/codes').send({ email: email('other') })).status).toBe(202);
 
     // per address, with a small limit on an API of its own (the limit is always on, whatever RATE_LIMIT_ENFORCE)
-    const small = await testContext({ dbName: `${t.store.db.databaseName}_lim`, mailDir, signInLimits: { perEmail: 5, perAddress: 3 } });
+    const small = await testContext({
+      dbName: `${t.store.db.databaseName}_lim`,
+      mailDir,
+      signInLimits: { perEmail: 5, perAddress: 3 },
+    });
     try {
-      for (let i = 0; i < 3; i++) expect((await small.api.post('/v1/sessions/codes').send({ email: email('addr') })).status).toBe(202);
+      for (let i = 0; i < 3; i++)
+        expect((await small.api.post('/v1/sessions/codes').send({ email: email('addr') })).status).toBe(202);
       const refused = await small.api.post('/v1/sessions/codes').send({ email: email('addr') });
       expect(err(refused)).toEqual({ status: 429, code: 'rate_limited' });
       expect(refused.body.error.message).toMatch(/client address/);
@@ -171,7 +202,12 @@ describe('POST /v1/sessions', () => {
     const res = await signIn(address, code, binding);
     expect(res.status).toBe(201);
     const user = await findUserByEmail(t.store, address);
-    expect(res.body).toEqual({ user: { id: user!._id, email: address }, org: null, member: null, expiresAt: expect.any(String) });
+    expect(res.body).toEqual({
+      user: { id: user!._id, email: address },
+      org: null,
+      member: null,
+      expiresAt: expect.any(String),
+    });
     const expiresAt = new Date(res.body.expiresAt).getTime();
     expect(Math.abs(expiresAt - (Date.now() + 30 * DAY))).toBeLessThan(60_000);
     const set = cookieNamed(res, '__Host-svc_session')!;
@@ -246,10 +282,22 @@ describe('POST /v1/sessions', () => {
   });
 
   test('bad input: 422 envelopes; an email of another case signs into the same user', async () => {
-    expect(err(await t.api.post('/v1/sessions').send({ code: '12345678' }))).toEqual({ status: 422, code: 'missing_parameter' });
-    expect(err(await t.api.post('/v1/sessions').send({ email: email('x') }))).toEqual({ status: 422, code: 'missing_parameter' });
-    expect(err(await t.api.post('/v1/sessions').send({ email: 'nope', code: '12345678' }))).toEqual({ status: 422, code: 'invalid_parameter' });
-    expect(err(await t.api.post('/v1/sessions').send({ email: email('x'), code: 12345678 }))).toEqual({ status: 401, code: 'invalid_token' });
+    expect(err(await t.api.post('/v1/sessions').send({ code: '12345678' }))).toEqual({
+      status: 422,
+      code: 'missing_parameter',
+    });
+    expect(err(await t.api.post('/v1/sessions').send({ email: email('x') }))).toEqual({
+      status: 422,
+      code: 'missing_parameter',
+    });
+    expect(err(await t.api.post('/v1/sessions').send({ email: 'nope', code: '12345678' }))).toEqual({
+      status: 422,
+      code: 'invalid_parameter',
+    });
+    expect(err(await t.api.post('/v1/sessions').send({ email: email('x'), code: 12345678 }))).toEqual({
+      status: 401,
+      code: 'invalid_token',
+    });
     const address = email('cased');
     const user = await findOrCreateUser(t.store, address);
     const { binding, code } = await requestCode(address.toUpperCase());
@@ -273,14 +321,30 @@ describe('the session cookie as a credential', () => {
     const without = await t.api.get('/v1/me').set('Cookie', `__Host-svc_session=${token}`);
     expect(err(without)).toEqual({ status: 401, code: 'invalid_token' });
     expect(without.body.error.message).toMatch(/X-Svc-App/);
-    expect(err(await t.api.get('/v1/me').set(app(token, { 'X-Svc-App': 'true' })))).toEqual({ status: 401, code: 'invalid_token' });
+    expect(err(await t.api.get('/v1/me').set(app(token, { 'X-Svc-App': 'true' })))).toEqual({
+      status: 401,
+      code: 'invalid_token',
+    });
   });
 
   test('non-GET requests: only from the app origin (Sec-Fetch-Site: same-origin or Origin = PUBLIC_APP_URL origin)', async () => {
-    const create = (headers: Record<string, string>) => t.api.post('/v1/api-keys').set(app(token, headers)).send({ name: 'k', scopes: ['scans:read'], projects: 'all' });
+    const create = (headers: Record<string, string>) =>
+      t.api
+        .post('/v1/api-keys')
+        .set(app(token, headers))
+        .send({ name: 'k', scopes: ['scans:read'], projects: 'all' });
     expect((await create({ 'Sec-Fetch-Site': 'same-origin' })).status).toBe(201);
     expect((await create({ Origin: APP_ORIGIN })).status).toBe(201);
-    for (const headers of [{}, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }, { 'Sec-Fetch-Site': 'none' }, { Origin: 'https://evil.example' }, { Origin: 'https://scanner.example.test.evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }] as Array<Record<string, string>>) {
+    for (const headers of [
+      {},
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'none' },
+      { Origin: 'https://evil.example' },
+      { Origin: 'https://scanner.example.test.evil.example' },
+      { Origin: 'null' },
+      { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' },
+    ] as Array<Record<string, string>>) {
       const res = await create(headers);
       expect(err(res)).toEqual({ status: 401, code: 'invalid_token' });
       expect(res.body.error.message).toMatch(/origin/);
@@ -293,24 +357,43 @@ describe('the session cookie as a credential', () => {
     const other = await newOrg(t.store, 'bearer');
     const key = await other.key(['scans:read']);
     // a key cannot read /v1/me: the answer is the key's (403), not the cookie session's (200)
-    expect(err(await t.api.get('/v1/me').set(app(token)).set(bearer(key)))).toEqual({ status: 403, code: 'insufficient_scope' });
-    expect(err(await t.api.get('/v1/me').set(app(token)).set(bearer('svc_ses_' + 'x'.repeat(40))))).toEqual({ status: 401, code: 'invalid_token' });
+    expect(err(await t.api.get('/v1/me').set(app(token)).set(bearer(key)))).toEqual({
+      status: 403,
+      code: 'insufficient_scope',
+    });
+    expect(
+      err(
+        await t.api
+          .get('/v1/me')
+          .set(app(token))
+          .set(bearer('svc_ses_' + 'x'.repeat(40))),
+      ),
+    ).toEqual({ status: 401, code: 'invalid_token' });
     const res = await t.api.get('/v1/me').set(app(token)).set(bearer(other.ownerToken));
     expect(res.body.org.id).toBe(other.orgId);
   });
 
   test('malformed or unknown cookies are 401, and an API key in the cookie does not count', async () => {
     const k = await (await newOrg(t.store, 'kc')).key(['scans:read']);
-    for (const v of ['svc_ses_' + 'z'.repeat(40), 'garbage', k, '']) expect((await t.api.get('/v1/scans').set(app(v))).status).toBe(401);
+    for (const v of ['svc_ses_' + 'z'.repeat(40), 'garbage', k, ''])
+      expect((await t.api.get('/v1/scans').set(app(v))).status).toBe(401);
   });
 
   test('no CORS on /v1: no Access-Control-* header, preflights are not granted', async () => {
     const answers = [
       await t.api.get('/v1/me').set(app(token, { Origin: 'https://evil.example' })),
-      await t.api.options('/v1/api-keys').set({ Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-svc-app' }),
-      await t.api.post('/v1/sessions/codes').set({ Origin: 'https://evil.example' }).send({ email: email('cors') }),
+      await t.api.options('/v1/api-keys').set({
+        Origin: 'https://evil.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'x-svc-app',
+      }),
+      await t.api
+        .post('/v1/sessions/codes')
+        .set({ Origin: 'https://evil.example' })
+        .send({ email: email('cors') }),
     ];
-    for (const res of answers) expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    for (const res of answers)
+      expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
     expect(answers[1].status).toBeGreaterThanOrEqual(400);
   });
 });
@@ -331,17 +414,29 @@ describe('session lifetime and sign-out', () => {
     expect(err(await t.api.get('/v1/me').set(app(old.token)))).toEqual({ status: 401, code: 'invalid_token' });
 
     const idle = await createSession(t.store, user._id, new Date(), 'app');
-    await t.store.c.sessions.updateOne({ _id: idle.session._id }, { $set: { lastUsedAt: new Date(Date.now() - 7 * DAY + 60_000) } });
+    await t.store.c.sessions.updateOne(
+      { _id: idle.session._id },
+      { $set: { lastUsedAt: new Date(Date.now() - 7 * DAY + 60_000) } },
+    );
     expect((await t.api.get('/v1/me').set(app(idle.token))).status).toBe(200);
     // the use above moved lastUsedAt to now (best effort, not awaited by the request)
-    await expectEventually(async () => (await t.store.c.sessions.findOne({ _id: idle.session._id }))!.lastUsedAt!.getTime() > Date.now() - 60_000);
-    await t.store.c.sessions.updateOne({ _id: idle.session._id }, { $set: { lastUsedAt: new Date(Date.now() - 7 * DAY) } });
+    await expectEventually(
+      async () =>
+        (await t.store.c.sessions.findOne({ _id: idle.session._id }))!.lastUsedAt!.getTime() > Date.now() - 60_000,
+    );
+    await t.store.c.sessions.updateOne(
+      { _id: idle.session._id },
+      { $set: { lastUsedAt: new Date(Date.now() - 7 * DAY) } },
+    );
     const res = await t.api.get('/v1/me').set(app(idle.token));
     expect(err(res)).toEqual({ status: 401, code: 'invalid_token' });
     expect(res.body.error.message).toMatch(/7 days/);
 
     const cli = await createSession(t.store, user._id, new Date(Date.now() - 20 * DAY));
-    await t.store.c.sessions.updateOne({ _id: cli.session._id }, { $set: { lastUsedAt: new Date(Date.now() - 20 * DAY) } });
+    await t.store.c.sessions.updateOne(
+      { _id: cli.session._id },
+      { $set: { lastUsedAt: new Date(Date.now() - 20 * DAY) } },
+    );
     expect((await t.api.get('/v1/me').set(bearer(cli.token))).status).toBe(200);
   });
 
@@ -350,21 +445,31 @@ describe('session lifetime and sign-out', () => {
       const { token } = await signedIn(address);
       const res = await t.api.delete('/v1/sessions/current').set(app(token, { Origin: APP_ORIGIN }));
       expect(res.status).toBe(204);
-      expect(cookieNamed(res, '__Host-svc_session')).toMatch(/^__Host-svc_session=; HttpOnly; Secure; SameSite=Lax; Path=\/; Max-Age=0/);
+      expect(cookieNamed(res, '__Host-svc_session')).toMatch(
+        /^__Host-svc_session=; HttpOnly; Secure; SameSite=Lax; Path=\/; Max-Age=0/,
+      );
       expect(err(await t.api.get('/v1/me').set(app(token)))).toEqual({ status: 401, code: 'invalid_token' });
-      expect(err(await t.api.delete('/v1/sessions/current').set(app(token, { Origin: APP_ORIGIN })))).toEqual({ status: 401, code: 'invalid_token' });
+      expect(err(await t.api.delete('/v1/sessions/current').set(app(token, { Origin: APP_ORIGIN })))).toEqual({
+        status: 401,
+        code: 'invalid_token',
+      });
     }
   });
 
   test('sign-out from another site is refused (the cookie is ignored), and a key cannot sign out', async () => {
     const { token } = await signedIn((await owner()).email);
-    expect(err(await t.api.delete('/v1/sessions/current').set(app(token, { 'Sec-Fetch-Site': 'cross-site' })))).toEqual({ status: 401, code: 'invalid_token' });
+    expect(err(await t.api.delete('/v1/sessions/current').set(app(token, { 'Sec-Fetch-Site': 'cross-site' })))).toEqual(
+      { status: 401, code: 'invalid_token' },
+    );
     expect((await t.api.get('/v1/me').set(app(token))).status).toBe(200);
     const key = await (await newOrg(t.store, 'k')).key(['scans:read']);
-    expect(err(await t.api.delete('/v1/sessions/current').set(bearer(key)))).toEqual({ status: 403, code: 'insufficient_scope' });
+    expect(err(await t.api.delete('/v1/sessions/current').set(bearer(key)))).toEqual({
+      status: 403,
+      code: 'insufficient_scope',
+    });
   });
 
-  test('the operator CLI\'s Bearer session signs out the same way', async () => {
+  test("the operator CLI's Bearer session signs out the same way", async () => {
     const user = await owner();
     const { token } = await createSession(t.store, user._id);
     expect((await t.api.delete('/v1/sessions/current').set(bearer(token))).status).toBe(204);

@@ -18,7 +18,11 @@ afterAll(() => t.close());
 const seen = new Map<number, number>();
 
 async function check(body: string): Promise<void> {
-  const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).set('Content-Type', 'application/json').send(body);
+  const res = await t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(key))
+    .set('Content-Type', 'application/json')
+    .send(body);
   seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
   expect(res.headers['x-request-id']).toBeTruthy();
   if (res.status === 201) {
@@ -26,27 +30,42 @@ async function check(body: string): Promise<void> {
     return;
   }
   expect([413, 422]).toContain(res.status);
-  expect(res.body).toEqual({ error: { code: res.status === 413 ? 'snapshot_too_large' : expect.stringMatching(/^(invalid_snapshot|unknown_project)$/), message: expect.any(String) } });
+  expect(res.body).toEqual({
+    error: {
+      code: res.status === 413 ? 'snapshot_too_large' : expect.stringMatching(/^(invalid_snapshot|unknown_project)$/),
+      message: expect.any(String),
+    },
+  });
 }
 
 test('arbitrary JSON bodies and arbitrary bytes', async () => {
-  await fc.assert(fc.asyncProperty(fc.jsonValue({ maxDepth: 5 }), (v) => check(JSON.stringify(v) ?? 'null')), { numRuns: 500 });
-  await fc.assert(fc.asyncProperty(fc.string({ maxLength: 200 }), (s) => check(s)), { numRuns: 300 });
+  await fc.assert(
+    fc.asyncProperty(fc.jsonValue({ maxDepth: 5 }), (v) => check(JSON.stringify(v) ?? 'null')),
+    { numRuns: 500 },
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.string({ maxLength: 200 }), (s) => check(s)),
+    { numRuns: 300 },
+  );
 }, 120_000);
 
 test.each([
   ['v1', () => v1Snapshot('fuzz-v1')],
   ['v2', () => ({ ...v2(), project: 'fuzz-v2' })],
-])('mutations of a valid %s snapshot', async (_, base) => {
-  await fc.assert(
-    fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 4 }), async (ms) => {
-      let doc = structuredClone(base()) as unknown;
-      for (const m of ms) doc = apply(doc, m);
-      await check(JSON.stringify(doc) ?? 'null');
-    }),
-    { numRuns: 600 },
-  );
-}, 180_000);
+])(
+  'mutations of a valid %s snapshot',
+  async (_, base) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 4 }), async (ms) => {
+        let doc = structuredClone(base()) as unknown;
+        for (const m of ms) doc = apply(doc, m);
+        await check(JSON.stringify(doc) ?? 'null');
+      }),
+      { numRuns: 600 },
+    );
+  },
+  180_000,
+);
 
 afterAll(() => {
   // Both outcomes must have been exercised, or the property proved little.

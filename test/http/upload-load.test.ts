@@ -23,7 +23,8 @@ let pool: UploadPreparer;
 /** What the app's preparer does for the next large upload; the real pool by default. */
 let prepare: UploadPreparer['prepare'];
 
-const large = (project: string) => Buffer.from(JSON.stringify(syntheticSnapshot({ schemaVersion: 1, nodes: 4000, roots: 10, depsPerNode: 3, project })));
+const large = (project: string) =>
+  Buffer.from(JSON.stringify(syntheticSnapshot({ schemaVersion: 1, nodes: 4000, roots: 10, depsPerNode: 3, project })));
 
 beforeAll(async () => {
   store = await connectStore(requireEnv('MONGODB_URI'), `t_${randomBytes(6).toString('hex')}`);
@@ -31,7 +32,10 @@ beforeAll(async () => {
   slots = new UploadSlots(SLOTS);
   pool = uploadPreparer(1, { maxQueue: 8 });
   prepare = (raw) => pool.prepare(raw);
-  ({ server, api } = await appWithoutTemporal(store, { uploads: { prepare: (raw) => prepare(raw), close: () => pool.close() }, uploadSlots: slots }));
+  ({ server, api } = await appWithoutTemporal(store, {
+    uploads: { prepare: (raw) => prepare(raw), close: () => pool.close() },
+    uploadSlots: slots,
+  }));
   key = await (await newOrg(store)).key(['sca:upload', 'scans:read']);
 });
 afterAll(async () => {
@@ -45,7 +49,12 @@ afterEach(() => {
 });
 
 // As a string: supertest would serialize a Buffer as JSON.
-const post = (body: Buffer | string) => api.post('/v1/scans/dependency-snapshots').set(bearer(key)).set('Content-Type', 'application/json').send(body.toString());
+const post = (body: Buffer | string) =>
+  api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(key))
+    .set('Content-Type', 'application/json')
+    .send(body.toString());
 
 async function until(what: string, done: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !done(); i++) await new Promise((r) => setImmediate(r));
@@ -64,12 +73,24 @@ function partialUpload(body: Buffer, sent: number, chunked = false) {
   const { port } = server.address() as AddressInfo;
   const headers: http.OutgoingHttpHeaders = { ...bearer(key), 'Content-Type': 'application/json' };
   if (!chunked) headers['Content-Length'] = body.length;
-  const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/scans/dependency-snapshots', headers });
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/v1/scans/dependency-snapshots',
+    headers,
+  });
   const answer = new Promise<Answer>((resolve, reject) => {
     req.on('response', (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          body: JSON.parse(Buffer.concat(parts).toString('utf8')),
+        }),
+      );
     });
     req.on('error', reject);
   });

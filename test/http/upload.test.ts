@@ -16,7 +16,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (body: unknown, headers: Record<string, string> = {}, token = uploader) =>
-  t.api.post('/v1/scans/dependency-snapshots').set(bearer(token)).set('Content-Type', 'application/json').set(headers).send(typeof body === 'string' ? body : JSON.stringify(body));
+  t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(token))
+    .set('Content-Type', 'application/json')
+    .set(headers)
+    .send(typeof body === 'string' ? body : JSON.stringify(body));
 
 const envelope = (res: { status: number; body: unknown }, status: number, code: string) => {
   expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
@@ -41,7 +46,8 @@ test('201 with a queued scan; the workflow is started with the scan id', async (
   const handle = t.temporal.client.workflow.getHandle(res.body.id);
   // The workflow starts just after the 201 (off the response path): wait for it.
   let described = await handle.describe().catch(() => null);
-  for (let i = 0; !described && i < 100; i++) described = await new Promise((r) => setTimeout(r, 20)).then(() => handle.describe().catch(() => null));
+  for (let i = 0; !described && i < 100; i++)
+    described = await new Promise((r) => setTimeout(r, 20)).then(() => handle.describe().catch(() => null));
   if (!described) throw new Error('workflow not started');
   expect(described.taskQueue).toBe(t.taskQueue);
   expect(described.searchAttributes.ScanId).toEqual([res.body.id]);
@@ -69,7 +75,11 @@ describe('idempotency', () => {
     const replay = await post(body, { 'Idempotency-Key': 'k-1' });
     expect(replay.status).toBe(200);
     expect(replay.body.id).toBe(first.body.id);
-    envelope(await post(JSON.stringify(v1Snapshot('idem2')), { 'Idempotency-Key': 'k-1' }), 409, 'idempotency_conflict');
+    envelope(
+      await post(JSON.stringify(v1Snapshot('idem2')), { 'Idempotency-Key': 'k-1' }),
+      409,
+      'idempotency_conflict',
+    );
     const count = await t.store.c.scans.countDocuments({ projectId: first.body.project });
     expect(count).toBe(1);
   });
@@ -100,7 +110,11 @@ describe('idempotency', () => {
 describe('bad input never stores anything', () => {
   test('non-JSON body and wrong content type → 422 invalid_snapshot', async () => {
     envelope(await post('{not json'), 422, 'invalid_snapshot');
-    const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(uploader)).set('Content-Type', 'text/plain').send('{}');
+    const res = await t.api
+      .post('/v1/scans/dependency-snapshots')
+      .set(bearer(uploader))
+      .set('Content-Type', 'text/plain')
+      .send('{}');
     envelope(res, 422, 'invalid_snapshot');
   });
 
@@ -175,7 +189,11 @@ describe('listing', () => {
     const p3 = await t.api.get(`/v1/scans?limit=2&cursor=${p2.body.nextCursor}`).set(bearer(key));
     expect(p3.body.scans.map((s: { id: string }) => s.id)).toEqual([ids[0]]);
     expect(p3.body.nextCursor).toBeNull();
-    envelope(await t.api.get(`/v1/scans?limit=2&status=queued&cursor=${p1.body.nextCursor}`).set(bearer(key)), 422, 'invalid_cursor');
+    envelope(
+      await t.api.get(`/v1/scans?limit=2&status=queued&cursor=${p1.body.nextCursor}`).set(bearer(key)),
+      422,
+      'invalid_cursor',
+    );
     const even = await t.api.get('/v1/scans?project=even').set(bearer(key));
     expect(even.body.scans.map((s: { id: string }) => s.id)).toEqual([ids[4], ids[2], ids[0]]);
     const queued = await t.api.get('/v1/scans?status=completed').set(bearer(key));
@@ -207,7 +225,9 @@ describe('listing across list buckets', () => {
     const ids: string[] = [];
     const projectIds: string[] = [];
     for (let i = 0; i < 130; i += 10) {
-      const batch = await Promise.all(Array.from({ length: 10 }, (_, k) => post(v1Snapshot(k % 3 === 0 ? 'p-a' : 'p-b'), {}, key)));
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, (_, k) => post(v1Snapshot(k % 3 === 0 ? 'p-a' : 'p-b'), {}, key)),
+      );
       ids.push(...batch.map((r) => r.body.id));
       projectIds.push(...batch.map((r) => r.body.project));
     }
@@ -215,7 +235,9 @@ describe('listing across list buckets', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res: { body: { scans: Array<{ id: string }>; nextCursor: string | null } } = await t.api.get(`/v1/scans?limit=30${query}${cursor ? `&cursor=${cursor}` : ''}`).set(bearer(key));
+        const res: { body: { scans: Array<{ id: string }>; nextCursor: string | null } } = await t.api
+          .get(`/v1/scans?limit=30${query}${cursor ? `&cursor=${cursor}` : ''}`)
+          .set(bearer(key));
         seen.push(...res.body.scans.map((s) => s.id));
         cursor = res.body.nextCursor;
       } while (cursor);

@@ -26,7 +26,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** `count` modules named from `from` on: the cheapest item to count budgets with (10,000 fit in 10 MB easily). */
-const modules = (count: number, from = 0) => ({ modules: Array.from({ length: count }, (_, i) => ({ path: `:m${from + i}` })) });
+const modules = (count: number, from = 0) => ({
+  modules: Array.from({ length: count }, (_, i) => ({ path: `:m${from + i}` })),
+});
 
 async function open(parts: number, project = 'budgets'): Promise<string> {
   const r = await c().create({ schemaVersion: 2, project, ecosystem: 'gradle', parts });
@@ -34,14 +36,20 @@ async function open(parts: number, project = 'budgets'): Promise<string> {
   return r.body.upload.id;
 }
 
-const stored = async (id: string) => (await t.store.c.uploadParts.find({ uploadId: id, n: { $gt: 0 } }).toArray()).map((p) => p.n).sort((a, b) => a - b);
+const stored = async (id: string) =>
+  (await t.store.c.uploadParts.find({ uploadId: id, n: { $gt: 0 } }).toArray()).map((p) => p.n).sort((a, b) => a - b);
 
 describe('budgets as parts arrive', () => {
   test('the part that crosses a budget gets 413 and is not stored; a smaller one fits after it', async () => {
     const id = await open(3);
     expect((await c().put(id, 1, modules(6_000))).status).toBe(201);
     const crossing = await c().put(id, 2, modules(4_001, 6_000));
-    envelope(crossing, 413, 'snapshot_too_large', "part 2: /modules: with the parts received before it, 10001 modules, over the upload's budget of 10000");
+    envelope(
+      crossing,
+      413,
+      'snapshot_too_large',
+      "part 2: /modules: with the parts received before it, 10001 modules, over the upload's budget of 10000",
+    );
     expectDocumented(`${UPLOADS}/{uploadId}/parts/{n}`, 'put', crossing);
     expect(await stored(id)).toEqual([1]);
     // the same bytes again are refused again (nothing was freed), other bytes that fit are taken
@@ -58,27 +66,37 @@ describe('budgets as parts arrive', () => {
     envelope(res, 413, 'snapshot_too_large', "part 1: /modules: 10001 modules, over the upload's budget of 10000");
   });
 
-  test.each([1, 2, 3])('concurrent PUTs of different parts: exactly the parts within the budget are stored (round %i)', async () => {
-    // six parts of 2,500 modules: four fit in 10,000, whichever arrive first
-    const id = await open(6, 'concurrent-budgets');
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => c().put(id, i + 1, modules(2_500, i * 2_500))));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 201)).toHaveLength(4);
-    expect(statuses.filter((s) => s === 413)).toHaveLength(2);
-    for (const r of results.filter((x) => x.status === 413)) expect(r.body.error.message).toMatch(/^part \d: \/modules: with the parts received before it, 12500 modules/);
-    const kept = await stored(id);
-    expect(kept).toEqual(results.map((r, i) => (r.status === 201 ? i + 1 : 0)).filter(Boolean));
-    const parts = await t.store.c.uploadParts.find({ uploadId: id, n: { $gt: 0 } }).toArray();
-    expect(parts.reduce((n, p) => n + p.counts.modules, 0)).toBe(10_000);
-    expect((await c().get(id)).body.upload.received).toEqual(kept);
-  });
+  test.each([1, 2, 3])(
+    'concurrent PUTs of different parts: exactly the parts within the budget are stored (round %i)',
+    async () => {
+      // six parts of 2,500 modules: four fit in 10,000, whichever arrive first
+      const id = await open(6, 'concurrent-budgets');
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => c().put(id, i + 1, modules(2_500, i * 2_500))),
+      );
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(4);
+      expect(statuses.filter((s) => s === 413)).toHaveLength(2);
+      for (const r of results.filter((x) => x.status === 413))
+        expect(r.body.error.message).toMatch(/^part \d: \/modules: with the parts received before it, 12500 modules/);
+      const kept = await stored(id);
+      expect(kept).toEqual(results.map((r, i) => (r.status === 201 ? i + 1 : 0)).filter(Boolean));
+      const parts = await t.store.c.uploadParts.find({ uploadId: id, n: { $gt: 0 } }).toArray();
+      expect(parts.reduce((n, p) => n + p.counts.modules, 0)).toBe(10_000);
+      expect((await c().get(id)).body.upload.received).toEqual(kept);
+    },
+  );
 
   test('concurrent PUTs of one part: the same bytes are stored once (one 201, the rest 200); other bytes conflict', async () => {
     const id = await open(2, 'same-part');
     const body = JSON.stringify(modules(3_000));
     const same = await Promise.all(Array.from({ length: 5 }, () => c().put(id, 1, body)));
     expect(same.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
-    const mixed = await Promise.all([c().put(id, 2, modules(10)), c().put(id, 2, modules(11)), c().put(id, 2, modules(12))]);
+    const mixed = await Promise.all([
+      c().put(id, 2, modules(10)),
+      c().put(id, 2, modules(11)),
+      c().put(id, 2, modules(12)),
+    ]);
     expect(mixed.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     for (const r of mixed.filter((x) => x.status === 409)) expect(r.body.error.code).toBe('idempotency_conflict');
     // the duplicates counted nothing: the ledger's accepted totals are exactly what is stored
@@ -93,13 +111,36 @@ describe('budgets as parts arrive', () => {
 function graph(project: string): { s: Snapshot; parts: PartBody[] } {
   const s = v2Snapshot(
     [
-      { module: ':app', context: 'runtime', vertices: [['r', ':app', 'a', 'l'], ['l', ':lib', 'c'], ['a', 'a@1', 'b'], ['b', 'b@1'], ['c', 'c@1']] },
-      { module: ':lib', context: 'runtime', vertices: [['r', ':lib', 'c'], ['c', 'c@1']] },
+      {
+        module: ':app',
+        context: 'runtime',
+        vertices: [
+          ['r', ':app', 'a', 'l'],
+          ['l', ':lib', 'c'],
+          ['a', 'a@1', 'b'],
+          ['b', 'b@1'],
+          ['c', 'c@1'],
+        ],
+      },
+      {
+        module: ':lib',
+        context: 'runtime',
+        vertices: [
+          ['r', ':lib', 'c'],
+          ['c', 'c@1'],
+        ],
+      },
     ],
     [{ path: ':app', dependencies: [':lib'] }, { path: ':lib' }],
     { project },
   );
-  return { s, parts: [{ modules: s.modules, nodes: s.nodes.slice(0, 1) }, { nodes: s.nodes.slice(1), roots: s.roots }] };
+  return {
+    s,
+    parts: [
+      { modules: s.modules, nodes: s.nodes.slice(0, 1) },
+      { nodes: s.nodes.slice(1), roots: s.roots },
+    ],
+  };
 }
 
 describe('completion over the whole graph', () => {
@@ -110,12 +151,49 @@ describe('completion over the whole graph', () => {
   }
 
   test.each([
-    ['a node id duplicated across parts', (p: PartBody[]) => p[1].nodes!.push({ ...p[0].nodes![0] }), 422, 'invalid_snapshot', 'part 2: /nodes/2/id: duplicate node id "a@1" (also part 1: /nodes/0)'],
-    ['a module duplicated across parts', (p: PartBody[]) => (p[1].modules = [{ path: ':app' }]), 422, 'invalid_snapshot', 'part 2: /modules/0/path: duplicate module path ":app" (also part 1: /modules/0)'],
-    ['a root duplicated across parts', (p: PartBody[]) => (p[0].roots = [p[1].roots![1]]), 422, 'invalid_snapshot', 'part 2: /roots/1: duplicate root for module ":lib" and context "runtime" (also part 1: /roots/0)'],
-    ['a vertex of a package no part holds', (p: PartBody[]) => (p[1].roots![0].resolution!.vertices[2].node = 'a@2'), 422, 'invalid_snapshot', 'part 2: /roots/0/resolution/vertices/2/node: unknown node "a@2"'],
-    ['a flat dependency on a package no part holds', (p: PartBody[]) => (p[0].nodes![0].dependencies = ['zz@1']), 422, 'invalid_snapshot', 'part 1: /nodes/0/dependencies/0: unknown node "zz@1"'],
-    ['a package no resolution uses', (p: PartBody[]) => p[0].nodes!.push({ id: 'd@1', name: 'd', version: '1', relationship: 'transitive', dependencies: [] }), 422, 'invalid_snapshot', 'part 1: /nodes/1: package "d@1" occurs in no resolution'],
+    [
+      'a node id duplicated across parts',
+      (p: PartBody[]) => p[1].nodes!.push({ ...p[0].nodes![0] }),
+      422,
+      'invalid_snapshot',
+      'part 2: /nodes/2/id: duplicate node id "a@1" (also part 1: /nodes/0)',
+    ],
+    [
+      'a module duplicated across parts',
+      (p: PartBody[]) => (p[1].modules = [{ path: ':app' }]),
+      422,
+      'invalid_snapshot',
+      'part 2: /modules/0/path: duplicate module path ":app" (also part 1: /modules/0)',
+    ],
+    [
+      'a root duplicated across parts',
+      (p: PartBody[]) => (p[0].roots = [p[1].roots![1]]),
+      422,
+      'invalid_snapshot',
+      'part 2: /roots/1: duplicate root for module ":lib" and context "runtime" (also part 1: /roots/0)',
+    ],
+    [
+      'a vertex of a package no part holds',
+      (p: PartBody[]) => (p[1].roots![0].resolution!.vertices[2].node = 'a@2'),
+      422,
+      'invalid_snapshot',
+      'part 2: /roots/0/resolution/vertices/2/node: unknown node "a@2"',
+    ],
+    [
+      'a flat dependency on a package no part holds',
+      (p: PartBody[]) => (p[0].nodes![0].dependencies = ['zz@1']),
+      422,
+      'invalid_snapshot',
+      'part 1: /nodes/0/dependencies/0: unknown node "zz@1"',
+    ],
+    [
+      'a package no resolution uses',
+      (p: PartBody[]) =>
+        p[0].nodes!.push({ id: 'd@1', name: 'd', version: '1', relationship: 'transitive', dependencies: [] }),
+      422,
+      'invalid_snapshot',
+      'part 1: /nodes/1: package "d@1" occurs in no resolution',
+    ],
   ])('%s → rejected', async (_, change, status, code, message) => {
     const { id, completion } = await send('rejected', change);
     envelope(completion, status, code, message);
@@ -133,7 +211,12 @@ describe('completion over the whole graph', () => {
     for (let i = 0; i < 257; i++) chain.push([`v${i}`, `p${i}@1`, ...(i < 256 ? [`v${i + 1}`] : [])]);
     const s = v2Snapshot([{ module: ':app', context: 'runtime', vertices: chain }], undefined, { project: 'hops' });
     const { id, completion } = await c().all(s, [{ modules: s.modules, nodes: s.nodes }, { roots: s.roots }]);
-    envelope(completion, 413, 'snapshot_too_large', 'part 2: /roots/0/resolution/vertices/257: 257 dependency hops from the resolution root, over the limit of 256');
+    envelope(
+      completion,
+      413,
+      'snapshot_too_large',
+      'part 2: /roots/0/resolution/vertices/257: 257 dependency hops from the resolution root, over the limit of 256',
+    );
     expect((await c().get(id)).body.upload.status).toBe('rejected');
   });
 
@@ -147,7 +230,8 @@ describe('completion over the whole graph', () => {
       const id = created.body.upload.id;
       for (let n = 1; n <= 2; n++) await c().put(id, n, parts[n - 1]);
       const results = await Promise.all(Array.from({ length: 6 }, () => c().complete(id)));
-      for (const r of results) envelope(r, 422, 'invalid_snapshot', 'part 2: /nodes/2/id: duplicate node id "a@1" (also part 1: /nodes/0)');
+      for (const r of results)
+        envelope(r, 422, 'invalid_snapshot', 'part 2: /nodes/2/id: duplicate node id "a@1" (also part 1: /nodes/0)');
       expect(await t.store.c.scans.countDocuments({ projectId: created.body.upload.project })).toBe(0);
     }
   });
@@ -163,7 +247,12 @@ describe('completion over the whole graph', () => {
     const replay = await c().create(body, { 'Idempotency-Key': 'rejected-replay' });
     expect(replay.status).toBe(200);
     expect(replay.body.upload).toMatchObject({ id, status: 'rejected', received: [1, 2] });
-    envelope(await c().complete(id), 422, 'invalid_snapshot', 'part 2: /nodes/2/id: duplicate node id "a@1" (also part 1: /nodes/0)');
+    envelope(
+      await c().complete(id),
+      422,
+      'invalid_snapshot',
+      'part 2: /nodes/2/id: duplicate node id "a@1" (also part 1: /nodes/0)',
+    );
   });
 
   test('the valid graph completes', async () => {
@@ -175,7 +264,8 @@ describe('completion over the whole graph', () => {
 });
 
 describe('a large upload, checked off the event loop', () => {
-  const big = (project: string) => syntheticSnapshot({ schemaVersion: 2, nodes: 12_000, roots: 24, modules: 8, depsPerNode: 3, rootDeps: 2, project });
+  const big = (project: string) =>
+    syntheticSnapshot({ schemaVersion: 2, nodes: 12_000, roots: 24, modules: 8, depsPerNode: 3, rootDeps: 2, project });
 
   test('above the single-document limits: completes; a violation across its parts is found there too', async () => {
     const s = big('large-valid');
@@ -186,9 +276,18 @@ describe('a large upload, checked off the event loop', () => {
     expect(ok.completion.body).toMatchObject({ attributionMode: 'paged', moduleCount: 8 });
 
     const bad = big('large-invalid');
-    const badParts = [{ nodes: bad.nodes.slice(0, 6_000), modules: bad.modules }, { nodes: [...bad.nodes.slice(6_000), bad.nodes[17]] }, { roots: bad.roots }];
+    const badParts = [
+      { nodes: bad.nodes.slice(0, 6_000), modules: bad.modules },
+      { nodes: [...bad.nodes.slice(6_000), bad.nodes[17]] },
+      { roots: bad.roots },
+    ];
     const refused = await c().all(bad, badParts);
-    envelope(refused.completion, 422, 'invalid_snapshot', `part 2: /nodes/6000/id: duplicate node id "${bad.nodes[17].id}" (also part 1: /nodes/17)`);
+    envelope(
+      refused.completion,
+      422,
+      'invalid_snapshot',
+      `part 2: /nodes/6000/id: duplicate node id "${bad.nodes[17].id}" (also part 1: /nodes/17)`,
+    );
     expect((await c().get(refused.id)).body.upload.status).toBe('rejected');
   });
 
@@ -196,7 +295,7 @@ describe('a large upload, checked off the event loop', () => {
     const s = big('large-part');
     const id = await open(2, 'large-part');
     const nodes = s.nodes.slice(0, 6_000).map((x) => ({ ...x }));
-    delete (nodes[5_999] as Partial<typeof nodes[0]>).version;
+    delete (nodes[5_999] as Partial<(typeof nodes)[0]>).version;
     const body = JSON.stringify({ nodes });
     expect(body.length).toBeGreaterThan(256 * 1024);
     envelope(await c().put(id, 1, body), 422, 'invalid_snapshot', 'part 1: /nodes/5999/version: is required');

@@ -15,10 +15,20 @@ export function uploadClient(t: TestContext, token: () => string) {
   const json = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
   return {
     create: (body: unknown, headers: Record<string, string> = {}, as = token()): Promise<Res> =>
-      t.api.post(UPLOADS).set(bearer(as)).set('Content-Type', 'application/json').set(headers).send(json(body)) as never,
+      t.api
+        .post(UPLOADS)
+        .set(bearer(as))
+        .set('Content-Type', 'application/json')
+        .set(headers)
+        .send(json(body)) as never,
     put: (id: string, n: number | string, body: unknown, as = token()): Promise<Res> =>
-      t.api.put(`${UPLOADS}/${id}/parts/${n}`).set(bearer(as)).set('Content-Type', 'application/json').send(json(body)) as never,
-    complete: (id: string, as = token()): Promise<Res> => t.api.post(`${UPLOADS}/${id}/completion`).set(bearer(as)) as never,
+      t.api
+        .put(`${UPLOADS}/${id}/parts/${n}`)
+        .set(bearer(as))
+        .set('Content-Type', 'application/json')
+        .send(json(body)) as never,
+    complete: (id: string, as = token()): Promise<Res> =>
+      t.api.post(`${UPLOADS}/${id}/completion`).set(bearer(as)) as never,
     get: (id: string, as = token()): Promise<Res> => t.api.get(`${UPLOADS}/${id}`).set(bearer(as)) as never,
     /** Create, send every part (in order), complete: the completion's answer. */
     async all(s: Snapshot, parts: PartBody[], as = token()): Promise<{ id: string; completion: Res }> {
@@ -34,7 +44,12 @@ export function uploadClient(t: TestContext, token: () => string) {
   };
 }
 
-export const envelope = (res: { status: number; body: unknown }, status: number, code: string, message?: string | RegExp) => {
+export const envelope = (
+  res: { status: number; body: unknown },
+  status: number,
+  code: string,
+  message?: string | RegExp,
+) => {
   expect(res.body).toEqual({ error: { code, message: message ?? expect.any(String) } });
   expect(res.status).toBe(status);
 };
@@ -47,6 +62,11 @@ const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The response as the OpenAPI document describes it for this operation and status (the body validates). */
 export function expectDocumented(path: string, method: string, res: { status: number; body: unknown }) {
-  const v = ajv.compile({ $ref: `openapi.json#/paths/${esc(path)}/${method}/responses/${res.status}/content/application~1json/schema` });
-  if (!v(res.body)) throw new Error(`${method} ${path} ${res.status}: ${JSON.stringify(v.errors)}\n${JSON.stringify(res.body).slice(0, 2000)}`);
+  const v = ajv.compile({
+    $ref: `openapi.json#/paths/${esc(path)}/${method}/responses/${res.status}/content/application~1json/schema`,
+  });
+  if (!v(res.body))
+    throw new Error(
+      `${method} ${path} ${res.status}: ${JSON.stringify(v.errors)}\n${JSON.stringify(res.body).slice(0, 2000)}`,
+    );
 }

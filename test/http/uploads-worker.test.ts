@@ -40,16 +40,41 @@ function monorepo(project: string): Snapshot {
       {
         module: ':app',
         context: 'runtimeClasspath',
-        vertices: [['r', ':app', 'lib', 'y'], ['lib', ':lib', 'j'], ['j', JACKSON, 'a'], ['a', 'com.fasterxml.jackson.core:jackson-annotations@2.13.3'], ['y', SNAKEYAML]],
+        vertices: [
+          ['r', ':app', 'lib', 'y'],
+          ['lib', ':lib', 'j'],
+          ['j', JACKSON, 'a'],
+          ['a', 'com.fasterxml.jackson.core:jackson-annotations@2.13.3'],
+          ['y', SNAKEYAML],
+        ],
       },
-      { module: ':lib', context: 'runtimeClasspath', vertices: [['r', ':lib', 'j'], ['j', JACKSON, 'a'], ['a', 'com.fasterxml.jackson.core:jackson-annotations@2.13.3']] },
-      { module: ':lib', context: 'testRuntimeClasspath', vertices: [['r', ':lib', 'j'], ['j', JACKSON]] },
+      {
+        module: ':lib',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':lib', 'j'],
+          ['j', JACKSON, 'a'],
+          ['a', 'com.fasterxml.jackson.core:jackson-annotations@2.13.3'],
+        ],
+      },
+      {
+        module: ':lib',
+        context: 'testRuntimeClasspath',
+        vertices: [
+          ['r', ':lib', 'j'],
+          ['j', JACKSON],
+        ],
+      },
     ],
     [
       { path: ':app', dependencies: [':lib'], teamName: 'web' },
       { path: ':lib', dependencies: [], teamName: 'platform', attributes: { tier: 'backend' } },
     ],
-    { project, suppressions: [{ cve: 'CVE-2022-25857', reason: 'yaml input is trusted' }], metadata: { commit: 'f00d' } },
+    {
+      project,
+      suppressions: [{ cve: 'CVE-2022-25857', reason: 'yaml input is trusted' }],
+      metadata: { commit: 'f00d' },
+    },
   );
 }
 
@@ -65,25 +90,45 @@ async function findings(id: string): Promise<string[]> {
   const res = await t.api.get(`/v1/scans/${id}/findings?limit=200&suppressed=all`).set(bearer(key));
   expect(res.status).toBe(200);
   return res.body.findings
-    .map((f: Record<string, any>) => JSON.stringify([f.cve, f.package, f.installedVersion, f.severity, f.fixedVersion, f.path, f.suppressed, f.suppressionReason]))
+    .map((f: Record<string, any>) =>
+      JSON.stringify([
+        f.cve,
+        f.package,
+        f.installedVersion,
+        f.severity,
+        f.fixedVersion,
+        f.path,
+        f.suppressed,
+        f.suppressionReason,
+      ]),
+    )
     .sort();
 }
 
-itWithSharedData('a multipart upload is scanned from its parts: completed, with the findings of the same graph uploaded inline', async () => {
-  const inline = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(monorepo('inline'));
-  expect(inline.status).toBe(201);
-  const s = monorepo('in-parts');
-  const { completion } = await uploadClient(t, () => key).all(s, splitInto(s, 3, prng(5)));
-  expect(completion.status).toBe(201);
-  expect(completion.body).toMatchObject({ status: 'queued', attributionMode: 'paged', moduleCount: 2 });
+itWithSharedData(
+  'a multipart upload is scanned from its parts: completed, with the findings of the same graph uploaded inline',
+  async () => {
+    const inline = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(monorepo('inline'));
+    expect(inline.status).toBe(201);
+    const s = monorepo('in-parts');
+    const { completion } = await uploadClient(t, () => key).all(s, splitInto(s, 3, prng(5)));
+    expect(completion.status).toBe(201);
+    expect(completion.body).toMatchObject({ status: 'queued', attributionMode: 'paged', moduleCount: 2 });
 
-  const [a, b] = await Promise.all([finished(inline.body.id), finished(completion.body.id)]);
-  expect(a.status).toBe('completed');
-  expect(b).toMatchObject({ status: 'completed', attributionMode: 'paged', moduleCount: 2, modules: [], metadata: { commit: 'f00d' } });
-  expect(b.findings).toEqual(a.findings);
-  expect(b.suppressed).toEqual(a.suppressed);
-  expect(b.suppressed).toBeGreaterThan(0); // the create body's suppressions were applied
-  const expected = await findings(inline.body.id);
-  expect(expected.some((f) => f.includes('jackson-databind'))).toBe(true);
-  expect(await findings(completion.body.id)).toEqual(expected);
-});
+    const [a, b] = await Promise.all([finished(inline.body.id), finished(completion.body.id)]);
+    expect(a.status).toBe('completed');
+    expect(b).toMatchObject({
+      status: 'completed',
+      attributionMode: 'paged',
+      moduleCount: 2,
+      modules: [],
+      metadata: { commit: 'f00d' },
+    });
+    expect(b.findings).toEqual(a.findings);
+    expect(b.suppressed).toEqual(a.suppressed);
+    expect(b.suppressed).toBeGreaterThan(0); // the create body's suppressions were applied
+    const expected = await findings(inline.body.id);
+    expect(expected.some((f) => f.includes('jackson-databind'))).toBe(true);
+    expect(await findings(completion.body.id)).toEqual(expected);
+  },
+);

@@ -22,7 +22,12 @@ import { envelope, expectDocumented, uploadClient, UPLOADS } from './uploads-hel
 let t: TestContext;
 const sweep = () => {
   const logger = createLogger('test', 'silent');
-  return { store: t.store, runs: scanRuns(t.temporal), events: scanEvents({ store: t.store, logger, taskQueue: t.temporal.taskQueue, client: t.temporal.client }), logger };
+  return {
+    store: t.store,
+    runs: scanRuns(t.temporal),
+    events: scanEvents({ store: t.store, logger, taskQueue: t.temporal.taskQueue, client: t.temporal.client }),
+    logger,
+  };
 };
 let org: Org;
 let key: string;
@@ -41,12 +46,45 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 function monorepo(project = 'mono'): Snapshot {
   return v2Snapshot(
     [
-      { module: ':app', context: 'runtimeClasspath', vertices: [['r', ':app', 'l', 'y'], ['l', ':lib', 'j'], ['j', 'com.example:json@2.1', 'a'], ['a', 'com.example:ann@2.1'], ['y', 'org.example:yaml@1.3']] },
-      { module: ':lib', context: 'runtimeClasspath', vertices: [['r', ':lib', 'j'], ['j', 'com.example:json@2.1', 'a'], ['a', 'com.example:ann@2.1']] },
-      { module: ':lib', context: 'testRuntimeClasspath', vertices: [['r', ':lib', 'j', 'u'], ['j', 'com.example:json@2.1'], ['u', 'org.example:unit@5.0']] },
+      {
+        module: ':app',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':app', 'l', 'y'],
+          ['l', ':lib', 'j'],
+          ['j', 'com.example:json@2.1', 'a'],
+          ['a', 'com.example:ann@2.1'],
+          ['y', 'org.example:yaml@1.3'],
+        ],
+      },
+      {
+        module: ':lib',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':lib', 'j'],
+          ['j', 'com.example:json@2.1', 'a'],
+          ['a', 'com.example:ann@2.1'],
+        ],
+      },
+      {
+        module: ':lib',
+        context: 'testRuntimeClasspath',
+        vertices: [
+          ['r', ':lib', 'j', 'u'],
+          ['j', 'com.example:json@2.1'],
+          ['u', 'org.example:unit@5.0'],
+        ],
+      },
     ],
-    [{ path: ':app', dependencies: [':lib'], teamName: 'web' }, { path: ':lib', dependencies: [], teamName: 'platform' }],
-    { project, metadata: { commit: 'abc123', ref: 'refs/heads/main' }, suppressions: [{ cve: 'CVE-2020-0001', reason: 'not used' }] },
+    [
+      { path: ':app', dependencies: [':lib'], teamName: 'web' },
+      { path: ':lib', dependencies: [], teamName: 'platform' },
+    ],
+    {
+      project,
+      metadata: { commit: 'abc123', ref: 'refs/heads/main' },
+      suppressions: [{ cve: 'CVE-2020-0001', reason: 'not used' }],
+    },
   );
 }
 /** modules | nodes | roots: three parts. */
@@ -66,7 +104,15 @@ describe('the whole flow', () => {
       parts: 3,
       received: [],
       expiresAt: expect.any(String),
-      budgets: { nodes: 100_000, modules: 10_000, roots: 10_000, vertices: 1_000_000, edges: 5_000_000, parts: 1_000, partBytes: 10_485_760 },
+      budgets: {
+        nodes: 100_000,
+        modules: 10_000,
+        roots: 10_000,
+        vertices: 1_000_000,
+        edges: 5_000_000,
+        parts: 1_000,
+        partBytes: 10_485_760,
+      },
       scanId: null,
     });
     const ttl = Date.parse(u.expiresAt) - Date.now();
@@ -79,14 +125,26 @@ describe('the whole flow', () => {
       const r = await c().put(u.id, n, bodies[n - 1]);
       expect(r.status).toBe(201);
       expectDocumented(`${UPLOADS}/{uploadId}/parts/{n}`, 'put', r);
-      expect(r.body.part).toEqual({ n, sha256: sha(bodies[n - 1]), modules: n === 1 ? 2 : 0, nodes: 0, roots: n === 3 ? 3 : 0 });
+      expect(r.body.part).toEqual({
+        n,
+        sha256: sha(bodies[n - 1]),
+        modules: n === 1 ? 2 : 0,
+        nodes: 0,
+        roots: n === 3 ? 3 : 0,
+      });
     }
     const midway = await c().get(u.id);
     expect(midway.status).toBe(200);
     expectDocumented(`${UPLOADS}/{uploadId}`, 'get', midway);
     expect(midway.body.upload).toMatchObject({ status: 'open', received: [1, 3] });
     envelope(await c().complete(u.id), 409, 'upload_incomplete', `upload ${u.id}: 1 of 3 parts missing: 2`);
-    expect((await c().put(u.id, 2, bodies[1])).body.part).toEqual({ n: 2, sha256: sha(bodies[1]), modules: 0, nodes: 4, roots: 0 });
+    expect((await c().put(u.id, 2, bodies[1])).body.part).toEqual({
+      n: 2,
+      sha256: sha(bodies[1]),
+      modules: 0,
+      nodes: 4,
+      roots: 0,
+    });
 
     const done = await c().complete(u.id);
     expect(done.status).toBe(201);
@@ -104,7 +162,13 @@ describe('the whole flow', () => {
       metadata: { commit: 'abc123', ref: 'refs/heads/main' },
     });
     const stored = await getScan(t.store, done.body.id);
-    expect(stored).toMatchObject({ attributionMode: 'paged', uploadId: u.id, moduleCount: 2, nodeCount: 4, schemaVersion: 2 });
+    expect(stored).toMatchObject({
+      attributionMode: 'paged',
+      uploadId: u.id,
+      moduleCount: 2,
+      nodeCount: 4,
+      schemaVersion: 2,
+    });
     expect(stored!.graphSize).toBe(11 + 8); // vertices + edges of the three resolutions
     const got = await t.api.get(`/v1/scans/${done.body.id}`).set(bearer(key));
     expect(got.body).toEqual(done.body);
@@ -112,7 +176,8 @@ describe('the whole flow', () => {
     // the workflow was started with the scan id (off the response path: wait for it)
     const handle = t.temporal.client.workflow.getHandle(done.body.id);
     let described = await handle.describe().catch(() => null);
-    for (let i = 0; !described && i < 100; i++) described = await new Promise((r) => setTimeout(r, 20)).then(() => handle.describe().catch(() => null));
+    for (let i = 0; !described && i < 100; i++)
+      described = await new Promise((r) => setTimeout(r, 20)).then(() => handle.describe().catch(() => null));
     expect(described?.searchAttributes.ScanId).toEqual([done.body.id]);
 
     const again = await c().complete(u.id);
@@ -132,14 +197,38 @@ describe('create', () => {
   test.each([
     ['malformed JSON', '{"schemaVersion": 2,', 422, 'invalid_snapshot', '/: body is not valid JSON'],
     ['a JSON array', '[]', 422, 'invalid_snapshot', '/: must be a JSON object'],
-    ['schemaVersion 1', { ...h(), schemaVersion: 1 }, 422, 'invalid_snapshot', '/schemaVersion: 1: a multipart upload carries a snapshot v2 (schemaVersion 2)'],
+    [
+      'schemaVersion 1',
+      { ...h(), schemaVersion: 1 },
+      422,
+      'invalid_snapshot',
+      '/schemaVersion: 1: a multipart upload carries a snapshot v2 (schemaVersion 2)',
+    ],
     ['no parts', { ...h(), parts: undefined }, 422, 'invalid_snapshot', '/parts: is required'],
     ['parts 0', { ...h(), parts: 0 }, 422, 'invalid_snapshot', '/parts: must be >= 1'],
     ['parts "2"', { ...h(), parts: '2' }, 422, 'invalid_snapshot', '/parts: must be integer'],
-    ['parts over the budget', { ...h(), parts: 1001 }, 413, 'snapshot_too_large', '/parts: 1001 parts, over the budget of 1000'],
+    [
+      'parts over the budget',
+      { ...h(), parts: 1001 },
+      413,
+      'snapshot_too_large',
+      '/parts: 1001 parts, over the budget of 1000',
+    ],
     ['a project of the wrong type', { ...h(), project: 7 }, 422, 'invalid_snapshot', '/project: must be string'],
-    ['the graph in the create body', { ...h(), nodes: [] }, 422, 'invalid_snapshot', '/nodes: belongs in the parts of a multipart upload, not in its create body'],
-    ['an unknown project id', { ...h(), project: 'prj_doesnotexist' }, 422, 'unknown_project', '/project: "prj_doesnotexist" is not a project this credential may upload to'],
+    [
+      'the graph in the create body',
+      { ...h(), nodes: [] },
+      422,
+      'invalid_snapshot',
+      '/nodes: belongs in the parts of a multipart upload, not in its create body',
+    ],
+    [
+      'an unknown project id',
+      { ...h(), project: 'prj_doesnotexist' },
+      422,
+      'unknown_project',
+      '/project: "prj_doesnotexist" is not a project this credential may upload to',
+    ],
   ])('%s is refused; nothing stored', async (_, body, status, code, message) => {
     const before = await t.store.c.uploads.countDocuments({});
     const res = await c().create(body);
@@ -149,7 +238,12 @@ describe('create', () => {
   });
 
   test('wrong Content-Type, a body over 10 MB, a long Idempotency-Key', async () => {
-    envelope(await t.api.post(UPLOADS).set(bearer(key)).set('Content-Type', 'text/plain').send(JSON.stringify(h())), 422, 'invalid_snapshot', '/: Content-Type must be application/json');
+    envelope(
+      await t.api.post(UPLOADS).set(bearer(key)).set('Content-Type', 'text/plain').send(JSON.stringify(h())),
+      422,
+      'invalid_snapshot',
+      '/: Content-Type must be application/json',
+    );
     envelope(await c().create(`{"pad":"${'a'.repeat(10 * 1024 * 1024)}"}`), 413, 'snapshot_too_large');
     envelope(await c().create(h(), { 'Idempotency-Key': 'k'.repeat(129) }), 422, 'invalid_idempotency_key');
   });
@@ -172,13 +266,21 @@ describe('create', () => {
     expect(replay.status).toBe(200);
     expectDocumented(UPLOADS, 'post', replay);
     expect(replay.body.upload).toMatchObject({ id: first.body.upload.id, received: [2] });
-    envelope(await c().create(JSON.stringify(headerOf(monorepo('idem'), 4)), { 'Idempotency-Key': 'idem-1' }), 409, 'idempotency_conflict');
+    envelope(
+      await c().create(JSON.stringify(headerOf(monorepo('idem'), 4)), { 'Idempotency-Key': 'idem-1' }),
+      409,
+      'idempotency_conflict',
+    );
     const other = await newOrg(t.store, 'other');
     const theirs = await c().create(body, { 'Idempotency-Key': 'idem-1' }, await other.key(['sca:upload']));
     expect(theirs.status).toBe(201);
     expect(theirs.body.upload.id).not.toBe(first.body.upload.id);
     // a single upload's key is not a multipart one: the same token names different things on the two endpoints
-    const single = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).set('Idempotency-Key', 'idem-1').send(monorepo('idem'));
+    const single = await t.api
+      .post('/v1/scans/dependency-snapshots')
+      .set(bearer(key))
+      .set('Idempotency-Key', 'idem-1')
+      .send(monorepo('idem'));
     expect(single.status).toBe(201);
   });
 
@@ -214,12 +316,15 @@ describe('parts', () => {
     return r.body.upload.id as string;
   }
 
-  test.each(['0', '-1', '4', 'abc', '1.5', '01', '1e2', '99999999999999999999', '%00', '2%20'])('part number %s of 3 → 404 not_found', async (n) => {
-    const id = await open();
-    const res = await c().put(id, n, {});
-    envelope(res, 404, 'not_found');
-    expectDocumented(`${UPLOADS}/{uploadId}/parts/{n}`, 'put', res);
-  });
+  test.each(['0', '-1', '4', 'abc', '1.5', '01', '1e2', '99999999999999999999', '%00', '2%20'])(
+    'part number %s of 3 → 404 not_found',
+    async (n) => {
+      const id = await open();
+      const res = await c().put(id, n, {});
+      envelope(res, 404, 'not_found');
+      expectDocumented(`${UPLOADS}/{uploadId}/parts/{n}`, 'put', res);
+    },
+  );
 
   test('the same bytes again → 200; other bytes for a received part → 409; the stored part stays', async () => {
     const id = await open();
@@ -239,16 +344,38 @@ describe('parts', () => {
   });
 
   const badVertexIds = () => ({
-    roots: [{ module: ':a', context: 'c', dependencies: [], resolution: { root: 'v0', vertices: Array.from({ length: 8 }, (_, i) => ({ id: i === 7 ? '' : `v${i}`, node: 'p@1', dependencies: [] })) } }],
+    roots: [
+      {
+        module: ':a',
+        context: 'c',
+        dependencies: [],
+        resolution: {
+          root: 'v0',
+          vertices: Array.from({ length: 8 }, (_, i) => ({
+            id: i === 7 ? '' : `v${i}`,
+            node: 'p@1',
+            dependencies: [],
+          })),
+        },
+      },
+    ],
   });
 
   test.each([
     ['malformed JSON', '{"nodes": [', 'part 2: /: body is not valid JSON'],
     ['a JSON array', '[1]', 'part 2: /: must be a JSON object'],
     ['nodes of the wrong type', { nodes: 'x' }, 'part 2: /nodes: must be array'],
-    ['a node with a numeric version', { nodes: [{ id: 'a@1', name: 'a', version: 1, relationship: 'direct', dependencies: [] }] }, 'part 2: /nodes/0/version: must be string'],
+    [
+      'a node with a numeric version',
+      { nodes: [{ id: 'a@1', name: 'a', version: 1, relationship: 'direct', dependencies: [] }] },
+      'part 2: /nodes/0/version: must be string',
+    ],
     ['an empty vertex id', badVertexIds(), 'part 2: /roots/0/resolution/vertices/7/id: must not be empty'],
-    ['a NUL in a module path', { modules: [{ path: 'a\u0000b' }] }, 'part 2: /modules/0/path: must not contain control characters (U+0000 to U+001F, U+007F)'],
+    [
+      'a NUL in a module path',
+      { modules: [{ path: 'a\u0000b' }] },
+      'part 2: /modules/0/path: must not contain control characters (U+0000 to U+001F, U+007F)',
+    ],
   ])('%s → 422 naming the part and a pointer; nothing stored', async (_, body, message) => {
     const id = await open();
     const res = await c().put(id, 2, body);
@@ -260,7 +387,12 @@ describe('parts', () => {
 
   test('wrong Content-Type → 422; a body over 10 MB is refused while streaming → 413', async () => {
     const id = await open();
-    envelope(await t.api.put(`${UPLOADS}/${id}/parts/1`).set(bearer(key)).set('Content-Type', 'text/plain').send('{}'), 422, 'invalid_snapshot', 'part 1: /: Content-Type must be application/json');
+    envelope(
+      await t.api.put(`${UPLOADS}/${id}/parts/1`).set(bearer(key)).set('Content-Type', 'text/plain').send('{}'),
+      422,
+      'invalid_snapshot',
+      'part 1: /: Content-Type must be application/json',
+    );
     const big = await c().put(id, 1, `{"nodes":[],"pad":"${'a'.repeat(10 * 1024 * 1024)}"}`);
     envelope(big, 413, 'snapshot_too_large', 'part 1: /: body: larger than 10485760 bytes');
     expect((await c().get(id)).body.upload.received).toEqual([]);
@@ -274,7 +406,7 @@ describe('parts', () => {
     }
   });
 
-  test('an upload of another organization, or out of a restricted key\'s reach, is 404 everywhere; within reach it answers', async () => {
+  test("an upload of another organization, or out of a restricted key's reach, is 404 everywhere; within reach it answers", async () => {
     const id = await open(1, 'reach');
     const part = JSON.stringify({});
     const other = await newOrg(t.store, 'foreign');
@@ -364,17 +496,35 @@ describe('completion, decided once', () => {
     const id = created.body.upload.id;
     for (const [i, p] of threeParts(s).entries()) await c().put(id, i + 1, p);
     const scanId = 'scn_claimedbeforeacrash0';
-    await claimOutcome(t.store, id, { kind: 'scan', scanId, stats: { nodes: 4, roots: 3, modules: 2, vertices: 11, edges: 8 }, bytes: 1000 });
+    await claimOutcome(t.store, id, {
+      kind: 'scan',
+      scanId,
+      stats: { nodes: 4, roots: 3, modules: 2, vertices: 11, edges: 8 },
+      bytes: 1000,
+    });
     const done = await c().complete(id);
     expect(done.status).toBe(201);
-    expect(done.body).toMatchObject({ id: scanId, attributionMode: 'paged', moduleCount: 2, metadata: { commit: 'abc123' } });
+    expect(done.body).toMatchObject({
+      id: scanId,
+      attributionMode: 'paged',
+      moduleCount: 2,
+      metadata: { commit: 'abc123' },
+    });
     const again = await c().complete(id);
     expect([again.status, again.body.id]).toEqual([200, scanId]);
     expect(await t.store.c.scans.countDocuments({ projectId: created.body.upload.project })).toBe(1);
   });
 
   test('concurrent completions make one scan: one 201, the others 200 with it', async () => {
-    const s = syntheticSnapshot({ schemaVersion: 2, nodes: 3_000, roots: 30, modules: 10, depsPerNode: 3, rootDeps: 2, project: 'concurrent-completion' });
+    const s = syntheticSnapshot({
+      schemaVersion: 2,
+      nodes: 3_000,
+      roots: 30,
+      modules: 10,
+      depsPerNode: 3,
+      rootDeps: 2,
+      project: 'concurrent-completion',
+    });
     const parts = splitInto(s, 4, prng(11));
     const created = await c().create(headerOf(s, 4));
     const id = created.body.upload.id;
@@ -387,22 +537,40 @@ describe('completion, decided once', () => {
   });
 });
 
-test('Temporal away at completion: the 201 stands, and the sweeper starts the paged scan\'s workflow (paged: true)', async () => {
+test("Temporal away at completion: the 201 stands, and the sweeper starts the paged scan's workflow (paged: true)", async () => {
   // an API whose workflow starts never get through (the starter reports failure, as when Temporal is down)
   const uploads = uploadPreparer(1);
-  const away = await appWithoutTemporal(t.store, { uploads, starter: { start: async () => false, drain: async () => undefined } });
+  const away = await appWithoutTemporal(t.store, {
+    uploads,
+    starter: { start: async () => false, drain: async () => undefined },
+  });
   try {
     const s = monorepo('temporal-away');
     const created = await away.api.post(UPLOADS).set(bearer(key)).send(headerOf(s, 3));
     const id = created.body.upload.id;
-    for (const [i, p] of threeParts(s).entries()) expect((await away.api.put(`${UPLOADS}/${id}/parts/${i + 1}`).set(bearer(key)).send(p)).status).toBe(201);
+    for (const [i, p] of threeParts(s).entries())
+      expect(
+        (
+          await away.api
+            .put(`${UPLOADS}/${id}/parts/${i + 1}`)
+            .set(bearer(key))
+            .send(p)
+        ).status,
+      ).toBe(201);
     const done = await away.api.post(`${UPLOADS}/${id}/completion`).set(bearer(key));
     expect(done.status).toBe(201);
     await expect(t.temporal.client.workflow.getHandle(done.body.id).describe()).rejects.toThrow();
     await sweepOnce({ ...sweep(), graceMs: 0 });
     const history = await t.temporal.client.workflow.getHandle(done.body.id).fetchHistory();
-    const started = history.events!.find((e) => e.workflowExecutionStartedEventAttributes)!.workflowExecutionStartedEventAttributes!;
-    expect(defaultPayloadConverter.fromPayload(started.input!.payloads![0])).toEqual({ scanId: done.body.id, nodeCount: 4, graphSize: 19, paged: true });
+    const started = history.events!.find(
+      (e) => e.workflowExecutionStartedEventAttributes,
+    )!.workflowExecutionStartedEventAttributes!;
+    expect(defaultPayloadConverter.fromPayload(started.input!.payloads![0])).toEqual({
+      scanId: done.body.id,
+      nodeCount: 4,
+      graphSize: 19,
+      paged: true,
+    });
   } finally {
     await new Promise<void>((r) => away.server.close(() => r()));
     await uploads.close();

@@ -23,7 +23,10 @@ const box = secretBox(randomBytes(32));
 const HOSTS: Record<string, Array<{ address: string; family: 4 | 6 }>> = {
   'hooks.example.test': [{ address: '93.184.215.14', family: 4 }],
   'internal.example.test': [{ address: '10.0.0.5', family: 4 }],
-  'mixed.example.test': [{ address: '93.184.215.14', family: 4 }, { address: 'fd00::1', family: 6 }],
+  'mixed.example.test': [
+    { address: '93.184.215.14', family: 4 },
+    { address: 'fd00::1', family: 6 },
+  ],
   'local.example.test': [{ address: '127.0.0.1', family: 4 }],
 };
 const duringResolve = new Map<string, () => Promise<void>>();
@@ -80,13 +83,25 @@ function documented(method: string, path: string, res: Res): Res {
   }
   const pointer = `openapi.json#/paths/${esc(path)}/${method}/responses/${res.status}/content/application~1json/schema`;
   const validate = validators.get(pointer) ?? validators.set(pointer, ajv.compile({ $ref: pointer })).get(pointer)!;
-  if (!validate(res.body)) throw new Error(`${method} ${path} ${res.status} does not match the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(res.body)}`);
+  if (!validate(res.body))
+    throw new Error(
+      `${method} ${path} ${res.status} does not match the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(res.body)}`,
+    );
   return res;
 }
 
 const create = async (token: string, body: unknown, api: Api = app.api): Promise<Res> =>
-  documented('post', '/v1/webhooks', await api.post('/v1/webhooks').set(bearer(token)).set('Content-Type', 'application/json').send(JSON.stringify(body)));
-const list = async (token: string, query = ''): Promise<Res> => documented('get', '/v1/webhooks', await app.api.get(`/v1/webhooks${query}`).set(bearer(token)));
+  documented(
+    'post',
+    '/v1/webhooks',
+    await api
+      .post('/v1/webhooks')
+      .set(bearer(token))
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(body)),
+  );
+const list = async (token: string, query = ''): Promise<Res> =>
+  documented('get', '/v1/webhooks', await app.api.get(`/v1/webhooks${query}`).set(bearer(token)));
 const remove = async (token: string, id: string): Promise<Res> =>
   documented('delete', '/v1/webhooks/{webhookId}', await app.api.delete(`/v1/webhooks/${id}`).set(bearer(token)));
 const err = (res: Res) => ({ status: res.status, code: res.body?.error?.code });
@@ -95,7 +110,10 @@ const HOOK = { url: 'https://hooks.example.test/svc', events: ['scan.completed']
 describe('POST /v1/webhooks', () => {
   test('owner and admin create; the secret comes once, in the 201; the stored document holds it only sealed', async () => {
     for (const token of [owner, admin]) {
-      const res = await create(token, { url: 'https://hooks.example.test/a?x=1', events: ['scan.completed', 'scan.failed'] });
+      const res = await create(token, {
+        url: 'https://hooks.example.test/a?x=1',
+        events: ['scan.completed', 'scan.failed'],
+      });
       expect(res.status).toBe(201);
       const { webhook, secret } = res.body;
       expect(webhook).toEqual({
@@ -117,7 +135,9 @@ describe('POST /v1/webhooks', () => {
       expect(box.open(stored!.secret)).toBe(secret);
       // the secret is nowhere else in the database either (the audit trail included)
       for (const name of ['auditEvents', 'webhookDeliveries', 'settings'] as const) {
-        expect(JSON.stringify(await store.db.collection(name).find({}).toArray())).not.toContain(secret.slice('svc_whs_'.length));
+        expect(JSON.stringify(await store.db.collection(name).find({}).toArray())).not.toContain(
+          secret.slice('svc_whs_'.length),
+        );
       }
     }
     // createdBy is the creating member
@@ -132,12 +152,15 @@ describe('POST /v1/webhooks', () => {
       expect(res.body.error.message).toMatch(/requires role owner or admin/);
     }
     const key = await org.key(['sca:upload', 'scans:read', 'findings:read', 'deps:read']);
-    for (const res of [await create(key, HOOK), await list(key), await remove(key, 'whk_0')]) expect(err(res)).toEqual({ status: 403, code: 'insufficient_scope' });
-    const loner = (await createSession(store, (await findOrCreateUser(store, `loner-${Date.now()}@example.test`))._id)).token;
+    for (const res of [await create(key, HOOK), await list(key), await remove(key, 'whk_0')])
+      expect(err(res)).toEqual({ status: 403, code: 'insufficient_scope' });
+    const loner = (await createSession(store, (await findOrCreateUser(store, `loner-${Date.now()}@example.test`))._id))
+      .token;
     const res = await create(loner, HOOK);
     expect(err(res)).toEqual({ status: 403, code: 'insufficient_scope' });
     expect(res.body.error.message).toMatch(/organization membership/);
-    for (const res2 of [await create('svc_ses_' + '0'.repeat(40), HOOK), await list('x')]) expect(err(res2)).toEqual({ status: 401, code: 'invalid_token' });
+    for (const res2 of [await create('svc_ses_' + '0'.repeat(40), HOOK), await list('x')])
+      expect(err(res2)).toEqual({ status: 401, code: 'invalid_token' });
   });
 
   test('the URL is stored and shown as the URL standard serializes it', async () => {
@@ -153,10 +176,16 @@ describe('POST /v1/webhooks', () => {
   });
 
   test('duplicate events are folded, in the order first given', async () => {
-    const res = await create(owner, { url: 'https://hooks.example.test/dup', events: ['scan.failed', 'scan.completed', 'scan.failed', 'scan.completed'] });
+    const res = await create(owner, {
+      url: 'https://hooks.example.test/dup',
+      events: ['scan.failed', 'scan.completed', 'scan.failed', 'scan.completed'],
+    });
     expect(res.status).toBe(201);
     expect(res.body.webhook.events).toEqual(['scan.failed', 'scan.completed']);
-    expect((await store.c.webhooks.findOne({ _id: res.body.webhook.id }))!.events).toEqual(['scan.failed', 'scan.completed']);
+    expect((await store.c.webhooks.findOne({ _id: res.body.webhook.id }))!.events).toEqual([
+      'scan.failed',
+      'scan.completed',
+    ]);
   });
 
   test.each<[string, string, unknown, RegExp]>([
@@ -164,23 +193,68 @@ describe('POST /v1/webhooks', () => {
     ['null url', 'missing_parameter', { url: null, events: ['scan.completed'] }, /^url: /],
     ['empty url', 'missing_parameter', { url: '', events: ['scan.completed'] }, /^url: /],
     ['url a number', 'invalid_parameter', { url: 5, events: ['scan.completed'] }, /^url: /],
-    ['url an object', 'invalid_parameter', { url: { href: 'https://hooks.example.test' }, events: ['scan.completed'] }, /^url: /],
-    ['url over 2048 characters', 'invalid_parameter', { url: `https://hooks.example.test/${'a'.repeat(2048)}`, events: ['scan.completed'] }, /^url: /],
+    [
+      'url an object',
+      'invalid_parameter',
+      { url: { href: 'https://hooks.example.test' }, events: ['scan.completed'] },
+      /^url: /,
+    ],
+    [
+      'url over 2048 characters',
+      'invalid_parameter',
+      { url: `https://hooks.example.test/${'a'.repeat(2048)}`, events: ['scan.completed'] },
+      /^url: /,
+    ],
     ['no events', 'missing_parameter', { url: HOOK.url }, /^events: /],
     ['null events', 'missing_parameter', { url: HOOK.url, events: null }, /^events: /],
     ['empty events', 'missing_parameter', { url: HOOK.url, events: [] }, /^events: /],
     ['events a string', 'invalid_parameter', { url: HOOK.url, events: 'scan.completed' }, /^events: /],
-    ['an unknown event', 'invalid_parameter', { url: HOOK.url, events: ['scan.completed', 'scan.started'] }, /^events: .*"scan\.started"/],
+    [
+      'an unknown event',
+      'invalid_parameter',
+      { url: HOOK.url, events: ['scan.completed', 'scan.started'] },
+      /^events: .*"scan\.started"/,
+    ],
     ['an event of another type', 'invalid_parameter', { url: HOOK.url, events: [1] }, /^events: .*1/],
-    ['an event in another case', 'invalid_parameter', { url: HOOK.url, events: ['Scan.Completed'] }, /^events: .*"Scan\.Completed"/],
+    [
+      'an event in another case',
+      'invalid_parameter',
+      { url: HOOK.url, events: ['Scan.Completed'] },
+      /^events: .*"Scan\.Completed"/,
+    ],
     ['a body that is an array', 'invalid_parameter', [HOOK], /^body: /],
     ['a body that is a string', 'invalid_parameter', 'https://hooks.example.test', /^body: /],
-    ['a NUL in the url', 'invalid_parameter', { url: 'https://hooks.example.test/\u0000', events: ['scan.completed'] }, /^body: /],
-    ['http', 'invalid_parameter', { url: 'http://hooks.example.test/svc', events: ['scan.completed'] }, /^url: .*https/],
+    [
+      'a NUL in the url',
+      'invalid_parameter',
+      { url: 'https://hooks.example.test/\u0000', events: ['scan.completed'] },
+      /^body: /,
+    ],
+    [
+      'http',
+      'invalid_parameter',
+      { url: 'http://hooks.example.test/svc', events: ['scan.completed'] },
+      /^url: .*https/,
+    ],
     ['not a URL', 'invalid_parameter', { url: 'hooks.example.test/svc', events: ['scan.completed'] }, /^url: /],
-    ['another scheme', 'invalid_parameter', { url: 'ftp://hooks.example.test/svc', events: ['scan.completed'] }, /^url: /],
-    ['credentials in the URL', 'invalid_parameter', { url: 'https://user:pass@hooks.example.test/svc', events: ['scan.completed'] }, /^url: /],
-    ['a host that does not resolve', 'invalid_parameter', { url: 'https://nowhere.example.test/svc', events: ['scan.completed'] }, /^url: /],
+    [
+      'another scheme',
+      'invalid_parameter',
+      { url: 'ftp://hooks.example.test/svc', events: ['scan.completed'] },
+      /^url: /,
+    ],
+    [
+      'credentials in the URL',
+      'invalid_parameter',
+      { url: 'https://user:pass@hooks.example.test/svc', events: ['scan.completed'] },
+      /^url: /,
+    ],
+    [
+      'a host that does not resolve',
+      'invalid_parameter',
+      { url: 'https://nowhere.example.test/svc', events: ['scan.completed'] },
+      /^url: /,
+    ],
   ])('%s → 422 %s, nothing stored', async (_, code, body, message) => {
     const fresh = await newOrg(store);
     const res = await create(fresh.ownerToken, body);
@@ -191,9 +265,17 @@ describe('POST /v1/webhooks', () => {
 
   test('a body that is not JSON, or not sent as JSON, is 422 invalid_parameter; over 64 KB 413', async () => {
     const post = () => app.api.post('/v1/webhooks').set(bearer(owner));
-    expect(err(documented('post', '/v1/webhooks', await post().set('Content-Type', 'application/json').send('{"url":')))).toEqual({ status: 422, code: 'invalid_parameter' });
-    expect(err(documented('post', '/v1/webhooks', await post().set('Content-Type', 'text/plain').send(JSON.stringify(HOOK))))).toEqual({ status: 422, code: 'invalid_parameter' });
-    expect(err(documented('post', '/v1/webhooks', await post().send({ ...HOOK, padding: 'x'.repeat(70 * 1024) })))).toEqual({ status: 413, code: 'invalid_parameter' });
+    expect(
+      err(documented('post', '/v1/webhooks', await post().set('Content-Type', 'application/json').send('{"url":'))),
+    ).toEqual({ status: 422, code: 'invalid_parameter' });
+    expect(
+      err(
+        documented('post', '/v1/webhooks', await post().set('Content-Type', 'text/plain').send(JSON.stringify(HOOK))),
+      ),
+    ).toEqual({ status: 422, code: 'invalid_parameter' });
+    expect(
+      err(documented('post', '/v1/webhooks', await post().send({ ...HOOK, padding: 'x'.repeat(70 * 1024) }))),
+    ).toEqual({ status: 413, code: 'invalid_parameter' });
   });
 
   test('a host resolving to a private address is refused with the reason (the address and the setting); nothing stored', async () => {
@@ -224,7 +306,9 @@ describe('POST /v1/webhooks', () => {
       expect(ok.body.webhook.url).toBe(url);
     }
     // ::1 is not in 127.0.0.0/8
-    expect(err(await create(fresh.ownerToken, { url: 'https://[::1]/hook', events: ['scan.completed'] }, lenient.api))).toEqual({ status: 422, code: 'invalid_parameter' });
+    expect(
+      err(await create(fresh.ownerToken, { url: 'https://[::1]/hook', events: ['scan.completed'] }, lenient.api)),
+    ).toEqual({ status: 422, code: 'invalid_parameter' });
     expect(await store.c.webhooks.countDocuments({ orgId: fresh.orgId })).toBe(2);
   });
 
@@ -244,7 +328,13 @@ describe('POST /v1/webhooks', () => {
 
   test(`at most ${MAX_WEBHOOKS_PER_ORG} live webhooks per organization; deleting one makes room`, async () => {
     const fresh = await newOrg(store);
-    for (let i = 0; i < MAX_WEBHOOKS_PER_ORG - 1; i++) await createWebhook(store, box, { orgId: fresh.orgId, url: `https://hooks.example.test/${i}`, events: ['scan.completed'], createdBy: null });
+    for (let i = 0; i < MAX_WEBHOOKS_PER_ORG - 1; i++)
+      await createWebhook(store, box, {
+        orgId: fresh.orgId,
+        url: `https://hooks.example.test/${i}`,
+        events: ['scan.completed'],
+        createdBy: null,
+      });
     const last = await create(fresh.ownerToken, HOOK);
     expect(last.status).toBe(201);
     const over = await create(fresh.ownerToken, HOOK);
@@ -259,12 +349,26 @@ describe('POST /v1/webhooks', () => {
 
   test('creations that passed the count together: the one past the bound is withdrawn (422), the others stay', async () => {
     const fresh = await newOrg(store);
-    for (let i = 0; i < MAX_WEBHOOKS_PER_ORG - 1; i++) await createWebhook(store, box, { orgId: fresh.orgId, url: `https://hooks.example.test/${i}`, events: ['scan.completed'], createdBy: null });
+    for (let i = 0; i < MAX_WEBHOOKS_PER_ORG - 1; i++)
+      await createWebhook(store, box, {
+        orgId: fresh.orgId,
+        url: `https://hooks.example.test/${i}`,
+        events: ['scan.completed'],
+        createdBy: null,
+      });
     // while this request resolves its host (after its count, before its write), another creation takes the last place
     HOSTS['racing.example.test'] = HOSTS['hooks.example.test'];
     // (created a second earlier: its id sorts before the request's, as a creation that wrote first would)
-    const winner = { orgId: fresh.orgId, url: 'https://hooks.example.test/winner', events: ['scan.failed' as const], createdBy: null };
-    duringResolve.set('racing.example.test', async () => void (await createWebhook(store, box, winner, new Date(Date.now() - 1000))));
+    const winner = {
+      orgId: fresh.orgId,
+      url: 'https://hooks.example.test/winner',
+      events: ['scan.failed' as const],
+      createdBy: null,
+    };
+    duringResolve.set(
+      'racing.example.test',
+      async () => void (await createWebhook(store, box, winner, new Date(Date.now() - 1000))),
+    );
     let res: Res;
     try {
       res = await create(fresh.ownerToken, { url: 'https://racing.example.test/hook', events: ['scan.completed'] });
@@ -277,7 +381,13 @@ describe('POST /v1/webhooks', () => {
     expect(listed.map((w: { url: string }) => w.url)).toContain('https://hooks.example.test/winner');
     expect(listed.map((w: { url: string }) => w.url)).not.toContain('https://racing.example.test/hook');
     // the withdrawn one is marked deleted (a delivery that saw it stops), and no audit event tells of it
-    expect(await store.c.webhooks.countDocuments({ orgId: fresh.orgId, url: 'https://racing.example.test/hook', deletedAt: { $ne: null } })).toBe(1);
+    expect(
+      await store.c.webhooks.countDocuments({
+        orgId: fresh.orgId,
+        url: 'https://racing.example.test/hook',
+        deletedAt: { $ne: null },
+      }),
+    ).toBe(1);
     expect(await store.c.auditEvents.countDocuments({ orgId: fresh.orgId, type: 'webhook.created' })).toBe(0);
   });
 });
@@ -288,7 +398,10 @@ describe('GET /v1/webhooks', () => {
     const secrets: string[] = [];
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await create(fresh.ownerToken, { url: `https://hooks.example.test/p${i}`, events: ['scan.completed'] });
+      const res = await create(fresh.ownerToken, {
+        url: `https://hooks.example.test/p${i}`,
+        events: ['scan.completed'],
+      });
       secrets.push(res.body.secret);
       ids.push(res.body.webhook.id);
     }
@@ -304,7 +417,9 @@ describe('GET /v1/webhooks', () => {
     expect(pages.map((p) => p.body.webhooks.length)).toEqual([2, 2, 1]);
     const listed = pages.flatMap((p) => p.body.webhooks);
     expect(listed.map((w: { id: string }) => w.id)).toEqual([...ids].reverse());
-    expect(listed.map((w: { url: string }) => w.url)).toEqual([4, 3, 2, 1, 0].map((i) => `https://hooks.example.test/p${i}`));
+    expect(listed.map((w: { url: string }) => w.url)).toEqual(
+      [4, 3, 2, 1, 0].map((i) => `https://hooks.example.test/p${i}`),
+    );
     for (const w of listed) expect(Object.keys(w).sort()).toEqual(['createdAt', 'createdBy', 'events', 'id', 'url']);
     const text = JSON.stringify(pages.map((p) => p.body));
     for (const s of secrets) expect(text).not.toContain(s.slice('svc_whs_'.length));
@@ -318,21 +433,42 @@ describe('GET /v1/webhooks', () => {
     const first = await list(fresh.ownerToken, '?limit=1');
     const cursor: string = first.body.nextCursor;
     expect(cursor).toEqual(expect.any(String));
-    for (const q of ['?limit=0', '?limit=-1', '?limit=abc', '?limit=1&limit=2']) expect({ q, ...err(await list(fresh.ownerToken, q)) }).toEqual({ q, status: 422, code: 'invalid_parameter' });
+    for (const q of ['?limit=0', '?limit=-1', '?limit=abc', '?limit=1&limit=2'])
+      expect({ q, ...err(await list(fresh.ownerToken, q)) }).toEqual({ q, status: 422, code: 'invalid_parameter' });
     expect(err(await list(fresh.ownerToken, '?cursor='))).toEqual({ status: 422, code: 'invalid_cursor' });
-    expect(err(await list(fresh.ownerToken, `?cursor=${encodeURIComponent(cursor.slice(0, -2) + (cursor.endsWith('A') ? 'BB' : 'AA'))}`))).toEqual({ status: 422, code: 'invalid_cursor' });
-    expect(err(await list(owner, `?cursor=${encodeURIComponent(cursor)}`))).toEqual({ status: 422, code: 'invalid_cursor' });
+    expect(
+      err(
+        await list(
+          fresh.ownerToken,
+          `?cursor=${encodeURIComponent(cursor.slice(0, -2) + (cursor.endsWith('A') ? 'BB' : 'AA'))}`,
+        ),
+      ),
+    ).toEqual({ status: 422, code: 'invalid_cursor' });
+    expect(err(await list(owner, `?cursor=${encodeURIComponent(cursor)}`))).toEqual({
+      status: 422,
+      code: 'invalid_cursor',
+    });
     // an API-keys cursor of the same organization is not a webhooks cursor
-    await app.api.post('/v1/api-keys').set(bearer(fresh.ownerToken)).send({ name: 'a', scopes: ['scans:read'], projects: 'all' });
-    await app.api.post('/v1/api-keys').set(bearer(fresh.ownerToken)).send({ name: 'b', scopes: ['scans:read'], projects: 'all' });
+    await app.api
+      .post('/v1/api-keys')
+      .set(bearer(fresh.ownerToken))
+      .send({ name: 'a', scopes: ['scans:read'], projects: 'all' });
+    await app.api
+      .post('/v1/api-keys')
+      .set(bearer(fresh.ownerToken))
+      .send({ name: 'b', scopes: ['scans:read'], projects: 'all' });
     const keysCursor = (await app.api.get('/v1/api-keys?limit=1').set(bearer(fresh.ownerToken))).body.nextCursor;
-    expect(err(await list(fresh.ownerToken, `?cursor=${encodeURIComponent(keysCursor)}`))).toEqual({ status: 422, code: 'invalid_cursor' });
+    expect(err(await list(fresh.ownerToken, `?cursor=${encodeURIComponent(keysCursor)}`))).toEqual({
+      status: 422,
+      code: 'invalid_cursor',
+    });
     // above 200 is clamped
     expect((await list(fresh.ownerToken, '?limit=1000')).body.webhooks).toHaveLength(3);
   });
 
   test('member and auditor sessions are refused', async () => {
-    for (const role of ['member', 'auditor'] as const) expect(err(await list(await org.session(role)))).toEqual({ status: 403, code: 'insufficient_scope' });
+    for (const role of ['member', 'auditor'] as const)
+      expect(err(await list(await org.session(role)))).toEqual({ status: 403, code: 'insufficient_scope' });
   });
 });
 
@@ -372,7 +508,8 @@ describe('DELETE /v1/webhooks/{webhookId}', () => {
 
   test('member and auditor sessions are refused; the webhook stays', async () => {
     const id = (await create(owner, HOOK)).body.webhook.id;
-    for (const role of ['member', 'auditor'] as const) expect(err(await remove(await org.session(role), id))).toEqual({ status: 403, code: 'insufficient_scope' });
+    for (const role of ['member', 'auditor'] as const)
+      expect(err(await remove(await org.session(role), id))).toEqual({ status: 403, code: 'insufficient_scope' });
     expect((await store.c.webhooks.findOne({ _id: id }))!.deletedAt).toBeNull();
   });
 });
@@ -386,9 +523,17 @@ test('creation and deletion are in the audit trail (who, which webhook; never th
   expect(events.map((e: { type: string }) => e.type)).toEqual(['webhook.deleted', 'webhook.created']);
   expect(events[1]).toMatchObject({
     actor: { memberId: created.body.webhook.createdBy },
-    target: { kind: 'webhook', id: created.body.webhook.id, url: 'https://hooks.example.test/audited', events: ['scan.failed'] },
+    target: {
+      kind: 'webhook',
+      id: created.body.webhook.id,
+      url: 'https://hooks.example.test/audited',
+      events: ['scan.failed'],
+    },
     requestId: expect.any(String),
   });
-  expect(events[0]).toMatchObject({ actor: { memberId: fresh.memberId }, target: { kind: 'webhook', id: created.body.webhook.id } });
+  expect(events[0]).toMatchObject({
+    actor: { memberId: fresh.memberId },
+    target: { kind: 'webhook', id: created.body.webhook.id },
+  });
   expect(JSON.stringify(events)).not.toContain(created.body.secret.slice('svc_whs_'.length));
 });

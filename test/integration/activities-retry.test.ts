@@ -23,8 +23,13 @@ afterAll(() => t.close());
 
 itWithSharedData('every step run twice gives the same published findings as the fast path run once', async () => {
   const key = await (await newOrg(t.store)).key(['sca:upload', 'findings:read']);
-  const lock = JSON.parse(fs.readFileSync(path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json'), 'utf8'));
-  const body = { ...snapshotFromNpmLock(lock, { project: 'retry', includeDev: true }), suppressions: [{ cve: 'CVE-2024-37890', reason: 'known' }] };
+  const lock = JSON.parse(
+    fs.readFileSync(path.join(SHARED, 'lockfiles/npm/piscinajs__piscina__package-lock.json'), 'utf8'),
+  );
+  const body = {
+    ...snapshotFromNpmLock(lock, { project: 'retry', includeDev: true }),
+    suppressions: [{ cve: 'CVE-2024-37890', reason: 'known' }],
+  };
   const a = (await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(body)).body.id as string;
   const b = (await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(body)).body.id as string;
   const acts = createActivities({ store: t.store, logger: createLogger('test', 'silent') });
@@ -36,12 +41,20 @@ itWithSharedData('every step run twice gives the same published findings as the 
   for (let i = 0; i < 2; i++) await env.run(acts.derivePaths, { scanId: a });
   await env.run(acts.publishResults, { scanId: a, generation: prep.generation });
   // A retry of the last step after it already published (its completion was lost): nothing changes.
-  expect(await env.run(acts.publishResults, { scanId: a, generation: prep.generation })).toEqual({ findings: expect.any(Number), suppressed: 1 });
+  expect(await env.run(acts.publishResults, { scanId: a, generation: prep.generation })).toEqual({
+    findings: expect.any(Number),
+    suppressed: 1,
+  });
   await env.run(acts.scanSmall, { scanId: b });
   await env.run(acts.scanSmall, { scanId: b });
 
   const [sa, sb] = await Promise.all([getScan(t.store, a), getScan(t.store, b)]);
-  expect(sa).toMatchObject({ status: 'completed', findings: sb!.findings, suppressed: 1, advisoryGeneration: sb!.advisoryGeneration });
+  expect(sa).toMatchObject({
+    status: 'completed',
+    findings: sb!.findings,
+    suppressed: 1,
+    advisoryGeneration: sb!.advisoryGeneration,
+  });
   const strip = (fs_: Array<{ id: string; scanId: string }>) => fs_.map(({ id: _i, scanId: _s, ...rest }) => rest);
   const ra = await readResults(t.store, a, sa!.resultChunks!);
   const rb = await readResults(t.store, b, sb!.resultChunks!);

@@ -22,8 +22,16 @@ beforeAll(async () => {
   t = await testContext({ dbName });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adv-cli-'));
   zipBytes = fs.readFileSync(makeZip(path.join(dir, 'served.zip'), { 'GHSA-served.json': osv('GHSA-served') }));
-  server = await startHttpsServer((req, res) => (req.url === '/all.zip' ? res.end(zipBytes) : res.writeHead(404).end()));
-  env = { ...process.env, MONGODB_URI: requireEnv('MONGODB_URI'), MONGODB_DB: dbName, DATA_DIR: dir, NODE_EXTRA_CA_CERTS: server.caFile };
+  server = await startHttpsServer((req, res) =>
+    req.url === '/all.zip' ? res.end(zipBytes) : res.writeHead(404).end(),
+  );
+  env = {
+    ...process.env,
+    MONGODB_URI: requireEnv('MONGODB_URI'),
+    MONGODB_DB: dbName,
+    DATA_DIR: dir,
+    NODE_EXTRA_CA_CERTS: server.caFile,
+  };
   for (const k of Object.keys(env)) if (k.startsWith('ADVISORY_')) delete env[k];
 });
 afterAll(async () => {
@@ -33,9 +41,14 @@ afterAll(async () => {
 });
 
 /** Runs the CLI; resolves with its exit code and output whatever the code. */
-function scanner(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function scanner(
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv } }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr })),
+    execFile(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv } }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+    ),
   );
 }
 
@@ -70,10 +83,16 @@ test('records that are not advisories are rejected and counted, and the import s
 });
 
 test('the issue: a zip entry declaring 400 MB is refused with the default limit, before it is read, and exits 1', async () => {
-  const file = makeZip(path.join(dir, 'big', 'all.zip'), { 'GHSA-a.json': osv('GHSA-a'), 'GHSA-big.json': osv('GHSA-big') }, { 'GHSA-big.json': 400_000_000 });
+  const file = makeZip(
+    path.join(dir, 'big', 'all.zip'),
+    { 'GHSA-a.json': osv('GHSA-a'), 'GHSA-big.json': osv('GHSA-big') },
+    { 'GHSA-big.json': 400_000_000 },
+  );
   const r = await scanner(['advisories', 'import', file]);
   expect(r.code).toBe(1);
-  expect(r.stdout).toContain(`FAILED  ${file}: entry GHSA-big.json declares 400000000 bytes, over the limit of 64 MiB (ADVISORY_MAX_ENTRY_BYTES)`);
+  expect(r.stdout).toContain(
+    `FAILED  ${file}: entry GHSA-big.json declares 400000000 bytes, over the limit of 64 MiB (ADVISORY_MAX_ENTRY_BYTES)`,
+  );
   expect(r.stdout).not.toMatch(/Unexpected end of JSON input/);
   expect(r.stderr).toContain('advisories import: 1 source(s) failed, 0 file(s) failed');
 });
@@ -82,8 +101,18 @@ test('limits come from the environment: an entry over ADVISORY_MAX_ENTRY_BYTES f
   const file = makeZip(path.join(dir, 'env', 'all.zip'), { 'GHSA-pad.json': osv('GHSA-pad', 2000) });
   const r = await scanner(['advisories', 'import', file, '--json'], { ADVISORY_MAX_ENTRY_BYTES: '1024' });
   expect(r.code).toBe(1);
-  expect(JSON.parse(r.stdout).failedSources).toEqual([{ source: file, reason: expect.stringMatching(/^entry GHSA-pad\.json declares \d+ bytes, over the limit of 1 KiB \(ADVISORY_MAX_ENTRY_BYTES\)$/) }]);
-  expect(await scanner(['advisories', 'import', file], { ADVISORY_MAX_ENTRY_BYTES: '64MB' })).toMatchObject({ code: 1, stderr: expect.stringContaining('ADVISORY_MAX_ENTRY_BYTES must be a whole number of at least 1, got "64MB"') });
+  expect(JSON.parse(r.stdout).failedSources).toEqual([
+    {
+      source: file,
+      reason: expect.stringMatching(
+        /^entry GHSA-pad\.json declares \d+ bytes, over the limit of 1 KiB \(ADVISORY_MAX_ENTRY_BYTES\)$/,
+      ),
+    },
+  ]);
+  expect(await scanner(['advisories', 'import', file], { ADVISORY_MAX_ENTRY_BYTES: '64MB' })).toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining('ADVISORY_MAX_ENTRY_BYTES must be a whole number of at least 1, got "64MB"'),
+  });
   expect((await scanner(['advisories', 'import', file])).code).toBe(0);
 });
 
@@ -94,7 +123,10 @@ test('a missing path is a failed source', async () => {
 });
 
 test('sync: an https source exits 0; http is refused from arguments and from ADVISORY_SOURCES; a download over the limit exits 1', async () => {
-  expect(await scanner(['advisories', 'sync', `${server.base}/all.zip`])).toMatchObject({ code: 0, stdout: expect.stringContaining(`applied ${server.base}/all.zip (1 attempt)`) });
+  expect(await scanner(['advisories', 'sync', `${server.base}/all.zip`])).toMatchObject({
+    code: 0,
+    stdout: expect.stringContaining(`applied ${server.base}/all.zip (1 attempt)`),
+  });
   const plain = `http://127.0.0.1:${new URL(server.base).port}/all.zip`;
   const arg = await scanner(['advisories', 'sync', plain, `${server.base}/all.zip`]);
   expect(arg.code).toBe(1);
@@ -102,8 +134,12 @@ test('sync: an https source exits 0; http is refused from arguments and from ADV
   expect(arg.stdout).toContain(`applied ${server.base}/all.zip`);
   const configured = await scanner(['advisories', 'sync'], { ADVISORY_SOURCES: `${server.base}/all.zip ${plain}` });
   expect(configured).toMatchObject({ code: 1, stdout: '' });
-  expect(configured.stderr).toContain(`ADVISORY_SOURCES: ${plain}: only https:// URLs are accepted (http:// is refused)`);
+  expect(configured.stderr).toContain(
+    `ADVISORY_SOURCES: ${plain}: only https:// URLs are accepted (http:// is refused)`,
+  );
   const big = await scanner(['advisories', 'sync', `${server.base}/all.zip`], { ADVISORY_MAX_DOWNLOAD_BYTES: '100' });
   expect(big.code).toBe(1);
-  expect(big.stdout).toContain(`Content-Length ${zipBytes.length} bytes is over the limit of 100 bytes (ADVISORY_MAX_DOWNLOAD_BYTES)`);
+  expect(big.stdout).toContain(
+    `Content-Length ${zipBytes.length} bytes is over the limit of 100 bytes (ADVISORY_MAX_DOWNLOAD_BYTES)`,
+  );
 });

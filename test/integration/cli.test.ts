@@ -22,7 +22,12 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   const dbName = `cli_${randomBytes(4).toString('hex')}`;
   t = await testContext({ dbName });
-  env = { ...process.env, MONGODB_URI: requireEnv('MONGODB_URI'), MONGODB_DB: dbName, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'cli-')) };
+  env = {
+    ...process.env,
+    MONGODB_URI: requireEnv('MONGODB_URI'),
+    MONGODB_DB: dbName,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'cli-')),
+  };
 });
 afterAll(() => t.close());
 
@@ -39,8 +44,15 @@ function scannerWithInput(input: string, ...args: string[]): Promise<{ code: num
 }
 
 test('admin bootstrap prints a session that the API accepts as the owner', async () => {
-  const out = JSON.parse(await scanner('admin', 'bootstrap', '--org', 'Acme', '--email', 'Owner@Example.test', '--json'));
-  expect(out).toMatchObject({ sessionToken: expect.stringMatching(/^svc_ses_/), org: { id: expect.stringMatching(/^org_/), name: 'Acme' }, user: { email: 'owner@example.test' }, member: { role: 'owner' } });
+  const out = JSON.parse(
+    await scanner('admin', 'bootstrap', '--org', 'Acme', '--email', 'Owner@Example.test', '--json'),
+  );
+  expect(out).toMatchObject({
+    sessionToken: expect.stringMatching(/^svc_ses_/),
+    org: { id: expect.stringMatching(/^org_/), name: 'Acme' },
+    user: { email: 'owner@example.test' },
+    member: { role: 'owner' },
+  });
   const me = await t.api.get('/v1/me').set(bearer(out.sessionToken));
   expect(me.body).toMatchObject({ org: { id: out.org.id }, member: { id: out.member.id, role: 'owner' } });
   // The token is stored only as a hash.
@@ -63,7 +75,11 @@ test('admin session creates a user without an organization when needed; --revoke
 
 test('admin session --revoke refuses a token on the command line, an empty stdin and anything but one session token', async () => {
   const out = JSON.parse(await scanner('admin', 'session', '--email', 'argv-revoke@example.test', '--json'));
-  for (const args of [['--revoke', out.sessionToken], [`--revoke=${out.sessionToken}`], ['--revoke', '-', out.sessionToken]]) {
+  for (const args of [
+    ['--revoke', out.sessionToken],
+    [`--revoke=${out.sessionToken}`],
+    ['--revoke', '-', out.sessionToken],
+  ]) {
     const res = await scannerWithInput('', 'admin', 'session', ...args);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('echo "$TOKEN" | npx scanner admin session --revoke');
@@ -85,44 +101,116 @@ test('admin session --revoke refuses a token on the command line, an empty stdin
   expect((await t.api.get('/v1/me').set(bearer(out.sessionToken))).status).toBe(401);
 });
 
-itWithSharedData('advisories import reports counts, skips a bad file and keeps the rest (exit 1); a re-import changes nothing', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adv-'));
-  fs.copyFileSync(path.join(SHARED, 'advisories/npm/GHSA-35jh-r3h4-6jhm.json'), path.join(dir, 'good.json'));
-  fs.writeFileSync(path.join(dir, 'broken.json'), '{"id": "GHSA-xxxx", ');
-  const res = await scannerWithInput('', 'advisories', 'import', dir, '--json');
-  expect(res.code).toBe(1); // a file that could not be read fails the import, the rest of its source applied
-  const first = JSON.parse(res.stdout);
-  expect(first).toMatchObject({ new: 1, updated: 0, unchanged: 0, rejected: [], failedFiles: [{ source: expect.stringContaining('broken.json'), reason: expect.stringMatching(/^invalid JSON: /) }] });
-  expect(first.generation).toMatch(/^adv_/);
-  fs.rmSync(path.join(dir, 'broken.json'));
-  const again = JSON.parse(await scanner('advisories', 'import', dir, '--json'));
-  expect(again).toMatchObject({ new: 0, updated: 0, unchanged: 1, generation: first.generation });
-  const text = await scanner('advisories', 'import', path.join(SHARED, 'advisories/npm'));
-  expect(text).toMatch(/new \d+, updated 0, unchanged 1/);
-});
+itWithSharedData(
+  'advisories import reports counts, skips a bad file and keeps the rest (exit 1); a re-import changes nothing',
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adv-'));
+    fs.copyFileSync(path.join(SHARED, 'advisories/npm/GHSA-35jh-r3h4-6jhm.json'), path.join(dir, 'good.json'));
+    fs.writeFileSync(path.join(dir, 'broken.json'), '{"id": "GHSA-xxxx", ');
+    const res = await scannerWithInput('', 'advisories', 'import', dir, '--json');
+    expect(res.code).toBe(1); // a file that could not be read fails the import, the rest of its source applied
+    const first = JSON.parse(res.stdout);
+    expect(first).toMatchObject({
+      new: 1,
+      updated: 0,
+      unchanged: 0,
+      rejected: [],
+      failedFiles: [
+        { source: expect.stringContaining('broken.json'), reason: expect.stringMatching(/^invalid JSON: /) },
+      ],
+    });
+    expect(first.generation).toMatch(/^adv_/);
+    fs.rmSync(path.join(dir, 'broken.json'));
+    const again = JSON.parse(await scanner('advisories', 'import', dir, '--json'));
+    expect(again).toMatchObject({ new: 0, updated: 0, unchanged: 1, generation: first.generation });
+    const text = await scanner('advisories', 'import', path.join(SHARED, 'advisories/npm'));
+    expect(text).toMatch(/new \d+, updated 0, unchanged 1/);
+  },
+);
 
 test('admin users lists every user with organization, role and active sessions', async () => {
-  const boot = JSON.parse(await scanner('admin', 'bootstrap', '--org', 'Users Inc', '--email', 'lister@example.test', '--json'));
+  const boot = JSON.parse(
+    await scanner('admin', 'bootstrap', '--org', 'Users Inc', '--email', 'lister@example.test', '--json'),
+  );
   const loner = JSON.parse(await scanner('admin', 'session', '--email', 'loner-cli@example.test', '--json'));
   expect((await scannerWithInput(loner.sessionToken, 'admin', 'session', '--revoke')).code).toBe(0);
   const { users } = JSON.parse(await scanner('admin', 'users', '--json'));
-  expect(users.find((u: any) => u.email === 'lister@example.test')).toMatchObject({ org: { id: boot.org.id, name: 'Users Inc' }, member: { role: 'owner' }, activeSessions: 1 });
-  expect(users.find((u: any) => u.email === 'loner-cli@example.test')).toMatchObject({ org: null, member: null, activeSessions: 0, lastSessionAt: null });
+  expect(users.find((u: any) => u.email === 'lister@example.test')).toMatchObject({
+    org: { id: boot.org.id, name: 'Users Inc' },
+    member: { role: 'owner' },
+    activeSessions: 1,
+  });
+  expect(users.find((u: any) => u.email === 'loner-cli@example.test')).toMatchObject({
+    org: null,
+    member: null,
+    activeSessions: 0,
+    lastSessionAt: null,
+  });
   expect(await scanner('admin', 'users')).toContain('lister@example.test');
 });
 
 test('db show prints a stored scan and its findings decoded, where mongosh shows Binary blobs', async () => {
   const scanId = newId('scn');
-  const finding = { id: 'fnd_1', scanId, severity: 'high', cve: 'GHSA-xxxx-yyyy-zzzz', publishedAt: null, package: 'left-pad', installedVersion: '1.0.0', fixedVersion: '1.0.1', path: ['app', 'left-pad'], suppressed: false, suppressionReason: null, attributions: [], summary: 'a finding', aliases: ['CVE-2099-0001'], packageRef: 'dep_x' };
-  await insertScan(t.store, { _id: scanId, orgId: 'org_db', projectId: 'prj_db', target: 'db-show', ecosystem: 'javascript', schemaVersion: 1, status: 'queued', startedAt: new Date(), finishedAt: null, failureReason: null, findings: null, suppressed: null, nodeCount: 2, bodyBytes: 10 });
+  const finding = {
+    id: 'fnd_1',
+    scanId,
+    severity: 'high',
+    cve: 'GHSA-xxxx-yyyy-zzzz',
+    publishedAt: null,
+    package: 'left-pad',
+    installedVersion: '1.0.0',
+    fixedVersion: '1.0.1',
+    path: ['app', 'left-pad'],
+    suppressed: false,
+    suppressionReason: null,
+    attributions: [],
+    summary: 'a finding',
+    aliases: ['CVE-2099-0001'],
+    packageRef: 'dep_x',
+  };
+  await insertScan(t.store, {
+    _id: scanId,
+    orgId: 'org_db',
+    projectId: 'prj_db',
+    target: 'db-show',
+    ecosystem: 'javascript',
+    schemaVersion: 1,
+    status: 'queued',
+    startedAt: new Date(),
+    finishedAt: null,
+    failureReason: null,
+    findings: null,
+    suppressed: null,
+    nodeCount: 2,
+    bodyBytes: 10,
+  });
   await markRunning(t.store, scanId, null);
   const chunks = await writeResults(t.store, scanId, [finding as Finding]);
-  await markCompleted(t.store, scanId, { findings: { critical: 0, high: 1, medium: 0, low: 0 }, suppressed: 0, advisoryGeneration: null, unmatchedVersions: 0, resultChunks: chunks, findingCount: 1 });
+  await markCompleted(t.store, scanId, {
+    findings: { critical: 0, high: 1, medium: 0, low: 0 },
+    suppressed: 0,
+    advisoryGeneration: null,
+    unmatchedVersions: 0,
+    resultChunks: chunks,
+    findingCount: 1,
+  });
 
   const shown = JSON.parse(await scanner('db', 'show', 'scan', scanId));
-  expect(shown.stored).toMatchObject({ _id: scanId, status: 'completed', target: 'db-show', findings: { high: 1 }, details: { schemaVersion: 1, nodeCount: 2 }, outcome: { resultChunks: 1, findingCount: 1 } });
+  expect(shown.stored).toMatchObject({
+    _id: scanId,
+    status: 'completed',
+    target: 'db-show',
+    findings: { high: 1 },
+    details: { schemaVersion: 1, nodeCount: 2 },
+    outcome: { resultChunks: 1, findingCount: 1 },
+  });
   expect(shown.scan).toMatchObject({ _id: scanId, status: 'completed', nodeCount: 2, findingCount: 1 });
-  expect(JSON.parse(await scanner('db', 'show', 'findings', scanId))).toEqual({ scanId, status: 'completed', chunks: 1, findings: [finding] });
+  expect(JSON.parse(await scanner('db', 'show', 'findings', scanId))).toEqual({
+    scanId,
+    status: 'completed',
+    chunks: 1,
+    findings: [finding],
+  });
 
   const missing = await scannerWithInput('', 'db', 'show', 'scan', 'scn_nope');
   expect([missing.code, missing.stderr.trim()]).toEqual([1, 'no scan scn_nope in this database']);

@@ -16,7 +16,12 @@ import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/temporal-runtime';
 import { newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
 
-const CHECKS = ['not_a_server_error', 'response_schema_conformance', 'status_code_conformance', 'content_type_conformance'];
+const CHECKS = [
+  'not_a_server_error',
+  'response_schema_conformance',
+  'status_code_conformance',
+  'content_type_conformance',
+];
 // Operations that can revoke the credential running them: in a run of their own with credentials nothing else uses.
 const REVOKING = ['revokeApiKey', 'removeMember'];
 const SCAN_OPS = ['uploadDependencySnapshot', 'listScans', 'getScan', 'listFindings'];
@@ -38,7 +43,15 @@ beforeAll(async () => {
   t = await testContext();
   // Uploaded scans complete, so GET /v1/scans/{id}?wait=N answers at once instead of holding the request N seconds.
   installRuntime('error');
-  worker = (await createScanWorker({ store: t.store, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue })).worker;
+  worker = (
+    await createScanWorker({
+      store: t.store,
+      logger: createLogger('worker', 'silent'),
+      temporalAddress: requireEnv('TEMPORAL_ADDRESS'),
+      namespace: 'default',
+      taskQueue: t.taskQueue,
+    })
+  ).worker;
   running = worker.run();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-'));
 }, 600_000);
@@ -50,7 +63,10 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-interface Failure { testcase: string; message: string }
+interface Failure {
+  testcase: string;
+  message: string;
+}
 
 /** Failures and errors of a JUnit report: every <testcase> with a <failure> or <error> child. */
 function junitFailures(xml: string): { cases: string[]; failures: Failure[] } {
@@ -61,48 +77,88 @@ function junitFailures(xml: string): { cases: string[]; failures: Failure[] } {
     const name = /name="([^"]*)"/.exec(c)?.[1] ?? '?';
     names.push(name);
     for (const m of c.matchAll(/<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/g)) {
-      failures.push({ testcase: name, message: `${m[1]}: ${/message="([^"]*)"/.exec(m[2])?.[1] ?? ''}\n${m[3] ?? ''}`.slice(0, 4000) });
+      failures.push({
+        testcase: name,
+        message: `${m[1]}: ${/message="([^"]*)"/.exec(m[2])?.[1] ?? ''}\n${m[3] ?? ''}`.slice(0, 4000),
+      });
     }
   }
   return { cases: names, failures };
 }
 
 /** One schemathesis run over the operations `ops` with `token`; async so this process keeps serving the API. */
-async function run(name: string, token: string, ops: string[], maxExamples: number): Promise<{ cases: string[]; failures: Failure[]; output: string }> {
+async function run(
+  name: string,
+  token: string,
+  ops: string[],
+  maxExamples: number,
+): Promise<{ cases: string[]; failures: Failure[]; output: string }> {
   const { port } = t.server.address() as { port: number };
   const report = path.join(dir, `${name}.xml`);
   const args = [
-    ...st.args, 'run', `http://127.0.0.1:${port}/v1/openapi.json`,
-    '--url', `http://127.0.0.1:${port}`,
-    '-H', `Authorization: Bearer ${token}`,
-    '--checks', CHECKS.join(','),
+    ...st.args,
+    'run',
+    `http://127.0.0.1:${port}/v1/openapi.json`,
+    '--url',
+    `http://127.0.0.1:${port}`,
+    '-H',
+    `Authorization: Bearer ${token}`,
+    '--checks',
+    CHECKS.join(','),
     ...ops.flatMap((op) => ['--include-operation-id', op]),
     // One worker: with two, hypothesis's AST cache raised "recursion depth mismatch" errors on Python 3.11. The
     // request timeout is above the longest documented hold (?wait=60): a timeout means the server hung.
-    '--max-examples', String(maxExamples), '--workers', '1', '--request-timeout', '65', '--seed', SEED,
-    '--phases', 'examples,coverage,fuzzing,stateful',
-    '--suppress-health-check', 'all',
-    '--report', 'junit', '--report-junit-path', report,
-    '--output-truncate', 'false', '--no-color',
+    '--max-examples',
+    String(maxExamples),
+    '--workers',
+    '1',
+    '--request-timeout',
+    '65',
+    '--seed',
+    SEED,
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
+    '--suppress-health-check',
+    'all',
+    '--report',
+    'junit',
+    '--report-junit-path',
+    report,
+    '--output-truncate',
+    'false',
+    '--no-color',
   ];
   const output = await new Promise<string>((resolve) => {
     // Exit status 1 means failures found: the report says which, so any exit is read the same way. cwd: dir keeps
     // schemathesis's .schemathesis/ cache out of the project.
-    execFile(st.python, args, { cwd: dir, env: st.env, timeout: RUN_LIMIT_MS, maxBuffer: 64 << 20, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-      resolve(`${stdout}\n${stderr}${err && (err as { killed?: boolean }).killed ? `\nkilled after ${RUN_LIMIT_MS} ms` : ''}`);
-    });
+    execFile(
+      st.python,
+      args,
+      { cwd: dir, env: st.env, timeout: RUN_LIMIT_MS, maxBuffer: 64 << 20, killSignal: 'SIGKILL' },
+      (err, stdout, stderr) => {
+        resolve(
+          `${stdout}\n${stderr}${err && (err as { killed?: boolean }).killed ? `\nkilled after ${RUN_LIMIT_MS} ms` : ''}`,
+        );
+      },
+    );
   });
   if (!fs.existsSync(report)) throw new Error(`schemathesis wrote no report:\n${output.slice(-8000)}`);
   return { ...junitFailures(fs.readFileSync(report, 'utf8')), output };
 }
 
 /** operationId → the JUnit test case name schemathesis gives it ("GET /v1/scans/{scanId}"). */
-const OPERATIONS = new Map(Object.entries(openApiDocument().paths).flatMap(([p, methods]) =>
-  Object.entries(methods as Record<string, { operationId: string }>).map(([m, o]) => [o.operationId, `${m.toUpperCase()} ${p}`] as const)));
+const OPERATIONS = new Map(
+  Object.entries(openApiDocument().paths).flatMap(([p, methods]) =>
+    Object.entries(methods as Record<string, { operationId: string }>).map(
+      ([m, o]) => [o.operationId, `${m.toUpperCase()} ${p}`] as const,
+    ),
+  ),
+);
 const allOps = () => [...OPERATIONS.keys()];
 
 function expectNoFailures(r: { cases: string[]; failures: Failure[]; output: string }, ops: string[]) {
-  if (r.failures.length) console.log(`seed ${SEED}\n\n` + r.failures.map((f) => `${f.testcase}\n${f.message}`).join('\n\n---\n\n'));
+  if (r.failures.length)
+    console.log(`seed ${SEED}\n\n` + r.failures.map((f) => `${f.testcase}\n${f.message}`).join('\n\n---\n\n'));
   const expected = ops.map((op) => OPERATIONS.get(op)).sort();
   const tested = r.cases.filter((c) => /^[A-Z]+ \//.test(c)).sort();
   if (tested.join() !== expected.join()) console.log(r.output.slice(-8000));
@@ -115,38 +171,60 @@ function expectNoFailures(r: { cases: string[]; failures: Failure[]; output: str
 // The owner's operations in two runs, each within RUN_LIMIT_MS on a loaded CI machine: MCP auditing
 // apart from the rest.
 const isMcp = (op: string) => / \/v1\/mcp\//.test(OPERATIONS.get(op) ?? '');
-const ownerOps = () => allOps().filter((op) => !REVOKING.includes(op) && !HOST_OPS.includes(op) && !GATEWAY_OPS.includes(op));
+const ownerOps = () =>
+  allOps().filter((op) => !REVOKING.includes(op) && !HOST_OPS.includes(op) && !GATEWAY_OPS.includes(op));
 
-test('every operation but the revoking ones and MCP\'s, with an owner session: answers conform to the document', async () => {
-  const org = await newOrg(t.store);
-  const ops = ownerOps().filter((op) => !isMcp(op));
-  expectNoFailures(await run('owner', org.ownerToken, ops, 25), ops);
-}, RUN_LIMIT_MS + 30_000);
+test(
+  "every operation but the revoking ones and MCP's, with an owner session: answers conform to the document",
+  async () => {
+    const org = await newOrg(t.store);
+    const ops = ownerOps().filter((op) => !isMcp(op));
+    expectNoFailures(await run('owner', org.ownerToken, ops, 25), ops);
+  },
+  RUN_LIMIT_MS + 30_000,
+);
 
-test('the MCP operations with an owner session', async () => {
-  const org = await newOrg(t.store);
-  const ops = ownerOps().filter(isMcp);
-  expect(ops.length).toBeGreaterThanOrEqual(11);
-  expectNoFailures(await run('owner-mcp', org.ownerToken, ops, 25), ops);
-}, RUN_LIMIT_MS + 30_000);
+test(
+  'the MCP operations with an owner session',
+  async () => {
+    const org = await newOrg(t.store);
+    const ops = ownerOps().filter(isMcp);
+    expect(ops.length).toBeGreaterThanOrEqual(11);
+    expectNoFailures(await run('owner-mcp', org.ownerToken, ops, 25), ops);
+  },
+  RUN_LIMIT_MS + 30_000,
+);
 
-test('scan operations with an API key holding every scope', async () => {
-  const org = await newOrg(t.store);
-  const key = await org.key([...SCOPES]);
-  expectNoFailures(await run('key', key, SCAN_OPS, 15), SCAN_OPS);
-}, RUN_LIMIT_MS + 30_000);
+test(
+  'scan operations with an API key holding every scope',
+  async () => {
+    const org = await newOrg(t.store);
+    const key = await org.key([...SCOPES]);
+    expectNoFailures(await run('key', key, SCAN_OPS, 15), SCAN_OPS);
+  },
+  RUN_LIMIT_MS + 30_000,
+);
 
-test('the sidecar\'s operations with a registration token, the gateway\'s with an enrollment token', async () => {
-  const org = await newOrg(t.store);
-  const post = async (path: string, body: object) => (await t.api.post(path).set('Authorization', `Bearer ${org.ownerToken}`).send(body)).body;
-  const registration = await post('/v1/hosts/registration-tokens', { name: 'contract', uses: 10000 });
-  expectNoFailures(await run('sidecar', registration.token, HOST_OPS, 25), HOST_OPS);
-  const enrollment = await post('/v1/gateways/enrollment-tokens', { name: 'contract' });
-  expectNoFailures(await run('gateway', enrollment.token, GATEWAY_OPS, 25), GATEWAY_OPS);
-}, 2 * RUN_LIMIT_MS + 30_000);
+test(
+  "the sidecar's operations with a registration token, the gateway's with an enrollment token",
+  async () => {
+    const org = await newOrg(t.store);
+    const post = async (path: string, body: object) =>
+      (await t.api.post(path).set('Authorization', `Bearer ${org.ownerToken}`).send(body)).body;
+    const registration = await post('/v1/hosts/registration-tokens', { name: 'contract', uses: 10000 });
+    expectNoFailures(await run('sidecar', registration.token, HOST_OPS, 25), HOST_OPS);
+    const enrollment = await post('/v1/gateways/enrollment-tokens', { name: 'contract' });
+    expectNoFailures(await run('gateway', enrollment.token, GATEWAY_OPS, 25), GATEWAY_OPS);
+  },
+  2 * RUN_LIMIT_MS + 30_000,
+);
 
-test('revoking operations, with a fresh owner session of their own', async () => {
-  const org = await newOrg(t.store);
-  await org.key(['scans:read']);
-  expectNoFailures(await run('revoking', org.ownerToken, REVOKING, 25), REVOKING);
-}, RUN_LIMIT_MS + 30_000);
+test(
+  'revoking operations, with a fresh owner session of their own',
+  async () => {
+    const org = await newOrg(t.store);
+    await org.key(['scans:read']);
+    expectNoFailures(await run('revoking', org.ownerToken, REVOKING, 25), REVOKING);
+  },
+  RUN_LIMIT_MS + 30_000,
+);

@@ -68,17 +68,43 @@ beforeAll(async () => {
       published: '2021-02-15T00:00:00Z',
       summary: 'Command injection in lodash',
       database_specific: { severity: 'HIGH' },
-      affected: [{ package: { ecosystem: 'npm', name: 'lodash' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '4.17.21' }] }] }],
+      affected: [
+        {
+          package: { ecosystem: 'npm', name: 'lodash' },
+          ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '4.17.21' }] }],
+        },
+      ],
     }),
   );
   expect((await importAdvisories(t.store, [adv])).rejected).toEqual([]);
   workerStore = await connectStore(ferret.uri, t.store.db.databaseName);
-  const w = await createScanWorker({ store: workerStore, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
+  const w = await createScanWorker({
+    store: workerStore,
+    logger: createLogger('worker', 'silent'),
+    temporalAddress: requireEnv('TEMPORAL_ADDRESS'),
+    namespace: 'default',
+    taskQueue: t.taskQueue,
+  });
   worker = w.worker;
   shards = w.shards;
   running = worker.run();
   // The API's sweeper, as main.ts runs it (faster here): starts lost workflow starts, fails orphaned scans.
-  stopSweeper = startSweeper({ store: t.store, runs: scanRuns(t.temporal), events: scanEvents({ store: t.store, logger: createLogger('sweeper', 'silent'), taskQueue: t.temporal.taskQueue, client: t.temporal.client }), logger: createLogger('sweeper', 'silent'), graceMs: 2000, staleMs: 10_000 }, 500);
+  stopSweeper = startSweeper(
+    {
+      store: t.store,
+      runs: scanRuns(t.temporal),
+      events: scanEvents({
+        store: t.store,
+        logger: createLogger('sweeper', 'silent'),
+        taskQueue: t.temporal.taskQueue,
+        client: t.temporal.client,
+      }),
+      logger: createLogger('sweeper', 'silent'),
+      graceMs: 2000,
+      staleMs: 10_000,
+    },
+    500,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -125,14 +151,24 @@ test('every upload answered 201 ends completed or failed with a reason across a 
   const lane = async () => {
     while (!stop) {
       const issued = phase;
-      const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(v1Snapshot(`restart-${n++ % 3}`));
-      answers.push({ phase: issued, at: Date.now(), status: res.status, id: res.status === 201 ? res.body.id : undefined, body: res.body, retryAfter: res.headers['retry-after'] });
+      const res = await t.api
+        .post('/v1/scans/dependency-snapshots')
+        .set(bearer(key))
+        .send(v1Snapshot(`restart-${n++ % 3}`));
+      answers.push({
+        phase: issued,
+        at: Date.now(),
+        status: res.status,
+        id: res.status === 201 ? res.body.id : undefined,
+        body: res.body,
+        retryAfter: res.headers['retry-after'],
+      });
       await sleep(250);
     }
   };
   const lanes = Promise.all(Array.from({ length: LANES }, lane));
   const until = async (what: () => boolean, ms: number) => {
-    for (const end = Date.now() + ms; !what() && Date.now() < end; ) await sleep(25);
+    for (const end = Date.now() + ms; !what() && Date.now() < end;) await sleep(25);
   };
 
   await until(() => accepted('before') >= 12, 10_000);
@@ -159,7 +195,9 @@ test('every upload answered 201 ends completed or failed with a reason across a 
   // Requests that met the outage were refused with the error envelope and Retry-After: never a 500, no raw error.
   // (Listed whole when any is not: the failure shows every odd answer and its phase.)
   const envelope = { error: { code: 'service_unavailable', message: 'the database is unreachable; retry later' } };
-  const odd = refused.filter((r) => r.status !== 503 || r.retryAfter !== '5' || JSON.stringify(r.body) !== JSON.stringify(envelope));
+  const odd = refused.filter(
+    (r) => r.status !== 503 || r.retryAfter !== '5' || JSON.stringify(r.body) !== JSON.stringify(envelope),
+  );
   expect(odd).toEqual([]);
   expect(refused.length).toBeGreaterThan(0); // the stream really met the outage
   expect(accepted('before')).toBeGreaterThan(0);
@@ -206,7 +244,9 @@ test('every upload answered 201 ends completed or failed with a reason across a 
   for (const s of completed) expect(s.findings).toEqual({ critical: 0, high: 1, medium: 0, low: 0 });
   for (const s of [completed[0], completed[completed.length - 1]]) {
     const f = await getRetrying(`/v1/scans/${s.id}/findings`, key);
-    expect(f.body.findings.map((x: any) => [x.package, x.installedVersion, x.fixedVersion])).toEqual([['lodash', '4.17.20', '4.17.21']]);
+    expect(f.body.findings.map((x: any) => [x.package, x.installedVersion, x.fixedVersion])).toEqual([
+      ['lodash', '4.17.20', '4.17.21'],
+    ]);
   }
 
   // No scan of this database is left queued or running, including uploads answered 503 whose insert still landed:

@@ -41,10 +41,15 @@ async function until(check: () => Promise<boolean>, what: string, ms = 10_000): 
 
 function get(port: number, agent?: http.Agent): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get({ port, host: '127.0.0.1', path: '/', agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (c) => (body += c)).on('end', () => resolve({ status: res.statusCode!, body }));
-    }).once('error', reject);
+    http
+      .get({ port, host: '127.0.0.1', path: '/', agent }, (res) => {
+        let body = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c) => (body += c))
+          .on('end', () => resolve({ status: res.statusCode!, body }));
+      })
+      .once('error', reject);
   });
 }
 
@@ -83,7 +88,10 @@ describe('drainHttpServer', () => {
   });
 
   test('past the grace period what is left is cut', async () => {
-    const inFlight = get(port).then(() => 'answered', () => 'cut');
+    const inFlight = get(port).then(
+      () => 'answered',
+      () => 'cut',
+    );
     await started;
     expect(await drainHttpServer(server, 200)).toEqual({ forced: true });
     expect(await inFlight).toBe('cut');
@@ -116,7 +124,9 @@ function distFresh(): boolean {
 
 test('the API process: SIGTERM while an upload is still arriving; the upload is answered 201, then it exits 0', async () => {
   if (!distFresh()) {
-    console.warn('dist/ is older than the sources (npm test builds first; run `npm run build`): the API process drain is not tested');
+    console.warn(
+      'dist/ is older than the sources (npm test builds first; run `npm run build`): the API process drain is not tested',
+    );
     return;
   }
   const dbName = `t_${randomBytes(6).toString('hex')}`;
@@ -151,13 +161,24 @@ test('the API process: SIGTERM while an upload is still arriving; the upload is 
     const body = Buffer.from(JSON.stringify(v1Snapshot('drain')));
     const half = Math.floor(body.length / 2);
     const req = http.request({
-      host: '127.0.0.1', port, method: 'POST', path: '/v1/scans/dependency-snapshots',
-      headers: { ...bearer(key), 'Content-Type': 'application/json', 'Content-Length': body.length, Expect: '100-continue' },
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/v1/scans/dependency-snapshots',
+      headers: {
+        ...bearer(key),
+        'Content-Type': 'application/json',
+        'Content-Length': body.length,
+        Expect: '100-continue',
+      },
     });
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       req.once('response', (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: text }));
+        res
+          .setEncoding('utf8')
+          .on('data', (c) => (text += c))
+          .on('end', () => resolve({ status: res.statusCode!, body: text }));
       });
       req.once('error', reject);
     });
@@ -195,7 +216,15 @@ describe('the worker', () => {
     const org = await newOrg(t.store);
     const key = await org.key(['sca:upload', 'scans:read']);
     // Past the small-snapshot fast path: prepare, match, derivePaths (on the pool), publish.
-    const snapshot = syntheticSnapshot({ schemaVersion: 2, nodes: 2500, roots: 20, packagesPerRoot: 20, depsPerNode: 2, rootDeps: 2, project: 'drain' });
+    const snapshot = syntheticSnapshot({
+      schemaVersion: 2,
+      nodes: 2500,
+      roots: 20,
+      packagesPerRoot: 20,
+      depsPerNode: 2,
+      rootDeps: 2,
+      project: 'drain',
+    });
     const up = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(snapshot);
     expect(up.status).toBe(201);
     const scanId = up.body.id as string;
@@ -215,14 +244,23 @@ describe('the worker', () => {
         const cancel = Context.current().cancellationSignal;
         await new Promise<void>((resolve, reject) => {
           void gate.then(resolve);
-          cancel.addEventListener('abort', () => reject(new Error('activity cancelled by the worker shutdown')), { once: true });
+          cancel.addEventListener('abort', () => reject(new Error('activity cancelled by the worker shutdown')), {
+            once: true,
+          });
         });
         return pool.run(batch, signal);
       },
       close: () => pool.close(),
     };
     const logger = createLogger('worker', 'silent');
-    const first = await createScanWorker({ store: t.store, logger, temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue, shards: gated });
+    const first = await createScanWorker({
+      store: t.store,
+      logger,
+      temporalAddress: requireEnv('TEMPORAL_ADDRESS'),
+      namespace: 'default',
+      taskQueue: t.taskQueue,
+      shards: gated,
+    });
     expect(first.worker.options.shutdownGraceTimeMs).toBe(30_000);
     const running = first.worker.run();
     let stateAfterShutdown: string | undefined;
@@ -244,12 +282,32 @@ describe('the worker', () => {
 
     const history = await t.temporal.client.workflow.getHandle(scanId).fetchHistory();
     const events = history.events ?? [];
-    const scheduled = new Map(events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => [String(e.eventId), e.activityTaskScheduledEventAttributes!.activityType?.name]));
-    const completed = events.filter((e) => e.activityTaskCompletedEventAttributes).map((e) => scheduled.get(String(e.activityTaskCompletedEventAttributes!.scheduledEventId)));
+    const scheduled = new Map(
+      events
+        .filter((e) => e.activityTaskScheduledEventAttributes)
+        .map((e) => [String(e.eventId), e.activityTaskScheduledEventAttributes!.activityType?.name]),
+    );
+    const completed = events
+      .filter((e) => e.activityTaskCompletedEventAttributes)
+      .map((e) => scheduled.get(String(e.activityTaskCompletedEventAttributes!.scheduledEventId)));
     expect(completed).toContain('derivePaths');
-    expect(events.filter((e) => e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes || e.activityTaskCanceledEventAttributes)).toEqual([]);
+    expect(
+      events.filter(
+        (e) =>
+          e.activityTaskFailedEventAttributes ||
+          e.activityTaskTimedOutEventAttributes ||
+          e.activityTaskCanceledEventAttributes,
+      ),
+    ).toEqual([]);
 
-    const second = await createScanWorker({ store: t.store, logger, temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue, shards: pool });
+    const second = await createScanWorker({
+      store: t.store,
+      logger,
+      temporalAddress: requireEnv('TEMPORAL_ADDRESS'),
+      namespace: 'default',
+      taskQueue: t.taskQueue,
+      shards: pool,
+    });
     try {
       await second.worker.runUntil(t.temporal.client.workflow.getHandle(scanId).result());
     } finally {

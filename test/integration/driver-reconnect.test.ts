@@ -31,7 +31,8 @@ async function monitorConnection(): Promise<DriverConnection> {
 }
 
 /** What a promise came to within a few seconds: its value, its error, or 'hung'. */
-const within = (p: Promise<unknown>, ms = 5000) => Promise.race([p.catch((err) => err), new Promise((r) => setTimeout(() => r('hung'), ms).unref())]);
+const within = (p: Promise<unknown>, ms = 5000) =>
+  Promise.race([p.catch((err) => err), new Promise((r) => setTimeout(() => r('hung'), ms).unref())]);
 
 test('a command on a connection whose socket was just destroyed fails with a network error instead of hanging', async () => {
   const conn = await monitorConnection();

@@ -59,7 +59,8 @@ function gateway(args: string[]): Agent {
 }
 
 function agent(command: 'gateway' | 'sidecar', args: string[]): Agent {
-  if (!fs.existsSync(CLIENT_BUNDLE)) throw new Error(`${CLIENT_BUNDLE} is not built: node tools/build-client.js (npm run build does it)`);
+  if (!fs.existsSync(CLIENT_BUNDLE))
+    throw new Error(`${CLIENT_BUNDLE} is not built: node tools/build-client.js (npm run build does it)`);
   const child = spawn(process.execPath, [CLIENT_BUNDLE, command, ...args], {
     env: { PATH: process.env.PATH, HOME: dir, SCANNER_RETRY_BASE_MS: '200', SCANNER_RETRY_MAX_MS: '500' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,7 +72,11 @@ function agent(command: 'gateway' | 'sidecar', args: string[]): Agent {
   return { child, output: () => text, exit: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  ms = 30_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -117,7 +122,18 @@ test('enrolls (pending), is approved (active), heartbeats, restarts without enro
   let api = await serve(t.store, 0);
   const port = (api.address() as AddressInfo).port;
   const server = `http://127.0.0.1:${port}`;
-  const args = ['--server', server, '--enrollment-token', tokenFile, '--network-scope', '10.20.0.0/16,fd00:20::/32', '--state', stateFile, '--interval', '1'];
+  const args = [
+    '--server',
+    server,
+    '--enrollment-token',
+    tokenFile,
+    '--network-scope',
+    '10.20.0.0/16,fd00:20::/32',
+    '--state',
+    stateFile,
+    '--interval',
+    '1',
+  ];
   try {
     // 1. Enrollment: pending with the scope it asked for.
     let a = gateway(args);
@@ -125,15 +141,27 @@ test('enrolls (pending), is approved (active), heartbeats, restarts without enro
       const list = await gateways();
       return list.length === 1 && list;
     });
-    expect(pending).toMatchObject({ name: 'dc1', status: 'pending', networkScope: ['10.20.0.0/16', 'fd00:20::/32'], version: require('../../package.json').version });
-    await until('the pending line', () => new RegExp(`gateway ${pending.id}: pending \\(network scope 10\\.20\\.0\\.0/16, fd00:20::/32\\); heartbeating every 1 s`).test(a.output()));
+    expect(pending).toMatchObject({
+      name: 'dc1',
+      status: 'pending',
+      networkScope: ['10.20.0.0/16', 'fd00:20::/32'],
+      version: require('../../package.json').version,
+    });
+    await until('the pending line', () =>
+      new RegExp(
+        `gateway ${pending.id}: pending \\(network scope 10\\.20\\.0\\.0/16, fd00:20::/32\\); heartbeating every 1 s`,
+      ).test(a.output()),
+    );
     const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
     expect(state).toMatchObject({ kind: 'gateway', serverUrl: server, gatewayId: pending.id });
     expect(state.credential).toMatch(/^svc_gwc_/);
     expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600);
 
     // 2. Approval within the requested scope: the agent says so on its next heartbeat; heartbeats move lastSeenAt.
-    const approved = await t.api.post(`/v1/gateways/${pending.id}/approval`).set(bearer(org.ownerToken)).send({ networkScope: ['10.20.1.0/24'] });
+    const approved = await t.api
+      .post(`/v1/gateways/${pending.id}/approval`)
+      .set(bearer(org.ownerToken))
+      .send({ networkScope: ['10.20.1.0/24'] });
     expect(approved.status).toBe(200);
     await until('the active line', () => / pending → active \(network scope 10\.20\.1\.0\/24\)/.test(a.output()));
     const seen = (await gateways())[0].lastSeenAt;
@@ -161,7 +189,9 @@ test('enrolls (pending), is approved (active), heartbeats, restarts without enro
     // 5. Revoked: 401 on the next heartbeat, exit 3.
     expect((await t.api.delete(`/v1/gateways/${pending.id}`).set(bearer(org.ownerToken))).status).toBe(204);
     expect(await a.exit).toBe(3);
-    expect(a.output()).toMatch(/heartbeat of gateway [^ ]+: the service refused it: 401 invalid_token.*The gateway was revoked, or stayed pending past its approval window: stopping/);
+    expect(a.output()).toMatch(
+      /heartbeat of gateway [^ ]+: the service refused it: 401 invalid_token.*The gateway was revoked, or stayed pending past its approval window: stopping/,
+    );
     expect((await gateways()).map((g) => g.status)).toEqual(['revoked']);
     expect(a.output()).not.toContain(token);
     expect(a.output()).not.toContain(state.credential);
@@ -174,10 +204,16 @@ test('enrolls (pending), is approved (active), heartbeats, restarts without enro
 
 test('a sidecar given --gateway reports its host as reached through that active gateway; an id that is not one exits 2', async () => {
   const issued = await t.api.post('/v1/gateways/enrollment-tokens').set(bearer(org.ownerToken)).send({ name: 'edge' });
-  const enrolled = await t.api.post('/v1/gateways/enrollments').set(bearer(issued.body.token)).send({ version: '1.0.0', networkScope: ['10.30.0.0/16'] });
+  const enrolled = await t.api
+    .post('/v1/gateways/enrollments')
+    .set(bearer(issued.body.token))
+    .send({ version: '1.0.0', networkScope: ['10.30.0.0/16'] });
   expect(enrolled.status).toBe(201);
   const gw: string = enrolled.body.gateway.id;
-  const registration = await t.api.post('/v1/hosts/registration-tokens').set(bearer(org.ownerToken)).send({ name: 'behind-edge', uses: 2 });
+  const registration = await t.api
+    .post('/v1/hosts/registration-tokens')
+    .set(bearer(org.ownerToken))
+    .send({ name: 'behind-edge', uses: 2 });
   expect(registration.status).toBe(201);
   const tokenFile = path.join(dir, 'reg-token');
   fs.writeFileSync(tokenFile, `${registration.body.token}\n`, { mode: 0o600 });
@@ -186,11 +222,28 @@ test('a sidecar given --gateway reports its host as reached through that active 
   const server = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
   try {
     // The gateway is still pending: the service refuses the connectivity (422), the sidecar says why and exits 2.
-    let a = agent('sidecar', ['--server', server, '--registration-token', tokenFile, '--state', stateFile, '--gateway', gw, '--once']);
+    let a = agent('sidecar', [
+      '--server',
+      server,
+      '--registration-token',
+      tokenFile,
+      '--state',
+      stateFile,
+      '--gateway',
+      gw,
+      '--once',
+    ]);
     expect(await a.exit).toBe(2);
     expect(a.output()).toMatch(new RegExp(`422 invalid_parameter.*does not know ${gw} as one of its active gateways`));
 
-    expect((await t.api.post(`/v1/gateways/${gw}/approval`).set(bearer(org.ownerToken)).send({ networkScope: ['10.30.0.0/24'] })).status).toBe(200);
+    expect(
+      (
+        await t.api
+          .post(`/v1/gateways/${gw}/approval`)
+          .set(bearer(org.ownerToken))
+          .send({ networkScope: ['10.30.0.0/24'] })
+      ).status,
+    ).toBe(200);
     a = agent('sidecar', ['--server', server, '--state', stateFile, '--gateway', gw, '--once']);
     expect(await a.exit).toBe(0);
     const hosts = await t.api.get('/v1/hosts').set(bearer(org.ownerToken));

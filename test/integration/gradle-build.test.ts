@@ -48,24 +48,45 @@ function pom(coord: string, ...deps: string[]) {
     const [dg, da, dv] = d.split(':');
     return `<dependency><groupId>${dg}</groupId><artifactId>${da}</artifactId><version>${dv}</version></dependency>`;
   };
-  write(`repo/${g.split('.').join('/')}/${a}/${v}/${a}-${v}.pom`, `<project><modelVersion>4.0.0</modelVersion><groupId>${g}</groupId><artifactId>${a}</artifactId><version>${v}</version><dependencies>${deps.map(dep).join('')}</dependencies></project>\n`);
+  write(
+    `repo/${g.split('.').join('/')}/${a}/${v}/${a}-${v}.pom`,
+    `<project><modelVersion>4.0.0</modelVersion><groupId>${g}</groupId><artifactId>${a}</artifactId><version>${v}</version><dependencies>${deps.map(dep).join('')}</dependencies></project>\n`,
+  );
 }
 
-const input = (dir: string): LockfileInput => ({ path: 'settings.gradle', text: fs.readFileSync(path.join(dir, 'settings.gradle'), 'utf8'), readFile: () => undefined, absoluteDir: dir });
+const input = (dir: string): LockfileInput => ({
+  path: 'settings.gradle',
+  text: fs.readFileSync(path.join(dir, 'settings.gradle'), 'utf8'),
+  readFile: () => undefined,
+  absoluteDir: dir,
+});
 
 beforeAll(() => {
-  if (!onPath('gradle')) throw new Error('gradle is not on PATH: install it (apt-get install -y gradle; Gradle 4.4.1 on OpenJDK 17) to run the Gradle build producer test');
+  if (!onPath('gradle'))
+    throw new Error(
+      'gradle is not on PATH: install it (apt-get install -y gradle; Gradle 4.4.1 on OpenJDK 17) to run the Gradle build producer test',
+    );
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gradle-build-'));
   pom('com.example:alpha:1.0', 'com.example:gamma:1.0');
   pom('com.example:beta:2.0', 'com.example:gamma:2.0');
   pom('com.example:gamma:1.0');
   pom('com.example:gamma:2.0');
   write('shop/settings.gradle', "rootProject.name = 'shop'\ninclude 'app', 'lib'\n");
-  write('shop/build.gradle', `subprojects {\n  apply plugin: 'java'\n  repositories { maven { url uri('${path.join(tmp, 'repo')}') } }\n}\n`);
-  write('shop/app/build.gradle', "dependencies {\n  implementation project(':lib')\n  implementation 'com.example:alpha:1.0'\n  testImplementation 'com.example:missing:9.9'\n}\n");
+  write(
+    'shop/build.gradle',
+    `subprojects {\n  apply plugin: 'java'\n  repositories { maven { url uri('${path.join(tmp, 'repo')}') } }\n}\n`,
+  );
+  write(
+    'shop/app/build.gradle',
+    "dependencies {\n  implementation project(':lib')\n  implementation 'com.example:alpha:1.0'\n  testImplementation 'com.example:missing:9.9'\n}\n",
+  );
   write('shop/lib/build.gradle', "dependencies {\n  implementation 'com.example:beta:2.0'\n}\n");
   // A wrapper that records how it was called and hands over to Debian's Gradle: proves ./gradlew wins over PATH.
-  write('shop/gradlew', '#!/bin/sh\nprintf \'%s\\n\' "$@" > "$(dirname "$0")/gradlew-args.txt"\nexec gradle "$@"\n', 0o755);
+  write(
+    'shop/gradlew',
+    '#!/bin/sh\nprintf \'%s\\n\' "$@" > "$(dirname "$0")/gradlew-args.txt"\nexec gradle "$@"\n',
+    0o755,
+  );
   // No wrapper here: gradle from PATH; a build script that does not compile.
   write('broken/settings.gradle', "rootProject.name = 'broken'\n");
   write('broken/build.gradle', 'dependencies {\n  this is not groovy\n');
@@ -80,7 +101,9 @@ describe('a multi-project build on Gradle 4.4', () => {
   let seconds: number;
   beforeAll(() => {
     const started = Date.now();
-    part = makeGradleBuildProducer({ env: () => env(path.join(tmp, 'gradle-home'), { SCANNER_GRADLE_OFFLINE: '1' }) }).produce(input(path.join(tmp, 'shop')));
+    part = makeGradleBuildProducer({
+      env: () => env(path.join(tmp, 'gradle-home'), { SCANNER_GRADLE_OFFLINE: '1' }),
+    }).produce(input(path.join(tmp, 'shop')));
     seconds = (Date.now() - started) / 1000;
   }, 180_000);
 
@@ -104,10 +127,19 @@ describe('a multi-project build on Gradle 4.4', () => {
     expect(part.schemaVersion).toBe(2);
   });
 
-  test('a root per project and resolvable configuration that selected something (Gradle 4.4\'s configurations)', () => {
+  test("a root per project and resolvable configuration that selected something (Gradle 4.4's configurations)", () => {
     // compile, runtime, compileOnly, archives... are resolvable in 4.4 but select nothing here: no roots.
-    const contexts = ['compileClasspath', 'default', 'runtimeClasspath', 'testCompileClasspath', 'testRuntimeClasspath'];
-    expect(part.roots.map((r) => `${r.module} ${r.context}`)).toEqual([...contexts.map((c) => `:app ${c}`), ...contexts.map((c) => `:lib ${c}`)]);
+    const contexts = [
+      'compileClasspath',
+      'default',
+      'runtimeClasspath',
+      'testCompileClasspath',
+      'testRuntimeClasspath',
+    ];
+    expect(part.roots.map((r) => `${r.module} ${r.context}`)).toEqual([
+      ...contexts.map((c) => `:app ${c}`),
+      ...contexts.map((c) => `:lib ${c}`),
+    ]);
     for (const r of part.roots) expect(r.resolution!.vertices[0]).toMatchObject({ id: '0', module: r.module });
   });
 
@@ -120,11 +152,24 @@ describe('a multi-project build on Gradle 4.4', () => {
       'module::app -> module::lib',
       'module::lib -> com.example:beta@2.0',
     ]);
-    expect(verticesOf(runtime)).toEqual(['com.example:alpha@1.0', 'com.example:beta@2.0', 'com.example:gamma@2.0', 'module::app', 'module::lib']);
+    expect(verticesOf(runtime)).toEqual([
+      'com.example:alpha@1.0',
+      'com.example:beta@2.0',
+      'com.example:gamma@2.0',
+      'module::app',
+      'module::lib',
+    ]);
     expect(runtime).toMatchObject({ manifest: 'app/build.gradle', dependencies: ['com.example:alpha@1.0'] });
     // :lib's implementation dependencies are not on :app's compile classpath: alpha's gamma 1.0 stands.
-    expect(edgesOf(rootOf(part, ':app', 'compileClasspath'))).toEqual(['com.example:alpha@1.0 -> com.example:gamma@1.0', 'module::app -> com.example:alpha@1.0', 'module::app -> module::lib']);
-    expect(edgesOf(rootOf(part, ':lib', 'runtimeClasspath'))).toEqual(['com.example:beta@2.0 -> com.example:gamma@2.0', 'module::lib -> com.example:beta@2.0']);
+    expect(edgesOf(rootOf(part, ':app', 'compileClasspath'))).toEqual([
+      'com.example:alpha@1.0 -> com.example:gamma@1.0',
+      'module::app -> com.example:alpha@1.0',
+      'module::app -> module::lib',
+    ]);
+    expect(edgesOf(rootOf(part, ':lib', 'runtimeClasspath'))).toEqual([
+      'com.example:beta@2.0 -> com.example:gamma@2.0',
+      'module::lib -> com.example:beta@2.0',
+    ]);
   });
 
   test('nodes once per coordinate, direct where a project declares them; locations are the declaring build file', () => {
@@ -135,17 +180,24 @@ describe('a multi-project build on Gradle 4.4', () => {
       'com.example:gamma@2.0 transitive []',
     ]);
     expect(nodeById(part, 'com.example:alpha@1.0')).toMatchObject({ name: 'com.example:alpha', version: '1.0' });
-    expect(part.locations).toEqual({ 'com.example:alpha@1.0': { file: 'app/build.gradle' }, 'com.example:beta@2.0': { file: 'lib/build.gradle' } });
+    expect(part.locations).toEqual({
+      'com.example:alpha@1.0': { file: 'app/build.gradle' },
+      'com.example:beta@2.0': { file: 'lib/build.gradle' },
+    });
   });
 
   test('the missing module is a warning, not a failure; the part is a valid snapshot for the server', () => {
-    expect(part.warnings).toEqual([expect.stringMatching(/^could not resolve com\.example:missing:9\.9 \(Could not find com\.example:missing:9\.9\.\) in project :app testCompileClasspath, project :app testRuntimeClasspath$/)]);
+    expect(part.warnings).toEqual([
+      expect.stringMatching(
+        /^could not resolve com\.example:missing:9\.9 \(Could not find com\.example:missing:9\.9\.\) in project :app testCompileClasspath, project :app testRuntimeClasspath$/,
+      ),
+    ]);
     expect(rootOf(part, ':app', 'testCompileClasspath').dependencies).toEqual(['com.example:alpha@1.0']);
     expect(() => validatePart(part)).not.toThrow();
   });
 });
 
-test('a build that does not compile: an InputError with the end of Gradle\'s output (gradle from PATH)', () => {
+test("a build that does not compile: an InputError with the end of Gradle's output (gradle from PATH)", () => {
   const producer = makeGradleBuildProducer({ env: () => env(path.join(tmp, 'gradle-home')) });
   let error: unknown;
   try {
@@ -154,6 +206,8 @@ test('a build that does not compile: an InputError with the end of Gradle\'s out
     error = err;
   }
   expect(error).toBeInstanceOf(InputError);
-  expect((error as Error).message).toMatch(/^settings\.gradle: gradle scannerResolutionGraph \(with the scanner init script\) failed \(exit 1\); its output ended with:\n/);
+  expect((error as Error).message).toMatch(
+    /^settings\.gradle: gradle scannerResolutionGraph \(with the scanner init script\) failed \(exit 1\); its output ended with:\n/,
+  );
   expect((error as Error).message).toMatch(/build\.gradle/);
 }, 180_000);

@@ -74,7 +74,10 @@ function tcpListeners(pids: number[]): string[] {
     }
   }
   const out: string[] = [];
-  for (const [file, v6] of [['/proc/net/tcp', false], ['/proc/net/tcp6', true]] as const) {
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
     for (const line of fs.readFileSync(file, 'utf8').split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
       if (f.length < 10 || f[3] !== '0A' || !inodes.has(f[9])) continue; // 0A: LISTEN
@@ -84,7 +87,11 @@ function tcpListeners(pids: number[]): string[] {
       const bytes = hex.match(/../g)!.map((b) => parseInt(b, 16));
       const words = Array.from({ length: bytes.length / 4 }, (_, i) => bytes.slice(i * 4, i * 4 + 4).reverse()).flat();
       const address = v6
-        ? (/^0+$/.test(hex) ? '::' : hex === '00000000000000000000000001000000' ? '::1' : `[${words.map((b) => b.toString(16)).join(' ')}]`)
+        ? /^0+$/.test(hex)
+          ? '::'
+          : hex === '00000000000000000000000001000000'
+            ? '::1'
+            : `[${words.map((b) => b.toString(16)).join(' ')}]`
         : words.join('.');
       out.push(v6 ? `[${address}]:${port}` : `${address}:${port}`);
     }
@@ -98,8 +105,11 @@ function psql(binDir: string, port: number, user: string, password: string | und
   const env: NodeJS.ProcessEnv = { ...process.env, PGPASSFILE: '/dev/null', PGCONNECT_TIMEOUT: '5' };
   delete env.PGPASSWORD;
   if (password !== undefined) env.PGPASSWORD = password;
-  const r = spawnSync(path.join(binDir, 'psql'), ['-w', '-X', '-At', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres', '-c', sql],
-    { env, encoding: 'utf8', timeout: 15_000 });
+  const r = spawnSync(
+    path.join(binDir, 'psql'),
+    ['-w', '-X', '-At', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres', '-c', sql],
+    { env, encoding: 'utf8', timeout: 15_000 },
+  );
   return { status: r.status, out: `${r.stdout}${r.stderr}`.trim() };
 }
 
@@ -132,7 +142,15 @@ async function tryEverything(uri: string): Promise<Record<string, string>> {
 }
 /** The same server, as a client that has not got the password would address it. */
 const withoutCredentials = (uri: string) => uri.replace(/\/\/[^@/]*@/, '//').replace(/\?authMechanism=PLAIN$/, '');
-const ALL_REFUSED = { insert: 'refused', find: 'refused', count: 'refused', update: 'refused', listDatabases: 'refused', listCollections: 'refused', drop: 'refused' };
+const ALL_REFUSED = {
+  insert: 'refused',
+  find: 'refused',
+  count: 'refused',
+  update: 'refused',
+  listDatabases: 'refused',
+  listCollections: 'refused',
+  drop: 'refused',
+};
 
 async function roundTrip(uri: string, db: string, doc: Record<string, unknown>) {
   const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
@@ -147,14 +165,17 @@ async function roundTrip(uri: string, db: string, doc: Record<string, unknown>) 
 
 /** Processes whose command line mentions dir: after stop() there must be none. */
 function processesUsing(dir: string): string[] {
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).flatMap((p) => {
-    try {
-      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ');
-      return cmd.includes(dir) ? [`${p}: ${cmd}`] : [];
-    } catch {
-      return [];
-    }
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .flatMap((p) => {
+      try {
+        const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ');
+        return cmd.includes(dir) ? [`${p}: ${cmd}`] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 d('local infrastructure (jest global setup)', () => {
@@ -172,7 +193,8 @@ d('local infrastructure (jest global setup)', () => {
     try {
       const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
       for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) {
-        const want = type === 'Int' ? IndexedValueType.INDEXED_VALUE_TYPE_INT : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+        const want =
+          type === 'Int' ? IndexedValueType.INDEXED_VALUE_TYPE_INT : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
         expect([name, customAttributes?.[name]]).toEqual([name, want]);
       }
       // Registering again (what the worker does at start) is a no-op.
@@ -261,7 +283,9 @@ d('startLocalInfra on one DATA_DIR, twice', () => {
     try {
       expect([...second.started].sort()).toEqual([...first.started].sort());
       const client = await MongoClient.connect(second.mongoUri);
-      expect(await client.db('persist').collection<{ _id: string; v: number }>('probe').findOne({ _id: 'kept' })).toEqual({ _id: 'kept', v: 42 });
+      expect(
+        await client.db('persist').collection<{ _id: string; v: number }>('probe').findOne({ _id: 'kept' }),
+      ).toEqual({ _id: 'kept', v: 42 });
       await client.close();
       const connection = await Connection.connect({ address: second.temporalAddress });
       const described = await new Client({ connection }).workflow.getHandle(workflowId).describe();
@@ -281,7 +305,8 @@ d('PostgreSQL and FerretDB over it: a password for every connection', () => {
   let dataDir: string;
   let pg: PostgresHandle | undefined;
   let ferret: FerretDBHandle | undefined;
-  const available = () => Boolean(pg && ferret) || (console.warn('no PostgreSQL binaries or FerretDB build: not run'), false);
+  const available = () =>
+    Boolean(pg && ferret) || (console.warn('no PostgreSQL binaries or FerretDB build: not run'), false);
   beforeAll(async () => {
     tools = await ensureTools(quiet, { temporal: false, mongo: true });
     if (!tools.postgresBin || !tools.ferretdb) return;
@@ -289,11 +314,18 @@ d('PostgreSQL and FerretDB over it: a password for every connection', () => {
     fs.chmodSync(dataDir, DATA_DIR_MODE);
     pg = await startPostgres({ binDir: tools.postgresBin, dataDir, log: quiet, durable: false });
     ferret = await startFerretDB({
-      binary: tools.ferretdb, dataDir, log: quiet, postgresUrl: pg.url, credentials: { username: pg.user, password: pg.password },
+      binary: tools.ferretdb,
+      dataDir,
+      log: quiet,
+      postgresUrl: pg.url,
+      credentials: { username: pg.user, password: pg.password },
     });
     // A client has logged in first: FerretDB then holds a pool with the password, which later clients must not share.
     const client = await MongoClient.connect(ferret.uri);
-    await client.db('scanner').collection('api_keys').insertOne({ _id: 'real' } as never);
+    await client
+      .db('scanner')
+      .collection('api_keys')
+      .insertOne({ _id: 'real' } as never);
     await client.close();
   }, 120_000);
   afterAll(async () => {
@@ -310,7 +342,11 @@ d('PostgreSQL and FerretDB over it: a password for every connection', () => {
     expect([mode(path.join(root, 'password')), fs.statSync(path.join(root, 'password')).uid]).toEqual([0o600, pgUid]);
     expect(fs.readFileSync(path.join(root, 'password'), 'utf8').trim()).toBe(pg!.password);
     expect(mode(path.join(root, 'data'))).toBe(0o700);
-    const hba = fs.readFileSync(path.join(root, 'data', 'pg_hba.conf'), 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+    const hba = fs
+      .readFileSync(path.join(root, 'data', 'pg_hba.conf'), 'utf8')
+      .split('\n')
+      .map((l) => l.replace(/#.*/, '').trim())
+      .filter(Boolean);
     expect(hba.length).toBeGreaterThan(0);
     for (const line of hba) expect(line).toMatch(/\sscram-sha-256$/);
     expect(pg!.url).not.toContain(pg!.password);
@@ -348,10 +384,22 @@ d('PostgreSQL and FerretDB over it: a password for every connection', () => {
     ['no credentials', (port: number) => `mongodb://127.0.0.1:${port}/`],
     ['a wrong password', (port: number) => `mongodb://postgres:wrong@127.0.0.1:${port}/?authMechanism=PLAIN`],
     ['an empty password', (port: number) => `mongodb://postgres:@127.0.0.1:${port}/?authMechanism=PLAIN`],
-    ['the password with a character more', (port: number) => `mongodb://postgres:${pg!.password}x@127.0.0.1:${port}/?authMechanism=PLAIN`],
-    ['another user with the right password', (port: number) => `mongodb://ferretdb:${pg!.password}@127.0.0.1:${port}/?authMechanism=PLAIN`],
-    ['another user that exists on every Linux', (port: number) => `mongodb://root:${pg!.password}@127.0.0.1:${port}/?authMechanism=PLAIN`],
-    ['the right password through SCRAM, which FerretDB does not offer here', (port: number) => `mongodb://postgres:${pg!.password}@127.0.0.1:${port}/`],
+    [
+      'the password with a character more',
+      (port: number) => `mongodb://postgres:${pg!.password}x@127.0.0.1:${port}/?authMechanism=PLAIN`,
+    ],
+    [
+      'another user with the right password',
+      (port: number) => `mongodb://ferretdb:${pg!.password}@127.0.0.1:${port}/?authMechanism=PLAIN`,
+    ],
+    [
+      'another user that exists on every Linux',
+      (port: number) => `mongodb://root:${pg!.password}@127.0.0.1:${port}/?authMechanism=PLAIN`,
+    ],
+    [
+      'the right password through SCRAM, which FerretDB does not offer here',
+      (port: number) => `mongodb://postgres:${pg!.password}@127.0.0.1:${port}/`,
+    ],
   ])('FerretDB refuses a client with %s: no insert, read, list or drop', async (_name, uri) => {
     if (!available()) return;
     expect(await tryEverything(uri(ferret!.port!))).toEqual(ALL_REFUSED);
@@ -384,14 +432,23 @@ d('an existing cluster an earlier version initialised with -A trust', () => {
     fs.mkdirSync(root, { mode: 0o755 });
     fs.chmodSync(root, 0o755);
     const ids = isRoot
-      ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) }
+      ? {
+          uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+          gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+        }
       : {};
     if (isRoot) fs.chownSync(root, ids.uid!, ids.gid!);
     const as = { ...ids, cwd: root, encoding: 'utf8' as const };
-    const init = spawnSync(path.join(binDir, 'initdb'), ['-D', cluster, '-A', 'trust', '-U', 'postgres', '--no-sync'], as);
+    const init = spawnSync(
+      path.join(binDir, 'initdb'),
+      ['-D', cluster, '-A', 'trust', '-U', 'postgres', '--no-sync'],
+      as,
+    );
     expect(init.status).toBe(0);
-    const single = spawnSync(path.join(binDir, 'postgres'), ['--single', '-D', cluster, 'postgres'],
-      { ...as, input: 'CREATE TABLE kept (v int);\nINSERT INTO kept VALUES (42);\n' });
+    const single = spawnSync(path.join(binDir, 'postgres'), ['--single', '-D', cluster, 'postgres'], {
+      ...as,
+      input: 'CREATE TABLE kept (v int);\nINSERT INTO kept VALUES (42);\n',
+    });
     expect(single.stderr).not.toMatch(/ERROR/);
 
     const lines: string[] = [];
@@ -408,8 +465,15 @@ d('an existing cluster an earlier version initialised with -A trust', () => {
       expect(psql(binDir, pg.port, 'postgres', 'wrong', 'SELECT v FROM kept').status).not.toBe(0);
       expect(psql(binDir, pg.port, 'postgres', pg.password, 'SELECT v FROM kept')).toEqual({ status: 0, out: '42' });
       // The server that already runs reads the new pg_hba.conf: no 'trust' line left.
-      expect(psql(binDir, pg.port, 'postgres', pg.password, "SELECT count(*) FROM pg_hba_file_rules WHERE auth_method <> 'scram-sha-256'"))
-        .toEqual({ status: 0, out: '0' });
+      expect(
+        psql(
+          binDir,
+          pg.port,
+          'postgres',
+          pg.password,
+          "SELECT count(*) FROM pg_hba_file_rules WHERE auth_method <> 'scram-sha-256'",
+        ),
+      ).toEqual({ status: 0, out: '0' });
     } finally {
       await pg.stop();
     }
@@ -475,7 +539,12 @@ d('FerretDB on SQLite: a Unix socket in a 0700 directory, no TCP port', () => {
     ferret = await startFerretDB({ binary: binary!, dataDir, log: quiet, port });
     expect(ferret.uri).toBe(uri);
     const client = await MongoClient.connect(ferret.uri);
-    expect(await client.db('sqlite_probe').collection('probe').findOne({ _id: 'a' as never })).toEqual({ _id: 'a', n: 1 });
+    expect(
+      await client
+        .db('sqlite_probe')
+        .collection('probe')
+        .findOne({ _id: 'a' as never }),
+    ).toEqual({ _id: 'a', n: 1 });
     await client.close();
   });
 });
@@ -483,11 +552,21 @@ d('FerretDB on SQLite: a Unix socket in a 0700 directory, no TCP port', () => {
 /** dist/ compiled from the current sources: the tests below run the compiled entry points, as `npm start` does. */
 function distFresh(): boolean {
   const root = projectRoot();
-  const fresh = ['src/cli/start.ts', 'src/main.ts', 'src/config.ts', 'src/infra/private.ts', 'src/infra/local.ts', 'src/infra/ferretdb.ts'].every((f) => {
+  const fresh = [
+    'src/cli/start.ts',
+    'src/main.ts',
+    'src/config.ts',
+    'src/infra/private.ts',
+    'src/infra/local.ts',
+    'src/infra/ferretdb.ts',
+  ].every((f) => {
     const js = path.join(root, 'dist', f.replace(/\.ts$/, '.js'));
     return fs.existsSync(js) && fs.statSync(js).mtimeMs >= fs.statSync(path.join(root, f)).mtimeMs;
   });
-  if (!fresh) console.warn('dist/ is older than the sources (npm test builds first; run `npm run build`): compiled entry points not tested');
+  if (!fresh)
+    console.warn(
+      'dist/ is older than the sources (npm test builds first; run `npm run build`): compiled entry points not tested',
+    );
   return fresh;
 }
 
@@ -496,12 +575,22 @@ d('npm start (dist/src/cli/start.js) and the API process', () => {
     if (!distFresh()) return;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-start-'));
     const [port, temporalPort, temporalUiPort] = await freePorts(3);
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(temporalUiPort) };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TEMPORAL_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(temporalUiPort),
+    };
     for (const k of ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'TEMPORAL_UI_URL', 'HOST']) delete env[k];
     const output: string[] = [];
     const start = spawnProcess({
-      name: 'npm start', command: process.execPath, args: [path.join(projectRoot(), 'dist', 'src', 'cli', 'start.js')],
-      env, cwd: projectRoot(), onLine: (l) => output.push(l),
+      name: 'npm start',
+      command: process.execPath,
+      args: [path.join(projectRoot(), 'dist', 'src', 'cli', 'start.js')],
+      env,
+      cwd: projectRoot(),
+      onLine: (l) => output.push(l),
     });
     try {
       await start.waitForLine(/ready in .* press Ctrl-C/, 180_000);
@@ -525,22 +614,32 @@ d('npm start (dist/src/cli/start.js) and the API process', () => {
       // Both processes' metrics: printed, recorded in runtime.json, answering Prometheus text on loopback.
       const urls = rt as unknown as { metricsUrl?: string; workerMetricsUrl?: string };
       expect(printed).toContain(`Metrics      API ${urls.metricsUrl}, worker ${urls.workerMetricsUrl}`);
-      for (const [url, metric] of [[urls.metricsUrl, 'http_request_duration_seconds'], [urls.workerMetricsUrl, 'scans_total']] as const) {
+      for (const [url, metric] of [
+        [urls.metricsUrl, 'http_request_duration_seconds'],
+        [urls.workerMetricsUrl, 'scans_total'],
+      ] as const) {
         expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
         // npm start says ready when the API is; the worker, started beside it, serves its metrics as its first step.
         let text = '';
-        for (let i = 0; i < 100 && !text; i++) text = await fetch(url!).then((r) => r.text(), () => new Promise<string>((r) => setTimeout(() => r(''), 100)));
+        for (let i = 0; i < 100 && !text; i++)
+          text = await fetch(url!).then(
+            (r) => r.text(),
+            () => new Promise<string>((r) => setTimeout(() => r(''), 100)),
+          );
         expect(text).toContain(`# TYPE ${metric} `);
       }
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-      const body = await ready.json() as { status: string; checks: object[] };
+      const body = (await ready.json()) as { status: string; checks: object[] };
       expect(Object.keys(body).sort()).toEqual(['checks', 'status']);
       for (const c of body.checks) expect(Object.keys(c).sort()).toEqual(['name', 'ok']);
       if (isRoot) expect(asNobody('cat', [path.join(dataDir, 'runtime.json')]).status).not.toBe(0);
     } finally {
       const exit = await start.stop({ signal: 'SIGINT', timeoutMs: 60_000 });
       // On failure, say why: the supervisor's own last lines (its children's are prefixed).
-      expect({ exit, tail: exit.code === 0 ? '' : start.tail() }).toEqual({ exit: { code: 0, signal: null }, tail: '' });
+      expect({ exit, tail: exit.code === 0 ? '' : start.tail() }).toEqual({
+        exit: { code: 0, signal: null },
+        tail: '',
+      });
       expect(fs.existsSync(path.join(dataDir, 'runtime.json'))).toBe(false);
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -549,27 +648,47 @@ d('npm start (dist/src/cli/start.js) and the API process', () => {
   test.each([
     ['unset', '127.0.0.1', undefined],
     ['0.0.0.0 (as in Docker)', '0.0.0.0', '0.0.0.0'],
-  ])('HOST %s: the API binds %s and its log says what it bound', async (_name, bound, host) => {
-    if (!distFresh()) return;
-    const [port, metricsPort] = await freePorts(2);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-api-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: dataDir, LOG_LEVEL: 'info',
-      MONGODB_DB: `bind_${randomBytes(4).toString('hex')}`, TEMPORAL_TASK_QUEUE: `bind-${randomBytes(4).toString('hex')}` };
-    delete env.HOST;
-    if (host) env.HOST = host;
-    const api = spawnProcess({ name: 'api', command: process.execPath, args: [path.join(projectRoot(), 'dist', 'src', 'main.js'), 'api'], env, cwd: projectRoot() });
-    try {
-      const line = await api.waitForLine(/API listening on/, 60_000);
-      expect(JSON.parse(line).msg).toBe(`API listening on http://${bound}:${port}`);
-      // The API where HOST says; its metrics on loopback whatever HOST is (METRICS_HOST decides, README "Metrics").
-      for (let i = 0; i < 50 && tcpListeners([api.pid]).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
-      expect(tcpListeners([api.pid]).sort()).toEqual([`${bound}:${port}`, `127.0.0.1:${metricsPort}`].sort());
-    } finally {
-      await api.stop({ signal: 'SIGTERM', timeoutMs: 15_000 });
-      const client = await MongoClient.connect(process.env.MONGODB_URI!);
-      await client.db(env.MONGODB_DB).dropDatabase().catch(() => undefined);
-      await client.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 90_000);
+  ])(
+    'HOST %s: the API binds %s and its log says what it bound',
+    async (_name, bound, host) => {
+      if (!distFresh()) return;
+      const [port, metricsPort] = await freePorts(2);
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-api-'));
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        MONGODB_DB: `bind_${randomBytes(4).toString('hex')}`,
+        TEMPORAL_TASK_QUEUE: `bind-${randomBytes(4).toString('hex')}`,
+      };
+      delete env.HOST;
+      if (host) env.HOST = host;
+      const api = spawnProcess({
+        name: 'api',
+        command: process.execPath,
+        args: [path.join(projectRoot(), 'dist', 'src', 'main.js'), 'api'],
+        env,
+        cwd: projectRoot(),
+      });
+      try {
+        const line = await api.waitForLine(/API listening on/, 60_000);
+        expect(JSON.parse(line).msg).toBe(`API listening on http://${bound}:${port}`);
+        // The API where HOST says; its metrics on loopback whatever HOST is (METRICS_HOST decides, README "Metrics").
+        for (let i = 0; i < 50 && tcpListeners([api.pid]).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+        expect(tcpListeners([api.pid]).sort()).toEqual([`${bound}:${port}`, `127.0.0.1:${metricsPort}`].sort());
+      } finally {
+        await api.stop({ signal: 'SIGTERM', timeoutMs: 15_000 });
+        const client = await MongoClient.connect(process.env.MONGODB_URI!);
+        await client
+          .db(env.MONGODB_DB)
+          .dropDatabase()
+          .catch(() => undefined);
+        await client.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 });

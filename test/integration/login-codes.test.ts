@@ -1,7 +1,14 @@
 // One-time sign-in codes against the real database of the test run (FerretDB unless SCANNER_TEST_MONGODB_URI says
 // otherwise): replacement, expiry, single use, attempts (also concurrent), binding, limits, no plaintext stored.
 import { randomBytes } from 'node:crypto';
-import { bindingHash, CODE_TTL_MS, codeHash, deriveCodeKey, generateCode, MAX_ATTEMPTS } from '../../src/domain/sign-in/codes';
+import {
+  bindingHash,
+  CODE_TTL_MS,
+  codeHash,
+  deriveCodeKey,
+  generateCode,
+  MAX_ATTEMPTS,
+} from '../../src/domain/sign-in/codes';
 import { LIMIT_WINDOW_MS } from '../../src/domain/sign-in/limits';
 import { admitCodeRequest, issue, sweepLoginCodes, verify } from '../../src/storage/login-codes';
 import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
@@ -26,14 +33,32 @@ const newEmail = () => `user${++seq}.${randomBytes(4).toString('hex')}@example.c
 async function requestCode(email: string, now = new Date(), browser = randomBytes(32).toString('base64url')) {
   const code = generateCode();
   const binding = bindingHash(browser);
-  const { codeId, replaced } = await issue(store, { email, bindingHash: binding, codeHash: codeHash(key, { email, bindingHash: binding, code }), expiresAt: new Date(now.getTime() + CODE_TTL_MS) }, now);
+  const { codeId, replaced } = await issue(
+    store,
+    {
+      email,
+      bindingHash: binding,
+      codeHash: codeHash(key, { email, bindingHash: binding, code }),
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    },
+    now,
+  );
   return { code, browser, codeId, replaced };
 }
 
 /** What the route will do with {email, code} and the cookie. */
 function submit(email: string, code: string, browser: string | null, now = new Date()) {
   const binding = browser === null ? null : bindingHash(browser);
-  return verify(store, { email, bindingHash: binding, codeHash: binding === null || !/^[0-9]{8}$/.test(code) ? null : codeHash(key, { email, bindingHash: binding, code }) }, now);
+  return verify(
+    store,
+    {
+      email,
+      bindingHash: binding,
+      codeHash:
+        binding === null || !/^[0-9]{8}$/.test(code) ? null : codeHash(key, { email, bindingHash: binding, code }),
+    },
+    now,
+  );
 }
 
 const other = (code: string) => String((Number(code) + 1) % 100_000_000).padStart(8, '0');
@@ -100,7 +125,8 @@ test('another browser, or none: unbound even with the right code; such tries cos
 test('5 wrong attempts burn the code: the right one is then refused', async () => {
   const email = newEmail();
   const r = await requestCode(email);
-  for (let i = 0; i < MAX_ATTEMPTS - 1; i++) expect((await submit(email, other(r.code), r.browser)).verdict).toBe('wrong');
+  for (let i = 0; i < MAX_ATTEMPTS - 1; i++)
+    expect((await submit(email, other(r.code), r.browser)).verdict).toBe('wrong');
   expect((await submit(email, 'not-a-code', r.browser)).verdict).toBe('wrong'); // a malformed value is an attempt too
   expect((await submit(email, r.code, r.browser)).verdict).toBe('too_many_attempts');
   expect((await submit(email, r.code, r.browser)).verdict).toBe('too_many_attempts');
@@ -110,7 +136,8 @@ test('5 wrong attempts burn the code: the right one is then refused', async () =
 test('the 5th attempt may still be the right one', async () => {
   const email = newEmail();
   const r = await requestCode(email);
-  for (let i = 0; i < MAX_ATTEMPTS - 1; i++) expect((await submit(email, other(r.code), r.browser)).verdict).toBe('wrong');
+  for (let i = 0; i < MAX_ATTEMPTS - 1; i++)
+    expect((await submit(email, other(r.code), r.browser)).verdict).toBe('wrong');
   expect((await submit(email, r.code, r.browser)).verdict).toBe('ok');
 });
 
@@ -141,7 +168,9 @@ test('a correct submission racing a new code: never both the old code and a late
   const r = await requestCode(email);
   const [sub] = await Promise.all([submit(email, r.code, r.browser), requestCode(email, new Date(), r.browser)]);
   expect(['ok', 'replaced']).toContain(sub.verdict);
-  expect((await store.c.loginAttempts.findOne({ _id: `${r.codeId}:end` }))?.kind).toBe(sub.verdict === 'ok' ? 'used' : 'replaced');
+  expect((await store.c.loginAttempts.findOne({ _id: `${r.codeId}:end` }))?.kind).toBe(
+    sub.verdict === 'ok' ? 'used' : 'replaced',
+  );
   expect((await submit(email, r.code, r.browser)).verdict).not.toBe('ok');
 });
 
@@ -151,7 +180,11 @@ test('no plaintext code, cookie value or client address is stored', async () => 
   await submit(email, other(r.code), r.browser);
   await admitCodeRequest(store, { email, address: '203.0.113.9' });
   const everything = JSON.stringify(
-    await Promise.all([store.c.loginCodes.find({}).toArray(), store.c.loginAttempts.find({}).toArray(), store.c.loginLimits.find({}).toArray()]),
+    await Promise.all([
+      store.c.loginCodes.find({}).toArray(),
+      store.c.loginAttempts.find({}).toArray(),
+      store.c.loginLimits.find({}).toArray(),
+    ]),
   );
   expect(everything).not.toContain(r.code);
   expect(everything).not.toContain(other(r.code));
@@ -171,29 +204,45 @@ describe('limits', () => {
   test('5 codes per email per window, whatever the address; another email is not affected', async () => {
     const email = newEmail();
     const now = inWindow();
-    for (let i = 0; i < 5; i++) expect(await admitCodeRequest(store, { email, address: address() }, now)).toEqual({ admitted: true });
-    expect(await admitCodeRequest(store, { email, address: address() }, now)).toEqual({ admitted: false, scope: 'email', retryAfter: LIMIT_WINDOW_MS / 2000 });
+    for (let i = 0; i < 5; i++)
+      expect(await admitCodeRequest(store, { email, address: address() }, now)).toEqual({ admitted: true });
+    expect(await admitCodeRequest(store, { email, address: address() }, now)).toEqual({
+      admitted: false,
+      scope: 'email',
+      retryAfter: LIMIT_WINDOW_MS / 2000,
+    });
     expect(await admitCodeRequest(store, { email: newEmail(), address: address() }, now)).toEqual({ admitted: true });
     // the next window starts afresh
-    expect(await admitCodeRequest(store, { email, address: address() }, new Date(now.getTime() + LIMIT_WINDOW_MS))).toEqual({ admitted: true });
+    expect(
+      await admitCodeRequest(store, { email, address: address() }, new Date(now.getTime() + LIMIT_WINDOW_MS)),
+    ).toEqual({ admitted: true });
   });
 
   test('20 codes per address per window, whatever the emails; a refused request does not count for its email', async () => {
     const addr = address();
     const now = inWindow();
-    for (let i = 0; i < 20; i++) expect((await admitCodeRequest(store, { email: newEmail(), address: addr }, now)).admitted).toBe(true);
+    for (let i = 0; i < 20; i++)
+      expect((await admitCodeRequest(store, { email: newEmail(), address: addr }, now)).admitted).toBe(true);
     const email = newEmail();
-    expect(await admitCodeRequest(store, { email, address: addr }, now)).toMatchObject({ admitted: false, scope: 'address' });
-    for (let i = 0; i < 5; i++) expect((await admitCodeRequest(store, { email, address: address() }, now)).admitted).toBe(true);
+    expect(await admitCodeRequest(store, { email, address: addr }, now)).toMatchObject({
+      admitted: false,
+      scope: 'address',
+    });
+    for (let i = 0; i < 5; i++)
+      expect((await admitCodeRequest(store, { email, address: address() }, now)).admitted).toBe(true);
   });
 
   test('concurrent requests: exactly the limit is admitted, on FerretDB too', async () => {
     const email = newEmail();
     const now = inWindow();
-    const got = await Promise.all(Array.from({ length: 25 }, () => admitCodeRequest(store, { email, address: address() }, now)));
+    const got = await Promise.all(
+      Array.from({ length: 25 }, () => admitCodeRequest(store, { email, address: address() }, now)),
+    );
     expect(got.filter((g) => g.admitted)).toHaveLength(5);
     const addr = address();
-    const many = await Promise.all(Array.from({ length: 40 }, () => admitCodeRequest(store, { email: newEmail(), address: addr }, now)));
+    const many = await Promise.all(
+      Array.from({ length: 40 }, () => admitCodeRequest(store, { email: newEmail(), address: addr }, now)),
+    );
     expect(many.filter((g) => g.admitted)).toHaveLength(20);
   });
 });

@@ -32,12 +32,21 @@ beforeAll(async () => {
   project = path.join(dir, 'project');
   fs.mkdirSync(project, { recursive: true });
   // The fixture trees of Cursor and Claude Code (Linux), their /home/dev written as this test's home.
-  for (const tree of ['cursor/home', 'claude-code/linux/home']) fs.cpSync(path.join(FIXTURES, tree), home, { recursive: true });
-  const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+  for (const tree of ['cursor/home', 'claude-code/linux/home'])
+    fs.cpSync(path.join(FIXTURES, tree), home, { recursive: true });
+  const walk = (d: string): string[] =>
+    fs
+      .readdirSync(d, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
   for (const f of walk(home)) fs.writeFileSync(f, fs.readFileSync(f, 'utf8').split('/home/dev').join(home));
   fs.writeFileSync(
     path.join(project, '.mcp.json'),
-    JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@2.0.0'] }, local: { command: './tools/my-server' } } }),
+    JSON.stringify({
+      mcpServers: {
+        github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@2.0.0'] },
+        local: { command: './tools/my-server' },
+      },
+    }),
   );
   const built = await buildClient({ write: false });
   bundle = path.join(dir, 'scanner.mjs');
@@ -48,7 +57,11 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function client(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function client(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bundle, ...args], {
       env: { PATH: process.env.PATH, HOME: home, SCANNER_URL: url, ...env },
@@ -91,16 +104,36 @@ test('scanner mcp scan: uploaded with an mcp:upload key, read back by id, no pla
 
 test('scanner mcp hook: observe allows (no decision); block denies an unreviewed server, allows a registry allow, denies a registry deny (warn: ask); both agents', async () => {
   const key = await org.key(['mcp:upload']);
-  const claude = (tool: string) => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: project, tool_name: tool, tool_input: { q: 'x' } });
-  const cursor = JSON.stringify({ hook_event_name: 'beforeMCPExecution', workspace_roots: [project], tool_name: 'search', tool_input: '{}', command: './tools/my-server' });
+  const claude = (tool: string) =>
+    JSON.stringify({ hook_event_name: 'PreToolUse', cwd: project, tool_name: tool, tool_input: { q: 'x' } });
+  const cursor = JSON.stringify({
+    hook_event_name: 'beforeMCPExecution',
+    workspace_roots: [project],
+    tool_name: 'search',
+    tool_input: '{}',
+    command: './tools/my-server',
+  });
 
-  const observed = await client(['mcp', 'hook', '--client', 'claude-code'], { SCANNER_TOKEN: key }, claude('mcp__github__create_issue'));
+  const observed = await client(
+    ['mcp', 'hook', '--client', 'claude-code'],
+    { SCANNER_TOKEN: key },
+    claude('mcp__github__create_issue'),
+  );
   expect([observed.code, JSON.parse(observed.stdout)]).toEqual([0, {}]);
 
-  expect((await t.api.put('/v1/mcp/control-level').set(bearer(org.ownerToken)).send({ level: 'block' })).status).toBe(200);
-  const unreviewed = await client(['mcp', 'hook', '--client', 'claude-code'], { SCANNER_TOKEN: key }, claude('mcp__github__create_issue'));
+  expect((await t.api.put('/v1/mcp/control-level').set(bearer(org.ownerToken)).send({ level: 'block' })).status).toBe(
+    200,
+  );
+  const unreviewed = await client(
+    ['mcp', 'hook', '--client', 'claude-code'],
+    { SCANNER_TOKEN: key },
+    claude('mcp__github__create_issue'),
+  );
   expect(unreviewed.code).toBe(0);
-  expect(JSON.parse(unreviewed.stdout).hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+  expect(JSON.parse(unreviewed.stdout).hookSpecificOutput).toMatchObject({
+    hookEventName: 'PreToolUse',
+    permissionDecision: 'deny',
+  });
   const cursorBlocked = await client(['mcp', 'hook', '--client', 'cursor'], { SCANNER_TOKEN: key }, cursor);
   expect(JSON.parse(cursorBlocked.stdout)).toMatchObject({ permission: 'deny' });
 
@@ -110,35 +143,63 @@ test('scanner mcp hook: observe allows (no decision); block denies an unreviewed
     .set(bearer(org.ownerToken))
     .send({ entries: [{ identity: 'pkg:npm/%40modelcontextprotocol/server-github', decision: 'allow' }] });
   expect(put.status).toBe(200);
-  const allowed = await client(['mcp', 'hook', '--client', 'claude-code'], { SCANNER_TOKEN: key }, claude('mcp__github__create_issue'));
+  const allowed = await client(
+    ['mcp', 'hook', '--client', 'claude-code'],
+    { SCANNER_TOKEN: key },
+    claude('mcp__github__create_issue'),
+  );
   expect([allowed.code, JSON.parse(allowed.stdout)]).toEqual([0, {}]);
 
   // Denied in the registry: deny under block, "ask" under warn.
   await t.api
     .put('/v1/mcp/registry/entries')
     .set(bearer(org.ownerToken))
-    .send({ entries: [{ identity: 'pkg:npm/%40modelcontextprotocol/server-github', decision: 'deny', note: 'use the internal one' }] });
-  const denied = await client(['mcp', 'hook', '--client', 'claude-code'], { SCANNER_TOKEN: key }, claude('mcp__github__create_issue'));
+    .send({
+      entries: [
+        { identity: 'pkg:npm/%40modelcontextprotocol/server-github', decision: 'deny', note: 'use the internal one' },
+      ],
+    });
+  const denied = await client(
+    ['mcp', 'hook', '--client', 'claude-code'],
+    { SCANNER_TOKEN: key },
+    claude('mcp__github__create_issue'),
+  );
   expect(JSON.parse(denied.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
-  expect((await t.api.put('/v1/mcp/control-level').set(bearer(org.ownerToken)).send({ level: 'warn' })).status).toBe(200);
-  const warned = await client(['mcp', 'hook', '--client', 'claude-code'], { SCANNER_TOKEN: key }, claude('mcp__github__create_issue'));
+  expect((await t.api.put('/v1/mcp/control-level').set(bearer(org.ownerToken)).send({ level: 'warn' })).status).toBe(
+    200,
+  );
+  const warned = await client(
+    ['mcp', 'hook', '--client', 'claude-code'],
+    { SCANNER_TOKEN: key },
+    claude('mcp__github__create_issue'),
+  );
   expect(JSON.parse(warned.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask' });
 
   // The events are stored: the tool, never the arguments.
   const events = await t.api.get('/v1/mcp/usage-events').set(bearer(await org.key(['mcp:read'])));
   expect(events.status).toBe(200);
   expect(events.body.events.length).toBeGreaterThanOrEqual(6);
-  expect(events.body.events.map((e: { tool: string }) => e.tool)).toEqual(expect.arrayContaining(['create_issue', 'search']));
-  expect((await t.api.put('/v1/mcp/control-level').set(bearer(org.ownerToken)).send({ level: 'observe' })).status).toBe(200);
+  expect(events.body.events.map((e: { tool: string }) => e.tool)).toEqual(
+    expect.arrayContaining(['create_issue', 'search']),
+  );
+  expect((await t.api.put('/v1/mcp/control-level').set(bearer(org.ownerToken)).send({ level: 'observe' })).status).toBe(
+    200,
+  );
 }, 60_000);
 
 test('scanner sidecar --once --mcp-interval: the MCP report goes with the host credential, the host implied', async () => {
-  const issued = await t.api.post('/v1/hosts/registration-tokens').set(bearer(org.ownerToken)).send({ name: 'mcp-hosts' });
+  const issued = await t.api
+    .post('/v1/hosts/registration-tokens')
+    .set(bearer(org.ownerToken))
+    .send({ name: 'mcp-hosts' });
   expect(issued.status).toBe(201);
   const tokenFile = path.join(dir, 'reg-token');
   fs.writeFileSync(tokenFile, `${issued.body.token}\n`, { mode: 0o600 });
   const stateFile = path.join(dir, 'state', 'sidecar.json');
-  const r = await client(['sidecar', '--registration-token', tokenFile, '--state', stateFile, '--once', '--mcp-interval', '3600'], {});
+  const r = await client(
+    ['sidecar', '--registration-token', tokenFile, '--state', stateFile, '--once', '--mcp-interval', '3600'],
+    {},
+  );
   expect([r.code, r.stderr]).toEqual([0, expect.stringMatching(/MCP scan mcs_\S+: \d+ configuration file\(s\)/)]);
   const id = /MCP scan (mcs_[^:\s]+):/.exec(r.stderr)![1];
   const hostId = JSON.parse(fs.readFileSync(stateFile, 'utf8')).hostId;

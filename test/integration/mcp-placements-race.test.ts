@@ -23,18 +23,47 @@ const client = (names: string[]): McpStoredClient => ({
   client: 'cursor',
   configPath: CONFIG,
   scope: 'user',
-  servers: names.map((name) => ({ name, transport: 'stdio', command: 'node', args: [`/opt/${name}.js`], url: null, envNames: [], headerNames: [], secrets: [], tools: null })),
+  servers: names.map((name) => ({
+    name,
+    transport: 'stdio',
+    command: 'node',
+    args: [`/opt/${name}.js`],
+    url: null,
+    envNames: [],
+    headerNames: [],
+    secrets: [],
+    tools: null,
+  })),
 });
 
 function scanDoc(orgId: string, hostId: string, names: string[], receivedAt: Date): McpScanDoc {
-  return { _id: newId('mcs', receivedAt.getTime()), orgId, hostId, reportedHostname: null, receivedAt, scannedAt: null, status: 'running', finishedAt: null, failureReason: null, clients: [client(names)], servers: null, issues: null };
+  return {
+    _id: newId('mcs', receivedAt.getTime()),
+    orgId,
+    hostId,
+    reportedHostname: null,
+    receivedAt,
+    scannedAt: null,
+    status: 'running',
+    finishedAt: null,
+    failureReason: null,
+    clients: [client(names)],
+    servers: null,
+    issues: null,
+  };
 }
 
 function groups(scan: McpScanDoc): PlacementGroup[] {
   return scan.clients.map((c) => ({
     client: c.client,
     configPath: c.configPath,
-    placements: c.servers.map((s) => ({ name: s.name, serverId: mcpServerId(scan.orgId, `file:/opt/${s.name}.js`), identity: `file:/opt/${s.name}.js`, version: null, issues: [] })),
+    placements: c.servers.map((s) => ({
+      name: s.name,
+      serverId: mcpServerId(scan.orgId, `file:/opt/${s.name}.js`),
+      identity: `file:/opt/${s.name}.js`,
+      version: null,
+      issues: [],
+    })),
   }));
 }
 
@@ -50,37 +79,47 @@ const ROUNDS = 12;
 test.each([
   ['both stored before either writes', false],
   ['the newer one stored while the older one writes', true],
-])('concurrent older and newer scans of one config path (%s): the newer one wins in every interleaving', async (_label, storeNewerLate) => {
-  for (let round = 0; round < ROUNDS; round++) {
-    const orgId = `org_race${Date.now()}${round}${storeNewerLate ? 'l' : 'e'}`;
-    const t0 = Date.now() - 60_000;
-    // The path as a first scan left it, and a second host that neither scan touches.
-    const first = scanDoc(orgId, 'hst_race', ['one', 'two', 'three'], new Date(t0));
-    const other = scanDoc(orgId, 'hst_other', ['one'], new Date(t0 + 1));
-    await t.store.c.mcpScans.insertMany([first, other]);
-    await replaceMcpPlacements(t.store, first, groups(first));
-    await replaceMcpPlacements(t.store, other, groups(other));
+])(
+  'concurrent older and newer scans of one config path (%s): the newer one wins in every interleaving',
+  async (_label, storeNewerLate) => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const orgId = `org_race${Date.now()}${round}${storeNewerLate ? 'l' : 'e'}`;
+      const t0 = Date.now() - 60_000;
+      // The path as a first scan left it, and a second host that neither scan touches.
+      const first = scanDoc(orgId, 'hst_race', ['one', 'two', 'three'], new Date(t0));
+      const other = scanDoc(orgId, 'hst_other', ['one'], new Date(t0 + 1));
+      await t.store.c.mcpScans.insertMany([first, other]);
+      await replaceMcpPlacements(t.store, first, groups(first));
+      await replaceMcpPlacements(t.store, other, groups(other));
 
-    const older = scanDoc(orgId, 'hst_race', ['one', 'two', 'five'], new Date(t0 + 10_000));
-    const newer = scanDoc(orgId, 'hst_race', ['one', 'four'], new Date(t0 + 20_000));
-    await t.store.c.mcpScans.insertOne(older);
-    if (!storeNewerLate) await t.store.c.mcpScans.insertOne(newer);
-    const lag = round % 4; // 0..3 ms between the two starts, either way round
-    const runOlder = async () => {
-      if (round % 2) await pause(lag);
+      const older = scanDoc(orgId, 'hst_race', ['one', 'two', 'five'], new Date(t0 + 10_000));
+      const newer = scanDoc(orgId, 'hst_race', ['one', 'four'], new Date(t0 + 20_000));
+      await t.store.c.mcpScans.insertOne(older);
+      if (!storeNewerLate) await t.store.c.mcpScans.insertOne(newer);
+      const lag = round % 4; // 0..3 ms between the two starts, either way round
+      const runOlder = async () => {
+        if (round % 2) await pause(lag);
+        await replaceMcpPlacements(t.store, older, groups(older));
+      };
+      const runNewer = async () => {
+        if (round % 2 === 0) await pause(lag);
+        if (storeNewerLate) await t.store.c.mcpScans.insertOne(newer);
+        await replaceMcpPlacements(t.store, newer, groups(newer));
+      };
+      await Promise.all([runOlder(), runNewer()]);
+      expect({ round, placed: await placed(orgId, 'hst_race') }).toEqual({
+        round,
+        placed: [`four:${newer._id}`, `one:${newer._id}`],
+      });
+      expect(await placed(orgId, 'hst_other')).toEqual([`one:${other._id}`]);
+
+      // The older scan processed again afterwards (a retry, or a late delivery): nothing changes.
       await replaceMcpPlacements(t.store, older, groups(older));
-    };
-    const runNewer = async () => {
-      if (round % 2 === 0) await pause(lag);
-      if (storeNewerLate) await t.store.c.mcpScans.insertOne(newer);
-      await replaceMcpPlacements(t.store, newer, groups(newer));
-    };
-    await Promise.all([runOlder(), runNewer()]);
-    expect({ round, placed: await placed(orgId, 'hst_race') }).toEqual({ round, placed: [`four:${newer._id}`, `one:${newer._id}`] });
-    expect(await placed(orgId, 'hst_other')).toEqual([`one:${other._id}`]);
-
-    // The older scan processed again afterwards (a retry, or a late delivery): nothing changes.
-    await replaceMcpPlacements(t.store, older, groups(older));
-    expect({ round, placed: await placed(orgId, 'hst_race') }).toEqual({ round, placed: [`four:${newer._id}`, `one:${newer._id}`] });
-  }
-}, 120_000);
+      expect({ round, placed: await placed(orgId, 'hst_race') }).toEqual({
+        round,
+        placed: [`four:${newer._id}`, `one:${newer._id}`],
+      });
+    }
+  },
+  120_000,
+);

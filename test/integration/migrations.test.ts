@@ -17,8 +17,17 @@ import { requireEnv } from '../helpers/context';
 /** How versions before the top-level fields stored a scan (their pack(), kept here as the fixture's writer). */
 function legacyPack(s: ScanDoc): LegacyStoredScanDoc {
   const bin = (value: unknown) => new Binary(Buffer.from(JSON.stringify(value)));
-  const fixed = { target: s.target, ecosystem: s.ecosystem, schemaVersion: s.schemaVersion, nodeCount: s.nodeCount, graphSize: s.graphSize, bodyBytes: s.bodyBytes, metadata: s.metadata };
-  if (s.attributionMode === 'paged') Object.assign(fixed, { attributionMode: s.attributionMode, uploadId: s.uploadId, moduleCount: s.moduleCount });
+  const fixed = {
+    target: s.target,
+    ecosystem: s.ecosystem,
+    schemaVersion: s.schemaVersion,
+    nodeCount: s.nodeCount,
+    graphSize: s.graphSize,
+    bodyBytes: s.bodyBytes,
+    metadata: s.metadata,
+  };
+  if (s.attributionMode === 'paged')
+    Object.assign(fixed, { attributionMode: s.attributionMode, uploadId: s.uploadId, moduleCount: s.moduleCount });
   const outcome = {
     finishedAt: s.finishedAt ?? null,
     failureReason: s.failureReason ?? null,
@@ -31,7 +40,17 @@ function legacyPack(s: ScanDoc): LegacyStoredScanDoc {
     findingCount: s.findingCount,
     moduleCount: s.moduleCount,
   };
-  return { _id: s._id, orgId: s.orgId, projectId: s.projectId, status: s.status, orgBucket: s.orgBucket, projectBucket: s.projectBucket, startedAt: s.startedAt, v: bin(fixed), r: bin(outcome) };
+  return {
+    _id: s._id,
+    orgId: s.orgId,
+    projectId: s.projectId,
+    status: s.status,
+    orgBucket: s.orgBucket,
+    projectBucket: s.projectBucket,
+    startedAt: s.startedAt,
+    v: bin(fixed),
+    r: bin(outcome),
+  };
 }
 
 let store: Store;
@@ -40,7 +59,19 @@ const orgId = newId('org');
 const t0 = Date.UTC(2026, 10, 1);
 
 function scans(): ScanDoc[] {
-  const base = { orgId, projectId: 'prj_a', target: 'alpha', ecosystem: 'javascript' as const, schemaVersion: 2 as const, nodeCount: 40, graphSize: 90, bodyBytes: 1234, orgBucket: 0, projectBucket: 0, metadata: { commit: 'abc123', ref: 'main' } };
+  const base = {
+    orgId,
+    projectId: 'prj_a',
+    target: 'alpha',
+    ecosystem: 'javascript' as const,
+    schemaVersion: 2 as const,
+    nodeCount: 40,
+    graphSize: 90,
+    bodyBytes: 1234,
+    orgBucket: 0,
+    projectBucket: 0,
+    metadata: { commit: 'abc123', ref: 'main' },
+  };
   const completed: ScanDoc[] = Array.from({ length: 230 }, (_, i) => ({
     ...base,
     _id: newId('scn', t0 + i * 1000),
@@ -56,9 +87,46 @@ function scans(): ScanDoc[] {
     findingCount: 3 + (i % 3),
     moduleCount: 2,
   }));
-  const failed: ScanDoc = { ...base, _id: newId('scn', t0 + 500_000), projectId: 'prj_b', target: 'beta', ecosystem: 'python', schemaVersion: 1, status: 'failed', startedAt: new Date(t0 + 500_000), finishedAt: new Date(t0 + 500_900), failureReason: 'attribution_limit_exceeded', failureMessage: 'over the path budget', findings: null, suppressed: null, advisoryGeneration: 'gen_1' };
-  const queued: ScanDoc = { ...base, _id: newId('scn', t0 + 600_000), status: 'queued', startedAt: new Date(t0 + 600_000), finishedAt: null, failureReason: null, findings: null, suppressed: null };
-  const paged: ScanDoc = { ...base, _id: newId('scn', t0 + 700_000), status: 'running', startedAt: new Date(t0 + 700_000), finishedAt: null, failureReason: null, findings: null, suppressed: null, attributionMode: 'paged', uploadId: 'upl_x', moduleCount: 12, advisoryGeneration: null };
+  const failed: ScanDoc = {
+    ...base,
+    _id: newId('scn', t0 + 500_000),
+    projectId: 'prj_b',
+    target: 'beta',
+    ecosystem: 'python',
+    schemaVersion: 1,
+    status: 'failed',
+    startedAt: new Date(t0 + 500_000),
+    finishedAt: new Date(t0 + 500_900),
+    failureReason: 'attribution_limit_exceeded',
+    failureMessage: 'over the path budget',
+    findings: null,
+    suppressed: null,
+    advisoryGeneration: 'gen_1',
+  };
+  const queued: ScanDoc = {
+    ...base,
+    _id: newId('scn', t0 + 600_000),
+    status: 'queued',
+    startedAt: new Date(t0 + 600_000),
+    finishedAt: null,
+    failureReason: null,
+    findings: null,
+    suppressed: null,
+  };
+  const paged: ScanDoc = {
+    ...base,
+    _id: newId('scn', t0 + 700_000),
+    status: 'running',
+    startedAt: new Date(t0 + 700_000),
+    finishedAt: null,
+    failureReason: null,
+    findings: null,
+    suppressed: null,
+    attributionMode: 'paged',
+    uploadId: 'upl_x',
+    moduleCount: 12,
+    advisoryGeneration: null,
+  };
   return [...completed, failed, queued, paged];
 }
 
@@ -78,7 +146,9 @@ test('scans stored in the earlier form read back the same after the upgrade, wit
   await store.db.collection<LegacyStoredScanDoc>('scans').insertMany(all.map(legacyPack));
   // Read as an earlier-form document (the reader still knows it) before the upgrade...
   const before = await Promise.all(all.map((s) => getScan(store, s._id)));
-  expect(before).toEqual(all.map((s) => expect.objectContaining({ _id: s._id, status: s.status, target: s.target, findings: s.findings })));
+  expect(before).toEqual(
+    all.map((s) => expect.objectContaining({ _id: s._id, status: s.status, target: s.target, findings: s.findings })),
+  );
 
   const [a, b] = await Promise.all([moveScanFieldsToTopLevel(store), moveScanFieldsToTopLevel(other)]);
   expect(a.rewritten + b.rewritten).toBe(all.length); // each document rewritten once, by one process or the other
@@ -90,17 +160,38 @@ test('scans stored in the earlier form read back the same after the upgrade, wit
   for (const s of all) expect(after.find((x) => x!._id === s._id)).toEqual(s);
 
   // No document is left in the old form, and an operator's query on the plain fields answers.
-  expect(await store.db.collection('scans').countDocuments({ $or: [{ v: { $exists: true } }, { r: { $exists: true } }] })).toBe(0);
+  expect(
+    await store.db.collection('scans').countDocuments({ $or: [{ v: { $exists: true } }, { r: { $exists: true } }] }),
+  ).toBe(0);
   const failed = await store.db.collection<StoredScanDoc>('scans').find({ status: 'failed' }).toArray();
-  expect(failed.map((d) => ({ project: d.projectId, target: d.target, ecosystem: d.ecosystem, reason: d.failureReason, finishedAt: d.finishedAt }))).toEqual([
-    { project: 'prj_b', target: 'beta', ecosystem: 'python', reason: 'attribution_limit_exceeded', finishedAt: new Date(t0 + 500_900) },
+  expect(
+    failed.map((d) => ({
+      project: d.projectId,
+      target: d.target,
+      ecosystem: d.ecosystem,
+      reason: d.failureReason,
+      finishedAt: d.finishedAt,
+    })),
+  ).toEqual([
+    {
+      project: 'prj_b',
+      target: 'beta',
+      ecosystem: 'python',
+      reason: 'attribution_limit_exceeded',
+      finishedAt: new Date(t0 + 500_900),
+    },
   ]);
   expect(await store.db.collection('scans').countDocuments({ 'findings.critical': { $gte: 2 } })).toBe(76);
 
   // The list reads them as before (once filed, as the earlier migration does for scans of that age).
   await refileLegacyScans(store, { force: true });
   const page = await listScans(store, { orgId, limit: 5 });
-  expect(page.scans.map((s) => s._id)).toEqual([...all].sort((x, y) => y.startedAt.getTime() - x.startedAt.getTime()).slice(0, 5).map((s) => s._id));
+  expect(page.scans.map((s) => s._id)).toEqual(
+    [...all]
+      .sort((x, y) => y.startedAt.getTime() - x.startedAt.getTime())
+      .slice(0, 5)
+      .map((s) => s._id),
+  );
 });
 
 test('runMigrations runs each migration once and records it', async () => {
@@ -115,14 +206,22 @@ test('the scan list fields stored under one-letter names (g, b, t) are renamed, 
   // Regions and tokens as earlier versions wrote them.
   const regions = await store.c.scanRegions.find({}).toArray();
   expect(regions.length).toBeGreaterThan(0);
-  for (const r of regions) await store.db.collection<{ _id: string }>('scanRegions').updateOne({ _id: r._id }, { $rename: { group: 'g' } });
+  for (const r of regions)
+    await store.db.collection<{ _id: string }>('scanRegions').updateOne({ _id: r._id }, { $rename: { group: 'g' } });
   const tokens = await store.c.scanListTokens.find({}).toArray();
-  for (const x of tokens) await store.db.collection<{ _id: string }>('scanListTokens').updateOne({ _id: x._id }, { $rename: { batch: 'b', token: 't' } });
-  expect(await store.db.collection<{ _id: string }>('scanRegions').countDocuments({ g: { $exists: true } })).toBe(regions.length);
+  for (const x of tokens)
+    await store.db
+      .collection<{ _id: string }>('scanListTokens')
+      .updateOne({ _id: x._id }, { $rename: { batch: 'b', token: 't' } });
+  expect(await store.db.collection<{ _id: string }>('scanRegions').countDocuments({ g: { $exists: true } })).toBe(
+    regions.length,
+  );
 
   expect(await renameScanListFields(store)).toEqual({ regions: regions.length, tokens: tokens.length });
   expect(await renameScanListFields(other)).toEqual({ regions: 0, tokens: 0 });
-  expect(await store.c.scanRegions.find({}).sort({ _id: 1 }).toArray()).toEqual([...regions].sort((a, b) => (a._id < b._id ? -1 : 1)));
+  expect(await store.c.scanRegions.find({}).sort({ _id: 1 }).toArray()).toEqual(
+    [...regions].sort((a, b) => (a._id < b._id ? -1 : 1)),
+  );
   const page = await listScans(other, { orgId, limit: 3 });
   expect(page.scans).toHaveLength(3);
 });

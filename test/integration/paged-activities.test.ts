@@ -21,7 +21,16 @@ import { createPagedScan } from '../helpers/paged';
 
 let t: TestContext;
 let org: Org;
-const snapshot = syntheticSnapshot({ schemaVersion: 2, nodes: 400, roots: 40, modules: 12, packagesPerRoot: 40, depsPerNode: 3, rootDeps: 2, project: 'paged-activities' });
+const snapshot = syntheticSnapshot({
+  schemaVersion: 2,
+  nodes: 400,
+  roots: 40,
+  modules: 12,
+  packagesPerRoot: 40,
+  depsPerNode: 3,
+  rootDeps: 2,
+  project: 'paged-activities',
+});
 
 beforeAll(async () => {
   installRuntime('error');
@@ -30,7 +39,18 @@ beforeAll(async () => {
   for (let i = 0; i < 400; i += 10) {
     const name = `org.example:lib-${String(i).padStart(5, '0')}`;
     const id = `GHSA-pa00-${String(i).padStart(4, '0')}-v2v2`;
-    fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ id, modified: '2024-01-01T00:00:00Z', published: '2024-01-01T00:00:00Z', summary: `s ${i}`, affected: [{ package: { ecosystem: 'Maven', name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }] }] }));
+    fs.writeFileSync(
+      path.join(dir, `${id}.json`),
+      JSON.stringify({
+        id,
+        modified: '2024-01-01T00:00:00Z',
+        published: '2024-01-01T00:00:00Z',
+        summary: `s ${i}`,
+        affected: [
+          { package: { ecosystem: 'Maven', name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }] },
+        ],
+      }),
+    );
   }
   await importAdvisories(t.store, [dir]);
   org = await newOrg(t.store);
@@ -55,7 +75,12 @@ test('every paged step run twice: shards reused, not walked again; the same publ
       if (times === 1) continue;
       // a stored shard is read back, not walked again: what is stored beside it comes back as it is
       await t.store.c.scanWork.updateOne({ _id: `${scanId}:paged:${k}` }, { $set: { 'meta.segments': 123456789 } });
-      expect(await env.run(acts.attributeShard, { scanId, shard: k })).toEqual({ shard: k, segments: 123456789, characters: first.characters, reused: true });
+      expect(await env.run(acts.attributeShard, { scanId, shard: k })).toEqual({
+        shard: k,
+        segments: 123456789,
+        characters: first.characters,
+        reused: true,
+      });
     }
     for (let i = 0; i < times; i++) await env.run(acts.publishPaged, { scanId, generation: prep!.generation });
     return plan;
@@ -68,14 +93,24 @@ test('every paged step run twice: shards reused, not walked again; the same publ
   expect(await t.store.c.scanAttributions.countDocuments({ scanId: twice })).toBe(before);
 
   const [a, b] = await Promise.all([getScan(t.store, once), getScan(t.store, twice)]);
-  expect(b).toMatchObject({ status: 'completed', findings: a!.findings, suppressed: a!.suppressed, findingCount: 40, moduleCount: 12 });
-  const strip = (fs_: Array<{ id: string; scanId: string }>) => fs_.map(({ id: _i, scanId: _s, ...rest }) => rest).sort((x: any, y: any) => (x.package < y.package ? -1 : 1));
+  expect(b).toMatchObject({
+    status: 'completed',
+    findings: a!.findings,
+    suppressed: a!.suppressed,
+    findingCount: 40,
+    moduleCount: 12,
+  });
+  const strip = (fs_: Array<{ id: string; scanId: string }>) =>
+    fs_.map(({ id: _i, scanId: _s, ...rest }) => rest).sort((x: any, y: any) => (x.package < y.package ? -1 : 1));
   const ra = await readResults(t.store, once, a!.resultChunks!);
   const rb = await readResults(t.store, twice, b!.resultChunks!);
   expect(strip(rb)).toEqual(strip(ra));
   expect(rb.every((f: any) => f.attributions.length === 0 && f.attributionCount > 0)).toBe(true);
   // the same attribution documents, one per _id, and no intermediate results left
-  const docs = async (scanId: string) => (await t.store.c.scanAttributions.find({ scanId }, { projection: { _id: 1 } }).toArray()).map((d) => d._id.slice(scanId.length)).sort();
+  const docs = async (scanId: string) =>
+    (await t.store.c.scanAttributions.find({ scanId }, { projection: { _id: 1 } }).toArray())
+      .map((d) => d._id.slice(scanId.length))
+      .sort();
   expect(await docs(twice)).toEqual(await docs(once));
   expect(await t.store.c.scanWork.countDocuments({ scanId: { $in: [once, twice] } })).toBe(0);
 }, 120_000);
@@ -104,20 +139,31 @@ test('a shard that keeps failing fails the scan with internal_error after its at
     taskQueue: t.taskQueue,
     workflowsPath: require.resolve('../../workflows'),
     maxHeartbeatThrottleInterval: '250 ms', // as the service's worker: a cancellation reaches the activity soon
-    activities: { ...acts, attributeShard: (input: { scanId: string; shard: number }) => (input.shard === 1 ? broken(input) : input.shard === 2 ? slow() : acts.attributeShard(input)) },
+    activities: {
+      ...acts,
+      attributeShard: (input: { scanId: string; shard: number }) =>
+        input.shard === 1 ? broken(input) : input.shard === 2 ? slow() : acts.attributeShard(input),
+    },
   });
   const scan = await worker.runUntil(async () => {
     const s = await createPagedScan(t.store, org.orgId, snapshot, t.temporal);
-    await t.temporal.client.workflow.getHandle(s._id).result().catch(() => undefined);
+    await t.temporal.client.workflow
+      .getHandle(s._id)
+      .result()
+      .catch(() => undefined);
     return s;
   });
   await connection.close();
 
   expect(await getScan(t.store, scan._id)).toMatchObject({ status: 'failed', failureReason: 'internal_error' });
   const history = await t.temporal.client.workflow.getHandle(scan._id).fetchHistory();
-  const failed = history.events!.filter((e) => e.activityTaskFailedEventAttributes).map((e) => e.activityTaskFailedEventAttributes!.failure!);
+  const failed = history
+    .events!.filter((e) => e.activityTaskFailedEventAttributes)
+    .map((e) => e.activityTaskFailedEventAttributes!.failure!);
   expect(failed.map((f) => f.cause?.message ?? f.message)).toContain('shard 1 keeps failing');
-  const attempts = history.events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
+  const attempts = history
+    .events!.filter((e) => e.activityTaskStartedEventAttributes)
+    .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
   expect(Math.max(...attempts)).toBe(5); // FAULT_ATTEMPTS, then non-retryable internal_error
   // the running shard was cancelled and its cancellation completed before the scan was failed
   expect(cancelled).toBe(true);
@@ -131,7 +177,17 @@ test('a shard that keeps failing fails the scan with internal_error after its at
   expect(await t.store.c.scanWork.countDocuments({ scanId: scan._id })).toBe(0);
   expect(await t.store.c.scanResults.countDocuments({ scanId: scan._id })).toBe(0);
   const key = await org.key(['scans:read', 'findings:read']);
-  expect((await t.api.get(`/v1/scans/${scan._id}/findings`).set(bearer(key))).body).toEqual({ findings: [], nextCursor: null, counts: null });
-  expect((await t.api.get(`/v1/scans/${scan._id}/modules`).set(bearer(key))).body).toEqual({ modules: [], nextCursor: null });
-  expect((await t.api.get(`/v1/scans/${scan._id}/findings/fnd_x/attributions`).set(bearer(key))).body).toEqual({ attributions: [], nextCursor: null });
+  expect((await t.api.get(`/v1/scans/${scan._id}/findings`).set(bearer(key))).body).toEqual({
+    findings: [],
+    nextCursor: null,
+    counts: null,
+  });
+  expect((await t.api.get(`/v1/scans/${scan._id}/modules`).set(bearer(key))).body).toEqual({
+    modules: [],
+    nextCursor: null,
+  });
+  expect((await t.api.get(`/v1/scans/${scan._id}/findings/fnd_x/attributions`).set(bearer(key))).body).toEqual({
+    attributions: [],
+    nextCursor: null,
+  });
 }, 120_000);

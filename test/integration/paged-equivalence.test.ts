@@ -29,9 +29,17 @@ beforeAll(async () => {
   for (let i = 0; i < 10_000; i += 10) {
     const name = `org.example:lib-${String(i).padStart(5, '0')}`;
     const id = `GHSA-test-${String(i).padStart(4, '0')}-v2v2`;
-    const events = i % 30 === 0 ? [{ introduced: '0' }] : [{ introduced: '0' }, { fixed: i % 20 === 0 ? '1.5' : '9.0.0' }];
+    const events =
+      i % 30 === 0 ? [{ introduced: '0' }] : [{ introduced: '0' }, { fixed: i % 20 === 0 ? '1.5' : '9.0.0' }];
     const severity = i % 40 === 0 ? [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }] : [];
-    const osv = { id, modified: '2024-01-01T00:00:00Z', published: '2024-01-01T00:00:00Z', summary: `synthetic ${i}`, severity, affected: [{ package: { ecosystem: 'Maven', name }, ranges: [{ type: 'ECOSYSTEM', events }] }] };
+    const osv = {
+      id,
+      modified: '2024-01-01T00:00:00Z',
+      published: '2024-01-01T00:00:00Z',
+      summary: `synthetic ${i}`,
+      severity,
+      affected: [{ package: { ecosystem: 'Maven', name }, ranges: [{ type: 'ECOSYSTEM', events }] }],
+    };
     fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(osv));
   }
   const report = await importAdvisories(t.store, [dir]);
@@ -64,12 +72,17 @@ async function inline(s: Snapshot): Promise<string> {
 
 async function paged(s: Snapshot, parts: number, seed: number): Promise<string> {
   const { modules: _m, nodes: _n, roots: _r, ...header } = s;
-  const created = await t.api.post(UPLOADS).set(bearer(key)).send({ ...header, parts });
+  const created = await t.api
+    .post(UPLOADS)
+    .set(bearer(key))
+    .send({ ...header, parts });
   expect(created.status).toBe(201);
   const id = created.body.upload.id;
   // the parts in a shuffled order: the order parts arrive in never matters
   const bodies = splitIntoParts(s, parts, seed).map((body, i) => ({ n: i + 1, body }));
-  for (const { n, body } of bodies.sort((a, b) => ((a.n * 2654435761 + seed) % 97) - ((b.n * 2654435761 + seed) % 97))) {
+  for (const { n, body } of bodies.sort(
+    (a, b) => ((a.n * 2654435761 + seed) % 97) - ((b.n * 2654435761 + seed) % 97),
+  )) {
     const res = await t.api.put(`${UPLOADS}/${id}/parts/${n}`).set(bearer(key)).send(body);
     expect(res.status).toBe(201);
   }
@@ -85,7 +98,9 @@ async function pages(url: string, items: string): Promise<{ items: any[]; last: 
   let last: any;
   do {
     const sep = url.includes('?') ? '&' : '?';
-    const res: any = await t.api.get(`${url}${sep}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set(bearer(key));
+    const res: any = await t.api
+      .get(`${url}${sep}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      .set(bearer(key));
     expect(res.status).toBe(200);
     out.push(...res.body[items]);
     last = res.body;
@@ -95,7 +110,8 @@ async function pages(url: string, items: string): Promise<{ items: any[]; last: 
 }
 
 /** Findings of one severity are listed by id, and ids hash the scan id: two scans list them in different orders. */
-const byContent = (list: any[]) => [...list].sort((x, y) => (contentKey(x) < contentKey(y) ? -1 : contentKey(x) > contentKey(y) ? 1 : 0));
+const byContent = (list: any[]) =>
+  [...list].sort((x, y) => (contentKey(x) < contentKey(y) ? -1 : contentKey(x) > contentKey(y) ? 1 : 0));
 const contentKey = (f: any) => `${f.severity} ${f.package}@${f.installedVersion} ${f.cve}`;
 
 /** Everything compared above, of one scan, with what necessarily differs between two scans (ids, times) left out. */
@@ -132,13 +148,25 @@ async function resultsOf(scanId: string, opts: { attributionsOf?: (finding: any)
     // the module and team filters in both views: the same findings and counts
     for (const m of modules.items) {
       for (const view of ['affected', 'introduced']) {
-        const r = await pages(`/v1/scans/${scanId}/findings?suppressed=all&details=summary&attribution=${view}&module=${encodeURIComponent(m.path)}`, 'findings');
-        out.scopes[`${view} ${m.path}`] = { list: byContent(r.items.map(({ id: _i, scanId: _s, ...f }) => f)), counts: r.last.counts };
+        const r = await pages(
+          `/v1/scans/${scanId}/findings?suppressed=all&details=summary&attribution=${view}&module=${encodeURIComponent(m.path)}`,
+          'findings',
+        );
+        out.scopes[`${view} ${m.path}`] = {
+          list: byContent(r.items.map(({ id: _i, scanId: _s, ...f }) => f)),
+          counts: r.last.counts,
+        };
       }
     }
     for (const team of ['web', 'platform']) {
-      const r = await pages(`/v1/scans/${scanId}/findings?suppressed=all&details=summary&attribution=introduced&team=${team}`, 'findings');
-      out.scopes[`team ${team}`] = { list: byContent(r.items.map(({ id: _i, scanId: _s, ...f }) => f)), counts: r.last.counts };
+      const r = await pages(
+        `/v1/scans/${scanId}/findings?suppressed=all&details=summary&attribution=introduced&team=${team}`,
+        'findings',
+      );
+      out.scopes[`team ${team}`] = {
+        list: byContent(r.items.map(({ id: _i, scanId: _s, ...f }) => f)),
+        counts: r.last.counts,
+      };
     }
   }
   return out;
@@ -176,7 +204,15 @@ test('random graphs: inline and in parts, the same results', async () => {
 }, 600_000);
 
 test("the bench's largest single document: inline and in five parts, the same results", async () => {
-  const s = syntheticSnapshot({ schemaVersion: 2, nodes: 10000, roots: 1000, depsPerNode: 6, packagesPerRoot: 79, project: 'equiv-largest', ecosystem: 'gradle' });
+  const s = syntheticSnapshot({
+    schemaVersion: 2,
+    nodes: 10000,
+    roots: 1000,
+    depsPerNode: 6,
+    packagesPerRoot: 79,
+    project: 'equiv-largest',
+    ecosystem: 'gradle',
+  });
   // The inventory of the project after each scan: the paged scan, newer, replaces the inline one
   // and lists the same packages with the same ids, paths and manifests.
   const inventory = async (scanId: string) => {

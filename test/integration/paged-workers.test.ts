@@ -22,7 +22,16 @@ let key: string;
 let barrier: string;
 const workers: ChildProcess[] = [];
 
-const snapshot = syntheticSnapshot({ schemaVersion: 2, nodes: 3000, roots: 120, modules: 40, packagesPerRoot: 80, depsPerNode: 4, rootDeps: 3, project: 'paged-workers' });
+const snapshot = syntheticSnapshot({
+  schemaVersion: 2,
+  nodes: 3000,
+  roots: 120,
+  modules: 40,
+  packagesPerRoot: 80,
+  depsPerNode: 4,
+  rootDeps: 3,
+  project: 'paged-workers',
+});
 snapshot.suppressions = [{ cve: 'GHSA-pw00-0040-v2v2', reason: 'accepted' }];
 
 function startWorker(): ChildProcess {
@@ -39,7 +48,10 @@ function startWorker(): ChildProcess {
     LOG_LEVEL: 'warn',
     ADVISORY_SOURCES: '',
   };
-  const w = spawn(process.execPath, [path.join(ROOT, 'dist/workers/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const w = spawn(process.execPath, [path.join(ROOT, 'dist/workers/main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   workers.push(w);
   return w;
 }
@@ -51,7 +63,19 @@ beforeAll(async () => {
     const name = `org.example:lib-${String(i).padStart(5, '0')}`;
     const id = `GHSA-pw00-${String(i).padStart(4, '0')}-v2v2`;
     const severity = i % 40 === 0 ? [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }] : [];
-    const osv = { id, modified: '2024-01-01T00:00:00Z', published: '2024-01-01T00:00:00Z', summary: `synthetic ${i}`, severity, affected: [{ package: { ecosystem: 'Maven', name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }] }] };
+    const osv = {
+      id,
+      modified: '2024-01-01T00:00:00Z',
+      published: '2024-01-01T00:00:00Z',
+      summary: `synthetic ${i}`,
+      severity,
+      affected: [
+        {
+          package: { ecosystem: 'Maven', name },
+          ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }],
+        },
+      ],
+    };
     fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(osv));
   }
   await importAdvisories(t.store, [dir]);
@@ -81,10 +105,15 @@ async function shardStarts(scanId: string): Promise<Array<{ identity: string; at
   const history = await t.temporal.client.workflow.getHandle(scanId).fetchHistory();
   const events = history.events ?? [];
   const scheduled = new Map<string, string>();
-  for (const e of events) if (e.activityTaskScheduledEventAttributes) scheduled.set(String(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '');
+  for (const e of events)
+    if (e.activityTaskScheduledEventAttributes)
+      scheduled.set(String(e.eventId), e.activityTaskScheduledEventAttributes.activityType?.name ?? '');
   return events
     .map((e) => e.activityTaskStartedEventAttributes)
-    .filter((s): s is temporal.api.history.v1.IActivityTaskStartedEventAttributes => !!s && scheduled.get(String(s.scheduledEventId)) === 'attributeShard')
+    .filter(
+      (s): s is temporal.api.history.v1.IActivityTaskStartedEventAttributes =>
+        !!s && scheduled.get(String(s.scheduledEventId)) === 'attributeShard',
+    )
     .map((s) => ({ identity: s.identity ?? '', attempt: s.attempt ?? 0 }));
 }
 
@@ -100,7 +129,9 @@ async function all(url: string, items: string): Promise<any[]> {
   const out: any[] = [];
   let cursor: string | null = null;
   do {
-    const res: any = await t.api.get(`${url}${url.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set(bearer(key));
+    const res: any = await t.api
+      .get(`${url}${url.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      .set(bearer(key));
     expect(res.status).toBe(200);
     out.push(...res.body[items]);
     cursor = res.body.nextCursor;
@@ -121,13 +152,21 @@ async function results(scanId: string) {
     const paths = [];
     for (const a of list) {
       if (n++ % 4 !== 0) continue; // a quarter of the paths: plenty, and quick
-      paths.push((await t.api.get(`/v1/scans/${scanId}/findings/${f.id}/attributions/${a.id}/path`).set(bearer(key))).body);
+      paths.push(
+        (await t.api.get(`/v1/scans/${scanId}/findings/${f.id}/attributions/${a.id}/path`).set(bearer(key))).body,
+      );
     }
     attributions[key_(f)] = { list, paths };
   }
   const counts = (await t.api.get(`/v1/scans/${scanId}/findings?suppressed=all&limit=1`).set(bearer(key))).body.counts;
   return {
-    scan: { status: scan.status, findings: scan.findings, suppressed: scan.suppressed, attributionMode: scan.attributionMode, moduleCount: scan.moduleCount },
+    scan: {
+      status: scan.status,
+      findings: scan.findings,
+      suppressed: scan.suppressed,
+      attributionMode: scan.attributionMode,
+      moduleCount: scan.moduleCount,
+    },
     findings: findings.map(({ id: _i, scanId: _s, ...rest }) => rest),
     counts,
     modules: await all(`/v1/scans/${scanId}/modules`, 'modules'),
@@ -157,7 +196,8 @@ test('SIGKILL of a worker while it holds a shard: the scan completes on the othe
   const scan = await createPagedScan(t.store, org.orgId, snapshot, t.temporal);
   const [victim, survivor] = workers;
   // both workers hold a shard of this scan
-  for (let i = 0; i < 600 && new Set(held(scan._id).map((h) => h.pid)).size < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 600 && new Set(held(scan._id).map((h) => h.pid)).size < 2; i++)
+    await new Promise((r) => setTimeout(r, 100));
   const holding = held(scan._id);
   expect(new Set(holding.map((h) => h.pid))).toEqual(new Set([victim.pid, survivor.pid]));
   const killedShard = holding.find((h) => h.pid === victim.pid)!.shard;
@@ -167,7 +207,9 @@ test('SIGKILL of a worker while it holds a shard: the scan completes on the othe
   const meta = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata');
   expect(meta.currentDetails).toMatch(/^attributing: shard 0 of \d+ done/);
   victim.kill('SIGKILL');
-  await new Promise((r) => (victim.exitCode !== null || victim.signalCode !== null ? r(undefined) : victim.once('exit', r)));
+  await new Promise((r) =>
+    victim.exitCode !== null || victim.signalCode !== null ? r(undefined) : victim.once('exit', r),
+  );
   fs.unlinkSync(path.join(barrier, 'hold'));
 
   const done = await finished(scan._id, 150_000);
@@ -176,7 +218,12 @@ test('SIGKILL of a worker while it holds a shard: the scan completes on the othe
   const starts = await shardStarts(scan._id);
   expect(new Set(starts.map((s) => s.identity))).toEqual(new Set([`${survivor.pid}@${os.hostname()}`]));
   expect(starts.some((s) => s.attempt > 1)).toBe(true);
-  expect(held(scan._id).filter((h) => h.shard === killedShard).map((h) => h.pid).sort()).toEqual([victim.pid, survivor.pid].sort());
+  expect(
+    held(scan._id)
+      .filter((h) => h.shard === killedShard)
+      .map((h) => h.pid)
+      .sort(),
+  ).toEqual([victim.pid, survivor.pid].sort());
   expect(await t.store.c.scanWork.countDocuments({ scanId: scan._id })).toBe(0);
 
   const [a, b] = await Promise.all([results(uninterrupted), results(scan._id)]);

@@ -36,11 +36,32 @@ d('the Temporal dev server on a database created before ProjectSlug', () => {
     const old = spawnProcess({
       name: 'temporal-old',
       command: cli!,
-      args: ['server', 'start-dev', '--db-filename', temporalDbFile(dataDir), '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--headless', '--log-level', 'error', '--search-attribute', 'ScanId=Keyword', '--search-attribute', 'ProjectId=Keyword'],
+      args: [
+        'server',
+        'start-dev',
+        '--db-filename',
+        temporalDbFile(dataDir),
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--ui-port',
+        String(uiPort),
+        '--headless',
+        '--log-level',
+        'error',
+        '--search-attribute',
+        'ScanId=Keyword',
+        '--search-attribute',
+        'ProjectId=Keyword',
+      ],
       cwd: dataDir,
     });
     try {
-      await waitUntil('the old dev server', async () => (await customAttributes(address)).includes('ProjectId'), { timeoutMs: 60_000, intervalMs: 250 });
+      await waitUntil('the old dev server', async () => (await customAttributes(address)).includes('ProjectId'), {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      });
       expect(await customAttributes(address)).not.toContain('ProjectSlug');
     } finally {
       await old.stop({ signal: 'SIGTERM', timeoutMs: 15_000 });

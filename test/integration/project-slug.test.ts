@@ -15,12 +15,20 @@ beforeAll(async () => {
   uploader = await (await newOrg(t.store)).key(['sca:upload', 'scans:read']);
 });
 afterAll(async () => {
-  for (const id of started) await t.temporal.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+  for (const id of started)
+    await t.temporal.client.workflow
+      .getHandle(id)
+      .terminate('test over')
+      .catch(() => undefined);
   await t.close();
 });
 
 async function upload(slug: string): Promise<string> {
-  const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(uploader)).set('Content-Type', 'application/json').send(JSON.stringify(v1Snapshot(slug)));
+  const res = await t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(uploader))
+    .set('Content-Type', 'application/json')
+    .send(JSON.stringify(v1Snapshot(slug)));
   expect(res.status).toBe(201);
   started.push(res.body.id);
   return res.body.id;
@@ -46,7 +54,7 @@ async function listUntil(query: string, done: (ids: string[]) => boolean): Promi
 // Unique per run: the Temporal server (and its visibility store) is shared by every test file.
 const tag = randomBytes(4).toString('hex');
 
-test('a scan is found by its project slug; another project\'s scan is not', async () => {
+test("a scan is found by its project slug; another project's scan is not", async () => {
   const slug = `piscina-${tag}`;
   const [a, b] = [await upload(slug), await upload(slug)];
   const other = await upload(`other-${tag}`);
@@ -59,14 +67,19 @@ test('a scan is found by its project slug; another project\'s scan is not', asyn
   expect(desc.typedSearchAttributes.get(SA.projectSlug)).toBe(slug);
   expect(desc.typedSearchAttributes.get(SA.projectId)).toMatch(/^prj_/);
   // The two attributes agree: the id query finds the same workflows.
-  const byId = await listUntil(`ProjectId = "${desc.typedSearchAttributes.get(SA.projectId)}"`, (got) => got.length === 2);
+  const byId = await listUntil(
+    `ProjectId = "${desc.typedSearchAttributes.get(SA.projectId)}"`,
+    (got) => got.length === 2,
+  );
   expect(byId).toEqual(ids);
 });
 
 test('combined with the other attributes, as an operator filters the list', async () => {
   const slug = `combo-${tag}`;
   const id = await upload(slug);
-  const ids = await listUntil(`ProjectSlug = "${slug}" AND Ecosystem = "javascript" AND Stage = "queued"`, (got) => got.includes(id));
+  const ids = await listUntil(`ProjectSlug = "${slug}" AND Ecosystem = "javascript" AND Stage = "queued"`, (got) =>
+    got.includes(id),
+  );
   expect(ids).toEqual([id]);
   // A slug is matched exactly (Keyword), never as a prefix or a word of another slug.
   expect(await workflowIds(`ProjectSlug = "combo"`)).not.toContain(id);

@@ -12,7 +12,14 @@ import { deleteQueuedScan, getScan, markCompleted, markFailed, markRunning } fro
 import { appWithoutTemporal, bearer, newOrg, requireEnv } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 
-const done = { findings: { critical: 1, high: 0, medium: 0, low: 0 }, suppressed: 0, advisoryGeneration: null, unmatchedVersions: 0, resultChunks: 0, findingCount: 1 };
+const done = {
+  findings: { critical: 1, high: 0, medium: 0, low: 0 },
+  suppressed: 0,
+  advisoryGeneration: null,
+  unmatchedVersions: 0,
+  resultChunks: 0,
+  findingCount: 1,
+};
 
 let store: Store; // the first API's, monitored
 let other: Store; // a second API process (and the worker's writes), with caches of its own
@@ -29,10 +36,16 @@ beforeAll(async () => {
   await client.connect();
   client.on('commandSucceeded', (ev: CommandSucceededEvent) => {
     const cursor = (ev.reply as { cursor?: { ns?: string; firstBatch?: unknown[]; nextBatch?: unknown[] } }).cursor;
-    if (cursor?.ns?.endsWith('.scans') && (ev.commandName === 'find' || ev.commandName === 'getMore')) scanDocsRead.n += (cursor.firstBatch ?? cursor.nextBatch ?? []).length;
+    if (cursor?.ns?.endsWith('.scans') && (ev.commandName === 'find' || ev.commandName === 'getMore'))
+      scanDocsRead.n += (cursor.firstBatch ?? cursor.nextBatch ?? []).length;
   });
   const db = client.db(dbName);
-  store = { client, db, c: new Proxy({} as Collections, { get: (_, name) => db.collection(String(name)) }), close: () => client.close() };
+  store = {
+    client,
+    db,
+    c: new Proxy({} as Collections, { get: (_, name) => db.collection(String(name)) }),
+    close: () => client.close(),
+  };
   other = await connectStore(requireEnv('MONGODB_URI'), dbName);
   await ensureIndexes(store);
   const a = await appWithoutTemporal(store, { uploads });
@@ -40,7 +53,8 @@ beforeAll(async () => {
   servers = [a.server, b.server];
   [api, api2] = [a.api, b.api];
   key = await (await newOrg(store, 'cache')).key(['sca:upload', 'scans:read']);
-  for (let i = 0; i < 40; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => upload(j % 2 ? 'one' : 'two')));
+  for (let i = 0; i < 40; i += 10)
+    await Promise.all(Array.from({ length: 10 }, (_, j) => upload(j % 2 ? 'one' : 'two')));
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
@@ -63,7 +77,8 @@ async function list(query = 'limit=30'): Promise<{ scans: Array<{ id: string; st
   return { scans: res.body.scans, read: scanDocsRead.n - before };
 }
 
-const statusOf = (page: { scans: Array<{ id: string; status: string }> }, id: string) => page.scans.find((s) => s.id === id)?.status;
+const statusOf = (page: { scans: Array<{ id: string; status: string }> }, id: string) =>
+  page.scans.find((s) => s.id === id)?.status;
 
 test('a repeated page decodes no scan document and answers the same', async () => {
   const first = await list();

@@ -67,7 +67,11 @@ async function page(query: string, token = key): Promise<{ scans: Listed[]; next
 }
 
 /** Every page of a listing, following nextCursor to the end (between pages, `between` runs). */
-async function walk(query: string, limit: number, opts: { token?: string; between?: () => Promise<unknown> } = {}): Promise<{ scans: Listed[]; pages: Listed[][] }> {
+async function walk(
+  query: string,
+  limit: number,
+  opts: { token?: string; between?: () => Promise<unknown> } = {},
+): Promise<{ scans: Listed[]; pages: Listed[][] }> {
   const pages: Listed[][] = [];
   let cursor: string | null = null;
   do {
@@ -84,34 +88,49 @@ async function walk(query: string, limit: number, opts: { token?: string; betwee
 /** The organization's scans (filtered), in the list's order, from the database itself. */
 async function expected(orgId: string, keep: (s: ScanDoc) => boolean = () => true): Promise<string[]> {
   const all = (await store.c.scans.find({ orgId }).toArray()).map(unpack).filter(keep);
-  return all.map((s) => ({ at: s.startedAt.getTime(), id: s._id })).sort(newestFirst).map((k) => k.id);
+  return all
+    .map((s) => ({ at: s.startedAt.getTime(), id: s._id }))
+    .sort(newestFirst)
+    .map((k) => k.id);
 }
 
 /** Each listed scan strictly older than the one before it: (startedAt, id) descending, so no duplicates either. */
 function expectStrictlyNewestFirst(scans: Listed[]) {
   for (let i = 1; i < scans.length; i++) {
     const [a, b] = [scans[i - 1], scans[i]];
-    expect(newestFirst({ at: Date.parse(a.startedAt), id: a.id }, { at: Date.parse(b.startedAt), id: b.id })).toBeLessThan(0);
+    expect(
+      newestFirst({ at: Date.parse(a.startedAt), id: a.id }, { at: Date.parse(b.startedAt), id: b.id }),
+    ).toBeLessThan(0);
   }
 }
 
 /** What makes the order hold by construction: in every scope, the group a scan is filed in never decreases with (startedAt, id). */
 async function expectGroupsFollowStartedAt(orgId: string) {
-  const docs = (await store.c.scans.find({ orgId }).toArray()).sort((a, b) => -newestFirst({ at: a.startedAt.getTime(), id: a._id }, { at: b.startedAt.getTime(), id: b._id }));
+  const docs = (await store.c.scans.find({ orgId }).toArray()).sort(
+    (a, b) => -newestFirst({ at: a.startedAt.getTime(), id: a._id }, { at: b.startedAt.getTime(), id: b._id }),
+  );
   const scopes = new Map<string, Array<{ g: number; id: string }>>();
   for (const d of docs) {
-    for (const [scope, g] of [[`o`, d.orgBucket], [`p:${d.projectId}`, d.projectBucket]] as const) scopes.set(scope, [...(scopes.get(scope) ?? []), { g, id: d._id }]);
+    for (const [scope, g] of [
+      [`o`, d.orgBucket],
+      [`p:${d.projectId}`, d.projectBucket],
+    ] as const)
+      scopes.set(scope, [...(scopes.get(scope) ?? []), { g, id: d._id }]);
   }
   for (const [scope, seq] of scopes) {
     for (let i = 1; i < seq.length; i++) {
-      if (seq[i].g < seq[i - 1].g) throw new Error(`${scope}: ${seq[i].id} (group ${seq[i].g}) is newer than ${seq[i - 1].id} (group ${seq[i - 1].g})`);
+      if (seq[i].g < seq[i - 1].g)
+        throw new Error(
+          `${scope}: ${seq[i].id} (group ${seq[i].g}) is newer than ${seq[i - 1].id} (group ${seq[i - 1].g})`,
+        );
     }
   }
 }
 
 describe('300 uploads sent 10 at a time', () => {
   beforeAll(async () => {
-    for (let i = 0; i < 300; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => upload(PROJECTS[(i + j) % PROJECTS.length])));
+    for (let i = 0; i < 300; i += 10)
+      await Promise.all(Array.from({ length: 10 }, (_, j) => upload(PROJECTS[(i + j) % PROJECTS.length])));
     // Some of each status, so that ?status= lists skip through the groups.
     const ids = await expected(org.orgId);
     for (let i = 0; i < ids.length; i += 20) {
@@ -119,7 +138,15 @@ describe('300 uploads sent 10 at a time', () => {
         ids.slice(i, i + 20).map(async (id, j) => {
           const k = (i + j) % 7;
           if (k === 1 || k === 2 || k === 3) await markRunning(store, id, null);
-          if (k === 2) await markCompleted(store, id, { findings: { critical: 0, high: 0, medium: 0, low: 0 }, suppressed: 0, advisoryGeneration: null, unmatchedVersions: 0, resultChunks: 0, findingCount: 0 });
+          if (k === 2)
+            await markCompleted(store, id, {
+              findings: { critical: 0, high: 0, medium: 0, low: 0 },
+              suppressed: 0,
+              advisoryGeneration: null,
+              unmatchedVersions: 0,
+              resultChunks: 0,
+              findingCount: 0,
+            });
           if (k === 4 || k === 3) await markFailed(store, id, 'internal_error', 'failed for the test');
         }),
       );
@@ -144,17 +171,25 @@ describe('300 uploads sent 10 at a time', () => {
     expect(scans.length).toBe(100);
   });
 
-  test.each(STATUSES)('?status=%s: the same order, restricted to the status (with and without ?project=)', async (status) => {
-    const { scans } = await walk(`&status=${status}`, 50);
-    expect(scans.map((s) => s.id)).toEqual(await expected(org.orgId, (s) => s.status === status));
-    expect(scans.length).toBeGreaterThan(0);
-    const { scans: ofBeta } = await walk(`&status=${status}&project=beta`, 7);
-    expect(ofBeta.map((s) => s.id)).toEqual(await expected(org.orgId, (s) => s.status === status && s.target === 'beta'));
-  });
+  test.each(STATUSES)(
+    '?status=%s: the same order, restricted to the status (with and without ?project=)',
+    async (status) => {
+      const { scans } = await walk(`&status=${status}`, 50);
+      expect(scans.map((s) => s.id)).toEqual(await expected(org.orgId, (s) => s.status === status));
+      expect(scans.length).toBeGreaterThan(0);
+      const { scans: ofBeta } = await walk(`&status=${status}&project=beta`, 7);
+      expect(ofBeta.map((s) => s.id)).toEqual(
+        await expected(org.orgId, (s) => s.status === status && s.target === 'beta'),
+      );
+    },
+  );
 
   test('a key restricted to two projects: the same order over their scans', async () => {
     const projects = await store.c.projects.find({ orgId: org.orgId, slug: { $in: ['alpha', 'gamma'] } }).toArray();
-    const restricted = await org.key(['scans:read'], projects.map((p) => p._id));
+    const restricted = await org.key(
+      ['scans:read'],
+      projects.map((p) => p._id),
+    );
     const { scans } = await walk('', 30, { token: restricted });
     expect(scans.map((s) => s.id)).toEqual(await expected(org.orgId, (s) => s.target !== 'beta'));
   });
@@ -162,7 +197,10 @@ describe('300 uploads sent 10 at a time', () => {
   test('uploads arriving while a client pages: strictly newest first throughout, every earlier scan listed once', async () => {
     const before = await expected(org.orgId);
     const during: string[] = [];
-    const arrive = () => Promise.all(Array.from({ length: 5 }, (_, j) => upload(PROJECTS[j % PROJECTS.length]).then((id) => during.push(id))));
+    const arrive = () =>
+      Promise.all(
+        Array.from({ length: 5 }, (_, j) => upload(PROJECTS[j % PROJECTS.length]).then((id) => during.push(id))),
+      );
     // Uploads between pages, and uploads racing each page request.
     let racing: Promise<unknown> = Promise.resolve();
     const { scans } = await walk('', 25, {
@@ -204,8 +242,23 @@ describe('300 uploads sent 10 at a time', () => {
     const ids = await expected(org.orgId);
     const middle = (await getScan(store, ids[137]))!;
     const oldest = (await getScan(store, ids[ids.length - 1]))!;
-    const stalled = (at: number): ScanDoc => ({ ...middle, _id: newId('scn', at), startedAt: new Date(at), status: 'queued', finishedAt: null, failureReason: null, findings: null, suppressed: null, orgBucket: -1, projectBucket: -1 });
-    const late = [stalled(middle.startedAt.getTime()), stalled(middle.startedAt.getTime() - 1), stalled(oldest.startedAt.getTime() - 3_600_000)];
+    const stalled = (at: number): ScanDoc => ({
+      ...middle,
+      _id: newId('scn', at),
+      startedAt: new Date(at),
+      status: 'queued',
+      finishedAt: null,
+      failureReason: null,
+      findings: null,
+      suppressed: null,
+      orgBucket: -1,
+      projectBucket: -1,
+    });
+    const late = [
+      stalled(middle.startedAt.getTime()),
+      stalled(middle.startedAt.getTime() - 1),
+      stalled(oldest.startedAt.getTime() - 3_600_000),
+    ];
     await Promise.all(late.map((s, i) => insertScan(i % 2 ? store : other, s)));
     await expectGroupsFollowStartedAt(org.orgId);
     const { scans } = await walk('', 40);
@@ -220,8 +273,22 @@ describe('300 uploads sent 10 at a time', () => {
     const prj = (await store.c.projects.findOne({ orgId: org.orgId, slug: 'gamma' }))!;
     const template = (await getScan(store, (await expected(org.orgId, (s) => s.target === 'gamma'))[0]))!;
     const times = Array.from({ length: 120 }, (_, i) => base + Math.floor(i / 3) * 7 + (i % 3));
-    const shuffled = times.map((t, i) => ({ t, k: (i * 37) % 120 })).sort((a, b) => a.k - b.k).map((x) => x.t);
-    await Promise.all(shuffled.map((t, i) => insertScan(i % 2 ? store : other, { ...template, _id: newId('scn', t), startedAt: new Date(t), projectId: prj._id, orgBucket: -1, projectBucket: -1 })));
+    const shuffled = times
+      .map((t, i) => ({ t, k: (i * 37) % 120 }))
+      .sort((a, b) => a.k - b.k)
+      .map((x) => x.t);
+    await Promise.all(
+      shuffled.map((t, i) =>
+        insertScan(i % 2 ? store : other, {
+          ...template,
+          _id: newId('scn', t),
+          startedAt: new Date(t),
+          projectId: prj._id,
+          orgBucket: -1,
+          projectBucket: -1,
+        }),
+      ),
+    );
     await expectGroupsFollowStartedAt(org.orgId);
     const { scans } = await walk('&project=gamma', 50);
     expect(scans.map((s) => s.id)).toEqual(await expected(org.orgId, (s) => s.target === 'gamma'));
@@ -239,16 +306,30 @@ describe('scans stored by an earlier version (buckets by arrival)', () => {
     // arrivals that disagree with startedAt at the buckets' edges (adjacent scans swapped).
     const t0 = Date.now() - 3_600_000;
     const made = Array.from({ length: 130 }, (_, i) => ({ i, at: t0 + i * 4, project: projects[i % 5 === 0 ? 1 : 0] }));
-    const arrival = made.map((m, k) => made[k % 16 === 15 && k + 1 < made.length ? k + 1 : k % 16 === 0 && k > 0 ? k - 1 : k]);
+    const arrival = made.map(
+      (m, k) => made[k % 16 === 15 && k + 1 < made.length ? k + 1 : k % 16 === 0 && k > 0 ? k - 1 : k],
+    );
     const perProject = new Map<string, number>();
     for (const [k, m] of arrival.entries()) {
       const p = perProject.get(m.project._id) ?? 0;
       perProject.set(m.project._id, p + 1);
       const scan: ScanDoc = {
-        _id: newId('scn', m.at), orgId: legacy.orgId, projectId: m.project._id, target: m.project.slug, ecosystem: 'javascript', schemaVersion: 1,
-        status: 'completed', startedAt: new Date(m.at + 2), finishedAt: new Date(m.at + 50), failureReason: null,
-        findings: { critical: 0, high: 1, medium: 0, low: 0 }, suppressed: 0, nodeCount: 2, bodyBytes: 100,
-        orgBucket: Math.floor(k / 16), projectBucket: Math.floor(p / 16),
+        _id: newId('scn', m.at),
+        orgId: legacy.orgId,
+        projectId: m.project._id,
+        target: m.project.slug,
+        ecosystem: 'javascript',
+        schemaVersion: 1,
+        status: 'completed',
+        startedAt: new Date(m.at + 2),
+        finishedAt: new Date(m.at + 50),
+        failureReason: null,
+        findings: { critical: 0, high: 1, medium: 0, low: 0 },
+        suppressed: 0,
+        nodeCount: 2,
+        bodyBytes: 100,
+        orgBucket: Math.floor(k / 16),
+        projectBucket: Math.floor(p / 16),
       };
       await store.c.scans.insertOne(pack(scan)); // stored as it was, not filed
     }
@@ -257,7 +338,10 @@ describe('scans stored by an earlier version (buckets by arrival)', () => {
 
   test('re-filed once (two processes at a time): the list is newest first (ties by id), then new uploads list first', async () => {
     const before = await store.c.scans.find({ orgId: legacy.orgId }).toArray();
-    const [a, b] = await Promise.all([refileLegacyScans(store, { force: true }), refileLegacyScans(other, { force: true })]);
+    const [a, b] = await Promise.all([
+      refileLegacyScans(store, { force: true }),
+      refileLegacyScans(other, { force: true }),
+    ]);
     expect(a.scopes + b.scopes).toBeGreaterThanOrEqual(3); // the org and its two projects, by one or both
     expect(a.moved + b.moved).toBeGreaterThan(0); // the swapped scans moved to the group of their startedAt
     const after = await store.c.scans.find({ orgId: legacy.orgId }).toArray();

@@ -49,12 +49,15 @@ async function scanReads<T>(fn: () => Promise<T>): Promise<{ result: T; reads: n
   }
 }
 
-test.each(['61', '-1', '1.5', 'abc', '', ' 5', '1e1', '0x10', '100'])('wait=%p is 422 invalid_parameter', async (wait) => {
-  const id = await upload('wait-bad');
-  const res = await t.api.get(`/v1/scans/${id}`).query({ wait }).set(bearer(key));
-  expect(res.status).toBe(422);
-  expect(res.body).toEqual({ error: { code: 'invalid_parameter', message: expect.stringContaining('wait') } });
-});
+test.each(['61', '-1', '1.5', 'abc', '', ' 5', '1e1', '0x10', '100'])(
+  'wait=%p is 422 invalid_parameter',
+  async (wait) => {
+    const id = await upload('wait-bad');
+    const res = await t.api.get(`/v1/scans/${id}`).query({ wait }).set(bearer(key));
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ error: { code: 'invalid_parameter', message: expect.stringContaining('wait') } });
+  },
+);
 
 test('wait given twice is 422 invalid_parameter', async () => {
   const id = await upload('wait-twice');
@@ -67,11 +70,20 @@ test('a wait is answered when the scan completes, with two reads of the scan wha
   // The scan stays queued until a worker polls: the request is in flight before the worker starts.
   const { result: res, reads } = await scanReads(async () => {
     const started = waitStarted();
-    const answer = t.api.get(`/v1/scans/${id}?wait=60`).set(bearer(key)).then((r) => r);
+    const answer = t.api
+      .get(`/v1/scans/${id}?wait=60`)
+      .set(bearer(key))
+      .then((r) => r);
     await started;
     // The worker reads and writes through a client of its own, as in production: only the API's reads are counted.
     const workerStore = await connectStore(requireEnv('MONGODB_URI'), t.store.db.databaseName);
-    const w = await createScanWorker({ store: workerStore, logger: createLogger('worker', 'silent'), temporalAddress: requireEnv('TEMPORAL_ADDRESS'), namespace: 'default', taskQueue: t.taskQueue });
+    const w = await createScanWorker({
+      store: workerStore,
+      logger: createLogger('worker', 'silent'),
+      temporalAddress: requireEnv('TEMPORAL_ADDRESS'),
+      namespace: 'default',
+      taskQueue: t.taskQueue,
+    });
     const worker: Worker = w.worker;
     try {
       return await worker.runUntil(answer);
@@ -88,17 +100,30 @@ test('a wait is answered when the scan completes, with two reads of the scan wha
 test('a scan already terminal, wait=0 and no wait answer at once; a wait that times out answers the scan as it is', async () => {
   const id = await upload('wait-timeout'); // no worker: stays queued
   for (const q of ['', '?wait=0']) {
-    const { result: res, reads } = await scanReads(() => t.api.get(`/v1/scans/${id}${q}`).set(bearer(key)).then((r) => r));
+    const { result: res, reads } = await scanReads(() =>
+      t.api
+        .get(`/v1/scans/${id}${q}`)
+        .set(bearer(key))
+        .then((r) => r),
+    );
     expect([res.status, res.body.status, reads]).toEqual([200, 'queued', 1]);
   }
-  const { result: res, reads } = await scanReads(() => t.api.get(`/v1/scans/${id}?wait=1`).set(bearer(key)).then((r) => r));
+  const { result: res, reads } = await scanReads(() =>
+    t.api
+      .get(`/v1/scans/${id}?wait=1`)
+      .set(bearer(key))
+      .then((r) => r),
+  );
   expect([res.status, res.body.status, reads]).toEqual([200, 'queued', 2]);
 });
 
 test('shutdown answers pending waits at once, with the scan as it is', async () => {
   const id = await upload('wait-shutdown');
   const started = waitStarted();
-  const answer = t.api.get(`/v1/scans/${id}?wait=60`).set(bearer(key)).then((r) => r);
+  const answer = t.api
+    .get(`/v1/scans/${id}?wait=60`)
+    .set(bearer(key))
+    .then((r) => r);
   await started;
   t.waiter.close(); // what the API process does on SIGTERM
   const res = await answer;

@@ -62,7 +62,8 @@ interface Agent {
 }
 
 function sidecar(args: string[]): Agent {
-  if (!fs.existsSync(CLIENT_BUNDLE)) throw new Error(`${CLIENT_BUNDLE} is not built: node tools/build-client.js (npm run build does it)`);
+  if (!fs.existsSync(CLIENT_BUNDLE))
+    throw new Error(`${CLIENT_BUNDLE} is not built: node tools/build-client.js (npm run build does it)`);
   const child = spawn(process.execPath, [CLIENT_BUNDLE, 'sidecar', ...args], {
     env: { PATH: process.env.PATH, HOME: dir, SCANNER_RETRY_BASE_MS: '200', SCANNER_RETRY_MAX_MS: '500' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,7 +75,11 @@ function sidecar(args: string[]): Agent {
   return { child, output: () => text, exit: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  ms = 30_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -84,7 +89,16 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
   }
 }
 
-async function hosts(): Promise<Array<{ id: string; hostname: string; status: string; lastHeartbeatAt: string; labels: Record<string, string>; agentVersion: string | null }>> {
+async function hosts(): Promise<
+  Array<{
+    id: string;
+    hostname: string;
+    status: string;
+    lastHeartbeatAt: string;
+    labels: Record<string, string>;
+    agentVersion: string | null;
+  }>
+> {
   const res = await t.api.get('/v1/hosts').set(bearer(org.ownerToken));
   expect(res.status).toBe(200);
   return res.body.hosts;
@@ -111,7 +125,10 @@ afterAll(async () => {
 });
 
 test('registers, heartbeats, restarts without attesting, attests again by hand, rides out a service restart, and stops with exit 3 once revoked', async () => {
-  const issued = await t.api.post('/v1/hosts/registration-tokens').set(bearer(org.ownerToken)).send({ name: 'runners', uses: 3, labels: { fleet: 'ci' } });
+  const issued = await t.api
+    .post('/v1/hosts/registration-tokens')
+    .set(bearer(org.ownerToken))
+    .send({ name: 'runners', uses: 3, labels: { fleet: 'ci' } });
   expect(issued.status).toBe(201);
   const tokenId: string = issued.body.registrationToken.id;
   const token: string = issued.body.token;
@@ -125,12 +142,25 @@ test('registers, heartbeats, restarts without attesting, attests again by hand, 
   const secrets = () => [token, JSON.parse(fs.readFileSync(stateFile, 'utf8')).credential as string];
   try {
     // 1. Attestation and heartbeats.
-    let a = sidecar(['--server', server, '--registration-token', tokenFile, '--state', stateFile, '--labels', 'role=runner,fleet=mine']);
+    let a = sidecar([
+      '--server',
+      server,
+      '--registration-token',
+      tokenFile,
+      '--state',
+      stateFile,
+      '--labels',
+      'role=runner,fleet=mine',
+    ]);
     const [host] = await until('the host in GET /v1/hosts', async () => {
       const list = await hosts();
       return list.length === 1 && list;
     });
-    expect(host).toMatchObject({ hostname: os.hostname().slice(0, 253), status: 'active', agentVersion: require('../../package.json').version });
+    expect(host).toMatchObject({
+      hostname: os.hostname().slice(0, 253),
+      status: 'active',
+      agentVersion: require('../../package.json').version,
+    });
     // The token's labels win over the host's own.
     expect(host.labels).toEqual({ fleet: 'ci', role: 'runner' });
     await until('a later heartbeat', async () => (await hosts())[0].lastHeartbeatAt > host.lastHeartbeatAt);
@@ -181,7 +211,9 @@ test('registers, heartbeats, restarts without attesting, attests again by hand, 
     // 5. Revoked: the next heartbeat gets 401, the sidecar stops with exit 3 and does not attest again.
     expect((await t.api.delete(`/v1/hosts/${host.id}`).set(bearer(org.ownerToken))).status).toBe(204);
     expect(await a.exit).toBe(3);
-    expect(a.output()).toMatch(/401 invalid_token.*The host was revoked or its credential replaced: stopping\. It does not register again by itself/);
+    expect(a.output()).toMatch(
+      /401 invalid_token.*The host was revoked or its credential replaced: stopping\. It does not register again by itself/,
+    );
     expect(await usesLeft(tokenId)).toBe(1);
     expect((await hosts()).map((h) => [h.id, h.status])).toEqual([[host.id, 'revoked']]);
     for (const s of secrets()) expect(a.output()).not.toContain(s);

@@ -14,7 +14,11 @@ let t: TestContext;
 const started: string[] = [];
 beforeAll(async () => (t = await testContext()));
 afterAll(async () => {
-  for (const id of started) await t.temporal.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+  for (const id of started)
+    await t.temporal.client.workflow
+      .getHandle(id)
+      .terminate('test over')
+      .catch(() => undefined);
   await t.close();
 });
 
@@ -28,14 +32,36 @@ const sweep = (graceMs: number, staleMs: number): ScanSweep => ({
   staleMs,
 });
 
-async function scan(status: 'queued' | 'running', workflow: 'none' | 'running' | 'closed', ageMs = 60_000): Promise<ScanDoc> {
-  const s: ScanDoc = { _id: newId('scn'), orgId: 'org_x', projectId: 'prj_x', target: 'x', ecosystem: 'javascript', schemaVersion: 1, status: 'queued', startedAt: new Date(Date.now() - ageMs), finishedAt: null, failureReason: null, findings: null, suppressed: null, nodeCount: 1, bodyBytes: 10, orgBucket: 0, projectBucket: 0 };
+async function scan(
+  status: 'queued' | 'running',
+  workflow: 'none' | 'running' | 'closed',
+  ageMs = 60_000,
+): Promise<ScanDoc> {
+  const s: ScanDoc = {
+    _id: newId('scn'),
+    orgId: 'org_x',
+    projectId: 'prj_x',
+    target: 'x',
+    ecosystem: 'javascript',
+    schemaVersion: 1,
+    status: 'queued',
+    startedAt: new Date(Date.now() - ageMs),
+    finishedAt: null,
+    failureReason: null,
+    findings: null,
+    suppressed: null,
+    nodeCount: 1,
+    bodyBytes: 10,
+    orgBucket: 0,
+    projectBucket: 0,
+  };
   await insertScan(t.store, s);
   if (status === 'running') await markRunning(t.store, s._id, null);
   if (workflow !== 'none') {
     expect(await startScanWorkflow(t.temporal, s)).toBe(true);
     started.push(s._id);
-    if (workflow === 'closed') await t.temporal.client.workflow.getHandle(s._id).terminate('its failScan never reached the database');
+    if (workflow === 'closed')
+      await t.temporal.client.workflow.getHandle(s._id).terminate('its failScan never reached the database');
   }
   return s;
 }
@@ -47,13 +73,25 @@ test('orphaned scans are failed with internal_error; live ones are left alone; l
   const runningClosedYoung = await scan('running', 'closed', 0); // not stale yet: looked at on a later pass
   const queuedLost = await scan('queued', 'none');
   const completedClosed = await scan('running', 'closed');
-  await markCompleted(t.store, completedClosed._id, { findings: { critical: 0, high: 0, medium: 0, low: 0 }, suppressed: 0, advisoryGeneration: null, unmatchedVersions: 0, resultChunks: 0, findingCount: 0 });
+  await markCompleted(t.store, completedClosed._id, {
+    findings: { critical: 0, high: 0, medium: 0, low: 0 },
+    suppressed: 0,
+    advisoryGeneration: null,
+    unmatchedVersions: 0,
+    resultChunks: 0,
+    findingCount: 0,
+  });
 
   const pass = await sweepOnce(sweep(5000, 30_000));
   started.push(queuedLost._id);
   expect(pass).toEqual({ started: 1, failed: 2 });
   for (const s of [queuedClosed, runningClosed]) {
-    expect(await getScan(t.store, s._id)).toMatchObject({ status: 'failed', failureReason: 'internal_error', failureMessage: ORPHANED_MESSAGE, finishedAt: expect.any(Date) });
+    expect(await getScan(t.store, s._id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'internal_error',
+      failureMessage: ORPHANED_MESSAGE,
+      finishedAt: expect.any(Date),
+    });
   }
   expect((await getScan(t.store, runningLive._id))!.status).toBe('running');
   expect((await getScan(t.store, runningClosedYoung._id))!.status).toBe('running');

@@ -30,7 +30,18 @@ beforeAll(async () => {
   for (let i = 0; i < 10_000; i += 10) {
     const name = `org.example:lib-${String(i).padStart(5, '0')}`;
     const id = `GHSA-test-${String(i).padStart(4, '0')}-v2v2`;
-    const osv = { id, modified: '2024-01-01T00:00:00Z', published: '2024-01-01T00:00:00Z', summary: `synthetic ${i}`, affected: [{ package: { ecosystem: 'Maven', name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }] }] };
+    const osv = {
+      id,
+      modified: '2024-01-01T00:00:00Z',
+      published: '2024-01-01T00:00:00Z',
+      summary: `synthetic ${i}`,
+      affected: [
+        {
+          package: { ecosystem: 'Maven', name },
+          ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }],
+        },
+      ],
+    };
     fs.writeFileSync(path.join(dir, `${id}.json`), JSON.stringify(osv));
   }
   const report = await importAdvisories(t.store, [path.join(SHARED, 'advisories/maven'), dir]);
@@ -44,7 +55,10 @@ afterAll(async () => {
 });
 
 async function upload(snapshot: unknown): Promise<string> {
-  const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(snapshot as object);
+  const res = await t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(key))
+    .send(snapshot as object);
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -59,12 +73,19 @@ async function finished(id: string, timeoutMs = 60_000): Promise<Record<string, 
   throw new Error(`scan ${id} did not finish`);
 }
 
-async function allFindings(id: string, query = ''): Promise<{ findings: Record<string, any>[]; counts: Record<string, number> }> {
+async function allFindings(
+  id: string,
+  query = '',
+): Promise<{ findings: Record<string, any>[]; counts: Record<string, number> }> {
   const out: Record<string, any>[] = [];
   let cursor: string | null = null;
   let counts: Record<string, number> = {};
   do {
-    const res: any = await t.api.get(`/v1/scans/${id}/findings?limit=200&suppressed=all${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).set(bearer(key));
+    const res: any = await t.api
+      .get(
+        `/v1/scans/${id}/findings?limit=200&suppressed=all${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      )
+      .set(bearer(key));
     expect(res.status).toBe(200);
     out.push(...res.body.findings);
     counts = res.body.counts;
@@ -83,10 +104,31 @@ function monorepo(): Snapshot {
       {
         module: ':app',
         context: 'runtimeClasspath',
-        vertices: [['r', ':app', 'lib', 'y'], ['lib', ':lib', 'j'], ['j', JACKSON, 'a'], ['a', 'com.fasterxml.jackson.core:jackson-annotations@2.13.3'], ['y', SNAKEYAML]],
+        vertices: [
+          ['r', ':app', 'lib', 'y'],
+          ['lib', ':lib', 'j'],
+          ['j', JACKSON, 'a'],
+          ['a', 'com.fasterxml.jackson.core:jackson-annotations@2.13.3'],
+          ['y', SNAKEYAML],
+        ],
       },
-      { module: ':lib', context: 'runtimeClasspath', vertices: [['r', ':lib', 'j'], ['j', JACKSON, 'a'], ['a', 'com.fasterxml.jackson.core:jackson-annotations@2.13.3']] },
-      { module: ':lib', context: 'testRuntimeClasspath', vertices: [['r', ':lib', 'j'], ['j', JACKSON]] },
+      {
+        module: ':lib',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':lib', 'j'],
+          ['j', JACKSON, 'a'],
+          ['a', 'com.fasterxml.jackson.core:jackson-annotations@2.13.3'],
+        ],
+      },
+      {
+        module: ':lib',
+        context: 'testRuntimeClasspath',
+        vertices: [
+          ['r', ':lib', 'j'],
+          ['j', JACKSON],
+        ],
+      },
     ],
     [
       { path: ':app', dependencies: [':lib'], teamName: 'web' },
@@ -118,15 +160,36 @@ describeWithSharedData('with an in-process worker', () => {
     expect(jackson.length).toBeGreaterThan(0);
     for (const f of jackson) {
       expect(f.attributions).toEqual([
-        { module: ':lib', context: 'runtimeClasspath', relationship: 'direct', path: [':lib', JACKSON], origins: [{ module: ':lib', dependency: JACKSON, path: [':lib', JACKSON] }] },
-        { module: ':lib', context: 'testRuntimeClasspath', relationship: 'direct', path: [':lib', JACKSON], origins: [{ module: ':lib', dependency: JACKSON, path: [':lib', JACKSON] }] },
-        { module: ':app', context: 'runtimeClasspath', relationship: 'transitive', path: [':app', ':lib', JACKSON], origins: [{ module: ':lib', dependency: JACKSON, path: [':lib', JACKSON] }] },
+        {
+          module: ':lib',
+          context: 'runtimeClasspath',
+          relationship: 'direct',
+          path: [':lib', JACKSON],
+          origins: [{ module: ':lib', dependency: JACKSON, path: [':lib', JACKSON] }],
+        },
+        {
+          module: ':lib',
+          context: 'testRuntimeClasspath',
+          relationship: 'direct',
+          path: [':lib', JACKSON],
+          origins: [{ module: ':lib', dependency: JACKSON, path: [':lib', JACKSON] }],
+        },
+        {
+          module: ':app',
+          context: 'runtimeClasspath',
+          relationship: 'transitive',
+          path: [':app', ':lib', JACKSON],
+          origins: [{ module: ':lib', dependency: JACKSON, path: [':lib', JACKSON] }],
+        },
       ]);
       expect(f.path).toEqual([':lib', JACKSON]);
     }
     const yaml = findings.filter((f) => `${f.package}@${f.installedVersion}` === SNAKEYAML);
     expect(yaml.length).toBeGreaterThan(0);
-    for (const f of yaml) expect(f.attributions.map((a: any) => [a.module, a.relationship, a.origins.map((o: any) => o.module)])).toEqual([[':app', 'direct', [':app']]]);
+    for (const f of yaml)
+      expect(f.attributions.map((a: any) => [a.module, a.relationship, a.origins.map((o: any) => o.module)])).toEqual([
+        [':app', 'direct', [':app']],
+      ]);
 
     // affected view: :app is affected by both packages, :lib only by jackson; introduced: :app introduces only snakeyaml.
     const ids = (fs: Record<string, any>[]) => fs.map((f) => f.id).sort();
@@ -143,7 +206,15 @@ describeWithSharedData('with an in-process worker', () => {
   }, 60_000);
 
   test('a large v2 scan runs the sharded pool pipeline and equals the inline walk', async () => {
-    const snapshot = syntheticSnapshot({ schemaVersion: 2, nodes: 3000, roots: 200, packagesPerRoot: 60, depsPerNode: 4, rootDeps: 3, project: 'large-v2' });
+    const snapshot = syntheticSnapshot({
+      schemaVersion: 2,
+      nodes: 3000,
+      roots: 200,
+      packagesPerRoot: 60,
+      depsPerNode: 4,
+      rootDeps: 3,
+      project: 'large-v2',
+    });
     const id = await upload(snapshot);
     const scan = await finished(id);
     expect(scan.status).toBe('completed');
@@ -154,7 +225,12 @@ describeWithSharedData('with an in-process worker', () => {
     const { buildAttributionGraph } = await import('../../src/domain/attribution/v2-graph');
     const { attributeInline } = await import('../../src/domain/attribution/v2-assemble');
     const { orderModules, moduleRank } = await import('../../src/domain/attribution/module-order');
-    const inline = attributeInline(snapshot, buildAttributionGraph(snapshot), findings.map((f) => `${f.package}@${f.installedVersion}`), moduleRank(orderModules(snapshot.modules!)));
+    const inline = attributeInline(
+      snapshot,
+      buildAttributionGraph(snapshot),
+      findings.map((f) => `${f.package}@${f.installedVersion}`),
+      moduleRank(orderModules(snapshot.modules!)),
+    );
     for (const f of findings) {
       const pid = `${f.package}@${f.installedVersion}`;
       expect(f.attributions).toEqual(inline.attributions.get(pid));
@@ -163,57 +239,80 @@ describeWithSharedData('with an in-process worker', () => {
   }, 120_000);
 });
 
-itWithSharedData('SIGKILL of the worker in the middle of attribution: a new worker resumes from its heartbeat and the stored shards: same findings, no duplicates', async () => {
-  const env = {
-    ...process.env,
-    MONGODB_URI: requireEnv('MONGODB_URI'),
-    MONGODB_DB: t.store.db.databaseName,
-    TEMPORAL_ADDRESS: requireEnv('TEMPORAL_ADDRESS'),
-    TEMPORAL_TASK_QUEUE: t.taskQueue,
-    ATTRIBUTION_THREADS: '1',
-    LOG_LEVEL: 'warn',
-    ADVISORY_SOURCES: '',
-  };
-  const startWorker = (): ChildProcess => spawn(process.execPath, [path.join(ROOT, 'dist/workers/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  // Big enough that one thread takes a while: 1000 roots, ~64,000 vertices.
-  const snapshot = syntheticSnapshot({ schemaVersion: 2, nodes: 10_000, roots: 1000, packagesPerRoot: 64, depsPerNode: 6, rootDeps: 4, project: 'killed' });
-  let worker = startWorker();
-  try {
-    const id = await upload(snapshot);
-    // Wait until some, not all, shards are stored, then kill the worker outright.
-    const shardDocs = () => t.store.c.scanWork.countDocuments({ scanId: id, kind: { $regex: '^attr:' } });
-    let stored = 0;
-    for (let i = 0; i < 3000 && stored === 0; i++) {
-      stored = await shardDocs();
-      if (!stored) await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(stored).toBeGreaterThan(0);
-    worker.kill('SIGKILL');
-    await new Promise((r) => worker.once('exit', r));
-    const atKill = await shardDocs();
-    expect(atKill).toBeLessThan(32);
-    worker = startWorker();
-    const scan = await finished(id, 120_000);
-    expect(scan.status).toBe('completed');
-    // The retried attempt resumed: the derivePaths result in the workflow history says how many shards it kept.
-    const history = await t.temporal.client.workflow.getHandle(id).fetchHistory();
-    const completed = history.events!.filter((e) => e.activityTaskCompletedEventAttributes).map((e) => defaultPayloadConverter.fromPayload<any>(e.activityTaskCompletedEventAttributes!.result!.payloads![0]));
-    const derive = completed.find((r) => r && typeof r.resumed === 'number' && r.shards > 0);
-    expect(derive.resumed).toBeGreaterThanOrEqual(atKill);
-    expect(derive.shards).toBe(32);
+itWithSharedData(
+  'SIGKILL of the worker in the middle of attribution: a new worker resumes from its heartbeat and the stored shards: same findings, no duplicates',
+  async () => {
+    const env = {
+      ...process.env,
+      MONGODB_URI: requireEnv('MONGODB_URI'),
+      MONGODB_DB: t.store.db.databaseName,
+      TEMPORAL_ADDRESS: requireEnv('TEMPORAL_ADDRESS'),
+      TEMPORAL_TASK_QUEUE: t.taskQueue,
+      ATTRIBUTION_THREADS: '1',
+      LOG_LEVEL: 'warn',
+      ADVISORY_SOURCES: '',
+    };
+    const startWorker = (): ChildProcess =>
+      spawn(process.execPath, [path.join(ROOT, 'dist/workers/main.js')], {
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+    // Big enough that one thread takes a while: 1000 roots, ~64,000 vertices.
+    const snapshot = syntheticSnapshot({
+      schemaVersion: 2,
+      nodes: 10_000,
+      roots: 1000,
+      packagesPerRoot: 64,
+      depsPerNode: 6,
+      rootDeps: 4,
+      project: 'killed',
+    });
+    let worker = startWorker();
+    try {
+      const id = await upload(snapshot);
+      // Wait until some, not all, shards are stored, then kill the worker outright.
+      const shardDocs = () => t.store.c.scanWork.countDocuments({ scanId: id, kind: { $regex: '^attr:' } });
+      let stored = 0;
+      for (let i = 0; i < 3000 && stored === 0; i++) {
+        stored = await shardDocs();
+        if (!stored) await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(stored).toBeGreaterThan(0);
+      worker.kill('SIGKILL');
+      await new Promise((r) => worker.once('exit', r));
+      const atKill = await shardDocs();
+      expect(atKill).toBeLessThan(32);
+      worker = startWorker();
+      const scan = await finished(id, 120_000);
+      expect(scan.status).toBe('completed');
+      // The retried attempt resumed: the derivePaths result in the workflow history says how many shards it kept.
+      const history = await t.temporal.client.workflow.getHandle(id).fetchHistory();
+      const completed = history
+        .events!.filter((e) => e.activityTaskCompletedEventAttributes)
+        .map((e) =>
+          defaultPayloadConverter.fromPayload<any>(e.activityTaskCompletedEventAttributes!.result!.payloads![0]),
+        );
+      const derive = completed.find((r) => r && typeof r.resumed === 'number' && r.shards > 0);
+      expect(derive.resumed).toBeGreaterThanOrEqual(atKill);
+      expect(derive.shards).toBe(32);
 
-    // An uninterrupted run of the same snapshot on the new worker gives identical findings.
-    const again = await upload({ ...snapshot, project: 'uninterrupted' });
-    expect((await finished(again, 120_000)).status).toBe('completed');
-    // packageRef names the package's inventory item in its own project: the two projects' differ by design.
-    const strip = (fs: Record<string, any>[]) => fs.map(({ id: _id, scanId: _scan, packageRef: _ref, ...rest }) => rest);
-    const a = (await allFindings(id)).findings;
-    const b = (await allFindings(again)).findings;
-    expect(new Set(a.map((f) => f.id)).size).toBe(a.length);
-    expect(a.length).toBe(10_000 / 10);
-    const key = (f: Record<string, any>) => `${f.cve} ${f.package}@${f.installedVersion}`;
-    expect(strip(a).sort((x, y) => key(x).localeCompare(key(y)))).toEqual(strip(b).sort((x, y) => key(x).localeCompare(key(y))));
-  } finally {
-    worker.kill('SIGKILL');
-  }
-}, 240_000);
+      // An uninterrupted run of the same snapshot on the new worker gives identical findings.
+      const again = await upload({ ...snapshot, project: 'uninterrupted' });
+      expect((await finished(again, 120_000)).status).toBe('completed');
+      // packageRef names the package's inventory item in its own project: the two projects' differ by design.
+      const strip = (fs: Record<string, any>[]) =>
+        fs.map(({ id: _id, scanId: _scan, packageRef: _ref, ...rest }) => rest);
+      const a = (await allFindings(id)).findings;
+      const b = (await allFindings(again)).findings;
+      expect(new Set(a.map((f) => f.id)).size).toBe(a.length);
+      expect(a.length).toBe(10_000 / 10);
+      const key = (f: Record<string, any>) => `${f.cve} ${f.package}@${f.installedVersion}`;
+      expect(strip(a).sort((x, y) => key(x).localeCompare(key(y)))).toEqual(
+        strip(b).sort((x, y) => key(x).localeCompare(key(y))),
+      );
+    } finally {
+      worker.kill('SIGKILL');
+    }
+  },
+  240_000,
+);

@@ -19,7 +19,12 @@ import { getDelivery } from '../../src/storage/webhook-deliveries';
 import { sweepOnce } from '../../src/sweepers/scans';
 import { scanRuns, startScanWorkflow } from '../../src/temporal/client';
 import { scanEvents, type ScanEvents } from '../../src/temporal/events';
-import { eventWorkflowId, type DeliveryRetry, type WebhookEventInput, type WebhookEventResult } from '../../src/temporal/webhook-workflow-contract';
+import {
+  eventWorkflowId,
+  type DeliveryRetry,
+  type WebhookEventInput,
+  type WebhookEventResult,
+} from '../../src/temporal/webhook-workflow-contract';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/temporal-runtime';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server';
@@ -51,7 +56,9 @@ function receiver(req: IncomingMessage, res: ServerResponse): void {
 
 /** What a receiver does with X-Svc-Signature: recompute HMAC-SHA256(secret, "<t>.<raw body>"), compare, check t. */
 function verifyAsReceiver(secret: string, header: string, rawBody: string): { ok: boolean; t: number } {
-  const parts = Object.fromEntries(header.split(',').map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+  const parts = Object.fromEntries(
+    header.split(',').map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+  );
   const t = Number(parts.t);
   const expected = createHmac('sha256', secret).update(`${parts.t}.${rawBody}`).digest();
   const given = Buffer.from(parts.v1 ?? '', 'hex');
@@ -60,7 +67,13 @@ function verifyAsReceiver(secret: string, header: string, rawBody: string): { ok
 
 const box = secretBox(randomBytes(32));
 // Minutes, so that a slow machine never decides a test by the window; the window test has an emitter of its own.
-const RETRY: DeliveryRetry = { initialMs: 300, backoffCoefficient: 2, maxIntervalMs: 1000, windowMs: 10 * 60_000, attemptTimeoutMs: 5000 };
+const RETRY: DeliveryRetry = {
+  initialMs: 300,
+  backoffCoefficient: 2,
+  maxIntervalMs: 1000,
+  windowMs: 10 * 60_000,
+  attemptTimeoutMs: 5000,
+};
 
 let t: TestContext;
 let server: TestHttpsServer;
@@ -72,8 +85,14 @@ beforeAll(async () => {
   installRuntime('error');
   server = await startHttpsServer(receiver);
   t = await testContext();
-  const names: Record<string, Array<{ address: string; family: 4 | 6 }>> = { 'internal.example.test': [{ address: '10.0.0.5', family: 4 }] };
-  policy = { allowedCidrs: ['127.0.0.0/8'], extraCa: server.ca, resolve: async (host) => names[host] ?? [{ address: '127.0.0.1', family: 4 }] };
+  const names: Record<string, Array<{ address: string; family: 4 | 6 }>> = {
+    'internal.example.test': [{ address: '10.0.0.5', family: 4 }],
+  };
+  policy = {
+    allowedCidrs: ['127.0.0.0/8'],
+    extraCa: server.ca,
+    resolve: async (host) => names[host] ?? [{ address: '127.0.0.1', family: 4 }],
+  };
   const logger = createLogger('worker', 'silent');
   events = scanEvents({ store: t.store, logger, taskQueue: t.taskQueue, client: t.temporal.client, retry: RETRY });
   worker = await startTestWorker(t, { logger, events, webhooks: { box, policy } });
@@ -89,7 +108,12 @@ async function orgWithWebhook(path: string | null, types: WebhookEvent[] = ['sca
   const org = await newOrg(t.store);
   const key = await org.key(['sca:upload', 'scans:read']);
   if (path === null) return { org, key, webhookId: '', secret: '' };
-  const { doc, secret } = await createWebhook(t.store, box, { orgId: org.orgId, url: `${server.base}${path}`, events: types, createdBy: org.memberId });
+  const { doc, secret } = await createWebhook(t.store, box, {
+    orgId: org.orgId,
+    url: `${server.base}${path}`,
+    events: types,
+    createdBy: org.memberId,
+  });
   return { org, key, webhookId: doc._id, secret };
 }
 
@@ -114,10 +138,13 @@ async function completedScan(key: string, project: string): Promise<string> {
   return res.body.id as string;
 }
 
-const eventResult = (scanId: string, type: WebhookEvent) => t.temporal.client.workflow.getHandle(eventWorkflowId(scanId, type)).result() as Promise<WebhookEventResult>;
+const eventResult = (scanId: string, type: WebhookEvent) =>
+  t.temporal.client.workflow.getHandle(eventWorkflowId(scanId, type)).result() as Promise<WebhookEventResult>;
 
 async function notStarted(scanId: string, type: WebhookEvent): Promise<void> {
-  await expect(t.temporal.client.workflow.getHandle(eventWorkflowId(scanId, type)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+  await expect(t.temporal.client.workflow.getHandle(eventWorkflowId(scanId, type)).describe()).rejects.toBeInstanceOf(
+    WorkflowNotFoundError,
+  );
 }
 
 async function deliveryLog(org: Org, webhookId: string) {
@@ -126,7 +153,9 @@ async function deliveryLog(org: Org, webhookId: string) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(openApiDocument(), 'openapi.json');
-  const valid = ajv.compile({ $ref: 'openapi.json#/paths/~1v1~1webhooks~1{webhookId}~1deliveries/get/responses/200/content/application~1json/schema' });
+  const valid = ajv.compile({
+    $ref: 'openapi.json#/paths/~1v1~1webhooks~1{webhookId}~1deliveries/get/responses/200/content/application~1json/schema',
+  });
   if (!valid(res.body)) throw new Error(JSON.stringify(valid.errors));
   return res.body as { deliveries: any[]; nextCursor: string | null };
 }
@@ -150,13 +179,19 @@ test('500 then 200: two signed attempts with the same X-Svc-Delivery and body; t
     expect(v.ok).toBe(true);
     expect(Math.abs(Date.now() / 1000 - v.t)).toBeLessThan(300); // recent: a receiver refuses old timestamps
     expect(verifyAsReceiver(`${secret}x`, String(r.headers['x-svc-signature']), r.body).ok).toBe(false);
-    expect(verifyAsReceiver(secret, String(r.headers['x-svc-signature']), r.body.replace('"completed"', '"failed"')).ok).toBe(false);
+    expect(
+      verifyAsReceiver(secret, String(r.headers['x-svc-signature']), r.body.replace('"completed"', '"failed"')).ok,
+    ).toBe(false);
   }
 
   // The payload: {id, type, createdAt, data: {scan}}, the scan exactly as GET /v1/scans/{id} presents it.
   const payload = JSON.parse(first.body);
   expect(Object.keys(payload)).toEqual(['id', 'type', 'createdAt', 'data']);
-  expect(payload).toMatchObject({ id: expect.stringMatching(/^evt_/), type: 'scan.completed', createdAt: expect.any(String) });
+  expect(payload).toMatchObject({
+    id: expect.stringMatching(/^evt_/),
+    type: 'scan.completed',
+    createdAt: expect.any(String),
+  });
   const scan = await t.api.get(`/v1/scans/${scanId}`).set(bearer(key));
   expect(payload.data).toEqual({ scan: scan.body });
   expect(payload.data.scan.status).toBe('completed');
@@ -185,8 +220,19 @@ test('500 then 200: two signed attempts with the same X-Svc-Delivery and body; t
   // path) starts nothing and sends nothing: the event, its evt_ id, were made once.
   const handle = t.temporal.client.workflow.getHandle(eventWorkflowId(scanId, 'scan.completed'));
   const desc = await handle.describe();
-  expect(desc).toMatchObject({ workflowId: `scan-event-${scanId}-scan.completed`, type: 'webhookEventWorkflow', taskQueue: t.taskQueue, status: { name: 'COMPLETED' } });
-  const fresh = scanEvents({ store: t.store, logger: createLogger('x', 'silent'), taskQueue: t.taskQueue, client: t.temporal.client, retry: RETRY });
+  expect(desc).toMatchObject({
+    workflowId: `scan-event-${scanId}-scan.completed`,
+    type: 'webhookEventWorkflow',
+    taskQueue: t.taskQueue,
+    status: { name: 'COMPLETED' },
+  });
+  const fresh = scanEvents({
+    store: t.store,
+    logger: createLogger('x', 'silent'),
+    taskQueue: t.taskQueue,
+    client: t.temporal.client,
+    retry: RETRY,
+  });
   expect(await fresh.emit(scanId, org.orgId, 'scan.completed')).toBe(false);
   const history = await handle.fetchHistory();
   const input = history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads![0];
@@ -197,9 +243,27 @@ test('500 then 200: two signed attempts with the same X-Svc-Delivery and body; t
 test('a failed scan sends scan.failed to a webhook subscribed to it', async () => {
   const { org, key, secret } = await orgWithWebhook('/failed', ['scan.completed', 'scan.failed']);
   // A scan whose ecosystem no rules exist for fails at once, unsupported_ecosystem, without retries.
-  const s = await insertScan(t.store, { _id: newId('scn'), orgId: org.orgId, projectId: newId('prj'), target: 'cobol-app', ecosystem: 'cobol', schemaVersion: 1, status: 'queued', startedAt: new Date(), finishedAt: null, failureReason: null, findings: null, suppressed: null, nodeCount: 1, bodyBytes: 10 });
+  const s = await insertScan(t.store, {
+    _id: newId('scn'),
+    orgId: org.orgId,
+    projectId: newId('prj'),
+    target: 'cobol-app',
+    ecosystem: 'cobol',
+    schemaVersion: 1,
+    status: 'queued',
+    startedAt: new Date(),
+    finishedAt: null,
+    failureReason: null,
+    findings: null,
+    suppressed: null,
+    nodeCount: 1,
+    bodyBytes: 10,
+  });
   expect(await startScanWorkflow(t.temporal, s)).toBe(true);
-  await t.temporal.client.workflow.getHandle(s._id).result().catch(() => undefined); // the run fails, after failScan
+  await t.temporal.client.workflow
+    .getHandle(s._id)
+    .result()
+    .catch(() => undefined); // the run fails, after failScan
   expect(await eventResult(s._id, 'scan.failed')).toMatchObject({ deliveries: 1, succeeded: 1 });
   await notStarted(s._id, 'scan.completed');
   const [r] = at('/failed');
@@ -207,7 +271,12 @@ test('a failed scan sends scan.failed to a webhook subscribed to it', async () =
   expect(verifyAsReceiver(secret, String(r.headers['x-svc-signature']), r.body).ok).toBe(true);
   const payload = JSON.parse(r.body);
   expect(payload.type).toBe('scan.failed');
-  expect(payload.data.scan).toMatchObject({ id: s._id, status: 'failed', failureReason: 'unsupported_ecosystem', findings: null });
+  expect(payload.data.scan).toMatchObject({
+    id: s._id,
+    status: 'failed',
+    failureReason: 'unsupported_ecosystem',
+    findings: null,
+  });
   const scan = await t.api.get(`/v1/scans/${s._id}`).set(bearer(key));
   expect(payload.data.scan).toEqual(scan.body);
 }, 60_000);
@@ -252,10 +321,26 @@ test('the retry window: past it the delivery ends failed, with every attempt in 
   // WEBHOOKS_RETRY_WINDOW_MS=5000 would configure it, then emits its event.
   const scanId = await completedScan(key, 'window');
   await notStarted(scanId, 'scan.completed');
-  const hook = await createWebhook(t.store, box, { orgId: org.orgId, url: `${server.base}/window`, events: ['scan.completed'], createdBy: null });
-  const refused = await createWebhook(t.store, box, { orgId: org.orgId, url: 'https://internal.example.test/hook', events: ['scan.completed'], createdBy: null });
+  const hook = await createWebhook(t.store, box, {
+    orgId: org.orgId,
+    url: `${server.base}/window`,
+    events: ['scan.completed'],
+    createdBy: null,
+  });
+  const refused = await createWebhook(t.store, box, {
+    orgId: org.orgId,
+    url: 'https://internal.example.test/hook',
+    events: ['scan.completed'],
+    createdBy: null,
+  });
   scripts.set('/window', [500]);
-  const short = scanEvents({ store: t.store, logger: createLogger('x', 'silent'), taskQueue: t.taskQueue, client: t.temporal.client, retry: { ...RETRY, windowMs: 5000 } });
+  const short = scanEvents({
+    store: t.store,
+    logger: createLogger('x', 'silent'),
+    taskQueue: t.taskQueue,
+    client: t.temporal.client,
+    retry: { ...RETRY, windowMs: 5000 },
+  });
   expect(await short.emit(scanId, org.orgId, 'scan.completed')).toBe(true);
   expect(await eventResult(scanId, 'scan.completed')).toMatchObject({ deliveries: 2, succeeded: 0, failed: 2 });
   const log = await deliveryLog(org, hook.doc._id);
@@ -264,23 +349,53 @@ test('the retry window: past it the delivery ends failed, with every attempt in 
   expect(d.status).toBe('failed');
   expect(d.attempts.length).toBeGreaterThanOrEqual(1); // about six; fewer on a loaded machine (retries: the first test)
   expect(d.attempts.length).toBe(at('/window').length);
-  expect(d.attempts.every((a: { statusCode: number; error: string }) => a.statusCode === 500 && a.error === 'HTTP 500')).toBe(true);
+  expect(
+    d.attempts.every((a: { statusCode: number; error: string }) => a.statusCode === 500 && a.error === 'HTTP 500'),
+  ).toBe(true);
   const stored = await getDelivery(t.store, d.id);
   expect(stored!.error).toMatch(/^no 2xx answer within the retry window of 5 s; last: /);
   // The refused destination: every attempt stopped at the address check (no connection), each in the log.
   const [r] = (await deliveryLog(org, refused.doc._id)).deliveries;
   expect(r.status).toBe('failed');
   expect(r.attempts.length).toBeGreaterThanOrEqual(1);
-  for (const a of r.attempts) expect(a).toMatchObject({ statusCode: null, error: expect.stringContaining('internal.example.test resolves to 10.0.0.5') });
+  for (const a of r.attempts)
+    expect(a).toMatchObject({
+      statusCode: null,
+      error: expect.stringContaining('internal.example.test resolves to 10.0.0.5'),
+    });
   expect(received.filter((x) => x.path === '/hook')).toHaveLength(0);
 }, 60_000);
 
 test("the sweeper's failure of an orphaned scan emits scan.failed", async () => {
   const { org } = await orgWithWebhook('/orphan', ['scan.failed']);
   // Running, with no workflow: an orphan once stale (staleMs 0 below).
-  const s = await insertScan(t.store, { _id: newId('scn'), orgId: org.orgId, projectId: newId('prj'), target: 'orphan', ecosystem: 'javascript', schemaVersion: 1, status: 'queued', startedAt: new Date(), finishedAt: null, failureReason: null, findings: null, suppressed: null, nodeCount: 1, bodyBytes: 10 });
+  const s = await insertScan(t.store, {
+    _id: newId('scn'),
+    orgId: org.orgId,
+    projectId: newId('prj'),
+    target: 'orphan',
+    ecosystem: 'javascript',
+    schemaVersion: 1,
+    status: 'queued',
+    startedAt: new Date(),
+    finishedAt: null,
+    failureReason: null,
+    findings: null,
+    suppressed: null,
+    nodeCount: 1,
+    bodyBytes: 10,
+  });
   await markRunning(t.store, s._id, null);
-  expect(await sweepOnce({ store: t.store, runs: scanRuns(t.temporal), events, logger: createLogger('sweeper', 'silent'), graceMs: 5000, staleMs: 0 })).toEqual({ started: 0, failed: 1 });
+  expect(
+    await sweepOnce({
+      store: t.store,
+      runs: scanRuns(t.temporal),
+      events,
+      logger: createLogger('sweeper', 'silent'),
+      graceMs: 5000,
+      staleMs: 0,
+    }),
+  ).toEqual({ started: 0, failed: 1 });
   expect(await eventResult(s._id, 'scan.failed')).toMatchObject({ deliveries: 1, succeeded: 1 });
   const payload = JSON.parse(at('/orphan')[0].body);
   expect(payload.data.scan).toMatchObject({ id: s._id, status: 'failed', failureReason: 'internal_error' });

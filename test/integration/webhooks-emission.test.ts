@@ -29,7 +29,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // Their workflows wait for a worker that never comes: end them.
-  for (const id of uploaded) await t.temporal.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+  for (const id of uploaded)
+    await t.temporal.client.workflow
+      .getHandle(id)
+      .terminate('test over')
+      .catch(() => undefined);
   await t.close();
 });
 
@@ -53,7 +57,13 @@ function recorder() {
     events: {
       subscribed: async () => true,
       async emit(scanId, orgId, type, subscribed) {
-        calls.push({ scanId, orgId, type, status: (await getScan(t.store, scanId))?.status, subscribed: subscribed === undefined ? undefined : await subscribed });
+        calls.push({
+          scanId,
+          orgId,
+          type,
+          status: (await getScan(t.store, scanId))?.status,
+          subscribed: subscribed === undefined ? undefined : await subscribed,
+        });
         if (r.failures > 0) {
           r.failures--;
           throw new Error('connect ECONNREFUSED (Temporal)');
@@ -76,7 +86,13 @@ async function upload(project: string, snapshot: object = v1Snapshot(project)): 
 }
 
 const env = new MockActivityEnvironment({}, { logger: new DefaultLogger('ERROR') }); // the expected failures are not logged
-const completed = (scanId: string, subscribed?: boolean) => ({ scanId, orgId: org.orgId, type: 'scan.completed', status: 'completed', subscribed });
+const completed = (scanId: string, subscribed?: boolean) => ({
+  scanId,
+  orgId: org.orgId,
+  type: 'scan.completed',
+  status: 'completed',
+  subscribed,
+});
 
 test('the regular pipeline emits scan.completed once published; its retry after the publish emits again', async () => {
   const rec = recorder();
@@ -126,7 +142,16 @@ test('the fast path emits; its retry after the publish landed emits without publ
 test('a paged scan emits once published, and once more on a retry in a process that had not emitted it', async () => {
   const rec = recorder();
   const acts = createActivities({ store: t.store, logger: createLogger('test', 'silent'), events: rec.events });
-  const snapshot = syntheticSnapshot({ schemaVersion: 2, nodes: 60, roots: 6, modules: 3, packagesPerRoot: 10, depsPerNode: 2, rootDeps: 2, project: 'paged-events' });
+  const snapshot = syntheticSnapshot({
+    schemaVersion: 2,
+    nodes: 60,
+    roots: 6,
+    modules: 3,
+    packagesPerRoot: 10,
+    depsPerNode: 2,
+    rootDeps: 2,
+    project: 'paged-events',
+  });
   const scanId = (await createPagedScan(t.store, org.orgId, snapshot))._id;
   const prep = await env.run(acts.prepareScan, { scanId });
   await env.run(acts.matchAdvisories, { scanId, generation: prep.generation });
@@ -147,11 +172,17 @@ test('failScan emits scan.failed after the failure is written; on a scan a compl
   const acts = createActivities({ store: t.store, logger: createLogger('test', 'silent'), events: rec.events });
   const failing = await upload('failing');
   await env.run(acts.failScan, { scanId: failing, reason: 'internal_error', message: 'boom' });
-  expect(rec.calls).toEqual([{ scanId: failing, orgId: org.orgId, type: 'scan.failed', status: 'failed', subscribed: undefined }]);
+  expect(rec.calls).toEqual([
+    { scanId: failing, orgId: org.orgId, type: 'scan.failed', status: 'failed', subscribed: undefined },
+  ]);
 
   const won = await upload('completion-won');
   await env.run(acts.scanSmall, { scanId: won });
-  await env.run(acts.failScan, { scanId: won, reason: 'internal_error', message: 'an activity after the publish failed for good' });
+  await env.run(acts.failScan, {
+    scanId: won,
+    reason: 'internal_error',
+    message: 'an activity after the publish failed for good',
+  });
   expect((await getScan(t.store, won))!.status).toBe('completed');
   expect(rec.calls.slice(1)).toEqual([completed(won, true), completed(won)]);
 });

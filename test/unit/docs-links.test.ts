@@ -122,12 +122,22 @@ export function anchors(text: string): Set<string> {
     const line = masked[i];
     const atx = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
     if (atx) {
-      add(original[i].replace(/^ {0,3}#{1,6}[ \t]*/, '').replace(/[ \t]+#+[ \t]*$/, '').replace(/^#+$/, ''));
+      add(
+        original[i]
+          .replace(/^ {0,3}#{1,6}[ \t]*/, '')
+          .replace(/[ \t]+#+[ \t]*$/, '')
+          .replace(/^#+$/, ''),
+      );
       continue;
     }
     // Setext: a paragraph line underlined with === or ---.
     const next = masked[i + 1];
-    if (next !== undefined && /^ {0,3}(=+|-+)[ \t]*$/.test(next) && line.trim() && !/^ {0,3}([-*+>|]|\d+[.)])/.test(line)) {
+    if (
+      next !== undefined &&
+      /^ {0,3}(=+|-+)[ \t]*$/.test(next) &&
+      line.trim() &&
+      !/^ {0,3}([-*+>|]|\d+[.)])/.test(line)
+    ) {
       const previous = i > 0 ? masked[i - 1].trim() : '';
       if (!previous) add(original[i].trim());
     }
@@ -148,10 +158,15 @@ export function links(text: string): Link[] {
   const masked = maskCode(text);
   const lineOf = (offset: number) => masked.slice(0, offset).split('\n').length;
   const found: Link[] = [];
-  const inline = /!?\[((?:[^[\]\\]|\\.|\[(?:[^[\]\\]|\\.)*\])*)\]\(\s*(<[^>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
+  const inline =
+    /!?\[((?:[^[\]\\]|\\.|\[(?:[^[\]\\]|\\.)*\])*)\]\(\s*(<[^>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
   for (const m of masked.matchAll(inline)) {
     const target = m[2].replace(/^<|>$/g, '');
-    found.push({ line: lineOf(m.index!), text: text.slice(m.index!, m.index! + m[0].length).replace(/\s*\n\s*/g, ' '), target });
+    found.push({
+      line: lineOf(m.index!),
+      text: text.slice(m.index!, m.index! + m[0].length).replace(/\s*\n\s*/g, ' '),
+      target,
+    });
   }
   for (const m of masked.matchAll(/^ {0,3}\[([^\]]+)\]:[ \t]*(<[^>\n]*>|\S+)/gm)) {
     found.push({ line: lineOf(m.index!), text: m[0].trim(), target: m[2].replace(/^<|>$/g, '') });
@@ -189,7 +204,12 @@ export function checkFile(root: string, rel: string): string[] {
       say('malformed percent-encoding');
       continue;
     }
-    const file = filePart === '' ? path.join(root, rel) : filePart.startsWith('/') ? path.join(root, filePart) : path.resolve(path.dirname(path.join(root, rel)), filePart);
+    const file =
+      filePart === ''
+        ? path.join(root, rel)
+        : filePart.startsWith('/')
+          ? path.join(root, filePart)
+          : path.resolve(path.dirname(path.join(root, rel)), filePart);
     const inside = path.relative(root, file);
     if (inside.startsWith('..') || path.isAbsolute(inside)) {
       say(`leaves the repository (${path.relative(root, file).split(path.sep).join('/')})`);
@@ -218,7 +238,17 @@ describe('the checker', () => {
     fs.writeFileSync(path.join(dir, 'repo', 'docs', 'screenshots', 'a.png'), '');
     fs.writeFileSync(
       path.join(dir, 'repo', 'docs', 'b.md'),
-      ['# B', '', '## Set-up: `npm start`, twice', '', '## Set-up: `npm start`, twice', '', 'Setext heading', '--------------', ''].join('\n'),
+      [
+        '# B',
+        '',
+        '## Set-up: `npm start`, twice',
+        '',
+        '## Set-up: `npm start`, twice',
+        '',
+        'Setext heading',
+        '--------------',
+        '',
+      ].join('\n'),
     );
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -230,7 +260,9 @@ describe('the checker', () => {
 
   test('slugs follow GitHub: lowercase, punctuation dropped but hyphens and underscores, spaces to hyphens', () => {
     expect(slug('The Temporal UI: finding a scan')).toBe('the-temporal-ui-finding-a-scan');
-    expect(slug('On the machines: `scanner mcp scan`, the sidecar and the hooks')).toBe('on-the-machines-scanner-mcp-scan-the-sidecar-and-the-hooks');
+    expect(slug('On the machines: `scanner mcp scan`, the sidecar and the hooks')).toBe(
+      'on-the-machines-scanner-mcp-scan-the-sidecar-and-the-hooks',
+    );
     expect(slug("The web app's first screen")).toBe('the-web-apps-first-screen');
     expect(slug('`SECRETS_KEY` and *emphasis*')).toBe('secrets_key-and-emphasis');
     expect(slug('Hosts → gateways (v2)')).toBe('hosts--gateways-v2');
@@ -253,7 +285,15 @@ describe('the checker', () => {
   });
 
   test('a missing file, a missing anchor (same file and other file), a missing image and a link out of the repository fail, naming file, line and link', () => {
-    const body = ['# A', '', '[gone](gone.md)', '[bad anchor](b.md#nowhere) and [local](#nowhere-here)', '![pic](screenshots/missing.png)', '[out](../../outside.md)', '[ref]: b.md#missing-ref'].join('\n');
+    const body = [
+      '# A',
+      '',
+      '[gone](gone.md)',
+      '[bad anchor](b.md#nowhere) and [local](#nowhere-here)',
+      '![pic](screenshots/missing.png)',
+      '[out](../../outside.md)',
+      '[ref]: b.md#missing-ref',
+    ].join('\n');
     expect(check(body)).toEqual([
       'docs/a.md:3: [gone](gone.md): no such file docs/gone.md',
       'docs/a.md:4: [bad anchor](b.md#nowhere): no heading #nowhere in docs/b.md',
@@ -265,7 +305,20 @@ describe('the checker', () => {
   });
 
   test('links in fenced code blocks and inline code are not links', () => {
-    const body = ['# A', '', '```md', '[gone](gone.md)', '```', '', '- a list item:', '  ~~~', '  [gone](gone.md)', '  ~~~', '', 'and `[gone](gone.md)` and ``[x](`y`)``.'].join('\n');
+    const body = [
+      '# A',
+      '',
+      '```md',
+      '[gone](gone.md)',
+      '```',
+      '',
+      '- a list item:',
+      '  ~~~',
+      '  [gone](gone.md)',
+      '  ~~~',
+      '',
+      'and `[gone](gone.md)` and ``[x](`y`)``.',
+    ].join('\n');
     expect(check(body)).toEqual([]);
   });
 });

@@ -18,7 +18,10 @@ const OUTSIDE: Array<[string, RegExp]> = [
   ['local-database.md', /\blocal-database\.md\b/],
   ['scanning-api.md', /\bscanning-api\.md\b/],
   // The project's own docs/architecture.md is fine; the design notes' copy, named by an outside path, is not.
-  ['architecture.md outside docs/', /(?:\.\.\/|\bshared\/|\bdesign\/|\bspec\/)(?:[\w.-]+\/)*(?<!docs\/)architecture\.md\b/],
+  [
+    'architecture.md outside docs/',
+    /(?:\.\.\/|\bshared\/|\bdesign\/|\bspec\/)(?:[\w.-]+\/)*(?<!docs\/)architecture\.md\b/,
+  ],
   ['shared/design or shared/spec', /(?<!src\/)\bshared\/(?:design|spec)\//],
   ['/work/shared', /\/work\/shared\b/],
 ];
@@ -28,7 +31,11 @@ const OUTSIDE: Array<[string, RegExp]> = [
  * clone (`../shared/data`, `/design`, `/spec`) where the repository has none. The project's own src/shared, imported
  * as '../shared/types' (also in the fixture sources tests write), is fine.
  */
-function sharedOutside(file: string, line: string, exists = (rel: string) => fs.existsSync(path.join(ROOT, rel))): string[] {
+function sharedOutside(
+  file: string,
+  line: string,
+  exists = (rel: string) => fs.existsSync(path.join(ROOT, rel)),
+): string[] {
   const out: string[] = [];
   for (const m of line.matchAll(/(?<![\w.])((?:\.\.\/)+)shared(?![\w-])(?:\/(data|design|spec)(?![\w-]))?/g)) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1], 'shared', m[2] ?? ''));
@@ -43,7 +50,10 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 function files(): string[] {
-  const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return [...new Set(out.toString('utf8').split('\0').filter(Boolean))]
     .filter((f) => path.posix.basename(f) !== 'package-lock.json' && f !== SELF)
     .sort();
@@ -70,20 +80,25 @@ test('no file refers to a file outside the repository', () => {
     const allowed = ALLOWED[file] ?? [];
     body.split('\n').forEach((line, i) => {
       for (const [name, re] of OUTSIDE) {
-        if (re.test(line) && !allowed.includes(name)) hits.push(`${file}:${i + 1}: ${name}: ${line.trim().slice(0, 160)}`);
+        if (re.test(line) && !allowed.includes(name))
+          hits.push(`${file}:${i + 1}: ${name}: ${line.trim().slice(0, 160)}`);
       }
-      if (sharedOutside(file, line).length > 0 && !allowed.includes('../shared')) hits.push(`${file}:${i + 1}: ../shared: ${line.trim().slice(0, 160)}`);
+      if (sharedOutside(file, line).length > 0 && !allowed.includes('../shared'))
+        hits.push(`${file}:${i + 1}: ../shared: ${line.trim().slice(0, 160)}`);
     });
   }
   expect(read).toBeGreaterThan(100); // git answered: the scan read the project
   expect(hits).toEqual([]);
 });
 
-test('the patterns: outside paths are caught, the project\'s own docs are not', () => {
+test("the patterns: outside paths are caught, the project's own docs are not", () => {
   const caught = (line: string) => OUTSIDE.filter(([, re]) => re.test(line)).map(([name]) => name);
   expect(caught('see platform.md §3')).toEqual(['platform.md']);
   expect(caught('as decisions.md says')).toEqual(['decisions.md']);
-  expect(caught('../shared/design/architecture.md')).toEqual(['architecture.md outside docs/', 'shared/design or shared/spec']);
+  expect(caught('../shared/design/architecture.md')).toEqual([
+    'architecture.md outside docs/',
+    'shared/design or shared/spec',
+  ]);
   expect(caught('/work/shared/data/advisories')).toEqual(['/work/shared']);
   expect(caught('shared/spec/scanning-api.md')).toEqual(['scanning-api.md', 'shared/design or shared/spec']);
   expect(caught('see docs/architecture.md and docs/scanning.md')).toEqual([]);
@@ -95,10 +110,21 @@ test('../shared: caught when it leaves the repository or names the data beside t
   const has = (rel: string) => rel === 'src/shared' || rel === 'src/shared/types';
   expect(sharedOutside('README.md', 'data in ../shared/data beside the clone', has)).toEqual(['../shared/data']);
   expect(sharedOutside('README.md', 'beside the clone (`../shared`)', has)).toEqual(['../shared']);
-  expect(sharedOutside('test/unit/domain/x.test.ts', "path.resolve(__dirname, '../../../../shared/data')", has)).toEqual(['../../../../shared/data']);
-  expect(sharedOutside('docs/development.md', 'see ../shared/data and ../shared/design/notes.md', has)).toEqual(['../shared/data', '../shared/design']);
-  expect(sharedOutside('src/client/api/types.ts', "import type { Finding } from '../../shared/types';", has)).toEqual([]);
+  expect(
+    sharedOutside('test/unit/domain/x.test.ts', "path.resolve(__dirname, '../../../../shared/data')", has),
+  ).toEqual(['../../../../shared/data']);
+  expect(sharedOutside('docs/development.md', 'see ../shared/data and ../shared/design/notes.md', has)).toEqual([
+    '../shared/data',
+    '../shared/design',
+  ]);
+  expect(sharedOutside('src/client/api/types.ts', "import type { Finding } from '../../shared/types';", has)).toEqual(
+    [],
+  );
   expect(sharedOutside('src/advisories/import.ts', "from '../shared/types'", has)).toEqual([]);
-  expect(sharedOutside('test/unit/x.test.ts', "'src/domain/pure.ts': \"import type { S } from '../shared/types';\"", has)).toEqual([]);
-  expect(sharedOutside('test/unit/x.test.ts', "'../sibling' and ../shared-lib and ./shared and ../shared/database", has)).toEqual([]);
+  expect(
+    sharedOutside('test/unit/x.test.ts', "'src/domain/pure.ts': \"import type { S } from '../shared/types';\"", has),
+  ).toEqual([]);
+  expect(
+    sharedOutside('test/unit/x.test.ts', "'../sibling' and ../shared-lib and ./shared and ../shared/database", has),
+  ).toEqual([]);
 });

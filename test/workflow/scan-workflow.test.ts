@@ -25,11 +25,25 @@ afterAll(() => env?.teardown());
 
 function activities(overrides: Partial<Acts>, calls: string[]): Acts {
   const base = {
-    prepareScan: async () => (calls.push('prepare'), { ecosystem: 'javascript', nodeCount: 2, generation: 'adv_1', schemaVersion: 1 }),
+    prepareScan: async () => (
+      calls.push('prepare'),
+      { ecosystem: 'javascript', nodeCount: 2, generation: 'adv_1', schemaVersion: 1 }
+    ),
     matchAdvisories: async () => (calls.push('match'), { findings: 1, unmatchedVersions: 0 }),
     derivePaths: async () => (calls.push('paths'), { segments: 3, characters: 30 }),
     publishResults: async () => (calls.push('publish'), { findings: 1, suppressed: 0 }),
-    scanSmall: async () => (calls.push('small'), { ecosystem: 'typescript', nodeCount: 12, generation: 'adv_1', schemaVersion: 1, findings: 2, suppressed: 1, segments: 6 }),
+    scanSmall: async () => (
+      calls.push('small'),
+      {
+        ecosystem: 'typescript',
+        nodeCount: 12,
+        generation: 'adv_1',
+        schemaVersion: 1,
+        findings: 2,
+        suppressed: 1,
+        segments: 6,
+      }
+    ),
     failScan: async (i: { reason: string }) => void calls.push(`fail:${i.reason}`),
   };
   return { ...base, ...overrides } as unknown as Acts;
@@ -50,7 +64,10 @@ async function run(acts: Acts, scanId: string, nodeCount?: number) {
       args: [{ scanId, nodeCount }],
       typedSearchAttributes: [{ key: SA.stage, value: 'queued' }],
     });
-    const outcome = await handle.result().then((r) => ({ ok: true as const, r }), (e) => ({ ok: false as const, e }));
+    const outcome = await handle.result().then(
+      (r) => ({ ok: true as const, r }),
+      (e) => ({ ok: false as const, e }),
+    );
     const desc = await handle.describe();
     return { outcome, desc };
   });
@@ -90,7 +107,14 @@ test('unsupported_ecosystem is not retried, marks the scan failed and fails the 
 
 test('attribution_limit_exceeded fails the scan with that reason', async () => {
   const calls: string[] = [];
-  const acts = activities({ derivePaths: async () => { throw ApplicationFailure.nonRetryable('too many path segments', 'attribution_limit_exceeded'); } }, calls);
+  const acts = activities(
+    {
+      derivePaths: async () => {
+        throw ApplicationFailure.nonRetryable('too many path segments', 'attribution_limit_exceeded');
+      },
+    },
+    calls,
+  );
   await run(acts, 'scn_wf_limit');
   expect(calls).toEqual(['prepare', 'match', 'fail:attribution_limit_exceeded']);
 });
@@ -98,7 +122,16 @@ test('attribution_limit_exceeded fails the scan with that reason', async () => {
 test('a transient activity error is retried and the scan still completes', async () => {
   const calls: string[] = [];
   let n = 0;
-  const acts = activities({ matchAdvisories: async () => { if (n++ === 0) throw new Error('database hiccup'); calls.push('match'); return { findings: 0, unmatchedVersions: 0 }; } }, calls);
+  const acts = activities(
+    {
+      matchAdvisories: async () => {
+        if (n++ === 0) throw new Error('database hiccup');
+        calls.push('match');
+        return { findings: 0, unmatchedVersions: 0 };
+      },
+    },
+    calls,
+  );
   const { outcome } = await run(acts, 'scn_wf_retry');
   expect(outcome.ok).toBe(true);
   expect(calls).toEqual(['prepare', 'match', 'paths', 'publish']);
@@ -106,7 +139,14 @@ test('a transient activity error is retried and the scan still completes', async
 
 test('any other failure is internal_error', async () => {
   const calls: string[] = [];
-  const acts = activities({ publishResults: async () => { throw ApplicationFailure.nonRetryable('disk full', 'SomethingElse'); } }, calls);
+  const acts = activities(
+    {
+      publishResults: async () => {
+        throw ApplicationFailure.nonRetryable('disk full', 'SomethingElse');
+      },
+    },
+    calls,
+  );
   await run(acts, 'scn_wf_internal');
   expect(calls).toEqual(['prepare', 'match', 'paths', 'fail:internal_error']);
 });
@@ -129,7 +169,15 @@ test('a large snapshot takes the activity pipeline (heartbeats, claim checks)', 
 test('the fast path fails like the pipeline: unsupported_ecosystem, not retried', async () => {
   const calls: string[] = [];
   let attempts = 0;
-  const acts = activities({ scanSmall: async () => { attempts++; throw ApplicationFailure.nonRetryable('gradle is not supported yet', 'unsupported_ecosystem'); } }, calls);
+  const acts = activities(
+    {
+      scanSmall: async () => {
+        attempts++;
+        throw ApplicationFailure.nonRetryable('gradle is not supported yet', 'unsupported_ecosystem');
+      },
+    },
+    calls,
+  );
   const { outcome } = await run(acts, 'scn_wf_small_unsupported', 3);
   expect(outcome.ok).toBe(false);
   expect(attempts).toBe(1);

@@ -29,7 +29,11 @@ export function url(path: string, query?: Query): string {
   return `/v1${path}${s ? `?${s}` : ''}`;
 }
 
-async function call<T>(method: string, path: string, opts: { query?: Query; body?: unknown; signal?: AbortSignal; quiet401?: boolean } = {}): Promise<T> {
+async function call<T>(
+  method: string,
+  path: string,
+  opts: { query?: Query; body?: unknown; signal?: AbortSignal; quiet401?: boolean } = {},
+): Promise<T> {
   const headers: Record<string, string> = { 'X-Svc-App': '1', Accept: 'application/json' };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(url(path, opts.query), {
@@ -50,7 +54,12 @@ async function call<T>(method: string, path: string, opts: { query?: Query; body
   if (!res.ok) {
     const err = data?.error;
     const retry = Number(res.headers.get('Retry-After'));
-    const e = new ApiError(res.status, err?.code ?? 'http_error', err?.message ?? `HTTP ${res.status}`, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+    const e = new ApiError(
+      res.status,
+      err?.code ?? 'http_error',
+      err?.message ?? `HTTP ${res.status}`,
+      Number.isFinite(retry) && retry > 0 ? retry : undefined,
+    );
     if (res.status === 401 && !opts.quiet401) onUnauthorized?.();
     throw e;
   }
@@ -71,7 +80,11 @@ export async function allPages<T>(path: string, key: string, query: Query = {}, 
   const out: T[] = [];
   let cursor: string | null | undefined;
   for (let i = 0; i < max; i++) {
-    const page = await api.get<Record<string, unknown> & { nextCursor: string | null }>(path, { ...query, limit: 200, cursor });
+    const page = await api.get<Record<string, unknown> & { nextCursor: string | null }>(path, {
+      ...query,
+      limit: 200,
+      cursor,
+    });
     out.push(...((page[key] as T[]) ?? []));
     cursor = page.nextCursor;
     if (!cursor) break;

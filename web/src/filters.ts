@@ -12,7 +12,8 @@ export interface FindingFilters {
   group: 'module' | 'dependency' | 'none';
 }
 
-const pick = <T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T => (allowed.includes(v as T) ? (v as T) : fallback);
+const pick = <T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T =>
+  allowed.includes(v as T) ? (v as T) : fallback;
 
 export function filtersFromQuery(q: Record<string, string | undefined>): FindingFilters {
   return {

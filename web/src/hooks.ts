@@ -45,7 +45,10 @@ export interface Pages<T> {
  * A list shown whole, read a page at a time: the first page when `key` changes (another project, other filters),
  * the next one on `more()`.
  */
-export function usePages<T>(key: string, load: (cursor: string | undefined, signal: AbortSignal) => Promise<{ items: T[]; nextCursor: string | null }>): Pages<T> {
+export function usePages<T>(
+  key: string,
+  load: (cursor: string | undefined, signal: AbortSignal) => Promise<{ items: T[]; nextCursor: string | null }>,
+): Pages<T> {
   const [at, setAt] = useState<{ key: string; cursor?: string }>({ key });
   const cursor = pageCursor(at, key);
   const [items, setItems] = useState<T[]>([]);

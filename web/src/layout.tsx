@@ -29,7 +29,10 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const admin = isManager(me.member?.role);
   // every role reads members, hosts and gateways (hosts:read, gateways:read); the rest is for owners and admins
   const nav = routes.filter((r) => r.nav && (r.nav.section === 'triage' || admin || r.nav.allRoles));
-  const current = (p: string) => path === p || path.startsWith(`${p}/`) || (p === paths.projects() && (path === paths.home() || path.startsWith('/app/scans')));
+  const current = (p: string) =>
+    path === p ||
+    path.startsWith(`${p}/`) ||
+    (p === paths.projects() && (path === paths.home() || path.startsWith('/app/scans')));
   return (
     <div class="shell">
       <a class="skip" href="#main">

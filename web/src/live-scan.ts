@@ -6,7 +6,12 @@ import type { Scan } from './types';
 
 const live = (s: Scan) => s.status === 'queued' || s.status === 'running';
 
-export async function followScan(id: string, signal: AbortSignal, onScan: (s: Scan) => void, first?: Scan): Promise<void> {
+export async function followScan(
+  id: string,
+  signal: AbortSignal,
+  onScan: (s: Scan) => void,
+  first?: Scan,
+): Promise<void> {
   let scan = first ?? (await api.get<Scan>(`/scans/${encodeURIComponent(id)}`, undefined, signal));
   onScan(scan);
   let failures = 0;
@@ -28,7 +33,9 @@ export function useLiveScan(id: string): { scan?: Scan; error?: unknown } {
   useEffect(() => {
     const ctl = new AbortController();
     setState({});
-    followScan(id, ctl.signal, (scan) => !ctl.signal.aborted && setState({ scan })).catch((error) => !ctl.signal.aborted && setState((s) => ({ ...s, error })));
+    followScan(id, ctl.signal, (scan) => !ctl.signal.aborted && setState({ scan })).catch(
+      (error) => !ctl.signal.aborted && setState((s) => ({ ...s, error })),
+    );
     return () => ctl.abort();
   }, [id]);
   return state;

@@ -20,7 +20,10 @@ function Views() {
   return (
     <ErrorBoundary>
       <Router>
-        {[...routes.map((r) => <Route key={r.path} path={r.path} component={r.component} />), <Route key="404" default component={NotFound} />]}
+        {[
+          ...routes.map((r) => <Route key={r.path} path={r.path} component={r.component} />),
+          <Route key="404" default component={NotFound} />,
+        ]}
       </Router>
     </ErrorBoundary>
   );
@@ -38,9 +41,24 @@ function Shell() {
   }, []);
   const entry = routeOf(path);
   const s = session.state;
-  if (s.status === 'loading') return <p role="status" class="muted boot">Loading…</p>;
-  if (s.status === 'error') return <p role="alert" class="error boot">The service did not answer: {s.message}</p>;
-  if (entry?.public) return <main id="main" class="narrow"><Views /></main>;
+  if (s.status === 'loading')
+    return (
+      <p role="status" class="muted boot">
+        Loading…
+      </p>
+    );
+  if (s.status === 'error')
+    return (
+      <p role="alert" class="error boot">
+        The service did not answer: {s.message}
+      </p>
+    );
+  if (entry?.public)
+    return (
+      <main id="main" class="narrow">
+        <Views />
+      </main>
+    );
   if (s.status === 'signed-out') return <Redirect to={paths.signIn(url)} />;
   if (!s.me.org && !entry?.noOrg) return <NoOrganization />;
   return (
@@ -51,7 +69,9 @@ function Shell() {
 }
 
 // The view of the address being opened starts loading now, beside GET /v1/me, not after it.
-(routeOf(location.pathname)?.component as { preload?: () => Promise<unknown> } | undefined)?.preload?.().catch(() => undefined);
+(routeOf(location.pathname)?.component as { preload?: () => Promise<unknown> } | undefined)
+  ?.preload?.()
+  .catch(() => undefined);
 
 render(
   <SessionProvider>

@@ -8,7 +8,8 @@ export const paths = {
   project: (id: string) => `${BASE}/projects/${encodeURIComponent(id)}`,
   inventory: (id: string) => `${BASE}/projects/${encodeURIComponent(id)}/inventory`,
   scan: (id: string) => `${BASE}/scans/${encodeURIComponent(id)}`,
-  finding: (scanId: string, findingId: string, query = '') => `${BASE}/scans/${encodeURIComponent(scanId)}/findings/${encodeURIComponent(findingId)}${query}`,
+  finding: (scanId: string, findingId: string, query = '') =>
+    `${BASE}/scans/${encodeURIComponent(scanId)}/findings/${encodeURIComponent(findingId)}${query}`,
   members: () => `${BASE}/members`,
   invitations: () => `${BASE}/invitations`,
   acceptInvitation: () => `${BASE}/invitations/accept`,

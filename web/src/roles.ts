@@ -30,4 +30,9 @@ export function invitableRoles(inviter: Role | null | undefined): Role[] {
 }
 
 /** Each role in words (indexed by any string: the views fall back to the role as the server wrote it). */
-export const ROLE_LABELS: Record<string, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', auditor: 'Auditor' } satisfies Record<Role, string>;
+export const ROLE_LABELS: Record<string, string> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  member: 'Member',
+  auditor: 'Auditor',
+} satisfies Record<Role, string>;

@@ -16,29 +16,73 @@ export interface AppRoute {
   nav?: { label: string; section: 'triage' | 'admin'; allRoles?: boolean };
 }
 
-
 export const routes: AppRoute[] = [
   { path: `${BASE}/sign-in`, component: lazy(() => import('./views/sign-in')), public: true },
   { path: `${BASE}/`, component: lazy(() => import('./views/projects')) },
-  { path: `${BASE}/projects`, component: lazy(() => import('./views/projects')), nav: { label: 'Projects', section: 'triage' } },
+  {
+    path: `${BASE}/projects`,
+    component: lazy(() => import('./views/projects')),
+    nav: { label: 'Projects', section: 'triage' },
+  },
   { path: `${BASE}/projects/:projectId`, component: lazy(() => import('./views/project')) },
   { path: `${BASE}/projects/:projectId/inventory`, component: lazy(() => import('./views/inventory')) },
   { path: `${BASE}/scans/:scanId`, component: lazy(() => import('./views/findings')) },
   { path: `${BASE}/scans/:scanId/findings/:findingId`, component: lazy(() => import('./views/finding')) },
-  { path: `${BASE}/members`, component: lazy(() => import('./views/admin/members')), nav: { label: 'Members', section: 'admin', allRoles: true } },
-  { path: `${BASE}/invitations`, component: lazy(() => import('./views/admin/invitations')), nav: { label: 'Invitations', section: 'admin' } },
-  { path: `${BASE}/invitations/accept`, component: lazy(() => import('./views/admin/accept')), public: true, noOrg: true },
-  { path: `${BASE}/api-keys`, component: lazy(() => import('./views/admin/api-keys')), nav: { label: 'API keys', section: 'admin' } },
-  { path: `${BASE}/audit`, component: lazy(() => import('./views/admin/audit')), nav: { label: 'Audit trail', section: 'admin' } },
-  { path: `${BASE}/hosts`, component: lazy(() => import('./views/admin/hosts')), nav: { label: 'Hosts', section: 'admin', allRoles: true } },
+  {
+    path: `${BASE}/members`,
+    component: lazy(() => import('./views/admin/members')),
+    nav: { label: 'Members', section: 'admin', allRoles: true },
+  },
+  {
+    path: `${BASE}/invitations`,
+    component: lazy(() => import('./views/admin/invitations')),
+    nav: { label: 'Invitations', section: 'admin' },
+  },
+  {
+    path: `${BASE}/invitations/accept`,
+    component: lazy(() => import('./views/admin/accept')),
+    public: true,
+    noOrg: true,
+  },
+  {
+    path: `${BASE}/api-keys`,
+    component: lazy(() => import('./views/admin/api-keys')),
+    nav: { label: 'API keys', section: 'admin' },
+  },
+  {
+    path: `${BASE}/audit`,
+    component: lazy(() => import('./views/admin/audit')),
+    nav: { label: 'Audit trail', section: 'admin' },
+  },
+  {
+    path: `${BASE}/hosts`,
+    component: lazy(() => import('./views/admin/hosts')),
+    nav: { label: 'Hosts', section: 'admin', allRoles: true },
+  },
   { path: `${BASE}/hosts/registration-tokens`, component: lazy(() => import('./views/admin/registration-tokens')) },
-  { path: `${BASE}/gateways`, component: lazy(() => import('./views/admin/gateways')), nav: { label: 'Gateways', section: 'admin', allRoles: true } },
+  {
+    path: `${BASE}/gateways`,
+    component: lazy(() => import('./views/admin/gateways')),
+    nav: { label: 'Gateways', section: 'admin', allRoles: true },
+  },
   { path: `${BASE}/gateways/enrollment-tokens`, component: lazy(() => import('./views/admin/enrollment-tokens')) },
   // MCP auditing: every role holds mcp:read; the registry page holds the control level too
-  { path: `${BASE}/mcp/servers`, component: lazy(() => import('./views/mcp/servers')), nav: { label: 'MCP servers', section: 'admin', allRoles: true } },
+  {
+    path: `${BASE}/mcp/servers`,
+    component: lazy(() => import('./views/mcp/servers')),
+    nav: { label: 'MCP servers', section: 'admin', allRoles: true },
+  },
   { path: `${BASE}/mcp/servers/:id`, component: lazy(() => import('./views/mcp/server')) },
-  { path: `${BASE}/mcp/registry`, component: lazy(() => import('./views/mcp/registry')), nav: { label: 'MCP registry', section: 'admin', allRoles: true } },
-  { path: `${BASE}/mcp/usage`, component: lazy(() => import('./views/mcp/usage')), nav: { label: 'MCP usage', section: 'admin', allRoles: true } },
+  {
+    path: `${BASE}/mcp/registry`,
+    component: lazy(() => import('./views/mcp/registry')),
+    nav: { label: 'MCP registry', section: 'admin', allRoles: true },
+  },
+  {
+    path: `${BASE}/mcp/usage`,
+    component: lazy(() => import('./views/mcp/usage')),
+    nav: { label: 'MCP usage', section: 'admin', allRoles: true },
+  },
 ];
 
 /** The route entry of a path (same matching rules as preact-iso: segments, `:param`). */

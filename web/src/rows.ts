@@ -52,7 +52,13 @@ export function viaText(x: Finding, group?: { key: string; f: FindingFilters }):
     for (const o of a.origins) {
       const text = `${o.module} via ${o.dependency}`;
       const g = group?.f;
-      const why = !g ? false : g.group === 'dependency' ? o.dependency === group.key : g.attribution === 'affected' ? a.module === group.key : o.module === group.key;
+      const why = !g
+        ? false
+        : g.group === 'dependency'
+          ? o.dependency === group.key
+          : g.attribution === 'affected'
+            ? a.module === group.key
+            : o.module === group.key;
       (why ? first : rest).add(text);
     }
   }
@@ -60,7 +66,11 @@ export function viaText(x: Finding, group?: { key: string; f: FindingFilters }):
   return `introduced by ${list.slice(0, 2).join('; ')}${list.length > 2 ? ` (+${list.length - 2})` : ''}`;
 }
 
-export function buildRows(findings: Finding[], f: FindingFilters, teamOf: (m: string) => string | null | undefined): Row[] {
+export function buildRows(
+  findings: Finding[],
+  f: FindingFilters,
+  teamOf: (m: string) => string | null | undefined,
+): Row[] {
   if (f.group === 'none') return findings.map((x) => ({ kind: 'finding', key: x.id, finding: x, via: viaText(x) }));
   const groups = new Map<string, Finding[]>();
   for (const x of findings) {
@@ -75,7 +85,8 @@ export function buildRows(findings: Finding[], f: FindingFilters, teamOf: (m: st
     const team = f.group === 'module' ? teamOf(g) : undefined;
     const label = f.group === 'module' ? `${g}${team ? ` · team ${team}` : ''}` : `introduced through ${g}`;
     rows.push({ kind: 'group', key: `g:${g}`, label, count: list.length });
-    for (const x of list) rows.push({ kind: 'finding', key: `${g}\u0000${x.id}`, finding: x, via: viaText(x, { key: g, f }) });
+    for (const x of list)
+      rows.push({ kind: 'finding', key: `${g}\u0000${x.id}`, finding: x, via: viaText(x, { key: g, f }) });
   }
   return rows;
 }

@@ -4,7 +4,11 @@ import { useCallback, useContext, useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from './api';
 import type { Me } from './types';
 
-export type SessionState = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; me: Me } | { status: 'error'; message: string };
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-out' }
+  | { status: 'signed-in'; me: Me }
+  | { status: 'error'; message: string };
 
 interface SessionApi {
   state: SessionState;

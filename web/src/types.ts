@@ -11,7 +11,9 @@ type Schemas = components['schemas'];
  * readonly U[]` (nothing outside U) as `type ... = Checked<ListsEvery<U, typeof LIST>>`, a runtime list of an enum
  * of the document fails the type-check when the server adds or drops a member.
  */
-export type ListsEvery<U, L extends readonly U[]> = [Exclude<U, L[number]>] extends [never] ? true : { missing: Exclude<U, L[number]> };
+export type ListsEvery<U, L extends readonly U[]> = [Exclude<U, L[number]>] extends [never]
+  ? true
+  : { missing: Exclude<U, L[number]> };
 export type Checked<T extends true> = T;
 
 // ---- scans, findings, projects, the dependency inventory

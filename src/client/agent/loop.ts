@@ -47,7 +47,12 @@ export interface Answer {
 }
 
 /** The n-th wait (n ≥ 1) of the backoff: between half and all of min(cap, base·2^(n-1)), at least Retry-After. */
-export function backoffDelay(attempt: number, o: Pick<BackoffOptions, 'baseMs' | 'capMs'>, random: number, retryAfter?: number): number {
+export function backoffDelay(
+  attempt: number,
+  o: Pick<BackoffOptions, 'baseMs' | 'capMs'>,
+  random: number,
+  retryAfter?: number,
+): number {
   const step = Math.min(o.capMs, o.baseMs * 2 ** Math.min(attempt - 1, 30));
   const jittered = Math.round(step / 2 + (random * step) / 2);
   return Math.max(jittered, Math.min(retryAfter ?? 0, RETRY_AFTER_MAX_MS));
@@ -56,7 +61,9 @@ export function backoffDelay(attempt: number, o: Pick<BackoffOptions, 'baseMs' |
 /** `401 invalid_token: ...` from the API's error envelope, else `HTTP 503`. */
 export function describeAnswer(a: { status: number; body: unknown }): string {
   const e = (a.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  return e && typeof e.code === 'string' ? `${a.status} ${e.code}${typeof e.message === 'string' ? `: ${e.message}` : ''}` : `HTTP ${a.status}`;
+  return e && typeof e.code === 'string'
+    ? `${a.status} ${e.code}${typeof e.message === 'string' ? `: ${e.message}` : ''}`
+    : `HTTP ${a.status}`;
 }
 
 /** SCANNER_RETRY_BASE_MS and SCANNER_RETRY_MAX_MS (README): the backoff of a long-running agent. */
@@ -64,7 +71,8 @@ export function backoffFromEnv(env: NodeJS.ProcessEnv, defaults: BackoffOptions)
   const int = (name: string, min: number): number | undefined => {
     const v = env[name];
     if (v === undefined || v === '') return undefined;
-    if (!/^\d+$/.test(v) || Number(v) < min) throw new InputError(`${name}=${JSON.stringify(v)}: a whole number of at least ${min}`);
+    if (!/^\d+$/.test(v) || Number(v) < min)
+      throw new InputError(`${name}=${JSON.stringify(v)}: a whole number of at least ${min}`);
     return Number(v);
   };
   const baseMs = int('SCANNER_RETRY_BASE_MS', 1) ?? defaults.baseMs;
@@ -132,7 +140,13 @@ export class Link {
   }
 
   /** One attempt; a network error or timeout is a TransportError. Ends early (TransportError) when stopped. */
-  private attempt(method: string, path: string, bearer: string, body: unknown, headers: Record<string, string>): Promise<Exchange> {
+  private attempt(
+    method: string,
+    path: string,
+    bearer: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<Exchange> {
     const url = this.server.replace(/\/+$/, '') + path;
     const sent = exchange(
       method,
@@ -171,7 +185,11 @@ export class Link {
    * The request, repeated while the service is away (network errors, 429, 5xx), until it gives another answer: that
    * answer, or STOPPED when the agent was stopped meanwhile. With maxAttempts, a ServiceError once they are spent.
    */
-  async send(method: string, path: string, opts: { bearer: string; body?: unknown; headers?: Record<string, string> }): Promise<Answer | typeof STOPPED> {
+  async send(
+    method: string,
+    path: string,
+    opts: { bearer: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Answer | typeof STOPPED> {
     this.secret(opts.bearer);
     for (const v of Object.values(opts.headers ?? {})) this.secret(v);
     for (let attempt = 1; ; attempt++) {
@@ -216,7 +234,9 @@ export class Link {
   private back(): void {
     if (this.awaySince === null) return;
     const seconds = Math.round((this.now() - this.awaySince) / 1000);
-    this.log(`the service is back (unavailable for ${seconds} s, ${this.awayAttempts} failed attempt${this.awayAttempts === 1 ? '' : 's'})`);
+    this.log(
+      `the service is back (unavailable for ${seconds} s, ${this.awayAttempts} failed attempt${this.awayAttempts === 1 ? '' : 's'})`,
+    );
     this.awaySince = null;
     this.awayAttempts = 0;
   }
@@ -226,7 +246,11 @@ export class Link {
  * Runs an agent until it returns or is stopped: SIGINT/SIGTERM (or the tests' signal) abort its link's signal, and the
  * agent returns EXIT.ok from where it was. Connections are closed at the end either way.
  */
-export async function runAgent(io: Io, hooks: AgentHooks, body: (signal: AbortSignal) => Promise<number>): Promise<number> {
+export async function runAgent(
+  io: Io,
+  hooks: AgentHooks,
+  body: (signal: AbortSignal) => Promise<number>,
+): Promise<number> {
   const controller = new AbortController();
   const handlers: Array<[NodeJS.Signals, () => void]> = [];
   if (hooks.signal) {

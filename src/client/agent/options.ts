@@ -19,16 +19,27 @@ export function parseLabelsFlag(text: string): Record<string, string> {
     if (item.trim() === '') continue;
     const i = item.indexOf('=');
     const key = i < 0 ? item : item.slice(0, i);
-    if (i < 0 || !LABEL_KEY.test(key)) throw new InputError(`--labels ${JSON.stringify(item)}: expected key=value, a key of 1 to 63 characters of A-Z a-z 0-9 . _ / -`);
+    if (i < 0 || !LABEL_KEY.test(key))
+      throw new InputError(
+        `--labels ${JSON.stringify(item)}: expected key=value, a key of 1 to 63 characters of A-Z a-z 0-9 . _ / -`,
+      );
     if (Object.prototype.hasOwnProperty.call(labels, key)) throw new InputError(`--labels: ${key} given twice`);
-    Object.defineProperty(labels, key, { value: item.slice(i + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(labels, key, {
+      value: item.slice(i + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return labels;
 }
 
 /** Positional arguments are not taken by the agents. */
 export function noPositionals(command: string, positionals: string[]): void {
-  if (positionals.length) throw new InputError(`scanner ${command} takes no arguments (got ${JSON.stringify(positionals[0])}); see scanner ${command} --help`);
+  if (positionals.length)
+    throw new InputError(
+      `scanner ${command} takes no arguments (got ${JSON.stringify(positionals[0])}); see scanner ${command} --help`,
+    );
 }
 
 /**
@@ -41,12 +52,19 @@ export function refusal(link: Link, what: string, a: Answer, hint = ''): Error {
 }
 
 /** The id and credential of a 201, checked: a body without them is not the service's answer. */
-export function credentialAnswer(link: Link, what: string, a: Answer, key: 'host' | 'gateway'): { id: string; credential: string; record: Record<string, unknown> } {
+export function credentialAnswer(
+  link: Link,
+  what: string,
+  a: Answer,
+  key: 'host' | 'gateway',
+): { id: string; credential: string; record: Record<string, unknown> } {
   const body = a.body as Record<string, unknown> | undefined;
   const record = body?.[key] as Record<string, unknown> | undefined;
   const credential = body?.credential;
   if (!record || typeof record.id !== 'string' || !record.id || typeof credential !== 'string' || !credential) {
-    throw new ServiceError(`${what}: answered ${a.status} without a ${key} and its credential: is ${link.server} the scanning service?`);
+    throw new ServiceError(
+      `${what}: answered ${a.status} without a ${key} and its credential: is ${link.server} the scanning service?`,
+    );
   }
   link.secret(credential);
   return { id: record.id, credential, record };

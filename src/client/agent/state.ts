@@ -68,7 +68,9 @@ export function readState<K extends AgentKind>(file: string, kind: K): Extract<A
   if (process.platform !== 'win32') {
     const uid = process.getuid?.();
     if (uid !== undefined && st.uid !== uid) {
-      throw new InputError(`state file ${file} belongs to user ${st.uid}, not to this user (${uid}): it holds a credential, so it is used only by its owner. Run as its owner, or pass --state for a file of your own`);
+      throw new InputError(
+        `state file ${file} belongs to user ${st.uid}, not to this user (${uid}): it holds a credential, so it is used only by its owner. Run as its owner, or pass --state for a file of your own`,
+      );
     }
     const loose = st.mode & 0o077;
     if (loose) {
@@ -83,7 +85,9 @@ export function readState<K extends AgentKind>(file: string, kind: K): Extract<A
   try {
     data = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new InputError(`state file ${file} is not readable JSON (${(err as Error).message}): move it away to register again`);
+    throw new InputError(
+      `state file ${file} is not readable JSON (${(err as Error).message}): move it away to register again`,
+    );
   }
   const d = data as Record<string, unknown>;
   const ok =
@@ -93,7 +97,10 @@ export function readState<K extends AgentKind>(file: string, kind: K): Extract<A
     isText(d.serverUrl) &&
     isText(d.credential) &&
     (kind === 'sidecar' ? isText(d.hostId) && (d.machineId === undefined || isText(d.machineId)) : isText(d.gatewayId));
-  if (!ok) throw new InputError(`state file ${file} is not the state of a scanner ${kind}${isText(d?.kind) && d.kind !== kind ? ` (it is a ${String(d.kind)}'s)` : ''}: pass --state for another file`);
+  if (!ok)
+    throw new InputError(
+      `state file ${file} is not the state of a scanner ${kind}${isText(d?.kind) && d.kind !== kind ? ` (it is a ${String(d.kind)}'s)` : ''}: pass --state for another file`,
+    );
   return d as unknown as Extract<AgentState, { kind: K }>;
 }
 
@@ -104,7 +111,10 @@ export function readState<K extends AgentKind>(file: string, kind: K): Extract<A
 export function writeState(file: string, state: AgentState): void {
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
+  const tmp = path.join(
+    dir,
+    `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`,
+  );
   const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
   try {
     try {
@@ -137,10 +147,19 @@ export function readTokenFile(flag: string, file: string, readStdin: () => strin
   try {
     text = file === '-' ? readStdin() : fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new InputError(`--${flag} ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new InputError(
+      `--${flag} ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
   }
-  const token = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '') ?? '';
-  if (!token) throw new InputError(`--${flag} ${file}: the file is empty (it should hold the token the service issued, on one line)`);
+  const token =
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
+  if (!token)
+    throw new InputError(
+      `--${flag} ${file}: the file is empty (it should hold the token the service issued, on one line)`,
+    );
   if (/\s/.test(token)) throw new InputError(`--${flag} ${file}: the first line is not one token (it has spaces)`);
   return token;
 }

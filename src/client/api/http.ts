@@ -112,23 +112,33 @@ export class Http {
         }
         if (res.status >= 200 && res.status < 300) {
           // A 2xx that is not the API's JSON (a captive proxy, a wrong --server) must not pass for an answer.
-          if (body === undefined || typeof body !== 'object') throw new ServiceError(`${method} ${url}: answered ${res.status} without a JSON body: is ${this.opts.server} the scanning service?`);
+          if (body === undefined || typeof body !== 'object')
+            throw new ServiceError(
+              `${method} ${url}: answered ${res.status} without a JSON body: is ${this.opts.server} the scanning service?`,
+            );
           return { status: res.status, body: body as T, headers: res.headers };
         }
         last = describe(res.status, body);
         if (!RETRYABLE(res.status)) {
-          if (req.inputErrorStatuses?.includes(res.status)) throw new InputError(`${method} ${path}: the service refused it: ${last}`);
-          throw new ServiceError(`${method} ${path}: ${last}${res.status === 401 || res.status === 403 ? ' (check SCANNER_TOKEN and its scopes)' : ''}`);
+          if (req.inputErrorStatuses?.includes(res.status))
+            throw new InputError(`${method} ${path}: the service refused it: ${last}`);
+          throw new ServiceError(
+            `${method} ${path}: ${last}${res.status === 401 || res.status === 403 ? ' (check SCANNER_TOKEN and its scopes)' : ''}`,
+          );
         }
       }
-      if (attempt >= attempts) throw new ServiceError(`${method} ${url}: gave up after ${attempt} attempts (last: ${last})`);
+      if (attempt >= attempts)
+        throw new ServiceError(`${method} ${url}: gave up after ${attempt} attempts (last: ${last})`);
       const backoff = Math.round(this.random() * Math.min(cap, base * 2 ** (attempt - 1)));
       const asked = res ? retryAfterMs(res.headers.get('retry-after'), this.now()) : undefined;
       // The server's Retry-After is a floor (retrying sooner would be refused again); a wait past the deadline
       // cannot help, so the run ends now instead of sleeping into its timeout.
       const delay = Math.max(backoff, asked ?? 0);
-      if (delay >= this.remaining()) throw new ServiceError(`${method} ${url}: timed out waiting to retry (last: ${last})`);
-      this.opts.onRetry?.(`${method} ${path}: ${last}; retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${attempts})`);
+      if (delay >= this.remaining())
+        throw new ServiceError(`${method} ${url}: timed out waiting to retry (last: ${last})`);
+      this.opts.onRetry?.(
+        `${method} ${path}: ${last}; retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${attempts})`,
+      );
       await this.sleep(delay);
     }
   }

@@ -47,7 +47,14 @@ export interface Sizes {
 
 /** Counted sizes as the service counts them: edges are v1's flat dependencies, v2's resolution vertex dependencies. */
 export function sizesOf(s: Snapshot): Sizes {
-  const out: Sizes = { nodes: s.nodes.length, modules: s.modules?.length ?? 0, roots: s.roots.length, vertices: 0, edges: 0, attributionWork: 0 };
+  const out: Sizes = {
+    nodes: s.nodes.length,
+    modules: s.modules?.length ?? 0,
+    roots: s.roots.length,
+    vertices: 0,
+    edges: 0,
+    attributionWork: 0,
+  };
   if (s.schemaVersion === 1) {
     for (const r of s.roots) out.edges += r.dependencies.length;
     for (const n of s.nodes) out.edges += n.dependencies.length;
@@ -72,7 +79,11 @@ export function sizesOf(s: Snapshot): Sizes {
  * Why a snapshot cannot go as one document, or null when it can. `bodyBytes` is its serialized size. Hops are left
  * out: their limit is the same for both ways of uploading.
  */
-export function overSingleLimits(s: Snapshot, bodyBytes: number, limits: typeof SINGLE_LIMITS = SINGLE_LIMITS): string | null {
+export function overSingleLimits(
+  s: Snapshot,
+  bodyBytes: number,
+  limits: typeof SINGLE_LIMITS = SINGLE_LIMITS,
+): string | null {
   const z = sizesOf(s);
   const over: string[] = [];
   if (bodyBytes > limits.bodyBytes) over.push(`${bodyBytes} bytes (limit ${limits.bodyBytes})`);
@@ -82,7 +93,8 @@ export function overSingleLimits(s: Snapshot, bodyBytes: number, limits: typeof 
   // (one resolution's 100,000 vertices are within the total's 100,000: never the only limit crossed)
   if (z.vertices > limits.vertices) over.push(`${z.vertices} vertices (limit ${limits.vertices})`);
   if (z.edges > limits.edges) over.push(`${z.edges} edges (limit ${limits.edges})`);
-  if (s.schemaVersion === 2 && z.attributionWork > limits.attributionWork) over.push(`attribution work ${z.attributionWork} (limit ${limits.attributionWork})`);
+  if (s.schemaVersion === 2 && z.attributionWork > limits.attributionWork)
+    over.push(`attribution work ${z.attributionWork} (limit ${limits.attributionWork})`);
   return over.length ? over.join(', ') : null;
 }
 
@@ -105,12 +117,19 @@ export function splitSnapshot(s: Snapshot, maxPartBytes: number = MULTIPART_BUDG
   if (s.schemaVersion !== 2) throw new InputError('only a snapshot v2 can be sent as a multipart upload');
   const z = sizesOf(s);
   const over = (['nodes', 'modules', 'roots', 'vertices', 'edges'] as const).filter((k) => z[k] > MULTIPART_BUDGETS[k]);
-  if (over.length) throw new InputError(`the snapshot is over the multipart upload's budgets: ${over.map((k) => `${z[k]} ${k} (budget ${MULTIPART_BUDGETS[k]})`).join(', ')}`);
+  if (over.length)
+    throw new InputError(
+      `the snapshot is over the multipart upload's budgets: ${over.map((k) => `${z[k]} ${k} (budget ${MULTIPART_BUDGETS[k]})`).join(', ')}`,
+    );
   const parts: string[] = [];
   let current: Partial<Record<(typeof KINDS)[number], string[]>> = {};
   let bytes = 2; // {}
   const flush = () => {
-    parts.push(`{${KINDS.filter((k) => current[k]).map((k) => `"${k}":[${current[k]!.join(',')}]`).join(',')}}`);
+    parts.push(
+      `{${KINDS.filter((k) => current[k])
+        .map((k) => `"${k}":[${current[k]!.join(',')}]`)
+        .join(',')}}`,
+    );
     current = {};
     bytes = 2;
   };
@@ -121,17 +140,23 @@ export function splitSnapshot(s: Snapshot, maxPartBytes: number = MULTIPART_BUDG
       const size = Buffer.byteLength(json, 'utf8');
       // What adding it costs: the item, plus a comma after an item of its kind or the kind's own `"kind":[]` (and a
       // comma after another kind).
-      const cost = (list: string[] | undefined, partBytes: number) => size + (list ? 1 : Buffer.byteLength(`"${kind}":[]`) + (partBytes > 2 ? 1 : 0));
+      const cost = (list: string[] | undefined, partBytes: number) =>
+        size + (list ? 1 : Buffer.byteLength(`"${kind}":[]`) + (partBytes > 2 ? 1 : 0));
       if (bytes + cost(current[kind], bytes) > maxPartBytes && bytes > 2) flush();
       if (bytes + cost(current[kind], bytes) > maxPartBytes) {
-        throw new InputError(`/${kind}/${i} alone is ${size} bytes of JSON: more than a part of a multipart upload may hold (${maxPartBytes} bytes)`);
+        throw new InputError(
+          `/${kind}/${i} alone is ${size} bytes of JSON: more than a part of a multipart upload may hold (${maxPartBytes} bytes)`,
+        );
       }
       bytes += cost(current[kind], bytes);
       (current[kind] ??= []).push(json);
     }
   }
   if (bytes > 2 || parts.length === 0) flush();
-  if (parts.length > MULTIPART_BUDGETS.parts) throw new InputError(`the snapshot needs ${parts.length} parts, over the multipart upload's budget of ${MULTIPART_BUDGETS.parts}`);
+  if (parts.length > MULTIPART_BUDGETS.parts)
+    throw new InputError(
+      `the snapshot needs ${parts.length} parts, over the multipart upload's budget of ${MULTIPART_BUDGETS.parts}`,
+    );
   const { modules: _m, nodes: _n, roots: _r, ...rest } = s;
   return { create: JSON.stringify({ ...rest, parts: parts.length }), parts };
 }
@@ -187,11 +212,22 @@ export interface MultipartOptions {
  * Create (idempotent), the parts the upload does not hold yet (a replayed key may find some or all received), then
  * the completion. Refusals of the snapshot (413, 422) are input errors (exit 2), as for a single upload.
  */
-export async function uploadMultipart(http: Http, split: Split, key: string, opts: MultipartOptions = {}): Promise<{ scan: ApiScan; replay: boolean; upload: ApiUpload }> {
+export async function uploadMultipart(
+  http: Http,
+  split: Split,
+  key: string,
+  opts: MultipartOptions = {},
+): Promise<{ scan: ApiScan; replay: boolean; upload: ApiUpload }> {
   const inputErrorStatuses = [413, 422];
-  const created = await http.request<{ upload: ApiUpload }>('POST', UPLOADS_PATH, { body: split.create, headers: { 'idempotency-key': key }, attemptTimeoutMs: 120_000, inputErrorStatuses });
+  const created = await http.request<{ upload: ApiUpload }>('POST', UPLOADS_PATH, {
+    body: split.create,
+    headers: { 'idempotency-key': key },
+    attemptTimeoutMs: 120_000,
+    inputErrorStatuses,
+  });
   const upload = created.body.upload;
-  if (!upload || typeof upload.id !== 'string') throw new ServiceError(`POST ${UPLOADS_PATH}: answered without an upload`);
+  if (!upload || typeof upload.id !== 'string')
+    throw new ServiceError(`POST ${UPLOADS_PATH}: answered without an upload`);
   const base = `${UPLOADS_PATH}/${encodeURIComponent(upload.id)}`;
   if (upload.status === 'open') {
     const have = new Set(upload.received ?? []);
@@ -199,12 +235,19 @@ export async function uploadMultipart(http: Http, split: Split, key: string, opt
     let sent = split.parts.length - todo.length;
     await pool(todo, opts.concurrency ?? PART_CONCURRENCY, async (n) => {
       // 200 (the same bytes already there, from a retried attempt) and 201 alike
-      await http.request('PUT', `${base}/parts/${n}`, { body: split.parts[n - 1], attemptTimeoutMs: 120_000, inputErrorStatuses });
+      await http.request('PUT', `${base}/parts/${n}`, {
+        body: split.parts[n - 1],
+        attemptTimeoutMs: 120_000,
+        inputErrorStatuses,
+      });
       opts.onPart?.(++sent, split.parts.length);
     });
   }
   // A rejected upload (a replayed key) gets its refusal again from the completion: an input error.
-  const done = await http.request<ApiScan>('POST', `${base}/completion`, { attemptTimeoutMs: 300_000, inputErrorStatuses });
+  const done = await http.request<ApiScan>('POST', `${base}/completion`, {
+    attemptTimeoutMs: 300_000,
+    inputErrorStatuses,
+  });
   // A replay: the key found an earlier upload, and its completion had been made (a retried completion alone is not).
   return { scan: done.body, replay: created.status === 200 && done.status === 200, upload };
 }

@@ -12,7 +12,11 @@ export function idempotencyKey(body: string, rescanAt?: Date): string {
   return h.digest('hex');
 }
 
-export async function uploadSnapshot(http: Http, body: string, key: string): Promise<{ scan: ApiScan; replay: boolean }> {
+export async function uploadSnapshot(
+  http: Http,
+  body: string,
+  key: string,
+): Promise<{ scan: ApiScan; replay: boolean }> {
   const res = await http.request<ApiScan>('POST', '/v1/scans/dependency-snapshots', {
     body,
     headers: { 'idempotency-key': key },
@@ -49,9 +53,13 @@ export async function waitForScan(http: Http, id: string, opts: WaitOptions = {}
     if (left <= 0) throw new ServiceError(`scan ${id}: not finished before the timeout`);
     const wait = polling ? 0 : Math.min(MAX_WAIT_S, Math.floor(left / 1000));
     const asked = now();
-    const res = await http.request<ApiScan>('GET', `/v1/scans/${encodeURIComponent(id)}${wait > 0 ? `?wait=${wait}` : ''}`, {
-      attemptTimeoutMs: (wait + 30) * 1000,
-    });
+    const res = await http.request<ApiScan>(
+      'GET',
+      `/v1/scans/${encodeURIComponent(id)}${wait > 0 ? `?wait=${wait}` : ''}`,
+      {
+        attemptTimeoutMs: (wait + 30) * 1000,
+      },
+    );
     const scan = res.body;
     opts.onProgress?.(scan, now() - started);
     if (terminal(scan)) return scan;
@@ -72,7 +80,10 @@ export async function allFindings(http: Http, id: string, view: 'introduced' | '
   do {
     const q = new URLSearchParams({ limit: '200', attribution: view });
     if (cursor) q.set('cursor', cursor);
-    const res: { body: { findings: ApiFinding[]; nextCursor: string | null } } = await http.request('GET', `/v1/scans/${encodeURIComponent(id)}/findings?${q}`);
+    const res: { body: { findings: ApiFinding[]; nextCursor: string | null } } = await http.request(
+      'GET',
+      `/v1/scans/${encodeURIComponent(id)}/findings?${q}`,
+    );
     out.push(...res.body.findings);
     cursor = res.body.nextCursor;
   } while (cursor);

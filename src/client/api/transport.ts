@@ -15,12 +15,20 @@ const agents: { http?: http.Agent; https?: http.Agent } = {};
 /** A network failure or a timeout: the request may be retried. */
 export class TransportError extends Error {}
 
-export function exchange(method: string, url: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<Exchange> {
+export function exchange(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<Exchange> {
   const u = new URL(url);
   const secure = u.protocol === 'https:';
   const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
   const lib = secure ? nodeHttps() : nodeHttp();
-  const agent = secure ? (agents.https ??= new (nodeHttps().Agent)({ keepAlive: true })) : (agents.http ??= new (nodeHttp().Agent)({ keepAlive: true }));
+  const agent = secure
+    ? (agents.https ??= new (nodeHttps().Agent)({ keepAlive: true }))
+    : (agents.http ??= new (nodeHttp().Agent)({ keepAlive: true }));
   return new Promise((resolve, reject) => {
     const req = lib.request(
       u,
@@ -37,7 +45,12 @@ export function exchange(method: string, url: string, headers: Record<string, st
           const h = res.headers;
           resolve({
             status: res.statusCode ?? 0,
-            headers: { get: (name) => { const v = h[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } },
+            headers: {
+              get: (name) => {
+                const v = h[name.toLowerCase()];
+                return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+              },
+            },
             text: Buffer.concat(chunks).toString('utf8'),
           });
         });

@@ -57,7 +57,8 @@ export const DEFAULT_GATEWAY_INTERVAL_S = 60;
 function intervalFlag(value: string | undefined): number {
   if (value === undefined) return DEFAULT_GATEWAY_INTERVAL_S;
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || n < 1 || n > 3600) throw new InputError(`--interval ${JSON.stringify(value)}: a number of seconds from 1 to 3600`);
+  if (!/^\d+(\.\d+)?$/.test(value) || n < 1 || n > 3600)
+    throw new InputError(`--interval ${JSON.stringify(value)}: a number of seconds from 1 to 3600`);
   return n;
 }
 
@@ -69,7 +70,10 @@ function scopeFlag(value: string): string[] {
   if (scope.length === 0) throw new InputError('--network-scope: at least one CIDR (10.0.0.0/8,fd00::/8)');
   if (scope.length > 100) throw new InputError(`--network-scope: at most 100 CIDRs (got ${scope.length})`);
   const bad = scope.find((s) => !/^[0-9A-Fa-f:.]+\/\d{1,3}$/.test(s));
-  if (bad) throw new InputError(`--network-scope ${JSON.stringify(bad)}: a CIDR, a network address and its prefix (10.0.0.0/8, fd00::/8)`);
+  if (bad)
+    throw new InputError(
+      `--network-scope ${JSON.stringify(bad)}: a CIDR, a network address and its prefix (10.0.0.0/8, fd00::/8)`,
+    );
   return scope;
 }
 
@@ -85,21 +89,34 @@ export async function gatewayCommand(args: string[], io: Io, hooks: AgentHooks =
   const interval = intervalFlag(values.interval);
   const stateFile = path.resolve(io.cwd, values.state ?? defaultStatePath('gateway', io.env));
   const scope = values['network-scope'] === undefined ? undefined : scopeFlag(values['network-scope']);
-  if (values.name !== undefined && (values.name.trim() === '' || values.name.length > 200)) throw new InputError('--name: 1 to 200 characters');
+  if (values.name !== undefined && (values.name.trim() === '' || values.name.length > 200))
+    throw new InputError('--name: 1 to 200 characters');
   const state = readState(stateFile, 'gateway');
   const server = resolveServer(values.server, io.env, state?.serverUrl);
   const current = state && sameServer(state.serverUrl, server) ? state : null;
   const tokenFile = values['enrollment-token'];
   if (!tokenFile) {
-    if (state && !current) throw new InputError(`the state file ${stateFile} is of a gateway of ${state.serverUrl}, not of ${server}: pass --enrollment-token FILE to enroll with ${server} (the state file is then replaced), or --state FILE for another one`);
-    if (!current) throw new InputError(`no state file at ${stateFile}: enroll first with --enrollment-token FILE --network-scope CIDR[,CIDR...]`);
+    if (state && !current)
+      throw new InputError(
+        `the state file ${stateFile} is of a gateway of ${state.serverUrl}, not of ${server}: pass --enrollment-token FILE to enroll with ${server} (the state file is then replaced), or --state FILE for another one`,
+      );
+    if (!current)
+      throw new InputError(
+        `no state file at ${stateFile}: enroll first with --enrollment-token FILE --network-scope CIDR[,CIDR...]`,
+      );
   }
-  const token = tokenFile ? readTokenFile('enrollment-token', tokenFile, hooks.readStdin ?? (() => fs.readFileSync(0, 'utf8'))) : undefined;
+  const token = tokenFile
+    ? readTokenFile('enrollment-token', tokenFile, hooks.readStdin ?? (() => fs.readFileSync(0, 'utf8')))
+    : undefined;
   // The token this gateway enrolled with, again (a restart with the same command line): nothing to enroll.
   const enrolled = token !== undefined && current?.enrollmentTokenSha256 === sha256(token);
-  if (token && !enrolled && !scope) throw new InputError('--network-scope CIDR[,CIDR...] is needed to enroll: the networks this gateway asks to reach');
+  if (token && !enrolled && !scope)
+    throw new InputError('--network-scope CIDR[,CIDR...] is needed to enroll: the networks this gateway asks to reach');
   const maxAttempts = values.once ? Number(io.env.SCANNER_MAX_ATTEMPTS || 6) : undefined;
-  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) throw new InputError(`SCANNER_MAX_ATTEMPTS=${JSON.stringify(io.env.SCANNER_MAX_ATTEMPTS)}: a whole number of at least 1`);
+  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1))
+    throw new InputError(
+      `SCANNER_MAX_ATTEMPTS=${JSON.stringify(io.env.SCANNER_MAX_ATTEMPTS)}: a whole number of at least 1`,
+    );
   const backoff = backoffFromEnv(io.env, { baseMs: 1000, capMs: 60_000, maxAttempts });
 
   return runAgent(io, hooks, async (signal) => {
@@ -118,26 +135,53 @@ export async function gatewayCommand(args: string[], io: Io, hooks: AgentHooks =
   });
 }
 
-async function enroll(link: Link, token: string, scope: string[], name: string | undefined, stateFile: string, previous: GatewayState | null): Promise<GatewayState | typeof STOPPED> {
+async function enroll(
+  link: Link,
+  token: string,
+  scope: string[],
+  name: string | undefined,
+  stateFile: string,
+  previous: GatewayState | null,
+): Promise<GatewayState | typeof STOPPED> {
   const a = await link.send('POST', '/v1/gateways/enrollments', {
     bearer: token,
     body: { ...(name !== undefined ? { name } : {}), version: VERSION, networkScope: scope },
   });
   if (a === STOPPED) return STOPPED;
-  if (a.status === 401) throw refusal(link, 'enrolling', a, 'The enrollment token is unknown, already used, expired or revoked: ask for a new one');
+  if (a.status === 401)
+    throw refusal(
+      link,
+      'enrolling',
+      a,
+      'The enrollment token is unknown, already used, expired or revoked: ask for a new one',
+    );
   if (a.status !== 201) throw refusal(link, 'enrolling', a);
   const { id, credential, record } = credentialAnswer(link, 'enrolling', a, 'gateway');
-  const next: GatewayState = { kind: 'gateway', serverUrl: link.server, gatewayId: id, credential, enrollmentTokenSha256: sha256(token) };
+  const next: GatewayState = {
+    kind: 'gateway',
+    serverUrl: link.server,
+    gatewayId: id,
+    credential,
+    enrollmentTokenSha256: sha256(token),
+  };
   writeState(stateFile, next);
   const status = typeof record.status === 'string' ? record.status : 'pending';
   link.log(
     `enrolled as gateway ${id}${typeof record.name === 'string' ? ` (${record.name})` : ''}, ${status}${status === 'pending' ? `: waiting for an admin to approve its network scope ${scope.join(', ')}` : ''}; state in ${stateFile}` +
-      (previous && previous.gatewayId !== id ? `. The previous gateway of this state file, ${previous.gatewayId}, stays in the service until it is revoked or expires` : ''),
+      (previous && previous.gatewayId !== id
+        ? `. The previous gateway of this state file, ${previous.gatewayId}, stays in the service until it is revoked or expires`
+        : ''),
   );
   return next;
 }
 
-async function heartbeat(link: Link, gateway: GatewayState, stateFile: string, interval: number, once: boolean): Promise<number> {
+async function heartbeat(
+  link: Link,
+  gateway: GatewayState,
+  stateFile: string,
+  interval: number,
+  once: boolean,
+): Promise<number> {
   const route = `/v1/gateways/${encodeURIComponent(gateway.gatewayId)}/heartbeats`;
   let status: string | undefined;
   let announced = false;
@@ -153,14 +197,22 @@ async function heartbeat(link: Link, gateway: GatewayState, stateFile: string, i
         `The gateway was revoked, or stayed pending past its approval window: stopping. To enroll again: a new enrollment token, scanner gateway --enrollment-token FILE --network-scope ... (state: ${stateFile})`,
       );
     }
-    if (a.status === 404) throw refusal(link, what, a, `The credential in ${stateFile} is not this gateway's: the state file is damaged; enroll again with a new enrollment token`);
+    if (a.status === 404)
+      throw refusal(
+        link,
+        what,
+        a,
+        `The credential in ${stateFile} is not this gateway's: the state file is damaged; enroll again with a new enrollment token`,
+      );
     if (a.status !== 200) throw refusal(link, what, a);
     const g = (a.body as { gateway?: { status?: unknown; networkScope?: unknown } } | undefined)?.gateway;
     const now = typeof g?.status === 'string' ? g.status : 'unknown';
     if (now !== status) {
       const scope = Array.isArray(g?.networkScope) ? ` (network scope ${g.networkScope.join(', ')})` : '';
       const change = status === undefined ? now : `${status} → ${now}`;
-      link.log(`gateway ${gateway.gatewayId}: ${change}${now === 'active' || now === 'pending' ? scope : ''}${!announced && !once ? `; heartbeating every ${interval} s` : ''}`);
+      link.log(
+        `gateway ${gateway.gatewayId}: ${change}${now === 'active' || now === 'pending' ? scope : ''}${!announced && !once ? `; heartbeating every ${interval} s` : ''}`,
+      );
       status = now;
       announced = true;
     }

@@ -13,7 +13,16 @@ import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
 import { VERSION } from '../version';
 import { discoverMcpConfigs, type McpDiscoveryEnv } from '../mcp/discover';
-import { answer, candidates, passthrough, readHookInput, resolveCall, type Decision, type FailMode, type HookClient } from '../mcp/hook';
+import {
+  answer,
+  candidates,
+  passthrough,
+  readHookInput,
+  resolveCall,
+  type Decision,
+  type FailMode,
+  type HookClient,
+} from '../mcp/hook';
 import { collectMcp, countServers, discoveryEnvOf, foundLines, MCP_SCAN_LIMITS, type McpHostRef } from '../mcp/scan';
 import type { McpLaunch } from '../mcp/servers';
 import type { McpServerConfig } from '../../shared/mcp/types';
@@ -89,7 +98,8 @@ export interface McpHooks {
 function seconds(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InputError(`--${flag} ${JSON.stringify(value)}: a number of seconds above 0`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new InputError(`--${flag} ${JSON.stringify(value)}: a number of seconds above 0`);
   return n;
 }
 
@@ -101,13 +111,16 @@ function server(flag: string | undefined, env: NodeJS.ProcessEnv): string {
 }
 
 function hostRef(values: { 'host-id'?: string; hostname?: string }, hooks: McpHooks): McpHostRef {
-  if (values['host-id'] !== undefined && values.hostname !== undefined) throw new InputError('--host-id and --hostname: give one of them');
+  if (values['host-id'] !== undefined && values.hostname !== undefined)
+    throw new InputError('--host-id and --hostname: give one of them');
   if (values['host-id'] !== undefined) {
-    if (!/^hst_[A-Za-z0-9_-]{1,200}$/.test(values['host-id'])) throw new InputError(`--host-id ${JSON.stringify(values['host-id'])}: a host id (hst_...)`);
+    if (!/^hst_[A-Za-z0-9_-]{1,200}$/.test(values['host-id']))
+      throw new InputError(`--host-id ${JSON.stringify(values['host-id'])}: a host id (hst_...)`);
     return { hostId: values['host-id'] };
   }
   const name = values.hostname ?? (hooks.hostname ?? os.hostname)();
-  if (name.length < 1 || name.length > 253) throw new InputError(`--hostname ${JSON.stringify(name)}: 1 to 253 characters`);
+  if (name.length < 1 || name.length > 253)
+    throw new InputError(`--hostname ${JSON.stringify(name)}: 1 to 253 characters`);
   return { hostname: name };
 }
 
@@ -116,7 +129,8 @@ function retryTuning(env: NodeJS.ProcessEnv): { maxAttempts?: number; baseDelayM
   const int = (name: string, min: number): number | undefined => {
     const v = env[name];
     if (v === undefined || v === '') return undefined;
-    if (!/^\d+$/.test(v) || Number(v) < min) throw new InputError(`${name}=${JSON.stringify(v)}: a whole number of at least ${min}`);
+    if (!/^\d+$/.test(v) || Number(v) < min)
+      throw new InputError(`${name}=${JSON.stringify(v)}: a whole number of at least ${min}`);
     return Number(v);
   };
   return { maxAttempts: int('SCANNER_MAX_ATTEMPTS', 1), baseDelayMs: int('SCANNER_RETRY_BASE_MS', 0) };
@@ -150,11 +164,14 @@ async function scanCommand(args: string[], io: Io, hooks: McpHooks): Promise<num
     io.out(`${MCP_HELP}\n`);
     return EXIT.ok;
   }
-  if (positionals.length) throw new InputError(`scanner mcp scan takes no arguments (got ${JSON.stringify(positionals[0])})`);
+  if (positionals.length)
+    throw new InputError(`scanner mcp scan takes no arguments (got ${JSON.stringify(positionals[0])})`);
   const format = values.format ?? 'table';
-  if (format !== 'table' && format !== 'json') throw new InputError(`--format ${JSON.stringify(format)}: expected one of table, json`);
+  if (format !== 'table' && format !== 'json')
+    throw new InputError(`--format ${JSON.stringify(format)}: expected one of table, json`);
   const timeoutS = seconds('timeout', values.timeout, 10);
-  if (values.timeout !== undefined && !values.introspect) throw new InputError('--timeout is the time limit of each server with --introspect: give --introspect too');
+  if (values.timeout !== undefined && !values.introspect)
+    throw new InputError('--timeout is the time limit of each server with --introspect: give --introspect too');
   const host = hostRef(values, hooks);
   const dryRun = Boolean(values['dry-run']);
   // Checked before anything is read or started: a run that cannot upload stops here.
@@ -171,7 +188,10 @@ async function scanCommand(args: string[], io: Io, hooks: McpHooks): Promise<num
           env: io.env,
           cwd: io.cwd,
           onSpawn: hooks.onSpawn,
-          onServer: (o) => io.err(`scanner: introspected ${o.server} (${o.configPath}): ${o.error !== undefined ? `skipped: ${o.error}` : `${o.tools} tool${o.tools === 1 ? '' : 's'}`}\n`),
+          onServer: (o) =>
+            io.err(
+              `scanner: introspected ${o.server} (${o.configPath}): ${o.error !== undefined ? `skipped: ${o.error}` : `${o.tools} tool${o.tools === 1 ? '' : 's'}`}\n`,
+            ),
         }
       : undefined,
   });
@@ -179,11 +199,15 @@ async function scanCommand(args: string[], io: Io, hooks: McpHooks): Promise<num
   for (const t of collected.truncated) io.err(`scanner: warning: ${t}\n`);
   const body = JSON.stringify(collected.body);
   if (Buffer.byteLength(body, 'utf8') > MCP_SCAN_LIMITS.bodyBytes) {
-    throw new InputError(`the scan is ${Buffer.byteLength(body, 'utf8')} bytes, over the service's limit of ${MCP_SCAN_LIMITS.bodyBytes}${values.introspect ? ' (the tools of --introspect make most of it: try without)' : ''}`);
+    throw new InputError(
+      `the scan is ${Buffer.byteLength(body, 'utf8')} bytes, over the service's limit of ${MCP_SCAN_LIMITS.bodyBytes}${values.introspect ? ' (the tools of --introspect make most of it: try without)' : ''}`,
+    );
   }
   if (dryRun) {
     io.out(`${JSON.stringify(collected.body, null, 2)}\n`);
-    io.err(`scanner: --dry-run: ${collected.body.clients.length} configuration file(s), ${countServers(collected.body)} server(s); nothing uploaded\n`);
+    io.err(
+      `scanner: --dry-run: ${collected.body.clients.length} configuration file(s), ${countServers(collected.body)} server(s); nothing uploaded\n`,
+    );
     return EXIT.ok;
   }
 
@@ -197,15 +221,34 @@ async function scanCommand(args: string[], io: Io, hooks: McpHooks): Promise<num
     sleep: hooks.sleep,
     random: hooks.random,
   });
-  const res = await http.request<{ id?: unknown; status?: unknown; hostId?: unknown; receivedAt?: unknown }>('POST', '/v1/mcp/scans', { body, inputErrorStatuses: [400, 413, 422] });
-  if (res.status !== 201 || typeof res.body.id !== 'string') throw new ServiceError(`POST /v1/mcp/scans: answered ${res.status} without a scan id: is ${url} the scanning service?`);
-  const scan = { id: res.body.id, status: res.body.status, hostId: res.body.hostId ?? null, receivedAt: res.body.receivedAt };
+  const res = await http.request<{ id?: unknown; status?: unknown; hostId?: unknown; receivedAt?: unknown }>(
+    'POST',
+    '/v1/mcp/scans',
+    { body, inputErrorStatuses: [400, 413, 422] },
+  );
+  if (res.status !== 201 || typeof res.body.id !== 'string')
+    throw new ServiceError(
+      `POST /v1/mcp/scans: answered ${res.status} without a scan id: is ${url} the scanning service?`,
+    );
+  const scan = {
+    id: res.body.id,
+    status: res.body.status,
+    hostId: res.body.hostId ?? null,
+    receivedAt: res.body.receivedAt,
+  };
   if (format === 'json') {
-    const clients = collected.body.clients.map((c) => ({ ...c, servers: c.servers.map((s) => ({ ...s, tools: s.tools?.map((t) => t.name) })) }));
-    io.out(`${JSON.stringify({ scan, clients, warnings: collected.warnings, introspection: values.introspect ? collected.introspection : undefined }, null, 2)}\n`);
+    const clients = collected.body.clients.map((c) => ({
+      ...c,
+      servers: c.servers.map((s) => ({ ...s, tools: s.tools?.map((t) => t.name) })),
+    }));
+    io.out(
+      `${JSON.stringify({ scan, clients, warnings: collected.warnings, introspection: values.introspect ? collected.introspection : undefined }, null, 2)}\n`,
+    );
   } else {
     io.out(`${foundLines(collected.body).join('\n')}\n`);
-    io.out(`MCP scan ${scan.id} (${String(scan.status ?? 'queued')}): ${collected.body.clients.length} configuration file(s), ${countServers(collected.body)} server(s)\n`);
+    io.out(
+      `MCP scan ${scan.id} (${String(scan.status ?? 'queued')}): ${collected.body.clients.length} configuration file(s), ${countServers(collected.body)} server(s)\n`,
+    );
   }
   return EXIT.ok;
 }
@@ -216,11 +259,16 @@ async function hookCommand(args: string[], io: Io, hooks: McpHooks): Promise<num
     io.out(`${MCP_HELP}\n`);
     return EXIT.ok;
   }
-  if (positionals.length) throw new InputError(`scanner mcp hook takes no arguments (got ${JSON.stringify(positionals[0])})`);
+  if (positionals.length)
+    throw new InputError(`scanner mcp hook takes no arguments (got ${JSON.stringify(positionals[0])})`);
   const client = values.client;
-  if (client !== 'claude-code' && client !== 'cursor') throw new InputError(`--client ${client === undefined ? 'is required' : JSON.stringify(client)}: claude-code or cursor`);
+  if (client !== 'claude-code' && client !== 'cursor')
+    throw new InputError(
+      `--client ${client === undefined ? 'is required' : JSON.stringify(client)}: claude-code or cursor`,
+    );
   const mode = (values.fail ?? 'open') as FailMode;
-  if (mode !== 'open' && mode !== 'closed') throw new InputError(`--fail ${JSON.stringify(values.fail)}: open or closed`);
+  if (mode !== 'open' && mode !== 'closed')
+    throw new InputError(`--fail ${JSON.stringify(values.fail)}: open or closed`);
   const timeoutS = seconds('timeout', values.timeout, 5);
   const host = hostRef(values, hooks);
   const write = (o: Record<string, unknown>) => {
@@ -275,15 +323,25 @@ async function hookCommand(args: string[], io: Io, hooks: McpHooks): Promise<num
     random: hooks.random,
   });
   try {
-    const res = await http.request<{ decisions?: Array<{ eventId?: unknown; decision?: unknown; reason?: unknown }> }>('POST', '/v1/mcp/usage-events', {
-      body: JSON.stringify({ events: [event] }),
-      attemptTimeoutMs: Math.max(1, deadline - Date.now()),
-    });
+    const res = await http.request<{ decisions?: Array<{ eventId?: unknown; decision?: unknown; reason?: unknown }> }>(
+      'POST',
+      '/v1/mcp/usage-events',
+      {
+        body: JSON.stringify({ events: [event] }),
+        attemptTimeoutMs: Math.max(1, deadline - Date.now()),
+      },
+    );
     const d = res.body.decisions?.find((x) => x.eventId === event.eventId) ?? res.body.decisions?.[0];
     const decision = d?.decision;
-    if (decision !== 'allow' && decision !== 'warn' && decision !== 'block') return fail(`the service answered without a decision for the event`);
-    if (decision !== 'allow') io.err(`scanner: mcp hook: ${target.server.name}/${target.tool}: ${decision}${typeof d?.reason === 'string' ? `: ${d.reason}` : ''}\n`);
-    return write(answer(client, { decision: decision as Decision, reason: typeof d?.reason === 'string' ? d.reason : '' }));
+    if (decision !== 'allow' && decision !== 'warn' && decision !== 'block')
+      return fail(`the service answered without a decision for the event`);
+    if (decision !== 'allow')
+      io.err(
+        `scanner: mcp hook: ${target.server.name}/${target.tool}: ${decision}${typeof d?.reason === 'string' ? `: ${d.reason}` : ''}\n`,
+      );
+    return write(
+      answer(client, { decision: decision as Decision, reason: typeof d?.reason === 'string' ? d.reason : '' }),
+    );
   } catch (err) {
     if (err instanceof InputError || err instanceof ServiceError) return fail(err.message);
     throw err;

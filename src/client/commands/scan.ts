@@ -34,7 +34,8 @@ const DEFAULT_TIMEOUT_S = 300;
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new InputError(`--${flag} ${JSON.stringify(value)}: expected one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new InputError(`--${flag} ${JSON.stringify(value)}: expected one of ${allowed.join(', ')}`);
   return value as T;
 }
 
@@ -45,7 +46,10 @@ export function atOrAbove(scan: ApiScan, failOn: FailOn): number {
   return SEVERITIES.slice(0, rank + 1).reduce((n, s: Severity) => n + (scan.findings?.[s] ?? 0), 0);
 }
 
-async function formatterFor(format: Exclude<(typeof FORMATS)[number], 'cyclonedx'>, color: boolean): Promise<Formatter> {
+async function formatterFor(
+  format: Exclude<(typeof FORMATS)[number], 'cyclonedx'>,
+  color: boolean,
+): Promise<Formatter> {
   if (format === 'json') return (await import('../report/json')).formatJson;
   if (format === 'sarif') return (await import('../report/sarif')).formatSarif;
   const { formatTable } = await import('../report/table');
@@ -58,7 +62,10 @@ async function formatterFor(format: Exclude<(typeof FORMATS)[number], 'cyclonedx
  * the scan carries.
  */
 async function sbomOf(snapshot: Snapshot, scan: ApiScan): Promise<string> {
-  if (!scan.project) throw new ServiceError(`scan ${scan.id}: the service did not give the scan's project id, from which the SBOM's bom-refs are derived`);
+  if (!scan.project)
+    throw new ServiceError(
+      `scan ${scan.id}: the service did not give the scan's project id, from which the SBOM's bom-refs are derived`,
+    );
   const { buildSbom, serializeBom, TOOL_NAME } = await import('../../shared/cyclonedx/sbom');
   const bomScan = { id: scan.id, projectId: scan.project, project: scan.target, startedAt: scan.startedAt };
   return serializeBom(buildSbom({ scan: bomScan, snapshot, tool: { name: TOOL_NAME, version: VERSION } }));
@@ -77,7 +84,8 @@ function retryTuning(env: NodeJS.ProcessEnv): { maxAttempts?: number; baseDelayM
   const int = (name: string, min: number): number | undefined => {
     const v = env[name];
     if (v === undefined || v === '') return undefined;
-    if (!/^\d+$/.test(v) || Number(v) < min) throw new InputError(`${name}=${JSON.stringify(v)}: a whole number of at least ${min}`);
+    if (!/^\d+$/.test(v) || Number(v) < min)
+      throw new InputError(`${name}=${JSON.stringify(v)}: a whole number of at least ${min}`);
     return Number(v);
   };
   return { maxAttempts: int('SCANNER_MAX_ATTEMPTS', 1), baseDelayMs: int('SCANNER_RETRY_BASE_MS', 0) };
@@ -88,7 +96,9 @@ function partBytes(env: NodeJS.ProcessEnv): number {
   const v = env.SCANNER_PART_BYTES;
   if (v === undefined || v === '') return MULTIPART_BUDGETS.partBytes;
   if (!/^\d+$/.test(v) || Number(v) < 1024 || Number(v) > MULTIPART_BUDGETS.partBytes) {
-    throw new InputError(`SCANNER_PART_BYTES=${JSON.stringify(v)}: a whole number of bytes from 1024 to ${MULTIPART_BUDGETS.partBytes}`);
+    throw new InputError(
+      `SCANNER_PART_BYTES=${JSON.stringify(v)}: a whole number of bytes from 1024 to ${MULTIPART_BUDGETS.partBytes}`,
+    );
   }
   return Number(v);
 }
@@ -128,16 +138,26 @@ async function scan(args: string[], io: Io): Promise<number> {
   const format = oneOf('format', values.format, FORMATS, 'table');
   const view = oneOf('view', values.view, VIEWS, 'introduced');
   const timeoutS = values.timeout === undefined ? DEFAULT_TIMEOUT_S : Number(values.timeout);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new InputError(`--timeout ${JSON.stringify(values.timeout)}: a number of seconds above 0`);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0)
+    throw new InputError(`--timeout ${JSON.stringify(values.timeout)}: a number of seconds above 0`);
   const server = values.server ?? io.env.SCANNER_URL;
   if (!server) throw new InputError('no service: pass --server URL or set SCANNER_URL');
   if (!/^https?:\/\/[^/]/i.test(server)) throw new InputError(`--server ${JSON.stringify(server)}: an http(s) URL`);
   const token = io.env.SCANNER_TOKEN;
-  if (!token) throw new InputError('no credential: set SCANNER_TOKEN to an API key with sca:upload, scans:read and findings:read');
+  if (!token)
+    throw new InputError(
+      'no credential: set SCANNER_TOKEN to an API key with sca:upload, scans:read and findings:read',
+    );
   const project = values.project ?? io.env.SCANNER_PROJECT;
   if (!project) throw new InputError('--project is required (or set SCANNER_PROJECT)');
 
-  const made = makeSnapshots({ paths: positionals, project, metadataFlags: { commit: values.commit, ref: values.ref, runUrl: values['run-url'] }, env: io.env, cwd: io.cwd });
+  const made = makeSnapshots({
+    paths: positionals,
+    project,
+    metadataFlags: { commit: values.commit, ref: values.ref, runUrl: values['run-url'] },
+    env: io.env,
+    cwd: io.cwd,
+  });
   for (const m of made) for (const w of m.warnings) io.err(`scanner: warning: ${w}\n`);
   timings.mark('snapshot');
 
@@ -156,14 +176,21 @@ async function scan(args: string[], io: Io): Promise<number> {
     const over = overSingleLimits(m.snapshot, Buffer.byteLength(body, 'utf8'));
     if (over) {
       const what = `${m.snapshot.ecosystem} snapshot (${m.snapshot.nodes.length} packages from ${m.lockfiles.join(', ')})`;
-      if (m.snapshot.schemaVersion !== 2) throw new InputError(`${what} is over the single-document limits (${over}), and a snapshot v1 cannot be sent in parts: only v2 snapshots can`);
+      if (m.snapshot.schemaVersion !== 2)
+        throw new InputError(
+          `${what} is over the single-document limits (${over}), and a snapshot v1 cannot be sent in parts: only v2 snapshots can`,
+        );
       const split = splitSnapshot(m.snapshot, partBytes(io.env));
       const key = multipartKey(split, values.rescan ? new Date() : undefined);
       timings.mark('serialize+hash');
       const sending = progressLine(io);
-      const { scan, replay, upload } = await uploadMultipart(http, split, key, { onPart: (sent, total) => sending.update(`scanner: part ${sent} of ${total} sent`) });
+      const { scan, replay, upload } = await uploadMultipart(http, split, key, {
+        onPart: (sent, total) => sending.update(`scanner: part ${sent} of ${total} sent`),
+      });
       sending.done();
-      io.err(`scanner: ${what} → scan ${scan.id} (over the single-document limits: ${over}; sent as multipart upload ${upload.id} in ${split.parts.length} parts)${replay ? ' (unchanged since an earlier upload: its scan; --rescan for a new one)' : ''}\n`);
+      io.err(
+        `scanner: ${what} → scan ${scan.id} (over the single-document limits: ${over}; sent as multipart upload ${upload.id} in ${split.parts.length} parts)${replay ? ' (unchanged since an earlier upload: its scan; --rescan for a new one)' : ''}\n`,
+      );
       uploaded.push({ scan, index });
       timings.mark('upload');
       continue;
@@ -171,7 +198,9 @@ async function scan(args: string[], io: Io): Promise<number> {
     const key = idempotencyKey(body, values.rescan ? new Date() : undefined);
     timings.mark('serialize+hash');
     const { scan, replay } = await uploadSnapshot(http, body, key);
-    io.err(`scanner: ${m.snapshot.ecosystem} snapshot (${m.snapshot.nodes.length} packages from ${m.lockfiles.join(', ')}) → scan ${scan.id}${replay ? ' (unchanged since an earlier upload: its scan; --rescan for a new one)' : ''}\n`);
+    io.err(
+      `scanner: ${m.snapshot.ecosystem} snapshot (${m.snapshot.nodes.length} packages from ${m.lockfiles.join(', ')}) → scan ${scan.id}${replay ? ' (unchanged since an earlier upload: its scan; --rescan for a new one)' : ''}\n`,
+    );
     uploaded.push({ scan, index });
     timings.mark('upload');
   }
@@ -181,23 +210,42 @@ async function scan(args: string[], io: Io): Promise<number> {
   const sboms: string[] = [];
   for (const { scan: first, index } of uploaded) {
     const m = made[index];
-    const scan = await waitForScan(http, first.id, { onProgress: (s, ms) => progress.update(`scanner: scan ${s.id} ${s.status} · ${Math.round(ms / 1000)} s`) });
+    const scan = await waitForScan(http, first.id, {
+      onProgress: (s, ms) => progress.update(`scanner: scan ${s.id} ${s.status} · ${Math.round(ms / 1000)} s`),
+    });
     progress.done();
     timings.mark('wait');
-    if (scan.status === 'failed') throw new ServiceError(`scan ${scan.id} failed: ${scan.failureReason ?? 'no reason given'}`);
+    if (scan.status === 'failed')
+      throw new ServiceError(`scan ${scan.id} failed: ${scan.failureReason ?? 'no reason given'}`);
     // A scan matched against no advisories passes every gate: say so, once per run, where CI logs show it.
     if (scan.advisoryGeneration === null && !results.some((r) => r.scan.advisoryGeneration === null)) {
-      io.err('scanner: warning: the service has no advisories imported, so this scan could not find anything (an operator runs `npx scanner advisories import` or sets ADVISORY_SOURCES on the service)\n');
+      io.err(
+        'scanner: warning: the service has no advisories imported, so this scan could not find anything (an operator runs `npx scanner advisories import` or sets ADVISORY_SOURCES on the service)\n',
+      );
     }
     // cyclonedx: the SBOM replaces the findings report; the gate reads the scan's counts, as for every format.
     if (format === 'cyclonedx') sboms.push(await sbomOf(m.snapshot, scan));
     const findings = format === 'cyclonedx' ? [] : await allFindings(http, scan.id, view);
-    results.push({ project, ecosystem: m.snapshot.ecosystem, scan, findings, lockfiles: m.lockfilesFromGitRoot, locations: m.locationsFromGitRoot });
+    results.push({
+      project,
+      ecosystem: m.snapshot.ecosystem,
+      scan,
+      findings,
+      lockfiles: m.lockfilesFromGitRoot,
+      locations: m.locationsFromGitRoot,
+    });
     timings.mark('findings');
   }
 
   const gated = results.reduce((n, r) => n + atOrAbove(r.scan, failOn), 0);
-  const input: ReportInput = { tool: { name: 'scanner', version: VERSION }, server, view, failOn, gateFailed: gated > 0, results };
+  const input: ReportInput = {
+    tool: { name: 'scanner', version: VERSION },
+    server,
+    view,
+    failOn,
+    gateFailed: gated > 0,
+    results,
+  };
   const color = format === 'table' && !values.output && io.stdoutIsTTY && !io.env.NO_COLOR;
   // cyclonedx on stdout: one document per line (each is one line of compact JSON), so one scan is exactly the service's.
   const report = format === 'cyclonedx' ? sboms.join('') : (await formatterFor(format, color))(input);
@@ -212,7 +260,9 @@ async function scan(args: string[], io: Io): Promise<number> {
   }
   timings.mark('report');
   if (io.env.SCANNER_TIMINGS === '1') io.err(timings.line());
-  io.err(`scanner: ${gated > 0 ? `${gated} finding(s) at or above --fail-on ${failOn}: exit 1` : `nothing at or above --fail-on ${failOn}`}\n`);
+  io.err(
+    `scanner: ${gated > 0 ? `${gated} finding(s) at or above --fail-on ${failOn}: exit 1` : `nothing at or above --fail-on ${failOn}`}\n`,
+  );
   return gated > 0 ? EXIT.findings : EXIT.ok;
 }
 

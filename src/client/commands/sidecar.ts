@@ -121,19 +121,32 @@ export async function sidecarCommand(args: string[], io: Io, hooks: SidecarHooks
   const gatewayId = values.gateway;
   const mcpText = values['mcp-interval'];
   const mcpInterval = mcpText === undefined ? DEFAULT_MCP_INTERVAL_S : Number(mcpText);
-  if (mcpText !== undefined && !(/^\d+$/.test(mcpText) && mcpInterval >= 0)) throw new InputError(`--mcp-interval ${JSON.stringify(mcpText)}: a whole number of seconds (0: never)`);
-  if (gatewayId !== undefined && !/^gw_[A-Za-z0-9_-]{1,200}$/.test(gatewayId)) throw new InputError(`--gateway ${JSON.stringify(gatewayId)}: a gateway id (gw_...)`);
+  if (mcpText !== undefined && !(/^\d+$/.test(mcpText) && mcpInterval >= 0))
+    throw new InputError(`--mcp-interval ${JSON.stringify(mcpText)}: a whole number of seconds (0: never)`);
+  if (gatewayId !== undefined && !/^gw_[A-Za-z0-9_-]{1,200}$/.test(gatewayId))
+    throw new InputError(`--gateway ${JSON.stringify(gatewayId)}: a gateway id (gw_...)`);
   const state = readState(stateFile, 'sidecar');
   const server = resolveServer(values.server, io.env, state?.serverUrl);
   const current = state && sameServer(state.serverUrl, server) ? state : null;
   const tokenFile = values['registration-token'];
   if (!tokenFile) {
-    if (state && !current) throw new InputError(`the state file ${stateFile} is of a host of ${state.serverUrl}, not of ${server}: pass --registration-token FILE to register with ${server} (the state file is then replaced), or --state FILE for another one`);
-    if (!current) throw new InputError(`no state file at ${stateFile}: register first with --registration-token FILE (a file holding a registration token the service issued)`);
+    if (state && !current)
+      throw new InputError(
+        `the state file ${stateFile} is of a host of ${state.serverUrl}, not of ${server}: pass --registration-token FILE to register with ${server} (the state file is then replaced), or --state FILE for another one`,
+      );
+    if (!current)
+      throw new InputError(
+        `no state file at ${stateFile}: register first with --registration-token FILE (a file holding a registration token the service issued)`,
+      );
   }
-  const token = tokenFile ? readTokenFile('registration-token', tokenFile, hooks.readStdin ?? (() => fs.readFileSync(0, 'utf8'))) : undefined;
+  const token = tokenFile
+    ? readTokenFile('registration-token', tokenFile, hooks.readStdin ?? (() => fs.readFileSync(0, 'utf8')))
+    : undefined;
   const maxAttempts = values.once ? Number(io.env.SCANNER_MAX_ATTEMPTS || 6) : undefined;
-  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1)) throw new InputError(`SCANNER_MAX_ATTEMPTS=${JSON.stringify(io.env.SCANNER_MAX_ATTEMPTS)}: a whole number of at least 1`);
+  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 1))
+    throw new InputError(
+      `SCANNER_MAX_ATTEMPTS=${JSON.stringify(io.env.SCANNER_MAX_ATTEMPTS)}: a whole number of at least 1`,
+    );
   const backoff = backoffFromEnv(io.env, { baseMs: 1000, capMs: 60_000, maxAttempts });
 
   return runAgent(io, hooks, async (signal) => {
@@ -180,7 +193,8 @@ async function attest(
     headers: current ? { 'x-svc-host-credential': current.credential } : {},
   });
   if (a === STOPPED) return STOPPED;
-  if (a.status === 401) throw refusal(link, what, a, 'The registration token is unknown, used up, expired or revoked: ask for a new one');
+  if (a.status === 401)
+    throw refusal(link, what, a, 'The registration token is unknown, used up, expired or revoked: ask for a new one');
   if (a.status === 409) {
     throw refusal(
       link,
@@ -193,7 +207,13 @@ async function attest(
   }
   if (a.status !== 201) throw refusal(link, what, a);
   const { id, credential, record } = credentialAnswer(link, what, a, 'host');
-  const next: SidecarState = { kind: 'sidecar', serverUrl: link.server, hostId: id, credential, ...(randomId ? { machineId: randomId } : {}) };
+  const next: SidecarState = {
+    kind: 'sidecar',
+    serverUrl: link.server,
+    hostId: id,
+    credential,
+    ...(randomId ? { machineId: randomId } : {}),
+  };
   writeState(stateFile, next);
   const kept = current && current.hostId === id;
   link.log(
@@ -232,23 +252,37 @@ class McpReporter {
     const link = new Link(this.io, this.server, this.signal, { ...this.backoff, maxAttempts: 2 }, this.hooks);
     link.secret(host.credential);
     try {
-      const collected = await collectMcp(discoveryEnvOf(this.io, this.hooks.mcpDiscoveryEnv), { host: { hostId: host.hostId }, now: new Date(this.now()) });
+      const collected = await collectMcp(discoveryEnvOf(this.io, this.hooks.mcpDiscoveryEnv), {
+        host: { hostId: host.hostId },
+        now: new Date(this.now()),
+      });
       const a = await link.send('POST', '/v1/mcp/scans', { bearer: host.credential, body: collected.body });
       if (a === STOPPED) return;
       if (a.status !== 201) throw refusal(link, 'MCP scan', a);
       const id = (a.body as { id?: unknown } | undefined)?.id;
       const warnings = collected.warnings.length + collected.truncated.length;
-      link.log(`MCP scan ${typeof id === 'string' ? id : '(no id)'}: ${collected.body.clients.length} configuration file(s), ${countServers(collected.body)} server(s)${warnings ? `, ${warnings} warning(s)` : ''}; next in ${this.intervalS} s`);
+      link.log(
+        `MCP scan ${typeof id === 'string' ? id : '(no id)'}: ${collected.body.clients.length} configuration file(s), ${countServers(collected.body)} server(s)${warnings ? `, ${warnings} warning(s)` : ''}; next in ${this.intervalS} s`,
+      );
       this.nextAt = this.now() + this.intervalS * 1000;
     } catch (err) {
       const retry = Math.min(this.intervalS, MCP_RETRY_S);
-      link.log(`MCP scan failed (${err instanceof Error ? err.message : String(err)}): heartbeats go on; trying again in ${retry} s`);
+      link.log(
+        `MCP scan failed (${err instanceof Error ? err.message : String(err)}): heartbeats go on; trying again in ${retry} s`,
+      );
       this.nextAt = this.now() + retry * 1000;
     }
   }
 }
 
-async function heartbeat(link: Link, host: SidecarState, stateFile: string, { labels, gatewayId }: Reported, once: boolean, mcp?: McpReporter): Promise<number> {
+async function heartbeat(
+  link: Link,
+  host: SidecarState,
+  stateFile: string,
+  { labels, gatewayId }: Reported,
+  once: boolean,
+  mcp?: McpReporter,
+): Promise<number> {
   const route = `/v1/hosts/${encodeURIComponent(host.hostId)}/heartbeats`;
   const body = {
     agentVersion: VERSION,
@@ -268,13 +302,27 @@ async function heartbeat(link: Link, host: SidecarState, stateFile: string, { la
         `The host was revoked or its credential replaced: stopping. It does not register again by itself; to register this machine again: scanner sidecar --registration-token FILE (state: ${stateFile})`,
       );
     }
-    if (a.status === 404) throw refusal(link, `heartbeat of host ${host.hostId}`, a, `The credential in ${stateFile} is not this host's: the state file is damaged; register again with --registration-token FILE`);
-    if (a.status === 422 && gatewayId) throw refusal(link, `heartbeat of host ${host.hostId}`, a, `The service does not know ${gatewayId} as one of its active gateways: check the id (scanner gateway prints it) and that the gateway was approved`);
+    if (a.status === 404)
+      throw refusal(
+        link,
+        `heartbeat of host ${host.hostId}`,
+        a,
+        `The credential in ${stateFile} is not this host's: the state file is damaged; register again with --registration-token FILE`,
+      );
+    if (a.status === 422 && gatewayId)
+      throw refusal(
+        link,
+        `heartbeat of host ${host.hostId}`,
+        a,
+        `The service does not know ${gatewayId} as one of its active gateways: check the id (scanner gateway prints it) and that the gateway was approved`,
+      );
     if (a.status !== 200) throw refusal(link, `heartbeat of host ${host.hostId}`, a);
     const next = intervalOf(a.body);
     if (next !== interval) {
       const status = (a.body as { host?: { status?: unknown } } | undefined)?.host?.status;
-      link.log(`host ${host.hostId}${typeof status === 'string' ? ` (${status})` : ''}: ${once ? 'heartbeat sent' : `heartbeating every ${next} s`}`);
+      link.log(
+        `host ${host.hostId}${typeof status === 'string' ? ` (${status})` : ''}: ${once ? 'heartbeat sent' : `heartbeating every ${next} s`}`,
+      );
       interval = next;
     }
     if (mcp) await mcp.maybeReport(host);

@@ -34,7 +34,9 @@ export async function snapshotCommand(args: string[], io: Io): Promise<number> {
     if (values.output) {
       const file = path.resolve(io.cwd, outputFileFor(values.output, m.snapshot.ecosystem, several));
       fs.writeFileSync(file, `${body}\n`);
-      io.err(`scanner: ${m.snapshot.ecosystem} snapshot of ${m.lockfiles.join(', ')}: ${m.snapshot.nodes.length} packages → ${file}\n`);
+      io.err(
+        `scanner: ${m.snapshot.ecosystem} snapshot of ${m.lockfiles.join(', ')}: ${m.snapshot.nodes.length} packages → ${file}\n`,
+      );
     } else {
       io.out(`${body}\n`);
     }

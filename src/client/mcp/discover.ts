@@ -40,10 +40,18 @@ export interface McpDiscovery {
 
 /** The environment of this process. */
 export function processDiscoveryEnv(overrides: Partial<McpDiscoveryEnv> = {}): McpDiscoveryEnv {
-  return { home: os.homedir(), platform: process.platform, env: process.env, cwd: process.cwd(), projectDirs: [], ...overrides };
+  return {
+    home: os.homedir(),
+    platform: process.platform,
+    env: process.env,
+    cwd: process.cwd(),
+    projectDirs: [],
+    ...overrides,
+  };
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Where a project of ~/.claude.json is (its key): Claude Code writes forward slashes on Windows too. */
 const projectDir = (key: string) => (/^[A-Za-z]:\//.test(key) && path.sep === '\\' ? key.replace(/\//g, '\\') : key);
@@ -66,7 +74,13 @@ export interface McpDiscoveryOptions {
   launches?: Map<McpServerConfig, McpLaunch>;
 }
 
-function entry(c: Collector, client: McpClient, scope: McpConfigScope, configPath: string, map: Record<string, unknown>): McpClientConfig {
+function entry(
+  c: Collector,
+  client: McpClient,
+  scope: McpConfigScope,
+  configPath: string,
+  map: Record<string, unknown>,
+): McpClientConfig {
   const servers = [];
   for (const [name, raw] of Object.entries(map)) {
     const r = readServerLaunch(client, name, raw, c.home);
@@ -103,8 +117,10 @@ async function readLocation(c: Collector, loc: ConfigLocation): Promise<string[]
     if (!isPlainObject(project)) continue;
     const sectionPath = `${configPath}#projects[${homeToTilde(key, c.home)}]`;
     const found = serversMap(project, 'mcpServers');
-    if (found.kind === 'warning') c.warnings.push({ client: loc.client, configPath: sectionPath, message: found.message });
-    else if (found.kind === 'map' && Object.keys(found.map).length > 0) c.clients.push(entry(c, loc.client, 'project', sectionPath, found.map));
+    if (found.kind === 'warning')
+      c.warnings.push({ client: loc.client, configPath: sectionPath, message: found.message });
+    else if (found.kind === 'map' && Object.keys(found.map).length > 0)
+      c.clients.push(entry(c, loc.client, 'project', sectionPath, found.map));
   }
   return dirs;
 }
@@ -113,7 +129,10 @@ async function readLocation(c: Collector, loc: ConfigLocation): Promise<string[]
  * Finds and reads the MCP configuration of every supported agent: the entry point of `scanner mcp scan` (its upload
  * is the next step: the result's `clients` is the body's `clients`). Never throws for a file; never starts a server.
  */
-export async function discoverMcpConfigs(env: McpDiscoveryEnv = processDiscoveryEnv(), opts: McpDiscoveryOptions = {}): Promise<McpDiscovery> {
+export async function discoverMcpConfigs(
+  env: McpDiscoveryEnv = processDiscoveryEnv(),
+  opts: McpDiscoveryOptions = {},
+): Promise<McpDiscovery> {
   const c: Collector = { clients: [], warnings: [], home: env.home, launches: opts.launches };
   const seen = new Set<string>();
   const once = (loc: ConfigLocation) => {

@@ -59,7 +59,9 @@ export function readHookInput(client: HookClient, text: string, fallbackDir: str
   }
   if (event && event !== 'beforeMCPExecution') return { kind: 'passthrough', why: 'not a beforeMCPExecution event' };
   if (!toolName) throw new Error('the hook input has no tool_name');
-  const roots = Array.isArray(input.workspace_roots) ? input.workspace_roots.filter((r): r is string => typeof r === 'string' && r !== '') : [];
+  const roots = Array.isArray(input.workspace_roots)
+    ? input.workspace_roots.filter((r): r is string => typeof r === 'string' && r !== '')
+    : [];
   return {
     kind: 'mcp',
     tool: toolName,
@@ -84,12 +86,22 @@ export interface Candidate {
  * (the project's entry in ~/.claude.json), then the project's file, then the user's, then managed ones; Cursor's
  * project file, then the user's.
  */
-export function candidates(client: HookClient, configs: McpClientConfig[], launches: Map<McpServerConfig, McpLaunch>, dir: string, home: string): Candidate[] {
+export function candidates(
+  client: HookClient,
+  configs: McpClientConfig[],
+  launches: Map<McpServerConfig, McpLaunch>,
+  dir: string,
+  home: string,
+): Candidate[] {
   const mine = configs.filter((c) => c.client === client);
   const local = `#projects[${homeToTilde(path.resolve(dir), home)}]`;
   const inDir = (c: McpClientConfig) => {
     const file = c.configPath.replace(/^~(?=[\\/])/, home);
-    return c.scope === 'project' && !c.configPath.includes('#') && path.resolve(dir) === path.resolve(path.dirname(file), client === 'cursor' ? '..' : '.');
+    return (
+      c.scope === 'project' &&
+      !c.configPath.includes('#') &&
+      path.resolve(dir) === path.resolve(path.dirname(file), client === 'cursor' ? '..' : '.')
+    );
   };
   const rank = (c: McpClientConfig): number => {
     if (c.configPath.endsWith(local)) return 0;
@@ -120,7 +132,13 @@ export function resolveCall(call: Extract<HookCall, { kind: 'mcp' }>, found: Can
   const asUploaded = (c: Candidate, tool: string): Resolved => {
     const s = c.server;
     return {
-      server: { name: s.name, transport: s.transport, ...(s.command ? { command: s.command } : {}), ...(s.args ? { args: s.args } : {}), ...(s.url ? { url: s.url } : {}) },
+      server: {
+        name: s.name,
+        transport: s.transport,
+        ...(s.command ? { command: s.command } : {}),
+        ...(s.args ? { args: s.args } : {}),
+        ...(s.url ? { url: s.url } : {}),
+      },
       tool,
       configPath: c.config.configPath,
     };
@@ -130,18 +148,26 @@ export function resolveCall(call: Extract<HookCall, { kind: 'mcp' }>, found: Can
     let best: Candidate | undefined;
     for (const c of found) {
       const prefix = `${claudeToolPrefix(c.server.name)}__`;
-      if (call.qualified.startsWith(prefix) && (!best || claudeToolPrefix(c.server.name).length > claudeToolPrefix(best.server.name).length)) best = c;
+      if (
+        call.qualified.startsWith(prefix) &&
+        (!best || claudeToolPrefix(c.server.name).length > claudeToolPrefix(best.server.name).length)
+      )
+        best = c;
     }
     if (best) return asUploaded(best, call.qualified.slice(claudeToolPrefix(best.server.name).length + 2));
     const i = call.qualified.indexOf('__');
     const name = i < 0 ? call.qualified : call.qualified.slice(0, i);
-    return { server: { name: redactText(name) }, tool: redactText(i < 0 ? '' : call.qualified.slice(i + 2)) || redactText(call.qualified) };
+    return {
+      server: { name: redactText(name) },
+      tool: redactText(i < 0 ? '' : call.qualified.slice(i + 2)) || redactText(call.qualified),
+    };
   }
   const tool = call.tool ?? '';
   const byName = call.serverName ? found.find((c) => c.server.name === call.serverName) : undefined;
   const byUrl = call.url ? found.find((c) => c.launch?.url && sameUrl(c.launch.url, call.url!)) : undefined;
   const byCommand = call.command
-    ? (found.find((c) => commandLine(c.launch) === call.command) ?? found.find((c) => c.launch?.command && call.command!.split(/\s+/)[0] === c.launch.command))
+    ? (found.find((c) => commandLine(c.launch) === call.command) ??
+      found.find((c) => c.launch?.command && call.command!.split(/\s+/)[0] === c.launch.command))
     : undefined;
   const hit = byName ?? byUrl ?? byCommand;
   if (hit) return asUploaded(hit, tool);
@@ -158,7 +184,12 @@ export function resolveCall(call: Extract<HookCall, { kind: 'mcp' }>, found: Can
   } else if (call.command) {
     const [program, ...args] = call.command.split(/\s+/);
     name = call.serverName ?? path.basename(program);
-    Object.assign(server, { name: redactText(name), transport: 'stdio', command: redactText(program), ...(args.length ? { args: args.map(redactText) } : {}) });
+    Object.assign(server, {
+      name: redactText(name),
+      transport: 'stdio',
+      command: redactText(program),
+      ...(args.length ? { args: args.map(redactText) } : {}),
+    });
   }
   return { server, tool };
 }
@@ -169,12 +200,26 @@ export interface HookAnswer {
 }
 
 /** The service's decision (or a failure to get one) as the agent's answer. */
-export function answer(client: HookClient, outcome: { decision: Decision; reason: string } | { failed: string; mode: FailMode }): Record<string, unknown> {
+export function answer(
+  client: HookClient,
+  outcome: { decision: Decision; reason: string } | { failed: string; mode: FailMode },
+): Record<string, unknown> {
   if ('failed' in outcome) {
     const closed = outcome.mode === 'closed';
     const msg = `scanner: no MCP audit decision (${outcome.failed}): ${closed ? 'denied (--fail closed)' : 'allowed (--fail open)'}`;
-    if (client === 'cursor') return closed ? { permission: 'deny', user_message: msg, agent_message: msg } : { permission: 'allow', user_message: msg };
-    return closed ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: msg } } : { systemMessage: msg };
+    if (client === 'cursor')
+      return closed
+        ? { permission: 'deny', user_message: msg, agent_message: msg }
+        : { permission: 'allow', user_message: msg };
+    return closed
+      ? {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: msg,
+          },
+        }
+      : { systemMessage: msg };
   }
   const { decision, reason } = outcome;
   const msg = `scanner: ${decision === 'block' ? 'blocked' : decision === 'warn' ? 'warning' : 'allowed'} by MCP policy${reason ? `: ${reason}` : ''}`;
@@ -183,10 +228,18 @@ export function answer(client: HookClient, outcome: { decision: Decision; reason
     if (decision === 'warn') return { permission: 'ask', user_message: msg, agent_message: msg };
     return { permission: 'allow' };
   }
-  if (decision === 'block') return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: msg } };
-  if (decision === 'warn') return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: msg }, systemMessage: msg };
+  if (decision === 'block')
+    return {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: msg },
+    };
+  if (decision === 'warn')
+    return {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: msg },
+      systemMessage: msg,
+    };
   return {};
 }
 
 /** A call that is not an MCP tool call: let it through, nothing asked. */
-export const passthrough = (client: HookClient): Record<string, unknown> => (client === 'cursor' ? { permission: 'allow' } : {});
+export const passthrough = (client: HookClient): Record<string, unknown> =>
+  client === 'cursor' ? { permission: 'allow' } : {};

@@ -36,8 +36,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * unknown variable is empty. Anything else (`${input:...}`, `${workspaceFolder}`) is left as written.
  */
 export function expandReferences(value: string, env: Record<string, string | undefined>): string {
-  return value.replace(/\$\{(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (whole: string, prefix: string | undefined, name: string, dflt: string | undefined) =>
-    !prefix && /^(workspaceFolder|userHome|pathSeparator)$/.test(name) ? whole : (env[name] ?? dflt ?? ''),
+  return value.replace(
+    /\$\{(env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (whole: string, prefix: string | undefined, name: string, dflt: string | undefined) =>
+      !prefix && /^(workspaceFolder|userHome|pathSeparator)$/.test(name) ? whole : (env[name] ?? dflt ?? ''),
   );
 }
 
@@ -48,7 +50,13 @@ function redactDeep(v: unknown, depth = 0): unknown {
   if (Array.isArray(v)) return v.map((x) => redactDeep(x, depth + 1));
   if (isObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, redactText(k), { value: redactDeep(x, depth + 1), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, redactText(k), {
+        value: redactDeep(x, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return v;
@@ -75,14 +83,20 @@ class RpcError extends Error {}
 function resultOf(msg: Record<string, unknown>, method: string): unknown {
   if (isObject(msg.error)) {
     const e = msg.error;
-    throw new RpcError(`${method}: error ${typeof e.code === 'number' ? e.code : ''} ${typeof e.message === 'string' ? redactText(e.message).slice(0, 200) : ''}`.trim());
+    throw new RpcError(
+      `${method}: error ${typeof e.code === 'number' ? e.code : ''} ${typeof e.message === 'string' ? redactText(e.message).slice(0, 200) : ''}`.trim(),
+    );
   }
   return msg.result;
 }
 
 /** initialize → initialized → tools/list (all pages). */
 async function listTools(ch: Channel): Promise<McpToolInfo[]> {
-  const init = await ch.request('initialize', { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'scanner', version: VERSION } });
+  const init = await ch.request('initialize', {
+    protocolVersion: PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'scanner', version: VERSION },
+  });
   if (!isObject(init)) throw new RpcError('initialize: the answer has no result');
   await ch.notify('notifications/initialized');
   const tools: McpToolInfo[] = [];
@@ -117,17 +131,26 @@ function kill(child: ChildProcess): void {
   }
 }
 
-function stdioChannel(launch: McpLaunch, env: Record<string, string | undefined>, cwd: string, onSpawn?: (pid: number) => void): Channel & { done: Promise<void> } {
+function stdioChannel(
+  launch: McpLaunch,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  onSpawn?: (pid: number) => void,
+): Channel & { done: Promise<void> } {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
   for (const [k, v] of Object.entries(launch.env ?? {})) childEnv[k] = expandReferences(v, env);
-  const child = nodeChildProcess().spawn(expandReferences(launch.command ?? '', env), (launch.args ?? []).map((a) => expandReferences(a, env)), {
-    env: childEnv,
-    cwd,
-    stdio: ['pipe', 'pipe', 'ignore'],
-    detached: process.platform !== 'win32',
-    windowsHide: true,
-  });
+  const child = nodeChildProcess().spawn(
+    expandReferences(launch.command ?? '', env),
+    (launch.args ?? []).map((a) => expandReferences(a, env)),
+    {
+      env: childEnv,
+      cwd,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    },
+  );
   if (child.pid) onSpawn?.(child.pid);
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string }>();
   let nextId = 1;
@@ -138,14 +161,23 @@ function stdioChannel(launch: McpLaunch, env: Record<string, string | undefined>
     for (const p of pending.values()) p.reject(failure);
     pending.clear();
   };
-  child.on('error', (err) => failAll(new Error(`could not start ${JSON.stringify(redactText(launch.command ?? ''))}: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
+  child.on('error', (err) =>
+    failAll(
+      new Error(
+        `could not start ${JSON.stringify(redactText(launch.command ?? ''))}: ${(err as NodeJS.ErrnoException).code ?? err.message}`,
+      ),
+    ),
+  );
   const done = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  child.on('exit', (code, signal) => failAll(new Error(`the server exited (${signal ?? `code ${code}`}) before answering`)));
+  child.on('exit', (code, signal) =>
+    failAll(new Error(`the server exited (${signal ?? `code ${code}`}) before answering`)),
+  );
   child.stdin?.on('error', () => undefined);
   child.stdout?.setEncoding('utf8');
   child.stdout?.on('data', (chunk: string) => {
     buffer += chunk;
-    if (buffer.length > 64 * 1024 * 1024) return failAll(new Error('the server wrote more than 64 MiB without a line break'));
+    if (buffer.length > 64 * 1024 * 1024)
+      return failAll(new Error('the server wrote more than 64 MiB without a line break'));
     let nl: number;
     while ((nl = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, nl).trim();
@@ -309,7 +341,12 @@ async function sseChannel(url: string, headers: Record<string, string>, signal: 
   }
   let nextId = 1;
   const send = async (msg: unknown) => {
-    const r = await fetch(endpoint!, { method: 'POST', signal, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(msg) });
+    const r = await fetch(endpoint!, {
+      method: 'POST',
+      signal,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(msg),
+    });
     await r.body?.cancel().catch(() => undefined);
     if (!r.ok) throw new RpcError(`POST: HTTP ${r.status}`);
   };
@@ -364,8 +401,18 @@ export async function introspect(launch: McpLaunch, opts: IntrospectOptions): Pr
   try {
     const work = (async () => {
       if (launch.transport === 'stdio') channel = stdioChannel(launch, opts.env, opts.cwd, opts.onSpawn);
-      else if (launch.transport === 'http') channel = streamableChannel(expandReferences(launch.url ?? '', opts.env), headersOf(launch, opts.env), controller.signal);
-      else channel = await sseChannel(expandReferences(launch.url ?? '', opts.env), headersOf(launch, opts.env), controller.signal);
+      else if (launch.transport === 'http')
+        channel = streamableChannel(
+          expandReferences(launch.url ?? '', opts.env),
+          headersOf(launch, opts.env),
+          controller.signal,
+        );
+      else
+        channel = await sseChannel(
+          expandReferences(launch.url ?? '', opts.env),
+          headersOf(launch, opts.env),
+          controller.signal,
+        );
       return listTools(channel);
     })();
     const tools = await Promise.race([work, timedOut]);
@@ -374,7 +421,11 @@ export async function introspect(launch: McpLaunch, opts: IntrospectOptions): Pr
     const e = err as Error;
     const cause = (e as Error & { cause?: { code?: string; message?: string } }).cause;
     const message =
-      e instanceof RpcError ? e.message : e.name === 'AbortError' ? `no answer within ${opts.timeoutMs / 1000} s` : `${e.message ?? String(e)}${cause ? ` (${cause.code ?? cause.message ?? ''})` : ''}`;
+      e instanceof RpcError
+        ? e.message
+        : e.name === 'AbortError'
+          ? `no answer within ${opts.timeoutMs / 1000} s`
+          : `${e.message ?? String(e)}${cause ? ` (${cause.code ?? cause.message ?? ''})` : ''}`;
     return { ok: false, error: redactText(message) };
   } finally {
     clearTimeout(timer);

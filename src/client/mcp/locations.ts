@@ -41,20 +41,36 @@ export interface ConfigLocation {
 
 const isWindows = (e: McpDiscoveryEnv) => e.platform === 'win32';
 const isMac = (e: McpDiscoveryEnv) => e.platform === 'darwin';
-const absolute = (p: string | undefined): p is string => typeof p === 'string' && p !== '' && (path.isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p));
+const absolute = (p: string | undefined): p is string =>
+  typeof p === 'string' && p !== '' && (path.isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p));
 
 /** A system-wide Unix path, under the system root (tests). */
 const system = (e: McpDiscoveryEnv, p: string) => (e.systemRoot ? path.join(e.systemRoot, p) : p);
 
 /** %APPDATA% (Windows), else ~/AppData/Roaming. */
-const appData = (e: McpDiscoveryEnv) => (absolute(e.env.APPDATA) ? e.env.APPDATA : path.join(e.home, 'AppData', 'Roaming'));
-const localAppData = (e: McpDiscoveryEnv) => (absolute(e.env.LOCALAPPDATA) ? e.env.LOCALAPPDATA : path.join(e.home, 'AppData', 'Local'));
+const appData = (e: McpDiscoveryEnv) =>
+  absolute(e.env.APPDATA) ? e.env.APPDATA : path.join(e.home, 'AppData', 'Roaming');
+const localAppData = (e: McpDiscoveryEnv) =>
+  absolute(e.env.LOCALAPPDATA) ? e.env.LOCALAPPDATA : path.join(e.home, 'AppData', 'Local');
 /** $XDG_CONFIG_HOME (Linux, when absolute, as the XDG spec asks), else ~/.config. */
-const xdgConfig = (e: McpDiscoveryEnv) => (absolute(e.env.XDG_CONFIG_HOME) ? e.env.XDG_CONFIG_HOME : path.join(e.home, '.config'));
-const programData = (e: McpDiscoveryEnv) => (absolute(e.env.ProgramData) ? e.env.ProgramData : absolute(e.env.PROGRAMDATA) ? e.env.PROGRAMDATA : 'C:\\ProgramData');
-const programFiles = (e: McpDiscoveryEnv) => (absolute(e.env.ProgramFiles) ? e.env.ProgramFiles : absolute(e.env.PROGRAMFILES) ? e.env.PROGRAMFILES : 'C:\\Program Files');
+const xdgConfig = (e: McpDiscoveryEnv) =>
+  absolute(e.env.XDG_CONFIG_HOME) ? e.env.XDG_CONFIG_HOME : path.join(e.home, '.config');
+const programData = (e: McpDiscoveryEnv) =>
+  absolute(e.env.ProgramData) ? e.env.ProgramData : absolute(e.env.PROGRAMDATA) ? e.env.PROGRAMDATA : 'C:\\ProgramData';
+const programFiles = (e: McpDiscoveryEnv) =>
+  absolute(e.env.ProgramFiles)
+    ? e.env.ProgramFiles
+    : absolute(e.env.PROGRAMFILES)
+      ? e.env.PROGRAMFILES
+      : 'C:\\Program Files';
 
-const json = (client: McpClient, scope: McpConfigScope, file: string, shape: ServersShape = 'mcpServers', dedicated = true): ConfigLocation => ({
+const json = (
+  client: McpClient,
+  scope: McpConfigScope,
+  file: string,
+  shape: ServersShape = 'mcpServers',
+  dedicated = true,
+): ConfigLocation => ({
   client,
   scope,
   file,
@@ -62,7 +78,14 @@ const json = (client: McpClient, scope: McpConfigScope, file: string, shape: Ser
   shape,
   dedicated,
 });
-const toml = (scope: McpConfigScope, file: string): ConfigLocation => ({ client: 'codex', scope, file, format: 'toml', shape: 'mcp_servers', dedicated: false });
+const toml = (scope: McpConfigScope, file: string): ConfigLocation => ({
+  client: 'codex',
+  scope,
+  file,
+  format: 'toml',
+  shape: 'mcp_servers',
+  dedicated: false,
+});
 
 /** Subdirectories of DIR whose name passes KEEP, sorted (a directory that cannot be listed: none). */
 async function subdirectories(dir: string, keep: (name: string) => boolean): Promise<string[]> {
@@ -86,11 +109,19 @@ export async function userLocations(e: McpDiscoveryEnv): Promise<ConfigLocation[
   // There is no official Linux build; the community builds use $XDG_CONFIG_HOME/Claude. The Microsoft Store (MSIX)
   // package keeps its roaming data under %LOCALAPPDATA%\Packages\Claude_<publisher id>\LocalCache\Roaming\Claude.
   if (isMac(e)) {
-    out.push(json('claude-desktop', 'user', path.join(e.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json')));
+    out.push(
+      json(
+        'claude-desktop',
+        'user',
+        path.join(e.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json'),
+      ),
+    );
   } else if (isWindows(e)) {
     out.push(json('claude-desktop', 'user', path.join(appData(e), 'Claude', 'claude_desktop_config.json')));
     for (const pkg of await subdirectories(path.join(localAppData(e), 'Packages'), (n) => n.startsWith('Claude_'))) {
-      out.push(json('claude-desktop', 'user', path.join(pkg, 'LocalCache', 'Roaming', 'Claude', 'claude_desktop_config.json')));
+      out.push(
+        json('claude-desktop', 'user', path.join(pkg, 'LocalCache', 'Roaming', 'Claude', 'claude_desktop_config.json')),
+      );
     }
   } else {
     out.push(json('claude-desktop', 'user', path.join(xdgConfig(e), 'Claude', 'claude_desktop_config.json')));
@@ -102,7 +133,10 @@ export async function userLocations(e: McpDiscoveryEnv): Promise<ConfigLocation[
   // /Library/Application Support/ClaudeCode, Linux and WSL /etc/claude-code, Windows C:\Program Files\ClaudeCode
   // (C:\ProgramData\ClaudeCode before Claude Code 2.0, still read).
   const claudeDir = absolute(e.env.CLAUDE_CONFIG_DIR) ? e.env.CLAUDE_CONFIG_DIR : e.home;
-  out.push({ ...json('claude-code', 'user', path.join(claudeDir, '.claude.json'), 'mcpServers', false), claudeJson: true });
+  out.push({
+    ...json('claude-code', 'user', path.join(claudeDir, '.claude.json'), 'mcpServers', false),
+    claudeJson: true,
+  });
   if (isMac(e)) {
     out.push(json('claude-code', 'managed', system(e, '/Library/Application Support/ClaudeCode/managed-mcp.json')));
   } else if (isWindows(e)) {
@@ -149,9 +183,13 @@ export async function userLocations(e: McpDiscoveryEnv): Promise<ConfigLocation[
     : isWindows(e)
       ? path.join(programData(e), 'gemini-cli')
       : system(e, '/etc/gemini-cli');
-  const geminiSystem = absolute(e.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH) ? e.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH : path.join(geminiDir, 'settings.json');
+  const geminiSystem = absolute(e.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH)
+    ? e.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH
+    : path.join(geminiDir, 'settings.json');
   out.push(json('gemini-cli', 'managed', geminiSystem, 'mcpServers', false));
-  const geminiDefaults = absolute(e.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH) ? e.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH : path.join(geminiDir, 'system-defaults.json');
+  const geminiDefaults = absolute(e.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH)
+    ? e.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH
+    : path.join(geminiDir, 'system-defaults.json');
   out.push(json('gemini-cli', 'managed', geminiDefaults, 'mcpServers', false));
 
   // Codex — https://developers.openai.com/codex/mcp and /codex/config-basic: `[mcp_servers.<name>]` tables in

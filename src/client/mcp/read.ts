@@ -8,7 +8,8 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 /** Larger files are skipped with a warning (~/.claude.json keeps history, but not this much). */
 export const MAX_CONFIG_BYTES = 64 * 1024 * 1024;
 
-export type ReadResult = { kind: 'absent' } | { kind: 'warning'; message: string } | { kind: 'document'; document: Record<string, unknown> };
+export type ReadResult =
+  { kind: 'absent' } | { kind: 'warning'; message: string } | { kind: 'document'; document: Record<string, unknown> };
 
 function lineColumn(text: string, offset: number): string {
   let line = 1;
@@ -22,14 +23,19 @@ function lineColumn(text: string, offset: number): string {
   return `line ${line}, column ${offset - last}`;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Parses TEXT as JSON with comments; a warning message when it is not a JSON object. */
 export function parseJsonConfig(text: string): { document: Record<string, unknown> } | { message: string } {
   const errors: ParseError[] = [];
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === '') return { document: {} };
-  const value: unknown = parseJsonc(body, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  const value: unknown = parseJsonc(body, errors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+    allowEmptyContent: true,
+  });
   if (errors.length > 0) {
     const e = errors[0];
     return { message: `not valid JSON (${printParseErrorCode(e.error)} at ${lineColumn(body, e.offset)})` };
@@ -59,7 +65,8 @@ export async function readConfigFile(file: string, format: 'json' | 'toml'): Pro
     return { kind: 'warning', message: `cannot be read (${code ?? 'error'})` };
   }
   if (!stat.isFile()) return { kind: 'warning', message: 'not a regular file' };
-  if (stat.size > MAX_CONFIG_BYTES) return { kind: 'warning', message: `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB: skipped` };
+  if (stat.size > MAX_CONFIG_BYTES)
+    return { kind: 'warning', message: `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB: skipped` };
   let text: string;
   try {
     text = await fs.promises.readFile(file, 'utf8');
@@ -67,5 +74,7 @@ export async function readConfigFile(file: string, format: 'json' | 'toml'): Pro
     return { kind: 'warning', message: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
   }
   const parsed = format === 'json' ? parseJsonConfig(text) : parseTomlConfig(text);
-  return 'message' in parsed ? { kind: 'warning', message: parsed.message } : { kind: 'document', document: parsed.document };
+  return 'message' in parsed
+    ? { kind: 'warning', message: parsed.message }
+    : { kind: 'document', document: parsed.document };
 }

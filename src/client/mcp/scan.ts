@@ -55,7 +55,13 @@ export interface CollectOptions {
   host: McpHostRef;
   now: Date;
   /** Only when `--introspect` was given by hand: never set by the sidecar. */
-  introspect?: { timeoutMs: number; env: Record<string, string | undefined>; cwd: string; onSpawn?: (pid: number) => void; onServer?: (o: IntrospectionOutcome) => void };
+  introspect?: {
+    timeoutMs: number;
+    env: Record<string, string | undefined>;
+    cwd: string;
+    onSpawn?: (pid: number) => void;
+    onServer?: (o: IntrospectionOutcome) => void;
+  };
 }
 
 /** Discovery (then introspection when asked) to the upload's body, cut to the limits. */
@@ -65,7 +71,9 @@ export async function collectMcp(env: McpDiscoveryEnv, opts: CollectOptions): Pr
   const truncated: string[] = [];
   let clients = found.clients;
   if (clients.length > MCP_SCAN_LIMITS.clients) {
-    truncated.push(`${clients.length - MCP_SCAN_LIMITS.clients} configuration file(s) over the limit of ${MCP_SCAN_LIMITS.clients} not sent`);
+    truncated.push(
+      `${clients.length - MCP_SCAN_LIMITS.clients} configuration file(s) over the limit of ${MCP_SCAN_LIMITS.clients} not sent`,
+    );
     clients = clients.slice(0, MCP_SCAN_LIMITS.clients);
   }
   const introspection: IntrospectionOutcome[] = [];
@@ -73,7 +81,9 @@ export async function collectMcp(env: McpDiscoveryEnv, opts: CollectOptions): Pr
   for (const c of clients) {
     let servers = c.servers;
     if (servers.length > MCP_SCAN_LIMITS.servers) {
-      truncated.push(`${c.configPath}: ${servers.length - MCP_SCAN_LIMITS.servers} server(s) over the limit of ${MCP_SCAN_LIMITS.servers} not sent`);
+      truncated.push(
+        `${c.configPath}: ${servers.length - MCP_SCAN_LIMITS.servers} server(s) over the limit of ${MCP_SCAN_LIMITS.servers} not sent`,
+      );
       servers = servers.slice(0, MCP_SCAN_LIMITS.servers);
     }
     const sent: UploadedServer[] = [];
@@ -82,7 +92,12 @@ export async function collectMcp(env: McpDiscoveryEnv, opts: CollectOptions): Pr
       const launch = launches.get(s);
       if (opts.introspect && launch) {
         const r = await introspect(launch, opts.introspect);
-        const outcome: IntrospectionOutcome = { client: c.client, configPath: c.configPath, server: s.name, ...(r.ok ? { tools: r.tools.length } : { error: r.error }) };
+        const outcome: IntrospectionOutcome = {
+          client: c.client,
+          configPath: c.configPath,
+          server: s.name,
+          ...(r.ok ? { tools: r.tools.length } : { error: r.error }),
+        };
         introspection.push(outcome);
         opts.introspect.onServer?.(outcome);
         if (r.ok) server.tools = r.tools.slice(0, MCP_SCAN_LIMITS.tools);
@@ -91,7 +106,12 @@ export async function collectMcp(env: McpDiscoveryEnv, opts: CollectOptions): Pr
     }
     out.push({ client: c.client, configPath: c.configPath, scope: c.scope, servers: sent });
   }
-  return { body: { host: opts.host, scannedAt: opts.now.toISOString(), clients: out }, warnings: found.warnings, truncated, introspection };
+  return {
+    body: { host: opts.host, scannedAt: opts.now.toISOString(), clients: out },
+    warnings: found.warnings,
+    truncated,
+    introspection,
+  };
 }
 
 /** The lines that say what was found: one per configuration file, its servers by name (and tools when introspected). */
@@ -99,10 +119,14 @@ export function foundLines(body: McpScanBody): string[] {
   if (body.clients.length === 0) return ['no MCP configuration found'];
   const lines: string[] = [];
   for (const c of body.clients) {
-    lines.push(`${c.client} ${c.configPath} (${c.scope}): ${c.servers.length} server${c.servers.length === 1 ? '' : 's'}`);
+    lines.push(
+      `${c.client} ${c.configPath} (${c.scope}): ${c.servers.length} server${c.servers.length === 1 ? '' : 's'}`,
+    );
     for (const s of c.servers) {
       const where = s.transport === 'stdio' ? [s.command, ...(s.args ?? [])].join(' ') : (s.url ?? '');
-      lines.push(`  ${s.name} [${s.transport}] ${where}${s.tools ? ` · ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}` : ''}`);
+      lines.push(
+        `  ${s.name} [${s.transport}] ${where}${s.tools ? ` · ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}` : ''}`,
+      );
     }
   }
   return lines;

@@ -13,12 +13,16 @@
 import type { McpClient, McpServerConfig, McpTransport } from '../../shared/mcp/types';
 import { redactServer } from '../../shared/mcp/redact';
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 function transportOf(type: unknown): McpTransport | undefined {
   if (typeof type !== 'string') return undefined;
-  const t = type.trim().toLowerCase().replace(/[-_\s]/g, '');
+  const t = type
+    .trim()
+    .toLowerCase()
+    .replace(/[-_\s]/g, '');
   if (t === 'stdio') return 'stdio';
   if (t === 'sse') return 'sse';
   if (t === 'http' || t === 'streamablehttp' || t === 'httpstream' || t === 'streamable') return 'http';
@@ -34,10 +38,12 @@ function byPath(url: string): McpTransport {
 function codexExtras(raw: Record<string, unknown>): { env: Record<string, unknown>; headers: Record<string, unknown> } {
   const env: Record<string, unknown> = {};
   const headers: Record<string, unknown> = {};
-  if (Array.isArray(raw.env_vars)) for (const name of raw.env_vars) if (typeof name === 'string') env[name] = `\${${name}}`;
+  if (Array.isArray(raw.env_vars))
+    for (const name of raw.env_vars) if (typeof name === 'string') env[name] = `\${${name}}`;
   if (isPlainObject(raw.http_headers)) Object.assign(headers, raw.http_headers);
   if (isPlainObject(raw.env_http_headers)) {
-    for (const [name, variable] of Object.entries(raw.env_http_headers)) headers[name] = typeof variable === 'string' ? `\${${variable}}` : variable;
+    for (const [name, variable] of Object.entries(raw.env_http_headers))
+      headers[name] = typeof variable === 'string' ? `\${${variable}}` : variable;
   }
   if (typeof raw.bearer_token_env_var === 'string') headers.Authorization = `Bearer \${${raw.bearer_token_env_var}}`;
   else if (raw.bearer_token !== undefined) headers.Authorization = raw.bearer_token;
@@ -62,7 +68,8 @@ export interface McpLaunch {
 const strings = (m: Record<string, unknown> | undefined): Record<string, string> | undefined => {
   if (!m) return undefined;
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(m)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
+  for (const [k, v] of Object.entries(m))
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
   return Object.keys(out).length > 0 ? out : undefined;
 };
 
@@ -131,7 +138,12 @@ export function readServer(client: McpClient, name: string, raw: unknown, home: 
 }
 
 /** {@link readServer}, with the launch as written beside it (for --introspect; never uploaded). */
-export function readServerLaunch(client: McpClient, name: string, raw: unknown, home: string): { server: McpServerConfig; launch: McpLaunch } | { warning: string } {
+export function readServerLaunch(
+  client: McpClient,
+  name: string,
+  raw: unknown,
+  home: string,
+): { server: McpServerConfig; launch: McpLaunch } | { warning: string } {
   const safeName = redactServer({ name }).server.name ?? '';
   if (!isPlainObject(raw)) return { warning: `server "${safeName}" is not an object: skipped` };
   const read = launchOf(client, raw, safeName);
@@ -158,9 +170,13 @@ export function readServerLaunch(client: McpClient, name: string, raw: unknown, 
 }
 
 /** The servers map of a document in SHAPE: none, a map, or a warning when it is not a map. */
-export type ServersMap = { kind: 'none' } | { kind: 'map'; map: Record<string, unknown> } | { kind: 'warning'; message: string };
+export type ServersMap =
+  { kind: 'none' } | { kind: 'map'; map: Record<string, unknown> } | { kind: 'warning'; message: string };
 
-export function serversMap(document: Record<string, unknown>, shape: 'mcpServers' | 'servers' | 'mcp.servers' | 'mcp_servers'): ServersMap {
+export function serversMap(
+  document: Record<string, unknown>,
+  shape: 'mcpServers' | 'servers' | 'mcp.servers' | 'mcp_servers',
+): ServersMap {
   let map: unknown;
   let key: string = shape;
   switch (shape) {

@@ -43,7 +43,8 @@ const firstLine = (s: string) => s.split('\n')[0].trim();
 function readProject(file: string, doc: unknown, n: number): GraphProject {
   const where = `Gradle graph document ${n + 1}`;
   const bad = (what: string) => inputError(file, `${where}: ${what}`);
-  if (!isObject(doc) || doc.format !== GRAPH_FORMAT || doc.version !== 1) throw bad(`not a ${GRAPH_FORMAT} version 1 document`);
+  if (!isObject(doc) || doc.format !== GRAPH_FORMAT || doc.version !== 1)
+    throw bad(`not a ${GRAPH_FORMAT} version 1 document`);
   const str = (o: Obj, k: string, at: string, optional = false): string | undefined => {
     const v = o[k];
     if (optional && (v === undefined || v === null)) return undefined;
@@ -57,7 +58,9 @@ function readProject(file: string, doc: unknown, n: number): GraphProject {
   const path = str(doc, 'path', 'document')!;
   if (!path.startsWith(':')) throw bad(`path ${JSON.stringify(path)} is not a Gradle project path`);
   const rootDir = str(doc, 'rootDir', 'document')!;
-  const buildFile = relative(rootDir, str(doc, 'buildFile', 'document')!).split(sep).join('/');
+  const buildFile = relative(rootDir, str(doc, 'buildFile', 'document')!)
+    .split(sep)
+    .join('/');
   if (typeof doc.buildFileExists !== 'boolean') throw bad('buildFileExists must be a boolean');
   const configurations = list(doc, 'configurations', 'document').map((c, i): GraphConfiguration => {
     const at = `configurations[${i}]`;
@@ -67,7 +70,11 @@ function readProject(file: string, doc: unknown, n: number): GraphProject {
       const vat = `${at}.vertices[${j}]`;
       if (!isObject(v) || v.id !== j) throw bad(`${vat} must be an object whose id is its index`);
       const dependencies = list(v, 'dependencies', vat);
-      if (!dependencies.every((d): d is number => Number.isInteger(d) && (d as number) >= 0 && (d as number) < rawVertices.length)) {
+      if (
+        !dependencies.every(
+          (d): d is number => Number.isInteger(d) && (d as number) >= 0 && (d as number) < rawVertices.length,
+        )
+      ) {
         throw bad(`${vat}.dependencies must be vertex ids`);
       }
       str(v, 'variant', vat, true);
@@ -82,7 +89,10 @@ function readProject(file: string, doc: unknown, n: number): GraphProject {
     if (vertices[0]?.project !== path) throw bad(`${at}.vertices[0] must be the project ${path} itself`);
     const unresolved = list(c, 'unresolved', at).map((u, j) => {
       if (!isObject(u)) throw bad(`${at}.unresolved[${j}] must be an object`);
-      return { requested: str(u, 'requested', `${at}.unresolved[${j}]`)!, failure: str(u, 'failure', `${at}.unresolved[${j}]`, true) };
+      return {
+        requested: str(u, 'requested', `${at}.unresolved[${j}]`)!,
+        failure: str(u, 'failure', `${at}.unresolved[${j}]`, true),
+      };
     });
     const skipped = list(c, 'skipped', at);
     if (!skipped.every((s): s is string => typeof s === 'string')) throw bad(`${at}.skipped must be strings`);
@@ -92,7 +102,14 @@ function readProject(file: string, doc: unknown, n: number): GraphProject {
     if (!isObject(f)) throw bad(`failed[${i}] must be an object`);
     return { name: str(f, 'name', `failed[${i}]`)!, error: str(f, 'error', `failed[${i}]`)! };
   });
-  return { path, buildFile, buildFileExists: doc.buildFileExists, rootProjectName: str(doc, 'rootProjectName', 'document')!, configurations, failed };
+  return {
+    path,
+    buildFile,
+    buildFileExists: doc.buildFileExists,
+    rootProjectName: str(doc, 'rootProjectName', 'document')!,
+    configurations,
+    failed,
+  };
 }
 
 /** Every vertex must be reachable from vertex 0 (the walk guarantees it; a hand-made document may not). */
@@ -101,10 +118,11 @@ function checkReachable(file: string, project: string, conf: GraphConfiguration)
   const queue = [0];
   seen[0] = 1;
   for (let q = 0; q < queue.length; q++) {
-    for (const d of conf.vertices[queue[q]].dependencies) if (!seen[d]) (seen[d] = 1), queue.push(d);
+    for (const d of conf.vertices[queue[q]].dependencies) if (!seen[d]) ((seen[d] = 1), queue.push(d));
   }
   const lost = seen.indexOf(0);
-  if (lost !== -1) throw inputError(file, `Gradle graph of ${project} ${conf.name}: vertex ${lost} is not reachable from the project`);
+  if (lost !== -1)
+    throw inputError(file, `Gradle graph of ${project} ${conf.name}: vertex ${lost} is not reachable from the project`);
 }
 
 /**
@@ -114,7 +132,8 @@ function checkReachable(file: string, project: string, conf: GraphConfiguration)
 export function partFromGradleGraph(file: string, docs: unknown[]): ProducedPart {
   const dir = lockDir(file);
   const projects = docs.map((d, i) => readProject(file, d, i)).sort((a, b) => byCodeUnit(a.path, b.path));
-  if (projects.length === 0) throw inputError(file, 'Gradle ran but wrote no dependency graph (no project ran the task)');
+  if (projects.length === 0)
+    throw inputError(file, 'Gradle ran but wrote no dependency graph (no project ran the task)');
   const known = new Set<string>();
   for (const p of projects) {
     if (known.has(p.path)) throw inputError(file, `Gradle graph: project ${p.path} reported twice`);
@@ -141,14 +160,23 @@ export function partFromGradleGraph(file: string, docs: unknown[]): ProducedPart
         seen.where.push(where);
         unresolved.set(u.requested, seen);
       }
-      if (conf.skipped.length > 0) warnings.push(`${where}: components without module coordinates are left out: ${someOf(sortedUnique(conf.skipped))}`);
+      if (conf.skipped.length > 0)
+        warnings.push(
+          `${where}: components without module coordinates are left out: ${someOf(sortedUnique(conf.skipped))}`,
+        );
       // A configuration that selected nothing (compileOnly, archives...) is no resolution worth a root.
       if (conf.vertices[0].dependencies.length === 0) continue;
       checkReachable(file, p.path, conf);
       const vertices: SnapshotVertex[] = conf.vertices.map((v, j) => {
-        if (v.project !== undefined && !known.has(v.project)) throw inputError(file, `Gradle graph of ${where}: vertex ${j} is project ${v.project}, which the build did not report`);
+        if (v.project !== undefined && !known.has(v.project))
+          throw inputError(
+            file,
+            `Gradle graph of ${where}: vertex ${j} is project ${v.project}, which the build did not report`,
+          );
         const targets = v.dependencies.map(String);
-        return v.project !== undefined ? { id: String(j), module: moduleOf(v.project), dependencies: targets } : { id: String(j), node: v.node!.id, dependencies: targets };
+        return v.project !== undefined
+          ? { id: String(j), module: moduleOf(v.project), dependencies: targets }
+          : { id: String(j), node: v.node!.id, dependencies: targets };
       });
       for (const v of conf.vertices) {
         if (!v.node) continue;
@@ -171,12 +199,21 @@ export function partFromGradleGraph(file: string, docs: unknown[]): ProducedPart
         // The first project (by path) that declares it; Gradle does not say on which line.
         locations[id] ??= { file: manifestOf(p) };
       }
-      roots.push({ module: moduleOf(p.path), manifest: manifestOf(p), context: conf.name, dependencies, resolution: { root: '0', vertices } });
+      roots.push({
+        module: moduleOf(p.path),
+        manifest: manifestOf(p),
+        context: conf.name,
+        dependencies,
+        resolution: { root: '0', vertices },
+      });
     }
-    for (const f of p.failed) warnings.push(`project ${moduleOf(p.path)} ${f.name}: not resolved (${firstLine(f.error)})`);
+    for (const f of p.failed)
+      warnings.push(`project ${moduleOf(p.path)} ${f.name}: not resolved (${firstLine(f.error)})`);
   }
   for (const [requested, u] of [...unresolved].sort((a, b) => byCodeUnit(a[0], b[0]))) {
-    warnings.push(`could not resolve ${requested}${u.failure ? ` (${firstLine(u.failure)})` : ''} in ${someOf(u.where)}`);
+    warnings.push(
+      `could not resolve ${requested}${u.failure ? ` (${firstLine(u.failure)})` : ''} in ${someOf(u.where)}`,
+    );
   }
   for (const [id, deps] of nodeDeps) nodes.get(id)!.dependencies = sortedUnique(deps);
 
@@ -184,7 +221,11 @@ export function partFromGradleGraph(file: string, docs: unknown[]): ProducedPart
     ecosystem: 'gradle',
     schemaVersion: 2,
     manifests: [file, ...projects.filter((p) => p.buildFileExists).map(manifestOf)],
-    modules: projects.map((p) => ({ path: moduleOf(p.path), manifest: manifestOf(p), dependencies: sortedUnique(moduleDeps.get(p.path)!) })),
+    modules: projects.map((p) => ({
+      path: moduleOf(p.path),
+      manifest: manifestOf(p),
+      dependencies: sortedUnique(moduleDeps.get(p.path)!),
+    })),
     roots,
     nodes: [...nodes.values()].sort((a, b) => byCodeUnit(a.id, b.id)),
     locations,

@@ -34,7 +34,7 @@ const TAIL_LINES = 30;
 
 const INSTALL_HINT =
   'add the Gradle wrapper (gradlew) to the build or install Gradle (Debian/Ubuntu: apt-get install -y gradle), ' +
-  'or scan the build\'s gradle.lockfile files instead of the build';
+  "or scan the build's gradle.lockfile files instead of the build";
 
 function isExecutable(file: string): boolean {
   try {
@@ -54,17 +54,26 @@ function timeoutSeconds(file: string, env: NodeJS.ProcessEnv): number {
   const raw = env.SCANNER_GRADLE_TIMEOUT;
   if (raw === undefined || raw === '') return DEFAULT_TIMEOUT_SECONDS;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw inputError(file, `SCANNER_GRADLE_TIMEOUT must be a number of seconds, not ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw inputError(file, `SCANNER_GRADLE_TIMEOUT must be a number of seconds, not ${JSON.stringify(raw)}`);
   return n;
 }
 
 /** The Gradle command line for this build (exported for tests). */
-export function gradleCommand(buildDir: string, env: NodeJS.ProcessEnv, outDir: string, initScript: string): { command: string; args: string[]; warnings: string[] } {
+export function gradleCommand(
+  buildDir: string,
+  env: NodeJS.ProcessEnv,
+  outDir: string,
+  initScript: string,
+): { command: string; args: string[]; warnings: string[] } {
   const wrapper = path.join(buildDir, 'gradlew');
   const warnings: string[] = [];
   let command = 'gradle';
   if (isExecutable(wrapper)) command = wrapper;
-  else if (fs.existsSync(wrapper)) warnings.push('gradlew is not executable (chmod +x gradlew); gradle from PATH was used instead, which may be another Gradle version');
+  else if (fs.existsSync(wrapper))
+    warnings.push(
+      'gradlew is not executable (chmod +x gradlew); gradle from PATH was used instead, which may be another Gradle version',
+    );
   const args = [
     '--no-daemon',
     '-q',
@@ -96,7 +105,8 @@ function readOutput(file: string, outDir: string): unknown[] {
 function run(input: LockfileInput, env: NodeJS.ProcessEnv): ProducedPart {
   const file = input.path;
   const buildDir = input.absoluteDir;
-  if (buildDir === undefined) throw inputError(file, 'a Gradle build can only be read where it is on disk (no folder was given)');
+  if (buildDir === undefined)
+    throw inputError(file, 'a Gradle build can only be read where it is on disk (no folder was given)');
   const timeout = timeoutSeconds(file, env);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-gradle-'));
   try {
@@ -110,18 +120,32 @@ function run(input: LockfileInput, env: NodeJS.ProcessEnv): ProducedPart {
     const log = fs.openSync(logFile, 'w');
     let r: ReturnType<typeof spawnSync>;
     try {
-      r = nodeChildProcess().spawnSync(command, args, { cwd: buildDir, env, stdio: ['ignore', log, log], timeout: timeout * 1000, killSignal: 'SIGKILL' });
+      r = nodeChildProcess().spawnSync(command, args, {
+        cwd: buildDir,
+        env,
+        stdio: ['ignore', log, log],
+        timeout: timeout * 1000,
+        killSignal: 'SIGKILL',
+      });
     } finally {
       fs.closeSync(log);
     }
     const output = () => tail(fs.readFileSync(logFile, 'utf8'));
     const err = r.error as NodeJS.ErrnoException | undefined;
-    if (err?.code === 'ENOENT') throw new ToolMissingError(`${file}: neither ./gradlew nor gradle on PATH: ${INSTALL_HINT}`);
-    if (err?.code === 'ETIMEDOUT') throw inputError(file, `Gradle did not finish within ${timeout} s (SCANNER_GRADLE_TIMEOUT); its output ended with:\n${output()}`);
+    if (err?.code === 'ENOENT')
+      throw new ToolMissingError(`${file}: neither ./gradlew nor gradle on PATH: ${INSTALL_HINT}`);
+    if (err?.code === 'ETIMEDOUT')
+      throw inputError(
+        file,
+        `Gradle did not finish within ${timeout} s (SCANNER_GRADLE_TIMEOUT); its output ended with:\n${output()}`,
+      );
     if (err) throw inputError(file, `${command} could not be run (${err.message})`);
     if (r.status !== 0) {
       const how = r.status === null ? `was killed (${r.signal})` : `failed (exit ${r.status})`;
-      throw inputError(file, `${path.basename(command)} ${GRAPH_TASK} (with the scanner init script) ${how}; its output ended with:\n${output()}`);
+      throw inputError(
+        file,
+        `${path.basename(command)} ${GRAPH_TASK} (with the scanner init script) ${how}; its output ended with:\n${output()}`,
+      );
     }
     const part = partFromGradleGraph(file, readOutput(file, outDir));
     return { ...part, warnings: [...warnings, ...part.warnings] };

@@ -38,7 +38,12 @@ function produce(input: LockfileInput): ProducedPart {
     const line = lines[i].trim();
     if (line === '' || line.startsWith('#') || /^empty\s*=/.test(line)) continue;
     const m = LINE.exec(line);
-    const confs = m ? m[4].split(',').map((c) => c.trim()).filter(Boolean) : [];
+    const confs = m
+      ? m[4]
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : [];
     if (!m || confs.length === 0 || !confs.every((c) => CONFIGURATION.test(c))) {
       bad.push(`line ${i + 1}`);
       continue;
@@ -57,7 +62,8 @@ function produce(input: LockfileInput): ProducedPart {
     }
   }
   // A file with no readable line at all is not a Gradle lockfile; a few odd lines in a real one are reported.
-  if (nodes.size === 0 && bad.length > 0) throw inputError(file, `not a Gradle lockfile (no "group:artifact:version=configurations" line; ${someOf(bad)})`);
+  if (nodes.size === 0 && bad.length > 0)
+    throw inputError(file, `not a Gradle lockfile (no "group:artifact:version=configurations" line; ${someOf(bad)})`);
   const dir = lockDir(file);
   const module = gradleProjectPath(dir);
   const manifest = buildScript(input, dir);

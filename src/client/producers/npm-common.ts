@@ -24,7 +24,8 @@ export const RUNTIME_SECTIONS: readonly Section[] = ['dependencies', 'optionalDe
 export const inputError = (file: string, what: string): InputError => new InputError(`${file}: ${what}`);
 
 /** A JSON member path for messages: packages["node_modules/a"].version. */
-export const member = (...keys: string[]): string => keys.map((k, i) => (i === 0 ? k : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join('');
+export const member = (...keys: string[]): string =>
+  keys.map((k, i) => (i === 0 ? k : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join('');
 
 /** The text of the lockfile as JSON; InputError when it is not. */
 export function parseJson(file: string, text: string): unknown {

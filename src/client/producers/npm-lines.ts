@@ -13,7 +13,7 @@ export function objectKeyLines(text: string, visit: (path: readonly string[], li
   const path: string[] = [];
   let unit = 0;
   let line = 0;
-  for (let pos = 0; pos < n; ) {
+  for (let pos = 0; pos < n;) {
     let end = text.indexOf('\n', pos);
     if (end === -1) end = n;
     line++;
@@ -24,7 +24,15 @@ export function objectKeyLines(text: string, visit: (path: readonly string[], li
     // The first indented line is a member of the top-level object: its indent is the unit.
     if (unit === 0 && i > pos && i < e) unit = i - pos;
     // `"key": {` ends with the four characters `": {`.
-    if (unit > 0 && e - i >= 5 && text.charCodeAt(i) === 34 && text.charCodeAt(e - 1) === 123 && text.charCodeAt(e - 2) === 32 && text.charCodeAt(e - 3) === 58 && text.charCodeAt(e - 4) === 34) {
+    if (
+      unit > 0 &&
+      e - i >= 5 &&
+      text.charCodeAt(i) === 34 &&
+      text.charCodeAt(e - 1) === 123 &&
+      text.charCodeAt(e - 2) === 32 &&
+      text.charCodeAt(e - 3) === 58 &&
+      text.charCodeAt(e - 4) === 34
+    ) {
       const level = (i - pos) / unit;
       if (Number.isInteger(level) && level >= 1) {
         let key = text.slice(i + 1, e - 4);

@@ -61,7 +61,8 @@ function identify(file: string, key: string, version: string, where: () => strin
   if (version.startsWith('npm:')) {
     const spec = version.slice(4);
     const at = spec.lastIndexOf('@');
-    if (at <= 0 || at === spec.length - 1) throw inputError(file, `${where()}.version ${JSON.stringify(version)} is not npm:<name>@<version>`);
+    if (at <= 0 || at === spec.length - 1)
+      throw inputError(file, `${where()}.version ${JSON.stringify(version)} is not npm:<name>@<version>`);
     return { id: spec, local: false };
   }
   // A file: directory is a symlink to the user's own code; a file: tarball is a package like any other.
@@ -117,7 +118,10 @@ function resolve(from: Scope, name: string): V1Entry | undefined {
 }
 
 /** The package.json sections, or undefined when there is no package.json. */
-function readManifest(input: LockfileInput, manifest: string): Record<Section, string[]> & { name?: string } | undefined {
+function readManifest(
+  input: LockfileInput,
+  manifest: string,
+): (Record<Section, string[]> & { name?: string }) | undefined {
   const text = input.readFile(manifest);
   if (text === undefined) return undefined;
   const pkg = parseJson(manifest, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -141,9 +145,12 @@ export function produceV1(input: LockfileInput, lock: Obj): ProducedPart {
   if (pkg) {
     sections = pkg;
   } else {
-    warnings.push(`${manifest} not found: every top-level entry is taken as a direct dependency (its dev/optional flag as its section)`);
+    warnings.push(
+      `${manifest} not found: every top-level entry is taken as a direct dependency (its dev/optional flag as its section)`,
+    );
     sections = { dependencies: [], devDependencies: [], optionalDependencies: [], peerDependencies: [] };
-    for (const [name, e] of top.children) sections[e.dev ? 'devDependencies' : e.optional ? 'optionalDependencies' : 'dependencies'].push(name);
+    for (const [name, e] of top.children)
+      sections[e.dev ? 'devDependencies' : e.optional ? 'optionalDependencies' : 'dependencies'].push(name);
   }
 
   const locals = new Set<string>();
@@ -166,7 +173,7 @@ export function produceV1(input: LockfileInput, lock: Obj): ProducedPart {
     const direct = targets(top, sections[section]);
     if (section === 'peerDependencies' && direct.length === 0) continue; // npm 6 installs no peers
     roots.push({ module, manifest, context: section, dependencies: sortedUnique(direct.map((e) => e.id)) });
-    for (const e of direct) if (!reached.has(e)) reached.add(e), queue.push(e);
+    for (const e of direct) if (!reached.has(e)) (reached.add(e), queue.push(e));
   }
   // The same name@version installed at several places is one node; its copies may resolve differently.
   const deps = new Map<string, Set<string>>();
@@ -176,20 +183,29 @@ export function produceV1(input: LockfileInput, lock: Obj): ProducedPart {
     if (!set) deps.set(e.id, (set = new Set()));
     for (const t of targets(e, e.requires)) {
       set.add(t.id);
-      if (!reached.has(t)) reached.add(t), queue.push(t);
+      if (!reached.has(t)) (reached.add(t), queue.push(t));
     }
   }
-  if (locals.size > 0) warnings.push(`local folders (file:) are first-party code and not scanned: ${someOf([...locals])}`);
+  if (locals.size > 0)
+    warnings.push(`local folders (file:) are first-party code and not scanned: ${someOf([...locals])}`);
   const unreached = entries.filter((e) => !e.local && !reached.has(e));
   if (unreached.length > 0) {
     const some = unreached.slice(0, 10).map((e) => `${placeOf(e)} (${e.id})`);
-    warnings.push(`${unreached.length} installed ${unreached.length === 1 ? 'entry is' : 'entries are'} not needed by any package.json section and left out: ${someOf(some, unreached.length)}`);
+    warnings.push(
+      `${unreached.length} installed ${unreached.length === 1 ? 'entry is' : 'entries are'} not needed by any package.json section and left out: ${someOf(some, unreached.length)}`,
+    );
   }
 
   const direct = new Set(roots.flatMap((r) => r.dependencies));
   const nodes: SnapshotNode[] = [...deps.keys()].sort(byCodeUnit).map((id) => {
     const at = id.lastIndexOf('@');
-    return { id, name: id.slice(0, at), version: id.slice(at + 1), relationship: direct.has(id) ? 'direct' : 'transitive', dependencies: sortedUnique(deps.get(id)!) };
+    return {
+      id,
+      name: id.slice(0, at),
+      version: id.slice(at + 1),
+      relationship: direct.has(id) ? 'direct' : 'transitive',
+      dependencies: sortedUnique(deps.get(id)!),
+    };
   });
 
   // An entry's key line: path ["dependencies", a, "dependencies", b] is the entry b inside a. Key lines come in the

@@ -63,7 +63,8 @@ function readEntries(file: string, packages: Record<string, unknown>): Entry[] {
     const version = optionalString(file, raw, 'version', where);
     const name = optionalString(file, raw, 'name', where);
     const resolved = optionalString(file, raw, 'resolved', where);
-    if (raw.link !== undefined && typeof raw.link !== 'boolean') throw inputError(file, `${where()}.link must be a boolean`);
+    if (raw.link !== undefined && typeof raw.link !== 'boolean')
+      throw inputError(file, `${where()}.link must be a boolean`);
     const sections = {} as Record<Section, string[]>;
     for (const s of SECTIONS) sections[s] = dependencyNames(file, raw, s, where);
     let kind: Kind;
@@ -84,7 +85,8 @@ function produceV2(input: LockfileInput, lock: Record<string, unknown>): Produce
   const entries = readEntries(file, lock.packages);
   const index = new Map<string, number>();
   entries.forEach((e, i) => index.set(e.key, i));
-  if (!index.has('') || entries[index.get('')!].kind !== 'firstParty') throw inputError(file, 'packages[""] (the project itself) is missing');
+  if (!index.has('') || entries[index.get('')!].kind !== 'firstParty')
+    throw inputError(file, 'packages[""] (the project itself) is missing');
   const warnings: string[] = [];
 
   const dir = lockDir(file);
@@ -123,8 +125,11 @@ function produceV2(input: LockfileInput, lock: Record<string, unknown>): Produce
 
   const broken = entries.filter((e) => e.kind === 'broken').map((e) => e.key);
   if (broken.length > 0) warnings.push(`entries under node_modules without a version are left out: ${someOf(broken)}`);
-  const dangling = entries.filter((e, i) => e.kind === 'link' && follow(i) === -1).map((e) => `${e.key} → ${JSON.stringify(e.target ?? '')}`);
-  if (dangling.length > 0) warnings.push(`links to folders the lockfile does not describe are left out: ${someOf(dangling)}`);
+  const dangling = entries
+    .filter((e, i) => e.kind === 'link' && follow(i) === -1)
+    .map((e) => `${e.key} → ${JSON.stringify(e.target ?? '')}`);
+  if (dangling.length > 0)
+    warnings.push(`links to folders the lockfile does not describe are left out: ${someOf(dangling)}`);
 
   // Modules: the project first, then the other first-party folders by path.
   const moduleIdx = entries.flatMap((e, i) => (e.kind === 'firstParty' ? [i] : []));
@@ -157,7 +162,11 @@ function produceV2(input: LockfileInput, lock: Record<string, unknown>): Produce
           stamp[i] = r;
           vertexOf[i] = vertices.length;
           const id = idString(vertices.length);
-          vertices.push(entries[i].kind === 'installed' ? { id, node: entries[i].id, dependencies: [] } : { id, module: pathOf(i), dependencies: [] });
+          vertices.push(
+            entries[i].kind === 'installed'
+              ? { id, node: entries[i].id, dependencies: [] }
+              : { id, module: pathOf(i), dependencies: [] },
+          );
           queue.push(i);
         }
         return idString(vertexOf[i]);
@@ -199,11 +208,19 @@ function produceV2(input: LockfileInput, lock: Record<string, unknown>): Produce
     for (const t of runtimeOf(i)) if (entries[t].kind === 'installed') deps.add(entries[t].id);
   }
   if (unreached.length > 0) {
-    warnings.push(`${unreached.length} installed ${unreached.length === 1 ? 'entry is' : 'entries are'} not needed by any package.json section and left out: ${someOf(unreached)}`);
+    warnings.push(
+      `${unreached.length} installed ${unreached.length === 1 ? 'entry is' : 'entries are'} not needed by any package.json section and left out: ${someOf(unreached)}`,
+    );
   }
   const nodes: SnapshotNode[] = [...nodeDeps.keys()].sort(byCodeUnit).map((id) => {
     const at = id.lastIndexOf('@');
-    return { id, name: id.slice(0, at), version: id.slice(at + 1), relationship: directIds.has(id) ? 'direct' : 'transitive', dependencies: sortedUnique(nodeDeps.get(id)!) };
+    return {
+      id,
+      name: id.slice(0, at),
+      version: id.slice(at + 1),
+      relationship: directIds.has(id) ? 'direct' : 'transitive',
+      dependencies: sortedUnique(nodeDeps.get(id)!),
+    };
   });
 
   const lines = new Map<string, number>();
@@ -242,6 +259,11 @@ export const npmLockProducer: Producer = {
     const v = lock.lockfileVersion;
     if (v === 1) return produceV1(input, lock);
     if (v === 2 || v === 3) return produceV2(input, lock);
-    throw inputError(input.path, v === undefined ? 'no lockfileVersion (1, 2 and 3 are supported)' : `lockfileVersion ${JSON.stringify(v)} is not supported (1, 2 and 3 are)`);
+    throw inputError(
+      input.path,
+      v === undefined
+        ? 'no lockfileVersion (1, 2 and 3 are supported)'
+        : `lockfileVersion ${JSON.stringify(v)} is not supported (1, 2 and 3 are)`,
+    );
   },
 };

@@ -9,14 +9,28 @@
 import { posix } from 'node:path';
 import type { SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
 import { byCodeUnit, inputError, isObject, lockDir, manifestOf, modulePath, someOf, sortedUnique } from './npm-common';
-import { PNPM_RUNTIME, PNPM_SECTIONS, baseKey, packageLines, parseYaml, readLock, type PnpmSection, type Ref } from './pnpm-read';
+import {
+  PNPM_RUNTIME,
+  PNPM_SECTIONS,
+  baseKey,
+  packageLines,
+  parseYaml,
+  readLock,
+  type PnpmSection,
+  type Ref,
+} from './pnpm-read';
 import type { LockfileInput, PackageLocation, ProducedPart, Producer } from './types';
 
 /** The lockfile versions this producer reads: 6.x (pnpm 8) and 9.0 (pnpm 9 and 10). */
 function majorOf(file: string, v: unknown): 6 | 9 {
   if (v === '9.0') return 9;
   if (typeof v === 'string' && /^6\.\d+$/.test(v)) return 6;
-  throw inputError(file, v === undefined ? 'no lockfileVersion (6.x and 9.0 are supported)' : `lockfileVersion ${JSON.stringify(v)} is not supported (6.x and 9.0 are)`);
+  throw inputError(
+    file,
+    v === undefined
+      ? 'no lockfileVersion (6.x and 9.0 are supported)'
+      : `lockfileVersion ${JSON.stringify(v)} is not supported (6.x and 9.0 are)`,
+  );
 }
 
 function produce(input: LockfileInput): ProducedPart {
@@ -34,7 +48,9 @@ function produce(input: LockfileInput): ProducedPart {
   const snapIndex = new Map<string, number>();
   keys.forEach((k, i) => snapIndex.set(k, i));
   // Importers: the project first, then the others by path (their keys are folders relative to the lockfile's).
-  const importers = [...lock.importers].sort((a, b) => (a.key === '.' ? -1 : b.key === '.' ? 1 : byCodeUnit(a.key, b.key)));
+  const importers = [...lock.importers].sort((a, b) =>
+    a.key === '.' ? -1 : b.key === '.' ? 1 : byCodeUnit(a.key, b.key),
+  );
   const importerIndex = new Map<string, number>();
   importers.forEach((m, i) => importerIndex.set(posix.normalize(m.key), S + i));
   const paths = importers.map((m) => modulePath(dir, m.key));
@@ -65,11 +81,16 @@ function produce(input: LockfileInput): ProducedPart {
   // a snapshot is relative to the lockfile's folder), a linked workspace member's runtime sections.
   const runtime: Array<number[] | undefined> = new Array(S + importers.length);
   const runtimeOf = (t: number) =>
-    (runtime[t] ??= t < S ? targetsOf('.', snaps[t].deps) : targetsOf(importers[t - S].key, sectionsOf(t - S, PNPM_RUNTIME)));
+    (runtime[t] ??=
+      t < S ? targetsOf('.', snaps[t].deps) : targetsOf(importers[t - S].key, sectionsOf(t - S, PNPM_RUNTIME)));
 
   const modules: ProducedPart['modules'] = importers.map((m, i) => {
     const deps = targetsOf(m.key, sectionsOf(i, PNPM_SECTIONS)).filter((t) => t >= S && t !== S + i);
-    return { path: paths[i], manifest: manifestOf(dir, m.key), dependencies: sortedUnique(deps.map((t) => paths[t - S])) };
+    return {
+      path: paths[i],
+      manifest: manifestOf(dir, m.key),
+      dependencies: sortedUnique(deps.map((t) => paths[t - S])),
+    };
   });
 
   // One resolution per importer and non-empty section: BFS from the module's vertex, one vertex per snapshot key
@@ -93,7 +114,9 @@ function produce(input: LockfileInput): ProducedPart {
           stamp[t] = r;
           vertexOf[t] = vertices.length;
           const id = idString(vertices.length);
-          vertices.push(t < S ? { id, node: snaps[t].id, dependencies: [] } : { id, module: paths[t - S], dependencies: [] });
+          vertices.push(
+            t < S ? { id, node: snaps[t].id, dependencies: [] } : { id, module: paths[t - S], dependencies: [] },
+          );
           queue.push(t);
         }
         return idString(vertexOf[t]);
@@ -115,12 +138,18 @@ function produce(input: LockfileInput): ProducedPart {
       });
     }
   }
-  if (missing.size > 0) warnings.push(`references to packages the lockfile does not describe are left out: ${someOf([...missing].sort(byCodeUnit))}`);
-  if (dangling.size > 0) warnings.push(`links to folders that are not importers of the lockfile are left out: ${someOf([...dangling].sort(byCodeUnit))}`);
+  if (missing.size > 0)
+    warnings.push(
+      `references to packages the lockfile does not describe are left out: ${someOf([...missing].sort(byCodeUnit))}`,
+    );
+  if (dangling.size > 0)
+    warnings.push(
+      `links to folders that are not importers of the lockfile are left out: ${someOf([...dangling].sort(byCodeUnit))}`,
+    );
 
   // Nodes: once per name@version over the snapshots some resolution reached (their targets are reached too, so no
   // dependency dangles). Packages no root reaches would break the rule that every package occurs in some resolution:
-// left out, and said so.
+  // left out, and said so.
   const directIds = new Set(roots.flatMap((r) => r.dependencies));
   const nodeDeps = new Map<string, Set<string>>();
   const firstKey = new Map<string, string>();
@@ -134,11 +163,19 @@ function produce(input: LockfileInput): ProducedPart {
   }
   const unreached = [...lock.packageIds].filter((id) => !nodeDeps.has(id)).sort(byCodeUnit);
   if (unreached.length > 0) {
-    warnings.push(`${unreached.length} ${unreached.length === 1 ? 'package is' : 'packages are'} not needed by any importer section and left out: ${someOf(unreached)}`);
+    warnings.push(
+      `${unreached.length} ${unreached.length === 1 ? 'package is' : 'packages are'} not needed by any importer section and left out: ${someOf(unreached)}`,
+    );
   }
   const nodes: SnapshotNode[] = [...nodeDeps.keys()].sort(byCodeUnit).map((id) => {
     const at = id.indexOf('@', 1);
-    return { id, name: id.slice(0, at), version: id.slice(at + 1), relationship: directIds.has(id) ? 'direct' : 'transitive', dependencies: sortedUnique(nodeDeps.get(id)!) };
+    return {
+      id,
+      name: id.slice(0, at),
+      version: id.slice(at + 1),
+      relationship: directIds.has(id) ? 'direct' : 'transitive',
+      dependencies: sortedUnique(nodeDeps.get(id)!),
+    };
   });
 
   // The line of the package's `packages:` entry: v9 keys it name@version, v6 by the full (peer-suffixed) key.

@@ -130,7 +130,8 @@ function idOf(file: string, key: string, meta: Obj | undefined, where: () => str
   const split = splitKey(baseKey(key));
   const name = meta && typeof meta.name === 'string' && meta.name !== '' ? meta.name : split?.name;
   const version = meta && typeof meta.version === 'string' && meta.version !== '' ? meta.version : split?.version;
-  if (name === undefined || version === undefined) throw inputError(file, `${where()}: cannot tell the package name and version from the key`);
+  if (name === undefined || version === undefined)
+    throw inputError(file, `${where()}: cannot tell the package name and version from the key`);
   return `${name}@${version}`;
 }
 
@@ -191,7 +192,7 @@ export function packageLines(text: string): Map<string, number> {
   const n = text.length;
   let inPackages = false;
   let line = 0;
-  for (let pos = 0; pos < n; ) {
+  for (let pos = 0; pos < n;) {
     let end = text.indexOf('\n', pos);
     if (end === -1) end = n;
     line++;
@@ -201,7 +202,14 @@ export function packageLines(text: string): Map<string, number> {
     if (e > pos && c0 !== 32 && c0 !== 35) {
       // A top-level key (not a comment) opens a section.
       inPackages = text.startsWith('packages:', pos);
-    } else if (inPackages && e - pos > 3 && c0 === 32 && text.charCodeAt(pos + 1) === 32 && text.charCodeAt(pos + 2) !== 32 && text.charCodeAt(pos + 2) !== 35) {
+    } else if (
+      inPackages &&
+      e - pos > 3 &&
+      c0 === 32 &&
+      text.charCodeAt(pos + 1) === 32 &&
+      text.charCodeAt(pos + 2) !== 32 &&
+      text.charCodeAt(pos + 2) !== 35
+    ) {
       let key = keyOf(text.slice(pos + 2, e));
       if (key !== undefined) {
         if (key.startsWith('/')) key = key.slice(1);

@@ -33,7 +33,8 @@ const UNSAFE_CHARS = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\uff
 const BAD_PLAIN = /^[-?:,[\]{}#&*!|>'"%@` ]|: | #|[: ]$/;
 const BAD_FLOW_PLAIN = /^[-?:#&*!|>'"%@` ]|: | #|[: ]$|[,[\]{}]/;
 /** Plain scalars the core schema may read as a number (a superset, also with YAML 1.1 underscores and prefixes). */
-const NUMERIC = /^(?:[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]*)?|0[xob][0-9a-fA-F_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const NUMERIC =
+  /^(?:[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]*)?|0[xob][0-9a-fA-F_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 /** The numbers read here (others bail): digits, or digits.digits, short enough to be exact in a double either way. */
 const NUMBER = /^[0-9]{1,15}(?:\.[0-9]{1,15})?$/;
 /** A flow collection without a collection inside: "[...]" or "{...}" on one line. */
@@ -59,11 +60,18 @@ function plain(s: string, bad: RegExp): Value {
   }
   if (s.length <= 5) {
     switch (s) {
-      case 'null': case 'Null': case 'NULL': case '~':
+      case 'null':
+      case 'Null':
+      case 'NULL':
+      case '~':
         return null;
-      case 'true': case 'True': case 'TRUE':
+      case 'true':
+      case 'True':
+      case 'TRUE':
         return true;
-      case 'false': case 'False': case 'FALSE':
+      case 'false':
+      case 'False':
+      case 'FALSE':
         return false;
     }
   }
@@ -74,7 +82,7 @@ function plain(s: string, bad: RegExp): Value {
  *  not closed there. */
 function quotedEnd(s: string, i: number, end: number): number {
   const q = s[i];
-  for (let j = i + 1; ; ) {
+  for (let j = i + 1; ;) {
     const k = s.indexOf(q, j);
     if (k === -1 || k >= end) return bail();
     if (q === "'") {
@@ -175,7 +183,7 @@ function read(text: string): Obj {
   let openKey = '';
   let entries = 0;
   const n = text.length;
-  for (let pos = 0; pos < n; ) {
+  for (let pos = 0; pos < n;) {
     let end = text.indexOf('\n', pos);
     if (end === -1) end = n;
     const e = text.charCodeAt(end - 1) === 13 ? end - 1 : end;

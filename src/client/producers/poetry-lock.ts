@@ -56,7 +56,8 @@ function poetryReqs(file: string, name: string, value: unknown, where: string, s
     else if (isObject(v)) {
       if (skipOptional && v.optional === true) continue;
       const extras = v.extras ?? [];
-      if (!Array.isArray(extras) || !extras.every((x) => typeof x === 'string')) throw inputError(file, `${where}.extras must be a list of strings`);
+      if (!Array.isArray(extras) || !extras.every((x) => typeof x === 'string'))
+        throw inputError(file, `${where}.extras must be a list of strings`);
       out.push({ name: normalize(name), extras: extras.map(normalize) });
     } else throw inputError(file, `${where} must be a version string, a table or a list of tables`);
   }
@@ -67,12 +68,15 @@ function poetryReqs(file: string, name: string, value: unknown, where: string, s
 function poetryTable(file: string, table: unknown, where: string, skipOptional = false): Req[] {
   if (table === undefined) return [];
   if (!isObject(table)) throw inputError(file, `${where} must be a table`);
-  return Object.entries(table).flatMap(([n, v]) => (n.toLowerCase() === 'python' ? [] : poetryReqs(file, n, v, `${where}.${n}`, skipOptional)));
+  return Object.entries(table).flatMap(([n, v]) =>
+    n.toLowerCase() === 'python' ? [] : poetryReqs(file, n, v, `${where}.${n}`, skipOptional),
+  );
 }
 
 /** A list of PEP 508 strings (PEP 621 dependencies, Poetry's [package.extras] values). */
 function pep508List(file: string, list: unknown, where: string): Req[] {
-  if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) throw inputError(file, `${where} must be a list of strings`);
+  if (!Array.isArray(list) || !list.every((x) => typeof x === 'string'))
+    throw inputError(file, `${where} must be a list of strings`);
   return list.flatMap((s) => requirementName(s) ?? []);
 }
 
@@ -87,10 +91,12 @@ function readPackages(file: string, lock: Obj): LockPackage[] {
     const id = `${normalize(name)}@${version}`;
     const reqs = poetryTable(file, raw.dependencies, `${where}.dependencies`);
     const extraReqs = new Map<string, Req[]>();
-    for (const [x, list] of Object.entries(optionalTable(file, raw, 'extras', where) ?? {})) extraReqs.set(normalize(x), pep508List(file, list, `${where}.extras.${x}`));
+    for (const [x, list] of Object.entries(optionalTable(file, raw, 'extras', where) ?? {}))
+      extraReqs.set(normalize(x), pep508List(file, list, `${where}.extras.${x}`));
     let groups: string[] | undefined;
     if (raw.groups !== undefined) {
-      if (!Array.isArray(raw.groups) || !raw.groups.every((g) => typeof g === 'string')) throw inputError(file, `${where}.groups must be a list of strings`);
+      if (!Array.isArray(raw.groups) || !raw.groups.every((g) => typeof g === 'string'))
+        throw inputError(file, `${where}.groups must be a list of strings`);
       groups = raw.groups;
     } else if (raw.category !== undefined) groups = [stringField(file, raw, 'category', where)!];
     return { entry: { key: id, id, deps: [], extras: new Map() }, name: normalize(name), reqs, extraReqs, groups };
@@ -106,20 +112,27 @@ function declaredContexts(path: string, text: string): { contexts: Map<string, R
   const poetry = isObject(doc.tool) ? optionalTable(path, doc.tool, 'poetry', 'tool') : undefined;
   if (project) {
     if (project.dependencies !== undefined) add('main', pep508List(path, project.dependencies, 'project.dependencies'));
-    for (const [x, list] of Object.entries(optionalTable(path, project, 'optional-dependencies', 'project') ?? {})) add(`extra:${normalize(x)}`, pep508List(path, list, `project.optional-dependencies.${x}`));
+    for (const [x, list] of Object.entries(optionalTable(path, project, 'optional-dependencies', 'project') ?? {}))
+      add(`extra:${normalize(x)}`, pep508List(path, list, `project.optional-dependencies.${x}`));
   }
   if (poetry) {
     // Poetry installs an optional main dependency only through an extra that names it.
-    if (poetry.dependencies !== undefined) add('main', poetryTable(path, poetry.dependencies, 'tool.poetry.dependencies', true));
+    if (poetry.dependencies !== undefined)
+      add('main', poetryTable(path, poetry.dependencies, 'tool.poetry.dependencies', true));
     const all = poetryTable(path, poetry.dependencies, 'tool.poetry.dependencies');
     for (const [x, names] of Object.entries(optionalTable(path, poetry, 'extras', 'tool.poetry') ?? {})) {
       const wanted = new Set(pep508List(path, names, `tool.poetry.extras.${x}`).map((r) => r.name));
-      add(`extra:${normalize(x)}`, all.filter((r) => wanted.has(r.name)));
+      add(
+        `extra:${normalize(x)}`,
+        all.filter((r) => wanted.has(r.name)),
+      );
     }
-    if (poetry['dev-dependencies'] !== undefined) add('dev', poetryTable(path, poetry['dev-dependencies'], 'tool.poetry.dev-dependencies'));
+    if (poetry['dev-dependencies'] !== undefined)
+      add('dev', poetryTable(path, poetry['dev-dependencies'], 'tool.poetry.dev-dependencies'));
     for (const [g, table] of Object.entries(optionalTable(path, poetry, 'group', 'tool.poetry') ?? {})) {
       if (!isObject(table)) throw inputError(path, `tool.poetry.group.${g} must be a table`);
-      if (table.dependencies !== undefined) add(g, poetryTable(path, table.dependencies, `tool.poetry.group.${g}.dependencies`));
+      if (table.dependencies !== undefined)
+        add(g, poetryTable(path, table.dependencies, `tool.poetry.group.${g}.dependencies`));
     }
   }
   const name = project?.name ?? poetry?.name;
@@ -153,8 +166,12 @@ function inferRoots(pkgs: LockPackage[]): Map<string, Dep[]> {
       }
     };
     direct.forEach(walk);
-    for (const p of [...members].sort((a, b) => byCodeUnit(a.entry.key, b.entry.key))) if (!seen.has(p.entry.key)) (direct.push(p.entry.key), walk(p.entry.key));
-    out.set(g, direct.sort(byCodeUnit).map((key) => ({ key, extras: [] })));
+    for (const p of [...members].sort((a, b) => byCodeUnit(a.entry.key, b.entry.key)))
+      if (!seen.has(p.entry.key)) (direct.push(p.entry.key), walk(p.entry.key));
+    out.set(
+      g,
+      direct.sort(byCodeUnit).map((key) => ({ key, extras: [] })),
+    );
   }
   return out;
 }
@@ -170,7 +187,16 @@ function outKeys(p: LockPackage, byKey: Map<string, LockPackage>): string[] {
 }
 
 /** Context order: main first, then groups, then extras, each by name. */
-const contextOrder = (a: string, b: string) => (a === 'main' ? -1 : b === 'main' ? 1 : a.startsWith('extra:') !== b.startsWith('extra:') ? (a.startsWith('extra:') ? 1 : -1) : byCodeUnit(a, b));
+const contextOrder = (a: string, b: string) =>
+  a === 'main'
+    ? -1
+    : b === 'main'
+      ? 1
+      : a.startsWith('extra:') !== b.startsWith('extra:')
+        ? a.startsWith('extra:')
+          ? 1
+          : -1
+        : byCodeUnit(a, b);
 
 function produce(input: LockfileInput): ProducedPart {
   const file = input.path;
@@ -178,7 +204,8 @@ function produce(input: LockfileInput): ProducedPart {
   const meta = lock.metadata;
   if (!isObject(meta)) throw inputError(file, 'not a poetry.lock (no [metadata] table)');
   const lockVersion = stringField(file, meta, 'lock-version', 'metadata');
-  if (lockVersion !== undefined && !/^[12]\./.test(lockVersion)) throw inputError(file, `lock-version ${JSON.stringify(lockVersion)} is not supported (1.x and 2.x are)`);
+  if (lockVersion !== undefined && !/^[12]\./.test(lockVersion))
+    throw inputError(file, `lock-version ${JSON.stringify(lockVersion)} is not supported (1.x and 2.x are)`);
   const pkgs = readPackages(file, lock);
   const warnings: string[] = [];
 
@@ -189,7 +216,8 @@ function produce(input: LockfileInput): ProducedPart {
     if (keys.includes(p.entry.key)) throw inputError(file, `package ${p.entry.key} is listed twice`);
     byName.set(p.name, [...keys, p.entry.key]);
   }
-  const resolve = (reqs: Req[]): Dep[] => reqs.flatMap((r) => (byName.get(r.name) ?? []).map((key) => ({ key, extras: r.extras })));
+  const resolve = (reqs: Req[]): Dep[] =>
+    reqs.flatMap((r) => (byName.get(r.name) ?? []).map((key) => ({ key, extras: r.extras })));
   for (const p of pkgs) {
     p.entry.deps = resolve(p.reqs);
     for (const [x, reqs] of p.extraReqs) p.entry.extras.set(x, resolve(reqs));
@@ -204,8 +232,13 @@ function produce(input: LockfileInput): ProducedPart {
     contexts = new Map([...declared.contexts].map(([c, reqs]) => [c, resolve(reqs)]));
   } else {
     contexts = inferRoots(pkgs);
-    const from = pkgs.some((p) => p.groups !== undefined) ? "the lock's groups" : 'the lock alone (it records no groups: one "main" context)';
-    if (pkgs.length > 0) warnings.push(`${manifest} ${pyproject === undefined ? 'not found' : 'declares no dependencies'}: contexts from ${from}, each with the packages of the group that no other package of it needs as direct dependencies`);
+    const from = pkgs.some((p) => p.groups !== undefined)
+      ? "the lock's groups"
+      : 'the lock alone (it records no groups: one "main" context)';
+    if (pkgs.length > 0)
+      warnings.push(
+        `${manifest} ${pyproject === undefined ? 'not found' : 'declares no dependencies'}: contexts from ${from}, each with the packages of the group that no other package of it needs as direct dependencies`,
+      );
   }
 
   const entries = new Map<string, GraphEntry>(pkgs.map((p) => [p.entry.key, p.entry]));
@@ -216,7 +249,10 @@ function produce(input: LockfileInput): ProducedPart {
     .sort(contextOrder)
     .map((context) => ({ module: dir, manifest, context, start: MODULE_KEY, direct: contexts.get(context)! }));
   const { roots, nodes, unreached } = buildGraph(entries, specs);
-  if (unreached.length > 0) warnings.push(`${unreached.length} locked ${unreached.length === 1 ? 'package is' : 'packages are'} not needed by any dependency group and left out: ${someOf(unreached)}`);
+  if (unreached.length > 0)
+    warnings.push(
+      `${unreached.length} locked ${unreached.length === 1 ? 'package is' : 'packages are'} not needed by any dependency group and left out: ${someOf(unreached)}`,
+    );
 
   const lines = packageHeaderLines(input.text);
   const locations: Record<string, PackageLocation> = {};

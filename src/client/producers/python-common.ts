@@ -60,7 +60,10 @@ export function parseToml(file: string, text: string): Obj {
 export function requirementName(req: string): { name: string; extras: string[] } | undefined {
   const m = /^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[([^\]]*)\])?/.exec(req);
   if (!m) return undefined;
-  const extras = (m[2] ?? '').split(',').map((e) => normalize(e.trim())).filter((e) => e !== '');
+  const extras = (m[2] ?? '')
+    .split(',')
+    .map((e) => normalize(e.trim()))
+    .filter((e) => e !== '');
   return { name: normalize(m[1]), extras };
 }
 
@@ -70,7 +73,8 @@ export function stringField(file: string, o: Obj, field: string, where: string, 
 export function stringField(file: string, o: Obj, field: string, where: string, required = false): string | undefined {
   const v = o[field];
   if (v === undefined && !required) return undefined;
-  if (typeof v !== 'string' || (required && v === '')) throw inputError(file, `${where}.${field} must be a${required ? ' non-empty' : ''} string`);
+  if (typeof v !== 'string' || (required && v === ''))
+    throw inputError(file, `${where}.${field} must be a${required ? ' non-empty' : ''} string`);
   return v;
 }
 
@@ -148,7 +152,10 @@ export interface RootSpec {
  * the extra's packages hang from the consumers that asked for it only. Entries no root reaches are not nodes: their
  * keys come back in `unreached` for the caller's warning (every package must occur in some resolution).
  */
-export function buildGraph(entries: Map<string, GraphEntry>, specs: RootSpec[]): { roots: SnapshotRoot[]; nodes: SnapshotNode[]; unreached: string[] } {
+export function buildGraph(
+  entries: Map<string, GraphEntry>,
+  specs: RootSpec[],
+): { roots: SnapshotRoot[]; nodes: SnapshotNode[]; unreached: string[] } {
   const reached = new Set<string>();
   const nodeDeps = new Map<string, Set<string>>();
   // The dependencies of a variant (entry + extras), resolved once: extras that add nothing collapse to the base.
@@ -161,7 +168,8 @@ export function buildGraph(entries: Map<string, GraphEntry>, specs: RootSpec[]):
     if (v) return v;
     const deps = [...entry.deps];
     const seen = new Set(deps.map(depKey));
-    for (const x of extras) for (const e of entry.extras.get(x)!) if (!seen.has(depKey(e))) (seen.add(depKey(e)), deps.push(e));
+    for (const x of extras)
+      for (const e of entry.extras.get(x)!) if (!seen.has(depKey(e))) (seen.add(depKey(e)), deps.push(e));
     v = { entry, vkey: deps.length === entry.deps.length ? d.key : full, deps };
     variants.set(full, v);
     return v;
@@ -177,7 +185,11 @@ export function buildGraph(entries: Map<string, GraphEntry>, specs: RootSpec[]):
       if (vid === undefined) {
         vid = String(vertices.length);
         ids.set(v.vkey, vid);
-        vertices.push(v.entry.id !== undefined ? { id: vid, node: v.entry.id, dependencies: [] } : { id: vid, module: v.entry.module!, dependencies: [] });
+        vertices.push(
+          v.entry.id !== undefined
+            ? { id: vid, node: v.entry.id, dependencies: [] }
+            : { id: vid, module: v.entry.module!, dependencies: [] },
+        );
         queue.push({ vid, deps: v.deps });
         if (v.entry.id !== undefined) {
           reached.add(v.entry.key);
@@ -195,14 +207,27 @@ export function buildGraph(entries: Map<string, GraphEntry>, specs: RootSpec[]):
     vertices.push({ id: '0', module: spec.module, dependencies: [] });
     ids.set(spec.start, '0');
     vertices[0].dependencies = unique(spec.direct.map(vertex));
-    for (let q = 0; q < queue.length; q++) vertices[Number(queue[q].vid)].dependencies = unique(queue[q].deps.map(vertex));
+    for (let q = 0; q < queue.length; q++)
+      vertices[Number(queue[q].vid)].dependencies = unique(queue[q].deps.map(vertex));
     const direct = spec.direct.map((d) => entries.get(d.key)!.id).filter((id): id is string => id !== undefined);
-    roots.push({ module: spec.module, manifest: spec.manifest, context: spec.context, dependencies: sortedUnique(direct), resolution: { root: '0', vertices } });
+    roots.push({
+      module: spec.module,
+      manifest: spec.manifest,
+      context: spec.context,
+      dependencies: sortedUnique(direct),
+      resolution: { root: '0', vertices },
+    });
   }
   const directIds = new Set(roots.flatMap((r) => r.dependencies));
   const nodes: SnapshotNode[] = [...nodeDeps.keys()].sort(byCodeUnit).map((id) => {
     const at = id.lastIndexOf('@');
-    return { id, name: id.slice(0, at), version: id.slice(at + 1), relationship: directIds.has(id) ? 'direct' : 'transitive', dependencies: sortedUnique(nodeDeps.get(id)!) };
+    return {
+      id,
+      name: id.slice(0, at),
+      version: id.slice(at + 1),
+      relationship: directIds.has(id) ? 'direct' : 'transitive',
+      dependencies: sortedUnique(nodeDeps.get(id)!),
+    };
   });
   const unreached = [...entries.values()].filter((e) => e.id !== undefined && !reached.has(e.key)).map((e) => e.id!);
   return { roots, nodes, unreached: sortedUnique(unreached) };

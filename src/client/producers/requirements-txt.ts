@@ -26,7 +26,8 @@ function logicalLines(text: string): Line[] {
     const start = i + 1;
     let joined = physical[i].replace(/\r$/, '');
     // A line ending in a backslash continues on the next one (pip joins them before removing comments).
-    while (joined.endsWith('\\') && i + 1 < physical.length) joined = joined.slice(0, -1) + ' ' + physical[++i].replace(/\r$/, '');
+    while (joined.endsWith('\\') && i + 1 < physical.length)
+      joined = joined.slice(0, -1) + ' ' + physical[++i].replace(/\r$/, '');
     if (joined.endsWith('\\')) joined = joined.slice(0, -1);
     // pip's comment rule: `#` at the start or after whitespace (a URL fragment `x#egg=` is not a comment).
     const t = joined.replace(/(^|\s)#.*$/, '').trim();
@@ -71,7 +72,8 @@ function produce(input: LockfileInput): ProducedPart {
           const included = input.readFile(path);
           if (included === undefined) unreadable.push(`${at} (${path})`);
           else (manifests.push(path), read(path, included.replace(/^\uFEFF/, '')));
-        } else if (/^(-r|--requirement|-c|--constraint)$/.test(t)) throw inputError(file, `line ${line}: ${t} needs a file name`);
+        } else if (/^(-r|--requirement|-c|--constraint)$/.test(t))
+          throw inputError(file, `line ${line}: ${t} needs a file name`);
         else if (/^(-e|--editable)(\s|=|$)/.test(t)) editable.push(at);
         // Any other option (index URLs, --hash alone, --pre, ...) changes how pip installs, not what.
         continue;
@@ -83,14 +85,23 @@ function produce(input: LockfileInput): ProducedPart {
         const id = `${normalize(pin[1])}@${pin[3]}`;
         if (!pins.has(id)) pins.set(id, { file, line });
       } else if (REQUIREMENT.test(req) || /^(\.{0,2}\/|[a-z][a-z0-9+.-]*:)/i.test(req)) unpinned.push(`${at} (${req})`);
-      else throw inputError(file, `line ${line}: not a requirement or an option: ${JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t)}`);
+      else
+        throw inputError(
+          file,
+          `line ${line}: not a requirement or an option: ${JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t)}`,
+        );
     }
   };
   read(top, input.text);
 
-  if (unpinned.length > 0) warnings.push(`requirements without an exact pin (==) name no installed version and are left out: ${someOf(unpinned)}`);
-  if (editable.length > 0) warnings.push(`editable requirements (-e) are first-party or local code and are left out: ${someOf(editable)}`);
-  if (unreadable.length > 0) warnings.push(`included requirements files that could not be read are left out: ${someOf(unreadable)}`);
+  if (unpinned.length > 0)
+    warnings.push(
+      `requirements without an exact pin (==) name no installed version and are left out: ${someOf(unpinned)}`,
+    );
+  if (editable.length > 0)
+    warnings.push(`editable requirements (-e) are first-party or local code and are left out: ${someOf(editable)}`);
+  if (unreadable.length > 0)
+    warnings.push(`included requirements files that could not be read are left out: ${someOf(unreadable)}`);
 
   const ids = [...pins.keys()].sort(byCodeUnit);
   const nodes: SnapshotNode[] = ids.map((id) => {

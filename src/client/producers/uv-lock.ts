@@ -61,11 +61,17 @@ function rawDeps(file: string, list: unknown, where: string): RawDep[] {
     if (!isObject(d)) throw inputError(file, `${w} must be a table`);
     const name = stringField(file, d, 'name', w, true);
     const extras = d.extra ?? [];
-    if (!Array.isArray(extras) || !extras.every((x) => typeof x === 'string')) throw inputError(file, `${w}.extra must be a list of strings`);
+    if (!Array.isArray(extras) || !extras.every((x) => typeof x === 'string'))
+      throw inputError(file, `${w}.extra must be a list of strings`);
     stringField(file, d, 'marker', w);
     const source = d.source === undefined ? undefined : isObject(d.source) ? JSON.stringify(d.source) : undefined;
     if (d.source !== undefined && source === undefined) throw inputError(file, `${w}.source must be a table`);
-    return { name: normalize(name), version: stringField(file, d, 'version', w), source, extras: extras.map(normalize) };
+    return {
+      name: normalize(name),
+      version: stringField(file, d, 'version', w),
+      source,
+      extras: extras.map(normalize),
+    };
   });
 }
 
@@ -80,7 +86,8 @@ function readPackages(file: string, lock: Obj, dir: string): UvPackage[] {
   if (!Array.isArray(list)) throw inputError(file, '"package" must be an array of tables ([[package]])');
   const manifest = optionalTable(file, lock, 'manifest', '');
   const members = manifest?.members ?? [];
-  if (!Array.isArray(members) || !members.every((m) => typeof m === 'string')) throw inputError(file, 'manifest.members must be a list of strings');
+  if (!Array.isArray(members) || !members.every((m) => typeof m === 'string'))
+    throw inputError(file, 'manifest.members must be a list of strings');
   const memberNames = new Set(members.map(normalize));
   return list.map((raw, i) => {
     const where = `package[${i}]`;
@@ -108,7 +115,13 @@ function readPackages(file: string, lock: Obj, dir: string): UvPackage[] {
 function produce(input: LockfileInput): ProducedPart {
   const file = input.path;
   const lock = parseToml(file, withoutHashLists(input.text, 'wheels'));
-  if (lock.version !== 1) throw inputError(file, lock.version === undefined ? 'not a uv.lock (no version)' : `version ${JSON.stringify(lock.version)} is not supported (1 is)`);
+  if (lock.version !== 1)
+    throw inputError(
+      file,
+      lock.version === undefined
+        ? 'not a uv.lock (no version)'
+        : `version ${JSON.stringify(lock.version)} is not supported (1 is)`,
+    );
   const dir = lockDir(file);
   const pkgs = readPackages(file, lock, dir);
   const warnings: string[] = [];
@@ -135,17 +148,25 @@ function produce(input: LockfileInput): ProducedPart {
   const entries = new Map<string, GraphEntry>();
   for (const p of pkgs) {
     const key = keyOf(p);
-    const entry: GraphEntry = p.module !== undefined ? { key, module: p.module, deps: [], extras: new Map() } : { key, id: key, deps: [], extras: new Map() };
+    const entry: GraphEntry =
+      p.module !== undefined
+        ? { key, module: p.module, deps: [], extras: new Map() }
+        : { key, id: key, deps: [], extras: new Map() };
     entry.deps = resolve(p.deps, key);
     for (const [x, deps] of p.extras) entry.extras.set(x, resolve(deps, `${key}[${x}]`));
     entries.set(key, entry);
   }
-  if (missing.size > 0) warnings.push(`dependencies on packages the lock does not list are left out: ${someOf([...missing])}`);
+  if (missing.size > 0)
+    warnings.push(`dependencies on packages the lock does not list are left out: ${someOf([...missing])}`);
 
   const modulePkgs = pkgs.filter((p) => p.module !== undefined).sort((a, b) => byCodeUnit(a.module!, b.module!));
   const paths = new Map<string, string>();
   for (const p of modulePkgs) {
-    if (paths.has(p.module!)) throw inputError(file, `packages ${paths.get(p.module!)} and ${p.name} are both the project in ${JSON.stringify(p.module)}`);
+    if (paths.has(p.module!))
+      throw inputError(
+        file,
+        `packages ${paths.get(p.module!)} and ${p.name} are both the project in ${JSON.stringify(p.module)}`,
+      );
     paths.set(p.module!, p.name);
   }
   const manifestOf = (p: UvPackage) => posix.join(p.module!, 'pyproject.toml');
@@ -153,14 +174,21 @@ function produce(input: LockfileInput): ProducedPart {
   const modules: ProducedPart['modules'] = modulePkgs.map((p) => {
     const e = entries.get(keyOf(p))!;
     const contexts: Array<[string, Dep[]]> = [['dependencies', e.deps]];
-    for (const [g, deps] of [...p.groups].sort(([a], [b]) => byCodeUnit(a, b))) contexts.push([g, resolve(deps, `${p.name} (group ${g})`)]);
+    for (const [g, deps] of [...p.groups].sort(([a], [b]) => byCodeUnit(a, b)))
+      contexts.push([g, resolve(deps, `${p.name} (group ${g})`)]);
     for (const [x, deps] of [...e.extras].sort(([a], [b]) => byCodeUnit(a, b))) contexts.push([`extra:${x}`, deps]);
-    for (const [context, direct] of contexts) if (direct.length > 0) specs.push({ module: p.module!, manifest: manifestOf(p), context, start: e.key, direct });
-    const moduleDeps = contexts.flatMap(([, ds]) => ds.map((d) => entries.get(d.key)!.module ?? '')).filter((m) => m !== '' && m !== p.module);
+    for (const [context, direct] of contexts)
+      if (direct.length > 0) specs.push({ module: p.module!, manifest: manifestOf(p), context, start: e.key, direct });
+    const moduleDeps = contexts
+      .flatMap(([, ds]) => ds.map((d) => entries.get(d.key)!.module ?? ''))
+      .filter((m) => m !== '' && m !== p.module);
     return { path: p.module!, manifest: manifestOf(p), dependencies: sortedUnique(moduleDeps) };
   });
   const { roots, nodes, unreached } = buildGraph(entries, specs);
-  if (unreached.length > 0) warnings.push(`${unreached.length} locked ${unreached.length === 1 ? 'package is' : 'packages are'} not needed by any workspace member and left out: ${someOf(unreached)}`);
+  if (unreached.length > 0)
+    warnings.push(
+      `${unreached.length} locked ${unreached.length === 1 ? 'package is' : 'packages are'} not needed by any workspace member and left out: ${someOf(unreached)}`,
+    );
 
   const lines = packageHeaderLines(input.text);
   const locations: Record<string, PackageLocation> = {};

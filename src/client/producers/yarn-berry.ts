@@ -31,13 +31,16 @@ const unbound = (d: string) => {
   return i === -1 ? d : d.slice(0, i);
 };
 
-const isLocalFolder = (ref: string) => ref.startsWith('link:') || ref.startsWith('portal:') || (ref.startsWith('file:') && !/\.(tgz|tar|tar\.gz)(#|::|$)/.test(ref));
+const isLocalFolder = (ref: string) =>
+  ref.startsWith('link:') ||
+  ref.startsWith('portal:') ||
+  (ref.startsWith('file:') && !/\.(tgz|tar|tar\.gz)(#|::|$)/.test(ref));
 
 /** Header lines of the top-level keys, without a position-tracking parse: a key line starts at column 0. */
 function keyLines(text: string): Map<string, number> {
   const lines = new Map<string, number>();
   let n = 0;
-  for (let pos = 0; pos < text.length; ) {
+  for (let pos = 0; pos < text.length;) {
     let end = text.indexOf('\n', pos);
     if (end === -1) end = text.length;
     n++;
@@ -62,7 +65,8 @@ function keyLines(text: string): Map<string, number> {
 function stringMap(file: string, raw: Obj, field: string, key: string): Array<[string, string]> {
   const v = raw[field];
   if (v === undefined || v === null) return [];
-  if (!isObject(v) || Object.values(v).some((x) => typeof x !== 'string')) throw inputError(file, `${JSON.stringify(key)}.${field} must be a map of name → range`);
+  if (!isObject(v) || Object.values(v).some((x) => typeof x !== 'string'))
+    throw inputError(file, `${JSON.stringify(key)}.${field} must be a map of name → range`);
   return Object.entries(v as Record<string, string>);
 }
 
@@ -93,7 +97,8 @@ export function graphBerry(input: LockfileInput): YarnGraph {
   for (const [key, raw] of entries) {
     if (!isObject(raw)) throw inputError(file, `${JSON.stringify(key)} must be a map`);
     const resolution = raw.resolution;
-    if (typeof resolution !== 'string' || resolution === '') throw inputError(file, `${JSON.stringify(key)}.resolution must be a string`);
+    if (typeof resolution !== 'string' || resolution === '')
+      throw inputError(file, `${JSON.stringify(key)}.resolution must be a string`);
     const locator = devirtualize(resolution);
     const name = nameOfKey(locator);
     const ref = locator.slice(name.length + 1);
@@ -104,7 +109,14 @@ export function graphBerry(input: LockfileInput): YarnGraph {
       const path = modulePath(dir, ref.slice('workspace:'.length));
       target = modulesByPath.get(path) ?? -2;
       if (target === -2) {
-        target = items.push({ kind: 'module', path, manifest: manifestOf(dir, ref.slice('workspace:'.length)), sections: emptySections(), peers }) - 1;
+        target =
+          items.push({
+            kind: 'module',
+            path,
+            manifest: manifestOf(dir, ref.slice('workspace:'.length)),
+            sections: emptySections(),
+            peers,
+          }) - 1;
         modulesByPath.set(path, target);
         deps.push([target, dependencies]);
         keyOf.set(target, key);
@@ -115,7 +127,9 @@ export function graphBerry(input: LockfileInput): YarnGraph {
       noVersion.push(key);
       target = -1;
     } else {
-      target = items.push({ kind: 'package', id: `${name}@${raw.version}`, line: lines.get(key) ?? 0, runtime: [], peers }) - 1;
+      target =
+        items.push({ kind: 'package', id: `${name}@${raw.version}`, line: lines.get(key) ?? 0, runtime: [], peers }) -
+        1;
       deps.push([target, dependencies]);
     }
     for (const d of key.split(', ')) {
@@ -129,7 +143,11 @@ export function graphBerry(input: LockfileInput): YarnGraph {
   const resolve = (name: string, range: string, out: Edge[]) => {
     const d = `${name}@${range}`;
     // yarn 2 and 3 (lockfile versions up to 6) write npm ranges without their protocol: `a: ^1.0.0` for `a@npm:^1.0.0`.
-    const t = index.get(d) ?? loose.get(unbound(d)) ?? index.get(devirtualize(d)) ?? (range.includes(':') ? undefined : index.get(`${name}@npm:${range}`));
+    const t =
+      index.get(d) ??
+      loose.get(unbound(d)) ??
+      index.get(devirtualize(d)) ??
+      (range.includes(':') ? undefined : index.get(`${name}@npm:${range}`));
     if (t === undefined) missing.push(d);
     else if (t !== -1) out.push([name, t]);
   };
@@ -159,7 +177,10 @@ export function graphBerry(input: LockfileInput): YarnGraph {
       }
     }
   }
-  if (missing.length > 0) warnings.push(`requests the lockfile has no entry for (is it up to date?) are left out: ${someOf([...new Set(missing)])}`);
+  if (missing.length > 0)
+    warnings.push(
+      `requests the lockfile has no entry for (is it up to date?) are left out: ${someOf([...new Set(missing)])}`,
+    );
   return { file, items, warnings, ...(projectName ? { projectName } : {}) };
 }
 

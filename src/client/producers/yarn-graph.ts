@@ -51,7 +51,9 @@ export interface YarnGraph {
 }
 
 const runtimeOf = (item: Item): Edge[] =>
-  item.kind === 'package' ? item.runtime : [...item.sections.dependencies.edges, ...item.sections.optionalDependencies.edges];
+  item.kind === 'package'
+    ? item.runtime
+    : [...item.sections.dependencies.edges, ...item.sections.optionalDependencies.edges];
 
 interface Vertex {
   item: number;
@@ -66,16 +68,26 @@ export function buildPart(g: YarnGraph): ProducedPart {
   const scopes: Array<Map<string, number> | undefined> = new Array(items.length);
   const scopeOf = (i: number) => {
     const item = items[i];
-    return (scopes[i] ??= new Map(item.kind === 'package' ? item.runtime : YARN_SECTIONS.flatMap((s) => item.sections[s].edges)));
+    return (scopes[i] ??= new Map(
+      item.kind === 'package' ? item.runtime : YARN_SECTIONS.flatMap((s) => item.sections[s].edges),
+    ));
   };
 
   const moduleIdx = items.flatMap((it, i) => (it.kind === 'module' ? [i] : []));
   const pathOf = (i: number) => (items[i] as ModuleItem).path;
-  moduleIdx.sort((a, b) => (pathOf(a) === pathOf(b) ? 0 : pathOf(a) === '.' ? -1 : pathOf(b) === '.' ? 1 : byCodeUnit(pathOf(a), pathOf(b))));
+  moduleIdx.sort((a, b) =>
+    pathOf(a) === pathOf(b) ? 0 : pathOf(a) === '.' ? -1 : pathOf(b) === '.' ? 1 : byCodeUnit(pathOf(a), pathOf(b)),
+  );
   const modules: ProducedPart['modules'] = moduleIdx.map((i) => {
     const m = items[i] as ModuleItem;
-    const deps = YARN_SECTIONS.flatMap((s) => m.sections[s].edges.map((e) => e[1])).filter((t) => t !== i && items[t].kind === 'module');
-    return { path: m.path, manifest: m.manifest, dependencies: sortedUnique(deps.map(pathOf)) } satisfies SnapshotModule & { manifest: string };
+    const deps = YARN_SECTIONS.flatMap((s) => m.sections[s].edges.map((e) => e[1])).filter(
+      (t) => t !== i && items[t].kind === 'module',
+    );
+    return {
+      path: m.path,
+      manifest: m.manifest,
+      dependencies: sortedUnique(deps.map(pathOf)),
+    } satisfies SnapshotModule & { manifest: string };
   });
 
   // Per-root vertex lookup: peerless items through stamp/vertexOf (indexed by item, reused by every root), items
@@ -119,7 +131,11 @@ export function buildPart(g: YarnGraph): ProducedPart {
           vertexOf[i] = vertices.length;
         }
         const id = idString(vertices.length);
-        vertices.push(item.kind === 'package' ? { id, node: item.id, dependencies: [] } : { id, module: item.path, dependencies: [] });
+        vertices.push(
+          item.kind === 'package'
+            ? { id, node: item.id, dependencies: [] }
+            : { id, module: item.path, dependencies: [] },
+        );
         info.push({ item: i, peers });
         queue.push(vertices.length - 1);
         return id;
@@ -153,7 +169,12 @@ export function buildPart(g: YarnGraph): ProducedPart {
         module: m.path,
         manifest: m.manifest,
         context: section,
-        dependencies: sortedUnique(direct.flatMap((t) => { const ti = items[t]; return ti.kind === 'package' ? [ti.id] : []; })),
+        dependencies: sortedUnique(
+          direct.flatMap((t) => {
+            const ti = items[t];
+            return ti.kind === 'package' ? [ti.id] : [];
+          }),
+        ),
         resolution: { root: '0', vertices },
       });
     }
@@ -162,12 +183,20 @@ export function buildPart(g: YarnGraph): ProducedPart {
   // Unreached is decided per name@version: a patched copy reaches its id even when the original entry is not used.
   const unreached = sortedUnique(items.flatMap((it) => (it.kind === 'package' && !nodeDeps.has(it.id) ? [it.id] : [])));
   if (unreached.length > 0) {
-    warnings.push(`${unreached.length} ${unreached.length === 1 ? 'package is' : 'packages are'} not needed by any package.json section and left out: ${someOf(unreached)}`);
+    warnings.push(
+      `${unreached.length} ${unreached.length === 1 ? 'package is' : 'packages are'} not needed by any package.json section and left out: ${someOf(unreached)}`,
+    );
   }
   const directIds = new Set(roots.flatMap((r) => r.dependencies));
   const nodes: SnapshotNode[] = [...nodeDeps.keys()].sort(byCodeUnit).map((id) => {
     const at = id.lastIndexOf('@');
-    return { id, name: id.slice(0, at), version: id.slice(at + 1), relationship: directIds.has(id) ? 'direct' : 'transitive', dependencies: sortedUnique(nodeDeps.get(id)!) };
+    return {
+      id,
+      name: id.slice(0, at),
+      version: id.slice(at + 1),
+      relationship: directIds.has(id) ? 'direct' : 'transitive',
+      dependencies: sortedUnique(nodeDeps.get(id)!),
+    };
   });
 
   // The first entry of an id in the file is where a report points.

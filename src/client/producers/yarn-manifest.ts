@@ -33,11 +33,17 @@ export function readManifest(input: LockfileInput, path: string): Manifest | und
   }
   let ws = json.workspaces;
   if (isObject(ws)) ws = ws.packages;
-  if (ws !== undefined && (!Array.isArray(ws) || ws.some((p) => typeof p !== 'string'))) throw inputError(path, 'workspaces must be an array of folder patterns');
-  return { ...(typeof json.name === 'string' && json.name !== '' ? { name: json.name } : {}), sections, workspaces: (ws as string[] | undefined) ?? [] };
+  if (ws !== undefined && (!Array.isArray(ws) || ws.some((p) => typeof p !== 'string')))
+    throw inputError(path, 'workspaces must be an array of folder patterns');
+  return {
+    ...(typeof json.name === 'string' && json.name !== '' ? { name: json.name } : {}),
+    sections,
+    workspaces: (ws as string[] | undefined) ?? [],
+  };
 }
 
-const glob = (segment: string): RegExp => new RegExp(`^${segment.replace(/[.+^${}()|[\]\\?]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+const glob = (segment: string): RegExp =>
+  new RegExp(`^${segment.replace(/[.+^${}()|[\]\\?]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
 
 /**
  * The workspace folders (relative to `dir`, the lockfile's folder, '/'-separated, sorted) that the patterns name and
@@ -60,14 +66,21 @@ export function expandWorkspaces(input: LockfileInput, dir: string, patterns: st
         continue;
       }
       if (!input.listDir) {
-        warnings.push(`workspace pattern ${JSON.stringify(raw)} needs a folder listing, which this client did not provide: skipped`);
+        warnings.push(
+          `workspace pattern ${JSON.stringify(raw)} needs a folder listing, which this client did not provide: skipped`,
+        );
         folders = [];
         break;
       }
       const re = glob(segment);
-      folders = folders.flatMap((f) => (input.listDir!(at(f || '.')) ?? []).filter((n) => re.test(n) && !n.startsWith('.') && n !== 'node_modules').map((n) => (f ? `${f}/${n}` : n)));
+      folders = folders.flatMap((f) =>
+        (input.listDir!(at(f || '.')) ?? [])
+          .filter((n) => re.test(n) && !n.startsWith('.') && n !== 'node_modules')
+          .map((n) => (f ? `${f}/${n}` : n)),
+      );
     }
-    for (const f of folders) if (f !== '' && f !== '.' && input.readFile(at(`${f}/package.json`)) !== undefined) found.add(f);
+    for (const f of folders)
+      if (f !== '' && f !== '.' && input.readFile(at(`${f}/package.json`)) !== undefined) found.add(f);
   }
   return [...found].sort();
 }

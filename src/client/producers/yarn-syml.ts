@@ -21,7 +21,16 @@ function scalar(s: string): string | undefined {
       return undefined;
     }
   }
-  if (INDICATORS.has(s[0]) || s[0] === ' ' || s.includes(' #') || s.includes(': ') || s.endsWith(' ') || s.endsWith(':') || s.includes('\t')) return undefined;
+  if (
+    INDICATORS.has(s[0]) ||
+    s[0] === ' ' ||
+    s.includes(' #') ||
+    s.includes(': ') ||
+    s.endsWith(' ') ||
+    s.endsWith(':') ||
+    s.includes('\t')
+  )
+    return undefined;
   return s;
 }
 
@@ -30,7 +39,7 @@ export function parseSyml(text: string): SymlMap | undefined {
   const root: SymlMap = {};
   const stack: SymlMap[] = [root]; // stack[d]: the map receiving keys at indent 2*d
   let open = false; // the last key opened a map, which must get at least one member
-  for (let pos = 0; pos < text.length; ) {
+  for (let pos = 0; pos < text.length;) {
     let end = text.indexOf('\n', pos);
     if (end === -1) end = text.length;
     let line = text.slice(pos, end);

@@ -54,7 +54,13 @@ function tokens(s: string, start: number): { words: string[]; colon: boolean } |
     }
     let j = i;
     // A bare word ends at a space, a comma or the final colon.
-    while (j < s.length && s.charCodeAt(j) !== 32 && s.charCodeAt(j) !== 44 && !(s.charCodeAt(j) === 58 && j === s.length - 1)) j++;
+    while (
+      j < s.length &&
+      s.charCodeAt(j) !== 32 &&
+      s.charCodeAt(j) !== 44 &&
+      !(s.charCodeAt(j) === 58 && j === s.length - 1)
+    )
+      j++;
     words.push(s.slice(i, j));
     i = j;
   }
@@ -68,7 +74,7 @@ export function parseV1(file: string, text: string): V1Entry[] {
   let block: Array<[string, string]> | undefined; // the dependency map being read, if any
   let inBlock = false; // inside any two-space block (read or ignored)
   let lineNo = 0;
-  for (let pos = 0; pos <= text.length; ) {
+  for (let pos = 0; pos <= text.length;) {
     let end = text.indexOf('\n', pos);
     if (end === -1) end = text.length;
     lineNo++;
@@ -79,7 +85,8 @@ export function parseV1(file: string, text: string): V1Entry[] {
     while (indent < line.length && line.charCodeAt(indent) === 32) indent++;
     if (indent === line.length || line.charCodeAt(indent) === 35) continue; // blank or # comment
     const bad = (why: string) => inputError(file, `line ${lineNo}: ${why}`);
-    if (line.startsWith('<<<<<<<') || line.startsWith('>>>>>>>') || line.startsWith('=======')) throw bad('an unresolved merge conflict');
+    if (line.startsWith('<<<<<<<') || line.startsWith('>>>>>>>') || line.startsWith('======='))
+      throw bad('an unresolved merge conflict');
     const t = tokens(line, indent);
     if (!t || t.words.length === 0) throw bad('not a yarn.lock v1 line');
     if (indent === 0) {

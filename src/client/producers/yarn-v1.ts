@@ -16,7 +16,8 @@ export const nameOfKey = (key: string): string => {
 };
 
 /** A local folder, not a package: `file:../x`, `link:x` (a `file:` tarball is a package). */
-const isLocalFolder = (range: string) => range.startsWith('link:') || (range.startsWith('file:') && !/\.(tgz|tar|tar\.gz)$/.test(range));
+const isLocalFolder = (range: string) =>
+  range.startsWith('link:') || (range.startsWith('file:') && !/\.(tgz|tar|tar\.gz)$/.test(range));
 
 export const emptySections = (): ModuleItem['sections'] => ({
   dependencies: { declared: 0, edges: [] },
@@ -53,12 +54,24 @@ export function graphV1(input: LockfileInput): YarnGraph {
   // Modules: the project, then the workspaces its manifest names.
   const root = readManifest(input, manifestOf(dir, '.'));
   const manifests: Array<[string, Manifest | undefined]> = [['.', root]];
-  if (root) for (const f of expandWorkspaces(input, dir, root.workspaces, warnings)) manifests.push([f, readManifest(input, manifestOf(dir, f))]);
-  else warnings.push(`${manifestOf(dir, '.')} is missing: every package no other package needs is taken as a dependency of the project`);
+  if (root)
+    for (const f of expandWorkspaces(input, dir, root.workspaces, warnings))
+      manifests.push([f, readManifest(input, manifestOf(dir, f))]);
+  else
+    warnings.push(
+      `${manifestOf(dir, '.')} is missing: every package no other package needs is taken as a dependency of the project`,
+    );
   const byName = new Map<string, number>();
   const moduleAt: Array<[number, Manifest | undefined]> = [];
   for (const [folder, m] of manifests) {
-    const i = items.push({ kind: 'module', path: modulePath(dir, folder), manifest: manifestOf(dir, folder), sections: emptySections(), peers: [] }) - 1;
+    const i =
+      items.push({
+        kind: 'module',
+        path: modulePath(dir, folder),
+        manifest: manifestOf(dir, folder),
+        sections: emptySections(),
+        peers: [],
+      }) - 1;
     if (m?.name !== undefined && !byName.has(m.name)) byName.set(m.name, i);
     moduleAt.push([i, m]);
   }
@@ -90,6 +103,9 @@ export function graphV1(input: LockfileInput): YarnGraph {
       item.sections.dependencies = { declared: tops.length, edges: tops };
     }
   }
-  if (missing.length > 0) warnings.push(`requests the lockfile has no entry for (is it up to date?) are left out: ${someOf([...new Set(missing)])}`);
+  if (missing.length > 0)
+    warnings.push(
+      `requests the lockfile has no entry for (is it up to date?) are left out: ${someOf([...new Set(missing)])}`,
+    );
   return { file, items, warnings, ...(root?.name ? { projectName: root.name } : {}) };
 }

@@ -41,11 +41,15 @@ export function modulesOf(result: ScanResult, finding: ApiFinding, view: View): 
     else for (const o of a.origins) names.push(o.module);
   }
   const known = teams(result);
-  return [...new Set(names)].map((module) => ({ module, team: known.size === 0 ? undefined : (known.get(module) ?? null) }));
+  return [...new Set(names)].map((module) => ({
+    module,
+    team: known.size === 0 ? undefined : (known.get(module) ?? null),
+  }));
 }
 
 /** "web (@acme/web)", "api (unassigned)", or the bare module when the team is unknown. */
-export const moduleLabel = (m: ModuleRef): string => (m.team === undefined ? m.module : `${m.module} (${m.team ?? 'unassigned'})`);
+export const moduleLabel = (m: ModuleRef): string =>
+  m.team === undefined ? m.module : `${m.module} (${m.team ?? 'unassigned'})`;
 
 /** Whether a scan attributes findings to modules at all (v2 inline scans); v1 scans never do. */
 export const hasAttributions = (result: ScanResult): boolean => result.findings.some((f) => f.attributions.length > 0);
@@ -94,11 +98,14 @@ const normalize = (id: string) => id.toLowerCase().replace(/[-_.]+(?=[^@]*@)/g, 
 export function locator(result: ScanResult): (finding: ApiFinding) => PackageLocation | null {
   let normalized: Map<string, PackageLocation> | undefined;
   return (finding) => {
-    const ids = [`${finding.package}@${finding.installedVersion}`, finding.path[finding.path.length - 1]].filter((x): x is string => !!x);
+    const ids = [`${finding.package}@${finding.installedVersion}`, finding.path[finding.path.length - 1]].filter(
+      (x): x is string => !!x,
+    );
     for (const id of ids) if (Object.hasOwn(result.locations, id)) return result.locations[id];
     if (!normalized) {
       normalized = new Map();
-      for (const [id, loc] of Object.entries(result.locations)) if (!normalized.has(normalize(id))) normalized.set(normalize(id), loc);
+      for (const [id, loc] of Object.entries(result.locations))
+        if (!normalized.has(normalize(id))) normalized.set(normalize(id), loc);
     }
     for (const id of ids) {
       const loc = normalized.get(normalize(id));

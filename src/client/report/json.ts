@@ -68,7 +68,11 @@ export function jsonReport(input: ReportInput): JsonReport {
     server: input.server,
     view: input.view,
     failOn: input.failOn,
-    gate: { failOn: input.failOn, failed: input.gateFailed, findingsAtOrAbove: countAtOrAbove(input.results, input.failOn) },
+    gate: {
+      failOn: input.failOn,
+      failed: input.gateFailed,
+      findingsAtOrAbove: countAtOrAbove(input.results, input.failOn),
+    },
     scans: input.results.map((r) => ({
       project: r.project,
       ecosystem: r.ecosystem,

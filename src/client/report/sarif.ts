@@ -16,10 +16,20 @@ import { nodeCrypto } from '../builtins';
 import { posix } from 'node:path';
 import { SEVERITIES, type Severity } from '../../shared/types';
 import type { ApiFinding } from '../api/types';
-import { countAtOrAbove, locator, moduleLabel, modulesOf, notableAliases, severityIndex, shortPath, truncate } from './common';
+import {
+  countAtOrAbove,
+  locator,
+  moduleLabel,
+  modulesOf,
+  notableAliases,
+  severityIndex,
+  shortPath,
+  truncate,
+} from './common';
 import type { ReportInput, ScanResult } from './types';
 
-export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+export const SARIF_SCHEMA =
+  'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 export interface SarifLimits {
   results: number;
@@ -39,18 +49,35 @@ const MAX_PACKAGES_IN_HELP = 20;
 /** One score per severity, well inside GitHub's band for it: critical clear of the 9.0 edge (the docs say "over 9.0"
  *  in one place, "9.0–10.0" in another), the others near their band's middle. */
 export const SECURITY_SEVERITY: Record<Severity, string> = { critical: '9.5', high: '8.0', medium: '5.5', low: '2.0' };
-const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { critical: 'error', high: 'error', medium: 'warning', low: 'note' };
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+  critical: 'error',
+  high: 'error',
+  medium: 'warning',
+  low: 'note',
+};
 const SRCROOT = '%SRCROOT%';
 
 /** Stable identity of a result across runs (see the header); hex SHA-256. */
-export function fingerprint(advisory: string, ecosystem: string, pkg: string, version: string, lockfile: string): string {
-  return nodeCrypto().createHash('sha256').update(['scanner-sca/1', advisory, ecosystem, pkg, version, lockfile].join('\0')).digest('hex');
+export function fingerprint(
+  advisory: string,
+  ecosystem: string,
+  pkg: string,
+  version: string,
+  lockfile: string,
+): string {
+  return nodeCrypto()
+    .createHash('sha256')
+    .update(['scanner-sca/1', advisory, ecosystem, pkg, version, lockfile].join('\0'))
+    .digest('hex');
 }
 
 /** A '/'-separated path relative to the git root as a relative URI reference: segments percent-encoded. */
 export function toUri(file: string): string {
   const p = posix.normalize(file.replace(/\\/g, '/')).replace(/^(\.\/)+/, '');
-  const encoded = p.split('/').map((s) => (s === '..' || s === '.' ? s : encodeURIComponent(s))).join('/');
+  const encoded = p
+    .split('/')
+    .map((s) => (s === '..' || s === '.' ? s : encodeURIComponent(s)))
+    .join('/');
   return p.startsWith('/') ? `file://${encoded}` : encoded;
 }
 
@@ -89,7 +116,11 @@ function rule(id: string, entries: Entry[], limits: SarifLimits) {
   const aliases = [...new Set(entries.flatMap((e) => e.finding.aliases ?? []))].filter((a) => a !== id);
   const ecosystems = [...new Set(entries.map((e) => e.result.ecosystem))].sort();
   const helpUri = `https://osv.dev/vulnerability/${encodeURIComponent(id)}`;
-  const packages = [...new Map(entries.map((e) => [`${e.result.ecosystem}\0${e.finding.package}\0${e.finding.installedVersion}`, e.finding])).values()];
+  const packages = [
+    ...new Map(
+      entries.map((e) => [`${e.result.ecosystem}\0${e.finding.package}\0${e.finding.installedVersion}`, e.finding]),
+    ).values(),
+  ];
   const listed = packages.slice(0, MAX_PACKAGES_IN_HELP);
   const more = packages.length - listed.length;
   const fix = (f: ApiFinding) => (f.fixedVersion ? `fixed in ${f.fixedVersion}` : 'no fixed release yet');
@@ -107,7 +138,14 @@ function rule(id: string, entries: Entry[], limits: SarifLimits) {
     `**${id}**${summary ? `: ${summary}` : ''}`,
     aliases.length > 0 ? `Also known as: ${aliases.join(', ')}.` : '',
     `Severity: **${severity}**.`,
-    '| Package | Installed | Fixed |\n| --- | --- | --- |\n' + listed.map((f) => `| ${code(f.package)} | ${code(f.installedVersion)} | ${f.fixedVersion ? code(f.fixedVersion) : 'no fix'} |`).join('\n') + (more > 0 ? `\n\nand ${more} more.` : ''),
+    '| Package | Installed | Fixed |\n| --- | --- | --- |\n' +
+      listed
+        .map(
+          (f) =>
+            `| ${code(f.package)} | ${code(f.installedVersion)} | ${f.fixedVersion ? code(f.fixedVersion) : 'no fix'} |`,
+        )
+        .join('\n') +
+      (more > 0 ? `\n\nand ${more} more.` : ''),
     'Upgrade each package to its fixed version or later (or the dependency that pulls it in); where there is no fix, remove or replace the package, or suppress the advisory with a reason.',
     `See [${id}](${helpUri}).`,
   ].filter((l) => l !== '');
@@ -115,7 +153,14 @@ function rule(id: string, entries: Entry[], limits: SarifLimits) {
     id,
     name: truncate(id, MAX_RULE_NAME),
     shortDescription: { text: truncate(summary ? `${id}: ${summary}` : `${id} in a dependency`, MAX_DESCRIPTION) },
-    fullDescription: { text: truncate(summary ? `${summary}${aliases.length > 0 ? ` (${[id, ...aliases].join(', ')})` : ''}` : `Dependency vulnerability ${id}.`, MAX_DESCRIPTION) },
+    fullDescription: {
+      text: truncate(
+        summary
+          ? `${summary}${aliases.length > 0 ? ` (${[id, ...aliases].join(', ')})` : ''}`
+          : `Dependency vulnerability ${id}.`,
+        MAX_DESCRIPTION,
+      ),
+    },
     helpUri,
     help: { text: text.join('\n'), markdown: markdown.join('\n\n') },
     defaultConfiguration: { level: LEVEL[severity] },
@@ -165,9 +210,20 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
       level: LEVEL[f.severity],
       message: { text: message(e, input.view) },
       ...(uri !== null
-        ? { locations: [{ physicalLocation: { artifactLocation: { uri, uriBaseId: SRCROOT }, ...(startLine ? { region: { startLine } } : {}) } }] }
+        ? {
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri, uriBaseId: SRCROOT },
+                  ...(startLine ? { region: { startLine } } : {}),
+                },
+              },
+            ],
+          }
         : {}),
-      partialFingerprints: { primaryLocationLineHash: fingerprint(f.cve, e.result.ecosystem, f.package, f.installedVersion, uri ?? '') },
+      partialFingerprints: {
+        primaryLocationLineHash: fingerprint(f.cve, e.result.ecosystem, f.package, f.installedVersion, uri ?? ''),
+      },
       properties: {
         project: e.result.project,
         ecosystem: e.result.ecosystem,
@@ -182,7 +238,9 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
 
   const notifications: Array<{ level: 'warning' | 'note'; message: { text: string } }> = [];
   if (dropped.length > 0) {
-    const bySeverity = SEVERITIES.map((s) => [s, dropped.filter((e) => e.finding.severity === s).length] as const).filter(([, n]) => n > 0);
+    const bySeverity = SEVERITIES.map(
+      (s) => [s, dropped.filter((e) => e.finding.severity === s).length] as const,
+    ).filter(([, n]) => n > 0);
     notifications.push({
       level: 'warning',
       message: {
@@ -191,7 +249,12 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
     });
   }
   if (kept.length > GITHUB_SHOWN_RESULTS) {
-    notifications.push({ level: 'note', message: { text: `${kept.length} results: GitHub code scanning shows the ${GITHUB_SHOWN_RESULTS} most severe of a run.` } });
+    notifications.push({
+      level: 'note',
+      message: {
+        text: `${kept.length} results: GitHub code scanning shows the ${GITHUB_SHOWN_RESULTS} most severe of a run.`,
+      },
+    });
   }
 
   const version = input.tool.version;
@@ -204,19 +267,48 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
           driver: {
             name: 'scanner',
             version,
-            ...(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(version) ? { semanticVersion: version } : {}),
+            ...(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(version)
+              ? { semanticVersion: version }
+              : {}),
             rules: ruleIds.map((id) => rule(id, byRule.get(id)!, limits)),
           },
         },
-        invocations: [{ executionSuccessful: true, ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}) }],
-        originalUriBaseIds: { [SRCROOT]: { description: { text: 'The root of the git repository the lockfiles belong to (the project root outside git).' } } },
+        invocations: [
+          {
+            executionSuccessful: true,
+            ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}),
+          },
+        ],
+        originalUriBaseIds: {
+          [SRCROOT]: {
+            description: {
+              text: 'The root of the git repository the lockfiles belong to (the project root outside git).',
+            },
+          },
+        },
         results,
         properties: {
           server: input.server,
           view: input.view,
-          gate: { failOn: input.failOn, failed: input.gateFailed, findingsAtOrAbove: countAtOrAbove(input.results, input.failOn) },
-          scans: input.results.map((r) => ({ project: r.project, ecosystem: r.ecosystem, scanId: r.scan.id, status: r.scan.status, findings: r.scan.findings, suppressed: r.scan.suppressed })),
-          completeness: { findings: kept.length + dropped.length, results: kept.length, leftOut: dropped.length, limits: { results: limits.results, rules: limits.rules } },
+          gate: {
+            failOn: input.failOn,
+            failed: input.gateFailed,
+            findingsAtOrAbove: countAtOrAbove(input.results, input.failOn),
+          },
+          scans: input.results.map((r) => ({
+            project: r.project,
+            ecosystem: r.ecosystem,
+            scanId: r.scan.id,
+            status: r.scan.status,
+            findings: r.scan.findings,
+            suppressed: r.scan.suppressed,
+          })),
+          completeness: {
+            findings: kept.length + dropped.length,
+            results: kept.length,
+            leftOut: dropped.length,
+            limits: { results: limits.results, rules: limits.rules },
+          },
         },
       },
     ],

@@ -6,7 +6,15 @@
 // caller asks for it (a TTY without NO_COLOR), and never changes a width.
 import { SEVERITIES, type Severity } from '../../shared/types';
 import type { ApiFinding } from '../api/types';
-import { countAtOrAbove, hasAttributions, moduleLabel, modulesOf, notableAliases, shortPath, type ModuleRef } from './common';
+import {
+  countAtOrAbove,
+  hasAttributions,
+  moduleLabel,
+  modulesOf,
+  notableAliases,
+  shortPath,
+  type ModuleRef,
+} from './common';
 import type { ReportInput, ScanResult, View } from './types';
 
 export interface TableOptions {
@@ -18,7 +26,16 @@ export const MAX_MODULES_SHOWN = 3;
 /** Longest path cell, in characters; longer chains lose their middle first (common.ts shortPath). */
 export const MAX_PATH_CHARS = 80;
 
-const ANSI = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', magenta: '\x1b[35m', cyan: '\x1b[36m' };
+const ANSI = {
+  reset: '\x1b[0m',
+  bold: '\x1b[1m',
+  dim: '\x1b[2m',
+  red: '\x1b[31m',
+  green: '\x1b[32m',
+  yellow: '\x1b[33m',
+  magenta: '\x1b[35m',
+  cyan: '\x1b[36m',
+};
 const SEVERITY_STYLE: Record<Severity, string> = {
   critical: ANSI.bold + ANSI.magenta,
   high: ANSI.bold + ANSI.red,
@@ -44,14 +61,25 @@ export function modulesCell(modules: ModuleRef[], max = MAX_MODULES_SHOWN): stri
 }
 
 function row(result: ScanResult, f: ApiFinding, view: View, withModules: boolean): string[] {
-  const cells = [f.package, f.installedVersion, f.fixedVersion ?? 'no fix', advisoryCell(f), f.path.length > 0 ? shortPath(f.path, MAX_PATH_CHARS) : '-'];
+  const cells = [
+    f.package,
+    f.installedVersion,
+    f.fixedVersion ?? 'no fix',
+    advisoryCell(f),
+    f.path.length > 0 ? shortPath(f.path, MAX_PATH_CHARS) : '-',
+  ];
   if (withModules) cells.push(modulesCell(modulesOf(result, f, view)));
   return cells;
 }
 
 /** Pads every cell but the last of a row to its column's width, so no line carries trailing blanks. */
 function layout(rows: string[][], widths: number[]): string[] {
-  return rows.map((cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(widths[i] - width(c)))).join('  ').trimEnd());
+  return rows.map((cells) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat(widths[i] - width(c))))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function counts(result: ScanResult): string {
@@ -63,14 +91,20 @@ function counts(result: ScanResult): string {
 
 function scanSection(result: ScanResult, view: View, paint: (style: string, text: string) => string): string[] {
   const { scan } = result;
-  const lines = [paint(ANSI.bold, `${result.project} · ${result.ecosystem} · scan ${scan.id} · ${scan.status}`), counts(result)];
+  const lines = [
+    paint(ANSI.bold, `${result.project} · ${result.ecosystem} · scan ${scan.id} · ${scan.status}`),
+    counts(result),
+  ];
   if (result.findings.length === 0) {
     lines.push('', 'no findings');
     return lines;
   }
   const withModules = hasAttributions(result);
   const header = ['PACKAGE', 'INSTALLED', 'FIXED', 'ADVISORY', 'PATH', ...(withModules ? [MODULE_HEADING[view]] : [])];
-  const groups = SEVERITIES.map((s) => ({ severity: s, rows: result.findings.filter((f) => f.severity === s).map((f) => row(result, f, view, withModules)) }));
+  const groups = SEVERITIES.map((s) => ({
+    severity: s,
+    rows: result.findings.filter((f) => f.severity === s).map((f) => row(result, f, view, withModules)),
+  }));
   // One set of widths for the whole scan, so the columns line up from one severity group to the next.
   const widths = header.map((h, i) => Math.max(width(h), ...groups.flatMap((g) => g.rows.map((r) => width(r[i])))));
   for (const g of groups) {

@@ -1,6 +1,14 @@
 // The parts the producers made, merged into one snapshot per ecosystem. A flat (v1) part joins a
 // graph (v2) snapshot through flat resolutions; otherwise the version is the parts' own. Pure: no I/O.
-import type { Ecosystem, Snapshot, SnapshotMetadata, SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
+import type {
+  Ecosystem,
+  Snapshot,
+  SnapshotMetadata,
+  SnapshotModule,
+  SnapshotNode,
+  SnapshotRoot,
+  SnapshotVertex,
+} from '../../shared/types';
 import type { PackageLocation, ProducedPart } from '../producers/types';
 
 export interface PartFrom {
@@ -71,7 +79,9 @@ function mergeEcosystem(ecosystem: Ecosystem, parts: PartFrom[], opts: AssembleO
     // (the outer one) is kept. Different contexts of one module (requirements.txt and requirements-dev.txt) merge.
     const clash = part.roots.find((r) => rootKeys.has(`${r.module}\u0000${r.context}`));
     if (clash) {
-      warnings.push(`${lockfile}: skipped, its module "${clash.module}" (${clash.context}) is already described by ${lockfiles.join(', ')}`);
+      warnings.push(
+        `${lockfile}: skipped, its module "${clash.module}" (${clash.context}) is already described by ${lockfiles.join(', ')}`,
+      );
       continue;
     }
     for (const r of part.roots) rootKeys.add(`${r.module}\u0000${r.context}`);
@@ -91,11 +101,19 @@ function mergeEcosystem(ecosystem: Ecosystem, parts: PartFrom[], opts: AssembleO
   const direct = new Set(roots.flatMap((r) => r.dependencies));
   for (const n of nodeList) n.relationship = direct.has(n.id) ? 'direct' : 'transitive';
 
-  const snapshot: Snapshot = { schemaVersion: version, project: opts.project, ecosystem, manifests, roots, nodes: nodeList };
+  const snapshot: Snapshot = {
+    schemaVersion: version,
+    project: opts.project,
+    ecosystem,
+    manifests,
+    roots,
+    nodes: nodeList,
+  };
   if (version === 2) {
     snapshot.roots = roots.map((r) => (r.resolution ? r : flatResolution(r, nodes)));
     for (const r of snapshot.roots) {
-      if (!modules.has(r.module)) modules.set(r.module, { path: r.module, manifest: r.manifest ?? r.module, dependencies: [] });
+      if (!modules.has(r.module))
+        modules.set(r.module, { path: r.module, manifest: r.manifest ?? r.module, dependencies: [] });
     }
     snapshot.modules = [...modules.values()].map(({ manifest, ...m }) => {
       const team = opts.teamOf?.(manifest);

@@ -34,7 +34,8 @@ function readText(file: string): string | undefined {
     const text = fs.readFileSync(file, 'utf8');
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return undefined;
     throw err;
   }
 }
@@ -42,7 +43,9 @@ function readText(file: string): string | undefined {
 export function makeSnapshots(opts: MakeOptions): Made[] {
   const { root, lockfiles } = discover(opts.paths, PRODUCERS, opts.cwd);
   if (lockfiles.length === 0) {
-    throw new InputError(`nothing to scan: no lockfile found under ${root} (reads ${[...new Set(PRODUCERS.map((p) => p.format))].join(', ')})`);
+    throw new InputError(
+      `nothing to scan: no lockfile found under ${root} (reads ${[...new Set(PRODUCERS.map((p) => p.format))].join(', ')})`,
+    );
   }
   const readFile = (rel: string) => readText(path.join(root, rel));
   // Workspace globs ("packages/*") of formats whose lockfile does not list the workspaces (yarn classic).
@@ -56,7 +59,10 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
   const produce = (l: (typeof lockfiles)[number]): PartFrom => {
     const text = readText(l.file);
     if (text === undefined) throw new InputError(`${l.relative}: cannot be read`);
-    return { lockfile: l.relative, part: l.producer.produce({ path: l.relative, text, readFile, listDir, absoluteDir: path.dirname(l.file) }) };
+    return {
+      lockfile: l.relative,
+      part: l.producer.produce({ path: l.relative, text, readFile, listDir, absoluteDir: path.dirname(l.file) }),
+    };
   };
   // A Gradle build that runs gives the real graph of its projects: the gradle.lockfile files inside it are then the
   // same projects again, flat, and are left out. Where Gradle cannot run (no wrapper, not installed) they are the
@@ -77,10 +83,14 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
       fallbackWarnings.push(`${err.message}; its gradle.lockfile files are read instead (no edges)`);
     }
   }
-  const parts: PartFrom[] = [...buildParts, ...lockfiles.filter((l) => l.producer !== gradleBuildProducer && !insideBuild(l, builtDirs)).map(produce)];
+  const parts: PartFrom[] = [
+    ...buildParts,
+    ...lockfiles.filter((l) => l.producer !== gradleBuildProducer && !insideBuild(l, builtDirs)).map(produce),
+  ];
 
   const project = opts.project ?? parts.find((p) => p.part.projectName)?.part.projectName ?? path.basename(root);
-  if (!NO_CONTROL.test(project)) throw new InputError(`project ${JSON.stringify(project)}: 1 to 200 characters without control characters`);
+  if (!NO_CONTROL.test(project))
+    throw new InputError(`project ${JSON.stringify(project)}: 1 to 200 characters without control characters`);
 
   const gitRoot = findGitRoot(root);
   const codeowners = gitRoot ? readCodeowners(gitRoot) : undefined;
@@ -91,7 +101,10 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
     return owners === undefined ? undefined : teamOf(owners);
   };
   for (const [flag, value] of Object.entries(opts.metadataFlags)) {
-    if (value !== undefined && asText(value) === undefined) throw new InputError(`--${flag === 'runUrl' ? 'run-url' : flag}: 1 to 2000 characters without control characters`);
+    if (value !== undefined && asText(value) === undefined)
+      throw new InputError(
+        `--${flag === 'runUrl' ? 'run-url' : flag}: 1 to 2000 characters without control characters`,
+      );
   }
   const metadata = ciMetadata(opts.env, opts.metadataFlags, gitRoot);
   // A CODEOWNERS line GitHub would skip is skipped here too; saying so explains a rule that seems to have no effect.
@@ -100,6 +113,8 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
     ...a,
     warnings: i === 0 ? [...skipped, ...fallbackWarnings, ...a.warnings] : a.warnings,
     lockfilesFromGitRoot: a.lockfiles.map(fromGitRoot),
-    locationsFromGitRoot: Object.fromEntries(Object.entries(a.locations).map(([id, loc]) => [id, { ...loc, file: fromGitRoot(loc.file) }])),
+    locationsFromGitRoot: Object.fromEntries(
+      Object.entries(a.locations).map(([id, loc]) => [id, { ...loc, file: fromGitRoot(loc.file) }]),
+    ),
   }));
 }

@@ -22,9 +22,14 @@ export interface ParsedEvent {
  */
 function parseEvent(kind: EventKind, raw: string, rules: EcosystemRules): ParsedEvent {
   if (kind === 'introduced' && raw === '0') return { kind, raw, v: null };
-  const parts = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const parts = raw
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   if (kind !== 'fixed' || parts.length < 2) return { kind, raw, v: rules.parseBound(raw) };
-  const fixes = parts.map((p) => ({ raw: p, v: rules.parseBound(p) })).filter((f): f is { raw: string; v: unknown } => f.v !== null);
+  const fixes = parts
+    .map((p) => ({ raw: p, v: rules.parseBound(p) }))
+    .filter((f): f is { raw: string; v: unknown } => f.v !== null);
   if (fixes.length !== parts.length) return { kind, raw, v: null }; // not a list of releases: unreadable
   const highest = fixes.reduce((a, b) => (rules.compare(a.v, b.v) >= 0 ? a : b));
   return { kind, raw, v: highest.v, fixes };
@@ -79,8 +84,12 @@ export function buildAdvisoryIndex(advisories: OsvAdvisory[]): AdvisoryIndex {
       const osvEcosystem = pkg.ecosystem.split(':')[0];
       const rules = rulesForOsv(osvEcosystem);
       if (!rules) continue; // another ecosystem's package in the same advisory: not ours to match
-      const ranges = (Array.isArray(affected.ranges) ? affected.ranges : []).map((r) => parseRange(r, rules)).filter((r): r is ParsedRange => !!r);
-      const versions = new Set((Array.isArray(affected.versions) ? affected.versions : []).filter((v): v is string => typeof v === 'string'));
+      const ranges = (Array.isArray(affected.ranges) ? affected.ranges : [])
+        .map((r) => parseRange(r, rules))
+        .filter((r): r is ParsedRange => !!r);
+      const versions = new Set(
+        (Array.isArray(affected.versions) ? affected.versions : []).filter((v): v is string => typeof v === 'string'),
+      );
       if (ranges.length === 0 && versions.size === 0) continue;
       const key = packageKey(osvEcosystem, rules.normalizeName(pkg.name));
       let list = byPackage.get(key);

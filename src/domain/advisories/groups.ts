@@ -92,7 +92,10 @@ export function buildGroups(advisories: OsvAdvisory[]): { groups: AdvisoryGroup[
     const own = members_.map((a) => a.id).sort();
     const cve = chooseCve(sortedIds, own);
     const byPreference = [...members_].sort((x, y) => (x.id === cve ? -1 : y.id === cve ? 1 : x.id < y.id ? -1 : 1));
-    const published = members_.map((a) => isoOrNull(a.published)).filter((x): x is string => !!x).sort();
+    const published = members_
+      .map((a) => isoOrNull(a.published))
+      .filter((x): x is string => !!x)
+      .sort();
     const n = groups.length;
     groups.push({
       key: sortedIds.join(','),

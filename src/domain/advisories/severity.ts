@@ -14,7 +14,12 @@ const V4_BASE = ['AV', 'AC', 'AT', 'PR', 'UI', 'VC', 'VI', 'VA', 'SC', 'SI', 'SA
 
 /** The calculator scores an incomplete CVSS 4.0 vector as 0 instead of refusing it: check the base metrics first. */
 function completeV4(vector: string): boolean {
-  const metrics = new Set(vector.split('/').slice(1).map((part) => part.split(':')[0]));
+  const metrics = new Set(
+    vector
+      .split('/')
+      .slice(1)
+      .map((part) => part.split(':')[0]),
+  );
   return V4_BASE.every((m) => metrics.has(m));
 }
 
@@ -22,7 +27,8 @@ function completeV4(vector: string): boolean {
 export function scoreVector(type: string, vector: string): [number, number] | null {
   try {
     const v = vector.trim();
-    if (type === 'CVSS_V4' || v.startsWith('CVSS:4.0/')) return completeV4(v) ? [3, Number(new Cvss4P0(v).calculateScores().base)] : null;
+    if (type === 'CVSS_V4' || v.startsWith('CVSS:4.0/'))
+      return completeV4(v) ? [3, Number(new Cvss4P0(v).calculateScores().base)] : null;
     if (v.startsWith('CVSS:3.1/')) return [2, Number(new Cvss3P1(v).calculateScores().base)];
     if (v.startsWith('CVSS:3.0/')) return [2, Number(new Cvss3P0(v).calculateScores().base)];
     if (type === 'CVSS_V2') return [1, Number(new Cvss2(v).calculateScores().base)];
@@ -32,14 +38,25 @@ export function scoreVector(type: string, vector: string): [number, number] | nu
   return null;
 }
 
-const DATABASE: Record<string, Severity> = { CRITICAL: 'critical', HIGH: 'high', MODERATE: 'medium', MEDIUM: 'medium', LOW: 'low' };
+const DATABASE: Record<string, Severity> = {
+  CRITICAL: 'critical',
+  HIGH: 'high',
+  MODERATE: 'medium',
+  MEDIUM: 'medium',
+  LOW: 'low',
+};
 
 export function groupSeverity(group: OsvAdvisory[]): Severity {
   let best: [number, number] | null = null;
   for (const a of group) {
     for (const s of a.severity ?? []) {
       const scored = typeof s?.score === 'string' ? scoreVector(String(s.type), s.score) : null;
-      if (scored && Number.isFinite(scored[1]) && (!best || scored[0] > best[0] || (scored[0] === best[0] && scored[1] > best[1]))) best = scored;
+      if (
+        scored &&
+        Number.isFinite(scored[1]) &&
+        (!best || scored[0] > best[0] || (scored[0] === best[0] && scored[1] > best[1]))
+      )
+        best = scored;
     }
   }
   if (best) return band(best[1]);

@@ -4,8 +4,13 @@ export const MAX_PATH_CHARACTERS = 8_000_000;
 export const MAX_PATH_SEGMENTS = 1_000_000;
 
 export class AttributionLimitExceeded extends Error {
-  constructor(readonly segments: number, readonly characters: number) {
-    super(`derived-path output of ${segments} segments and ${characters} characters exceeds ${MAX_PATH_SEGMENTS} segments or ${MAX_PATH_CHARACTERS} characters`);
+  constructor(
+    readonly segments: number,
+    readonly characters: number,
+  ) {
+    super(
+      `derived-path output of ${segments} segments and ${characters} characters exceeds ${MAX_PATH_SEGMENTS} segments or ${MAX_PATH_CHARACTERS} characters`,
+    );
     this.name = 'AttributionLimitExceeded';
   }
 }
@@ -17,7 +22,8 @@ export function derivePathBudget(paths: Iterable<string[]>): { segments: number;
   for (const path of paths) {
     segments += path.length;
     for (const p of path) characters += p.length;
-    if (segments > MAX_PATH_SEGMENTS || characters > MAX_PATH_CHARACTERS) throw new AttributionLimitExceeded(segments, characters);
+    if (segments > MAX_PATH_SEGMENTS || characters > MAX_PATH_CHARACTERS)
+      throw new AttributionLimitExceeded(segments, characters);
   }
   return { segments, characters };
 }

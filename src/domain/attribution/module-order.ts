@@ -64,7 +64,9 @@ export function orderModules(modules: SnapshotModule[]): ScanModule[] {
   const paths = modules.map((m) => m.path);
   const at = new Map(paths.map((p, i) => [p, i]));
   // Edge m → d for "m depends on d"; dependencies on modules not in the list do not order anything.
-  const adj = modules.map((m) => (m.dependencies ?? []).map((d) => at.get(d)).filter((d): d is number => d !== undefined));
+  const adj = modules.map((m) =>
+    (m.dependencies ?? []).map((d) => at.get(d)).filter((d): d is number => d !== undefined),
+  );
   const { comp, count } = components(modules.length, adj);
   const members: number[][] = Array.from({ length: count }, () => []);
   modules.forEach((_, i) => members[comp[i]].push(i));

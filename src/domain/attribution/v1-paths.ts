@@ -11,7 +11,6 @@ function manifestOf(snapshot: Snapshot, root: Snapshot['roots'][number]): string
   return root.manifest || snapshot.manifests?.[0] || root.module;
 }
 
-
 export function v1Paths(snapshot: Snapshot, targetIds: Iterable<string>): Map<string, string[]> {
   const ids = snapshot.nodes.map((n) => n.id);
   const index = new Map(ids.map((id, i) => [id, i]));
@@ -20,7 +19,9 @@ export function v1Paths(snapshot: Snapshot, targetIds: Iterable<string>): Map<st
   const offsets = new Int32Array(n + 1);
   snapshot.nodes.forEach((node, i) => (offsets[i + 1] = offsets[i] + node.dependencies.length));
   const edges = new Int32Array(offsets[n]);
-  snapshot.nodes.forEach((node, i) => node.dependencies.forEach((d, k) => (edges[offsets[i] + k] = index.get(d) ?? -1)));
+  snapshot.nodes.forEach((node, i) =>
+    node.dependencies.forEach((d, k) => (edges[offsets[i] + k] = index.get(d) ?? -1)),
+  );
   // Node ids in sorted order give a rank to break ties by id without string compares in the hot loop.
   const idRank = new Int32Array(n);
   [...ids.keys()].sort((a, b) => cmpStr(ids[a], ids[b])).forEach((node, r) => (idRank[node] = r));
@@ -80,7 +81,9 @@ export function v1Paths(snapshot: Snapshot, targetIds: Iterable<string>): Map<st
     }
   }
   // A vulnerable package no root reaches still gets a path: the first root's manifest, then the package.
-  const fallback = snapshot.roots[0] ? manifestOf(snapshot, snapshot.roots[0]) : (snapshot.manifests?.[0] ?? snapshot.project);
+  const fallback = snapshot.roots[0]
+    ? manifestOf(snapshot, snapshot.roots[0])
+    : (snapshot.manifests?.[0] ?? snapshot.project);
   for (const t of targets) if (!best.has(t)) best.set(t, [fallback, ids[t]]);
   const out = new Map<string, string[]>();
   for (const [i, path] of best) out.set(ids[i], path);

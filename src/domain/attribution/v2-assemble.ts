@@ -14,7 +14,6 @@ export interface V2Attribution {
   paths: Map<string, string[]>;
 }
 
-
 /** 1 at the label of every vulnerable package id the graph has. */
 export function vulnerableMask(built: BuiltGraph, packageIds: Iterable<string>): Uint8Array {
   const mask = new Uint8Array(new SharedArrayBuffer(built.labels.length));
@@ -31,7 +30,8 @@ export function vulnerableMask(built: BuiltGraph, packageIds: Iterable<string>):
  */
 export function planShards(g: AttributionGraph, maxShards: number): Int32Array[] {
   const roots = g.resRoot.length;
-  const sizeOf = (r: number) => g.resStart[r + 1] - g.resStart[r] + g.offsets[g.resStart[r + 1]] - g.offsets[g.resStart[r]];
+  const sizeOf = (r: number) =>
+    g.resStart[r + 1] - g.resStart[r] + g.offsets[g.resStart[r + 1]] - g.offsets[g.resStart[r]];
   let total = 0;
   for (let r = 0; r < roots; r++) total += sizeOf(r);
   const count = Math.max(1, Math.min(maxShards, roots));
@@ -87,11 +87,17 @@ export function checkShardBudget(outputs: Pick<ShardOutput, 'segments' | 'charac
   for (const o of outputs) {
     segments += o.segments;
     characters += o.characters;
-    if (o.overBudget || segments > MAX_PATH_SEGMENTS || characters > MAX_PATH_CHARACTERS) throw new AttributionLimitExceeded(segments, characters);
+    if (o.overBudget || segments > MAX_PATH_SEGMENTS || characters > MAX_PATH_CHARACTERS)
+      throw new AttributionLimitExceeded(segments, characters);
   }
 }
 
-export function assembleV2(snapshot: Snapshot, labels: string[], outputs: Int32Array[], moduleRank: Map<string, number>): V2Attribution {
+export function assembleV2(
+  snapshot: Snapshot,
+  labels: string[],
+  outputs: Int32Array[],
+  moduleRank: Map<string, number>,
+): V2Attribution {
   const rank = (m: string) => moduleRank.get(m) ?? Number.MAX_SAFE_INTEGER;
   const byModule = (a: string, b: string) => rank(a) - rank(b) || cmpStr(a, b);
   const toStrings = (p: Int32Array) => {
@@ -104,12 +110,22 @@ export function assembleV2(snapshot: Snapshot, labels: string[], outputs: Int32A
     for (const rec of decodeShard(data)) {
       const root = snapshot.roots[rec.resolution];
       const path = toStrings(rec.path);
-      const origins: FindingOrigin[] = rec.origins.map((o) => ({ module: labels[o[0]], dependency: labels[o[1]], path: toStrings(o) }));
+      const origins: FindingOrigin[] = rec.origins.map((o) => ({
+        module: labels[o[0]],
+        dependency: labels[o[1]],
+        path: toStrings(o),
+      }));
       origins.sort((a, b) => byModule(a.module, b.module) || cmpStr(a.dependency, b.dependency));
       const id = labels[rec.target];
       let list = attributions.get(id);
       if (!list) attributions.set(id, (list = []));
-      list.push({ module: root.module, context: root.context, relationship: path.length === 2 ? 'direct' : 'transitive', path, origins });
+      list.push({
+        module: root.module,
+        context: root.context,
+        relationship: path.length === 2 ? 'direct' : 'transitive',
+        path,
+        origins,
+      });
     }
   }
   const paths = new Map<string, string[]>();
@@ -123,10 +139,23 @@ export function assembleV2(snapshot: Snapshot, labels: string[], outputs: Int32A
 }
 
 /** The whole attribution in the calling thread: small scans and tests. */
-export function attributeInline(snapshot: Snapshot, built: BuiltGraph, packageIds: Iterable<string>, moduleRank: Map<string, number>, strategy?: ShardTask['strategy']): V2Attribution {
+export function attributeInline(
+  snapshot: Snapshot,
+  built: BuiltGraph,
+  packageIds: Iterable<string>,
+  moduleRank: Map<string, number>,
+  strategy?: ShardTask['strategy'],
+): V2Attribution {
   const vulnerable = vulnerableMask(built, packageIds);
   const resolutions = Int32Array.from({ length: snapshot.roots.length }, (_, i) => i);
-  const out = walkShard({ graph: built.graph, resolutions, vulnerable, maxSegments: MAX_PATH_SEGMENTS, maxCharacters: MAX_PATH_CHARACTERS, strategy });
+  const out = walkShard({
+    graph: built.graph,
+    resolutions,
+    vulnerable,
+    maxSegments: MAX_PATH_SEGMENTS,
+    maxCharacters: MAX_PATH_CHARACTERS,
+    strategy,
+  });
   checkShardBudget([out]);
   return assembleV2(snapshot, built.labels, [out.data], moduleRank);
 }

@@ -46,7 +46,10 @@ export interface BuiltGraph {
   labelOf: Map<string, number>;
 }
 
-function shared<T extends Int32Array | Uint8Array>(Ctor: { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
+function shared<T extends Int32Array | Uint8Array>(
+  Ctor: { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  n: number,
+): T {
   return new Ctor(new SharedArrayBuffer(n * Ctor.BYTES_PER_ELEMENT));
 }
 
@@ -133,7 +136,20 @@ export function buildAttributionGraph(snapshot: Snapshot): BuiltGraph {
   }
   const labelLength = sharedFrom(labels.map((l) => l.length));
   return {
-    graph: { offsets, targets, rOffsets, rTargets, label, isModule, resStart, resRoot, modStart, modVertices: sharedFrom(mods), labelLength, resFlags },
+    graph: {
+      offsets,
+      targets,
+      rOffsets,
+      rTargets,
+      label,
+      isModule,
+      resStart,
+      resRoot,
+      modStart,
+      modVertices: sharedFrom(mods),
+      labelLength,
+      resFlags,
+    },
     labels,
     labelOf,
   };

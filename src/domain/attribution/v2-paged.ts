@@ -96,7 +96,13 @@ export function attributionCountOf(index: ShardIndex, target: number): number {
 }
 
 /** The attributions of one vulnerable package (by label number), in the attributions' order. */
-export function assemblePackage(roots: Snapshot['roots'], labels: string[], index: ShardIndex, target: number, moduleRank: Map<string, number>): FindingAttribution[] {
+export function assemblePackage(
+  roots: Snapshot['roots'],
+  labels: string[],
+  index: ShardIndex,
+  target: number,
+  moduleRank: Map<string, number>,
+): FindingAttribution[] {
   const refs = index.records.get(target);
   if (!refs) return [];
   const rank = (m: string) => moduleRank.get(m) ?? Number.MAX_SAFE_INTEGER;
@@ -106,9 +112,19 @@ export function assemblePackage(roots: Snapshot['roots'], labels: string[], inde
     const rec = recordAt(index.outputs[refs[j]], refs[j + 1]);
     const root = roots[rec.resolution];
     const path = toStrings(rec.path, labels);
-    const origins: FindingOrigin[] = rec.origins.map((o) => ({ module: labels[o[0]], dependency: labels[o[1]], path: toStrings(o, labels) }));
+    const origins: FindingOrigin[] = rec.origins.map((o) => ({
+      module: labels[o[0]],
+      dependency: labels[o[1]],
+      path: toStrings(o, labels),
+    }));
     origins.sort((a, b) => byModule(a.module, b.module) || cmpStr(a.dependency, b.dependency));
-    list.push({ module: root.module, context: root.context, relationship: path.length === 2 ? 'direct' : 'transitive', path, origins });
+    list.push({
+      module: root.module,
+      context: root.context,
+      relationship: path.length === 2 ? 'direct' : 'transitive',
+      path,
+      origins,
+    });
   }
   return list.sort((a, b) => byModule(a.module, b.module) || cmpStr(a.context, b.context));
 }

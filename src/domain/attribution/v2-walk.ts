@@ -220,7 +220,7 @@ export function walkShard(task: ShardTask): ShardOutput {
       // Origins: per (M's label, D's label) group of introductions, the D vertices reaching T at the smallest distance.
       let origins = 0;
       let used = 0;
-      for (let j = 0; j < intros; ) {
+      for (let j = 0; j < intros;) {
         const lm = label[introM[j]];
         const ld = label[introD[j]];
         let bestDist = 0x7fffffff;
@@ -382,7 +382,8 @@ export function walkShard(task: ShardTask): ShardOutput {
       }
       out.push(r);
       out.push(label[t]);
-      if (out.n + 2 + bestTotal + 1 + reached * (maxLen + 1) > out.buf.length) out.grow(out.n + 3 + bestTotal + reached * (maxLen + 1));
+      if (out.n + 2 + bestTotal + 1 + reached * (maxLen + 1) > out.buf.length)
+        out.grow(out.n + 3 + bestTotal + reached * (maxLen + 1));
       let at = out.n;
       written = 0;
       out.n = sourcePath(out.buf, modulePath(out.buf, at + 1, introM[bestJ]), sourceOf[introD[bestJ] - lo], t);
@@ -432,12 +433,15 @@ export function walkShard(task: ShardTask): ShardOutput {
     for (let j = 0; j < intros; j++) if (sourceOf[introD[j] - lo] === -1) sourceOf[introD[j] - lo] = sources++;
 
     const forwardApplies = g.resFlags[r] === 0 && isModule[g.resRoot[r]] === 1 && sources * size <= FORWARD_MAX_CELLS;
-    if (forwardApplies && (strategy === 'forward' || (strategy === 'auto' && sources < FORWARD_RATIO * vulnerableCount))) {
+    if (
+      forwardApplies &&
+      (strategy === 'forward' || (strategy === 'auto' && sources < FORWARD_RATIO * vulnerableCount))
+    ) {
       forward(r, intros, sources, vulnerableCount);
       forwardCount++;
     } else {
       backwardCount++;
-      for (let i = 0; i < vulnerableCount; ) {
+      for (let i = 0; i < vulnerableCount;) {
         const t = label[vulnerableVertices[i]];
         let j = i + 1;
         while (j < vulnerableCount && label[vulnerableVertices[j]] === t) j++;
@@ -448,10 +452,24 @@ export function walkShard(task: ShardTask): ShardOutput {
     for (let j = 0; j < intros; j++) sourceOf[introD[j] - lo] = -1;
     for (let i = 0; i < vulnerableCount; i++) isTarget[vulnerableVertices[i] - lo] = 0;
     if (segments > task.maxSegments || characters > task.maxCharacters) {
-      return { data: new Int32Array(0), segments, characters, overBudget: true, forward: forwardCount, backward: backwardCount };
+      return {
+        data: new Int32Array(0),
+        segments,
+        characters,
+        overBudget: true,
+        forward: forwardCount,
+        backward: backwardCount,
+      };
     }
   }
-  return { data: out.result(), segments, characters, overBudget: false, forward: forwardCount, backward: backwardCount };
+  return {
+    data: out.result(),
+    segments,
+    characters,
+    overBudget: false,
+    forward: forwardCount,
+    backward: backwardCount,
+  };
 }
 
 /** Shards walked one after the other in one thread: one pool task for several shards (see planBatches). */
@@ -490,7 +508,10 @@ function sortByLabel(vs: Int32Array, n: number, label: Int32Array): void {
 /** Sorts the first n introductions by (M's label, D's label, D, M), the order origins are written in. */
 function sortIntroductions(introM: Int32Array, introD: Int32Array, n: number, label: Int32Array): void {
   const before = (i: number, j: number) =>
-    label[introM[i]] - label[introM[j]] || label[introD[i]] - label[introD[j]] || introD[i] - introD[j] || introM[i] - introM[j];
+    label[introM[i]] - label[introM[j]] ||
+    label[introD[i]] - label[introD[j]] ||
+    introD[i] - introD[j] ||
+    introM[i] - introM[j];
   if (n > 32) {
     const order = Array.from({ length: n }, (_, i) => i).sort(before);
     const m = order.map((i) => introM[i]);
@@ -503,7 +524,10 @@ function sortIntroductions(introM: Int32Array, introD: Int32Array, n: number, la
     const m = introM[i];
     const d = introD[i];
     let j = i - 1;
-    while (j >= 0 && (label[introM[j]] - label[m] || label[introD[j]] - label[d] || introD[j] - d || introM[j] - m) > 0) {
+    while (
+      j >= 0 &&
+      (label[introM[j]] - label[m] || label[introD[j]] - label[d] || introD[j] - d || introM[j] - m) > 0
+    ) {
       introM[j + 1] = introM[j];
       introD[j + 1] = introD[j];
       j--;

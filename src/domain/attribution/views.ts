@@ -42,7 +42,8 @@ export function attributionId(packageId: string, module: string, context: string
 }
 
 /** The package id a finding's attributions are keyed by (name@version, as v2 node ids are). */
-export const packageIdOf = (f: { package: string; installedVersion: string }): string => `${f.package}@${f.installedVersion}`;
+export const packageIdOf = (f: { package: string; installedVersion: string }): string =>
+  `${f.package}@${f.installedVersion}`;
 
 /** An item of GET .../findings/{findingId}/attributions: the attribution without its paths. */
 export interface AttributionListItem {
@@ -90,7 +91,10 @@ export function addToCounts(c: ModuleCounts, f: { severity: Severity; suppressed
  * Per-module counts in the affected view, from findings that carry their attributions (inline scans): for each
  * module, the findings whose attributions include it, each once. Aligned with `modules`.
  */
-export function inlineModuleCounts(findings: ReadonlyArray<{ severity: Severity; suppressed: boolean; attributions: ReadonlyArray<{ module: string }> }>, modules: ReadonlyArray<{ path: string }>): ModuleCounts[] {
+export function inlineModuleCounts(
+  findings: ReadonlyArray<{ severity: Severity; suppressed: boolean; attributions: ReadonlyArray<{ module: string }> }>,
+  modules: ReadonlyArray<{ path: string }>,
+): ModuleCounts[] {
   const at = new Map(modules.map((m, i) => [m.path, i]));
   const counts = modules.map(emptyCounts);
   for (const f of findings) {
@@ -155,7 +159,9 @@ export class ScopeIndexBuilder {
 
   entries(): ScopeEntry[] {
     return [...this.lists.values()].map((l) => {
-      const order = Array.from({ length: l.pairs.length / 2 }, (_, i) => i).sort((a, b) => l.pairs[2 * a] - l.pairs[2 * b]);
+      const order = Array.from({ length: l.pairs.length / 2 }, (_, i) => i).sort(
+        (a, b) => l.pairs[2 * a] - l.pairs[2 * b],
+      );
       const pairs = new Int32Array(l.pairs.length);
       order.forEach((from, to) => {
         pairs[2 * to] = l.pairs[2 * from];
@@ -167,8 +173,14 @@ export class ScopeIndexBuilder {
 }
 
 /** Per-module counts in the affected view from the scope index (paged scans); aligned with `modules`. */
-export function indexedModuleCounts(entries: readonly ScopeEntry[], findings: ReadonlyArray<{ severity: Severity; suppressed: boolean }>, modules: ReadonlyArray<{ path: string }>): ModuleCounts[] {
-  const affected = new Map(entries.filter((e) => e.view === 'affected' && e.kind === 'module').map((e) => [e.key, e.pairs]));
+export function indexedModuleCounts(
+  entries: readonly ScopeEntry[],
+  findings: ReadonlyArray<{ severity: Severity; suppressed: boolean }>,
+  modules: ReadonlyArray<{ path: string }>,
+): ModuleCounts[] {
+  const affected = new Map(
+    entries.filter((e) => e.view === 'affected' && e.kind === 'module').map((e) => [e.key, e.pairs]),
+  );
   return modules.map((m) => {
     const c = emptyCounts();
     const pairs = affected.get(m.path);

@@ -12,12 +12,34 @@
 import { activeSuppressions, type SuppressionIndex } from '../suppressions';
 import type { Finding, Severity, Snapshot } from '../../shared/types';
 import { frame, metadata, packageComponent, packageComponents, PROPERTY_PREFIX } from '../../shared/cyclonedx/common';
-import type { BomScan, BomTool, CdxAnalysis, CdxBom, CdxComponent, CdxRating, CdxRatingMethod, CdxSource, CdxVulnerability } from '../../shared/cyclonedx/types';
+import type {
+  BomScan,
+  BomTool,
+  CdxAnalysis,
+  CdxBom,
+  CdxComponent,
+  CdxRating,
+  CdxRatingMethod,
+  CdxSource,
+  CdxVulnerability,
+} from '../../shared/cyclonedx/types';
 
 /** The fields of a stored finding the VEX reads (inline and paged scans' findings alike). */
 export type VexFinding = Pick<
   Finding,
-  'id' | 'severity' | 'cve' | 'publishedAt' | 'package' | 'installedVersion' | 'fixedVersion' | 'path' | 'suppressed' | 'suppressionReason' | 'summary' | 'aliases' | 'packageRef'
+  | 'id'
+  | 'severity'
+  | 'cve'
+  | 'publishedAt'
+  | 'package'
+  | 'installedVersion'
+  | 'fixedVersion'
+  | 'path'
+  | 'suppressed'
+  | 'suppressionReason'
+  | 'summary'
+  | 'aliases'
+  | 'packageRef'
 >;
 
 /** The OSV `severity` entries of the stored advisories the findings name, by advisory id. */
@@ -73,7 +95,8 @@ function ratings(f: VexFinding, input: VexInput): CdxRating[] {
       source: { name: input.tool.name },
       severity: f.severity,
       method: 'other',
-      justification: 'The severity of the finding in its scan: from the highest CVSS version among the advisory group\'s vectors and its highest base score, else the advisory database\'s severity, else medium.',
+      justification:
+        "The severity of the finding in its scan: from the highest CVSS version among the advisory group's vectors and its highest base score, else the advisory database's severity, else medium.",
     },
   ];
   const seen = new Set<string>();
@@ -99,7 +122,11 @@ function ratings(f: VexFinding, input: VexInput): CdxRating[] {
  * matches and whose reason is the finding's (the scan applied that rule on its processing day; expiry is not checked
  * again here, so a suppression that has expired since still explains the stored finding).
  */
-function suppressionOf(f: VexFinding, index: SuppressionIndex, snapshot: Snapshot): { reason: string; expires?: string } | null {
+function suppressionOf(
+  f: VexFinding,
+  index: SuppressionIndex,
+  snapshot: Snapshot,
+): { reason: string; expires?: string } | null {
   let best: number | null = null;
   for (const key of new Set(f.aliases.map((id) => id.toUpperCase()))) {
     for (const s of index.byId.get(key) ?? []) {
@@ -114,7 +141,9 @@ function suppressionOf(f: VexFinding, index: SuppressionIndex, snapshot: Snapsho
 function analysis(f: VexFinding, index: SuppressionIndex, snapshot: Snapshot): CdxAnalysis {
   if (f.suppressed) {
     const s = suppressionOf(f, index, snapshot);
-    const detail = s ? `Suppressed by the snapshot's suppression: ${s.reason}${s.expires ? ` (expires ${s.expires})` : ''}` : 'Suppressed by the snapshot\'s suppressions.';
+    const detail = s
+      ? `Suppressed by the snapshot's suppression: ${s.reason}${s.expires ? ` (expires ${s.expires})` : ''}`
+      : "Suppressed by the snapshot's suppressions.";
     return { state: 'not_affected', detail };
   }
   return { state: 'in_triage', ...(f.fixedVersion !== null ? { response: ['update' as const] } : {}) };
@@ -135,7 +164,14 @@ function vulnerability(f: VexFinding, input: VexInput, index: SuppressionIndex):
     ...(f.fixedVersion !== null ? { recommendation: `Upgrade ${f.package} to ${f.fixedVersion}.` } : {}),
     ...(f.publishedAt ? { published: f.publishedAt } : {}),
     analysis: analysis(f, index, input.snapshot),
-    affects: [{ ref: f.packageRef, ...(f.installedVersion.length <= MAX_VERSION ? { versions: [{ version: f.installedVersion, status: 'affected' as const }] } : {}) }],
+    affects: [
+      {
+        ref: f.packageRef,
+        ...(f.installedVersion.length <= MAX_VERSION
+          ? { versions: [{ version: f.installedVersion, status: 'affected' as const }] }
+          : {}),
+      },
+    ],
     properties: [{ name: `${PROPERTY_PREFIX}path`, value: JSON.stringify(f.path) }],
   };
 }
@@ -149,10 +185,23 @@ export function buildVex(input: VexInput): CdxBom {
   const components: CdxComponent[] = packages.list.filter((c) => used.has(c['bom-ref']));
   // A finding whose package the snapshot does not hold (never, for a scan made from it) still gets its component.
   const missing = findings.filter((f) => !packages.byRef.has(f.packageRef));
-  const extra = new Map(missing.map((f) => [f.packageRef, packageComponent(snapshot.ecosystem, f.packageRef, f.package, f.installedVersion)]));
+  const extra = new Map(
+    missing.map((f) => [
+      f.packageRef,
+      packageComponent(snapshot.ecosystem, f.packageRef, f.package, f.installedVersion),
+    ]),
+  );
   components.push(...[...extra.keys()].sort().map((ref) => extra.get(ref)!));
   return {
-    ...frame(scan, 'vex', metadata(scan, snapshot, input.tool, scan.finishedAt, { type: 'application', 'bom-ref': scan.projectId, name: scan.project })),
+    ...frame(
+      scan,
+      'vex',
+      metadata(scan, snapshot, input.tool, scan.finishedAt, {
+        type: 'application',
+        'bom-ref': scan.projectId,
+        name: scan.project,
+      }),
+    ),
     components,
     vulnerabilities: findings.map((f) => vulnerability(f, input, index)),
   };

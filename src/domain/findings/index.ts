@@ -4,7 +4,13 @@ import { createHash } from 'node:crypto';
 import type { Match } from '../matching';
 import { dependencyId } from '../../shared/inventory-ids';
 import { activeSuppressions, findSuppression } from '../suppressions';
-import { severityRank, type Finding, type FindingAttribution, type SeverityCounts, type Snapshot } from '../../shared/types';
+import {
+  severityRank,
+  type Finding,
+  type FindingAttribution,
+  type SeverityCounts,
+  type Snapshot,
+} from '../../shared/types';
 
 /** fnd_ + a hash of (scan, alias group, package, version): a retried or resumed scan produces the same ids. */
 export function findingId(scanId: string, groupKey: string, name: string, version: string): string {
@@ -31,7 +37,8 @@ export interface BuiltFindings {
   suppressed: number;
 }
 
-const shorter = (a: string[], b: string[]) => a.length < b.length || (a.length === b.length && a.join('\0') < b.join('\0'));
+const shorter = (a: string[], b: string[]) =>
+  a.length < b.length || (a.length === b.length && a.join('\0') < b.join('\0'));
 
 export function buildFindings(input: BuildInput): BuiltFindings {
   const active = activeSuppressions(input.snapshot.suppressions, input.snapshot.ecosystem, input.processingDay);
@@ -64,7 +71,9 @@ export function buildFindings(input: BuildInput): BuiltFindings {
       packageRef: dependencyId(input.projectId, input.snapshot.ecosystem, m.name, m.version),
     });
   }
-  const findings = [...byId.values()].sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const findings = [...byId.values()].sort(
+    (a, b) => severityRank(a.severity) - severityRank(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
   const counts: SeverityCounts = { critical: 0, high: 0, medium: 0, low: 0 };
   let suppressed = 0;
   for (const f of findings) {

@@ -47,7 +47,9 @@ export function parseCidr(s: unknown): Cidr {
   const network = family === 4 ? ipaddr.IPv4.networkAddressFromCIDR(s) : ipaddr.IPv6.networkAddressFromCIDR(s);
   const given = ipaddr.parse(addr);
   if (network.toNormalizedString() !== given.toNormalizedString()) {
-    throw new CidrError(`${shown} is not a network address: it has bits set past /${prefix} (the network is ${addressText(network)}/${prefix})`);
+    throw new CidrError(
+      `${shown} is not a network address: it has bits set past /${prefix} (the network is ${addressText(network)}/${prefix})`,
+    );
   }
   return { family: family as 4 | 6, address: network, prefix, text: `${addressText(network)}/${prefix}` };
 }

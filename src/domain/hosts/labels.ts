@@ -29,11 +29,15 @@ export function labelValueProblem(v: unknown): string | null {
 
 /** A request's labels: a JSON object of string values within the bounds above; throws LabelError naming the label. */
 export function parseLabels(v: unknown): Labels {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new LabelError('must be an object of string values');
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new LabelError('must be an object of string values');
   const entries = Object.entries(v as Record<string, unknown>);
   if (entries.length > MAX_LABELS) throw new LabelError(`at most ${MAX_LABELS} labels`);
   for (const [k, value] of entries) {
-    if (!isLabelKey(k)) throw new LabelError(`key ${JSON.stringify(k.slice(0, 80))}: 1 to ${MAX_LABEL_KEY} characters of A-Z a-z 0-9 . _ / -`);
+    if (!isLabelKey(k))
+      throw new LabelError(
+        `key ${JSON.stringify(k.slice(0, 80))}: 1 to ${MAX_LABEL_KEY} characters of A-Z a-z 0-9 . _ / -`,
+      );
     const problem = labelValueProblem(value);
     if (problem) throw new LabelError(`${k}: ${problem}`);
   }

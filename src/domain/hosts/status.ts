@@ -22,7 +22,11 @@ export interface FleetWindows {
   pendingGatewayMs: number;
 }
 
-export const DEFAULT_WINDOWS: FleetWindows = { hostExpiryMs: DEFAULT_EXPIRY_MS, gatewayExpiryMs: DEFAULT_EXPIRY_MS, pendingGatewayMs: PENDING_GATEWAY_MS };
+export const DEFAULT_WINDOWS: FleetWindows = {
+  hostExpiryMs: DEFAULT_EXPIRY_MS,
+  gatewayExpiryMs: DEFAULT_EXPIRY_MS,
+  pendingGatewayMs: PENDING_GATEWAY_MS,
+};
 
 /**
  * The interval a host is told to heartbeat at: a third of HOST_EXPIRY, at most 60 s and at least 1 s, so that two
@@ -37,37 +41,61 @@ export type EnrollmentTokenStatus = 'active' | 'used' | 'expired' | 'revoked';
 export type HostStatus = 'active' | 'expired' | 'revoked';
 export type GatewayStatus = 'pending' | 'active' | 'expired' | 'revoked';
 
-export const REGISTRATION_TOKEN_STATUSES: readonly RegistrationTokenStatus[] = ['active', 'exhausted', 'expired', 'revoked'];
+export const REGISTRATION_TOKEN_STATUSES: readonly RegistrationTokenStatus[] = [
+  'active',
+  'exhausted',
+  'expired',
+  'revoked',
+];
 export const ENROLLMENT_TOKEN_STATUSES: readonly EnrollmentTokenStatus[] = ['active', 'used', 'expired', 'revoked'];
 export const HOST_STATUSES: readonly HostStatus[] = ['active', 'expired', 'revoked'];
 export const GATEWAY_STATUSES: readonly GatewayStatus[] = ['pending', 'active', 'expired', 'revoked'];
 
 /** Revoked first, then used up, then past expiresAt (valid while now < expiresAt). */
-export function registrationTokenStatus(t: { revokedAt: Date | null; expiresAt: Date; uses: number }, used: number, now: Date): RegistrationTokenStatus {
+export function registrationTokenStatus(
+  t: { revokedAt: Date | null; expiresAt: Date; uses: number },
+  used: number,
+  now: Date,
+): RegistrationTokenStatus {
   if (t.revokedAt) return 'revoked';
   if (used >= t.uses) return 'exhausted';
   if (t.expiresAt <= now) return 'expired';
   return 'active';
 }
 
-export function enrollmentTokenStatus(t: { revokedAt: Date | null; expiresAt: Date; usedAt: Date | null }, now: Date): EnrollmentTokenStatus {
+export function enrollmentTokenStatus(
+  t: { revokedAt: Date | null; expiresAt: Date; usedAt: Date | null },
+  now: Date,
+): EnrollmentTokenStatus {
   if (t.revokedAt) return 'revoked';
   if (t.usedAt) return 'used';
   if (t.expiresAt <= now) return 'expired';
   return 'active';
 }
 
-export function hostStatus(h: { revokedAt: Date | null; lastHeartbeatAt: Date }, w: Pick<FleetWindows, 'hostExpiryMs'>, now: Date): HostStatus {
+export function hostStatus(
+  h: { revokedAt: Date | null; lastHeartbeatAt: Date },
+  w: Pick<FleetWindows, 'hostExpiryMs'>,
+  now: Date,
+): HostStatus {
   if (h.revokedAt) return 'revoked';
   return now.getTime() - h.lastHeartbeatAt.getTime() >= w.hostExpiryMs ? 'expired' : 'active';
 }
 
-export function gatewayStatus(g: { revokedAt: Date | null; state: 'pending' | 'active'; enrolledAt: Date; aliveAt: Date }, w: FleetWindows, now: Date): GatewayStatus {
+export function gatewayStatus(
+  g: { revokedAt: Date | null; state: 'pending' | 'active'; enrolledAt: Date; aliveAt: Date },
+  w: FleetWindows,
+  now: Date,
+): GatewayStatus {
   if (g.revokedAt) return 'revoked';
-  if (g.state === 'pending') return now.getTime() - g.enrolledAt.getTime() >= w.pendingGatewayMs ? 'expired' : 'pending';
+  if (g.state === 'pending')
+    return now.getTime() - g.enrolledAt.getTime() >= w.pendingGatewayMs ? 'expired' : 'pending';
   return now.getTime() - g.aliveAt.getTime() >= w.gatewayExpiryMs ? 'expired' : 'active';
 }
 
 /** A pending gateway past its 7 days can never be approved: its credential is refused (401) from then on. */
-export const gatewayExpiredForGood = (g: { revokedAt: Date | null; state: 'pending' | 'active'; enrolledAt: Date }, w: FleetWindows, now: Date): boolean =>
-  !g.revokedAt && g.state === 'pending' && now.getTime() - g.enrolledAt.getTime() >= w.pendingGatewayMs;
+export const gatewayExpiredForGood = (
+  g: { revokedAt: Date | null; state: 'pending' | 'active'; enrolledAt: Date },
+  w: FleetWindows,
+  now: Date,
+): boolean => !g.revokedAt && g.state === 'pending' && now.getTime() - g.enrolledAt.getTime() >= w.pendingGatewayMs;

@@ -28,7 +28,10 @@ export function compareItems(a: InventoryItem, b: InventoryItem): number {
  * attribution built it); otherwise it is built here.
  */
 export function computeInventory(snapshot: Snapshot, projectId: string, built?: BuiltGraph): InventoryItem[] {
-  const items = snapshot.schemaVersion === 2 ? v2Items(snapshot, projectId, built ?? buildAttributionGraph(snapshot)) : v1Items(snapshot, projectId);
+  const items =
+    snapshot.schemaVersion === 2
+      ? v2Items(snapshot, projectId, built ?? buildAttributionGraph(snapshot))
+      : v1Items(snapshot, projectId);
   return items.sort(compareItems);
 }
 
@@ -57,7 +60,14 @@ function choose(nodes: number[], vertexOf: (node: number) => number, walk: LexWa
   return best;
 }
 
-const item = (id: string, node: SnapshotNode, direct: boolean, path: string[], manifest: string): InventoryItem => ({ id, name: node.name, version: node.version, direct, path, manifest });
+const item = (id: string, node: SnapshotNode, direct: boolean, path: string[], manifest: string): InventoryItem => ({
+  id,
+  name: node.name,
+  version: node.version,
+  direct,
+  path,
+  manifest,
+});
 
 /**
  * A root's manifest, else the snapshot's first manifest, else the root's module: a v1 path's first element
@@ -76,7 +86,9 @@ function v1Items(snapshot: Snapshot, projectId: string): InventoryItem[] {
   const manifestVertex = new Map(manifests.map((m, k) => [m, n + k]));
   const labels = [...new Set([...nodes.map((node) => node.id), ...manifests])].sort(cmpStr);
   const labelOf = new Map(labels.map((l, i) => [l, i]));
-  const adjacency: number[][] = nodes.map((node) => node.dependencies.map((d) => index.get(d) ?? -1).filter((t) => t >= 0));
+  const adjacency: number[][] = nodes.map((node) =>
+    node.dependencies.map((d) => index.get(d) ?? -1).filter((t) => t >= 0),
+  );
   for (let k = 0; k < manifests.length; k++) adjacency.push([]);
   const direct = new Uint8Array(n);
   for (const root of snapshot.roots) {
@@ -88,20 +100,41 @@ function v1Items(snapshot: Snapshot, projectId: string): InventoryItem[] {
       direct[t] = 1;
     }
   }
-  const label = Int32Array.from([...nodes.map((node) => labelOf.get(node.id)!), ...manifests.map((m) => labelOf.get(m)!)]);
+  const label = Int32Array.from([
+    ...nodes.map((node) => labelOf.get(node.id)!),
+    ...manifests.map((m) => labelOf.get(m)!),
+  ]);
   const offsets = new Int32Array(adjacency.length + 1);
   adjacency.forEach((list, v) => (offsets[v + 1] = offsets[v] + list.length));
   const targets = new Int32Array(offsets[adjacency.length]);
-  adjacency.forEach((list, v) => targets.set(list.sort((a, b) => label[a] - label[b] || a - b), offsets[v]));
-  const walk = lexBfs({ offsets, targets, label }, Int32Array.from(manifests, (m) => manifestVertex.get(m)!));
+  adjacency.forEach((list, v) =>
+    targets.set(
+      list.sort((a, b) => label[a] - label[b] || a - b),
+      offsets[v],
+    ),
+  );
+  const walk = lexBfs(
+    { offsets, targets, label },
+    Int32Array.from(manifests, (m) => manifestVertex.get(m)!),
+  );
 
   // A package no root reaches still gets a path, as a finding of it would: the first root's manifest, then itself.
-  const fallback = snapshot.roots[0] ? manifestOf(snapshot, snapshot.roots[0]) : (snapshot.manifests?.[0] ?? snapshot.project);
+  const fallback = snapshot.roots[0]
+    ? manifestOf(snapshot, snapshot.roots[0])
+    : (snapshot.manifests?.[0] ?? snapshot.project);
   const out: InventoryItem[] = [];
   for (const [id, group] of packages(snapshot, projectId)) {
     const { node, vertex } = choose(group, (i) => (walk.depth[i] >= 0 ? i : -1), walk);
     const path = vertex >= 0 ? pathOf(walk, label, vertex).map((l) => labels[l]) : [fallback, nodes[node].id];
-    out.push(item(id, nodes[node], group.some((i) => direct[i] === 1), path, path[0]));
+    out.push(
+      item(
+        id,
+        nodes[node],
+        group.some((i) => direct[i] === 1),
+        path,
+        path[0],
+      ),
+    );
   }
   return out;
 }
@@ -118,7 +151,8 @@ function v2Items(snapshot: Snapshot, projectId: string, built: BuiltGraph): Inve
   // direct: some module vertex has an edge to a vertex of the package.
   const direct = new Uint8Array(labels.length);
   for (const m of g.modVertices) {
-    for (let e = g.offsets[m]; e < g.offsets[m + 1]; e++) if (!g.isModule[g.targets[e]]) direct[g.label[g.targets[e]]] = 1;
+    for (let e = g.offsets[m]; e < g.offsets[m + 1]; e++)
+      if (!g.isModule[g.targets[e]]) direct[g.label[g.targets[e]]] = 1;
   }
   const labelOfNode = (i: number) => labelOf.get(snapshot.nodes[i].id) ?? -1;
   const out: InventoryItem[] = [];
@@ -133,7 +167,15 @@ function v2Items(snapshot: Snapshot, projectId: string, built: BuiltGraph): Inve
       continue;
     }
     const path = pathOf(walk, g.label, vertex).map((l) => labels[l]);
-    out.push(item(id, snapshot.nodes[node], isDirect, path, manifestOf(snapshot, snapshot.roots[resolutionOf(g.resStart, vertex)])));
+    out.push(
+      item(
+        id,
+        snapshot.nodes[node],
+        isDirect,
+        path,
+        manifestOf(snapshot, snapshot.roots[resolutionOf(g.resStart, vertex)]),
+      ),
+    );
   }
   return out;
 }

@@ -51,7 +51,7 @@ export function lexBfs(g: LabelledGraph, sources: ArrayLike<number>): LexWalk {
   let start = 0;
   let end = tail;
   for (let d = 1; start < end; d++) {
-    for (let i = start; i < end; ) {
+    for (let i = start; i < end;) {
       let j = i + 1;
       while (j < end && rank[order[j]] === rank[order[i]]) j++;
       const from = tail;
@@ -83,7 +83,10 @@ export function lexBfs(g: LabelledGraph, sources: ArrayLike<number>): LexWalk {
 
 /** Whether vertex a's path sorts before vertex b's (shorter, then smaller; equal paths by vertex number). */
 export function before(w: LexWalk, a: number, b: number): boolean {
-  return w.depth[a] < w.depth[b] || (w.depth[a] === w.depth[b] && (w.rank[a] < w.rank[b] || (w.rank[a] === w.rank[b] && a < b)));
+  return (
+    w.depth[a] < w.depth[b] ||
+    (w.depth[a] === w.depth[b] && (w.rank[a] < w.rank[b] || (w.rank[a] === w.rank[b] && a < b)))
+  );
 }
 
 /** The labels along a reached vertex's path, from its source. */

@@ -26,7 +26,12 @@ export interface InventoryPage {
 }
 
 function compareKey(ecosystem: string, item: InventoryItem, key: ItemKey): number {
-  return compareCodePoints(item.name, key[0]) || compareCodePoints(item.version, key[1]) || compareCodePoints(ecosystem, key[2]) || compareCodePoints(item.id, key[3]);
+  return (
+    compareCodePoints(item.name, key[0]) ||
+    compareCodePoints(item.version, key[1]) ||
+    compareCodePoints(ecosystem, key[2]) ||
+    compareCodePoints(item.id, key[3])
+  );
 }
 
 /** The first index of a list whose item sorts after `key` (the list is sorted, its ecosystem fixed). */
@@ -41,11 +46,19 @@ function firstAfter(list: EcosystemItems, key: ItemKey): number {
   return lo;
 }
 
-export function inventoryPage(lists: EcosystemItems[], filter: InventoryFilter, after: ItemKey | undefined, limit: number): InventoryPage {
+export function inventoryPage(
+  lists: EcosystemItems[],
+  filter: InventoryFilter,
+  after: ItemKey | undefined,
+  limit: number,
+): InventoryPage {
   const wanted = lists.map((l) => (filter.name === undefined ? undefined : normalizedName(l.ecosystem, filter.name)));
   const matches = (k: number, i: number) => {
     const l = lists[k];
-    return (filter.direct === undefined || l.items[i].direct === filter.direct) && (wanted[k] === undefined || l.names[i] === wanted[k]);
+    return (
+      (filter.direct === undefined || l.items[i].direct === filter.direct) &&
+      (wanted[k] === undefined || l.names[i] === wanted[k])
+    );
   };
   const heads = lists.map((l) => (after ? firstAfter(l, after) : 0));
   const advance = (k: number) => {

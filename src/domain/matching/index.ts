@@ -56,7 +56,13 @@ export function matchSnapshot(snapshot: Snapshot, index: AdvisoryIndex): MatchRe
       else byGroup.set(entry.group, [verdict]);
     }
     for (const [g, verdicts] of byGroup) {
-      matches.push({ nodeId: node.id, name: node.name, version: node.version, group: index.groups[g], fixedVersion: fixedVersion(verdicts, rules.compare) });
+      matches.push({
+        nodeId: node.id,
+        name: node.name,
+        version: node.version,
+        group: index.groups[g],
+        fixedVersion: fixedVersion(verdicts, rules.compare),
+      });
     }
   }
   return { matches, unmatchedVersions: unmatched.length, unmatched };

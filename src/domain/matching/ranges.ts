@@ -25,7 +25,8 @@ export function evaluateRange(range: ParsedRange, v: unknown, rules: EcosystemRu
   const events = range.events.filter((e) => e.kind !== 'limit');
   // Below any limit is enough; an unreadable limit ("*" in OSV means infinity) limits nothing.
   const limits = range.events.filter((e) => e.kind === 'limit');
-  if (limits.length && !limits.some((l) => l.v === null || rules.compare(v, l.v) < 0)) return { affected: false, fix: null };
+  if (limits.length && !limits.some((l) => l.v === null || rules.compare(v, l.v) < 0))
+    return { affected: false, fix: null };
   // Sort by version (a stable sort: equal versions keep the advisory's own order, which is what tells
   // [introduced X, fixed X] (empty) from [fixed X, introduced X] (reopened)); unreadable closers sort last so that
   // they close nothing before readable events.

@@ -59,12 +59,37 @@ const spec = (pkg: string[], value: string[]): OptionSpec => ({ package: new Set
 // `--call`/`-c` and npm's configuration options take a value; `-y`/`--yes`, `--no`, `-q` ... do not.
 const NPM_EXEC = spec(
   ['--package', '-p'],
-  ['--call', '-c', '--registry', '--cache', '--userconfig', '--globalconfig', '--prefix', '--workspace', '-w', '--loglevel', '--node-options', '--shell', '--script-shell', '--include', '--omit', '--location', '--before', '--tag', '--scope', '--npm-version', '--otp'],
+  [
+    '--call',
+    '-c',
+    '--registry',
+    '--cache',
+    '--userconfig',
+    '--globalconfig',
+    '--prefix',
+    '--workspace',
+    '-w',
+    '--loglevel',
+    '--node-options',
+    '--shell',
+    '--script-shell',
+    '--include',
+    '--omit',
+    '--location',
+    '--before',
+    '--tag',
+    '--scope',
+    '--npm-version',
+    '--otp',
+  ],
 );
 // bunx / bun x: https://bun.sh/docs/cli/bunx — `--package`/`-p`.
 const BUNX = spec(['--package', '-p'], ['--cwd', '--registry', '--config', '-c']);
 // pnpm dlx: https://pnpm.io/cli/dlx — `--package` (repeatable), `--allow-build`, `--cpu`/`--os`/`--libc`.
-const PNPM_DLX = spec(['--package'], ['--allow-build', '--cpu', '--os', '--libc', '--reporter', '--dir', '-C', '--registry']);
+const PNPM_DLX = spec(
+  ['--package'],
+  ['--allow-build', '--cpu', '--os', '--libc', '--reporter', '--dir', '-C', '--registry'],
+);
 // yarn dlx (berry): https://yarnpkg.com/cli/dlx — `-p`/`--package`.
 const YARN_DLX = spec(['--package', '-p'], ['--cwd']);
 // uvx / uv tool run: https://docs.astral.sh/uv/reference/cli/#uv-tool-run — `--from` names the package; `-p` is the
@@ -72,12 +97,49 @@ const YARN_DLX = spec(['--package', '-p'], ['--cwd']);
 const UVX = spec(
   ['--from'],
   [
-    '--with', '-w', '--with-editable', '--with-requirements', '--constraints', '-c', '--overrides', '--build-constraints', '-b',
-    '--python', '-p', '--index', '--index-url', '-i', '--extra-index-url', '--default-index', '--find-links', '-f',
-    '--directory', '--project', '--cache-dir', '--config-file', '--env-file', '--refresh-package', '--reinstall-package',
-    '--upgrade-package', '-P', '--resolution', '--prerelease', '--exclude-newer', '--exclude-newer-package',
-    '--index-strategy', '--keyring-provider', '--link-mode', '--color', '--python-platform', '--config-setting', '-C',
-    '--no-binary-package', '--no-build-package', '--allow-insecure-host', '--compile-bytecode-package', '--torch-backend',
+    '--with',
+    '-w',
+    '--with-editable',
+    '--with-requirements',
+    '--constraints',
+    '-c',
+    '--overrides',
+    '--build-constraints',
+    '-b',
+    '--python',
+    '-p',
+    '--index',
+    '--index-url',
+    '-i',
+    '--extra-index-url',
+    '--default-index',
+    '--find-links',
+    '-f',
+    '--directory',
+    '--project',
+    '--cache-dir',
+    '--config-file',
+    '--env-file',
+    '--refresh-package',
+    '--reinstall-package',
+    '--upgrade-package',
+    '-P',
+    '--resolution',
+    '--prerelease',
+    '--exclude-newer',
+    '--exclude-newer-package',
+    '--index-strategy',
+    '--keyring-provider',
+    '--link-mode',
+    '--color',
+    '--python-platform',
+    '--config-setting',
+    '-C',
+    '--no-binary-package',
+    '--no-build-package',
+    '--allow-insecure-host',
+    '--compile-bytecode-package',
+    '--torch-backend',
   ],
 );
 // pipx run: https://pipx.pypa.io/stable/docs/ — `--spec` names the package.
@@ -86,25 +148,155 @@ const PIPX_RUN = spec(['--spec'], ['--python', '--pip-args', '--index-url', '-i'
 const DOCKER_RUN = spec(
   [],
   [
-    '-a', '--attach', '--add-host', '--annotation', '--blkio-weight', '--blkio-weight-device', '--cap-add', '--cap-drop',
-    '--cgroup-parent', '--cgroupns', '--cidfile', '--cpu-count', '--cpu-percent', '--cpu-period', '--cpu-quota',
-    '--cpu-rt-period', '--cpu-rt-runtime', '-c', '--cpu-shares', '--cpus', '--cpuset-cpus', '--cpuset-mems', '--device',
-    '--device-cgroup-rule', '--device-read-bps', '--device-read-iops', '--device-write-bps', '--device-write-iops',
-    '--dns', '--dns-option', '--dns-opt', '--dns-search', '--domainname', '--entrypoint', '-e', '--env', '--env-file',
-    '--expose', '--gpus', '--group-add', '--health-cmd', '--health-interval', '--health-retries',
-    '--health-start-interval', '--health-start-period', '--health-timeout', '-h', '--hostname', '--ip', '--ip6', '--ipc',
-    '--isolation', '--kernel-memory', '-l', '--label', '--label-file', '--link', '--link-local-ip', '--log-driver',
-    '--log-opt', '--mac-address', '-m', '--memory', '--memory-reservation', '--memory-swap', '--memory-swappiness',
-    '--mount', '--name', '--network', '--net', '--network-alias', '--net-alias', '--oom-score-adj', '--pid',
-    '--pids-limit', '--platform', '-p', '--publish', '--pull', '--restart', '--runtime', '--security-opt', '--shm-size',
-    '--stop-signal', '--stop-timeout', '--storage-opt', '--sysctl', '--tmpfs', '--ulimit', '-u', '--user', '--userns',
-    '--uts', '-v', '--volume', '--volume-driver', '--volumes-from', '-w', '--workdir', '--detach-keys', '--cgroup-conf',
-    '--chrootdirs', '--hooks-dir', '--http-proxy', '--arch', '--os', '--variant', '--secret', '--creds',
+    '-a',
+    '--attach',
+    '--add-host',
+    '--annotation',
+    '--blkio-weight',
+    '--blkio-weight-device',
+    '--cap-add',
+    '--cap-drop',
+    '--cgroup-parent',
+    '--cgroupns',
+    '--cidfile',
+    '--cpu-count',
+    '--cpu-percent',
+    '--cpu-period',
+    '--cpu-quota',
+    '--cpu-rt-period',
+    '--cpu-rt-runtime',
+    '-c',
+    '--cpu-shares',
+    '--cpus',
+    '--cpuset-cpus',
+    '--cpuset-mems',
+    '--device',
+    '--device-cgroup-rule',
+    '--device-read-bps',
+    '--device-read-iops',
+    '--device-write-bps',
+    '--device-write-iops',
+    '--dns',
+    '--dns-option',
+    '--dns-opt',
+    '--dns-search',
+    '--domainname',
+    '--entrypoint',
+    '-e',
+    '--env',
+    '--env-file',
+    '--expose',
+    '--gpus',
+    '--group-add',
+    '--health-cmd',
+    '--health-interval',
+    '--health-retries',
+    '--health-start-interval',
+    '--health-start-period',
+    '--health-timeout',
+    '-h',
+    '--hostname',
+    '--ip',
+    '--ip6',
+    '--ipc',
+    '--isolation',
+    '--kernel-memory',
+    '-l',
+    '--label',
+    '--label-file',
+    '--link',
+    '--link-local-ip',
+    '--log-driver',
+    '--log-opt',
+    '--mac-address',
+    '-m',
+    '--memory',
+    '--memory-reservation',
+    '--memory-swap',
+    '--memory-swappiness',
+    '--mount',
+    '--name',
+    '--network',
+    '--net',
+    '--network-alias',
+    '--net-alias',
+    '--oom-score-adj',
+    '--pid',
+    '--pids-limit',
+    '--platform',
+    '-p',
+    '--publish',
+    '--pull',
+    '--restart',
+    '--runtime',
+    '--security-opt',
+    '--shm-size',
+    '--stop-signal',
+    '--stop-timeout',
+    '--storage-opt',
+    '--sysctl',
+    '--tmpfs',
+    '--ulimit',
+    '-u',
+    '--user',
+    '--userns',
+    '--uts',
+    '-v',
+    '--volume',
+    '--volume-driver',
+    '--volumes-from',
+    '-w',
+    '--workdir',
+    '--detach-keys',
+    '--cgroup-conf',
+    '--chrootdirs',
+    '--hooks-dir',
+    '--http-proxy',
+    '--arch',
+    '--os',
+    '--variant',
+    '--secret',
+    '--creds',
   ],
 );
 // Options before the subcommand (`docker --context ci run ...`, `pnpm --dir x dlx ...`, `npm --prefix x exec ...`).
-const DOCKER_GLOBAL = spec([], ['--config', '-c', '--context', '-H', '--host', '-l', '--log-level', '--tlscacert', '--tlscert', '--tlskey', '--connection', '--url', '--identity', '--root', '--runroot', '--storage-driver']);
-const PM_GLOBAL = spec([], ['--dir', '-C', '--filter', '-F', '--workspace', '-w', '--prefix', '--cwd', '--registry', '--loglevel', '--userconfig']);
+const DOCKER_GLOBAL = spec(
+  [],
+  [
+    '--config',
+    '-c',
+    '--context',
+    '-H',
+    '--host',
+    '-l',
+    '--log-level',
+    '--tlscacert',
+    '--tlscert',
+    '--tlskey',
+    '--connection',
+    '--url',
+    '--identity',
+    '--root',
+    '--runroot',
+    '--storage-driver',
+  ],
+);
+const PM_GLOBAL = spec(
+  [],
+  [
+    '--dir',
+    '-C',
+    '--filter',
+    '-F',
+    '--workspace',
+    '-w',
+    '--prefix',
+    '--cwd',
+    '--registry',
+    '--loglevel',
+    '--userconfig',
+  ],
+);
 const UV_GLOBAL = spec([], ['--directory', '--project', '--cache-dir', '--config-file', '--color', '--python', '-p']);
 
 interface Scanned {
@@ -121,7 +313,9 @@ function scan(args: readonly string[], opts: OptionSpec, start = 0): Scanned {
   for (let i = start; i < args.length; i++) {
     const a = args[i];
     if (a === '--') {
-      return i + 1 < args.length ? { fromOption, positional: args[i + 1], positionalIndex: i + 1 } : { fromOption, positionalIndex: -1 };
+      return i + 1 < args.length
+        ? { fromOption, positional: args[i + 1], positionalIndex: i + 1 }
+        : { fromOption, positionalIndex: -1 };
     }
     if (a.startsWith('--') && a.length > 2) {
       const eq = a.indexOf('=');
@@ -249,7 +443,9 @@ const NPM_NAME_PART = /^[A-Za-z0-9~][A-Za-z0-9._~-]*$/;
 const NOT_REGISTRY = /^(?:[./~\\]|[A-Za-z]:[/\\]|[A-Za-z][A-Za-z0-9+.-]*:)/;
 
 /** An npm registry spec (`name`, `name@version`, `@scope/name@range`), or null for anything else. */
-export function parseNpmSpec(specText: string): { name: string; scope?: string; version: string | null; pinned: boolean } | null {
+export function parseNpmSpec(
+  specText: string,
+): { name: string; scope?: string; version: string | null; pinned: boolean } | null {
   const s = specText.trim();
   if (NOT_REGISTRY.test(s)) return null;
   const m = /^(?:@([^/@\s]+)\/)?([^/@\s]+)(?:@(.*))?$/s.exec(s);
@@ -258,7 +454,12 @@ export function parseNpmSpec(specText: string): { name: string; scope?: string; 
   if (!NPM_NAME_PART.test(name) || (scope !== undefined && !NPM_NAME_PART.test(scope))) return null;
   const written = range === undefined || range.trim() === '' ? null : range.trim();
   const exact = written === null ? null : EXACT_SEMVER.exec(written);
-  return { name: name.toLowerCase(), scope: scope?.toLowerCase(), version: exact ? exact[1] : written, pinned: exact !== null };
+  return {
+    name: name.toLowerCase(),
+    scope: scope?.toLowerCase(),
+    version: exact ? exact[1] : written,
+    pinned: exact !== null,
+  };
 }
 
 const PEP508 = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*(.*)$/s;
@@ -268,7 +469,10 @@ const PEP440_VERSION = /^v?[0-9][0-9A-Za-z.!+_-]*$/;
  * A PyPI requirement (`name`, `name[extra]==1.0`, `name>=1`, uvx's `name@1.0` / `name@latest`), or null for anything
  * else (a URL, a path).
  */
-export function parsePypiSpec(specText: string, uvxAt: boolean): { name: string; version: string | null; pinned: boolean } | null {
+export function parsePypiSpec(
+  specText: string,
+  uvxAt: boolean,
+): { name: string; version: string | null; pinned: boolean } | null {
   const s = specText.trim();
   if (NOT_REGISTRY.test(s)) return null;
   const m = PEP508.exec(s);
@@ -363,7 +567,13 @@ export function identity(server: ServerForIdentity, opts: { home?: string } = {}
   const launch = launchedPackage(command, args);
   if (launch?.ecosystem === 'npm') {
     const p = parseNpmSpec(launch.spec);
-    if (p) return { identity: `pkg:npm/${p.scope ? `%40${p.scope}/` : ''}${p.name}`, version: p.version, pinned: p.pinned, kind: 'npm' };
+    if (p)
+      return {
+        identity: `pkg:npm/${p.scope ? `%40${p.scope}/` : ''}${p.name}`,
+        version: p.version,
+        pinned: p.pinned,
+        kind: 'npm',
+      };
   } else if (launch?.ecosystem === 'pypi') {
     const p = parsePypiSpec(launch.spec, launch.uvxAt);
     if (p) return { identity: `pkg:pypi/${p.name}`, version: p.version, pinned: p.pinned, kind: 'pypi' };

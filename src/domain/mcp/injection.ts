@@ -18,28 +18,36 @@ export const INJECTION_RULES: readonly InjectionRule[] = [
   {
     id: 'override_instructions',
     description: 'asks the model to ignore, disregard or override earlier instructions',
-    test: re(/\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}?\b(?:previous|prior|above|earlier|preceding|all|any|other|system|original)\b[^.\n]{0,20}?\b(?:instructions?|prompts?|rules?|directions?|directives?|guidelines?|messages?)\b/i),
+    test: re(
+      /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}?\b(?:previous|prior|above|earlier|preceding|all|any|other|system|original)\b[^.\n]{0,20}?\b(?:instructions?|prompts?|rules?|directions?|directives?|guidelines?|messages?)\b/i,
+    ),
   },
   // Concealment: a tool has no reason to keep something from the user ("do not tell the user", "without informing
   // the user", "don't mention this").
   {
     id: 'conceal_from_user',
     description: 'asks the model to hide something from the user',
-    test: re(/\b(?:do not|don't|dont|never|without)\s+(?:\w+\s+){0,3}?(?:tell|telling|inform|informing|mention|mentioning|reveal|revealing|show|showing|notify|notifying|alert|alerting|disclose|disclosing)\b[^.\n]{0,40}?\b(?:the\s+)?user\b|\b(?:do not|don't|never)\s+(?:mention|reveal|disclose)\s+(?:this|that|these|it)\b/i),
+    test: re(
+      /\b(?:do not|don't|dont|never|without)\s+(?:\w+\s+){0,3}?(?:tell|telling|inform|informing|mention|mentioning|reveal|revealing|show|showing|notify|notifying|alert|alerting|disclose|disclosing)\b[^.\n]{0,40}?\b(?:the\s+)?user\b|\b(?:do not|don't|never)\s+(?:mention|reveal|disclose)\s+(?:this|that|these|it)\b/i,
+    ),
   },
   // <IMPORTANT>, <system>, <instructions> ... tags (and [SYSTEM]/[INST] markers): the layout of the published
   // tool-poisoning attacks, framing text as a privileged message to the model.
   {
     id: 'directive_tag',
     description: 'an <IMPORTANT>-, <system>- or <instructions>-style tag or [SYSTEM]/[INST] marker',
-    test: re(/<\s*\/?\s*(?:important|system|instructions?|secret|hidden|admin|assistant|critical|prompt)\b[^>]{0,40}>|\[\s*\/?\s*(?:system|inst|important)\s*\]/i),
+    test: re(
+      /<\s*\/?\s*(?:important|system|instructions?|secret|hidden|admin|assistant|critical|prompt)\b[^>]{0,40}>|\[\s*\/?\s*(?:system|inst|important)\s*\]/i,
+    ),
   },
   // Imperatives addressed to the model: "you must", "you are required to", "the assistant must", "before using this
   // tool, ...". A tool's documentation describes the tool; it does not order the reader around.
   {
     id: 'model_directive',
     description: 'an imperative addressed to the model ("you must", "the assistant must", "before using any tool")',
-    test: re(/\byou\s+(?:must|shall|are\s+required\s+to|have\s+to|need\s+to|should\s+always)\b|\b(?:the\s+)?(?:assistant|model|ai|llm|agent)\s+(?:must|shall|should\s+always|is\s+required\s+to)\b|\bbefore\s+(?:using|calling|invoking)\s+(?:this|any|the)\s+(?:other\s+)?tools?\b/i),
+    test: re(
+      /\byou\s+(?:must|shall|are\s+required\s+to|have\s+to|need\s+to|should\s+always)\b|\b(?:the\s+)?(?:assistant|model|ai|llm|agent)\s+(?:must|shall|should\s+always|is\s+required\s+to)\b|\bbefore\s+(?:using|calling|invoking)\s+(?:this|any|the)\s+(?:other\s+)?tools?\b/i,
+    ),
   },
   // Characters the user does not see but the model reads: zero-width spaces and joiners, word joiner and invisible
   // operators, the byte-order mark, soft hyphen, bidirectional controls (Trojan Source) and Unicode tag characters
@@ -53,14 +61,18 @@ export const INJECTION_RULES: readonly InjectionRule[] = [
   {
     id: 'credential_files',
     description: 'names a credential or key file (~/.ssh, id_rsa, .env, .aws/credentials, .npmrc, .netrc, ...)',
-    test: re(/~\/\.ssh\b|\.ssh\/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s'"`(/=:])\.env(?:\.[A-Za-z]+)?\b|\.aws\/credentials|\.npmrc\b|\.pypirc\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.kube\/config\b|\.docker\/config\.json|\bknown_hosts\b|\bauthorized_keys\b/i),
+    test: re(
+      /~\/\.ssh\b|\.ssh\/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s'"`(/=:])\.env(?:\.[A-Za-z]+)?\b|\.aws\/credentials|\.npmrc\b|\.pypirc\b|\.netrc\b|\.pgpass\b|\.git-credentials\b|\.kube\/config\b|\.docker\/config\.json|\bknown_hosts\b|\bauthorized_keys\b/i,
+    ),
   },
   // Requests to read, pass or send credentials ("read the API key", "include your access token in the notes
   // parameter"): a tool's own credentials come from its configuration, never from the conversation.
   {
     id: 'credential_request',
     description: 'asks to read, include or send API keys, tokens, passwords or private keys',
-    test: re(/\b(?:read|send|include|pass|provide|upload|share|exfiltrate|copy|cat|print|output|leak|forward|attach|append|extract|collect|retrieve)\b[^.\n]{0,60}?\b(?:api[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|secret[\s_-]?keys?|private[\s_-]?keys?|passwords?|credentials?|session\s+cookies?|ssh\s+keys?)\b/i),
+    test: re(
+      /\b(?:read|send|include|pass|provide|upload|share|exfiltrate|copy|cat|print|output|leak|forward|attach|append|extract|collect|retrieve)\b[^.\n]{0,60}?\b(?:api[\s_-]?keys?|access[\s_-]?tokens?|auth(?:entication)?[\s_-]?tokens?|bearer\s+tokens?|secret[\s_-]?keys?|private[\s_-]?keys?|passwords?|credentials?|session\s+cookies?|ssh\s+keys?)\b/i,
+    ),
   },
 ];
 

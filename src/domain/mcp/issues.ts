@@ -85,10 +85,25 @@ export function vulnerablePackage(serverId: string, id: McpIdentity, index: Advi
 
 export function registryIssues(serverId: string, id: McpIdentity, decision: RegistryDecision): Issue[] {
   if (decision.decision === 'deny') {
-    return [{ code: 'registry_denied', severity: ISSUE_SEVERITY.registry_denied, message: `${label(id)} is denied by the organization's registry`, serverId, details: { entryId: decision.entryId } }];
+    return [
+      {
+        code: 'registry_denied',
+        severity: ISSUE_SEVERITY.registry_denied,
+        message: `${label(id)} is denied by the organization's registry`,
+        serverId,
+        details: { entryId: decision.entryId },
+      },
+    ];
   }
   if (decision.decision === 'unreviewed') {
-    return [{ code: 'not_in_registry', severity: ISSUE_SEVERITY.not_in_registry, message: `${label(id)} is not reviewed: no registry entry allows this identity${id.version !== null ? ' and version' : ''}`, serverId }];
+    return [
+      {
+        code: 'not_in_registry',
+        severity: ISSUE_SEVERITY.not_in_registry,
+        message: `${label(id)} is not reviewed: no registry entry allows this identity${id.version !== null ? ' and version' : ''}`,
+        serverId,
+      },
+    ];
   }
   return [];
 }
@@ -96,10 +111,22 @@ export function registryIssues(serverId: string, id: McpIdentity, decision: Regi
 export function secretInConfig(serverId: string, server: Pick<McpStoredServer, 'secrets'>): Issue[] {
   if (server.secrets.length === 0) return [];
   const fields = [...new Set(server.secrets)].sort();
-  return [{ code: 'secret_in_config', severity: ISSUE_SEVERITY.secret_in_config, message: `literal secret values in the configuration (${fields.join(', ')}); use references such as \${VAR} instead`, serverId, details: { fields } }];
+  return [
+    {
+      code: 'secret_in_config',
+      severity: ISSUE_SEVERITY.secret_in_config,
+      message: `literal secret values in the configuration (${fields.join(', ')}); use references such as \${VAR} instead`,
+      serverId,
+      details: { fields },
+    },
+  ];
 }
 
-export function toolDefinitionChanged(serverId: string, hashes: ReadonlyMap<string, string>, pins: ReadonlyMap<string, ToolPin>): Issue[] {
+export function toolDefinitionChanged(
+  serverId: string,
+  hashes: ReadonlyMap<string, string>,
+  pins: ReadonlyMap<string, ToolPin>,
+): Issue[] {
   const out: Issue[] = [];
   for (const [tool, actual] of [...hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const pin = pins.get(tool);
@@ -121,7 +148,14 @@ export function promptInjection(serverId: string, tools: readonly ToolInput[]): 
   for (const tool of tools) {
     const rules = injectionRules(tool);
     if (rules.length === 0) continue;
-    out.push({ code: 'prompt_injection_suspected', severity: ISSUE_SEVERITY.prompt_injection_suspected, message: `the description of tool ${tool.name} looks like a prompt injection (${rules.join(', ')})`, serverId, tool: tool.name, details: { rules } });
+    out.push({
+      code: 'prompt_injection_suspected',
+      severity: ISSUE_SEVERITY.prompt_injection_suspected,
+      message: `the description of tool ${tool.name} looks like a prompt injection (${rules.join(', ')})`,
+      serverId,
+      tool: tool.name,
+      details: { rules },
+    });
   }
   return out;
 }
@@ -135,7 +169,14 @@ export function toolShadowing(serverId: string, tools: readonly ToolInput[], pee
     const shadows = shadowedTools(texts, own, peers);
     if (shadows.length === 0) continue;
     const named = shadows.map((s) => `${s.server}.${s.tool}`).join(', ');
-    out.push({ code: 'tool_shadowing', severity: ISSUE_SEVERITY.tool_shadowing, message: `the description of tool ${tool.name} names tools of other servers (${named})`, serverId, tool: tool.name, details: { shadows } });
+    out.push({
+      code: 'tool_shadowing',
+      severity: ISSUE_SEVERITY.tool_shadowing,
+      message: `the description of tool ${tool.name} names tools of other servers (${named})`,
+      serverId,
+      tool: tool.name,
+      details: { shadows },
+    });
   }
   return out;
 }
@@ -143,13 +184,30 @@ export function toolShadowing(serverId: string, tools: readonly ToolInput[], pee
 export function insecureTransport(serverId: string, server: Pick<McpStoredServer, 'url'>): Issue[] {
   const host = insecureHttpHost(server.url);
   if (host === null) return [];
-  return [{ code: 'insecure_transport', severity: ISSUE_SEVERITY.insecure_transport, message: `plain http to ${host}, which is not a loopback host: traffic and credentials travel unencrypted`, serverId, details: { host } }];
+  return [
+    {
+      code: 'insecure_transport',
+      severity: ISSUE_SEVERITY.insecure_transport,
+      message: `plain http to ${host}, which is not a loopback host: traffic and credentials travel unencrypted`,
+      serverId,
+      details: { host },
+    },
+  ];
 }
 
 export function unpinnedPackage(serverId: string, id: McpIdentity): Issue[] {
   if (id.pinned || (id.kind !== 'npm' && id.kind !== 'pypi' && id.kind !== 'oci')) return [];
-  const what = id.version === null ? 'no version' : `${id.version}, not an exact version${id.kind === 'oci' ? ' or digest' : ''}`;
-  return [{ code: 'unpinned_package', severity: ISSUE_SEVERITY.unpinned_package, message: `${id.identity} is launched without a pin (${what}): each launch may run different code`, serverId, details: { version: id.version } }];
+  const what =
+    id.version === null ? 'no version' : `${id.version}, not an exact version${id.kind === 'oci' ? ' or digest' : ''}`;
+  return [
+    {
+      code: 'unpinned_package',
+      severity: ISSUE_SEVERITY.unpinned_package,
+      message: `${id.identity} is launched without a pin (${what}): each launch may run different code`,
+      serverId,
+      details: { version: id.version },
+    },
+  ];
 }
 
 /** Every issue of one server, in ISSUE_ORDER. */

@@ -19,7 +19,11 @@ export interface RegistryDecision {
 const covers = (rule: RegistryRule, identity: string, version: string | null): boolean =>
   rule.identity === identity && (rule.versions === null || (version !== null && rule.versions.includes(version)));
 
-export function registryDecision(rules: readonly RegistryRule[], identity: string, version: string | null): RegistryDecision {
+export function registryDecision(
+  rules: readonly RegistryRule[],
+  identity: string,
+  version: string | null,
+): RegistryDecision {
   const deny = rules.find((r) => r.decision === 'deny' && covers(r, identity, version));
   if (deny) return { decision: 'deny', entryId: deny._id };
   const allow = rules.find((r) => r.decision === 'allow' && covers(r, identity, version));

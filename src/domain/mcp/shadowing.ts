@@ -35,7 +35,11 @@ export function wordsOf(texts: readonly string[]): Set<string> {
  * The peers' tools that TEXTS name. OWN: the describing server's own tool names. PEERS: the other servers of the same
  * host and client (never the describing server itself).
  */
-export function shadowedTools(texts: readonly string[], own: ReadonlySet<string>, peers: readonly PeerServer[]): Shadowed[] {
+export function shadowedTools(
+  texts: readonly string[],
+  own: ReadonlySet<string>,
+  peers: readonly PeerServer[],
+): Shadowed[] {
   if (texts.length === 0) return [];
   const lower = texts.map((t) => t.toLowerCase());
   let words: Set<string> | undefined;

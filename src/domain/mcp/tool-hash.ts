@@ -15,7 +15,11 @@ export interface ToolDefinition {
  * `$schema`/`$ref` field names of JSON Schemas) as the definition it was: the inputSchema parsed back (null when none,
  * or when the text does not parse). A value that is not a string is taken as it is.
  */
-export function toolDefinition(tool: { name: string; description?: string | null; inputSchema?: unknown }): ToolDefinition & { description: string | null } {
+export function toolDefinition(tool: {
+  name: string;
+  description?: string | null;
+  inputSchema?: unknown;
+}): ToolDefinition & { description: string | null } {
   let schema: unknown = tool.inputSchema ?? null;
   if (typeof schema === 'string') {
     try {
@@ -28,6 +32,12 @@ export function toolDefinition(tool: { name: string; description?: string | null
 }
 
 export function toolHash(tool: ToolDefinition): string {
-  const canonical = canonicalize({ name: tool.name, description: tool.description ?? null, inputSchema: tool.inputSchema ?? null });
-  return createHash('sha256').update(canonical ?? 'null', 'utf8').digest('hex');
+  const canonical = canonicalize({
+    name: tool.name,
+    description: tool.description ?? null,
+    inputSchema: tool.inputSchema ?? null,
+  });
+  return createHash('sha256')
+    .update(canonical ?? 'null', 'utf8')
+    .digest('hex');
 }

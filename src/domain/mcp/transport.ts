@@ -4,7 +4,10 @@
 import ipaddr from 'ipaddr.js';
 
 export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const h = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (!ipaddr.isValid(h)) return false;
   const addr = ipaddr.process(h); // an IPv4-mapped IPv6 address is read as its IPv4 address

@@ -10,7 +10,11 @@ import type { McpIdentity } from './identity';
 export function pinnedPackage(id: McpIdentity): { ecosystem: Ecosystem; name: string; version: string } | null {
   if (!id.pinned || id.version === null) return null;
   if (id.kind === 'npm' && id.identity.startsWith('pkg:npm/')) {
-    return { ecosystem: 'javascript', name: decodeURIComponent(id.identity.slice('pkg:npm/'.length)), version: id.version };
+    return {
+      ecosystem: 'javascript',
+      name: decodeURIComponent(id.identity.slice('pkg:npm/'.length)),
+      version: id.version,
+    };
   }
   if (id.kind === 'pypi' && id.identity.startsWith('pkg:pypi/')) {
     return { ecosystem: 'python', name: id.identity.slice('pkg:pypi/'.length), version: id.version };

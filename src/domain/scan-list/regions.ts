@@ -49,7 +49,13 @@ export function nextRegion(prev: Region, at: number, groupCount: number): Region
   const full = groupCount >= GROUP_TARGET;
   const rate = groupCount / Math.max(1, at - prev.since); // scans per ms over the group so far
   const width = rate > 0 ? clamp(GROUP_TARGET / REGIONS_PER_GROUP / rate, REGION_MIN_MS, REGION_MAX_MS) : REGION_MAX_MS;
-  return { n: prev.n + 1, start: prev.end, end: at + Math.ceil(width), g: full ? prev.g + 1 : prev.g, since: full ? at : prev.since };
+  return {
+    n: prev.n + 1,
+    start: prev.end,
+    end: at + Math.ceil(width),
+    g: full ? prev.g + 1 : prev.g,
+    since: full ? at : prev.since,
+  };
 }
 
 export const holds = (r: Region, at: number): boolean => r.start <= at && at < r.end;

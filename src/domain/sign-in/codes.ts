@@ -59,7 +59,9 @@ export function deriveCodeKey(masterKey: Buffer): Buffer {
 /** HMAC-SHA256 (hex) of the code, bound to the email and the binding. Fields are NUL-separated: none holds a NUL. */
 export function codeHash(key: Buffer, input: { email: string; bindingHash: string; code: string }): string {
   if (key.length < 32) throw new RangeError('the code key must hold at least 32 bytes');
-  return createHmac('sha256', key).update(['svc-login-code', input.email, input.bindingHash, input.code].join('\0'), 'utf8').digest('hex');
+  return createHmac('sha256', key)
+    .update(['svc-login-code', input.email, input.bindingHash, input.code].join('\0'), 'utf8')
+    .digest('hex');
 }
 
 /** Constant-time equality of two hex digests (false when their lengths differ). */
@@ -86,7 +88,11 @@ export type CodeVerdict = 'ok' | 'none' | 'replaced' | 'used' | 'expired' | 'unb
  * browser (which cannot succeed) cannot burn the code of the browser that asked for it. null: record an attempt, then
  * call judgeAttempt.
  */
-export function precheck(record: CodeRecord | null, submittedBindingHash: string | null, now: Date): CodeVerdict | null {
+export function precheck(
+  record: CodeRecord | null,
+  submittedBindingHash: string | null,
+  now: Date,
+): CodeVerdict | null {
   if (!record) return 'none';
   if (record.ended) return record.ended;
   if (now.getTime() >= record.expiresAt.getTime()) return 'expired';
@@ -107,7 +113,8 @@ export function judgeAttempt(
 ): CodeVerdict {
   const early = precheck(record, submission.bindingHash, now);
   if (early) return early;
-  if (submission.attempt === null || submission.attempt < 1 || submission.attempt > MAX_ATTEMPTS) return 'too_many_attempts';
+  if (submission.attempt === null || submission.attempt < 1 || submission.attempt > MAX_ATTEMPTS)
+    return 'too_many_attempts';
   if (!submission.codeHash || !sameDigest(record!.codeHash, submission.codeHash)) return 'wrong';
   return 'ok';
 }

@@ -18,7 +18,8 @@ function indexNodes(nodes: SnapshotNode[], requireNameAtVersion: boolean): Map<s
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i];
     const first = ids.get(n.id);
-    if (first !== undefined) throw invalidSnapshot(pointer('nodes', i, 'id'), `duplicate node id ${quote(n.id)} (also /nodes/${first})`);
+    if (first !== undefined)
+      throw invalidSnapshot(pointer('nodes', i, 'id'), `duplicate node id ${quote(n.id)} (also /nodes/${first})`);
     if (requireNameAtVersion && n.id !== `${n.name}@${n.version}`) {
       throw invalidSnapshot(pointer('nodes', i, 'id'), `must equal name@version (${quote(`${n.name}@${n.version}`)})`);
     }
@@ -39,7 +40,13 @@ function resolveRefs(refs: string[], ids: Map<string, number>, at: (k: number) =
 }
 
 /** Adjacency of `count` elements whose dependency lists reference keys of `ids`. */
-function buildCsr(count: number, deps: (i: number) => string[], ids: Map<string, number>, at: (i: number, k: number) => string, kind: string): Csr {
+function buildCsr(
+  count: number,
+  deps: (i: number) => string[],
+  ids: Map<string, number>,
+  at: (i: number, k: number) => string,
+  kind: string,
+): Csr {
   const offsets = new Int32Array(count + 1);
   for (let i = 0; i < count; i++) offsets[i + 1] = offsets[i] + deps(i).length;
   const targets = new Int32Array(offsets[count]);
@@ -63,7 +70,10 @@ function checkRootKeys(roots: SnapshotRoot[]): void {
     if (!contexts) seen.set(module, (contexts = new Map()));
     const first = contexts.get(context);
     if (first !== undefined) {
-      throw invalidSnapshot(pointer('roots', i), `duplicate root for module ${quote(module)} and context ${quote(context)} (also /roots/${first})`);
+      throw invalidSnapshot(
+        pointer('roots', i),
+        `duplicate root for module ${quote(module)} and context ${quote(context)} (also /roots/${first})`,
+      );
     }
     contexts.set(context, i);
   }
@@ -73,8 +83,16 @@ function checkRootKeys(roots: SnapshotRoot[]): void {
 export function crossReferenceV1(s: Snapshot): FlatGraph {
   const ids = indexNodes(s.nodes, false);
   checkRootKeys(s.roots);
-  const rootDeps = s.roots.map((r, i) => resolveRefs(r.dependencies, ids, (k) => pointer('roots', i, 'dependencies', k), 'node'));
-  const g = buildCsr(s.nodes.length, (i) => s.nodes[i].dependencies, ids, (i, k) => pointer('nodes', i, 'dependencies', k), 'node');
+  const rootDeps = s.roots.map((r, i) =>
+    resolveRefs(r.dependencies, ids, (k) => pointer('roots', i, 'dependencies', k), 'node'),
+  );
+  const g = buildCsr(
+    s.nodes.length,
+    (i) => s.nodes[i].dependencies,
+    ids,
+    (i, k) => pointer('nodes', i, 'dependencies', k),
+    'node',
+  );
   return { ...g, rootDeps };
 }
 
@@ -94,14 +112,25 @@ export function crossReferenceV2(s: Snapshot): ResolutionGraph[] {
   for (let i = 0; i < modules.length; i++) {
     const first = modulePaths.get(modules[i].path);
     if (first !== undefined) {
-      throw invalidSnapshot(pointer('modules', i, 'path'), `duplicate module path ${quote(modules[i].path)} (also /modules/${first})`);
+      throw invalidSnapshot(
+        pointer('modules', i, 'path'),
+        `duplicate module path ${quote(modules[i].path)} (also /modules/${first})`,
+      );
     }
     modulePaths.set(modules[i].path, i);
   }
-  modules.forEach((m, i) => resolveRefs(m.dependencies ?? [], modulePaths, (k) => pointer('modules', i, 'dependencies', k), 'module'));
+  modules.forEach((m, i) =>
+    resolveRefs(m.dependencies ?? [], modulePaths, (k) => pointer('modules', i, 'dependencies', k), 'module'),
+  );
 
   const nodeIds = indexNodes(s.nodes, true);
-  buildCsr(s.nodes.length, (i) => s.nodes[i].dependencies, nodeIds, (i, k) => pointer('nodes', i, 'dependencies', k), 'node');
+  buildCsr(
+    s.nodes.length,
+    (i) => s.nodes[i].dependencies,
+    nodeIds,
+    (i, k) => pointer('nodes', i, 'dependencies', k),
+    'node',
+  );
 
   checkRootKeys(s.roots);
   const ctx: V2Context = {
@@ -111,13 +140,15 @@ export function crossReferenceV2(s: Snapshot): ResolutionGraph[] {
     stamp: new Int32Array(s.nodes.length).fill(-1),
   };
   const graphs = s.roots.map((root, i) => {
-    if (!modulePaths.has(root.module)) throw invalidSnapshot(pointer('roots', i, 'module'), `unknown module ${quote(root.module)}`);
+    if (!modulePaths.has(root.module))
+      throw invalidSnapshot(pointer('roots', i, 'module'), `unknown module ${quote(root.module)}`);
     resolveRefs(root.dependencies, nodeIds, (k) => pointer('roots', i, 'dependencies', k), 'node');
     return resolutionGraph(root, i, ctx);
   });
 
   const unused = ctx.covered.indexOf(0);
-  if (unused !== -1) throw invalidSnapshot(pointer('nodes', unused), `package ${quote(s.nodes[unused].id)} occurs in no resolution`);
+  if (unused !== -1)
+    throw invalidSnapshot(pointer('nodes', unused), `package ${quote(s.nodes[unused].id)} occurs in no resolution`);
   return graphs;
 }
 
@@ -130,12 +161,15 @@ function resolutionGraph(root: SnapshotRoot, ri: number, ctx: V2Context): Resolu
   for (let j = 0; j < vertices.length; j++) {
     const v = vertices[j];
     const first = vertexIds.get(v.id);
-    if (first !== undefined) throw invalidSnapshot(at('vertices', j, 'id'), `duplicate vertex id ${quote(v.id)} (also vertex ${first})`);
+    if (first !== undefined)
+      throw invalidSnapshot(at('vertices', j, 'id'), `duplicate vertex id ${quote(v.id)} (also vertex ${first})`);
     vertexIds.set(v.id, j);
     const { module, node } = v;
-    if (module != null && node != null) throw invalidSnapshot(at('vertices', j), 'exactly one of module and node must be set, not both');
+    if (module != null && node != null)
+      throw invalidSnapshot(at('vertices', j), 'exactly one of module and node must be set, not both');
     if (module != null) {
-      if (!ctx.modulePaths.has(module)) throw invalidSnapshot(at('vertices', j, 'module'), `unknown module ${quote(module)}`);
+      if (!ctx.modulePaths.has(module))
+        throw invalidSnapshot(at('vertices', j, 'module'), `unknown module ${quote(module)}`);
     } else if (node != null) {
       const n = ctx.nodeIds.get(node);
       if (n === undefined) throw invalidSnapshot(at('vertices', j, 'node'), `unknown node ${quote(node)}`);
@@ -152,14 +186,26 @@ function resolutionGraph(root: SnapshotRoot, ri: number, ctx: V2Context): Resolu
   const rootIndex = vertexIds.get(rootId);
   if (rootIndex === undefined) throw invalidSnapshot(at('root'), `unknown vertex ${quote(rootId)}`);
   if (vertices[rootIndex].module !== root.module) {
-    throw invalidSnapshot(at('root'), `vertex ${quote(rootId)} is not a vertex of the root's own module ${quote(root.module)}`);
+    throw invalidSnapshot(
+      at('root'),
+      `vertex ${quote(rootId)} is not a vertex of the root's own module ${quote(root.module)}`,
+    );
   }
 
-  const g = buildCsr(vertices.length, (j) => vertices[j].dependencies, vertexIds, (j, k) => at('vertices', j, 'dependencies', k), 'vertex');
+  const g = buildCsr(
+    vertices.length,
+    (j) => vertices[j].dependencies,
+    vertexIds,
+    (j, k) => at('vertices', j, 'dependencies', k),
+    'vertex',
+  );
   const dist = bfs(g, [rootIndex], 0);
   const unreachable = dist.indexOf(-1);
   if (unreachable !== -1) {
-    throw invalidSnapshot(at('vertices', unreachable), `vertex ${quote(vertices[unreachable].id)} is not reachable from the resolution root ${quote(rootId)}`);
+    throw invalidSnapshot(
+      at('vertices', unreachable),
+      `vertex ${quote(vertices[unreachable].id)} is not reachable from the resolution root ${quote(rootId)}`,
+    );
   }
   return { ...g, root: rootIndex, dist, packages };
 }

@@ -26,7 +26,10 @@ export function snapshotFromGradleLock(text: string, opts: GradleLockOptions): S
     const name = `${group}:${artifact}`;
     const id = `${name}@${version}`;
     nodes.set(id, { id, name, version, relationship: 'direct', dependencies: [] });
-    for (const conf of confs.split(',').map((c) => c.trim()).filter(Boolean)) {
+    for (const conf of confs
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean)) {
       let set = byConfiguration.get(conf);
       if (!set) byConfiguration.set(conf, (set = new Set()));
       set.add(id);

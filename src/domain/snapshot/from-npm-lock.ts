@@ -33,7 +33,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isInstalled = (key: string) => key.startsWith('node_modules/') || key.includes('/node_modules/');
 const names = (m: Record<string, string> | undefined): string[] => (isObject(m) ? Object.keys(m) : []);
 /** What npm installs for a package: its dependencies, optional ones and (npm 7+) peers. */
-const runtimeNames = (e: LockEntry) => [...names(e.dependencies), ...names(e.optionalDependencies), ...names(e.peerDependencies)];
+const runtimeNames = (e: LockEntry) => [
+  ...names(e.dependencies),
+  ...names(e.optionalDependencies),
+  ...names(e.peerDependencies),
+];
 
 /** The folder whose node_modules is searched next: "a/node_modules/b/node_modules/@s/c" → "a/node_modules/b". */
 function parentFolder(key: string): string | undefined {
@@ -49,7 +53,8 @@ export function snapshotFromNpmLock(lock: unknown, opts: NpmLockOptions): Snapsh
     throw new Error('package-lock.json: a "packages" map is required (lockfileVersion 2 or 3)');
   }
   const packages = lock.packages as Record<string, LockEntry>;
-  const entry = (key: string): LockEntry | undefined => (Object.hasOwn(packages, key) && isObject(packages[key]) ? packages[key] : undefined);
+  const entry = (key: string): LockEntry | undefined =>
+    Object.hasOwn(packages, key) && isObject(packages[key]) ? packages[key] : undefined;
 
   /** The installed package (its key) that `name` resolves to from the folder `from`; undefined for first-party code. */
   const resolve = (from: string, name: string): string | undefined => {
@@ -57,14 +62,16 @@ export function snapshotFromNpmLock(lock: unknown, opts: NpmLockOptions): Snapsh
       const key = `${dir === '' ? '' : `${dir}/`}node_modules/${name}`;
       const e = entry(key);
       if (!e) continue;
-      if (e.link) return typeof e.resolved === 'string' && isInstalled(e.resolved) && entry(e.resolved) ? e.resolved : undefined;
+      if (e.link)
+        return typeof e.resolved === 'string' && isInstalled(e.resolved) && entry(e.resolved) ? e.resolved : undefined;
       return typeof e.version === 'string' ? key : undefined;
     }
     return undefined;
   };
   const idOf = (key: string): string => {
     const e = entry(key)!;
-    const name = typeof e.name === 'string' ? e.name : key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
+    const name =
+      typeof e.name === 'string' ? e.name : key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
     return `${name}@${e.version}`;
   };
 
@@ -98,9 +105,19 @@ export function snapshotFromNpmLock(lock: unknown, opts: NpmLockOptions): Snapsh
     const module = typeof e.name === 'string' && e.name !== '' ? e.name : key === '' ? '.' : key;
     const rootManifest = key === '' ? manifest : posix.join(dir, key, 'package.json');
     manifests.push(rootManifest);
-    roots.push({ module, manifest: rootManifest, context: 'dependencies', dependencies: sortedUnique(reach(key, runtimeNames(e))) });
+    roots.push({
+      module,
+      manifest: rootManifest,
+      context: 'dependencies',
+      dependencies: sortedUnique(reach(key, runtimeNames(e))),
+    });
     if (opts.includeDev && names(e.devDependencies).length > 0) {
-      roots.push({ module, manifest: rootManifest, context: 'devDependencies', dependencies: sortedUnique(reach(key, names(e.devDependencies))) });
+      roots.push({
+        module,
+        manifest: rootManifest,
+        context: 'devDependencies',
+        dependencies: sortedUnique(reach(key, names(e.devDependencies))),
+      });
     }
   }
 
@@ -120,7 +137,13 @@ export function snapshotFromNpmLock(lock: unknown, opts: NpmLockOptions): Snapsh
   const direct = new Set(roots.flatMap((r) => r.dependencies));
   const nodeList: SnapshotNode[] = sortedUnique(nodes.keys()).map((id) => {
     const n = nodes.get(id)!;
-    return { id, name: n.name, version: n.version, relationship: direct.has(id) ? 'direct' : 'transitive', dependencies: sortedUnique(n.deps) };
+    return {
+      id,
+      name: n.name,
+      version: n.version,
+      relationship: direct.has(id) ? 'direct' : 'transitive',
+      dependencies: sortedUnique(n.deps),
+    };
   });
   return { schemaVersion: 1, project: opts.project, ecosystem: 'javascript', manifests, roots, nodes: nodeList };
 }

@@ -74,7 +74,10 @@ export function checkHopsV2(resolutions: ResolutionGraph[]): void {
   resolutions.forEach((r, ri) => {
     for (let i = 0; i < r.dist.length; i++) {
       if (r.dist[i] > LIMITS.hops) {
-        throw tooLarge(pointer('roots', ri, 'resolution', 'vertices', i), hopsMessage(r.dist[i], 'the resolution root'));
+        throw tooLarge(
+          pointer('roots', ri, 'resolution', 'vertices', i),
+          hopsMessage(r.dist[i], 'the resolution root'),
+        );
       }
     }
   });

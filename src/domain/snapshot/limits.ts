@@ -65,12 +65,16 @@ export function checkCountedLimits(body: unknown, bodyBytes: number): SnapshotSt
       // Vertices beyond the limit are not walked: their edges cannot change the answer, only the time it takes.
       if (vertices.at !== undefined) break;
       for (let v = 0; v < list.length; v++) {
-        edges.add(lengthAt(list[v], 'dependencies'), () => pointer('roots', r, 'resolution', 'vertices', v, 'dependencies'));
+        edges.add(lengthAt(list[v], 'dependencies'), () =>
+          pointer('roots', r, 'resolution', 'vertices', v, 'dependencies'),
+        );
       }
     }
   } else {
-    for (let r = 0; r < roots.length; r++) edges.add(lengthAt(roots[r], 'dependencies'), () => pointer('roots', r, 'dependencies'));
-    for (let n = 0; n < nodes.length; n++) edges.add(lengthAt(nodes[n], 'dependencies'), () => pointer('nodes', n, 'dependencies'));
+    for (let r = 0; r < roots.length; r++)
+      edges.add(lengthAt(roots[r], 'dependencies'), () => pointer('roots', r, 'dependencies'));
+    for (let n = 0; n < nodes.length; n++)
+      edges.add(lengthAt(nodes[n], 'dependencies'), () => pointer('nodes', n, 'dependencies'));
   }
   if (vertices.at !== undefined) {
     throw tooLarge(vertices.at, `more than ${LIMITS.vertices} vertices in all resolutions (${vertices.total} so far)`);

@@ -6,7 +6,16 @@ import { ApiError, tooLarge } from '../errors';
 import type { Snapshot, SnapshotStats } from '../../shared/types';
 import { crossReferenceV2 } from './cross-reference';
 import { checkHopsV2 } from './graph-checks';
-import { COUNTED, UPLOAD_BUDGETS, budgetError, countPart, overBudget, zeroCounts, type PartBody, type UploadHeader } from './parts';
+import {
+  COUNTED,
+  UPLOAD_BUDGETS,
+  budgetError,
+  countPart,
+  overBudget,
+  zeroCounts,
+  type PartBody,
+  type UploadHeader,
+} from './parts';
 
 type Kind = 'modules' | 'nodes' | 'roots';
 
@@ -38,7 +47,10 @@ const appendAll = <T>(into: T[], items: readonly T[] | undefined) => {
  * One snapshot from the create body and the parts (in part order, parts[0] is part 1). Items are not copied: the
  * merged arrays hold the parts' own objects.
  */
-export function mergeUpload(header: UploadHeader, parts: readonly PartBody[]): { snapshot: Snapshot; origin: PartOrigin } {
+export function mergeUpload(
+  header: UploadHeader,
+  parts: readonly PartBody[],
+): { snapshot: Snapshot; origin: PartOrigin } {
   const modules: NonNullable<Snapshot['modules']> = [];
   const nodes: Snapshot['nodes'] = [];
   const roots: Snapshot['roots'] = [];
@@ -51,7 +63,14 @@ export function mergeUpload(header: UploadHeader, parts: readonly PartBody[]): {
     appendAll(nodes, p.nodes);
     appendAll(roots, p.roots);
   }
-  const snapshot: Snapshot = { schemaVersion: 2, project: header.project, ecosystem: header.ecosystem, modules, roots, nodes };
+  const snapshot: Snapshot = {
+    schemaVersion: 2,
+    project: header.project,
+    ecosystem: header.ecosystem,
+    modules,
+    roots,
+    nodes,
+  };
   if (header.manifests !== undefined) snapshot.manifests = header.manifests;
   if (header.suppressions !== undefined) snapshot.suppressions = header.suppressions;
   if (header.metadata !== undefined) snapshot.metadata = header.metadata;
@@ -85,7 +104,10 @@ export function inParts(err: ApiError, origin: PartOrigin): ApiError {
  * attribution-work limit for a multipart upload (paths are derived on read). Returns the merged snapshot and its
  * counted sizes.
  */
-export function validateUpload(header: UploadHeader, parts: readonly PartBody[]): { snapshot: Snapshot; stats: SnapshotStats } {
+export function validateUpload(
+  header: UploadHeader,
+  parts: readonly PartBody[],
+): { snapshot: Snapshot; stats: SnapshotStats } {
   // The ledger kept every part within the budgets as it arrived; counted again, whole, all the same.
   const totals = zeroCounts();
   parts.forEach((p, i) => {
@@ -94,14 +116,24 @@ export function validateUpload(header: UploadHeader, parts: readonly PartBody[])
     if (over) throw budgetError(i + 1, over, true);
     for (const k of COUNTED) totals[k] += counts[k];
   });
-  if (parts.length > UPLOAD_BUDGETS.parts) throw tooLarge('/parts', `${parts.length} parts, over the budget of ${UPLOAD_BUDGETS.parts}`);
+  if (parts.length > UPLOAD_BUDGETS.parts)
+    throw tooLarge('/parts', `${parts.length} parts, over the budget of ${UPLOAD_BUDGETS.parts}`);
   const { snapshot, origin } = mergeUpload(header, parts);
   try {
     checkHopsV2(crossReferenceV2(snapshot));
   } catch (err) {
     throw err instanceof ApiError ? inParts(err, origin) : err;
   }
-  return { snapshot, stats: { nodes: totals.nodes, roots: totals.roots, modules: totals.modules, vertices: totals.vertices, edges: totals.edges } };
+  return {
+    snapshot,
+    stats: {
+      nodes: totals.nodes,
+      roots: totals.roots,
+      modules: totals.modules,
+      vertices: totals.vertices,
+      edges: totals.edges,
+    },
+  };
 }
 
 /**
@@ -112,7 +144,17 @@ export function validateUpload(header: UploadHeader, parts: readonly PartBody[])
 export function checkPagedSnapshot(snapshot: Snapshot): SnapshotStats {
   const counts = countPart(snapshot);
   const over = overBudget(zeroCounts(), counts);
-  if (over) throw tooLarge(over.budget === 'vertices' || over.budget === 'edges' ? '/roots' : `/${over.budget}`, `${over.total} ${over.budget}, over the upload's budget of ${over.limit}`);
+  if (over)
+    throw tooLarge(
+      over.budget === 'vertices' || over.budget === 'edges' ? '/roots' : `/${over.budget}`,
+      `${over.total} ${over.budget}, over the upload's budget of ${over.limit}`,
+    );
   checkHopsV2(crossReferenceV2(snapshot));
-  return { nodes: counts.nodes, roots: counts.roots, modules: counts.modules, vertices: counts.vertices, edges: counts.edges };
+  return {
+    nodes: counts.nodes,
+    roots: counts.roots,
+    modules: counts.modules,
+    vertices: counts.vertices,
+    edges: counts.edges,
+  };
 }

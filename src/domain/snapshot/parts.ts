@@ -7,7 +7,14 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { ApiError, invalidSnapshot, tooLarge } from '../errors';
-import type { Ecosystem, SnapshotMetadata, SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotSuppression } from '../../shared/types';
+import type {
+  Ecosystem,
+  SnapshotMetadata,
+  SnapshotModule,
+  SnapshotNode,
+  SnapshotRoot,
+  SnapshotSuppression,
+} from '../../shared/types';
 import { MAX_BODY_BYTES } from './limits';
 import { OPEN, ecosystem, metadata, project, suppressions, textArray } from '../../shared/snapshot-schema-parts';
 import { snapshotSchemaV2 } from './schema-v2';
@@ -60,7 +67,10 @@ const rootSchema = {
     ...rootV2.properties,
     resolution: {
       ...resolutionV2,
-      properties: { ...resolutionV2.properties, vertices: { ...resolutionV2.properties.vertices, maxItems: UPLOAD_BUDGETS.vertices } },
+      properties: {
+        ...resolutionV2.properties,
+        vertices: { ...resolutionV2.properties.vertices, maxItems: UPLOAD_BUDGETS.vertices },
+      },
     },
   },
 } as const;
@@ -115,7 +125,10 @@ export function checkUploadHeader(body: unknown): UploadHeader {
   if (!isObject(body)) throw invalidSnapshot('', 'must be a JSON object');
   if (!('schemaVersion' in body)) throw invalidSnapshot('/schemaVersion', 'is required (2)');
   if (body.schemaVersion !== 2) {
-    throw invalidSnapshot('/schemaVersion', `${JSON.stringify(body.schemaVersion)}: a multipart upload carries a snapshot v2 (schemaVersion 2)`);
+    throw invalidSnapshot(
+      '/schemaVersion',
+      `${JSON.stringify(body.schemaVersion)}: a multipart upload carries a snapshot v2 (schemaVersion 2)`,
+    );
   }
   const parts = body.parts;
   if (typeof parts === 'number' && Number.isInteger(parts) && parts > UPLOAD_BUDGETS.parts) {
@@ -152,7 +165,10 @@ export function countPart(body: unknown): PartCounts {
 }
 
 /** The first counted budget that `prior + counts` goes over, or undefined when all hold. */
-export function overBudget(prior: PartCounts, counts: PartCounts): { budget: Counted; total: number; limit: number } | undefined {
+export function overBudget(
+  prior: PartCounts,
+  counts: PartCounts,
+): { budget: Counted; total: number; limit: number } | undefined {
   for (const budget of COUNTED) {
     const total = prior[budget] + counts[budget];
     if (total > UPLOAD_BUDGETS[budget]) return { budget, total, limit: UPLOAD_BUDGETS[budget] };
@@ -163,7 +179,11 @@ export function overBudget(prior: PartCounts, counts: PartCounts): { budget: Cou
 /** Where in a part a budget is named: its array, or the roots for vertices and edges. */
 const budgetPointer = (b: Counted) => (b === 'vertices' || b === 'edges' ? '/roots' : `/${b}`);
 
-export function budgetError(n: number, over: { budget: Counted; total: number; limit: number }, prior: boolean): ApiError {
+export function budgetError(
+  n: number,
+  over: { budget: Counted; total: number; limit: number },
+  prior: boolean,
+): ApiError {
   const what = prior
     ? `with the parts received before it, ${over.total} ${over.budget}, over the upload's budget of ${over.limit}`
     : `${over.total} ${over.budget}, over the upload's budget of ${over.limit}`;

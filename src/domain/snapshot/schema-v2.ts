@@ -41,7 +41,10 @@ const rootSchema = {
       type: 'object',
       required: ['root', 'vertices'],
       additionalProperties: OPEN,
-      properties: { root: text, vertices: { type: 'array', maxItems: LIMITS.verticesPerResolution, items: vertexSchema } },
+      properties: {
+        root: text,
+        vertices: { type: 'array', maxItems: LIMITS.verticesPerResolution, items: vertexSchema },
+      },
     },
   },
 } as const;

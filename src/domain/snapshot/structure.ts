@@ -24,7 +24,8 @@ export function schemaVersionOf(body: unknown): 1 | 2 {
   if (!isObject(body)) throw invalidSnapshot('', 'must be a JSON object');
   if (!('schemaVersion' in body)) throw invalidSnapshot('/schemaVersion', 'is required (1 or 2)');
   const v = body.schemaVersion;
-  if (v !== 1 && v !== 2) throw invalidSnapshot('/schemaVersion', `unknown schema version ${JSON.stringify(v)}; must be 1 or 2`);
+  if (v !== 1 && v !== 2)
+    throw invalidSnapshot('/schemaVersion', `unknown schema version ${JSON.stringify(v)}; must be 1 or 2`);
   return v;
 }
 
@@ -43,9 +44,15 @@ export function structuralError(errors: ErrorObject[]): ApiError {
   if (key !== undefined) return invalidSnapshot(e.instancePath + pointer(key), `key ${describe(e)}`);
   switch (e.keyword) {
     case 'required':
-      return invalidSnapshot(e.instancePath + pointer((e.params as { missingProperty: string }).missingProperty), 'is required');
+      return invalidSnapshot(
+        e.instancePath + pointer((e.params as { missingProperty: string }).missingProperty),
+        'is required',
+      );
     case 'additionalProperties':
-      return invalidSnapshot(e.instancePath + pointer((e.params as { additionalProperty: string }).additionalProperty), 'is not allowed');
+      return invalidSnapshot(
+        e.instancePath + pointer((e.params as { additionalProperty: string }).additionalProperty),
+        'is not allowed',
+      );
     default:
       return invalidSnapshot(e.instancePath, describe(e));
   }

@@ -6,7 +6,14 @@
 // `depsPerNode` offsets o (see dependencyOffsets), so every package of a window is reachable from its first one in few
 // hops. In v2, root r's resolution is its window with the same edges restricted to the window; in v1 the roots depend
 // on their windows.
-import type { Ecosystem, Snapshot, SnapshotModule, SnapshotNode, SnapshotRoot, SnapshotVertex } from '../../shared/types';
+import type {
+  Ecosystem,
+  Snapshot,
+  SnapshotModule,
+  SnapshotNode,
+  SnapshotRoot,
+  SnapshotVertex,
+} from '../../shared/types';
 
 export interface SyntheticOptions {
   schemaVersion: 1 | 2;
@@ -115,7 +122,8 @@ export function syntheticSnapshot(opts: SyntheticOptions): Snapshot {
       context,
       dependencies: entries.map((t) => ids[(start + t) % n]),
     };
-    if (opts.schemaVersion === 2) root.resolution = resolution(root.module, m, start, window, entries, offsets, ids, ecosystem);
+    if (opts.schemaVersion === 2)
+      root.resolution = resolution(root.module, m, start, window, entries, offsets, ids, ecosystem);
     roots.push(root);
     for (const t of entries) nodes[(start + t) % n].relationship = 'direct';
   }
@@ -141,7 +149,10 @@ function syntheticModules(ecosystem: Ecosystem, count: number): SnapshotModule[]
   const modules: SnapshotModule[] = [];
   for (let m = 0; m < count; m++) {
     const parent = parentModule(m);
-    const mod: SnapshotModule = { path: modulePath(ecosystem, m), dependencies: parent === undefined ? [] : [modulePath(ecosystem, parent)] };
+    const mod: SnapshotModule = {
+      path: modulePath(ecosystem, m),
+      dependencies: parent === undefined ? [] : [modulePath(ecosystem, parent)],
+    };
     // A third of the modules stay unassigned, as the format allows.
     if (m % 3 !== 2) mod.teamName = `team-${m % 5}`;
     mod.attributes = { tier: m % 2 === 0 ? 'backend' : 'frontend' };

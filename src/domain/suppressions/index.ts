@@ -28,12 +28,16 @@ const codePoints = (s: string) => {
  * does not fit. Deterministic: `?` takes exactly one code point, a literal must equal the name's code point.
  */
 function fit(seg: string, name: string, i: number, end: number): number {
-  for (let k = 0; k < seg.length; ) {
+  for (let k = 0; k < seg.length;) {
     if (i >= end) return -1;
     const wn = widthAt(name, i);
     const wg = widthAt(seg, k);
     const c = seg.charCodeAt(k);
-    if (c !== QUESTION && (wg !== wn || c !== name.charCodeAt(i) || (wg === 2 && seg.charCodeAt(k + 1) !== name.charCodeAt(i + 1)))) return -1;
+    if (
+      c !== QUESTION &&
+      (wg !== wn || c !== name.charCodeAt(i) || (wg === 2 && seg.charCodeAt(k + 1) !== name.charCodeAt(i + 1)))
+    )
+      return -1;
     i += wn;
     k += wg;
   }
@@ -54,7 +58,10 @@ export function globMatcher(glob: string): (name: string) => boolean {
   const first = pieces[0];
   const last = pieces[pieces.length - 1];
   const lastPoints = codePoints(last);
-  const middle = pieces.slice(1, -1).filter((p) => p !== '').map((p) => ({ p, points: codePoints(p) }));
+  const middle = pieces
+    .slice(1, -1)
+    .filter((p) => p !== '')
+    .map((p) => ({ p, points: codePoints(p) }));
   const minPoints = codePoints(first) + lastPoints + middle.reduce((n, m) => n + m.points, 0);
   return (name) => {
     if (name.length < minPoints) return false; // UTF-16 units ≥ code points
@@ -95,13 +102,22 @@ export interface SuppressionIndex {
 }
 
 /** The suppressions in force on the processing day (YYYY-MM-DD, UTC). */
-export function activeSuppressions(list: SnapshotSuppression[] | undefined, ecosystem: Ecosystem, processingDay: string): SuppressionIndex {
+export function activeSuppressions(
+  list: SnapshotSuppression[] | undefined,
+  ecosystem: Ecosystem,
+  processingDay: string,
+): SuppressionIndex {
   const python = ecosystem === 'python';
   const active = (list ?? [])
     .filter((s) => !s.expires || s.expires >= processingDay)
     .map((s, order): ActiveSuppression => {
       const glob = s.package === undefined ? null : globMatcher(python ? pep503(s.package) : s.package);
-      return { ids: s.cve, reason: s.reason, order, test: (name: string) => glob === null || glob(python ? pep503(name) : name) };
+      return {
+        ids: s.cve,
+        reason: s.reason,
+        order,
+        test: (name: string) => glob === null || glob(python ? pep503(name) : name),
+      };
     });
   // Advisory ids are compared case-insensitively: GHSA ids are written both ways in the wild.
   const byId = new Map<string, ActiveSuppression[]>();
@@ -115,7 +131,11 @@ export function activeSuppressions(list: SnapshotSuppression[] | undefined, ecos
 }
 
 /** The first suppression (in snapshot order) whose id is one of the group's and whose glob matches, or null. */
-export function findSuppression(index: SuppressionIndex, groupIds: readonly string[], packageName: string): ActiveSuppression | null {
+export function findSuppression(
+  index: SuppressionIndex,
+  groupIds: readonly string[],
+  packageName: string,
+): ActiveSuppression | null {
   let best: ActiveSuppression | null = null;
   for (const key of new Set(groupIds.map((id) => id.toUpperCase()))) {
     for (const s of index.byId.get(key) ?? []) {

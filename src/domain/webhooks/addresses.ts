@@ -111,11 +111,19 @@ export function compileAllowList(cidrs: readonly string[]): AllowList {
   for (const text of cidrs) {
     const c = parseCidr(text);
     if (!c) throw new Error(`"${text}" is not an IPv4 or IPv6 CIDR (like 10.0.0.0/8 or fd00::/8)`);
-    const inside = compiled[c.family].find((r) => r.always && r.list.check(c.address, c.family === 4 ? 'ipv4' : 'ipv6') && c.prefix >= Number(r.cidr.split('/')[1]));
+    const inside = compiled[c.family].find(
+      (r) =>
+        r.always &&
+        r.list.check(c.address, c.family === 4 ? 'ipv4' : 'ipv6') &&
+        c.prefix >= Number(r.cidr.split('/')[1]),
+    );
     if (inside) throw new Error(`${c.text} is inside ${inside.cidr} (${inside.what}), which is refused always`);
     parsed.push(c);
   }
-  const allow: AllowList = { 4: blockList(parsed.filter((c) => c.family === 4)), 6: blockList(parsed.filter((c) => c.family === 6)) };
+  const allow: AllowList = {
+    4: blockList(parsed.filter((c) => c.family === 4)),
+    6: blockList(parsed.filter((c) => c.family === 6)),
+  };
   allowCache.set(cidrs, allow);
   return allow;
 }
@@ -130,7 +138,10 @@ export interface AddressRefusal {
 
 /** The 8 groups of an IPv6 address (already valid by net.isIP, zone removed), a dotted IPv4 tail included. */
 export function ipv6Groups(address: string): number[] {
-  const hex = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_m, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const hex = address.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_m, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  );
   const [head, tail] = hex.split('::');
   const parse = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
   const h = parse(head);

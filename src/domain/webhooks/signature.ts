@@ -16,7 +16,8 @@ function hmac(secret: string, t: number, body: string | Uint8Array): Buffer {
 
 /** The X-Svc-Signature header value for a body sent at unix time `t` (seconds). */
 export function signatureHeader(secret: string, body: string | Uint8Array, t: number): string {
-  if (!Number.isSafeInteger(t) || t < 0) throw new RangeError(`signature timestamp must be whole unix seconds, got ${t}`);
+  if (!Number.isSafeInteger(t) || t < 0)
+    throw new RangeError(`signature timestamp must be whole unix seconds, got ${t}`);
   return `t=${t},v1=${hmac(secret, t, body).toString('hex')}`;
 }
 
@@ -46,7 +47,12 @@ export function parseSignatureHeader(header: string): { t: number; v1: string[] 
  * (any one matching). Pass the raw body as received (bytes or the exact string), never re-serialized JSON.
  * Never throws: anything malformed is false.
  */
-export function verifySignature(secret: string, header: string, body: string | Uint8Array, opts: { now: number; toleranceS?: number }): boolean {
+export function verifySignature(
+  secret: string,
+  header: string,
+  body: string | Uint8Array,
+  opts: { now: number; toleranceS?: number },
+): boolean {
   try {
     const parsed = parseSignatureHeader(header);
     if (!parsed || parsed.v1.length === 0) return false;

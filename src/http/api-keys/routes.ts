@@ -41,7 +41,8 @@ export function apiKeyRoutes(deps: AppDeps): Router {
     const p = principalOf(ctx);
     const tooLarge = new ApiError(413, 'invalid_parameter', 'body: too large');
     const { value } = await readJson(ctx, 64 * 1024, tooLarge, (what) => invalidParameter('body', what));
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidParameter('body', 'must be a JSON object');
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw invalidParameter('body', 'must be a JSON object');
     const body = value as Record<string, unknown>;
     if (typeof body.name !== 'string' || body.name.trim() === '') throw missing('name', 'must be a non-empty string');
     if (body.name.length > 200) throw invalidParameter('name', 'at most 200 characters');
@@ -51,9 +52,18 @@ export function apiKeyRoutes(deps: AppDeps): Router {
     let projects: 'all' | string[];
     if (body.projects === undefined) throw missing('projects', 'must be "all" or a non-empty array of project ids');
     if (body.projects === 'all') projects = 'all';
-    else if (Array.isArray(body.projects) && body.projects.length > 0 && body.projects.every((x) => typeof x === 'string')) {
+    else if (
+      Array.isArray(body.projects) &&
+      body.projects.length > 0 &&
+      body.projects.every((x) => typeof x === 'string')
+    ) {
       const orgWide = (body.scopes as string[]).find((s) => (ORG_WIDE_SCOPES as readonly string[]).includes(s));
-      if (orgWide) throw new ApiError(422, 'invalid_scope', `scopes: ${orgWide} covers the whole organization; a key restricted to projects cannot hold it (use projects "all")`);
+      if (orgWide)
+        throw new ApiError(
+          422,
+          'invalid_scope',
+          `scopes: ${orgWide} covers the whole organization; a key restricted to projects cannot hold it (use projects "all")`,
+        );
       projects = [...new Set(body.projects as string[])];
       const found = await findProjectsByIds(deps.store, p.orgId, projects);
       if (found.length !== projects.length) {
@@ -71,8 +81,21 @@ export function apiKeyRoutes(deps: AppDeps): Router {
     await recheck(deps, p);
     const createdBy = p.kind === 'session' ? (p.member?._id ?? null) : null;
     const scopes = [...new Set(body.scopes as string[])];
-    const { doc, secret } = await createApiKey(deps.store, { orgId: p.orgId, name: body.name, scopes, projects, createdBy, expiresAt });
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'api_key.created', actor: actorOf(p), target: { kind: 'api_key', id: doc.id, name: doc.name, scopes: doc.scopes, projects: doc.projects }, requestId: ctx.state.requestId });
+    const { doc, secret } = await createApiKey(deps.store, {
+      orgId: p.orgId,
+      name: body.name,
+      scopes,
+      projects,
+      createdBy,
+      expiresAt,
+    });
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'api_key.created',
+      actor: actorOf(p),
+      target: { kind: 'api_key', id: doc.id, name: doc.name, scopes: doc.scopes, projects: doc.projects },
+      requestId: ctx.state.requestId,
+    });
     ctx.status = 201;
     ctx.body = { apiKey: presentApiKey(doc), secret };
   });
@@ -96,8 +119,15 @@ export function apiKeyRoutes(deps: AppDeps): Router {
   r.delete('/v1/api-keys/:keyId', access(deps, 'DELETE /v1/api-keys/:keyId'), async (ctx) => {
     const p = principalOf(ctx);
     await recheck(deps, p);
-    if (!(await revokeApiKey(deps.store, p.orgId, pathId(ctx, 'keyId', 'API key')))) throw notFound(`API key ${ctx.params.keyId}`);
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'api_key.revoked', actor: actorOf(p), target: { kind: 'api_key', id: ctx.params.keyId }, requestId: ctx.state.requestId });
+    if (!(await revokeApiKey(deps.store, p.orgId, pathId(ctx, 'keyId', 'API key'))))
+      throw notFound(`API key ${ctx.params.keyId}`);
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'api_key.revoked',
+      actor: actorOf(p),
+      target: { kind: 'api_key', id: ctx.params.keyId },
+      requestId: ctx.state.requestId,
+    });
     ctx.status = 204;
   });
 

@@ -23,7 +23,10 @@ export function auditRoutes(deps: AppDeps): Router {
     const docs = await listAudit(deps.store, p.orgId, { beforeId, limit: limit + 1 });
     await recheck(deps, p); // after the load, not beside it: a session revoked while it ran gets 401
     const page = docs.slice(0, limit);
-    ctx.body = { auditEvents: page.map(presentAudit), nextCursor: docs.length > limit ? deps.cursors.encode(listing, page[page.length - 1]._id) : null };
+    ctx.body = {
+      auditEvents: page.map(presentAudit),
+      nextCursor: docs.length > limit ? deps.cursors.encode(listing, page[page.length - 1]._id) : null,
+    };
   });
   return r;
 }

@@ -6,7 +6,12 @@ import { sha256Hex } from '../../domain/ids';
 import { findSession, findUser, memberOfUser, sessionStatus, touchSession } from '../../storage/accounts';
 import { findApiKeyByHash, keyStatus, touchApiKey } from '../../storage/api-keys';
 import type { Store } from '../../storage/mongo';
-import { DEFAULT_WINDOWS, enrollmentTokenStatus, gatewayExpiredForGood, type FleetWindows } from '../../domain/hosts/status';
+import {
+  DEFAULT_WINDOWS,
+  enrollmentTokenStatus,
+  gatewayExpiredForGood,
+  type FleetWindows,
+} from '../../domain/hosts/status';
 import type { GatewayDoc, HostDoc } from '../../storage/documents/fleet';
 import { findEnrollmentTokenByHash } from '../../storage/enrollment-tokens';
 import { findGatewayCredential } from '../../storage/gateways';
@@ -49,7 +54,13 @@ function gatewayRefusal(g: GatewayDoc | null, w: FleetWindows, now: Date): strin
  * reads like one). Unknown, used up, expired or revoked: 401. A host whose heartbeats stopped is not refused: its
  * next heartbeat makes it active again.
  */
-async function resolveMachine(store: Store, token: string, tokenHash: string, now: Date, w: FleetWindows): Promise<MachinePrincipal | null> {
+async function resolveMachine(
+  store: Store,
+  token: string,
+  tokenHash: string,
+  now: Date,
+  w: FleetWindows,
+): Promise<MachinePrincipal | null> {
   if (token.startsWith('svc_reg_')) {
     const t = await findRegistrationTokenByHash(store, tokenHash);
     if (!t) throw invalid('unknown registration token');
@@ -84,7 +95,12 @@ async function resolveMachine(store: Store, token: string, tokenHash: string, no
   return null;
 }
 
-export async function resolvePrincipal(store: Store, token: string, now = new Date(), windows: FleetWindows = DEFAULT_WINDOWS): Promise<Principal> {
+export async function resolvePrincipal(
+  store: Store,
+  token: string,
+  now = new Date(),
+  windows: FleetWindows = DEFAULT_WINDOWS,
+): Promise<Principal> {
   const tokenHash = sha256Hex(token);
   const machine = await resolveMachine(store, token, tokenHash, now, windows);
   if (machine) return machine;
@@ -100,11 +116,18 @@ export async function resolvePrincipal(store: Store, token: string, now = new Da
     const session = await findSession(store, tokenHash);
     if (!session) throw invalid('unknown session');
     const status = sessionStatus(session, now);
-    if (status !== 'active') throw invalid(status === 'idle' ? 'session expired after 7 days without use' : `session is ${status}`);
+    if (status !== 'active')
+      throw invalid(status === 'idle' ? 'session expired after 7 days without use' : `session is ${status}`);
     touchSession(store, session, now).catch(() => undefined); // best effort, at most once a minute
     const [user, member] = await Promise.all([findUser(store, session.userId), memberOfUser(store, session.userId)]);
     if (!user) throw invalid('unknown session');
-    return { kind: 'session', tokenHash, user: { id: user._id, email: user.email }, member, orgId: member?.orgId ?? null };
+    return {
+      kind: 'session',
+      tokenHash,
+      user: { id: user._id, email: user.email },
+      member,
+      orgId: member?.orgId ?? null,
+    };
   }
   throw invalid('unknown credential type');
 }
@@ -134,12 +157,14 @@ export async function recheck(deps: AppDeps, p: Principal, now = new Date()): Pr
     }
     case 'registration_token': {
       const t = await findRegistrationTokenByHash(deps.store, p.tokenHash);
-      if (!t || t.revokedAt || t.expiresAt <= now) throw invalid(`registration token ${t?.revokedAt ? 'was revoked' : 'has expired'}`);
+      if (!t || t.revokedAt || t.expiresAt <= now)
+        throw invalid(`registration token ${t?.revokedAt ? 'was revoked' : 'has expired'}`);
       return; // its uses are decided when one is taken
     }
     case 'enrollment_token': {
       const t = await findEnrollmentTokenByHash(deps.store, p.tokenHash);
-      if (!t || t.revokedAt || t.expiresAt <= now) throw invalid(`enrollment token ${t?.revokedAt ? 'was revoked' : 'has expired'}`);
+      if (!t || t.revokedAt || t.expiresAt <= now)
+        throw invalid(`enrollment token ${t?.revokedAt ? 'was revoked' : 'has expired'}`);
       return; // its one use is decided when it is taken
     }
     case 'host': {
@@ -148,7 +173,11 @@ export async function recheck(deps: AppDeps, p: Principal, now = new Date()): Pr
       return;
     }
     case 'gateway': {
-      const refused = gatewayRefusal(await deps.store.c.gateways.findOne({ _id: p.gateway._id }), deps.fleet ?? DEFAULT_WINDOWS, now);
+      const refused = gatewayRefusal(
+        await deps.store.c.gateways.findOne({ _id: p.gateway._id }),
+        deps.fleet ?? DEFAULT_WINDOWS,
+        now,
+      );
       if (refused) throw invalid(refused);
       return;
     }

@@ -18,13 +18,22 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  * One Set-Cookie value with the `__Host-` prefix's requirements (Secure, Path=/, no Domain). Browsers accept Secure
  * cookies from http://localhost; elsewhere the app must be served over HTTPS (main.ts warns at start).
  */
-export function cookieHeader(name: string, value: string, o: { maxAgeSeconds: number; sameSite: 'Lax' | 'Strict' }): string {
+export function cookieHeader(
+  name: string,
+  value: string,
+  o: { maxAgeSeconds: number; sameSite: 'Lax' | 'Strict' },
+): string {
   const maxAge = Math.max(0, Math.floor(o.maxAgeSeconds));
   const expires = maxAge === 0 ? 'Thu, 01 Jan 1970 00:00:00 GMT' : new Date(Date.now() + maxAge * 1000).toUTCString();
   return `${name}=${value}; HttpOnly; Secure; SameSite=${o.sameSite}; Path=/; Max-Age=${maxAge}; Expires=${expires}`;
 }
 
-export function setCookie(ctx: Context, name: string, value: string, o: { maxAgeSeconds: number; sameSite: 'Lax' | 'Strict' }): void {
+export function setCookie(
+  ctx: Context,
+  name: string,
+  value: string,
+  o: { maxAgeSeconds: number; sameSite: 'Lax' | 'Strict' },
+): void {
   ctx.append('Set-Cookie', cookieHeader(name, value, o));
 }
 
@@ -54,7 +63,10 @@ export function cookieCredential(ctx: Context, appOrigin: string): CookieCredent
   if (ctx.get('X-Svc-App') !== '1') return { ignored: 'a session cookie counts only with the header X-Svc-App: 1' };
   if (!SAFE_METHODS.has(ctx.method)) {
     const sameOrigin = ctx.get('Sec-Fetch-Site') === 'same-origin' || ctx.get('Origin') === appOrigin;
-    if (!sameOrigin) return { ignored: `a session cookie counts on ${ctx.method} only from the app's origin (Sec-Fetch-Site: same-origin or Origin: ${appOrigin})` };
+    if (!sameOrigin)
+      return {
+        ignored: `a session cookie counts on ${ctx.method} only from the app's origin (Sec-Fetch-Site: same-origin or Origin: ${appOrigin})`,
+      };
   }
   if (!SESSION_TOKEN.test(token)) return { ignored: 'malformed session cookie' };
   return { token };

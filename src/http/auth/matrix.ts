@@ -66,7 +66,10 @@ export const MATRIX = {
   // Module and attribution reads, for every scan (src/http/scans/reads.ts)
   'GET /v1/scans/:scanId/modules': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/scans/:scanId/findings/:findingId/attributions': { kind: 'scope', scope: 'findings:read' },
-  'GET /v1/scans/:scanId/findings/:findingId/attributions/:attributionId/path': { kind: 'scope', scope: 'findings:read' },
+  'GET /v1/scans/:scanId/findings/:findingId/attributions/:attributionId/path': {
+    kind: 'scope',
+    scope: 'findings:read',
+  },
   // CycloneDX exports of a scan (src/http/scans/exports.ts)
   'GET /v1/scans/:scanId/sbom': { kind: 'scope', scope: 'deps:read' },
   'GET /v1/scans/:scanId/vex': { kind: 'scope', scope: 'findings:read' },
@@ -114,7 +117,10 @@ export type Endpoint = keyof typeof MATRIX;
 const forbidden = (msg: string) => new ApiError(403, 'insufficient_scope', msg);
 
 /** What a machine credential is told anywhere but on its own endpoints. */
-const onlyItsOwn = (p: Principal, required: string) => forbidden(`requires ${required}; ${isMachine(p) ? MACHINE_NAMES[p.kind] : 'this credential'} is valid only on its own endpoints`);
+const onlyItsOwn = (p: Principal, required: string) =>
+  forbidden(
+    `requires ${required}; ${isMachine(p) ? MACHINE_NAMES[p.kind] : 'this credential'} is valid only on its own endpoints`,
+  );
 
 /** Throws 403 insufficient_scope (naming the scope, role or credential required) unless the principal may call the endpoint. */
 export function authorize(p: Principal, a: Access): void {
@@ -122,7 +128,8 @@ export function authorize(p: Principal, a: Access): void {
     case 'public':
       return;
     case 'credential':
-      if (p.kind !== a.credential) throw forbidden(`requires ${MACHINE_NAMES[a.credential]}; no other credential can call this endpoint`);
+      if (p.kind !== a.credential)
+        throw forbidden(`requires ${MACHINE_NAMES[a.credential]}; no other credential can call this endpoint`);
       return;
     case 'session':
       if (isMachine(p)) throw onlyItsOwn(p, 'a session');
@@ -130,7 +137,10 @@ export function authorize(p: Principal, a: Access): void {
       return;
     case 'roles': {
       if (isMachine(p)) throw onlyItsOwn(p, `a session with role ${a.roles.join(' or ')}`);
-      if (p.kind !== 'session') throw forbidden(`requires a session with role ${a.roles.join(' or ')}; API keys cannot manage the organization`);
+      if (p.kind !== 'session')
+        throw forbidden(
+          `requires a session with role ${a.roles.join(' or ')}; API keys cannot manage the organization`,
+        );
       if (!p.member) throw forbidden('requires organization membership');
       if (!a.roles.includes(p.member.role)) throw forbidden(`requires role ${a.roles.join(' or ')}`);
       return;

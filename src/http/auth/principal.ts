@@ -2,7 +2,13 @@
 // and gateways, each valid only on its own endpoints. Resolved once per request.
 import { READ_SCOPES, SCOPES, type Scope } from '../../domain/scopes';
 import type { ApiKeyDoc, MemberDoc } from '../../storage/documents/accounts';
-import type { EnrollmentTokenDoc, GatewayDoc, HostCredentialDoc, HostDoc, RegistrationTokenDoc } from '../../storage/documents/fleet';
+import type {
+  EnrollmentTokenDoc,
+  GatewayDoc,
+  HostCredentialDoc,
+  HostDoc,
+  RegistrationTokenDoc,
+} from '../../storage/documents/fleet';
 import type { Role } from '../../domain/roles';
 
 // The scopes' list lives in src/domain/scopes.ts (the web app reads it from the OpenAPI document's Scope schema).

@@ -45,5 +45,12 @@ export function countsOf(findings: Finding[]): SeverityCounts & { suppressed: nu
 }
 
 export function filterKey(f: FindingFilter): string {
-  return JSON.stringify([f.severity ?? null, f.severityMode, f.suppressed, f.module ?? null, f.team ?? null, f.attribution]);
+  return JSON.stringify([
+    f.severity ?? null,
+    f.severityMode,
+    f.suppressed,
+    f.module ?? null,
+    f.team ?? null,
+    f.attribution,
+  ]);
 }

@@ -40,7 +40,11 @@ export function findingRoutes(deps: AppDeps): Router {
       return;
     }
     // v1 scans have no modules: every module or team label is unknown there, so the list is empty (not an error).
-    const scoped = await findingsInScope(deps.store, scan, { view: filter.attribution, module: filter.module, team: filter.team });
+    const scoped = await findingsInScope(deps.store, scan, {
+      view: filter.attribution,
+      module: filter.module,
+      team: filter.team,
+    });
     const selected: number[] = [];
     scoped.findings.forEach((f, i) => {
       if (matchesFilters(f, filter)) selected.push(i);

@@ -5,7 +5,17 @@
 // when that array leaves its byte-bounded cache.
 import { LRUCache } from 'lru-cache';
 import type { ScanModule } from '../../domain/attribution/module-order';
-import { attributionInScope, hasScope, inlineModuleCounts, listItem, packageIdOf, type AttributionListItem, type ModuleCounts, type Scope, type TeamOf } from '../../domain/attribution/views';
+import {
+  attributionInScope,
+  hasScope,
+  inlineModuleCounts,
+  listItem,
+  packageIdOf,
+  type AttributionListItem,
+  type ModuleCounts,
+  type Scope,
+  type TeamOf,
+} from '../../domain/attribution/views';
 import { notFound } from '../../domain/errors';
 import type { Finding } from '../../shared/types';
 import { readModuleCounts, readScope } from '../../storage/attributions';
@@ -71,7 +81,13 @@ export interface ScopedFindings {
 const SCOPES_PER_SCAN = 16;
 const scopeCache = new WeakMap<StoredFinding[], LRUCache<string, ScopedFindings>>();
 
-async function computeScope(store: Store, scan: ScanDoc, all: StoredFinding[], scope: Scope, modules: ScanModule[]): Promise<ScopedFindings> {
+async function computeScope(
+  store: Store,
+  scan: ScanDoc,
+  all: StoredFinding[],
+  scope: Scope,
+  modules: ScanModule[],
+): Promise<ScopedFindings> {
   const team = teamOf(modules);
   if (!isPaged(scan)) {
     if (!hasScope(scope)) return { findings: all, attributionCounts: all.map((f) => f.attributions.length) };
@@ -88,8 +104,12 @@ async function computeScope(store: Store, scan: ScanDoc, all: StoredFinding[], s
   }
   if (!hasScope(scope)) return { findings: all, attributionCounts: all.map((f) => f.attributionCount ?? 0) };
   // Module and team together: the module's list when its team is that team, else nothing.
-  if (scope.module !== undefined && scope.team !== undefined && (team(scope.module) ?? null) !== scope.team) return { findings: [], attributionCounts: [] };
-  const pairs = scope.module !== undefined ? await readScope(store, scan._id, scope.view, 'module', scope.module) : await readScope(store, scan._id, scope.view, 'team', scope.team!);
+  if (scope.module !== undefined && scope.team !== undefined && (team(scope.module) ?? null) !== scope.team)
+    return { findings: [], attributionCounts: [] };
+  const pairs =
+    scope.module !== undefined
+      ? await readScope(store, scan._id, scope.view, 'module', scope.module)
+      : await readScope(store, scan._id, scope.view, 'team', scope.team!);
   const findings: StoredFinding[] = [];
   const attributionCounts: number[] = [];
   for (let i = 0; i < pairs.length; i += 2) {

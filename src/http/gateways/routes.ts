@@ -6,7 +6,15 @@ import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { cidrWithin, MAX_SCOPE_CIDRS, parseCidr } from '../../domain/hosts/cidr';
 import { DEFAULT_WINDOWS, GATEWAY_STATUSES, gatewayStatus, type GatewayStatus } from '../../domain/hosts/status';
 import { recordAudit } from '../../storage/audit';
-import { approveGateway, enroll, findGateway, listGateways, recordGatewayHeartbeat, revokeGateway, type GatewayPosition } from '../../storage/gateways';
+import {
+  approveGateway,
+  enroll,
+  findGateway,
+  listGateways,
+  recordGatewayHeartbeat,
+  revokeGateway,
+  type GatewayPosition,
+} from '../../storage/gateways';
 import { actorOf } from '../audit/actor';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -34,7 +42,13 @@ export function gatewayRoutes(deps: AppDeps): Router {
     const enrolled = await enroll(deps.store, p.token, { name, version, requestedScope }, now);
     if (!enrolled) throw new ApiError(401, 'invalid_token', 'Authorization: enrollment token was used');
     const { gateway, credential } = enrolled;
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'gateway.enrolled', actor: actorOf(p), target: { kind: 'gateway', id: gateway._id, name, requestedScope }, requestId: ctx.state.requestId });
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'gateway.enrolled',
+      actor: actorOf(p),
+      target: { kind: 'gateway', id: gateway._id, name, requestedScope },
+      requestId: ctx.state.requestId,
+    });
     ctx.status = 201;
     ctx.body = { gateway: presentGateway(gateway, windows(), now), credential };
   });
@@ -46,16 +60,33 @@ export function gatewayRoutes(deps: AppDeps): Router {
     if (!g) throw notFound(`gateway ${JSON.stringify(id)}`);
     const scope = cidrsField(await objectBody(ctx), 'networkScope', MAX_SCOPE_CIDRS);
     const status = gatewayStatus(g, windows(), new Date());
-    if (status !== 'pending') throw new ApiError(409, 'invalid_state', `gateway ${id} is ${status}; only a pending gateway can be approved`);
+    if (status !== 'pending')
+      throw new ApiError(409, 'invalid_state', `gateway ${id} is ${status}; only a pending gateway can be approved`);
     const requested = g.requestedScope.map((c) => parseCidr(c));
     const outside = scope.find((c) => !requested.some((q) => cidrWithin(c, q)));
-    if (outside) throw invalidParameter('networkScope', `${outside.text} is not within a CIDR the gateway requested (${g.requestedScope.join(', ')})`);
+    if (outside)
+      throw invalidParameter(
+        'networkScope',
+        `${outside.text} is not within a CIDR the gateway requested (${g.requestedScope.join(', ')})`,
+      );
     await recheck(deps, p);
     const memberId = p.kind === 'session' ? (p.member?._id ?? null) : null;
     const now = new Date();
-    const approved = await approveGateway(deps.store, g, scope.map((c) => c.text), memberId, now);
+    const approved = await approveGateway(
+      deps.store,
+      g,
+      scope.map((c) => c.text),
+      memberId,
+      now,
+    );
     if (!approved) throw new ApiError(409, 'invalid_state', `gateway ${id} was approved by another request`);
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'gateway.approved', actor: actorOf(p), target: { kind: 'gateway', id, networkScope: approved.networkScope }, requestId: ctx.state.requestId });
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'gateway.approved',
+      actor: actorOf(p),
+      target: { kind: 'gateway', id, networkScope: approved.networkScope },
+      requestId: ctx.state.requestId,
+    });
     ctx.body = presentGateway(approved, windows(), now);
   });
 
@@ -85,7 +116,8 @@ export function gatewayRoutes(deps: AppDeps): Router {
     const last = page[page.length - 1];
     ctx.body = {
       gateways: page.map((g) => presentGateway(g, windows(), now)),
-      nextCursor: docs.length > limit ? deps.cursors.encode(listing, [last.name, last._id] satisfies GatewayPosition) : null,
+      nextCursor:
+        docs.length > limit ? deps.cursors.encode(listing, [last.name, last._id] satisfies GatewayPosition) : null,
     };
   });
 
@@ -94,7 +126,13 @@ export function gatewayRoutes(deps: AppDeps): Router {
     const id = pathId(ctx, 'gatewayId', 'gateway');
     await recheck(deps, p);
     if (!(await revokeGateway(deps.store, p.orgId, id))) throw notFound(`gateway ${JSON.stringify(id)}`);
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'gateway.revoked', actor: actorOf(p), target: { kind: 'gateway', id }, requestId: ctx.state.requestId });
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'gateway.revoked',
+      actor: actorOf(p),
+      target: { kind: 'gateway', id },
+      requestId: ctx.state.requestId,
+    });
     ctx.status = 204;
   });
 

@@ -2,7 +2,12 @@
 // once and nowhere else (stored as its SHA-256); it enrolls one gateway.
 import Router from '@koa/router';
 import { notFound } from '../../domain/errors';
-import { ENROLLMENT_TOKEN_MAX_TTL_MS, ENROLLMENT_TOKEN_STATUSES, TOKEN_DEFAULT_TTL_MS, type EnrollmentTokenStatus } from '../../domain/hosts/status';
+import {
+  ENROLLMENT_TOKEN_MAX_TTL_MS,
+  ENROLLMENT_TOKEN_STATUSES,
+  TOKEN_DEFAULT_TTL_MS,
+  type EnrollmentTokenStatus,
+} from '../../domain/hosts/status';
 import { recordAudit } from '../../storage/audit';
 import { createEnrollmentToken, listEnrollmentTokens, revokeEnrollmentToken } from '../../storage/enrollment-tokens';
 import { actorOf } from '../audit/actor';
@@ -28,7 +33,13 @@ export function enrollmentTokenRoutes(deps: AppDeps): Router {
     await recheck(deps, p);
     const createdBy = p.kind === 'session' ? (p.member?._id ?? null) : null;
     const { doc, token } = await createEnrollmentToken(deps.store, { orgId: p.orgId, name, createdBy, expiresAt }, now);
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'enrollment_token.created', actor: actorOf(p), target: { kind: 'enrollment_token', id: doc.id, name, expiresAt: expiresAt.toISOString() }, requestId: ctx.state.requestId });
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'enrollment_token.created',
+      actor: actorOf(p),
+      target: { kind: 'enrollment_token', id: doc.id, name, expiresAt: expiresAt.toISOString() },
+      requestId: ctx.state.requestId,
+    });
     ctx.status = 201;
     ctx.body = { enrollmentToken: presentEnrollmentToken(doc, now), token };
   });
@@ -50,14 +61,25 @@ export function enrollmentTokenRoutes(deps: AppDeps): Router {
     };
   });
 
-  r.delete('/v1/gateways/enrollment-tokens/:tokenId', access(deps, 'DELETE /v1/gateways/enrollment-tokens/:tokenId'), async (ctx) => {
-    const p = principalOf(ctx);
-    const id = pathId(ctx, 'tokenId', 'enrollment token');
-    await recheck(deps, p);
-    if (!(await revokeEnrollmentToken(deps.store, p.orgId, id))) throw notFound(`enrollment token ${JSON.stringify(id)}`);
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'enrollment_token.revoked', actor: actorOf(p), target: { kind: 'enrollment_token', id }, requestId: ctx.state.requestId });
-    ctx.status = 204;
-  });
+  r.delete(
+    '/v1/gateways/enrollment-tokens/:tokenId',
+    access(deps, 'DELETE /v1/gateways/enrollment-tokens/:tokenId'),
+    async (ctx) => {
+      const p = principalOf(ctx);
+      const id = pathId(ctx, 'tokenId', 'enrollment token');
+      await recheck(deps, p);
+      if (!(await revokeEnrollmentToken(deps.store, p.orgId, id)))
+        throw notFound(`enrollment token ${JSON.stringify(id)}`);
+      await recordAudit(deps.store, {
+        orgId: p.orgId,
+        type: 'enrollment_token.revoked',
+        actor: actorOf(p),
+        target: { kind: 'enrollment_token', id },
+        requestId: ctx.state.requestId,
+      });
+      ctx.status = 204;
+    },
+  );
 
   return r;
 }

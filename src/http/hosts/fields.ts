@@ -25,7 +25,8 @@ function text(field: string, v: unknown, max: number): string {
 /** A required string of 1 to `max` characters without control characters (blank counts as missing). */
 export function requiredText(body: Record<string, unknown>, field: string, max: number): string {
   const v = body[field];
-  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) throw missing(field, `must be a non-empty string of at most ${max} characters`);
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === ''))
+    throw missing(field, `must be a non-empty string of at most ${max} characters`);
   return text(field, v, max);
 }
 
@@ -53,11 +54,18 @@ export function labelsField(body: Record<string, unknown>, field = 'labels'): La
  * `expiresAt`: an RFC 3339 timestamp in the future and at most `maxMs` ahead (the bound included);
  * absent or null: now + `defaultMs`.
  */
-export function expiresAtField(body: Record<string, unknown>, now: Date, defaultMs: number, maxMs: number, maxText: string): Date {
+export function expiresAtField(
+  body: Record<string, unknown>,
+  now: Date,
+  defaultMs: number,
+  maxMs: number,
+  maxText: string,
+): Date {
   const v = body.expiresAt;
   if (v === undefined || v === null) return new Date(now.getTime() + defaultMs);
   const t = typeof v === 'string' && DATE_TIME.test(v) ? Date.parse(v) : NaN;
-  if (!Number.isFinite(t)) throw invalidParameter('expiresAt', 'must be an RFC 3339 timestamp, e.g. 2030-01-02T03:04:05Z');
+  if (!Number.isFinite(t))
+    throw invalidParameter('expiresAt', 'must be an RFC 3339 timestamp, e.g. 2030-01-02T03:04:05Z');
   if (t <= now.getTime()) throw invalidParameter('expiresAt', 'must be in the future');
   if (t > now.getTime() + maxMs) throw invalidParameter('expiresAt', `at most ${maxText} ahead`);
   return new Date(t);
@@ -66,7 +74,8 @@ export function expiresAtField(body: Record<string, unknown>, now: Date, default
 /** A list of CIDRs (1 to `max`), each a network address with its prefix; an empty or absent list is missing. */
 export function cidrsField(body: Record<string, unknown>, field: string, max: number): Cidr[] {
   const v = body[field];
-  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) throw missing(field, `must be an array of 1 to ${max} CIDRs`);
+  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0))
+    throw missing(field, `must be an array of 1 to ${max} CIDRs`);
   try {
     return parseCidrList(v, max);
   } catch (err) {

@@ -4,10 +4,23 @@
 import Router from '@koa/router';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { parseLabelFilter, MAX_LABELS } from '../../domain/hosts/labels';
-import { DEFAULT_WINDOWS, gatewayStatus, HOST_STATUSES, nextHeartbeatSeconds, type HostStatus } from '../../domain/hosts/status';
+import {
+  DEFAULT_WINDOWS,
+  gatewayStatus,
+  HOST_STATUSES,
+  nextHeartbeatSeconds,
+  type HostStatus,
+} from '../../domain/hosts/status';
 import { recordAudit } from '../../storage/audit';
 import { findGateway } from '../../storage/gateways';
-import { attest, listHosts, recordHeartbeat, revokeHost, type HeartbeatUpdate, type HostPosition } from '../../storage/hosts';
+import {
+  attest,
+  listHosts,
+  recordHeartbeat,
+  revokeHost,
+  type HeartbeatUpdate,
+  type HostPosition,
+} from '../../storage/hosts';
 import { actorOf } from '../audit/actor';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -30,7 +43,11 @@ function labelFilters(raw: string | string[] | undefined): string[] {
   const out = new Set<string>();
   for (const g of given) {
     const pair = parseLabelFilter(rejectNulQuery('label', g));
-    if (!pair) throw invalidParameter('label', `${JSON.stringify(g.slice(0, 300))} is not key=value (a label key of 1 to 63 characters of A-Z a-z 0-9 . _ / -, then =, then a value of at most 255 characters)`);
+    if (!pair)
+      throw invalidParameter(
+        'label',
+        `${JSON.stringify(g.slice(0, 300))} is not key=value (a label key of 1 to 63 characters of A-Z a-z 0-9 . _ / -, then =, then a value of at most 255 characters)`,
+      );
     out.add(pair);
   }
   return [...out].sort();
@@ -57,7 +74,8 @@ export function hostRoutes(deps: AppDeps): Router {
     const now = new Date();
     const result = await attest(deps.store, p.token, request, windows(), now);
     if (result.outcome === 'conflict') throw new ApiError(409, 'invalid_state', result.message);
-    if (result.outcome === 'exhausted') throw new ApiError(401, 'invalid_token', 'Authorization: registration token has no uses left');
+    if (result.outcome === 'exhausted')
+      throw new ApiError(401, 'invalid_token', 'Authorization: registration token has no uses left');
     const { host, credential, outcome } = result;
     await recordAudit(deps.store, {
       orgId: p.orgId,
@@ -81,11 +99,23 @@ export function hostRoutes(deps: AppDeps): Router {
     const update: HeartbeatUpdate = { labels: labelsField(body) };
     if (body.agentVersion !== undefined) update.agentVersion = optionalText(body, 'agentVersion', MAX_SHORT_TEXT);
     const connectivity = body.connectivity;
-    if (connectivity !== undefined && connectivity !== null && !(CONNECTIVITY as readonly unknown[]).includes(connectivity)) throw invalidParameter('connectivity', 'must be "direct" or "gateway"');
+    if (
+      connectivity !== undefined &&
+      connectivity !== null &&
+      !(CONNECTIVITY as readonly unknown[]).includes(connectivity)
+    )
+      throw invalidParameter('connectivity', 'must be "direct" or "gateway"');
     const gatewayId = body.gatewayId ?? undefined;
     if (connectivity === 'gateway') {
-      const g = typeof gatewayId === 'string' && gatewayId.length <= 100 ? await findGateway(deps.store, p.orgId, gatewayId) : null;
-      if (!g || gatewayStatus(g, windows(), new Date()) !== 'active') throw invalidParameter('gatewayId', 'connectivity "gateway" requires the id of an active gateway of the organization');
+      const g =
+        typeof gatewayId === 'string' && gatewayId.length <= 100
+          ? await findGateway(deps.store, p.orgId, gatewayId)
+          : null;
+      if (!g || gatewayStatus(g, windows(), new Date()) !== 'active')
+        throw invalidParameter(
+          'gatewayId',
+          'connectivity "gateway" requires the id of an active gateway of the organization',
+        );
       Object.assign(update, { connectivity, gatewayId: g._id });
     } else {
       if (gatewayId !== undefined) throw invalidParameter('gatewayId', 'only with connectivity "gateway"');
@@ -100,7 +130,10 @@ export function hostRoutes(deps: AppDeps): Router {
       await recheck(deps, p); // says why (revoked, or replaced by a re-attestation)
       throw new ApiError(401, 'invalid_token', 'Authorization: host credential is no longer valid');
     }
-    ctx.body = { host: presentHost(host, windows(), now), nextHeartbeatSeconds: nextHeartbeatSeconds(windows().hostExpiryMs) };
+    ctx.body = {
+      host: presentHost(host, windows(), now),
+      nextHeartbeatSeconds: nextHeartbeatSeconds(windows().hostExpiryMs),
+    };
     timing.write(ctx);
   });
 
@@ -119,7 +152,8 @@ export function hostRoutes(deps: AppDeps): Router {
     const last = page[page.length - 1];
     ctx.body = {
       hosts: page.map((h) => presentHost(h, windows(), now)),
-      nextCursor: docs.length > limit ? deps.cursors.encode(listing, [last.hostname, last._id] satisfies HostPosition) : null,
+      nextCursor:
+        docs.length > limit ? deps.cursors.encode(listing, [last.hostname, last._id] satisfies HostPosition) : null,
     };
   });
 
@@ -128,7 +162,13 @@ export function hostRoutes(deps: AppDeps): Router {
     const id = pathId(ctx, 'hostId', 'host');
     await recheck(deps, p);
     if (!(await revokeHost(deps.store, p.orgId, id))) throw notFound(`host ${JSON.stringify(id)}`);
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'host.revoked', actor: actorOf(p), target: { kind: 'host', id }, requestId: ctx.state.requestId });
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'host.revoked',
+      actor: actorOf(p),
+      target: { kind: 'host', id },
+      requestId: ctx.state.requestId,
+    });
     ctx.status = 204;
   });
 

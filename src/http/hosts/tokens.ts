@@ -2,9 +2,19 @@
 // once and nowhere else (stored as its SHA-256).
 import Router from '@koa/router';
 import { invalidParameter, notFound } from '../../domain/errors';
-import { MAX_REGISTRATION_USES, REGISTRATION_TOKEN_MAX_TTL_MS, REGISTRATION_TOKEN_STATUSES, TOKEN_DEFAULT_TTL_MS, type RegistrationTokenStatus } from '../../domain/hosts/status';
+import {
+  MAX_REGISTRATION_USES,
+  REGISTRATION_TOKEN_MAX_TTL_MS,
+  REGISTRATION_TOKEN_STATUSES,
+  TOKEN_DEFAULT_TTL_MS,
+  type RegistrationTokenStatus,
+} from '../../domain/hosts/status';
 import { recordAudit } from '../../storage/audit';
-import { createRegistrationToken, listRegistrationTokens, revokeRegistrationToken } from '../../storage/registration-tokens';
+import {
+  createRegistrationToken,
+  listRegistrationTokens,
+  revokeRegistrationToken,
+} from '../../storage/registration-tokens';
 import { actorOf } from '../audit/actor';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -18,7 +28,8 @@ import { presentRegistrationToken } from '../../presenters/hosts';
 
 function usesField(v: unknown): number {
   if (v === undefined || v === null) return 1;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_REGISTRATION_USES) throw invalidParameter('uses', `must be a whole number from 1 to ${MAX_REGISTRATION_USES}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_REGISTRATION_USES)
+    throw invalidParameter('uses', `must be a whole number from 1 to ${MAX_REGISTRATION_USES}`);
   return v;
 }
 
@@ -35,8 +46,25 @@ export function registrationTokenRoutes(deps: AppDeps): Router {
     const labels = labelsField(body) ?? {};
     await recheck(deps, p);
     const createdBy = p.kind === 'session' ? (p.member?._id ?? null) : null;
-    const { doc, token } = await createRegistrationToken(deps.store, { orgId: p.orgId, name, uses, labels, createdBy, expiresAt }, now);
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'registration_token.created', actor: actorOf(p), target: { kind: 'registration_token', id: doc.id, name, uses, labels: doc.labels, expiresAt: expiresAt.toISOString() }, requestId: ctx.state.requestId });
+    const { doc, token } = await createRegistrationToken(
+      deps.store,
+      { orgId: p.orgId, name, uses, labels, createdBy, expiresAt },
+      now,
+    );
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'registration_token.created',
+      actor: actorOf(p),
+      target: {
+        kind: 'registration_token',
+        id: doc.id,
+        name,
+        uses,
+        labels: doc.labels,
+        expiresAt: expiresAt.toISOString(),
+      },
+      requestId: ctx.state.requestId,
+    });
     ctx.status = 201;
     ctx.body = { registrationToken: presentRegistrationToken(doc, 0, now), token };
   });
@@ -58,14 +86,25 @@ export function registrationTokenRoutes(deps: AppDeps): Router {
     };
   });
 
-  r.delete('/v1/hosts/registration-tokens/:tokenId', access(deps, 'DELETE /v1/hosts/registration-tokens/:tokenId'), async (ctx) => {
-    const p = principalOf(ctx);
-    const id = pathId(ctx, 'tokenId', 'registration token');
-    await recheck(deps, p);
-    if (!(await revokeRegistrationToken(deps.store, p.orgId, id))) throw notFound(`registration token ${JSON.stringify(id)}`);
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'registration_token.revoked', actor: actorOf(p), target: { kind: 'registration_token', id }, requestId: ctx.state.requestId });
-    ctx.status = 204;
-  });
+  r.delete(
+    '/v1/hosts/registration-tokens/:tokenId',
+    access(deps, 'DELETE /v1/hosts/registration-tokens/:tokenId'),
+    async (ctx) => {
+      const p = principalOf(ctx);
+      const id = pathId(ctx, 'tokenId', 'registration token');
+      await recheck(deps, p);
+      if (!(await revokeRegistrationToken(deps.store, p.orgId, id)))
+        throw notFound(`registration token ${JSON.stringify(id)}`);
+      await recordAudit(deps.store, {
+        orgId: p.orgId,
+        type: 'registration_token.revoked',
+        actor: actorOf(p),
+        target: { kind: 'registration_token', id },
+        requestId: ctx.state.requestId,
+      });
+      ctx.status = 204;
+    },
+  );
 
   return r;
 }

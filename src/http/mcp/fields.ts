@@ -10,9 +10,14 @@ export const MB = 1024 * 1024;
 
 /** A JSON object body of at most `limit` bytes; above: 413 invalid_parameter (the platform bodies' code). */
 export async function mcpBody(ctx: Context, limit: number): Promise<Record<string, unknown>> {
-  const tooLarge = new ApiError(413, 'invalid_parameter', `body: over ${limit >= MB ? `${limit / MB} MB` : `${limit / 1024} KB`}`);
+  const tooLarge = new ApiError(
+    413,
+    'invalid_parameter',
+    `body: over ${limit >= MB ? `${limit / MB} MB` : `${limit / 1024} KB`}`,
+  );
   const { value } = await readJson(ctx, limit, tooLarge, (what) => invalidParameter('body', what));
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidParameter('body', 'must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw invalidParameter('body', 'must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -42,7 +47,8 @@ export const reqStr = (v: unknown, path: string, max: number): string => str(v, 
 export function oneOf<T extends string>(v: unknown, path: string, allowed: readonly T[], dflt?: T): T {
   if ((v === undefined || v === null) && dflt !== undefined) return dflt;
   if (v === undefined || v === null) throw missing(path, `must be one of ${allowed.join(', ')}`);
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) throw invalidParameter(path, `must be one of ${allowed.join(', ')}`);
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v))
+    throw invalidParameter(path, `must be one of ${allowed.join(', ')}`);
   return v as T;
 }
 
@@ -100,5 +106,7 @@ export function hostRef(v: unknown, path: string): HostRef {
   const hasId = o.hostId !== undefined && o.hostId !== null;
   const hasName = o.hostname !== undefined && o.hostname !== null;
   if (hasId === hasName) throw invalidParameter(path, 'must be {hostId} or {hostname}, exactly one of them');
-  return hasId ? { hostId: reqStr(o.hostId, `${path}.hostId`, 100) } : { hostname: reqStr(o.hostname, `${path}.hostname`, 253) };
+  return hasId
+    ? { hostId: reqStr(o.hostId, `${path}.hostId`, 100) }
+    : { hostname: reqStr(o.hostname, `${path}.hostname`, 253) };
 }

@@ -42,13 +42,17 @@ function namedValues(v: unknown, path: string): Record<string, string> | undefin
   const o = obj(v, path, false);
   if (!o) return undefined;
   const entries = Object.entries(o);
-  if (entries.length > MCP_LIMITS.namedValues) throw invalidParameter(path, `at most ${MCP_LIMITS.namedValues} entries`);
+  if (entries.length > MCP_LIMITS.namedValues)
+    throw invalidParameter(path, `at most ${MCP_LIMITS.namedValues} entries`);
   const out: Record<string, string> = {};
   for (const [name, value] of entries) {
-    if (name.length === 0 || name.length > MCP_LIMITS.valueName) throw invalidParameter(path, `names of 1 to ${MCP_LIMITS.valueName} characters`);
-    if (value !== null && typeof value === 'object') throw invalidParameter(`${path}.${name.slice(0, 100)}`, 'must be a string');
+    if (name.length === 0 || name.length > MCP_LIMITS.valueName)
+      throw invalidParameter(path, `names of 1 to ${MCP_LIMITS.valueName} characters`);
+    if (value !== null && typeof value === 'object')
+      throw invalidParameter(`${path}.${name.slice(0, 100)}`, 'must be a string');
     const text = value === null ? '' : String(value);
-    if (text.length > MCP_LIMITS.value) throw invalidParameter(`${path}.${name.slice(0, 100)}`, `at most ${MCP_LIMITS.value} characters`);
+    if (text.length > MCP_LIMITS.value)
+      throw invalidParameter(`${path}.${name.slice(0, 100)}`, `at most ${MCP_LIMITS.value} characters`);
     out[name] = text;
   }
   return out;
@@ -69,7 +73,8 @@ function tool(v: unknown, path: string): McpStoredTool {
   let inputSchema: string | null = null;
   if (o.inputSchema !== undefined && o.inputSchema !== null) {
     if (!isObj(o.inputSchema)) throw invalidParameter(`${path}.inputSchema`, 'must be an object');
-    if (depthOf(o.inputSchema) > MCP_LIMITS.schemaDepth) throw invalidParameter(`${path}.inputSchema`, `nested at most ${MCP_LIMITS.schemaDepth} deep`);
+    if (depthOf(o.inputSchema) > MCP_LIMITS.schemaDepth)
+      throw invalidParameter(`${path}.inputSchema`, `nested at most ${MCP_LIMITS.schemaDepth} deep`);
     // stored as JSON text: FerretDB refuses field names starting with `$` or holding `.` (storage/mcp-scans.ts)
     inputSchema = JSON.stringify(redactDeep(o.inputSchema));
   }

@@ -12,12 +12,30 @@ export const MAX_DURATION_MS = 7 * 24 * 3600 * 1000;
 export const PHASES = ['pre', 'post'] as const;
 export const OUTCOMES = ['ok', 'error', 'blocked'] as const;
 
-const EVENT_FIELDS = new Set(['eventId', 'occurredAt', 'host', 'client', 'server', 'tool', 'phase', 'outcome', 'durationMs']);
+const EVENT_FIELDS = new Set([
+  'eventId',
+  'occurredAt',
+  'host',
+  'client',
+  'server',
+  'tool',
+  'phase',
+  'outcome',
+  'durationMs',
+]);
 const SERVER_FIELDS = new Set(['serverId', 'name', 'transport', 'command', 'args', 'url']);
 const HOST_FIELDS = new Set(['hostId', 'hostname']);
 const ARGUMENT_FIELDS = new Set(['arguments', 'args', 'input', 'params', 'parameters']);
 
-export type ServerRef = { serverId: string } | { name: string; transport: 'stdio' | 'http' | 'sse' | null; command: string | null; args: string[] | null; url: string | null };
+export type ServerRef =
+  | { serverId: string }
+  | {
+      name: string;
+      transport: 'stdio' | 'http' | 'sse' | null;
+      command: string | null;
+      args: string[] | null;
+      url: string | null;
+    };
 
 export interface UsageEventInput {
   eventId: string;
@@ -36,7 +54,10 @@ function onlyKnown(o: Obj, known: ReadonlySet<string>, path: string, isEvent = f
     if (known.has(k)) continue;
     const name = `${path}.${k.slice(0, 64)}`;
     if (isEvent && ARGUMENT_FIELDS.has(k)) throw invalidParameter(name, 'raw tool arguments are never accepted');
-    throw invalidParameter(name, 'unknown field (usage events carry only eventId, occurredAt, host, client, server, tool, phase, outcome, durationMs; never tool arguments)');
+    throw invalidParameter(
+      name,
+      'unknown field (usage events carry only eventId, occurredAt, host, client, server, tool, phase, outcome, durationMs; never tool arguments)',
+    );
   }
 }
 
@@ -44,18 +65,21 @@ function serverRef(v: unknown, path: string): ServerRef {
   const o = obj(v, path)!;
   onlyKnown(o, SERVER_FIELDS, path);
   if (o.serverId !== undefined && o.serverId !== null) {
-    if (Object.keys(o).some((k) => k !== 'serverId' && o[k] !== undefined && o[k] !== null)) throw invalidParameter(path, 'must be {serverId} or {name, transport?, command?, args?, url?}, not both');
+    if (Object.keys(o).some((k) => k !== 'serverId' && o[k] !== undefined && o[k] !== null))
+      throw invalidParameter(path, 'must be {serverId} or {name, transport?, command?, args?, url?}, not both');
     return { serverId: reqStr(o.serverId, `${path}.serverId`, 100) };
   }
   const args = arr(o.args, `${path}.args`, { max: MCP_LIMITS.args });
   return {
     name: reqStr(o.name, `${path}.name`, MCP_LIMITS.name),
-    transport: o.transport === undefined || o.transport === null ? null : oneOf(o.transport, `${path}.transport`, TRANSPORTS),
+    transport:
+      o.transport === undefined || o.transport === null ? null : oneOf(o.transport, `${path}.transport`, TRANSPORTS),
     command: str(o.command, `${path}.command`, { max: MCP_LIMITS.command, min: 0 }),
     args: args
       ? args.map((a, i) => {
           if (typeof a !== 'string') throw invalidParameter(`${path}.args[${i}]`, 'must be a string');
-          if (a.length > MCP_LIMITS.arg) throw invalidParameter(`${path}.args[${i}]`, `at most ${MCP_LIMITS.arg} characters`);
+          if (a.length > MCP_LIMITS.arg)
+            throw invalidParameter(`${path}.args[${i}]`, `at most ${MCP_LIMITS.arg} characters`);
           return a;
         })
       : null,
@@ -66,9 +90,14 @@ function serverRef(v: unknown, path: string): ServerRef {
 function event(v: unknown, path: string): UsageEventInput {
   const o = obj(v, path)!;
   onlyKnown(o, EVENT_FIELDS, path, true);
-  if (o.host !== undefined && o.host !== null && typeof o.host === 'object' && !Array.isArray(o.host)) onlyKnown(o.host as Obj, HOST_FIELDS, `${path}.host`);
+  if (o.host !== undefined && o.host !== null && typeof o.host === 'object' && !Array.isArray(o.host))
+    onlyKnown(o.host as Obj, HOST_FIELDS, `${path}.host`);
   const durationMs = o.durationMs;
-  if (durationMs !== undefined && durationMs !== null && (typeof durationMs !== 'number' || !Number.isInteger(durationMs) || durationMs < 0 || durationMs > MAX_DURATION_MS)) {
+  if (
+    durationMs !== undefined &&
+    durationMs !== null &&
+    (typeof durationMs !== 'number' || !Number.isInteger(durationMs) || durationMs < 0 || durationMs > MAX_DURATION_MS)
+  ) {
     throw invalidParameter(`${path}.durationMs`, `must be an integer from 0 to ${MAX_DURATION_MS}`);
   }
   return {

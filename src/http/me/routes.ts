@@ -14,7 +14,8 @@ export function meRoutes(deps: AppDeps): Router {
     ctx.body = {
       user: { id: p.user.id, email: p.user.email },
       org: org && p.member ? { id: org._id, name: org.name } : null,
-      member: org && p.member ? { id: p.member._id, role: p.member.role, joinedAt: p.member.joinedAt.toISOString() } : null,
+      member:
+        org && p.member ? { id: p.member._id, role: p.member.role, joinedAt: p.member.joinedAt.toISOString() } : null,
     };
   });
   return r;

@@ -47,8 +47,10 @@ export function memberRoutes(deps: AppDeps): Router {
     const me = p.kind === 'session' ? p.member! : null;
     const body = await objectBody(ctx);
     if (body.role === undefined || body.role === null || body.role === '') throw missing('role');
-    if (body.role === 'owner') throw invalidParameter('role', 'owner is not assignable; an owner invites another owner');
-    if (!(ASSIGNABLE_ROLES as readonly unknown[]).includes(body.role)) throw invalidParameter('role', `must be one of ${ASSIGNABLE_ROLES.join(', ')}`);
+    if (body.role === 'owner')
+      throw invalidParameter('role', 'owner is not assignable; an owner invites another owner');
+    if (!(ASSIGNABLE_ROLES as readonly unknown[]).includes(body.role))
+      throw invalidParameter('role', `must be one of ${ASSIGNABLE_ROLES.join(', ')}`);
     const role = body.role as Role;
     const target = await findMember(deps.store, p.orgId, pathId(ctx, 'memberId', 'member'));
     if (!target) throw notFound(`member ${ctx.params.memberId}`);
@@ -61,7 +63,13 @@ export function memberRoutes(deps: AppDeps): Router {
     const updated = await setRole(deps.store, target, role);
     if (!updated) throw new ApiError(409, 'last_owner', 'the member changed meanwhile; retry');
     if (target.role !== role) {
-      await recordAudit(deps.store, { orgId: p.orgId, type: 'member.role_changed', actor: actorOf(p), target: { kind: 'member', id: target._id, email: target.email, from: target.role, to: role }, requestId: ctx.state.requestId });
+      await recordAudit(deps.store, {
+        orgId: p.orgId,
+        type: 'member.role_changed',
+        actor: actorOf(p),
+        target: { kind: 'member', id: target._id, email: target.email, from: target.role, to: role },
+        requestId: ctx.state.requestId,
+      });
     }
     ctx.body = presentMember(updated);
   });
@@ -73,13 +81,20 @@ export function memberRoutes(deps: AppDeps): Router {
     if (!target) throw notFound(`member ${ctx.params.memberId}`);
     const leaving = me?._id === target._id;
     if (!leaving) {
-      if (!me || !isManager(me.role)) throw new ApiError(403, 'insufficient_scope', 'requires role owner or admin (or your own member id, to leave)');
+      if (!me || !isManager(me.role))
+        throw new ApiError(403, 'insufficient_scope', 'requires role owner or admin (or your own member id, to leave)');
       if (target.role === 'owner' && me.role !== 'owner') throw ownerOnly('removing an owner');
     }
     if (target.role === 'owner' && (await ownerCount(deps.store, p.orgId)) <= 1) throw lastOwner();
     await recheck(deps, p);
     if (await removeMember(deps.store, target)) {
-      await recordAudit(deps.store, { orgId: p.orgId, type: 'member.removed', actor: actorOf(p), target: { kind: 'member', id: target._id, email: target.email, role: target.role, left: leaving }, requestId: ctx.state.requestId });
+      await recordAudit(deps.store, {
+        orgId: p.orgId,
+        type: 'member.removed',
+        actor: actorOf(p),
+        target: { kind: 'member', id: target._id, email: target.email, role: target.role, left: leaving },
+        requestId: ctx.state.requestId,
+      });
     }
     ctx.status = 204;
   });

@@ -8,7 +8,10 @@ export function metaRoutes(deps: AppDeps): Router {
   const r = new Router();
   const platform = deps.platform ?? platformFromEnv();
   r.get('/v1/meta/ip-ranges', access(deps, 'GET /v1/meta/ip-ranges'), (ctx) => {
-    ctx.body = { challenge_sources: platform.challengeSources, updated_at: platform.challengeSourcesUpdatedAt.toISOString() };
+    ctx.body = {
+      challenge_sources: platform.challengeSources,
+      updated_at: platform.challengeSourcesUpdatedAt.toISOString(),
+    };
   });
   return r;
 }

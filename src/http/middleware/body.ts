@@ -15,13 +15,19 @@ export async function readBody(ctx: Context, limit: number, tooLarge: ApiError):
   } catch (err) {
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') throw tooLarge;
-    if (type === 'request.aborted') throw new ApiError(400 as number, 'invalid_parameter' as ErrorCode, 'request body aborted');
+    if (type === 'request.aborted')
+      throw new ApiError(400 as number, 'invalid_parameter' as ErrorCode, 'request body aborted');
     throw err;
   }
 }
 
 /** Parses a JSON body; `onInvalid` names the error the endpoint uses for a non-JSON body. */
-export async function readJson(ctx: Context, limit: number, tooLarge: ApiError, onInvalid: (what: string) => ApiError): Promise<{ raw: Buffer; value: unknown }> {
+export async function readJson(
+  ctx: Context,
+  limit: number,
+  tooLarge: ApiError,
+  onInvalid: (what: string) => ApiError,
+): Promise<{ raw: Buffer; value: unknown }> {
   if (!ctx.is('application/json')) throw onInvalid('Content-Type must be application/json');
   const raw = await readBody(ctx, limit, tooLarge);
   let value: unknown;

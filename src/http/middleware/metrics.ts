@@ -10,7 +10,11 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /** The labels of one finished request (koa-router leaves the matched layer's template in ctx._matchedRoute). */
-export function requestLabels(method: string, matchedRoute: unknown, status: number): { method: string; route: string; status: string } {
+export function requestLabels(
+  method: string,
+  matchedRoute: unknown,
+  status: number,
+): { method: string; route: string; status: string } {
   return {
     method: METHODS.has(method) ? method : 'other',
     route: typeof matchedRoute === 'string' && matchedRoute ? matchedRoute : UNMATCHED_ROUTE,
@@ -30,7 +34,8 @@ export function requestMetrics(): Middleware {
       await next();
     } catch (err) {
       // Only reached if something above the error envelope throws; Koa answers it with the error's status or 500.
-      const s = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+      const s =
+        (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
       status = typeof s === 'number' && s >= 400 && s <= 599 ? s : 500;
       throw err;
     } finally {

@@ -14,7 +14,8 @@ export async function reachableUpload(deps: AppDeps, ctx: Context): Promise<Uplo
   const p = principalOf(ctx);
   const id = pathId(ctx, 'uploadId', 'upload');
   const u = await getUpload(deps.store, id);
-  if (!u || u.orgId !== p.orgId || !canReachProject(p, u.projectId)) throw notFound(`upload ${JSON.stringify(id.slice(0, 100))}`);
+  if (!u || u.orgId !== p.orgId || !canReachProject(p, u.projectId))
+    throw notFound(`upload ${JSON.stringify(id.slice(0, 100))}`);
   return u;
 }
 
@@ -24,5 +25,5 @@ export async function receivedOf(deps: AppDeps, u: UploadDoc): Promise<number[]>
   return (await listParts(deps.store, u._id)).map((p) => p.n);
 }
 
-export const notOpen = (u: UploadDoc, now = new Date()) => new ApiError(409, 'upload_not_open', `upload ${u._id} is ${uploadStatus(u, now)}, not open`);
-
+export const notOpen = (u: UploadDoc, now = new Date()) =>
+  new ApiError(409, 'upload_not_open', `upload ${u._id} is ${uploadStatus(u, now)}, not open`);

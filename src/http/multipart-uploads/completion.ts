@@ -48,7 +48,11 @@ type Verdict = { ok: true; header: UploadHeader; stats: SnapshotStats; bytes: nu
 function incomplete(u: UploadDoc, missing: number[]): ApiError {
   const shown = missing.slice(0, 50).join(', ');
   const more = missing.length > 50 ? ` and ${missing.length - 50} more` : '';
-  return new ApiError(409, 'upload_incomplete', `upload ${u._id}: ${missing.length} of ${u.parts} parts missing: ${shown}${more}`);
+  return new ApiError(
+    409,
+    'upload_incomplete',
+    `upload ${u._id}: ${missing.length} of ${u.parts} parts missing: ${shown}${more}`,
+  );
 }
 
 /** The whole graph checked, off the event loop when large (pool/upload-check.ts). */
@@ -88,7 +92,12 @@ function scanOf(u: UploadDoc, scanId: string, stats: SnapshotStats, bytes: numbe
  * The claimed scan, inserted if it is not there yet (by this completion, or after one that died past its claim).
  * Concurrent inserts of the one id: the first lands, the others read it.
  */
-async function ensureScan(deps: AppDeps, u: UploadDoc, o: Extract<Outcome, { kind: 'scan' }>, known?: UploadHeader): Promise<{ scan: ScanDoc; inserted: boolean }> {
+async function ensureScan(
+  deps: AppDeps,
+  u: UploadDoc,
+  o: Extract<Outcome, { kind: 'scan' }>,
+  known?: UploadHeader,
+): Promise<{ scan: ScanDoc; inserted: boolean }> {
   const existing = await getScan(deps.store, o.scanId);
   if (existing) return { scan: existing, inserted: false };
   let header = known;
@@ -137,7 +146,8 @@ export function completionHandler(deps: AppDeps) {
       throw new ApiError(409, 'upload_not_open', `upload ${u._id} is rejected, not open`);
     }
     const { scan, inserted } = await ensureScan(deps, u, o, header);
-    if (u.status !== 'completed') await closeUpload(deps.store, u._id, { status: 'completed', scanId: scan._id, received: range(u.parts) });
+    if (u.status !== 'completed')
+      await closeUpload(deps.store, u._id, { status: 'completed', scanId: scan._id, received: range(u.parts) });
     if (inserted) {
       // As the single upload: 201 once the scan is stored; the workflow starts off the response path, and the
       // sweeper starts any queued scan whose start did not get through (paged: true, from attributionMode).
@@ -178,7 +188,9 @@ export function completionHandler(deps: AppDeps) {
       if (won.kind === 'rejected') {
         await closeUpload(deps.store, u._id, { status: 'rejected', rejection, received: range(u.parts) });
         // Its parts go now; should that fail, the cleanup deletes them later (partsDeleted stays false).
-        await deleteUploadData(deps.store, u._id).catch((err) => deps.logger.warn({ err, uploadId: u._id }, 'parts of a rejected upload not deleted yet'));
+        await deleteUploadData(deps.store, u._id).catch((err) =>
+          deps.logger.warn({ err, uploadId: u._id }, 'parts of a rejected upload not deleted yet'),
+        );
         throw e;
       }
       return answer(ctx, u, won);

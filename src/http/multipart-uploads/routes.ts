@@ -46,7 +46,8 @@ const uploadKey = (key: string) => `multipart\n${key}`;
 function partNumber(ctx: Context, u: UploadDoc): number {
   const raw = String(ctx.params.n);
   const n = /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n <= u.parts)) throw notFound(`part ${JSON.stringify(raw.slice(0, 20))} of upload ${u._id} (parts are 1 to ${u.parts})`);
+  if (!(n <= u.parts))
+    throw notFound(`part ${JSON.stringify(raw.slice(0, 20))} of upload ${u._id} (parts are 1 to ${u.parts})`);
   return n;
 }
 
@@ -72,7 +73,12 @@ async function create(deps: AppDeps, ctx: Context, large: () => void): Promise<v
   const principal = principalOf(ctx);
   const key = idempotencyKey(ctx);
   if (!ctx.is('application/json')) throw invalidSnapshot('', 'Content-Type must be application/json');
-  const raw = await readUploadBody(ctx, deps.maxBodyBytes, tooLarge('', `body: larger than ${deps.maxBodyBytes} bytes`), large);
+  const raw = await readUploadBody(
+    ctx,
+    deps.maxBodyBytes,
+    tooLarge('', `body: larger than ${deps.maxBodyBytes} bytes`),
+    large,
+  );
   const header = checkUploadHeader(parseJson(raw, () => invalidSnapshot('', 'body is not valid JSON')));
   let project = await resolveProject(deps, ctx, header.project);
   const bodyHash = sha256Hex(raw);
@@ -83,7 +89,8 @@ async function create(deps: AppDeps, ctx: Context, large: () => void): Promise<v
     // snapshots apart.
     const claim = await claimKey(deps.store, principal.orgId, uploadKey(key), bodyHash, uploadId);
     if (!claim.claimed) {
-      if (claim.existing.bodyHash !== bodyHash) throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: already used with a different body');
+      if (claim.existing.bodyHash !== bodyHash)
+        throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: already used with a different body');
       const original = await replayedUpload(deps, claim.existing.scanId);
       const now = new Date();
       if (original && uploadStatus(original, now) !== 'expired') {
@@ -96,7 +103,8 @@ async function create(deps: AppDeps, ctx: Context, large: () => void): Promise<v
       // An expired upload can take no part and never complete: its key is released, and the same body starts anew.
       await releaseKey(deps.store, principal.orgId, uploadKey(key), claim.existing.scanId);
       const again = await claimKey(deps.store, principal.orgId, uploadKey(key), bodyHash, uploadId);
-      if (!again.claimed) throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: a concurrent request holds this key');
+      if (!again.claimed)
+        throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: a concurrent request holds this key');
     }
   }
   try {
@@ -129,9 +137,12 @@ async function create(deps: AppDeps, ctx: Context, large: () => void): Promise<v
   }
 }
 
-const presentPart = (p: PartMeta) => ({ part: { n: p.n, sha256: p.sha256, modules: p.counts.modules, nodes: p.counts.nodes, roots: p.counts.roots } });
+const presentPart = (p: PartMeta) => ({
+  part: { n: p.n, sha256: p.sha256, modules: p.counts.modules, nodes: p.counts.nodes, roots: p.counts.roots },
+});
 
-const conflict = (n: number) => new ApiError(409, 'idempotency_conflict', `part ${n}: already received with other bytes`);
+const conflict = (n: number) =>
+  new ApiError(409, 'idempotency_conflict', `part ${n}: already received with other bytes`);
 
 async function putPart(deps: AppDeps, ctx: Context, large: () => void): Promise<void> {
   const principal = principalOf(ctx);
@@ -177,7 +188,11 @@ async function putPart(deps: AppDeps, ctx: Context, large: () => void): Promise<
 }
 
 /** Runs `f` with a large-body slot taken on demand (a body above the inline limit), given back on every path. */
-function withSlot(slots: UploadSlots, f: (deps: AppDeps, ctx: Context, large: () => void) => Promise<void>, deps: AppDeps) {
+function withSlot(
+  slots: UploadSlots,
+  f: (deps: AppDeps, ctx: Context, large: () => void) => Promise<void>,
+  deps: AppDeps,
+) {
   return async (ctx: Context) => {
     let release: (() => void) | undefined;
     try {
@@ -203,9 +218,17 @@ export function uploadRoutes(deps: AppDeps): Router {
     ctx.body = presentUpload(u, received);
   });
 
-  r.put(`${BASE}/:uploadId/parts/:n`, access(deps, 'PUT /v1/scans/dependency-snapshots/uploads/:uploadId/parts/:n'), withSlot(slots, putPart, deps));
+  r.put(
+    `${BASE}/:uploadId/parts/:n`,
+    access(deps, 'PUT /v1/scans/dependency-snapshots/uploads/:uploadId/parts/:n'),
+    withSlot(slots, putPart, deps),
+  );
 
-  r.post(`${BASE}/:uploadId/completion`, access(deps, 'POST /v1/scans/dependency-snapshots/uploads/:uploadId/completion'), completionHandler(deps));
+  r.post(
+    `${BASE}/:uploadId/completion`,
+    access(deps, 'POST /v1/scans/dependency-snapshots/uploads/:uploadId/completion'),
+    completionHandler(deps),
+  );
 
   return r;
 }

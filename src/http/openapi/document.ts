@@ -42,7 +42,20 @@ export type Unguarded = 'GET /healthz' | 'GET /readyz';
 export type Route = Endpoint | Unguarded;
 
 // A Record over every matrix endpoint: a new MATRIX row without a description here does not typecheck.
-export const OPERATIONS: Record<Route, Operation> = { ...platformOperations, ...scanOperations, ...inventoryOperations, ...uploadOperations, ...readOperations, ...exportOperations, ...webhookOperations, ...deliveryOperations, ...sessionOperations, ...hostOperations, ...gatewayOperations, ...mcpOperations };
+export const OPERATIONS: Record<Route, Operation> = {
+  ...platformOperations,
+  ...scanOperations,
+  ...inventoryOperations,
+  ...uploadOperations,
+  ...readOperations,
+  ...exportOperations,
+  ...webhookOperations,
+  ...deliveryOperations,
+  ...sessionOperations,
+  ...hostOperations,
+  ...gatewayOperations,
+  ...mcpOperations,
+};
 
 export function accessOf(route: Route): Access {
   return route in MATRIX ? MATRIX[route as Endpoint] : { kind: 'public' };
@@ -94,25 +107,53 @@ function response(status: number, r: Resp, guarded: boolean) {
 function commonResponses(op: Operation, a: Access): Record<number, Resp> {
   const out: Record<number, Resp> = {};
   if (a.kind !== 'public') {
-    out[401] = { description: 'invalid_token: missing, malformed, expired or revoked credential.', codes: ['invalid_token'] };
-    out[403] = { description: 'insufficient_scope: the credential lacks the scope or role; the message names it.', codes: ['insufficient_scope'] };
-    out[429] = { description: 'rate_limited: over the per-credential limit (when enforced). Retry after Retry-After seconds.', codes: ['rate_limited'] };
+    out[401] = {
+      description: 'invalid_token: missing, malformed, expired or revoked credential.',
+      codes: ['invalid_token'],
+    };
+    out[403] = {
+      description: 'insufficient_scope: the credential lacks the scope or role; the message names it.',
+      codes: ['insufficient_scope'],
+    };
+    out[429] = {
+      description: 'rate_limited: over the per-credential limit (when enforced). Retry after Retry-After seconds.',
+      codes: ['rate_limited'],
+    };
   }
-  if (op.usesDatabase) out[503] = { description: 'service_unavailable: the database is unreachable. Retry after Retry-After seconds.', codes: ['service_unavailable'] };
-  out[500] = { description: 'internal_error: an unexpected failure (logged with the request id).', codes: ['internal_error'] };
+  if (op.usesDatabase)
+    out[503] = {
+      description: 'service_unavailable: the database is unreachable. Retry after Retry-After seconds.',
+      codes: ['service_unavailable'],
+    };
+  out[500] = {
+    description: 'internal_error: an unexpected failure (logged with the request id).',
+    codes: ['internal_error'],
+  };
   return out;
 }
 
-function mergeResponses(own: Record<number, Resp>, common: Record<number, Resp>, guarded: boolean): Record<string, unknown> {
+function mergeResponses(
+  own: Record<number, Resp>,
+  common: Record<number, Resp>,
+  guarded: boolean,
+): Record<string, unknown> {
   const merged: Record<number, Resp> = { ...own };
   for (const [s, c] of Object.entries(common)) {
     const status = Number(s);
     const mine = merged[status];
     if (!mine) merged[status] = c;
-    else if (mine.codes && c.codes) merged[status] = { ...mine, codes: [...new Set([...mine.codes, ...c.codes])], description: `${mine.description} Also ${c.description}` };
+    else if (mine.codes && c.codes)
+      merged[status] = {
+        ...mine,
+        codes: [...new Set([...mine.codes, ...c.codes])],
+        description: `${mine.description} Also ${c.description}`,
+      };
   }
   const out: Record<string, unknown> = {};
-  for (const status of Object.keys(merged).map(Number).sort((x, y) => x - y)) out[String(status)] = response(status, merged[status], guarded);
+  for (const status of Object.keys(merged)
+    .map(Number)
+    .sort((x, y) => x - y))
+    out[String(status)] = response(status, merged[status], guarded);
   return out;
 }
 
@@ -126,7 +167,15 @@ function operationObject(route: Route, op: Operation) {
     security: a.kind === 'public' ? [] : [{ bearer: [] }, { appSession: [] }],
     ...(a.kind !== 'public' ? { 'x-credential': a } : {}),
     ...(op.parameters?.length ? { parameters: op.parameters } : {}),
-    ...(op.requestBody ? { requestBody: { description: op.requestBody.description, required: true, content: { 'application/json': { schema: op.requestBody.schema } } } } : {}),
+    ...(op.requestBody
+      ? {
+          requestBody: {
+            description: op.requestBody.description,
+            required: true,
+            content: { 'application/json': { schema: op.requestBody.schema } },
+          },
+        }
+      : {}),
     responses: mergeResponses(op.responses, commonResponses(op, a), a.kind !== 'public'),
   };
 }
@@ -141,7 +190,10 @@ function version(): string {
 
 /** The upload body: v1 or v2 by schemaVersion. SnapshotV1/V2 are the very objects ajv compiles (structure.ts). */
 export const snapshotSchemas = {
-  Snapshot: { oneOf: [ref('SnapshotV1'), ref('SnapshotV2')], description: 'A dependency snapshot; schemaVersion selects v1 or v2.' },
+  Snapshot: {
+    oneOf: [ref('SnapshotV1'), ref('SnapshotV2')],
+    description: 'A dependency snapshot; schemaVersion selects v1 or v2.',
+  },
   SnapshotV1: snapshotSchemaV1,
   SnapshotV2: snapshotSchemaV2,
 };
@@ -158,7 +210,8 @@ export function buildOpenApiDocument() {
     info: {
       title: 'Supply-chain scanner API',
       version: version(),
-      description: 'Dependency snapshots in, vulnerability findings out. Every response carries X-Request-Id; errors are {error: {code, message}}.',
+      description:
+        'Dependency snapshots in, vulnerability findings out. Every response carries X-Request-Id; errors are {error: {code, message}}.',
     },
     servers: [{ url: '/' }],
     tags,
@@ -173,26 +226,54 @@ export function buildOpenApiDocument() {
             '(a signed-in human, role-gated; the only credential for organization, member, invitation and API-key management), ' +
             'or one of the machine credentials of hosts and gateways, each valid only on its own endpoints: a registration token (`svc_reg_...`), ' +
             'a host credential (`svc_hst_...`), a gateway enrollment token (`svc_gw_...`), a gateway credential (`svc_gwc_...`). ' +
-            'Each operation\'s description and x-credential name the kind, scope or roles it takes.',
+            "Each operation's description and x-credential name the kind, scope or roles it takes.",
         },
         appSession: {
           type: 'apiKey',
           in: 'cookie',
           name: '__Host-svc_session',
           description:
-            'The web app\'s session (POST /v1/sessions sets it; HttpOnly, Secure, SameSite=Lax). A session credential on /v1 only with the header ' +
-            '`X-Svc-App: 1`, and for requests other than GET and HEAD only when `Sec-Fetch-Site` is `same-origin` or `Origin` is PUBLIC_APP_URL\'s ' +
+            "The web app's session (POST /v1/sessions sets it; HttpOnly, Secure, SameSite=Lax). A session credential on /v1 only with the header " +
+            "`X-Svc-App: 1`, and for requests other than GET and HEAD only when `Sec-Fetch-Site` is `same-origin` or `Origin` is PUBLIC_APP_URL's " +
             'origin; otherwise it is ignored. A Bearer credential, when sent too, is the one that counts. 30 days absolute, 7 days idle.',
         },
       },
       headers: {
-        'X-Request-Id': { description: 'The request id (a well-formed client X-Request-Id is echoed).', schema: { type: 'string' } },
+        'X-Request-Id': {
+          description: 'The request id (a well-formed client X-Request-Id is echoed).',
+          schema: { type: 'string' },
+        },
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
-        'X-RateLimit-Limit': { description: 'Requests allowed per minute for this credential (when a limiter runs; clients must not depend on it).', schema: { type: 'integer', minimum: 0 } },
-        'X-RateLimit-Remaining': { description: 'Requests left in the current minute (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
-        'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends (when a limiter runs).', schema: { type: 'integer', minimum: 0 } },
+        'X-RateLimit-Limit': {
+          description:
+            'Requests allowed per minute for this credential (when a limiter runs; clients must not depend on it).',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'X-RateLimit-Remaining': {
+          description: 'Requests left in the current minute (when a limiter runs).',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        'X-RateLimit-Reset': {
+          description: 'Unix time (seconds) at which the current window ends (when a limiter runs).',
+          schema: { type: 'integer', minimum: 0 },
+        },
       },
-      schemas: { ...commonSchemas, ...snapshotSchemas, ...scanSchemas, ...platformSchemas, ...inventorySchemas, ...uploadSchemas, ...readSchemas, ...exportSchemas, ...webhookSchemas, ...deliverySchemas, ...sessionSchemas, ...hostSchemas, ...gatewaySchemas, ...mcpSchemas },
+      schemas: {
+        ...commonSchemas,
+        ...snapshotSchemas,
+        ...scanSchemas,
+        ...platformSchemas,
+        ...inventorySchemas,
+        ...uploadSchemas,
+        ...readSchemas,
+        ...exportSchemas,
+        ...webhookSchemas,
+        ...deliverySchemas,
+        ...sessionSchemas,
+        ...hostSchemas,
+        ...gatewaySchemas,
+        ...mcpSchemas,
+      },
     },
   };
 }

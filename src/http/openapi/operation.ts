@@ -52,8 +52,19 @@ export const queryEnum = (name: string, values: readonly string[], description: 
 
 /** limit and cursor (src/http/pagination.ts): above 200 is clamped, below 1 or not an integer is 422. */
 export const PAGINATION: Param[] = [
-  { name: 'limit', in: 'query', description: `Page size, default 50; values above ${MAX_LIMIT} are clamped to ${MAX_LIMIT}. Not an integer or below 1: 422 invalid_parameter.`, schema: { type: 'integer', minimum: 1, default: 50 } },
-  { name: 'cursor', in: 'query', description: 'The nextCursor of the previous page (opaque, 24 hours; reset when filters change). Invalid or expired: 422 invalid_cursor.', schema: { type: 'string', minLength: 1 } },
+  {
+    name: 'limit',
+    in: 'query',
+    description: `Page size, default 50; values above ${MAX_LIMIT} are clamped to ${MAX_LIMIT}. Not an integer or below 1: 422 invalid_parameter.`,
+    schema: { type: 'integer', minimum: 1, default: 50 },
+  },
+  {
+    name: 'cursor',
+    in: 'query',
+    description:
+      'The nextCursor of the previous page (opaque, 24 hours; reset when filters change). Invalid or expired: 422 invalid_cursor.',
+    schema: { type: 'string', minLength: 1 },
+  },
 ];
 
 /** Every query parameter is single-valued: a repeated one is 422 invalid_parameter (src/http/pagination.ts). */
@@ -69,6 +80,9 @@ export const LIST_ERRORS: ErrorCode[] = ['invalid_parameter', 'invalid_cursor'];
 
 /** Small JSON bodies of the platform routes (src/http/json-body.ts): 64 KB, a JSON object. */
 export const OBJECT_BODY_ERRORS = {
-  400: { description: 'The request body was aborted before its end (code invalid_parameter).', codes: ['invalid_parameter'] },
+  400: {
+    description: 'The request body was aborted before its end (code invalid_parameter).',
+    codes: ['invalid_parameter'],
+  },
   413: { description: 'The body is over 64 KB (code invalid_parameter).', codes: ['invalid_parameter'] },
 } satisfies Record<number, Resp>;

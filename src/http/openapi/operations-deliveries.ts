@@ -13,7 +13,7 @@ export const deliveryOperations: Record<DeliveryRoute, Operation> = {
     description:
       'One delivery per event sent to this webhook (its id is the X-Svc-Delivery header, the same on every attempt). ' +
       'A delivery is `pending` while it is retried (exponential backoff, for up to 24 hours by default), `succeeded` after a 2xx answer, ' +
-      '`failed` when the retry window ended without one. Each attempt has its number, start time, duration, and the answer\'s status code or the error that stopped it.',
+      "`failed` when the retry window ended without one. Each attempt has its number, start time, duration, and the answer's status code or the error that stopped it.",
     parameters: [pathParam('webhookId', 'The webhook id (whk_...).'), ...PAGINATION],
     responses: {
       200: { description: 'A page of deliveries.', schema: ref('WebhookDeliveryList') },

@@ -6,19 +6,28 @@ import { ref } from './schemas/common';
 
 type GatewayRoute = Extract<Endpoint, `${string} /v1/gateways${string}`>;
 
-const json422 = 'invalid_parameter (the body is not a JSON object; a field of the wrong type, out of bounds or with control characters, named), missing_parameter (a required field is absent or empty)';
-const cidr422 = 'a networkScope item that is not an IPv4 or IPv6 network address with its prefix (named by its index), more than 100 of them';
+const json422 =
+  'invalid_parameter (the body is not a JSON object; a field of the wrong type, out of bounds or with control characters, named), missing_parameter (a required field is absent or empty)';
+const cidr422 =
+  'a networkScope item that is not an IPv4 or IPv6 network address with its prefix (named by its index), more than 100 of them';
 
 export const gatewayOperations: Record<GatewayRoute, Operation> = {
   'POST /v1/gateways/enrollment-tokens': {
     operationId: 'createEnrollmentToken',
     tag: 'gateways',
     summary: 'Issue a gateway enrollment token (returned once; it enrolls one gateway)',
-    requestBody: { description: 'Name, expiry (default +24 h, at most +7 days).', required: true, schema: ref('EnrollmentTokenCreate') },
+    requestBody: {
+      description: 'Name, expiry (default +24 h, at most +7 days).',
+      required: true,
+      schema: ref('EnrollmentTokenCreate'),
+    },
     responses: {
       201: { description: 'The token and its secret.', schema: ref('EnrollmentTokenCreated') },
       ...OBJECT_BODY_ERRORS,
-      422: { description: `${json422}; expiresAt not in the future, or more than 7 days ahead.`, codes: ['invalid_parameter', 'missing_parameter'] },
+      422: {
+        description: `${json422}; expiresAt not in the future, or more than 7 days ahead.`,
+        codes: ['invalid_parameter', 'missing_parameter'],
+      },
     },
     usesDatabase: true,
   },
@@ -40,7 +49,10 @@ export const gatewayOperations: Record<GatewayRoute, Operation> = {
     parameters: [pathParam('tokenId', 'The token id (gwt_...).')],
     responses: {
       204: { description: 'Revoked.' },
-      404: { description: 'not_found: no such token in the organization, or it is revoked already.', codes: ['not_found'] },
+      404: {
+        description: 'not_found: no such token in the organization, or it is revoked already.',
+        codes: ['not_found'],
+      },
     },
     usesDatabase: true,
   },
@@ -48,11 +60,19 @@ export const gatewayOperations: Record<GatewayRoute, Operation> = {
     operationId: 'enrollGateway',
     tag: 'gateways',
     summary: 'Enroll a gateway (with its enrollment token, once); the gateway credential is returned once',
-    description: 'The gateway is pending until an owner or admin approves it (POST /v1/gateways/{gatewayId}/approval) within 7 days; its credential heartbeats meanwhile.',
-    requestBody: { description: 'Name (default: the token\'s), version, the networks it asks to reach.', required: true, schema: ref('Enrollment') },
+    description:
+      'The gateway is pending until an owner or admin approves it (POST /v1/gateways/{gatewayId}/approval) within 7 days; its credential heartbeats meanwhile.',
+    requestBody: {
+      description: "Name (default: the token's), version, the networks it asks to reach.",
+      required: true,
+      schema: ref('Enrollment'),
+    },
     responses: {
       201: { description: 'The pending gateway and its credential.', schema: ref('GatewayEnrolled') },
-      401: { description: 'invalid_token: also when another enrollment used the token meanwhile.', codes: ['invalid_token'] },
+      401: {
+        description: 'invalid_token: also when another enrollment used the token meanwhile.',
+        codes: ['invalid_token'],
+      },
       ...OBJECT_BODY_ERRORS,
       422: { description: `${json422}; ${cidr422}.`, codes: ['invalid_parameter', 'missing_parameter'] },
     },
@@ -63,26 +83,43 @@ export const gatewayOperations: Record<GatewayRoute, Operation> = {
     tag: 'gateways',
     summary: 'Approve a pending gateway with a network scope within the one it requested',
     parameters: [pathParam('gatewayId', 'The gateway id (gw_...).')],
-    requestBody: { description: 'The approved scope: each CIDR within one the gateway requested.', required: true, schema: ref('Approval') },
+    requestBody: {
+      description: 'The approved scope: each CIDR within one the gateway requested.',
+      required: true,
+      schema: ref('Approval'),
+    },
     responses: {
       200: { description: 'The gateway, active, networkScope as approved.', schema: ref('Gateway') },
       404: { description: 'not_found: no such gateway in the organization.', codes: ['not_found'] },
-      409: { description: 'invalid_state: the gateway is not pending (active, revoked, or expired: not approved within 7 days, which is final), or another approval came first.', codes: ['invalid_state'] },
+      409: {
+        description:
+          'invalid_state: the gateway is not pending (active, revoked, or expired: not approved within 7 days, which is final), or another approval came first.',
+        codes: ['invalid_state'],
+      },
       ...OBJECT_BODY_ERRORS,
-      422: { description: `${json422}; ${cidr422}; a CIDR not within any the gateway requested.`, codes: ['invalid_parameter', 'missing_parameter'] },
+      422: {
+        description: `${json422}; ${cidr422}; a CIDR not within any the gateway requested.`,
+        codes: ['invalid_parameter', 'missing_parameter'],
+      },
     },
     usesDatabase: true,
   },
   'POST /v1/gateways/:gatewayId/heartbeats': {
     operationId: 'gatewayHeartbeat',
     tag: 'gateways',
-    summary: 'A gateway\'s heartbeat (its own credential): a pending gateway stays pending, an expired active one is active again',
-    description: 'The credential of a revoked gateway, or of a pending one not approved within 7 days, is refused with 401 invalid_token.',
+    summary:
+      "A gateway's heartbeat (its own credential): a pending gateway stays pending, an expired active one is active again",
+    description:
+      'The credential of a revoked gateway, or of a pending one not approved within 7 days, is refused with 401 invalid_token.',
     parameters: [pathParam('gatewayId', 'The gateway id (gw_...) of the credential; any other is 404 not_found.')],
-    requestBody: { description: 'The version it runs (optional: `{}` is a heartbeat).', required: true, schema: ref('GatewayHeartbeat') },
+    requestBody: {
+      description: 'The version it runs (optional: `{}` is a heartbeat).',
+      required: true,
+      schema: ref('GatewayHeartbeat'),
+    },
     responses: {
       200: { description: 'The gateway as recorded.', schema: ref('GatewayHeartbeatAccepted') },
-      404: { description: 'not_found: not the credential\'s own gateway.', codes: ['not_found'] },
+      404: { description: "not_found: not the credential's own gateway.", codes: ['not_found'] },
       ...OBJECT_BODY_ERRORS,
       422: { description: `${json422}.`, codes: ['invalid_parameter', 'missing_parameter'] },
     },
@@ -106,7 +143,10 @@ export const gatewayOperations: Record<GatewayRoute, Operation> = {
     parameters: [pathParam('gatewayId', 'The gateway id (gw_...).')],
     responses: {
       204: { description: 'Revoked (it stays listed, status revoked).' },
-      404: { description: 'not_found: no such gateway in the organization, or it is revoked already.', codes: ['not_found'] },
+      404: {
+        description: 'not_found: no such gateway in the organization, or it is revoked already.',
+        codes: ['not_found'],
+      },
     },
     usesDatabase: true,
   },

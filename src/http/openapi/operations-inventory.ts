@@ -12,7 +12,8 @@ export const inventoryOperations: Record<InventoryRoute, Operation> = {
     operationId: 'listProjects',
     tag: 'projects',
     summary: 'List projects, by slug, each with its latest scan',
-    description: 'Ordered by slug in code-point order. Keys with a project restriction see their projects only. latestScan is the project\'s newest scan, whatever its status.',
+    description:
+      "Ordered by slug in code-point order. Keys with a project restriction see their projects only. latestScan is the project's newest scan, whatever its status.",
     parameters: [...PAGINATION],
     responses: {
       200: { description: 'A page of projects.', schema: ref('ProjectList') },
@@ -25,20 +26,34 @@ export const inventoryOperations: Record<InventoryRoute, Operation> = {
     tag: 'dependencies',
     summary: 'The dependency inventory of a project: its latest completed scan of each ecosystem',
     description:
-      'The union, per ecosystem, of the project\'s latest completed scan of that ecosystem (newest startedAt, then id: a slow older scan completing later never replaces a newer one), one item per package, ' +
+      "The union, per ecosystem, of the project's latest completed scan of that ecosystem (newest startedAt, then id: a slow older scan completing later never replaces a newer one), one item per package, " +
       'ordered by name, then version, then ecosystem, then id (code-point order). `scans` names the scan read per ecosystem; with no completed scan the answer is `{dependencies: [], nextCursor: null, scans: {}}`. ' +
       'A cursor is bound to the project and the filters and keeps reading the scans of the first page.',
     parameters: [
-      { name: 'project', in: 'query', required: true, description: 'Project id or slug. Missing: 422 missing_parameter; unknown or out of reach: 422 unknown_project.', schema: { type: 'string' } },
-      queryEnum('ecosystem', ECOSYSTEMS, 'Only this ecosystem\'s latest completed scan.'),
-      { name: 'name', in: 'query', description: 'Exact package name, compared as the ecosystem compares names (PEP 503 for python, lowercased for javascript and typescript).', schema: { type: 'string' } },
+      {
+        name: 'project',
+        in: 'query',
+        required: true,
+        description:
+          'Project id or slug. Missing: 422 missing_parameter; unknown or out of reach: 422 unknown_project.',
+        schema: { type: 'string' },
+      },
+      queryEnum('ecosystem', ECOSYSTEMS, "Only this ecosystem's latest completed scan."),
+      {
+        name: 'name',
+        in: 'query',
+        description:
+          'Exact package name, compared as the ecosystem compares names (PEP 503 for python, lowercased for javascript and typescript).',
+        schema: { type: 'string' },
+      },
       queryEnum('direct', ['true', 'false'], 'Only packages a module declares (true) or only the others (false).'),
       ...PAGINATION,
     ],
     responses: {
       200: { description: 'A page of the inventory.', schema: ref('DependencyList') },
       422: {
-        description: 'missing_parameter (project), unknown_project, invalid_parameter (ecosystem, direct, limit, a repeated parameter), invalid_cursor (also a cursor of other filters).',
+        description:
+          'missing_parameter (project), unknown_project, invalid_parameter (ecosystem, direct, limit, a repeated parameter), invalid_cursor (also a cursor of other filters).',
         codes: [...LIST_ERRORS, 'missing_parameter', 'unknown_project'],
       },
     },

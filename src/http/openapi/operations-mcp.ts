@@ -2,35 +2,68 @@
 import { CONTROL_LEVELS } from '../../domain/mcp/decision';
 import { ISSUE_ORDER } from '../../domain/mcp/issues';
 import type { Endpoint } from '../auth/matrix';
-import { LIST_ERRORS, PAGINATION, pathParam, queryEnum, serverTiming, type Operation, type Param, type Resp } from './operation';
+import {
+  LIST_ERRORS,
+  PAGINATION,
+  pathParam,
+  queryEnum,
+  serverTiming,
+  type Operation,
+  type Param,
+  type Resp,
+} from './operation';
 import { ref } from './schemas/common';
 
 type McpRoute = Extract<Endpoint, `${string} /v1/mcp/${string}`>;
 
-const json422 = 'invalid_parameter (the body is not a JSON object; a field of the wrong type, out of bounds or not one of its values, named by its path), missing_parameter (a required field is absent or empty)';
+const json422 =
+  'invalid_parameter (the body is not a JSON object; a field of the wrong type, out of bounds or not one of its values, named by its path), missing_parameter (a required field is absent or empty)';
 const bodyErrors = (limit: string): Record<number, Resp> => ({
-  400: { description: 'The request body was aborted before its end (code invalid_parameter).', codes: ['invalid_parameter'] },
+  400: {
+    description: 'The request body was aborted before its end (code invalid_parameter).',
+    codes: ['invalid_parameter'],
+  },
   413: { description: `The body is over ${limit} (code invalid_parameter).`, codes: ['invalid_parameter'] },
 });
-const idParam = (name: string, description: string): Param => ({ name, in: 'query', description, schema: { type: 'string', minLength: 1, maxLength: 200 } });
-const timeParam = (name: string, description: string): Param => ({ name, in: 'query', description, schema: { type: 'string', format: 'date-time' } });
+const idParam = (name: string, description: string): Param => ({
+  name,
+  in: 'query',
+  description,
+  schema: { type: 'string', minLength: 1, maxLength: 200 },
+});
+const timeParam = (name: string, description: string): Param => ({
+  name,
+  in: 'query',
+  description,
+  schema: { type: 'string', format: 'date-time' },
+});
 
 export const mcpOperations: Record<McpRoute, Operation> = {
   'POST /v1/mcp/scans': {
     operationId: 'uploadMcpScan',
     tag: 'mcp',
-    summary: 'Upload an MCP configuration scan (the CLI, or a host\'s sidecar with its host credential)',
+    summary: "Upload an MCP configuration scan (the CLI, or a host's sidecar with its host credential)",
     description:
       'Stored redacted (secret values never: of env and headers only the names; name, command, args and url through the shared redaction; tool descriptions and inputSchema strings too), ' +
       'then processed by the MCP scan workflow (inventory, tool pins, issues). With a host credential the host is implied: `host` may be left out, `{hostname}` is kept as reported, and naming another host id is 403 insufficient_scope. ' +
       'Otherwise `host` is required: `{hostId}` must be an active host of the organization (else 422 invalid_parameter), `{hostname}` is kept as `reportedHostname` and never creates a host. ' +
       'At most 100 clients, 200 servers per client, 500 tools per server (422 invalid_parameter).',
-    requestBody: { description: 'The scan: host, scannedAt, clients with their servers and tools.', required: true, schema: ref('McpScanUpload') },
+    requestBody: {
+      description: 'The scan: host, scannedAt, clients with their servers and tools.',
+      required: true,
+      schema: ref('McpScanUpload'),
+    },
     responses: {
       201: { description: 'Stored, queued for processing.', schema: ref('McpScanAccepted') },
-      403: { description: 'insufficient_scope: also a host credential naming another host.', codes: ['insufficient_scope'] },
+      403: {
+        description: 'insufficient_scope: also a host credential naming another host.',
+        codes: ['insufficient_scope'],
+      },
       ...bodyErrors('1 MB'),
-      422: { description: `${json422}; host.hostId not an active host of the organization; over a limit.`, codes: ['invalid_parameter', 'missing_parameter'] },
+      422: {
+        description: `${json422}; host.hostId not an active host of the organization; over a limit.`,
+        codes: ['invalid_parameter', 'missing_parameter'],
+      },
     },
     usesDatabase: true,
   },
@@ -56,7 +89,10 @@ export const mcpOperations: Record<McpRoute, Operation> = {
       ...PAGINATION,
     ],
     responses: {
-      200: { description: 'A page of servers, with registry decision, current issues and usage computed from stored events.', schema: ref('McpServerList') },
+      200: {
+        description: 'A page of servers, with registry decision, current issues and usage computed from stored events.',
+        schema: ref('McpServerList'),
+      },
       422: { description: 'invalid_parameter, invalid_cursor.', codes: LIST_ERRORS },
     },
     usesDatabase: true,
@@ -87,12 +123,16 @@ export const mcpOperations: Record<McpRoute, Operation> = {
     operationId: 'putMcpRegistryEntries',
     tag: 'mcp',
     summary: 'Add or replace registry entries (upsert by identity)',
-    description: 'One entry per identity: a second PUT of an identity replaces its entry (same id), concurrent ones included (the last one wins). An audit event (mcp_registry.entries_upserted) per request.',
+    description:
+      'One entry per identity: a second PUT of an identity replaces its entry (same id), concurrent ones included (the last one wins). An audit event (mcp_registry.entries_upserted) per request.',
     requestBody: { description: '1 to 500 entries.', required: true, schema: ref('McpRegistryUpsert') },
     responses: {
       200: { description: 'The entries as stored, in the order given.', schema: ref('McpRegistryEntries') },
       ...bodyErrors('1 MB'),
-      422: { description: `${json422}; an identity not of the documented forms, or named twice.`, codes: ['invalid_parameter', 'missing_parameter'] },
+      422: {
+        description: `${json422}; an identity not of the documented forms, or named twice.`,
+        codes: ['invalid_parameter', 'missing_parameter'],
+      },
     },
     usesDatabase: true,
   },
@@ -110,7 +150,7 @@ export const mcpOperations: Record<McpRoute, Operation> = {
   'GET /v1/mcp/control-level': {
     operationId: 'getMcpControlLevel',
     tag: 'mcp',
-    summary: 'The organization\'s MCP control level (observe by default)',
+    summary: "The organization's MCP control level (observe by default)",
     responses: { 200: { description: 'The level.', schema: ref('McpControlLevel') } },
     usesDatabase: true,
   },
@@ -136,14 +176,24 @@ export const mcpOperations: Record<McpRoute, Operation> = {
       'Raw tool arguments are never accepted: any field besides the documented ones is 422 invalid_parameter. ' +
       'Decisions: observe → allow; warn → warn for denied or unreviewed servers and for servers with high or critical issues on that host, else allow; ' +
       'block → block for denied and unreviewed servers, warn for allowed ones with such issues, else allow. ' +
-      'The server: {serverId} of the inventory (else 422), or {name, transport?, command?, args?, url?} resolved through the shared identity function (by name among the host\'s placements when neither command nor url is given). ' +
+      "The server: {serverId} of the inventory (else 422), or {name, transport?, command?, args?, url?} resolved through the shared identity function (by name among the host's placements when neither command nor url is given). " +
       'Hosts as for POST /v1/mcp/scans (a host credential: its own host).',
     requestBody: { description: '1 to 1,000 events, at most 1 MB.', required: true, schema: ref('McpUsageUpload') },
     responses: {
-      200: { description: 'Accepted and duplicate counts, and the decisions of the pre events in order.', schema: ref('McpUsageAccepted'), headers: serverTiming('body, read, write') },
-      403: { description: 'insufficient_scope: also a host credential naming another host.', codes: ['insufficient_scope'] },
+      200: {
+        description: 'Accepted and duplicate counts, and the decisions of the pre events in order.',
+        schema: ref('McpUsageAccepted'),
+        headers: serverTiming('body, read, write'),
+      },
+      403: {
+        description: 'insufficient_scope: also a host credential naming another host.',
+        codes: ['insufficient_scope'],
+      },
       ...bodyErrors('1 MB'),
-      422: { description: `${json422}; an unknown field (tool arguments); a host id not active in the organization; a serverId not in the inventory.`, codes: ['invalid_parameter', 'missing_parameter'] },
+      422: {
+        description: `${json422}; an unknown field (tool arguments); a host id not active in the organization; a serverId not in the inventory.`,
+        codes: ['invalid_parameter', 'missing_parameter'],
+      },
     },
     usesDatabase: true,
   },
@@ -154,7 +204,12 @@ export const mcpOperations: Record<McpRoute, Operation> = {
     parameters: [
       idParam('serverId', 'Only events of this server (mcp_...).'),
       idParam('hostId', 'Only events of this host (hst_...).'),
-      { name: 'tool', in: 'query', description: 'Only events of this tool.', schema: { type: 'string', minLength: 1, maxLength: 500 } },
+      {
+        name: 'tool',
+        in: 'query',
+        description: 'Only events of this tool.',
+        schema: { type: 'string', minLength: 1, maxLength: 500 },
+      },
       timeParam('since', 'Only events that occurred at or after this instant (RFC 3339).'),
       timeParam('until', 'Only events that occurred before this instant (RFC 3339).'),
       ...PAGINATION,

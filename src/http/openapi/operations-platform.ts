@@ -5,7 +5,8 @@ import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, queryEnum, type
 import { ROLES } from '../../domain/roles';
 import { ref } from './schemas/common';
 
-const json422 = 'invalid_parameter (the body is not a JSON object, a field has the wrong type or value), missing_parameter (a required field is absent or empty)';
+const json422 =
+  'invalid_parameter (the body is not a JSON object, a field has the wrong type or value), missing_parameter (a required field is absent or empty)';
 
 export const platformOperations = {
   'GET /healthz': {
@@ -21,7 +22,10 @@ export const platformOperations = {
     summary: 'Readiness: MongoDB and Temporal reachable, a worker polling',
     responses: {
       200: { description: 'Ready.', schema: ref('Readiness') },
-      503: { description: 'Not ready: the same body with status not_ready and the failing check (not the error envelope).', schema: ref('Readiness') },
+      503: {
+        description: 'Not ready: the same body with status not_ready and the failing check (not the error envelope).',
+        schema: ref('Readiness'),
+      },
     },
     usesDatabase: false,
   },
@@ -36,17 +40,22 @@ export const platformOperations = {
     operationId: 'getCliClient',
     tag: 'meta',
     summary: 'The CI client as one dependency-free file for Node 20',
-    parameters: [{ name: 'If-None-Match', in: 'header', description: 'The ETag of a cached copy.', schema: { type: 'string' } }],
+    parameters: [
+      { name: 'If-None-Match', in: 'header', description: 'The ETag of a cached copy.', schema: { type: 'string' } },
+    ],
     responses: {
       200: {
         description: 'The client.',
         content: { 'text/javascript': { schema: { type: 'string' } } },
         headers: {
-          'X-Scanner-Version': { description: 'The client\'s version.', schema: { type: 'string' } },
+          'X-Scanner-Version': { description: "The client's version.", schema: { type: 'string' } },
           ETag: { description: 'Strong validator of the file.', schema: { type: 'string' } },
         },
       },
-      304: { description: 'Not modified (If-None-Match matched the ETag).', headers: { 'X-Scanner-Version': { description: 'The client\'s version.', schema: { type: 'string' } } } },
+      304: {
+        description: 'Not modified (If-None-Match matched the ETag).',
+        headers: { 'X-Scanner-Version': { description: "The client's version.", schema: { type: 'string' } } },
+      },
       404: { description: 'not_found: the bundle has not been built on this server.', codes: ['not_found'] },
     },
     usesDatabase: false,
@@ -54,7 +63,7 @@ export const platformOperations = {
   'GET /v1/meta/ip-ranges': {
     operationId: 'getIpRanges',
     tag: 'meta',
-    summary: 'The control plane\'s challenge source ranges',
+    summary: "The control plane's challenge source ranges",
     responses: { 200: { description: 'The ranges.', schema: ref('IpRanges') } },
     usesDatabase: false,
   },
@@ -79,14 +88,17 @@ export const platformOperations = {
   'PATCH /v1/members/:memberId': {
     operationId: 'updateMember',
     tag: 'members',
-    summary: 'Change a member\'s role',
+    summary: "Change a member's role",
     description: 'Promoting to admin and changing an owner are Owner-only (403 insufficient_scope naming the role).',
     parameters: [pathParam('memberId', 'The member id (mem_...).')],
     requestBody: { description: 'The new role.', required: true, schema: ref('MemberUpdate') },
     responses: {
       200: { description: 'The updated member.', schema: ref('Member') },
       404: { description: 'not_found: no such member in the organization.', codes: ['not_found'] },
-      409: { description: 'last_owner: the sole owner cannot be demoted (or the member changed meanwhile).', codes: ['last_owner'] },
+      409: {
+        description: 'last_owner: the sole owner cannot be demoted (or the member changed meanwhile).',
+        codes: ['last_owner'],
+      },
       ...OBJECT_BODY_ERRORS,
       422: { description: `${json422}; owner is not assignable.`, codes: ['invalid_parameter', 'missing_parameter'] },
     },
@@ -162,8 +174,15 @@ export const platformOperations = {
       200: { description: 'The organization joined and the new membership.', schema: ref('InvitationAccepted') },
       404: { description: 'not_found: unknown token.', codes: ['not_found'] },
       409: {
-        description: 'Checked in this order: invite_revoked, invite_expired, invite_already_accepted, invite_email_mismatch, already_in_org.',
-        codes: ['invite_revoked', 'invite_expired', 'invite_already_accepted', 'invite_email_mismatch', 'already_in_org'],
+        description:
+          'Checked in this order: invite_revoked, invite_expired, invite_already_accepted, invite_email_mismatch, already_in_org.',
+        codes: [
+          'invite_revoked',
+          'invite_expired',
+          'invite_already_accepted',
+          'invite_email_mismatch',
+          'already_in_org',
+        ],
       },
       ...OBJECT_BODY_ERRORS,
       422: { description: `${json422}.`, codes: ['invalid_parameter', 'missing_parameter'] },
@@ -174,7 +193,11 @@ export const platformOperations = {
     operationId: 'createApiKey',
     tag: 'api-keys',
     summary: 'Create an API key (the secret is returned once)',
-    requestBody: { description: 'Name, scopes, project restriction, optional expiry.', required: true, schema: ref('ApiKeyCreate') },
+    requestBody: {
+      description: 'Name, scopes, project restriction, optional expiry.',
+      required: true,
+      schema: ref('ApiKeyCreate'),
+    },
     responses: {
       201: { description: 'The key and its secret.', schema: ref('ApiKeyCreated') },
       ...OBJECT_BODY_ERRORS,
@@ -210,7 +233,7 @@ export const platformOperations = {
   'GET /v1/audit-events': {
     operationId: 'listAuditEvents',
     tag: 'audit',
-    summary: 'List the organization\'s audit events, newest first',
+    summary: "List the organization's audit events, newest first",
     parameters: [...PAGINATION],
     responses: {
       200: { description: 'A page of audit events.', schema: ref('AuditEventList') },

@@ -18,7 +18,13 @@ import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 /** The project's newest scan, as the scan list shows it first (newest startedAt, then id). */
 function presentLatest(s: ScanDoc | undefined) {
   if (!s) return null;
-  return { id: s._id, status: s.status, ecosystem: s.ecosystem, startedAt: s.startedAt.toISOString(), findings: s.status === 'completed' ? s.findings : null };
+  return {
+    id: s._id,
+    status: s.status,
+    ecosystem: s.ecosystem,
+    startedAt: s.startedAt.toISOString(),
+    findings: s.status === 'completed' ? s.findings : null,
+  };
 }
 
 function presentProject(p: ProjectDoc, latest: ScanDoc | undefined) {
@@ -48,7 +54,9 @@ export function projectRoutes(deps: AppDeps): Router {
     const after = cursor ? deps.cursors.decode<string>(listing, cursor) : undefined;
     const found = await listProjects(deps.store, p.orgId, { ids: restriction, after, limit });
     const shown = found.slice(0, limit);
-    const latest = await Promise.all(shown.map((project) => listScans(deps.store, { orgId: p.orgId, projectIds: [project._id], limit: 1 })));
+    const latest = await Promise.all(
+      shown.map((project) => listScans(deps.store, { orgId: p.orgId, projectIds: [project._id], limit: 1 })),
+    );
     await recheck(deps, p); // after the load, just before the answer
     ctx.body = {
       projects: shown.map((project, i) => presentProject(project, latest[i].scans[0])),
@@ -59,7 +67,8 @@ export function projectRoutes(deps: AppDeps): Router {
   r.get('/v1/dependencies', access(deps, 'GET /v1/dependencies'), async (ctx) => {
     const p = principalOf(ctx);
     const projectRef = singleQuery(ctx, 'project');
-    if (projectRef === undefined) throw new ApiError(422, 'missing_parameter', 'project: required (a project id or slug)');
+    if (projectRef === undefined)
+      throw new ApiError(422, 'missing_parameter', 'project: required (a project id or slug)');
     const ecosystem = enumQuery(ctx, 'ecosystem', ECOSYSTEMS);
     const filter: InventoryFilter = { name: singleQuery(ctx, 'name'), direct: directQuery(ctx) };
     const limit = parseLimit(ctx);
@@ -74,12 +83,28 @@ export function projectRoutes(deps: AppDeps): Router {
     const listing = `deps:${project._id}:${JSON.stringify([ecosystem ?? null, filter.name ?? null, filter.direct ?? null])}`;
     const position = cursor ? deps.cursors.decode<InventoryPosition>(listing, cursor) : undefined;
     const scans = position ? position.s : await latestInventories(deps.store, project._id, ecosystem);
-    const lists = await Promise.all(Object.entries(scans).map(async ([eco, scanId]) => ({ ecosystem: eco, ...(await readInventory(deps.store, scanId, eco)) })));
+    const lists = await Promise.all(
+      Object.entries(scans).map(async ([eco, scanId]) => ({
+        ecosystem: eco,
+        ...(await readInventory(deps.store, scanId, eco)),
+      })),
+    );
     const page = inventoryPage(lists, filter, position?.k, limit);
     await recheck(deps, p); // after the load, just before the answer
     ctx.body = {
-      dependencies: page.items.map(({ ecosystem: eco, item }) => ({ id: item.id, project: project._id, ecosystem: eco, name: item.name, version: item.version, direct: item.direct, path: item.path, manifest: item.manifest })),
-      nextCursor: page.next ? deps.cursors.encode(listing, { s: scans, k: page.next } satisfies InventoryPosition) : null,
+      dependencies: page.items.map(({ ecosystem: eco, item }) => ({
+        id: item.id,
+        project: project._id,
+        ecosystem: eco,
+        name: item.name,
+        version: item.version,
+        direct: item.direct,
+        path: item.path,
+        manifest: item.manifest,
+      })),
+      nextCursor: page.next
+        ? deps.cursors.encode(listing, { s: scans, k: page.next } satisfies InventoryPosition)
+        : null,
       scans,
     };
   });

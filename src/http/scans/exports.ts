@@ -48,7 +48,8 @@ export class ExportSlots {
 
   /** Takes a slot or throws 503 service_unavailable; the function returned gives it back (once). */
   take(): () => void {
-    if (this.used >= this.max) throw new ApiError(503, 'service_unavailable', `${this.max} exports are being built by this server; retry later`);
+    if (this.used >= this.max)
+      throw new ApiError(503, 'service_unavailable', `${this.max} exports are being built by this server; retry later`);
     this.used++;
     let held = true;
     return () => {
@@ -66,7 +67,12 @@ function serviceVersion(from = __dirname): string {
   }
 }
 
-const bomScan = (scan: ScanDoc): BomScan => ({ id: scan._id, projectId: scan.projectId, project: scan.target, startedAt: scan.startedAt.toISOString() });
+const bomScan = (scan: ScanDoc): BomScan => ({
+  id: scan._id,
+  projectId: scan.projectId,
+  project: scan.target,
+  startedAt: scan.startedAt.toISOString(),
+});
 
 /** The scan's severity rules (src/domain/advisories/severity.ts) for the VEX's CVSS ratings. */
 const scoreCvss: ScoreCvss = (type, vector) => {
@@ -113,7 +119,10 @@ export function exportRoutes(deps: AppDeps): Router {
   };
 
   const etagOf = (kind: 'sbom' | 'vex', scan: ScanDoc) =>
-    `"${kind}-${createHash('sha256').update(JSON.stringify([kind, scan._id, scan.status, scan.target, tool.version])).digest('hex').slice(0, 32)}"`;
+    `"${kind}-${createHash('sha256')
+      .update(JSON.stringify([kind, scan._id, scan.status, scan.target, tool.version]))
+      .digest('hex')
+      .slice(0, 32)}"`;
 
   /** 304 when If-None-Match names this answer's ETag (after the credential's recheck), before anything is read. */
   async function notModified(ctx: Context, etag: string): Promise<boolean> {
@@ -152,13 +161,21 @@ export function exportRoutes(deps: AppDeps): Router {
   r.get('/v1/scans/:scanId/vex', access(deps, 'GET /v1/scans/:scanId/vex'), async (ctx) => {
     const scan = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
     if (scan.status !== 'completed') {
-      throw new ApiError(409, 'invalid_state', `scan ${scan._id} is ${scan.status}: its VEX exists once it has completed (an empty one would say "no vulnerabilities")`);
+      throw new ApiError(
+        409,
+        'invalid_state',
+        `scan ${scan._id} is ${scan.status}: its VEX exists once it has completed (an empty one would say "no vulnerabilities")`,
+      );
     }
     const etag = etagOf('vex', scan);
     if (await notModified(ctx, etag)) return;
     const release = slots.take();
     try {
-      const [{ snapshot }, findings, advisories] = await Promise.all([readScanSnapshot(deps.store, scan._id), findingsOf(deps.store, scan), severitiesOf(scan.advisoryGeneration)]);
+      const [{ snapshot }, findings, advisories] = await Promise.all([
+        readScanSnapshot(deps.store, scan._id),
+        findingsOf(deps.store, scan),
+        severitiesOf(scan.advisoryGeneration),
+      ]);
       const body = serializeBom(
         buildVex({
           scan: { ...bomScan(scan), finishedAt: (scan.finishedAt ?? scan.startedAt).toISOString() },

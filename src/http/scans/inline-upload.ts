@@ -38,7 +38,8 @@ export function idempotencyKey(ctx: Context): string | undefined {
 export async function resolveProject(deps: AppDeps, ctx: Context, ref: string) {
   const p = principalOf(ctx);
   const restriction = projectRestriction(p);
-  const unknown = () => new ApiError(422, 'unknown_project', `/project: "${ref}" is not a project this credential may upload to`);
+  const unknown = () =>
+    new ApiError(422, 'unknown_project', `/project: "${ref}" is not a project this credential may upload to`);
   const found = await findProject(deps.store, p.orgId, ref);
   if (found) {
     if (restriction && !restriction.includes(found._id)) throw unknown();
@@ -127,7 +128,8 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
       // A key whose scan failed with internal_error is released, so the same body starts anew.
       await releaseKey(deps.store, principal.orgId, key, claim.existing.scanId);
       const again = await claimKey(deps.store, principal.orgId, key, bodyHash, scanId);
-      if (!again.claimed) throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: a concurrent request holds this key');
+      if (!again.claimed)
+        throw new ApiError(409, 'idempotency_conflict', 'Idempotency-Key: a concurrent request holds this key');
     }
   }
 

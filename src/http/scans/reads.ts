@@ -34,28 +34,38 @@ export function scanReadRoutes(deps: AppDeps): Router {
     };
   });
 
-  r.get('/v1/scans/:scanId/findings/:findingId/attributions', access(deps, 'GET /v1/scans/:scanId/findings/:findingId/attributions'), async (ctx) => {
-    const scope: Scope = { view: enumQuery(ctx, 'attribution', VIEWS) ?? 'affected', module: singleQuery(ctx, 'module'), team: singleQuery(ctx, 'team') };
-    const limit = parseLimit(ctx);
-    const scan = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
-    const findingId = pathId(ctx, 'findingId', 'finding');
-    const listing = `attributions:${scan._id}:${findingId}:${JSON.stringify([scope.view, scope.module ?? null, scope.team ?? null])}`;
-    const offset = offsetOf(deps, listing, cursorQuery(ctx));
-    if (scan.status !== 'completed') {
-      await recheck(deps, principalOf(ctx));
-      ctx.body = { attributions: [], nextCursor: null };
-      return;
-    }
-    const finding = await findingById(deps.store, scan, findingId);
-    const items = isPaged(scan) ? (await readPackageAttributions(deps.store, scan._id, packageIdOf(finding))).items : inlineListItems(finding);
-    const team = teamOf(await modulesOf(deps.store, scan));
-    const selected = hasScope(scope) ? items.filter((a) => attributionInScope(a, scope, team)) : items;
-    await recheck(deps, principalOf(ctx)); // after the load, just before the answer
-    ctx.body = {
-      attributions: selected.slice(offset, offset + limit),
-      nextCursor: offset + limit < selected.length ? deps.cursors.encode(listing, offset + limit) : null,
-    };
-  });
+  r.get(
+    '/v1/scans/:scanId/findings/:findingId/attributions',
+    access(deps, 'GET /v1/scans/:scanId/findings/:findingId/attributions'),
+    async (ctx) => {
+      const scope: Scope = {
+        view: enumQuery(ctx, 'attribution', VIEWS) ?? 'affected',
+        module: singleQuery(ctx, 'module'),
+        team: singleQuery(ctx, 'team'),
+      };
+      const limit = parseLimit(ctx);
+      const scan = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
+      const findingId = pathId(ctx, 'findingId', 'finding');
+      const listing = `attributions:${scan._id}:${findingId}:${JSON.stringify([scope.view, scope.module ?? null, scope.team ?? null])}`;
+      const offset = offsetOf(deps, listing, cursorQuery(ctx));
+      if (scan.status !== 'completed') {
+        await recheck(deps, principalOf(ctx));
+        ctx.body = { attributions: [], nextCursor: null };
+        return;
+      }
+      const finding = await findingById(deps.store, scan, findingId);
+      const items = isPaged(scan)
+        ? (await readPackageAttributions(deps.store, scan._id, packageIdOf(finding))).items
+        : inlineListItems(finding);
+      const team = teamOf(await modulesOf(deps.store, scan));
+      const selected = hasScope(scope) ? items.filter((a) => attributionInScope(a, scope, team)) : items;
+      await recheck(deps, principalOf(ctx)); // after the load, just before the answer
+      ctx.body = {
+        attributions: selected.slice(offset, offset + limit),
+        nextCursor: offset + limit < selected.length ? deps.cursors.encode(listing, offset + limit) : null,
+      };
+    },
+  );
 
   r.get(
     '/v1/scans/:scanId/findings/:findingId/attributions/:attributionId/path',

@@ -32,7 +32,8 @@ function waitQuery(ctx: Context): number {
   const raw = singleQuery(ctx, 'wait');
   if (raw === undefined) return 0;
   const n = /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n <= MAX_WAIT_SECONDS)) throw invalidParameter('wait', `must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}`);
+  if (!(n <= MAX_WAIT_SECONDS))
+    throw invalidParameter('wait', `must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}`);
   return n;
 }
 

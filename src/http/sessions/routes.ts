@@ -8,7 +8,16 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError, invalidParameter } from '../../domain/errors';
-import { bindingHash, codeHash, CODE_TTL_MS, generateCode, isCodeShape, newBindingValue, normalizeSignInEmail, type CodeVerdict } from '../../domain/sign-in/codes';
+import {
+  bindingHash,
+  codeHash,
+  CODE_TTL_MS,
+  generateCode,
+  isCodeShape,
+  newBindingValue,
+  normalizeSignInEmail,
+  type CodeVerdict,
+} from '../../domain/sign-in/codes';
 import { singleAddress } from '../../infra/mail/message';
 import { createSession, findOrCreateUser, findOrg, memberOfUser, revokeSessionByHash } from '../../storage/accounts';
 import { recordAudit } from '../../storage/audit';
@@ -19,7 +28,12 @@ import type { AppDeps, SignInConfig } from '../deps';
 import { missing, objectBody } from '../json-body';
 import { actorOf } from '../audit/actor';
 
-const refused = () => new ApiError(401, 'invalid_token', 'the code is wrong, has expired or was used, or was not requested from this browser: ask for a new code');
+const refused = () =>
+  new ApiError(
+    401,
+    'invalid_token',
+    'the code is wrong, has expired or was used, or was not requested from this browser: ask for a new code',
+  );
 const REFUSALS: Record<Exclude<CodeVerdict, 'ok'>, () => ApiError> = {
   none: refused,
   replaced: refused,
@@ -63,17 +77,34 @@ export function sessionRoutes(deps: AppDeps): Router {
     const now = new Date();
     const admission = await admitCodeRequest(deps.store, { email, address: ctx.ip || 'unknown' }, now, signIn.limits);
     if (!admission.admitted) {
-      throw new ApiError(429, 'rate_limited', `too many sign-in codes requested for this ${admission.scope === 'email' ? 'email' : 'client address'}; retry later`, admission.retryAfter);
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `too many sign-in codes requested for this ${admission.scope === 'email' ? 'email' : 'client address'}; retry later`,
+        admission.retryAfter,
+      );
     }
     const binding = newBindingValue();
     const bound = bindingHash(binding);
     const code = generateCode();
-    await issue(deps.store, { email, bindingHash: bound, codeHash: codeHash(signIn.codeKey, { email, bindingHash: bound, code }), expiresAt: new Date(now.getTime() + CODE_TTL_MS) }, now);
+    await issue(
+      deps.store,
+      {
+        email,
+        bindingHash: bound,
+        codeHash: codeHash(signIn.codeKey, { email, bindingHash: bound, code }),
+        expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      },
+      now,
+    );
     setCookie(ctx, LOGIN_COOKIE, binding, { maxAgeSeconds: CODE_TTL_MS / 1000, sameSite: 'Strict' });
     // Not awaited: the answer must not depend on the mail server (its latency or a refused recipient would tell
     // addresses apart). A failure is logged, without the code.
     signIn.mail.send(codeMail(email, code, appUrl)).catch((err: unknown) => {
-      deps.logger.error({ err: err instanceof Error ? err.message : String(err), requestId: ctx.state.requestId }, 'sign-in code could not be mailed');
+      deps.logger.error(
+        { err: err instanceof Error ? err.message : String(err), requestId: ctx.state.requestId },
+        'sign-in code could not be mailed',
+      );
     });
     ctx.status = 202;
     ctx.body = {};
@@ -85,7 +116,8 @@ export function sessionRoutes(deps: AppDeps): Router {
     if (body.code === undefined || body.code === null || body.code === '') throw missing('code');
     const binding = loginBinding(ctx);
     const bound = binding ? bindingHash(binding) : null;
-    const submitted = isCodeShape(body.code) && bound ? codeHash(signIn.codeKey, { email, bindingHash: bound, code: body.code }) : null;
+    const submitted =
+      isCodeShape(body.code) && bound ? codeHash(signIn.codeKey, { email, bindingHash: bound, code: body.code }) : null;
     const now = new Date();
     const { verdict } = await verify(deps.store, { email, bindingHash: bound, codeHash: submitted }, now);
     if (verdict !== 'ok') throw REFUSALS[verdict]();
@@ -95,9 +127,18 @@ export function sessionRoutes(deps: AppDeps): Router {
     const org = member ? await findOrg(deps.store, member.orgId) : null;
     if (member) {
       const actor = { memberId: member._id, userId: user._id, email: user.email };
-      await recordAudit(deps.store, { orgId: member.orgId, type: 'session.created', actor, target: { kind: 'user', id: user._id, email: user.email }, requestId: ctx.state.requestId });
+      await recordAudit(deps.store, {
+        orgId: member.orgId,
+        type: 'session.created',
+        actor,
+        target: { kind: 'user', id: user._id, email: user.email },
+        requestId: ctx.state.requestId,
+      });
     }
-    setCookie(ctx, SESSION_COOKIE, token, { maxAgeSeconds: (session.expiresAt.getTime() - now.getTime()) / 1000, sameSite: 'Lax' });
+    setCookie(ctx, SESSION_COOKIE, token, {
+      maxAgeSeconds: (session.expiresAt.getTime() - now.getTime()) / 1000,
+      sameSite: 'Lax',
+    });
     clearCookie(ctx, LOGIN_COOKIE, 'Strict');
     ctx.status = 201;
     ctx.body = {
@@ -113,7 +154,13 @@ export function sessionRoutes(deps: AppDeps): Router {
     if (p?.kind !== 'session') return; // the guard admits sessions only
     const revoked = await revokeSessionByHash(deps.store, p.tokenHash);
     if (revoked && p.member) {
-      await recordAudit(deps.store, { orgId: p.member.orgId, type: 'session.revoked', actor: actorOf(p), target: { kind: 'user', id: p.user.id, email: p.user.email }, requestId: ctx.state.requestId });
+      await recordAudit(deps.store, {
+        orgId: p.member.orgId,
+        type: 'session.revoked',
+        actor: actorOf(p),
+        target: { kind: 'user', id: p.user.id, email: p.user.email },
+        requestId: ctx.state.requestId,
+      });
     }
     clearCookie(ctx, SESSION_COOKIE, 'Lax');
     ctx.status = 204;

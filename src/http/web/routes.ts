@@ -53,7 +53,12 @@ function staticFiles(root: string) {
     let f = cache.get(file);
     if (!f || f.mtimeMs !== stat.mtimeMs || f.size !== stat.size) {
       const body = fs.readFileSync(file);
-      f = { mtimeMs: stat.mtimeMs, size: stat.size, body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+      f = {
+        mtimeMs: stat.mtimeMs,
+        size: stat.size,
+        body,
+        etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
+      };
       if (cache.size > 500) cache.clear();
       cache.set(file, f);
     }
@@ -119,7 +124,13 @@ export function webAppRoutes(_deps: AppDeps, root = path.join(packageRoot(), 'di
     if (!file.startsWith(root + path.sep)) throw notFound(`file ${ctx.path}`);
     const f = read(file);
     const asset = rel.startsWith('assets/');
-    if (f) return send(ctx, f, path.extname(file) || 'application/octet-stream', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (f)
+      return send(
+        ctx,
+        f,
+        path.extname(file) || 'application/octet-stream',
+        asset ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     if (asset) throw notFound(`file ${ctx.path}`);
     return index();
   });

@@ -17,7 +17,13 @@ export function presentDelivery(d: DeliverySummary) {
     eventId: d.eventId,
     type: d.type,
     status: d.status,
-    attempts: d.attempts.map((a) => ({ n: a.n, at: a.at.toISOString(), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs })),
+    attempts: d.attempts.map((a) => ({
+      n: a.n,
+      at: a.at.toISOString(),
+      statusCode: a.statusCode,
+      error: a.error,
+      durationMs: a.durationMs,
+    })),
     createdAt: d.createdAt.toISOString(),
     updatedAt: d.updatedAt.toISOString(),
   };

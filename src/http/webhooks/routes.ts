@@ -2,11 +2,26 @@
 // it is stored sealed (storage/secrets.ts), since signing deliveries needs it back.
 import Router from '@koa/router';
 import { invalidParameter, notFound } from '../../domain/errors';
-import { checkDestination, DestinationRefused, MAX_URL_LENGTH, policyFromEnv, type DestinationPolicy } from '../../infra/webhooks/destination';
+import {
+  checkDestination,
+  DestinationRefused,
+  MAX_URL_LENGTH,
+  policyFromEnv,
+  type DestinationPolicy,
+} from '../../infra/webhooks/destination';
 import { recordAudit } from '../../storage/audit';
 import type { WebhookDoc } from '../../storage/documents/webhooks';
 import { secretsFromEnv, type SecretBox } from '../../storage/secrets';
-import { countWebhooks, createWebhook, deleteWebhook, listWebhooks, MAX_WEBHOOKS_PER_ORG, WEBHOOK_EVENTS, withinFirst, type WebhookEvent } from '../../storage/webhooks';
+import {
+  countWebhooks,
+  createWebhook,
+  deleteWebhook,
+  listWebhooks,
+  MAX_WEBHOOKS_PER_ORG,
+  WEBHOOK_EVENTS,
+  withinFirst,
+  type WebhookEvent,
+} from '../../storage/webhooks';
 import { actorOf } from '../audit/actor';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -22,11 +37,13 @@ export function presentWebhook(w: WebhookDoc) {
 
 /** `events`: a non-empty array of known event types, duplicates folded, in the order first given. */
 function parseEvents(v: unknown): WebhookEvent[] {
-  if (v === undefined || v === null) throw missing('events', `must be a non-empty array of ${WEBHOOK_EVENTS.join(', ')}`);
+  if (v === undefined || v === null)
+    throw missing('events', `must be a non-empty array of ${WEBHOOK_EVENTS.join(', ')}`);
   if (!Array.isArray(v)) throw invalidParameter('events', `must be a non-empty array of ${WEBHOOK_EVENTS.join(', ')}`);
   if (v.length === 0) throw missing('events', `must be a non-empty array of ${WEBHOOK_EVENTS.join(', ')}`);
   const bad = v.find((e) => !(WEBHOOK_EVENTS as readonly unknown[]).includes(e));
-  if (bad !== undefined) throw invalidParameter('events', `unknown event ${JSON.stringify(bad)} (known: ${WEBHOOK_EVENTS.join(', ')})`);
+  if (bad !== undefined)
+    throw invalidParameter('events', `unknown event ${JSON.stringify(bad)} (known: ${WEBHOOK_EVENTS.join(', ')})`);
   return [...new Set(v as WebhookEvent[])];
 }
 
@@ -42,7 +59,8 @@ export function webhookRoutes(deps: AppDeps): Router {
     const url = requiredString(body, 'url', MAX_URL_LENGTH);
     const events = parseEvents(body.events);
     const { box, policy } = config();
-    const full = () => invalidParameter('webhooks', `at most ${MAX_WEBHOOKS_PER_ORG} per organization; delete one first`);
+    const full = () =>
+      invalidParameter('webhooks', `at most ${MAX_WEBHOOKS_PER_ORG} per organization; delete one first`);
     if ((await countWebhooks(deps.store, p.orgId)) >= MAX_WEBHOOKS_PER_ORG) throw full();
     let href: string;
     try {
@@ -61,7 +79,13 @@ export function webhookRoutes(deps: AppDeps): Router {
       await deleteWebhook(deps.store, p.orgId, doc._id);
       throw full();
     }
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'webhook.created', actor: actorOf(p), target: { kind: 'webhook', id: doc._id, url: href, events }, requestId: ctx.state.requestId });
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'webhook.created',
+      actor: actorOf(p),
+      target: { kind: 'webhook', id: doc._id, url: href, events },
+      requestId: ctx.state.requestId,
+    });
     ctx.status = 201;
     ctx.body = { webhook: presentWebhook(doc), secret };
   });
@@ -86,7 +110,13 @@ export function webhookRoutes(deps: AppDeps): Router {
     const id = pathId(ctx, 'webhookId', 'webhook');
     await recheck(deps, p);
     if (!(await deleteWebhook(deps.store, p.orgId, id))) throw notFound(`webhook ${JSON.stringify(id)}`);
-    await recordAudit(deps.store, { orgId: p.orgId, type: 'webhook.deleted', actor: actorOf(p), target: { kind: 'webhook', id }, requestId: ctx.state.requestId });
+    await recordAudit(deps.store, {
+      orgId: p.orgId,
+      type: 'webhook.deleted',
+      actor: actorOf(p),
+      target: { kind: 'webhook', id },
+      requestId: ctx.state.requestId,
+    });
     ctx.status = 204;
   });
 

@@ -14,7 +14,9 @@ export { SmtpMailSender } from './smtp';
 export const DEFAULT_MAIL_FROM = 'scanner@localhost';
 
 function malformed(why: string): Error {
-  return new Error(`MAIL_TRANSPORT ${why}; expected "console", "file:<directory>", "smtp://[user:password@]host[:port]" or "smtps://[user:password@]host[:port]"`);
+  return new Error(
+    `MAIL_TRANSPORT ${why}; expected "console", "file:<directory>", "smtp://[user:password@]host[:port]" or "smtps://[user:password@]host[:port]"`,
+  );
 }
 
 /** The value as written, with any password replaced: error messages must not leak it into logs. */
@@ -27,7 +29,8 @@ function mailFrom(env: NodeJS.ProcessEnv): string {
   const raw = env.MAIL_FROM;
   if (raw === undefined || raw.trim() === '') return DEFAULT_MAIL_FROM;
   const address = singleAddress(raw);
-  if (!address) throw new Error(`MAIL_FROM must be one plain address such as ${DEFAULT_MAIL_FROM}, got ${JSON.stringify(raw)}`);
+  if (!address)
+    throw new Error(`MAIL_FROM must be one plain address such as ${DEFAULT_MAIL_FROM}, got ${JSON.stringify(raw)}`);
   return address;
 }
 

@@ -16,8 +16,10 @@ export function singleAddress(value: string): string | undefined {
 
 /** Refuses a message no sender should pass on; these are the caller's mistakes, so they throw before any I/O. */
 export function checkMessage(m: MailMessage): MailMessage {
-  if (typeof m.to !== 'string' || !singleAddress(m.to)) throw new Error(`mail: "to" must be one plain address, got ${JSON.stringify(m.to)}`);
-  if (typeof m.subject !== 'string' || /[\r\n]/.test(m.subject)) throw new Error('mail: "subject" must be one line of text');
+  if (typeof m.to !== 'string' || !singleAddress(m.to))
+    throw new Error(`mail: "to" must be one plain address, got ${JSON.stringify(m.to)}`);
+  if (typeof m.subject !== 'string' || /[\r\n]/.test(m.subject))
+    throw new Error('mail: "subject" must be one line of text');
   if (typeof m.text !== 'string') throw new Error('mail: "text" must be a string');
   if (m.code !== undefined && typeof m.code !== 'string') throw new Error('mail: "code" must be a string when given');
   return { to: m.to.trim(), subject: m.subject, text: m.text, ...(m.code !== undefined ? { code: m.code } : {}) };

@@ -54,7 +54,10 @@ export class SmtpMailSender implements MailSender {
       await this.transport.sendMail({ from: this.settings.from, to: m.to, subject: m.subject, text: m.text });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      throw new Error(`mail: the SMTP server ${this.settings.host}:${this.settings.port} did not take the message: ${reason}`, { cause: err });
+      throw new Error(
+        `mail: the SMTP server ${this.settings.host}:${this.settings.port} did not take the message: ${reason}`,
+        { cause: err },
+      );
     }
   }
 }

@@ -70,7 +70,9 @@ function readCaFile(file: string): string {
   try {
     pem = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`WEBHOOKS_CA_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new Error(
+      `WEBHOOKS_CA_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   const certs = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   if (certs.length === 0) throw new Error(`WEBHOOKS_CA_FILE: ${file} holds no PEM certificate`);
@@ -102,10 +104,12 @@ export function parseDestination(url: string): URL {
     throw refuse('not a valid URL');
   }
   if (parsed.protocol !== 'https:') throw refuse(`https only (${parsed.protocol.replace(/:$/, '')}:// is refused)`);
-  if (parsed.username !== '' || parsed.password !== '') throw refuse('credentials in the URL are refused (no user:password@)');
+  if (parsed.username !== '' || parsed.password !== '')
+    throw refuse('credentials in the URL are refused (no user:password@)');
   if (hostOf(parsed) === '') throw refuse('the URL has no host');
   // What is stored and parsed again at delivery is the serialized form, which percent-encoding and punycode lengthen.
-  if (parsed.href.length > MAX_URL_LENGTH) throw refuse(`the URL is longer than ${MAX_URL_LENGTH} characters once encoded`);
+  if (parsed.href.length > MAX_URL_LENGTH)
+    throw refuse(`the URL is longer than ${MAX_URL_LENGTH} characters once encoded`);
   return parsed;
 }
 
@@ -136,15 +140,22 @@ export async function checkDestination(url: string, policy: DestinationPolicy): 
     found = await policy.resolve(host);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
-    const why = code === 'ENOTFOUND' ? 'no such name' : code === 'EAI_AGAIN' ? 'temporary DNS failure' : (code ?? (err instanceof Error ? err.message : String(err)));
+    const why =
+      code === 'ENOTFOUND'
+        ? 'no such name'
+        : code === 'EAI_AGAIN'
+          ? 'temporary DNS failure'
+          : (code ?? (err instanceof Error ? err.message : String(err)));
     throw new DestinationRefused(`${host} could not be resolved (${why})`, 'dns');
   }
-  if (!Array.isArray(found) || found.length === 0) throw new DestinationRefused(`${host} resolves to no address`, 'dns');
+  if (!Array.isArray(found) || found.length === 0)
+    throw new DestinationRefused(`${host} resolves to no address`, 'dns');
   const addresses: Array<{ address: string; family: 4 | 6 }> = [];
   for (const entry of found) {
     const address = typeof entry?.address === 'string' ? entry.address : '';
     const family = net.isIP(address);
-    if (family !== 4 && family !== 6) throw new DestinationRefused(`${host} resolves to something that is not an IP address`, 'dns');
+    if (family !== 4 && family !== 6)
+      throw new DestinationRefused(`${host} resolves to something that is not an IP address`, 'dns');
     const refusal = refusalOf(address, allow);
     if (refusal) throw new DestinationRefused(`${host} resolves to ${address}, ${describe(refusal)}`);
     addresses.push({ address, family });

@@ -46,7 +46,11 @@ function secureContextFor(extraCa: string): tls.SecureContext {
 
 function fixedLookup(dest: CheckedDestination): LookupFunction {
   return (_hostname, options, callback) => {
-    const cb = callback as (err: Error | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+    const cb = callback as (
+      err: Error | null,
+      address: string | Array<{ address: string; family: number }>,
+      family?: number,
+    ) => void;
     if ((options as { all?: boolean }).all) cb(null, [{ address: dest.address, family: dest.family }]);
     else cb(null, dest.address, dest.family);
   };
@@ -76,7 +80,8 @@ function failure(err: NodeJS.ErrnoException): SendFailed {
     case 'ERR_SSL_WRONG_VERSION_NUMBER':
       return new SendFailed(`TLS handshake failed (${err.message.replace(/^.*:/s, '').trim() || code})`, code);
     default:
-      if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return new SendFailed(`TLS failed (${err.message})`, code);
+      if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))
+        return new SendFailed(`TLS failed (${err.message})`, code);
       return new SendFailed(err.message || code, code);
   }
 }
@@ -88,7 +93,13 @@ function failure(err: NodeJS.ErrnoException): SendFailed {
  * or TLS error or after timeoutMs, with a message fit for the delivery log. Once a status has arrived it is the result,
  * even when the body that follows is cut short (by MAX_RESPONSE_BYTES, the timer or the peer).
  */
-export async function postWebhook(dest: CheckedDestination, body: string, headers: Record<string, string>, policy: DestinationPolicy, opts: { timeoutMs: number }): Promise<SendResult> {
+export async function postWebhook(
+  dest: CheckedDestination,
+  body: string,
+  headers: Record<string, string>,
+  policy: DestinationPolicy,
+  opts: { timeoutMs: number },
+): Promise<SendResult> {
   const url = dest.url;
   if (!(url instanceof URL) || url.protocol !== 'https:') throw new SendFailed('https only', 'ERR_INVALID_URL');
   const payload = Buffer.from(body, 'utf8');
@@ -127,7 +138,10 @@ export async function postWebhook(dest: CheckedDestination, body: string, header
       settle(new SendFailed((err as Error).message, (err as NodeJS.ErrnoException).code ?? 'ERR_INVALID_REQUEST'));
       return;
     }
-    timer = setTimeout(() => settle(new SendFailed(`timed out after ${seconds(opts.timeoutMs)}`, 'ETIMEDOUT')), opts.timeoutMs);
+    timer = setTimeout(
+      () => settle(new SendFailed(`timed out after ${seconds(opts.timeoutMs)}`, 'ETIMEDOUT')),
+      opts.timeoutMs,
+    );
     req.on('response', (res) => {
       statusCode = res.statusCode ?? 0;
       let read = 0;

@@ -5,7 +5,15 @@
 import { compareCodePoints, dependencyId } from '../inventory-ids';
 import type { Snapshot, SnapshotMetadata } from '../types';
 import { groupAndName, purlOf } from './purl';
-import { SPEC_VERSION, type BomScan, type BomTool, type CdxBom, type CdxComponent, type CdxMetadata, type CdxProperty } from './types';
+import {
+  SPEC_VERSION,
+  type BomScan,
+  type BomTool,
+  type CdxBom,
+  type CdxComponent,
+  type CdxMetadata,
+  type CdxProperty,
+} from './types';
 
 let crypto: typeof import('node:crypto') | undefined;
 // Required on first use, not imported: the client bundle would otherwise load node:crypto on every start.
@@ -27,7 +35,11 @@ const URL_NAMESPACE = Buffer.from('6ba7b8119dad11d180b400c04fd430c8', 'hex');
  * the same bytes, yet different for the SBOM and the VEX of one scan and for every scan.
  */
 export function serialNumber(scanId: string, kind: 'sbom' | 'vex'): string {
-  const h = nodeCrypto().createHash('sha1').update(URL_NAMESPACE).update(`urn:supply-chain-scanner:scan:${scanId}:${kind}`, 'utf8').digest();
+  const h = nodeCrypto()
+    .createHash('sha1')
+    .update(URL_NAMESPACE)
+    .update(`urn:supply-chain-scanner:scan:${scanId}:${kind}`, 'utf8')
+    .digest();
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;
   const x = h.subarray(0, 16).toString('hex');
@@ -36,7 +48,10 @@ export function serialNumber(scanId: string, kind: 'sbom' | 'vex'): string {
 
 /** bom-ref of a first-party module (v2 module path, v1 manifest): like dep_ ids, stable across the project's scans. */
 export function moduleRef(projectId: string, ecosystem: string, path: string): string {
-  return 'mod_' + nodeCrypto().createHash('sha256').update(`${projectId}\0${ecosystem}\0${path}`, 'utf8').digest('hex').slice(0, 24);
+  return (
+    'mod_' +
+    nodeCrypto().createHash('sha256').update(`${projectId}\0${ecosystem}\0${path}`, 'utf8').digest('hex').slice(0, 24)
+  );
 }
 
 export const byCodePoints = (a: string, b: string): number => compareCodePoints(a, b);
@@ -53,19 +68,38 @@ function metadataProperties(m: SnapshotMetadata | undefined): CdxProperty[] {
 
 /** The project as the metadata component; its bom-ref is the project id. */
 export function projectComponent(scan: BomScan, components?: CdxComponent[]): CdxComponent {
-  return { type: 'application', 'bom-ref': scan.projectId, name: scan.project, ...(components?.length ? { components } : {}) };
+  return {
+    type: 'application',
+    'bom-ref': scan.projectId,
+    name: scan.project,
+    ...(components?.length ? { components } : {}),
+  };
 }
 
-export function metadata(scan: BomScan, snapshot: Snapshot, tool: BomTool, timestamp: string, component: CdxComponent): CdxMetadata {
+export function metadata(
+  scan: BomScan,
+  snapshot: Snapshot,
+  tool: BomTool,
+  timestamp: string,
+  component: CdxComponent,
+): CdxMetadata {
   return {
     timestamp,
     tools: { components: [{ type: 'application', name: tool.name, version: tool.version }] },
     component,
-    properties: [prop('scan', scan.id), prop('ecosystem', snapshot.ecosystem), ...metadataProperties(snapshot.metadata)],
+    properties: [
+      prop('scan', scan.id),
+      prop('ecosystem', snapshot.ecosystem),
+      ...metadataProperties(snapshot.metadata),
+    ],
   };
 }
 
-export function frame(scan: BomScan, kind: 'sbom' | 'vex', meta: CdxMetadata): Pick<CdxBom, '$schema' | 'bomFormat' | 'specVersion' | 'serialNumber' | 'version' | 'metadata'> {
+export function frame(
+  scan: BomScan,
+  kind: 'sbom' | 'vex',
+  meta: CdxMetadata,
+): Pick<CdxBom, '$schema' | 'bomFormat' | 'specVersion' | 'serialNumber' | 'version' | 'metadata'> {
   return {
     $schema: 'http://cyclonedx.org/schema/bom-1.6.schema.json',
     bomFormat: 'CycloneDX',
@@ -110,7 +144,10 @@ export function packageComponents(snapshot: Snapshot, projectId: string): Packag
   const versionOf = new Map<string, string>();
   for (let i = 0; i < nodes.length; i++) versionOf.set(refs[i], nodes[i].version);
   const order = [...nameOf.keys()].sort(
-    (a, b) => compareCodePoints(nameOf.get(a)!, nameOf.get(b)!) || compareCodePoints(versionOf.get(a)!, versionOf.get(b)!) || byRef(a, b),
+    (a, b) =>
+      compareCodePoints(nameOf.get(a)!, nameOf.get(b)!) ||
+      compareCodePoints(versionOf.get(a)!, versionOf.get(b)!) ||
+      byRef(a, b),
   );
   const list = order.map((ref) => packageComponent(snapshot.ecosystem, ref, nameOf.get(ref)!, versionOf.get(ref)!));
   const byRefMap = new Map(order.map((ref, k) => [ref, k]));

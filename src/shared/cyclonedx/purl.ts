@@ -18,7 +18,8 @@ export function encodePurlComponent(s: string): string {
     .replace(/%3A/g, ':');
 }
 
-const withVersion = (base: string, version: string) => (version === '' ? base : `${base}@${encodePurlComponent(version)}`);
+const withVersion = (base: string, version: string) =>
+  version === '' ? base : `${base}@${encodePurlComponent(version)}`;
 
 /**
  * The purl of a package of a snapshot ecosystem, or undefined for one the service does not scan.
@@ -36,7 +37,10 @@ export function purlOf(ecosystem: Ecosystem | string, name: string, version: str
       const n = npmName(name);
       const slash = n.indexOf('/');
       if (n.startsWith('@') && slash > 1 && slash < n.length - 1) {
-        return withVersion(`pkg:npm/${encodePurlComponent(n.slice(0, slash))}/${encodePurlComponent(n.slice(slash + 1))}`, version);
+        return withVersion(
+          `pkg:npm/${encodePurlComponent(n.slice(0, slash))}/${encodePurlComponent(n.slice(slash + 1))}`,
+          version,
+        );
       }
       return withVersion(`pkg:npm/${encodePurlComponent(n)}`, version);
     }
@@ -46,7 +50,10 @@ export function purlOf(ecosystem: Ecosystem | string, name: string, version: str
       const n = mavenName(name);
       const colon = n.indexOf(':');
       if (colon > 0 && colon < n.length - 1) {
-        return withVersion(`pkg:maven/${encodePurlComponent(n.slice(0, colon))}/${encodePurlComponent(n.slice(colon + 1))}`, version);
+        return withVersion(
+          `pkg:maven/${encodePurlComponent(n.slice(0, colon))}/${encodePurlComponent(n.slice(colon + 1))}`,
+          version,
+        );
       }
       return withVersion(`pkg:maven/${encodePurlComponent(n)}`, version);
     }
@@ -66,7 +73,8 @@ export function groupAndName(ecosystem: Ecosystem | string, name: string): { gro
   }
   if (ecosystem === 'javascript' || ecosystem === 'typescript') {
     const slash = name.indexOf('/');
-    if (name.startsWith('@') && slash > 1 && slash < name.length - 1) return { group: name.slice(0, slash), name: name.slice(slash + 1) };
+    if (name.startsWith('@') && slash > 1 && slash < name.length - 1)
+      return { group: name.slice(0, slash), name: name.slice(slash + 1) };
   }
   return { name };
 }

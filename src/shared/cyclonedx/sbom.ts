@@ -4,7 +4,16 @@
 // GET /v1/scans/{id}/sbom with it, and the CI client (`scanner scan --format cyclonedx`) writes the same bytes from the
 // snapshot it uploaded.
 import type { Snapshot } from '../types';
-import { byCodePoints, byRef, frame, metadata, moduleRef, packageComponents, projectComponent, PROPERTY_PREFIX } from './common';
+import {
+  byCodePoints,
+  byRef,
+  frame,
+  metadata,
+  moduleRef,
+  packageComponents,
+  projectComponent,
+  PROPERTY_PREFIX,
+} from './common';
 import type { BomScan, BomTool, CdxBom, CdxComponent, CdxDependency, CdxProperty } from './types';
 
 // What the CI client needs besides buildSbom, from the one module it loads for `--format cyclonedx`.
@@ -22,7 +31,8 @@ export interface SbomInput {
  * root's module): the first element of its findings' paths and of the inventory's, so the first-party component a
  * v1 package hangs from is the one its path names.
  */
-const v1Manifest = (snapshot: Snapshot, root: Snapshot['roots'][number]): string => root.manifest || snapshot.manifests?.[0] || root.module;
+const v1Manifest = (snapshot: Snapshot, root: Snapshot['roots'][number]): string =>
+  root.manifest || snapshot.manifests?.[0] || root.module;
 
 interface Modules {
   /** Module paths (v2) or manifests (v1), sorted. */
@@ -40,7 +50,8 @@ function moduleProperties(m: NonNullable<Snapshot['modules']>[number] | undefine
   const out: CdxProperty[] = [];
   if (typeof m?.teamName === 'string') out.push({ name: `${PROPERTY_PREFIX}team`, value: m.teamName });
   const attributes = m?.attributes ?? {};
-  for (const k of Object.keys(attributes).sort(byCodePoints)) out.push({ name: `${PROPERTY_PREFIX}attribute:${k}`, value: String(attributes[k]) });
+  for (const k of Object.keys(attributes).sort(byCodePoints))
+    out.push({ name: `${PROPERTY_PREFIX}attribute:${k}`, value: String(attributes[k]) });
   return out;
 }
 
@@ -88,7 +99,8 @@ export function buildSbom({ scan, snapshot, tool }: SbomInput): CdxBom {
     for (const r of snapshot.roots) {
       const vertices = r.resolution?.vertices ?? [];
       const at = new Map<string, number>();
-      for (const v of vertices) at.set(v.id, typeof v.module === 'string' ? mod(v.module) : typeof v.node === 'string' ? pkg(v.node) : -1);
+      for (const v of vertices)
+        at.set(v.id, typeof v.module === 'string' ? mod(v.module) : typeof v.node === 'string' ? pkg(v.node) : -1);
       for (const v of vertices) {
         const from = at.get(v.id)!;
         for (const d of v.dependencies) edges.add(from, at.get(d) ?? -1);
@@ -108,7 +120,12 @@ export function buildSbom({ scan, snapshot, tool }: SbomInput): CdxBom {
   const declaredModules = new Map((snapshot.modules ?? []).map((m) => [m.path, m]));
   const moduleComponents: CdxComponent[] = modules.paths.map((path) => {
     const properties = snapshot.schemaVersion === 2 ? moduleProperties(declaredModules.get(path)) : [];
-    return { type: 'application', 'bom-ref': moduleRef(scan.projectId, snapshot.ecosystem, path), name: path, ...(properties.length ? { properties } : {}) };
+    return {
+      type: 'application',
+      'bom-ref': moduleRef(scan.projectId, snapshot.ecosystem, path),
+      name: path,
+      ...(properties.length ? { properties } : {}),
+    };
   });
   const refOf = (k: number) => (k < P ? packages.list[k]['bom-ref'] : moduleComponents[k - P]['bom-ref']);
   const entry = (ref: string, targets: Iterable<number> | undefined): CdxDependency => {
@@ -117,7 +134,10 @@ export function buildSbom({ scan, snapshot, tool }: SbomInput): CdxBom {
   };
   // The project is made of its modules: it depends on each of them, as a dependency graph's root does.
   const dependencies: CdxDependency[] = [
-    entry(scan.projectId, moduleComponents.map((_, i) => P + i)),
+    entry(
+      scan.projectId,
+      moduleComponents.map((_, i) => P + i),
+    ),
     ...moduleComponents.map((c, i) => entry(c['bom-ref'], edges.of(P + i))),
     ...packages.list.map((c, k) => entry(c['bom-ref'], edges.of(k))),
   ];

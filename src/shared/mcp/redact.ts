@@ -116,7 +116,8 @@ const AUTH_SCHEME = /(?<![A-Za-z0-9_-])(Bearer|Basic|Token|Bot)([ \t]+)([^\s"'`,
 const FLAG_EQUALS = /(?<![A-Za-z0-9_-])(--?[A-Za-z][A-Za-z0-9_.-]*)=([^\s"'`]*)/g;
 const FLAG_SPACE = /(?<![A-Za-z0-9_-])(--?[A-Za-z][A-Za-z0-9_.-]*)([ \t]+)("[^"]*"|'[^']*'|[^\s"'`-][^\s"'`]*)/g;
 const NAME_EQUALS = /(?<![A-Za-z0-9_.$-])([A-Za-z_][A-Za-z0-9_.-]*)=([^\s"'`&;,]*)/g;
-const NAME_COLON = /(?<![A-Za-z0-9_.$"-])([A-Za-z_][A-Za-z0-9_.-]*)(:[ \t]*)((?:Bearer|Basic|Token|Bot)[ \t]+)?([^\s"'`,;]+)/gi;
+const NAME_COLON =
+  /(?<![A-Za-z0-9_.$"-])([A-Za-z_][A-Za-z0-9_.-]*)(:[ \t]*)((?:Bearer|Basic|Token|Bot)[ \t]+)?([^\s"'`,;]+)/gi;
 const JSON_PAIR = /"((?:[^"\\]|\\.){1,100})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
 
 /** Runs of the characters tokens are made of (base64, base64url, hex), with base64 padding. */
@@ -140,7 +141,11 @@ function redactRuns(text: string, run: RegExp, paths: boolean): string {
     for (; scanned < offset; scanned++) if (WORD_DELIMITER.test(text[scanned])) wordStart = scanned + 1;
     if (m.length < MIN_SECRET_LENGTH) return m;
     const before = text.slice(Math.max(0, offset - 8), offset);
-    if (HEX.test(m) && (DIGEST_BEFORE.test(before) || ((before.endsWith('@') || before.endsWith('#')) && m.length <= 64))) return m;
+    if (
+      HEX.test(m) &&
+      (DIGEST_BEFORE.test(before) || ((before.endsWith('@') || before.endsWith('#')) && m.length <= 64))
+    )
+      return m;
     if (paths && PATH_WORD.test(text.slice(wordStart, wordStart + 3))) return m;
     if (readsAsWords(m)) return m;
     return shannonEntropy(m) >= MIN_SECRET_ENTROPY ? REDACTED : m;
@@ -151,18 +156,26 @@ function redactRuns(text: string, run: RegExp, paths: boolean): string {
 function redactPlain(text: string, inUrl: boolean): string {
   let out = text;
   for (const p of TOKEN_PATTERNS) out = out.replace(p, REDACTED);
-  out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, value: string) => (kept(value) ? m : `${scheme}${space}${REDACTED}`));
-  out = out.replace(FLAG_EQUALS, (m, flag: string, value: string) => (isSecretName(flag) && !kept(value) ? `${flag}=${REDACTED}` : m));
+  out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, value: string) =>
+    kept(value) ? m : `${scheme}${space}${REDACTED}`,
+  );
+  out = out.replace(FLAG_EQUALS, (m, flag: string, value: string) =>
+    isSecretName(flag) && !kept(value) ? `${flag}=${REDACTED}` : m,
+  );
   if (!inUrl) {
     out = out.replace(FLAG_SPACE, (m, flag: string, space: string, value: string) =>
       isSecretName(flag) && !kept(value) ? `${flag}${space}${REDACTED}` : m,
     );
   }
-  out = out.replace(NAME_EQUALS, (m, name: string, value: string) => (isSecretName(name) && !kept(value) ? `${name}=${REDACTED}` : m));
+  out = out.replace(NAME_EQUALS, (m, name: string, value: string) =>
+    isSecretName(name) && !kept(value) ? `${name}=${REDACTED}` : m,
+  );
   out = out.replace(NAME_COLON, (m, name: string, colon: string, scheme: string | undefined, value: string) =>
     isSecretName(name) && !kept(value) && !value.startsWith('//') ? `${name}${colon}${scheme ?? ''}${REDACTED}` : m,
   );
-  out = out.replace(JSON_PAIR, (m, name: string, colon: string, value: string) => (isSecretName(name) && !kept(value) ? `"${name}"${colon}"${REDACTED}"` : m));
+  out = out.replace(JSON_PAIR, (m, name: string, colon: string, value: string) =>
+    isSecretName(name) && !kept(value) ? `"${name}"${colon}"${REDACTED}"` : m,
+  );
   return redactRuns(out, inUrl ? SEGMENT_RUN : TEXT_RUN, !inUrl);
 }
 
@@ -391,5 +404,11 @@ export function redactServer(server: ServerToRedact, opts: { home?: string } = {
     out.headers = h.values;
     literalHeaders = h.literal;
   }
-  return { server: out, redacted, literalEnv, literalHeaders, secretInConfig: redacted || literalEnv.length > 0 || literalHeaders.length > 0 };
+  return {
+    server: out,
+    redacted,
+    literalEnv,
+    literalHeaders,
+    secretInConfig: redacted || literalEnv.length > 0 || literalHeaders.length > 0,
+  };
 }

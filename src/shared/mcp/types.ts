@@ -5,7 +5,16 @@
 export type McpTransport = 'stdio' | 'http' | 'sse';
 
 /** The agents whose configuration files the client reads (the `client` of POST /v1/mcp/scans). */
-export const MCP_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'gemini-cli', 'codex', 'other'] as const;
+export const MCP_CLIENTS = [
+  'claude-desktop',
+  'claude-code',
+  'cursor',
+  'vscode',
+  'windsurf',
+  'gemini-cli',
+  'codex',
+  'other',
+] as const;
 export type McpClient = (typeof MCP_CLIENTS)[number];
 
 export type McpConfigScope = 'user' | 'project' | 'managed';

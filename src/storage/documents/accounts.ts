@@ -2,11 +2,26 @@
 // invitations and sign-in codes.
 import type { Role } from '../../domain/roles';
 
-export interface OrgDoc { _id: string; name: string; createdAt: Date }
+export interface OrgDoc {
+  _id: string;
+  name: string;
+  createdAt: Date;
+}
 
-export interface UserDoc { _id: string; email: string; createdAt: Date }
+export interface UserDoc {
+  _id: string;
+  email: string;
+  createdAt: Date;
+}
 
-export interface MemberDoc { _id: string; orgId: string; userId: string; email: string; role: Role; joinedAt: Date }
+export interface MemberDoc {
+  _id: string;
+  orgId: string;
+  userId: string;
+  email: string;
+  role: Role;
+  joinedAt: Date;
+}
 
 /** _id is the SHA-256 of the session token; the token itself is never stored. */
 /**
@@ -14,7 +29,15 @@ export interface MemberDoc { _id: string; orgId: string; userId: string; email: 
  * POST /v1/sessions: the cookie session, which also ends after SESSION_IDLE_MS without use).
  * lastUsedAt is refreshed at most once a minute.
  */
-export interface SessionDoc { _id: string; userId: string; createdAt: Date; expiresAt: Date; revokedAt: Date | null; via?: 'cli' | 'app'; lastUsedAt?: Date }
+export interface SessionDoc {
+  _id: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  via?: 'cli' | 'app';
+  lastUsedAt?: Date;
+}
 
 /** _id is the SHA-256 of the secret, so authentication is one _id read; `id` is the public key_ id. */
 export interface ApiKeyDoc {
@@ -48,10 +71,28 @@ export interface InvitationDoc {
 }
 
 /** The current one-time sign-in code of an email (storage/login-codes.ts): _id = the normalised email; hashes only. */
-export interface LoginCodeDoc { _id: string; codeId: string; codeHash: string; bindingHash: string; createdAt: Date; expiresAt: Date }
+export interface LoginCodeDoc {
+  _id: string;
+  codeId: string;
+  codeHash: string;
+  bindingHash: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
 
 /** One decision about a code: its n-th attempt (_id `${codeId}:${n}`) or how it ended (_id `${codeId}:end`). */
-export interface LoginAttemptDoc { _id: string; codeId: string; kind: 'attempt' | 'used' | 'replaced'; at: Date; expiresAt: Date }
+export interface LoginAttemptDoc {
+  _id: string;
+  codeId: string;
+  kind: 'attempt' | 'used' | 'replaced';
+  at: Date;
+  expiresAt: Date;
+}
 
 /** The n-th code request of one limit key in one window: _id = `${key}:${n}`, key = `${scope}:${sha256}:${window}`. */
-export interface LoginLimitDoc { _id: string; key: string; at: Date; expiresAt: Date }
+export interface LoginLimitDoc {
+  _id: string;
+  key: string;
+  at: Date;
+  expiresAt: Date;
+}

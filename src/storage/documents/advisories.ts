@@ -13,4 +13,9 @@ export interface AdvisoryGenerationDoc {
 }
 
 /** Immutable advisory data of one generation: gzip JSON array of OSV advisories. _id = `${generation}:${n}`. */
-export interface AdvisoryChunkDoc { _id: string; generation: string; n: number; data: Binary }
+export interface AdvisoryChunkDoc {
+  _id: string;
+  generation: string;
+  n: number;
+  data: Binary;
+}

@@ -1,6 +1,5 @@
 // Stored documents of hosts and gateways: registration and enrollment tokens, credentials, the machines.
 
-
 /**
  * A host registration token (storage/hosts.ts): _id = SHA-256 of the svc_reg_ token, `id` the public
  * hrt_ id. Its uses are RegistrationUseDocs (exact); `used` is only a hint where to look for the next free one.
@@ -21,7 +20,14 @@ export interface RegistrationTokenDoc {
 }
 
 /** Use n (1..uses) of a registration token: _id = `${tokenId}:${n}`; the insert that creates it takes that use. */
-export interface RegistrationUseDoc { _id: string; tokenId: string; orgId: string; n: number; hostId: string; at: Date }
+export interface RegistrationUseDoc {
+  _id: string;
+  tokenId: string;
+  orgId: string;
+  n: number;
+  hostId: string;
+  at: Date;
+}
 
 /**
  * A host (storage/hosts.ts). `expired` is derived when read (no heartbeat for HOST_EXPIRY); revoked
@@ -52,7 +58,13 @@ export interface HostDoc {
 }
 
 /** A host credential: _id = SHA-256 of the svc_hst_ secret; valid while its host's credentialGen is `gen`. */
-export interface HostCredentialDoc { _id: string; hostId: string; orgId: string; gen: number; createdAt: Date }
+export interface HostCredentialDoc {
+  _id: string;
+  hostId: string;
+  orgId: string;
+  gen: number;
+  createdAt: Date;
+}
 
 /** A gateway enrollment token (storage/gateways.ts): _id = SHA-256 of the svc_gw_ token. Single use. */
 export interface EnrollmentTokenDoc {
@@ -92,5 +104,9 @@ export interface GatewayDoc {
 }
 
 /** A gateway credential: _id = SHA-256 of the svc_gwc_ secret. */
-export interface GatewayCredentialDoc { _id: string; gatewayId: string; orgId: string; createdAt: Date }
-
+export interface GatewayCredentialDoc {
+  _id: string;
+  gatewayId: string;
+  orgId: string;
+  createdAt: Date;
+}

@@ -4,7 +4,12 @@ import type { Binary } from 'mongodb';
 import type { ScanModule } from '../../domain/attribution/module-order';
 import type { Ecosystem, FailureReason, ScanStatus, SeverityCounts, SnapshotMetadata } from '../../shared/types';
 
-export interface ProjectDoc { _id: string; orgId: string; slug: string; createdAt: Date }
+export interface ProjectDoc {
+  _id: string;
+  orgId: string;
+  slug: string;
+  createdAt: Date;
+}
 
 export interface ScanDoc {
   _id: string;
@@ -88,36 +93,84 @@ export interface LegacyStoredScanDoc {
   r: Binary;
 }
 
-export interface SnapshotDoc { _id: string; orgId: string; encoding: 'gzip'; bytes: number; data: Binary }
+export interface SnapshotDoc {
+  _id: string;
+  orgId: string;
+  encoding: 'gzip';
+  bytes: number;
+  data: Binary;
+}
 
 /** Findings of a completed scan, in list order, gzip-compressed JSON, split in chunks. _id = `${scanId}:${n}`. */
-export interface ScanResultChunkDoc { _id: string; scanId: string; n: number; count: number; data: Binary }
+export interface ScanResultChunkDoc {
+  _id: string;
+  scanId: string;
+  n: number;
+  count: number;
+  data: Binary;
+}
 
 /** Intermediate results between a scan's activities (claim check). _id = `${scanId}:${kind}`; replaced on retry. */
-export interface ScanWorkDoc { _id: string; scanId: string; kind: string; data: Binary; meta?: Record<string, number | boolean> }
+export interface ScanWorkDoc {
+  _id: string;
+  scanId: string;
+  kind: string;
+  data: Binary;
+  meta?: Record<string, number | boolean>;
+}
 
 /** _id = `${orgId}:${idempotencyKey}`. No TTL index (FerretDB has none): expiry is checked on read. */
-export interface IdempotencyDoc { _id: string; bodyHash: string; scanId: string; createdAt: Date; expiresAt: Date }
+export interface IdempotencyDoc {
+  _id: string;
+  bodyHash: string;
+  scanId: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
 
 /**
  * One region of a scope's scan-list time partition (domain/scan-list/regions.ts), immutable once inserted:
  * _id = `${scope}|${n}`, scope `o:${orgId}` or `p:${projectId}`; start/end/since in ms since the epoch.
  */
-export interface ScanRegionDoc { _id: string; scope: string; n: number; start: number; end: number; group: number; since: number }
+export interface ScanRegionDoc {
+  _id: string;
+  scope: string;
+  n: number;
+  start: number;
+  end: number;
+  group: number;
+  since: number;
+}
 
 /**
  * Changes of one list group (storage/scan-list-cache.ts): `token` is set to a fresh random value after every write to
  * a scan of the group. _id = `${scope}|${group}`; batch = floor(group / 8), so that a page reads the tokens of its
  * groups at once.
  */
-export interface ScanListTokenDoc { _id: string; scope: string; batch: number; token: number }
+export interface ScanListTokenDoc {
+  _id: string;
+  scope: string;
+  batch: number;
+  token: number;
+}
 
 /** First-writer-wins decisions, made by the uniqueness of _id (see storage/scans.ts claim()). */
-export interface ClaimDoc { _id: string; value: string; at: Date }
+export interface ClaimDoc {
+  _id: string;
+  value: string;
+  at: Date;
+}
 
 /**
  * A paged scan's attributions, scope index and module counts (storage/attributions.ts), written before the scan is
  * completed. _id = `${scanId}:list|path|scope|modcounts:...`. The first list chunk of a package also holds `chunks`,
  * `count` and `pathStarts`; a scope list holds `count` findings.
  */
-export interface ScanAttributionDoc { _id: string; scanId: string; data: Binary; chunks?: number; count?: number; pathStarts?: number[] }
+export interface ScanAttributionDoc {
+  _id: string;
+  scanId: string;
+  data: Binary;
+  chunks?: number;
+  count?: number;
+  pathStarts?: number[];
+}

@@ -32,7 +32,24 @@ export interface UploadDoc {
 }
 
 /** A part (n ≥ 1) of an upload, or its create body (n = 0): the bytes as sent, gzip-compressed. _id = `${uploadId}:${n}`. */
-export interface UploadPartDoc { _id: string; uploadId: string; n: number; sha256: string; bytes: number; counts: PartCounts; data: Binary; at: Date }
+export interface UploadPartDoc {
+  _id: string;
+  uploadId: string;
+  n: number;
+  sha256: string;
+  bytes: number;
+  counts: PartCounts;
+  data: Binary;
+  at: Date;
+}
 
 /** An entry of an upload's budget ledger (domain/snapshot/parts-ledger.ts). _id = `${uploadId}:${seq}`. */
-export interface UploadLedgerDoc { _id: string; uploadId: string; seq: number; n: number; sha256: string; counts: PartCounts; at: Date }
+export interface UploadLedgerDoc {
+  _id: string;
+  uploadId: string;
+  seq: number;
+  n: number;
+  sha256: string;
+  counts: PartCounts;
+  at: Date;
+}

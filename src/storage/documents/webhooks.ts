@@ -1,6 +1,5 @@
 // Stored documents of webhooks and their deliveries.
 
-
 /**
  * A webhook: its signing secret encrypted at rest (storage/secrets.ts), since signing needs it back.
  * Deleting one sets deletedAt (the delivery log stays readable by id until then; lists skip it).
@@ -17,7 +16,13 @@ export interface WebhookDoc {
 }
 
 /** AES-256-GCM ciphertext of a secret, with the id of the key that sealed it (storage/secrets.ts). */
-export interface EncryptedSecret { v: 1; kid: string; iv: string; tag: string; data: string }
+export interface EncryptedSecret {
+  v: 1;
+  kid: string;
+  iv: string;
+  tag: string;
+  data: string;
+}
 
 /**
  * One delivery of one event to one webhook (_id dlv_..., the X-Svc-Delivery header, the same on every retry) and its

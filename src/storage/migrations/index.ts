@@ -15,9 +15,21 @@ export interface Migration {
 /** In the order they run. Never reorder or rename: an id is what a database remembers. */
 export const MIGRATIONS: readonly Migration[] = [
   // Records its own completion (settings 'scanListRegions'), from before this list existed.
-  { id: 'scan-list-regions', what: 'scans stored before the scan list time partition filed into regions', run: (store) => refileLegacyScans(store) },
-  { id: 'scan-list-field-names', what: 'scan list regions and tokens: g, b and t renamed group, batch and token', run: renameScanListFields },
-  { id: 'scan-top-level-fields', what: 'scan status, failure reason, project, target, ecosystem, times and counts as top-level fields', run: moveScanFieldsToTopLevel },
+  {
+    id: 'scan-list-regions',
+    what: 'scans stored before the scan list time partition filed into regions',
+    run: (store) => refileLegacyScans(store),
+  },
+  {
+    id: 'scan-list-field-names',
+    what: 'scan list regions and tokens: g, b and t renamed group, batch and token',
+    run: renameScanListFields,
+  },
+  {
+    id: 'scan-top-level-fields',
+    what: 'scan status, failure reason, project, target, ecosystem, times and counts as top-level fields',
+    run: moveScanFieldsToTopLevel,
+  },
 ];
 
 const settingId = (m: Migration) => `migration:${m.id}`;
@@ -30,9 +42,11 @@ export async function runMigrations(store: Store, migrations: readonly Migration
     const result = await m.run(store);
     ran.push(m.id);
     // Two processes starting on one database both get here: the other one's record is as good as ours.
-    await store.c.settings.updateOne({ _id: settingId(m) }, { $set: { value: { at: new Date().toISOString(), result } } }, { upsert: true }).catch((err: unknown) => {
-      if (!isDuplicateKey(err)) throw err;
-    });
+    await store.c.settings
+      .updateOne({ _id: settingId(m) }, { $set: { value: { at: new Date().toISOString(), result } } }, { upsert: true })
+      .catch((err: unknown) => {
+        if (!isDuplicateKey(err)) throw err;
+      });
   }
   return ran;
 }

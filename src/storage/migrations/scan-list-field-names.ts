@@ -4,7 +4,11 @@
 import type { Store } from '../mongo';
 
 export async function renameScanListFields(store: Store): Promise<{ regions: number; tokens: number }> {
-  const regions = await store.db.collection('scanRegions').updateMany({ g: { $exists: true } }, { $rename: { g: 'group' } });
-  const tokens = await store.db.collection('scanListTokens').updateMany({ b: { $exists: true } }, { $rename: { b: 'batch', t: 'token' } });
+  const regions = await store.db
+    .collection('scanRegions')
+    .updateMany({ g: { $exists: true } }, { $rename: { g: 'group' } });
+  const tokens = await store.db
+    .collection('scanListTokens')
+    .updateMany({ b: { $exists: true } }, { $rename: { b: 'batch', t: 'token' } });
   return { regions: regions.modifiedCount, tokens: tokens.modifiedCount };
 }

@@ -32,7 +32,10 @@ async function inChunks<T>(items: T[], size: number, fn: (item: T) => Promise<un
  * Files the scans of every scope that has no region yet. `force` runs it even when a previous run finished (tests
  * that store scans the way earlier versions did). Returns how many scopes were filed and how many scans moved.
  */
-export async function refileLegacyScans(store: Store, opts: { force?: boolean } = {}): Promise<{ scopes: number; moved: number }> {
+export async function refileLegacyScans(
+  store: Store,
+  opts: { force?: boolean } = {},
+): Promise<{ scopes: number; moved: number }> {
   if (!opts.force && (await store.c.settings.findOne({ _id: REFILED_SETTING }))) return { scopes: 0, moved: 0 };
   const projection = { _id: 1, orgId: 1, projectId: 1, orgBucket: 1, projectBucket: 1, startedAt: 1 };
   const scopes = new Map<string, Filed>();
@@ -57,14 +60,18 @@ export async function refileLegacyScans(store: Store, opts: { force?: boolean } 
     });
     await inChunks(moves, 20, (m) => store.c.scans.updateOne({ _id: m.id }, { $set: { [field]: m.g } }));
     await insertRegion(store, scope, regions[0]);
-    await store.c.counters.updateOne({ _id: newestHintId(scope) }, { $max: { seq: regions.length - 1 } }, { upsert: true }).catch(() => undefined);
+    await store.c.counters
+      .updateOne({ _id: newestHintId(scope) }, { $max: { seq: regions.length - 1 } }, { upsert: true })
+      .catch(() => undefined);
     filed++;
     moved += moves.length;
   }
   // Two processes starting on one database (npm start's API and worker) both get here: an upsert racing another
   // upsert of the same _id may fail with a duplicate key (MongoDB and FerretDB alike); the other one said it.
-  await store.c.settings.updateOne({ _id: REFILED_SETTING }, { $set: { value: { at: new Date().toISOString() } } }, { upsert: true }).catch((err: unknown) => {
-    if (!isDuplicateKey(err)) throw err;
-  });
+  await store.c.settings
+    .updateOne({ _id: REFILED_SETTING }, { $set: { value: { at: new Date().toISOString() } } }, { upsert: true })
+    .catch((err: unknown) => {
+      if (!isDuplicateKey(err)) throw err;
+    });
   return { scopes: filed, moved };
 }

@@ -20,14 +20,21 @@ export async function moveScanFieldsToTopLevel(store: Store): Promise<{ rewritte
   let after = '';
   for (;;) {
     // In _id order, a batch at a time: a document rewritten meanwhile by another process no longer matches.
-    const batch = await legacy.find({ ...old, _id: { $gt: after } }).sort({ _id: 1 }).limit(BATCH).toArray();
+    const batch = await legacy
+      .find({ ...old, _id: { $gt: after } })
+      .sort({ _id: 1 })
+      .limit(BATCH)
+      .toArray();
     if (batch.length === 0) break;
     after = batch[batch.length - 1]._id;
     const results = await Promise.all(
       batch.map(async (d) => {
         const { _id, ...now } = upgradeLegacy(d);
         // (typed as the old form: the update turns the document into the new one)
-        const r = await legacy.updateOne({ _id, status: d.status, v: { $exists: true } }, { $set: now as Partial<LegacyStoredScanDoc>, $unset: { v: '', r: '' } });
+        const r = await legacy.updateOne(
+          { _id, status: d.status, v: { $exists: true } },
+          { $set: now as Partial<LegacyStoredScanDoc>, $unset: { v: '', r: '' } },
+        );
         return r.modifiedCount;
       }),
     );

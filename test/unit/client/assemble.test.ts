@@ -4,7 +4,13 @@ import type { ProducedPart } from '../../../src/client/producers/types';
 import { validateSnapshot } from '../../../src/domain/snapshot';
 import type { SnapshotNode, SnapshotRoot } from '../../../src/shared/types';
 
-const node = (id: string, deps: string[] = []): SnapshotNode => ({ id, name: id.slice(0, id.lastIndexOf('@')), version: id.slice(id.lastIndexOf('@') + 1), relationship: 'transitive', dependencies: deps });
+const node = (id: string, deps: string[] = []): SnapshotNode => ({
+  id,
+  name: id.slice(0, id.lastIndexOf('@')),
+  version: id.slice(id.lastIndexOf('@') + 1),
+  relationship: 'transitive',
+  dependencies: deps,
+});
 
 function v1Part(dir: string, rootDeps: string[], nodes: SnapshotNode[]): ProducedPart {
   const manifest = dir === '.' ? 'package.json' : `${dir}/package.json`;
@@ -26,7 +32,14 @@ function v2Part(dir: string): ProducedPart {
     manifest: `${dir}/package.json`,
     context: 'dependencies',
     dependencies: ['a@1.0.0'],
-    resolution: { root: 'm', vertices: [{ id: 'm', module: dir, dependencies: ['1'] }, { id: '1', node: 'a@1.0.0', dependencies: ['2'] }, { id: '2', node: 'b@2.0.0', dependencies: [] }] },
+    resolution: {
+      root: 'm',
+      vertices: [
+        { id: 'm', module: dir, dependencies: ['1'] },
+        { id: '1', node: 'a@1.0.0', dependencies: ['2'] },
+        { id: '2', node: 'b@2.0.0', dependencies: [] },
+      ],
+    },
   };
   return {
     ecosystem: 'javascript',
@@ -86,7 +99,8 @@ test('a v1 part joins v2 parts through a flat resolution; modules carry the team
   ];
   const [one] = assemble(parts, {
     project: 'shop',
-    teamOf: (manifest) => (manifest.startsWith('web/') ? { teamName: '@acme/web', attributes: { codeowners: '@acme/web @bob' } } : undefined),
+    teamOf: (manifest) =>
+      manifest.startsWith('web/') ? { teamName: '@acme/web', attributes: { codeowners: '@acme/web @bob' } } : undefined,
   });
   const s = one.snapshot;
   expect(s.schemaVersion).toBe(2);
@@ -95,7 +109,13 @@ test('a v1 part joins v2 parts through a flat resolution; modules carry the team
     { path: 'web', dependencies: [], teamName: '@acme/web', attributes: { codeowners: '@acme/web @bob' } },
     { path: 'legacy', dependencies: [] },
   ]);
-  expect(s.roots[1].resolution).toEqual({ root: '0', vertices: [{ id: '0', module: 'legacy', dependencies: ['1'] }, { id: '1', node: 'b@2.0.0', dependencies: [] }] });
+  expect(s.roots[1].resolution).toEqual({
+    root: '0',
+    vertices: [
+      { id: '0', module: 'legacy', dependencies: ['1'] },
+      { id: '1', node: 'b@2.0.0', dependencies: [] },
+    ],
+  });
   expect(one.warnings).toEqual(['web/package-lock.json: something skipped']);
   expect(() => valid(s)).not.toThrow();
 });
@@ -108,7 +128,9 @@ test('a lockfile whose module another lockfile already describes is skipped with
   const [one] = assemble(parts, { project: 'shop' });
   expect(one.lockfiles).toEqual(['web/package-lock.json']);
   expect(one.snapshot.roots).toHaveLength(1);
-  expect(one.warnings).toContain('web/nested/package-lock.json: skipped, its module "web" (dependencies) is already described by web/package-lock.json');
+  expect(one.warnings).toContain(
+    'web/nested/package-lock.json: skipped, its module "web" (dependencies) is already described by web/package-lock.json',
+  );
   expect(() => valid(one.snapshot)).not.toThrow();
 });
 
@@ -116,7 +138,13 @@ test('lockfiles of one module with different contexts merge (requirements.txt an
   const prod = { ...v1Part('.', ['a@1'], [node('a@1')]), ecosystem: 'python' as const };
   const dev = { ...v1Part('.', ['a@1', 'b@1'], [node('a@1'), node('b@1')]), ecosystem: 'python' as const };
   dev.roots = [{ ...dev.roots[0], context: 'requirements-dev.txt' }];
-  const [one] = assemble([{ lockfile: 'requirements.txt', part: prod }, { lockfile: 'requirements-dev.txt', part: dev }], { project: 'svc' });
+  const [one] = assemble(
+    [
+      { lockfile: 'requirements.txt', part: prod },
+      { lockfile: 'requirements-dev.txt', part: dev },
+    ],
+    { project: 'svc' },
+  );
   expect(one.lockfiles).toEqual(['requirements.txt', 'requirements-dev.txt']);
   expect(one.snapshot.roots.map((r) => r.context)).toEqual(['dependencies', 'requirements-dev.txt']);
   expect(one.warnings).toEqual([]);

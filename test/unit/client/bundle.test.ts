@@ -5,7 +5,10 @@ import path from 'node:path';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { buildClient } = require('../../../tools/build-client.js');
 
-let metafile: { inputs: Record<string, unknown>; outputs: Record<string, { imports: Array<{ path: string; external?: boolean }>; bytes: number }> };
+let metafile: {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, { imports: Array<{ path: string; external?: boolean }>; bytes: number }>;
+};
 let text: string;
 
 beforeAll(async () => {
@@ -26,7 +29,14 @@ test('every input is client code, the shared snapshot schema and types, or a rev
   const inputs = Object.keys(metafile.inputs).map((p) => p.split(path.sep).join('/'));
   expect(inputs.filter((p) => !allowed.test(p))).toEqual([]);
   expect(inputs).toEqual(
-    expect.arrayContaining(['src/client/cli.ts', 'src/client/commands/scan.ts', 'src/client/producers/npm-lock.ts', 'src/client/commands/mcp.ts', 'src/shared/mcp/redact.ts', 'node_modules/jsonc-parser/lib/esm/main.js']),
+    expect.arrayContaining([
+      'src/client/cli.ts',
+      'src/client/commands/scan.ts',
+      'src/client/producers/npm-lock.ts',
+      'src/client/commands/mcp.ts',
+      'src/shared/mcp/redact.ts',
+      'node_modules/jsonc-parser/lib/esm/main.js',
+    ]),
   );
 });
 
@@ -38,7 +48,9 @@ test('the only imports left in the file are node built-ins', () => {
   expect(external.filter((p) => !(p.startsWith('node:') || builtins.has(p)))).toEqual([]);
   expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
   // Loaded at start: only the cheap ones. https (with tls), http and crypto are required on first use.
-  const hoisted = [...text.matchAll(/^import .* from ["']((?:node:)?[a-z_/]+)["'];$/gm)].map((m) => m[1].replace(/^node:/, ''));
+  const hoisted = [...text.matchAll(/^import .* from ["']((?:node:)?[a-z_/]+)["'];$/gm)].map((m) =>
+    m[1].replace(/^node:/, ''),
+  );
   expect([...new Set(hoisted)].sort()).toEqual(['fs', 'module', 'os', 'path', 'util']);
   expect(text).toMatch(/__require\("node:https"\)/);
 });
@@ -48,8 +60,17 @@ test('commands, HTTP and report formats are lazily initialised modules: loading 
     expect(text).toMatch(new RegExp(`^var init_${name} = __esm\\(`, 'm'));
   }
   // scanner mcp, by file (esbuild numbers the names it sees twice: discover, scan ...): jsonc-parser included.
-  const mcpModules = ['src/client/commands/mcp.ts', 'src/client/mcp/discover.ts', 'src/client/mcp/introspect.ts', 'src/client/mcp/hook.ts', 'src/client/mcp/scan.ts', 'src/shared/mcp/redact.ts', 'node_modules/jsonc-parser/lib/esm/main.js'];
-  for (const file of mcpModules) expect(text).toMatch(new RegExp(`^var init_\\w+ = __esm\\(\\{\\n\\s+"${file.replace(/[.]/g, '\\.')}"`, 'm'));
+  const mcpModules = [
+    'src/client/commands/mcp.ts',
+    'src/client/mcp/discover.ts',
+    'src/client/mcp/introspect.ts',
+    'src/client/mcp/hook.ts',
+    'src/client/mcp/scan.ts',
+    'src/shared/mcp/redact.ts',
+    'node_modules/jsonc-parser/lib/esm/main.js',
+  ];
+  for (const file of mcpModules)
+    expect(text).toMatch(new RegExp(`^var init_\\w+ = __esm\\(\\{\\n\\s+"${file.replace(/[.]/g, '\\.')}"`, 'm'));
   // Outside the module wrappers, the file's own top level only starts the command line.
   const tail = text.slice(text.lastIndexOf('// src/client/cli.ts'));
   expect(tail).not.toMatch(/init_(scan|snapshot|table|json|sarif|http|mcp|introspect|hook|redact|discover\d*)\(\)/);

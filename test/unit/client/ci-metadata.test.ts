@@ -50,7 +50,12 @@ describe('CI variables', () => {
     ],
     [
       'CircleCI',
-      { CIRCLECI: 'true', CIRCLE_SHA1: SHA, CIRCLE_BRANCH: 'main', CIRCLE_BUILD_URL: 'https://circleci.com/gh/org/repo/123' },
+      {
+        CIRCLECI: 'true',
+        CIRCLE_SHA1: SHA,
+        CIRCLE_BRANCH: 'main',
+        CIRCLE_BUILD_URL: 'https://circleci.com/gh/org/repo/123',
+      },
       { commit: SHA, ref: 'main', runUrl: 'https://circleci.com/gh/org/repo/123' },
     ],
     [
@@ -63,21 +68,41 @@ describe('CI variables', () => {
         SYSTEM_TEAMPROJECT: 'Fabrikam Fiber',
         BUILD_BUILDID: '4711',
       },
-      { commit: SHA, ref: 'refs/pull/17/merge', runUrl: 'https://dev.azure.com/fabrikamfiber/Fabrikam%20Fiber/_build/results?buildId=4711' },
+      {
+        commit: SHA,
+        ref: 'refs/pull/17/merge',
+        runUrl: 'https://dev.azure.com/fabrikamfiber/Fabrikam%20Fiber/_build/results?buildId=4711',
+      },
     ],
     [
       'Bitbucket Pipelines',
-      { CI: 'true', BITBUCKET_BUILD_NUMBER: '42', BITBUCKET_COMMIT: SHA, BITBUCKET_BRANCH: 'develop', BITBUCKET_REPO_FULL_NAME: 'acme/web' },
+      {
+        CI: 'true',
+        BITBUCKET_BUILD_NUMBER: '42',
+        BITBUCKET_COMMIT: SHA,
+        BITBUCKET_BRANCH: 'develop',
+        BITBUCKET_REPO_FULL_NAME: 'acme/web',
+      },
       { commit: SHA, ref: 'develop', runUrl: 'https://bitbucket.org/acme/web/pipelines/results/42' },
     ],
     [
       'Buildkite',
-      { BUILDKITE: 'true', BUILDKITE_COMMIT: SHA, BUILDKITE_BRANCH: 'main', BUILDKITE_BUILD_URL: 'https://buildkite.com/acme/web/builds/9' },
+      {
+        BUILDKITE: 'true',
+        BUILDKITE_COMMIT: SHA,
+        BUILDKITE_BRANCH: 'main',
+        BUILDKITE_BUILD_URL: 'https://buildkite.com/acme/web/builds/9',
+      },
       { commit: SHA, ref: 'main', runUrl: 'https://buildkite.com/acme/web/builds/9' },
     ],
     [
       'Jenkins',
-      { JENKINS_URL: 'https://ci.example.com/', GIT_COMMIT: SHA, GIT_BRANCH: 'origin/main', BUILD_URL: 'https://ci.example.com/job/web/66/' },
+      {
+        JENKINS_URL: 'https://ci.example.com/',
+        GIT_COMMIT: SHA,
+        GIT_BRANCH: 'origin/main',
+        BUILD_URL: 'https://ci.example.com/job/web/66/',
+      },
       { commit: SHA, ref: 'origin/main', runUrl: 'https://ci.example.com/job/web/66/' },
     ],
   ];
@@ -88,12 +113,19 @@ describe('CI variables', () => {
   });
 
   it('GitHub pull requests keep the merge ref that GITHUB_SHA belongs to, not GITHUB_HEAD_REF', () => {
-    const env = { GITHUB_ACTIONS: 'true', GITHUB_SHA: SHA, GITHUB_REF: 'refs/pull/7/merge', GITHUB_HEAD_REF: 'feature-x' };
+    const env = {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_SHA: SHA,
+      GITHUB_REF: 'refs/pull/7/merge',
+      GITHUB_HEAD_REF: 'feature-x',
+    };
     expect(ciMetadata(env, {})).toEqual({ commit: SHA, ref: 'refs/pull/7/merge' });
   });
 
   it('GitLab falls back to the job URL without a pipeline URL', () => {
-    expect(ciMetadata({ GITLAB_CI: 'true', CI_JOB_URL: 'https://gitlab.com/g/p/-/jobs/1' }, {})).toEqual({ runUrl: 'https://gitlab.com/g/p/-/jobs/1' });
+    expect(ciMetadata({ GITLAB_CI: 'true', CI_JOB_URL: 'https://gitlab.com/g/p/-/jobs/1' }, {})).toEqual({
+      runUrl: 'https://gitlab.com/g/p/-/jobs/1',
+    });
   });
 
   it('tags: the tag where the CI names one', () => {
@@ -109,8 +141,12 @@ describe('CI variables', () => {
   });
 
   it('no run URL from missing parts', () => {
-    expect(ciMetadata({ GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' }, {})).toEqual({});
-    expect(ciMetadata({ TF_BUILD: 'True', SYSTEM_COLLECTIONURI: 'https://dev.azure.com/x/', BUILD_BUILDID: '1' }, {})).toEqual({});
+    expect(
+      ciMetadata({ GITHUB_ACTIONS: 'true', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' }, {}),
+    ).toEqual({});
+    expect(
+      ciMetadata({ TF_BUILD: 'True', SYSTEM_COLLECTIONURI: 'https://dev.azure.com/x/', BUILD_BUILDID: '1' }, {}),
+    ).toEqual({});
   });
 
   it('a CI variable that is not a URL gives no runUrl', () => {
@@ -125,10 +161,21 @@ describe('CI variables', () => {
 });
 
 describe('flags', () => {
-  const env = { GITHUB_ACTIONS: 'true', GITHUB_SHA: SHA, GITHUB_REF: 'refs/heads/main', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r', GITHUB_RUN_ID: '5' };
+  const env = {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_SHA: SHA,
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_REPOSITORY: 'o/r',
+    GITHUB_RUN_ID: '5',
+  };
 
   it('win over the environment, field by field', () => {
-    expect(ciMetadata(env, { commit: SHA2 })).toEqual({ commit: SHA2, ref: 'refs/heads/main', runUrl: 'https://github.com/o/r/actions/runs/5' });
+    expect(ciMetadata(env, { commit: SHA2 })).toEqual({
+      commit: SHA2,
+      ref: 'refs/heads/main',
+      runUrl: 'https://github.com/o/r/actions/runs/5',
+    });
     expect(ciMetadata(env, { commit: 'abc', ref: 'release', runUrl: 'https://ci.internal/run/1' })).toEqual({
       commit: 'abc',
       ref: 'release',
@@ -147,7 +194,12 @@ describe('flags', () => {
 
 describe('invalid values are left out', () => {
   it('control characters, empty, blank, over 2000 characters', () => {
-    const env = { GITLAB_CI: 'true', CI_COMMIT_SHA: 'abc\u0007', CI_COMMIT_REF_NAME: '   ', CI_PIPELINE_URL: `https://x/${'a'.repeat(2000)}` };
+    const env = {
+      GITLAB_CI: 'true',
+      CI_COMMIT_SHA: 'abc\u0007',
+      CI_COMMIT_REF_NAME: '   ',
+      CI_PIPELINE_URL: `https://x/${'a'.repeat(2000)}`,
+    };
     expect(ciMetadata(env, {})).toEqual({});
     expect(ciMetadata({ GITLAB_CI: 'true', CI_COMMIT_REF_NAME: 'x\u007f' }, {})).toEqual({});
   });
@@ -163,7 +215,10 @@ describe('invalid values are left out', () => {
 
   it("Buildkite's symbolic HEAD is no commit: the checkout's commit is taken instead", () => {
     write('.git/HEAD', `${SHA}\n`);
-    expect(ciMetadata({ BUILDKITE: 'true', BUILDKITE_COMMIT: 'HEAD', BUILDKITE_BRANCH: 'main' }, {}, tmp)).toEqual({ commit: SHA, ref: 'main' });
+    expect(ciMetadata({ BUILDKITE: 'true', BUILDKITE_COMMIT: 'HEAD', BUILDKITE_BRANCH: 'main' }, {}, tmp)).toEqual({
+      commit: SHA,
+      ref: 'main',
+    });
   });
 });
 
@@ -177,7 +232,10 @@ describe('the git checkout', () => {
 
   it('a branch in packed-refs (peeled lines and the header skipped); a loose ref overrides the packed one', () => {
     write('.git/HEAD', 'ref: refs/heads/main\n');
-    write('.git/packed-refs', `# pack-refs with: peeled fully-peeled sorted \n${SHA2} refs/heads/dev\n${SHA} refs/heads/main\n^${SHA2}\n`);
+    write(
+      '.git/packed-refs',
+      `# pack-refs with: peeled fully-peeled sorted \n${SHA2} refs/heads/dev\n${SHA} refs/heads/main\n^${SHA2}\n`,
+    );
     expect(readGitHead(tmp)).toEqual({ commit: SHA, ref: 'refs/heads/main' });
     write('.git/refs/heads/main', SHA2);
     expect(readGitHead(tmp)).toEqual({ commit: SHA2, ref: 'refs/heads/main' });
@@ -234,11 +292,17 @@ describe('the git checkout', () => {
     write('.git/HEAD', 'ref: refs/heads/main\n');
     write('.git/refs/heads/main', SHA);
     // CI gives everything: git is not read
-    expect(ciMetadata({ GITLAB_CI: 'true', CI_COMMIT_SHA: SHA2, CI_COMMIT_REF_NAME: 'dev' }, {}, tmp)).toEqual({ commit: SHA2, ref: 'dev' });
+    expect(ciMetadata({ GITLAB_CI: 'true', CI_COMMIT_SHA: SHA2, CI_COMMIT_REF_NAME: 'dev' }, {}, tmp)).toEqual({
+      commit: SHA2,
+      ref: 'dev',
+    });
     // CI commit differs from the checkout's branch tip: that branch does not describe it
     expect(ciMetadata({ GITLAB_CI: 'true', CI_COMMIT_SHA: SHA2 }, {}, tmp)).toEqual({ commit: SHA2 });
     // same commit (any case): the branch does
-    expect(ciMetadata({ GITLAB_CI: 'true', CI_COMMIT_SHA: SHA.toUpperCase() }, {}, tmp)).toEqual({ commit: SHA.toUpperCase(), ref: 'refs/heads/main' });
+    expect(ciMetadata({ GITLAB_CI: 'true', CI_COMMIT_SHA: SHA.toUpperCase() }, {}, tmp)).toEqual({
+      commit: SHA.toUpperCase(),
+      ref: 'refs/heads/main',
+    });
     // a ref from the flags, the commit from git
     expect(ciMetadata({}, { ref: 'release/1' }, tmp)).toEqual({ commit: SHA, ref: 'release/1' });
     // no gitRoot: nothing from git

@@ -136,8 +136,13 @@ describe('patterns: gitignore rules as GitHub applies them', () => {
       .tuple(fc.boolean(), fc.array(seg, { minLength: 1, maxLength: 4 }), fc.boolean())
       .map(([lead, segs, trail]) => (lead ? '/' : '') + segs.join('/') + (trail ? '/' : ''))
       .filter((p) => !p.includes('***') && !startsWithTwoAny(p));
-    const p = fc.array(fc.constantFrom('a', 'b', 'ab', 'ba', 'aa'), { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
-    fc.assert(fc.property(pattern, p, (pat, file) => matchesPattern(pat, file) === referenceRegex(pat).test(file)), { numRuns: 3000 });
+    const p = fc
+      .array(fc.constantFrom('a', 'b', 'ab', 'ba', 'aa'), { minLength: 1, maxLength: 5 })
+      .map((s) => s.join('/'));
+    fc.assert(
+      fc.property(pattern, p, (pat, file) => matchesPattern(pat, file) === referenceRegex(pat).test(file)),
+      { numRuns: 3000 },
+    );
   });
 
   it('stays linear on patterns that make backtracking regexes explode', () => {
@@ -165,9 +170,9 @@ function referenceRegex(pattern: string): RegExp {
   segs.forEach((s, i) => {
     if (s === '**') {
       if (i === 0 && i === last) re += '.+';
-      else if (i === 0) (re += '(?:.+/)?'), (needSlash = false);
+      else if (i === 0) ((re += '(?:.+/)?'), (needSlash = false));
       else if (i === last) re += '/.*';
-      else (re += '(?:/.+)?'), (needSlash = true);
+      else ((re += '(?:/.+)?'), (needSlash = true));
       return;
     }
     if (needSlash) re += '/';
@@ -268,7 +273,9 @@ describe('parseCodeowners', () => {
   });
 
   it('comments, blank lines, CRLF, tabs, a BOM and escaped blanks', () => {
-    const rules = parseCodeowners('\uFEFF# heading\r\n\r\n   \r\n  # indented comment\r\n\tsrc/\t@a\t@b # why\r\nMy\\ Docs/ @docs\r\nfoo#bar @x');
+    const rules = parseCodeowners(
+      '\uFEFF# heading\r\n\r\n   \r\n  # indented comment\r\n\tsrc/\t@a\t@b # why\r\nMy\\ Docs/ @docs\r\nfoo#bar @x',
+    );
     expect(rules).toEqual([
       { pattern: 'src/', owners: ['@a', '@b'], line: 5 },
       { pattern: 'My\\ Docs/', owners: ['@docs'], line: 6 },
@@ -291,10 +298,14 @@ describe('readCodeowners', () => {
 
   it.each(CODEOWNERS_LOCATIONS.map((l) => [l]))('reads %s', (loc) => {
     write(loc, '* @team');
-    expect(readCodeowners(tmp)).toEqual({ path: loc, rules: [{ pattern: '*', owners: ['@team'], line: 1 }], skipped: [] });
+    expect(readCodeowners(tmp)).toEqual({
+      path: loc,
+      rules: [{ pattern: '*', owners: ['@team'], line: 1 }],
+      skipped: [],
+    });
   });
 
-  it('uses the first found of .github/, the root, docs/ (GitHub\'s order)', () => {
+  it("uses the first found of .github/, the root, docs/ (GitHub's order)", () => {
     write('docs/CODEOWNERS', '* @docs');
     write('CODEOWNERS', '* @root');
     expect(readCodeowners(tmp)!.path).toBe('CODEOWNERS');
@@ -378,7 +389,10 @@ describe('teamOf', () => {
   });
 
   it('a parsed file cannot produce values the snapshot schema refuses', () => {
-    const text = [`* @${'a'.repeat(250)}/${'b'.repeat(250)}`, `/x/ ${Array.from({ length: 400 }, (_, i) => `@u${i}`).join(' ')}`].join('\n');
+    const text = [
+      `* @${'a'.repeat(250)}/${'b'.repeat(250)}`,
+      `/x/ ${Array.from({ length: 400 }, (_, i) => `@u${i}`).join(' ')}`,
+    ].join('\n');
     for (const p of ['README.md', 'x/package.json']) {
       const team = teamOf(ownersFor(parseCodeowners(text), p)!)!;
       if (team.teamName !== null) expect(team.teamName.length).toBeLessThanOrEqual(200);

@@ -94,26 +94,44 @@ beforeEach(() => {
 });
 
 const run = (args: string[], cwd?: string) =>
-  runClient(['scan', dir, '--project', 'shop', '--format', 'cyclonedx', ...args], { SCANNER_URL: url, SCANNER_TOKEN: 'key_1', SCANNER_RETRY_BASE_MS: '0' }, cwd);
+  runClient(
+    ['scan', dir, '--project', 'shop', '--format', 'cyclonedx', ...args],
+    { SCANNER_URL: url, SCANNER_TOKEN: 'key_1', SCANNER_RETRY_BASE_MS: '0' },
+    cwd,
+  );
 
 /** What the service's builder makes of an uploaded body and the scan it was answered. */
 function serviceSbom(body: string, id: string, ecosystem: string): string {
   const scan = scanOf(id, ecosystem, 'completed');
-  return serializeBom(buildSbom({ scan: { id, projectId: scan.project!, project: scan.target, startedAt: scan.startedAt }, snapshot: JSON.parse(body), tool: { name: TOOL_NAME, version: VERSION } }));
+  return serializeBom(
+    buildSbom({
+      scan: { id, projectId: scan.project!, project: scan.target, startedAt: scan.startedAt },
+      snapshot: JSON.parse(body),
+      tool: { name: TOOL_NAME, version: VERSION },
+    }),
+  );
 }
 
-itWithSharedData('stdout: the SBOM of the uploaded snapshot, byte for byte the service\'s document; valid; no findings read', async () => {
-  const r = await run(['--fail-on', 'critical']);
-  expect(r.code).toBe(0);
-  const post = seen.find((s) => s.method === 'POST')!;
-  expect(r.stdout).toBe(serviceSbom(post.body, 'scn_js', 'javascript'));
-  const doc = JSON.parse(r.stdout);
-  expect(cyclonedxErrors(doc)).toEqual([]);
-  expect(doc.metadata.tools.components).toEqual([{ type: 'application', name: 'supply-chain-scanner', version: VERSION }]);
-  expect(doc.components.map((c: { purl: string }) => c.purl)).toEqual(['pkg:npm/%40acme/util@2.0.0', 'pkg:npm/left-pad@1.3.0']);
-  expect(seen.some((s) => s.url.includes('/findings'))).toBe(false);
-  expect(r.stderr).toMatch(/nothing at or above --fail-on critical/);
-});
+itWithSharedData(
+  "stdout: the SBOM of the uploaded snapshot, byte for byte the service's document; valid; no findings read",
+  async () => {
+    const r = await run(['--fail-on', 'critical']);
+    expect(r.code).toBe(0);
+    const post = seen.find((s) => s.method === 'POST')!;
+    expect(r.stdout).toBe(serviceSbom(post.body, 'scn_js', 'javascript'));
+    const doc = JSON.parse(r.stdout);
+    expect(cyclonedxErrors(doc)).toEqual([]);
+    expect(doc.metadata.tools.components).toEqual([
+      { type: 'application', name: 'supply-chain-scanner', version: VERSION },
+    ]);
+    expect(doc.components.map((c: { purl: string }) => c.purl)).toEqual([
+      'pkg:npm/%40acme/util@2.0.0',
+      'pkg:npm/left-pad@1.3.0',
+    ]);
+    expect(seen.some((s) => s.url.includes('/findings'))).toBe(false);
+    expect(r.stderr).toMatch(/nothing at or above --fail-on critical/);
+  },
+);
 
 test('the gate and exit codes are unchanged: findings at or above --fail-on exit 1, the SBOM written all the same', async () => {
   const r = await run([]);
@@ -129,44 +147,57 @@ test('--output FILE holds the document; stdout stays empty', async () => {
   const r = await run(['--output', out, '--fail-on', 'none']);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe('');
-  expect(fs.readFileSync(out, 'utf8')).toBe(serviceSbom(seen.find((s) => s.method === 'POST')!.body, 'scn_js', 'javascript'));
+  expect(fs.readFileSync(out, 'utf8')).toBe(
+    serviceSbom(seen.find((s) => s.method === 'POST')!.body, 'scn_js', 'javascript'),
+  );
   expect(r.stderr).toContain(`CycloneDX SBOM of scan scn_js → ${out}`);
   fs.rmSync(out);
 });
 
-itWithSharedData('several ecosystems: one document per line on stdout; one file per ecosystem with --output', async () => {
-  const two = fs.mkdtempSync(path.join(os.tmpdir(), 'cdx-two-'));
-  try {
-    fs.copyFileSync(path.join(dir, 'package-lock.json'), path.join(two, 'package-lock.json'));
-    fs.writeFileSync(path.join(two, 'requirements.txt'), 'Foo_Bar==1.0\nrequests==2.31.0\n');
-    const env = { SCANNER_URL: url, SCANNER_TOKEN: 'key_1', SCANNER_RETRY_BASE_MS: '0' };
-    const r = await runClient(['scan', two, '--project', 'shop', '--format', 'cyclonedx', '--fail-on', 'none'], env);
-    expect(r.code).toBe(0);
-    const posts = seen.filter((s) => s.method === 'POST');
-    expect(posts).toHaveLength(2);
-    const expected = posts.map((p) => {
-      const eco = JSON.parse(p.body).ecosystem;
-      return serviceSbom(p.body, eco === 'python' ? 'scn_py' : 'scn_js', eco);
-    });
-    expect(r.stdout).toBe(expected.join(''));
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((d) => cyclonedxErrors(d))).toEqual([[], []]);
-    expect(lines.flatMap((d) => d.components.map((c: { purl: string }) => c.purl))).toContain('pkg:pypi/foo-bar@1.0');
+itWithSharedData(
+  'several ecosystems: one document per line on stdout; one file per ecosystem with --output',
+  async () => {
+    const two = fs.mkdtempSync(path.join(os.tmpdir(), 'cdx-two-'));
+    try {
+      fs.copyFileSync(path.join(dir, 'package-lock.json'), path.join(two, 'package-lock.json'));
+      fs.writeFileSync(path.join(two, 'requirements.txt'), 'Foo_Bar==1.0\nrequests==2.31.0\n');
+      const env = { SCANNER_URL: url, SCANNER_TOKEN: 'key_1', SCANNER_RETRY_BASE_MS: '0' };
+      const r = await runClient(['scan', two, '--project', 'shop', '--format', 'cyclonedx', '--fail-on', 'none'], env);
+      expect(r.code).toBe(0);
+      const posts = seen.filter((s) => s.method === 'POST');
+      expect(posts).toHaveLength(2);
+      const expected = posts.map((p) => {
+        const eco = JSON.parse(p.body).ecosystem;
+        return serviceSbom(p.body, eco === 'python' ? 'scn_py' : 'scn_js', eco);
+      });
+      expect(r.stdout).toBe(expected.join(''));
+      const lines = r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.map((d) => cyclonedxErrors(d))).toEqual([[], []]);
+      expect(lines.flatMap((d) => d.components.map((c: { purl: string }) => c.purl))).toContain('pkg:pypi/foo-bar@1.0');
 
-    seen = [];
-    const out = path.join(two, 'out', 'bom.json');
-    fs.mkdirSync(path.dirname(out));
-    const w = await runClient(['scan', two, '--project', 'shop', '--format', 'cyclonedx', '--fail-on', 'none', '--output', out], env);
-    expect(w.code).toBe(0);
-    expect(w.stdout).toBe('');
-    expect(fs.readdirSync(path.dirname(out)).sort()).toEqual(['bom.javascript.json', 'bom.python.json']);
-    expect(fs.readFileSync(path.join(two, 'out', 'bom.python.json'), 'utf8')).toBe(expected.find((e) => e.includes('"scanner:ecosystem","value":"python"'))!);
-  } finally {
-    fs.rmSync(two, { recursive: true, force: true });
-  }
-});
+      seen = [];
+      const out = path.join(two, 'out', 'bom.json');
+      fs.mkdirSync(path.dirname(out));
+      const w = await runClient(
+        ['scan', two, '--project', 'shop', '--format', 'cyclonedx', '--fail-on', 'none', '--output', out],
+        env,
+      );
+      expect(w.code).toBe(0);
+      expect(w.stdout).toBe('');
+      expect(fs.readdirSync(path.dirname(out)).sort()).toEqual(['bom.javascript.json', 'bom.python.json']);
+      expect(fs.readFileSync(path.join(two, 'out', 'bom.python.json'), 'utf8')).toBe(
+        expected.find((e) => e.includes('"scanner:ecosystem","value":"python"'))!,
+      );
+    } finally {
+      fs.rmSync(two, { recursive: true, force: true });
+    }
+  },
+);
 
-test('a service that does not give the scan\'s project id: exit 3, nothing written', async () => {
+test("a service that does not give the scan's project id: exit 3, nothing written", async () => {
   withProject = false;
   const r = await run(['--fail-on', 'none']);
   expect(r.code).toBe(3);
@@ -186,7 +217,7 @@ test('the builder is bundled as a lazily initialised module, loaded for this for
   expect(bad.stderr).toMatch(/expected one of table, json, sarif, cyclonedx/);
 });
 
-test('sbomFile puts the ecosystem after the file\'s stem', () => {
+test("sbomFile puts the ecosystem after the file's stem", () => {
   expect(sbomFile('/x/bom.json', 'python')).toBe('/x/bom.python.json');
   expect(sbomFile('/x/sbom.cdx.json', 'gradle')).toBe('/x/sbom.gradle.cdx.json');
   expect(sbomFile('/x/bom', 'javascript')).toBe('/x/bom.javascript');

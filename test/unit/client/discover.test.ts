@@ -6,7 +6,13 @@ import path from 'node:path';
 import { discover } from '../../../src/client/discover';
 import type { Producer } from '../../../src/client/producers/types';
 
-const lock: Producer = { format: 'package-lock.json', matches: (n) => n === 'package-lock.json', produce: () => { throw new Error('not called'); } };
+const lock: Producer = {
+  format: 'package-lock.json',
+  matches: (n) => n === 'package-lock.json',
+  produce: () => {
+    throw new Error('not called');
+  },
+};
 let dir: string;
 
 function touch(rel: string): void {
@@ -16,7 +22,18 @@ function touch(rel: string): void {
 
 beforeEach(() => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'discover-')));
-  for (const f of ['package-lock.json', 'apps/web/package-lock.json', 'apps/web/node_modules/dep/package-lock.json', 'node_modules/x/package-lock.json', 'tools/.venv/lib/package-lock.json', 'tools/env/pyvenv.cfg', 'tools/env/lib/package-lock.json', '.git/package-lock.json', 'apps/api/README.md']) touch(f);
+  for (const f of [
+    'package-lock.json',
+    'apps/web/package-lock.json',
+    'apps/web/node_modules/dep/package-lock.json',
+    'node_modules/x/package-lock.json',
+    'tools/.venv/lib/package-lock.json',
+    'tools/env/pyvenv.cfg',
+    'tools/env/lib/package-lock.json',
+    '.git/package-lock.json',
+    'apps/api/README.md',
+  ])
+    touch(f);
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -28,7 +45,9 @@ test('a directory: every lockfile below it, never under node_modules, virtual en
 });
 
 test('no PATH means the working directory', () => {
-  expect(discover([], [lock], path.join(dir, 'apps')).lockfiles.map((l) => l.relative)).toEqual(['web/package-lock.json']);
+  expect(discover([], [lock], path.join(dir, 'apps')).lockfiles.map((l) => l.relative)).toEqual([
+    'web/package-lock.json',
+  ]);
 });
 
 test('files are taken as given; the root is the deepest directory holding them all', () => {
@@ -42,16 +61,29 @@ test('files are taken as given; the root is the deepest directory holding them a
 });
 
 test('the same lockfile reached twice is read once', () => {
-  expect(discover([dir, path.join(dir, 'package-lock.json')], [lock]).lockfiles.map((l) => l.relative)).toEqual(['apps/web/package-lock.json', 'package-lock.json']);
+  expect(discover([dir, path.join(dir, 'package-lock.json')], [lock]).lockfiles.map((l) => l.relative)).toEqual([
+    'apps/web/package-lock.json',
+    'package-lock.json',
+  ]);
 });
 
 test('a missing path or a file no producer reads is an input error (exit 2)', () => {
-  expect(() => discover(['nope'], [lock], dir)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/nope: no such file or directory/) }));
-  expect(() => discover(['apps/api/README.md'], [lock], dir)).toThrow(expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/not a lockfile this client reads \(package-lock.json\)/) }));
+  expect(() => discover(['nope'], [lock], dir)).toThrow(
+    expect.objectContaining({ exitCode: 2, message: expect.stringMatching(/nope: no such file or directory/) }),
+  );
+  expect(() => discover(['apps/api/README.md'], [lock], dir)).toThrow(
+    expect.objectContaining({
+      exitCode: 2,
+      message: expect.stringMatching(/not a lockfile this client reads \(package-lock.json\)/),
+    }),
+  );
 });
 
 test('npm-shrinkwrap.json wins over a package-lock.json beside it, as npm reads it', () => {
   const both: Producer = { ...lock, matches: (n) => n === 'package-lock.json' || n === 'npm-shrinkwrap.json' };
   touch('apps/web/npm-shrinkwrap.json');
-  expect(discover([dir], [both]).lockfiles.map((l) => l.relative)).toEqual(['apps/web/npm-shrinkwrap.json', 'package-lock.json']);
+  expect(discover([dir], [both]).lockfiles.map((l) => l.relative)).toEqual([
+    'apps/web/npm-shrinkwrap.json',
+    'package-lock.json',
+  ]);
 });

@@ -46,8 +46,16 @@ const send = (res: http.ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 };
-const fail = (res: http.ServerResponse, status: number, code: string, message: string) => send(res, status, { error: { code, message, requestId: 'r' } });
-const present = (g: Gateway) => ({ id: g.id, name: g.name, status: g.status, networkScope: g.approved ?? g.requested, version: g.version, lastSeenAt: new Date().toISOString() });
+const fail = (res: http.ServerResponse, status: number, code: string, message: string) =>
+  send(res, status, { error: { code, message, requestId: 'r' } });
+const present = (g: Gateway) => ({
+  id: g.id,
+  name: g.name,
+  status: g.status,
+  networkScope: g.approved ?? g.requested,
+  version: g.version,
+  lastSeenAt: new Date().toISOString(),
+});
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -59,23 +67,42 @@ beforeAll(async () => {
       const fault = faults.shift();
       if (fault === 'hang-up') return void req.socket.destroy();
       if (fault) {
-        res.writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) });
+        res.writeHead(fault.status, {
+          'content-type': 'application/json',
+          ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}),
+        });
         return void res.end(JSON.stringify({ error: { code: 'unavailable', message: 'not now', requestId: 'r' } }));
       }
       const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       if (req.method === 'POST' && req.url === '/v1/gateways/enrollments') {
-        if (tokens.get(bearer) !== false) return fail(res, 401, 'invalid_token', 'Authorization: used, expired, revoked or unknown enrollment token');
+        if (tokens.get(bearer) !== false)
+          return fail(res, 401, 'invalid_token', 'Authorization: used, expired, revoked or unknown enrollment token');
         const scope = body.networkScope as string[];
-        if (!Array.isArray(scope) || scope.some((c) => c === '10.0.0.1/8')) return fail(res, 422, 'invalid_parameter', 'networkScope[0]: "10.0.0.1/8" is not a network address (10.0.0.0/8)');
+        if (!Array.isArray(scope) || scope.some((c) => c === '10.0.0.1/8'))
+          return fail(
+            res,
+            422,
+            'invalid_parameter',
+            'networkScope[0]: "10.0.0.1/8" is not a network address (10.0.0.0/8)',
+          );
         tokens.set(bearer, true);
-        const g: Gateway = { id: `gw_${gateways.length + 1}`, name: String(body.name ?? 'token-name'), credential: `svc_gwc_${crypto.randomBytes(10).toString('hex')}`, status: 'pending', requested: scope, approved: null, version: String(body.version) };
+        const g: Gateway = {
+          id: `gw_${gateways.length + 1}`,
+          name: String(body.name ?? 'token-name'),
+          credential: `svc_gwc_${crypto.randomBytes(10).toString('hex')}`,
+          status: 'pending',
+          requested: scope,
+          approved: null,
+          version: String(body.version),
+        };
         gateways.push(g);
         return send(res, 201, { gateway: present(g), credential: g.credential });
       }
       const m = /^\/v1\/gateways\/([^/]+)\/heartbeats$/.exec(req.url ?? '');
       if (req.method === 'POST' && m) {
         const g = gateways.find((x) => x.credential === bearer);
-        if (!g || g.status === 'revoked') return fail(res, 401, 'invalid_token', 'Authorization: invalid gateway credential');
+        if (!g || g.status === 'revoked')
+          return fail(res, 401, 'invalid_token', 'Authorization: invalid gateway credential');
         if (g.id !== m[1]) return fail(res, 404, 'not_found', 'no such gateway');
         g.version = String(body.version);
         heartbeats++;
@@ -113,7 +140,16 @@ interface Run {
   delays: number[];
 }
 
-async function run(args: string[], opts: { stopAfter?: number; onBeat?: (n: number) => void; onSleep?: (ms: number, n: number) => void; env?: NodeJS.ProcessEnv; hooks?: Partial<AgentHooks> } = {}): Promise<Run> {
+async function run(
+  args: string[],
+  opts: {
+    stopAfter?: number;
+    onBeat?: (n: number) => void;
+    onSleep?: (ms: number, n: number) => void;
+    env?: NodeJS.ProcessEnv;
+    hooks?: Partial<AgentHooks>;
+  } = {},
+): Promise<Run> {
   let out = '';
   let errText = '';
   const delays: number[] = [];
@@ -123,7 +159,14 @@ async function run(args: string[], opts: { stopAfter?: number; onBeat?: (n: numb
     opts.onBeat?.(n);
     if (opts.stopAfter !== undefined && n >= opts.stopAfter) controller.abort();
   };
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (errText += t), env: { HOME: dir, ...opts.env }, cwd: dir, stdoutIsTTY: false, stderrIsTTY: false };
+  const io: Io = {
+    out: (t) => void (out += t),
+    err: (t) => void (errText += t),
+    env: { HOME: dir, ...opts.env },
+    cwd: dir,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  };
   const hooks: AgentHooks = {
     signal: controller.signal,
     sleep: async (ms) => {
@@ -145,7 +188,15 @@ const stateFile = () => path.join(dir, 'gw', 'gateway.json');
 const readStateFile = () => JSON.parse(fs.readFileSync(stateFile(), 'utf8'));
 const secretsIn = (r: Run) => [r.out, r.err].join('\n').match(/svc_(gw|gwc)_[A-Za-z0-9]+/g) ?? [];
 const base = () => ['--server', url, '--state', stateFile()];
-const enrollArgs = () => [...base(), '--enrollment-token', path.join(dir, 'token'), '--network-scope', '10.0.0.0/8, fd00::/8', '--name', 'dc1'];
+const enrollArgs = () => [
+  ...base(),
+  '--enrollment-token',
+  path.join(dir, 'token'),
+  '--network-scope',
+  '10.0.0.0/8, fd00::/8',
+  '--name',
+  'dc1',
+];
 
 test('enrolls once with the requested scope, keeps its credential in a new 0600 file, heartbeats every --interval, says pending → active on approval', async () => {
   const r = await run([...enrollArgs(), '--interval', '30'], {
@@ -155,16 +206,30 @@ test('enrolls once with the requested scope, keeps its credential in a new 0600 
     },
   });
   expect(r.code).toBe(0);
-  expect(seen[0]).toMatchObject({ method: 'POST', url: '/v1/gateways/enrollments', headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(seen[0]).toMatchObject({
+    method: 'POST',
+    url: '/v1/gateways/enrollments',
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   expect(seen[0].body).toEqual({ name: 'dc1', version: 'dev', networkScope: ['10.0.0.0/8', 'fd00::/8'] });
-  expect(seen.slice(1).map((s) => [s.url, s.headers.authorization, s.body])).toEqual(Array(4).fill(['/v1/gateways/gw_1/heartbeats', `Bearer ${gateways[0].credential}`, { version: 'dev' }]));
+  expect(seen.slice(1).map((s) => [s.url, s.headers.authorization, s.body])).toEqual(
+    Array(4).fill(['/v1/gateways/gw_1/heartbeats', `Bearer ${gateways[0].credential}`, { version: 'dev' }]),
+  );
   expect(r.delays).toEqual([30000, 30000, 30000]);
   const state = readStateFile();
-  expect(state).toEqual({ kind: 'gateway', serverUrl: url, gatewayId: 'gw_1', credential: gateways[0].credential, enrollmentTokenSha256: crypto.createHash('sha256').update(TOKEN).digest('hex') });
+  expect(state).toEqual({
+    kind: 'gateway',
+    serverUrl: url,
+    gatewayId: 'gw_1',
+    credential: gateways[0].credential,
+    enrollmentTokenSha256: crypto.createHash('sha256').update(TOKEN).digest('hex'),
+  });
   expect(fs.statSync(stateFile()).mode & 0o777).toBe(0o600);
   const lines = r.err.trim().split('\n');
   expect(lines).toEqual([
-    expect.stringMatching(/^scanner: enrolled as gateway gw_1 \(dc1\), pending: waiting for an admin to approve its network scope 10\.0\.0\.0\/8, fd00::\/8; state in .*gateway\.json$/),
+    expect.stringMatching(
+      /^scanner: enrolled as gateway gw_1 \(dc1\), pending: waiting for an admin to approve its network scope 10\.0\.0\.0\/8, fd00::\/8; state in .*gateway\.json$/,
+    ),
     'scanner: gateway gw_1: pending (network scope 10.0.0.0/8, fd00::/8); heartbeating every 30 s',
     'scanner: gateway gw_1: pending → active (network scope 10.1.0.0/16)',
   ]);
@@ -190,11 +255,16 @@ test('a restart with the same token does not enroll again (the token is single u
 test('a new enrollment token enrolls a new gateway and replaces the state file, saying the old gateway stays until revoked', async () => {
   expect((await run(enrollArgs(), { stopAfter: 1 })).code).toBe(0);
   seen = [];
-  const r = await run([...base(), '--enrollment-token', path.join(dir, 'token2'), '--network-scope', '192.168.0.0/24'], { stopAfter: 1 });
+  const r = await run(
+    [...base(), '--enrollment-token', path.join(dir, 'token2'), '--network-scope', '192.168.0.0/24'],
+    { stopAfter: 1 },
+  );
   expect(r.code).toBe(0);
   expect(seen.map((s) => s.url)).toEqual(['/v1/gateways/enrollments', '/v1/gateways/gw_2/heartbeats']);
   expect(readStateFile().gatewayId).toBe('gw_2');
-  expect(r.err).toMatch(/The previous gateway of this state file, gw_1, stays in the service until it is revoked or expires/);
+  expect(r.err).toMatch(
+    /The previous gateway of this state file, gw_1, stays in the service until it is revoked or expires/,
+  );
 });
 
 test('a used or unknown enrollment token: exit 3, nothing written; a scope the service refuses: exit 2 with its words', async () => {
@@ -211,13 +281,22 @@ test('a used or unknown enrollment token: exit 3, nothing written; a scope the s
 });
 
 test('the flags: --network-scope needed to enroll, CIDR-shaped; --interval 1 to 3600; no state and no token says how to enroll', async () => {
-  expect((await run([...base(), '--enrollment-token', path.join(dir, 'token')])).err).toMatch(/--network-scope CIDR\[,CIDR\.\.\.\] is needed to enroll/);
-  expect((await run([...enrollArgs(), '--network-scope', 'example.com'])).err).toMatch(/--network-scope "example\.com": a CIDR/);
+  expect((await run([...base(), '--enrollment-token', path.join(dir, 'token')])).err).toMatch(
+    /--network-scope CIDR\[,CIDR\.\.\.\] is needed to enroll/,
+  );
+  expect((await run([...enrollArgs(), '--network-scope', 'example.com'])).err).toMatch(
+    /--network-scope "example\.com": a CIDR/,
+  );
   expect((await run([...enrollArgs(), '--network-scope', ','])).err).toMatch(/at least one CIDR/);
-  for (const bad of ['0', '3601', 'soon', '-5']) expect((await run([...enrollArgs(), `--interval=${bad}`])).err).toMatch(/--interval .*: a number of seconds from 1 to 3600/);
+  for (const bad of ['0', '3601', 'soon', '-5'])
+    expect((await run([...enrollArgs(), `--interval=${bad}`])).err).toMatch(
+      /--interval .*: a number of seconds from 1 to 3600/,
+    );
   const none = await run(base());
   expect(none.code).toBe(2);
-  expect(none.err).toMatch(/no state file at .*gateway\.json: enroll first with --enrollment-token FILE --network-scope/);
+  expect(none.err).toMatch(
+    /no state file at .*gateway\.json: enroll first with --enrollment-token FILE --network-scope/,
+  );
   const help = await run(['--help']);
   expect(help.out).toMatch(/^usage: scanner gateway /);
   expect(seen).toEqual([]);
@@ -249,8 +328,12 @@ test('while the service is away it backs off (Retry-After honoured) with one "un
   expect(r.delays).toEqual([10000, 1000, 9000, 4000, 10000, 10000]);
   const lines = r.err.trim().split('\n');
   expect(lines.filter((l) => / is unavailable /.test(l))).toHaveLength(1);
-  expect(lines.filter((l) => / is back /.test(l))).toEqual([expect.stringMatching(/^scanner: the service is back \(unavailable for \d+ s, 3 failed attempts\)$/)]);
-  expect(lines[lines.length - 1]).toMatch(/heartbeat of gateway gw_1: the service refused it: 401 invalid_token: .*The gateway was revoked, or stayed pending past its approval window: stopping/);
+  expect(lines.filter((l) => / is back /.test(l))).toEqual([
+    expect.stringMatching(/^scanner: the service is back \(unavailable for \d+ s, 3 failed attempts\)$/),
+  ]);
+  expect(lines[lines.length - 1]).toMatch(
+    /heartbeat of gateway gw_1: the service refused it: 401 invalid_token: .*The gateway was revoked, or stayed pending past its approval window: stopping/,
+  );
   // 1 + 3 failed + 2 + the refused one; never an enrollment.
   expect(seen.map((s) => s.url)).toEqual(Array(7).fill('/v1/gateways/gw_1/heartbeats'));
   expect(secretsIn(r)).toEqual([]);

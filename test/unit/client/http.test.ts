@@ -53,17 +53,32 @@ function client(extra: Partial<ConstructorParameters<typeof Http>[0]> = {}) {
   return { h, delays, retries };
 }
 
-const err = (status: number, code: string) => ({ status, body: { error: { code, message: `${code} happened`, requestId: 'r' } } });
+const err = (status: number, code: string) => ({
+  status,
+  body: { error: { code, message: `${code} happened`, requestId: 'r' } },
+});
 
 test('429 then 503 then 201: three attempts, the token and headers sent each time, Retry-After honoured', async () => {
-  answers = [{ ...err(429, 'rate_limited'), headers: { 'retry-after': '7' } }, err(503, 'service_unavailable'), { status: 201, body: { id: 'scn_1' } }];
+  answers = [
+    { ...err(429, 'rate_limited'), headers: { 'retry-after': '7' } },
+    err(503, 'service_unavailable'),
+    { status: 201, body: { id: 'scn_1' } },
+  ];
   const { h, delays, retries } = client();
-  const res = await h.request<{ id: string }>('POST', '/v1/scans/dependency-snapshots', { body: '{"a":1}', headers: { 'idempotency-key': 'k' } });
+  const res = await h.request<{ id: string }>('POST', '/v1/scans/dependency-snapshots', {
+    body: '{"a":1}',
+    headers: { 'idempotency-key': 'k' },
+  });
   expect(res).toMatchObject({ status: 201, body: { id: 'scn_1' } });
   expect(seen).toHaveLength(3);
   for (const s of seen) {
     expect(s).toMatchObject({ method: 'POST', url: '/v1/scans/dependency-snapshots', body: '{"a":1}' });
-    expect(s.headers).toMatchObject({ authorization: 'Bearer key_abc', 'idempotency-key': 'k', 'content-type': 'application/json', 'user-agent': 'scanner/test' });
+    expect(s.headers).toMatchObject({
+      authorization: 'Bearer key_abc',
+      'idempotency-key': 'k',
+      'content-type': 'application/json',
+      'user-agent': 'scanner/test',
+    });
   }
   // Retry-After 7 s is above the first backoff step (1 s): it wins. The second step is the backoff (2 s).
   expect(delays).toEqual([7000, 2000]);
@@ -126,18 +141,28 @@ test('413 and 422 on upload are input errors (exit 2); 401, 403, 404 and 409 are
   ] as const) {
     seen = [];
     answers = [err(status, code)];
-    const e = await client().h.request('POST', '/v1/scans/dependency-snapshots', { body: '{}', inputErrorStatuses: [413, 422] }).catch((x) => x);
+    const e = await client()
+      .h.request('POST', '/v1/scans/dependency-snapshots', { body: '{}', inputErrorStatuses: [413, 422] })
+      .catch((x) => x);
     expect(e).toBeInstanceOf(kind);
     expect(e.message).toContain(`${status} ${code}: ${code} happened`);
     expect(seen).toHaveLength(1);
   }
   answers = [err(401, 'unauthorized')];
-  expect((await client().h.request('GET', '/x').catch((x) => x)).message).toMatch(/check SCANNER_TOKEN/);
+  expect(
+    (
+      await client()
+        .h.request('GET', '/x')
+        .catch((x) => x)
+    ).message,
+  ).toMatch(/check SCANNER_TOKEN/);
 });
 
 test('a 2xx that is not JSON is a service error, not an answer', async () => {
   answers = [{ status: 200, body: undefined }];
-  const e = await client().h.request('GET', '/x').catch((x) => x);
+  const e = await client()
+    .h.request('GET', '/x')
+    .catch((x) => x);
   expect(e).toBeInstanceOf(ServiceError);
   expect(e.message).toMatch(/answered 200 without a JSON body/);
 });

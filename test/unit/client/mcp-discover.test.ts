@@ -6,7 +6,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { discoverMcpConfigs, processDiscoveryEnv, readServer, type McpDiscovery, type McpDiscoveryEnv } from '../../../src/client/mcp';
+import {
+  discoverMcpConfigs,
+  processDiscoveryEnv,
+  readServer,
+  type McpDiscovery,
+  type McpDiscoveryEnv,
+} from '../../../src/client/mcp';
 import { identity } from '../../../src/domain/mcp/identity';
 import { REDACTED as R } from '../../../src/shared/mcp/redact';
 import type { McpClientConfig } from '../../../src/shared/mcp/types';
@@ -29,7 +35,9 @@ afterEach(() => {
 });
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : [path.join(dir, d.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : [path.join(dir, d.name)]));
 }
 
 /** Copies fixture trees into DEST; the fixtures' home directory (/home/dev, /Users/dev) is written as this test's home. */
@@ -55,7 +63,8 @@ function env(overrides: Partial<McpDiscoveryEnv> = {}): McpDiscoveryEnv {
   return { home, platform: 'linux', env: {}, cwd, projectDirs: [], systemRoot: path.join(tmp, 'root'), ...overrides };
 }
 
-const summary = (d: McpDiscovery) => d.clients.map((c) => [c.client, c.configPath, c.scope, c.servers.map((s) => `${s.name}:${s.transport}`)]);
+const summary = (d: McpDiscovery) =>
+  d.clients.map((c) => [c.client, c.configPath, c.scope, c.servers.map((s) => `${s.name}:${s.transport}`)]);
 const server = (d: McpDiscovery, configPath: string, name: string) => {
   const c = d.clients.find((x) => x.configPath === configPath);
   if (!c) throw new Error(`no entry for ${configPath}`);
@@ -83,7 +92,16 @@ describe('a Linux machine with every agent', () => {
   let root: string;
   let projects: Record<string, string>;
   beforeEach(async () => {
-    place(home, 'claude-desktop/linux/home', 'claude-code/linux/home', 'cursor/home', 'vscode/linux/home', 'windsurf/home', 'gemini-cli/home', 'codex/home');
+    place(
+      home,
+      'claude-desktop/linux/home',
+      'claude-code/linux/home',
+      'cursor/home',
+      'vscode/linux/home',
+      'windsurf/home',
+      'gemini-cli/home',
+      'codex/home',
+    );
     root = place(path.join(tmp, 'root'), 'claude-code/linux/root', 'gemini-cli/linux/root', 'codex/linux/root');
     projects = {
       cursor: place(path.join(tmp, 'projects', 'shop'), 'cursor/project'),
@@ -96,18 +114,43 @@ describe('a Linux machine with every agent', () => {
 
   test('every file at its documented path, in a fixed order, with its scope', () => {
     expect(summary(d)).toEqual([
-      ['claude-desktop', '~/.config/Claude/claude_desktop_config.json', 'user', ['memory:stdio', 'openai-bridge:stdio']],
+      [
+        'claude-desktop',
+        '~/.config/Claude/claude_desktop_config.json',
+        'user',
+        ['memory:stdio', 'openai-bridge:stdio'],
+      ],
       ['claude-code', '~/.claude.json', 'user', ['sentry:http', 'linear:sse', 'airtable:stdio', 'internal-api:http']],
       ['claude-code', '~/.claude.json#projects[~/work/webapp]', 'project', ['linear-local:stdio']],
-      ['claude-code', path.join(root, 'etc/claude-code/managed-mcp.json'), 'managed', ['company-internal:stdio', 'github:http']],
+      [
+        'claude-code',
+        path.join(root, 'etc/claude-code/managed-mcp.json'),
+        'managed',
+        ['company-internal:stdio', 'github:http'],
+      ],
       ['cursor', '~/.cursor/mcp.json', 'user', ['context7:http', 'slack:stdio', 'remote-docs:sse', 'custom:stdio']],
       ['vscode', '~/.config/Code/User/mcp.json', 'user', ['perplexity:stdio', 'github:http', 'fetch:stdio']],
       ['vscode', '~/.config/Code/User/settings.json', 'user', ['time:stdio', 'legacy-api:stdio']],
       ['vscode', '~/.config/Code/User/profiles/-5a3b1c2d/mcp.json', 'user', ['playwright:stdio']],
-      ['windsurf', '~/.codeium/windsurf/mcp_config.json', 'user', ['zapier:sse', 'github:stdio', 'figma:stdio', 'remote-http:http']],
-      ['gemini-cli', '~/.gemini/settings.json', 'user', ['pythonTools:stdio', 'maps:http', 'events:sse', 'google:stdio', 'secured:http']],
+      [
+        'windsurf',
+        '~/.codeium/windsurf/mcp_config.json',
+        'user',
+        ['zapier:sse', 'github:stdio', 'figma:stdio', 'remote-http:http'],
+      ],
+      [
+        'gemini-cli',
+        '~/.gemini/settings.json',
+        'user',
+        ['pythonTools:stdio', 'maps:http', 'events:sse', 'google:stdio', 'secured:http'],
+      ],
       ['gemini-cli', path.join(root, 'etc/gemini-cli/settings.json'), 'managed', ['corp-search:http']],
-      ['codex', '~/.codex/config.toml', 'user', ['context7:stdio', 'figma:http', 'github:stdio', 'legacy:http', 'aws-docs:stdio', 'internal:http']],
+      [
+        'codex',
+        '~/.codex/config.toml',
+        'user',
+        ['context7:stdio', 'figma:http', 'github:stdio', 'legacy:http', 'aws-docs:stdio', 'internal:http'],
+      ],
       ['codex', path.join(root, 'etc/codex/config.toml'), 'managed', ['corp:stdio']],
       ['cursor', path.join(projects.cursor, '.cursor/mcp.json'), 'project', ['supabase:stdio', 'stripe:stdio']],
       ['vscode', path.join(projects.vscode, '.vscode/mcp.json'), 'project', ['postgres:stdio', 'workspace-tool:stdio']],
@@ -122,8 +165,13 @@ describe('a Linux machine with every agent', () => {
   test('no planted secret anywhere in the output', () => {
     expectNoSecret(d);
     // ... and the fixtures did plant them: the input holds all but those of the macOS, Windows and broken trees.
-    const input = [home, root, ...Object.values(projects)].flatMap(files).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-    const absent = Object.entries(SECRETS).filter(([, secret]) => !input.includes(secret)).map(([what]) => what);
+    const input = [home, root, ...Object.values(projects)]
+      .flatMap(files)
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+    const absent = Object.entries(SECRETS)
+      .filter(([, secret]) => !input.includes(secret))
+      .map(([what]) => what);
     expect(absent.sort()).toEqual([
       'claude_configdir_secret',
       'codex_broken_secret',
@@ -153,8 +201,20 @@ describe('a Linux machine with every agent', () => {
       env: { SLACK_BOT_TOKEN: R, SLACK_TEAM_ID: R },
     });
     expect(server(d, '~/.cursor/mcp.json', 'custom').args).toEqual(['~/tools/mcp_server.py', '--token', R]);
-    expect(server(d, path.join(projects.cursor, '.cursor/mcp.json'), 'stripe').args).toEqual(['-y', '@stripe/mcp', '--tools=all', `--api-key=${R}`]);
-    expect(server(d, '~/.codeium/windsurf/mcp_config.json', 'github').args).toEqual(['run', '-i', '--rm', '-e', `GITHUB_PERSONAL_ACCESS_TOKEN=${R}`, 'ghcr.io/github/github-mcp-server:v0.4.0']);
+    expect(server(d, path.join(projects.cursor, '.cursor/mcp.json'), 'stripe').args).toEqual([
+      '-y',
+      '@stripe/mcp',
+      '--tools=all',
+      `--api-key=${R}`,
+    ]);
+    expect(server(d, '~/.codeium/windsurf/mcp_config.json', 'github').args).toEqual([
+      'run',
+      '-i',
+      '--rm',
+      '-e',
+      `GITHUB_PERSONAL_ACCESS_TOKEN=${R}`,
+      'ghcr.io/github/github-mcp-server:v0.4.0',
+    ]);
     expect(server(d, '~/work/webapp/.mcp.json', 'db')).toEqual({
       name: 'db',
       transport: 'stdio',
@@ -166,16 +226,31 @@ describe('a Linux machine with every agent', () => {
       name: 'postgres',
       transport: 'stdio',
       command: 'docker',
-      args: ['run', '-i', '--rm', '-e', 'DATABASE_URI', `crystaldba/postgres-mcp@sha256:${HEX64}`, '--access-mode=restricted'],
+      args: [
+        'run',
+        '-i',
+        '--rm',
+        '-e',
+        'DATABASE_URI',
+        `crystaldba/postgres-mcp@sha256:${HEX64}`,
+        '--access-mode=restricted',
+      ],
       env: { DATABASE_URI: R },
     });
   });
 
   test('references are kept: they name a secret without holding it', () => {
     expect(server(d, '~/.claude.json', 'airtable').env).toEqual({ AIRTABLE_API_KEY: '${AIRTABLE_API_KEY}' });
-    expect(server(d, '~/.config/Code/User/mcp.json', 'perplexity').env).toEqual({ PERPLEXITY_API_KEY: '${input:perplexity-key}' });
-    expect(server(d, '~/.cursor/mcp.json', 'context7').headers).toEqual({ CONTEXT7_API_KEY: '${env:CONTEXT7_API_KEY}' });
-    expect(server(d, '~/.gemini/settings.json', 'pythonTools').env).toEqual({ DATABASE_URL: '$DB_CONNECTION_STRING', API_KEY: '${EXTERNAL_API_KEY}' });
+    expect(server(d, '~/.config/Code/User/mcp.json', 'perplexity').env).toEqual({
+      PERPLEXITY_API_KEY: '${input:perplexity-key}',
+    });
+    expect(server(d, '~/.cursor/mcp.json', 'context7').headers).toEqual({
+      CONTEXT7_API_KEY: '${env:CONTEXT7_API_KEY}',
+    });
+    expect(server(d, '~/.gemini/settings.json', 'pythonTools').env).toEqual({
+      DATABASE_URL: '$DB_CONNECTION_STRING',
+      API_KEY: '${EXTERNAL_API_KEY}',
+    });
     expect(server(d, '~/work/webapp/.mcp.json', 'api').headers).toEqual({ Authorization: 'Bearer ${API_KEY}' });
     expect(server(d, path.join(projects.vscode, '.vscode/mcp.json'), 'workspace-tool')).toEqual({
       name: 'workspace-tool',
@@ -192,18 +267,49 @@ describe('a Linux machine with every agent', () => {
       url: `https://${R}@mcp.corp.example/mcp`,
       headers: { Authorization: 'Bearer ${INTERNAL_TOKEN}', 'X-Session': R },
     });
-    expect(server(d, '~/.cursor/mcp.json', 'remote-docs')).toEqual({ name: 'remote-docs', transport: 'sse', url: `https://docs-mcp.example.com/sse?apiKey=${R}` });
-    expect(server(d, '~/.config/Code/User/mcp.json', 'github')).toEqual({ name: 'github', transport: 'http', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: R } });
-    expect(server(d, '~/.codeium/windsurf/mcp_config.json', 'zapier')).toEqual({ name: 'zapier', transport: 'sse', url: `https://actions.zapier.com/mcp/${R}/sse` });
-    expect(server(d, '~/.gemini/settings.json', 'maps')).toEqual({ name: 'maps', transport: 'http', url: `https://mcp.maps.example.com/mcp?key=${R}` });
-    expect(server(d, '~/.gemini/settings.json', 'events')).toEqual({ name: 'events', transport: 'sse', url: 'http://localhost:8080/sse' });
+    expect(server(d, '~/.cursor/mcp.json', 'remote-docs')).toEqual({
+      name: 'remote-docs',
+      transport: 'sse',
+      url: `https://docs-mcp.example.com/sse?apiKey=${R}`,
+    });
+    expect(server(d, '~/.config/Code/User/mcp.json', 'github')).toEqual({
+      name: 'github',
+      transport: 'http',
+      url: 'https://api.githubcopilot.com/mcp/',
+      headers: { Authorization: R },
+    });
+    expect(server(d, '~/.codeium/windsurf/mcp_config.json', 'zapier')).toEqual({
+      name: 'zapier',
+      transport: 'sse',
+      url: `https://actions.zapier.com/mcp/${R}/sse`,
+    });
+    expect(server(d, '~/.gemini/settings.json', 'maps')).toEqual({
+      name: 'maps',
+      transport: 'http',
+      url: `https://mcp.maps.example.com/mcp?key=${R}`,
+    });
+    expect(server(d, '~/.gemini/settings.json', 'events')).toEqual({
+      name: 'events',
+      transport: 'sse',
+      url: 'http://localhost:8080/sse',
+    });
   });
 
   test("Codex's own fields: env_vars, bearer_token_env_var, env_http_headers as references; bearer_token, http_headers literal", () => {
-    expect(server(d, '~/.codex/config.toml', 'github').env).toEqual({ GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}' });
-    expect(server(d, '~/.codex/config.toml', 'figma')).toEqual({ name: 'figma', transport: 'http', url: 'https://mcp.figma.com/mcp', headers: { Authorization: 'Bearer ${FIGMA_OAUTH_TOKEN}' } });
+    expect(server(d, '~/.codex/config.toml', 'github').env).toEqual({
+      GITHUB_PERSONAL_ACCESS_TOKEN: '${GITHUB_PERSONAL_ACCESS_TOKEN}',
+    });
+    expect(server(d, '~/.codex/config.toml', 'figma')).toEqual({
+      name: 'figma',
+      transport: 'http',
+      url: 'https://mcp.figma.com/mcp',
+      headers: { Authorization: 'Bearer ${FIGMA_OAUTH_TOKEN}' },
+    });
     expect(server(d, '~/.codex/config.toml', 'legacy').headers).toEqual({ Authorization: R });
-    expect(server(d, '~/.codex/config.toml', 'internal').headers).toEqual({ 'X-Api-Key': R, 'X-Tenant': '${TENANT_ID}' });
+    expect(server(d, '~/.codex/config.toml', 'internal').headers).toEqual({
+      'X-Api-Key': R,
+      'X-Tenant': '${TENANT_ID}',
+    });
     expect(server(d, '~/.codex/config.toml', 'aws-docs')).toEqual({
       name: 'aws-docs',
       transport: 'stdio',
@@ -214,7 +320,8 @@ describe('a Linux machine with every agent', () => {
   });
 
   test('the identities of what was read', () => {
-    const ids = (configPath: string) => d.clients.find((c) => c.configPath === configPath)!.servers.map((s) => [s.name, identity(s)]);
+    const ids = (configPath: string) =>
+      d.clients.find((c) => c.configPath === configPath)!.servers.map((s) => [s.name, identity(s)]);
     expect(ids('~/.config/Code/User/mcp.json')).toEqual([
       ['perplexity', { identity: 'pkg:npm/server-perplexity-ask', version: null, pinned: false, kind: 'npm' }],
       ['github', { identity: 'https://api.githubcopilot.com/mcp/', version: null, pinned: false, kind: 'remote' }],
@@ -239,15 +346,35 @@ describe('macOS and Windows layouts', () => {
     const root = place(path.join(tmp, 'root'), 'claude-code/macos/root');
     const d = await discoverMcpConfigs(env({ platform: 'darwin' }));
     expect(summary(d)).toEqual([
-      ['claude-desktop', '~/Library/Application Support/Claude/claude_desktop_config.json', 'user', ['filesystem:stdio', 'github:stdio', 'postgres:stdio', 'brave-search:stdio']],
-      ['claude-code', path.join(root, 'Library/Application Support/ClaudeCode/managed-mcp.json'), 'managed', ['github:http']],
+      [
+        'claude-desktop',
+        '~/Library/Application Support/Claude/claude_desktop_config.json',
+        'user',
+        ['filesystem:stdio', 'github:stdio', 'postgres:stdio', 'brave-search:stdio'],
+      ],
+      [
+        'claude-code',
+        path.join(root, 'Library/Application Support/ClaudeCode/managed-mcp.json'),
+        'managed',
+        ['github:http'],
+      ],
       ['vscode', '~/Library/Application Support/Code - Insiders/User/mcp.json', 'user', ['notion:stdio']],
     ]);
     const desktop = d.clients[0].servers;
     expect(desktop[0].args).toEqual(['-y', '@modelcontextprotocol/server-filesystem', '~/Desktop', '~/Downloads']);
     expect(desktop[1].env).toEqual({ GITHUB_PERSONAL_ACCESS_TOKEN: R });
-    expect(desktop[2].args).toEqual(['-y', '@modelcontextprotocol/server-postgres', `postgresql://${R}@db.internal:5432/app`]);
-    expect(desktop[3]).toEqual({ name: 'brave-search', transport: 'stdio', command: 'docker', args: ['run', '-i', '--rm', '-e', 'BRAVE_API_KEY', 'mcp/brave-search'], env: { BRAVE_API_KEY: R } });
+    expect(desktop[2].args).toEqual([
+      '-y',
+      '@modelcontextprotocol/server-postgres',
+      `postgresql://${R}@db.internal:5432/app`,
+    ]);
+    expect(desktop[3]).toEqual({
+      name: 'brave-search',
+      transport: 'stdio',
+      command: 'docker',
+      args: ['run', '-i', '--rm', '-e', 'BRAVE_API_KEY', 'mcp/brave-search'],
+      env: { BRAVE_API_KEY: R },
+    });
     expectNoSecret(d);
   });
 
@@ -258,23 +385,56 @@ describe('macOS and Windows layouts', () => {
     const d = await discoverMcpConfigs(
       env({
         platform: 'win32',
-        env: { APPDATA: appData, LOCALAPPDATA: path.join(home, 'AppData', 'Local'), ProgramFiles: path.join(tmp, 'ProgramFiles'), ProgramData: path.join(tmp, 'ProgramData') },
+        env: {
+          APPDATA: appData,
+          LOCALAPPDATA: path.join(home, 'AppData', 'Local'),
+          ProgramFiles: path.join(tmp, 'ProgramFiles'),
+          ProgramData: path.join(tmp, 'ProgramData'),
+        },
       }),
     );
     expect(summary(d)).toEqual([
-      ['claude-desktop', '~/AppData/Roaming/Claude/claude_desktop_config.json', 'user', ['filesystem:stdio', 'memory:stdio']],
-      ['claude-desktop', '~/AppData/Local/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json', 'user', ['fetch:stdio']],
+      [
+        'claude-desktop',
+        '~/AppData/Roaming/Claude/claude_desktop_config.json',
+        'user',
+        ['filesystem:stdio', 'memory:stdio'],
+      ],
+      [
+        'claude-desktop',
+        '~/AppData/Local/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/claude_desktop_config.json',
+        'user',
+        ['fetch:stdio'],
+      ],
       ['claude-code', path.join(tmp, 'ProgramFiles/ClaudeCode/managed-mcp.json'), 'managed', ['company-docs:sse']],
       // A file of MCP servers only, listing none: an entry all the same.
       ['claude-code', path.join(tmp, 'ProgramData/ClaudeCode/managed-mcp.json'), 'managed', []],
       ['vscode', '~/AppData/Roaming/Code/User/mcp.json', 'user', ['azure:stdio']],
     ]);
     expect(d.clients[0].servers).toEqual([
-      { name: 'filesystem', transport: 'stdio', command: 'cmd', args: ['/c', 'npx', '-y', '@modelcontextprotocol/server-filesystem', 'C:\\Users\\dev\\Documents'] },
-      { name: 'memory', transport: 'stdio', command: 'C:\\Program Files\\nodejs\\npx.cmd', args: ['-y', '@modelcontextprotocol/server-memory@2025.4.25'], env: { MEMORY_FILE_PATH: R, API_TOKEN: R } },
+      {
+        name: 'filesystem',
+        transport: 'stdio',
+        command: 'cmd',
+        args: ['/c', 'npx', '-y', '@modelcontextprotocol/server-filesystem', 'C:\\Users\\dev\\Documents'],
+      },
+      {
+        name: 'memory',
+        transport: 'stdio',
+        command: 'C:\\Program Files\\nodejs\\npx.cmd',
+        args: ['-y', '@modelcontextprotocol/server-memory@2025.4.25'],
+        env: { MEMORY_FILE_PATH: R, API_TOKEN: R },
+      },
     ]);
-    expect(identity(d.clients[0].servers[0])).toMatchObject({ identity: 'pkg:npm/%40modelcontextprotocol/server-filesystem', kind: 'npm' });
-    expect(identity(d.clients[0].servers[1])).toMatchObject({ identity: 'pkg:npm/%40modelcontextprotocol/server-memory', version: '2025.4.25', pinned: true });
+    expect(identity(d.clients[0].servers[0])).toMatchObject({
+      identity: 'pkg:npm/%40modelcontextprotocol/server-filesystem',
+      kind: 'npm',
+    });
+    expect(identity(d.clients[0].servers[1])).toMatchObject({
+      identity: 'pkg:npm/%40modelcontextprotocol/server-memory',
+      version: '2025.4.25',
+      pinned: true,
+    });
     expectNoSecret(d);
   });
 
@@ -293,9 +453,18 @@ describe('where the environment points', () => {
     place(home, 'claude-code/config-dir/home', 'claude-code/linux/home');
     const codexHome = place(path.join(tmp, 'codex-home'), 'codex/project/.codex');
     const xdg = path.join(tmp, 'xdg');
-    write(path.join(xdg, 'Code/User/mcp.json'), '{ "servers": { "x": { "command": "npx", "args": ["mcp-x@1.0.0"] } } }');
-    write(path.join(xdg, 'Claude/claude_desktop_config.json'), '{ "mcpServers": { "y": { "command": "uvx", "args": ["mcp-y"] } } }');
-    write(path.join(home, '.config/Claude/claude_desktop_config.json'), '{ "mcpServers": { "not-read": { "command": "x" } } }');
+    write(
+      path.join(xdg, 'Code/User/mcp.json'),
+      '{ "servers": { "x": { "command": "npx", "args": ["mcp-x@1.0.0"] } } }',
+    );
+    write(
+      path.join(xdg, 'Claude/claude_desktop_config.json'),
+      '{ "mcpServers": { "y": { "command": "uvx", "args": ["mcp-y"] } } }',
+    );
+    write(
+      path.join(home, '.config/Claude/claude_desktop_config.json'),
+      '{ "mcpServers": { "not-read": { "command": "x" } } }',
+    );
     const geminiSystem = path.join(tmp, 'gemini', 'system.json');
     const geminiDefaults = path.join(tmp, 'gemini', 'defaults.json');
     write(geminiSystem, '{ "mcpServers": { "sys": { "httpUrl": "https://sys.example/mcp" } } }');
@@ -344,13 +513,18 @@ describe('project directories', () => {
     const cwd = path.join(tmp, 'work');
     place(path.join(cwd, 'shop'), 'cursor/project');
     const d = await discoverMcpConfigs(env({ cwd, projectDirs: ['shop'] }));
-    expect(summary(d)).toEqual([['cursor', path.join(cwd, 'shop/.cursor/mcp.json'), 'project', ['supabase:stdio', 'stripe:stdio']]]);
+    expect(summary(d)).toEqual([
+      ['cursor', path.join(cwd, 'shop/.cursor/mcp.json'), 'project', ['supabase:stdio', 'stripe:stdio']],
+    ]);
   });
 
   test("without knownProjects, Claude Code's projects are not searched (their servers in ~/.claude.json still are)", async () => {
     place(home, 'claude-code/linux/home');
     const d = await discoverMcpConfigs(env({ knownProjects: false }));
-    expect(summary(d).map(([, configPath]) => configPath)).toEqual(['~/.claude.json', '~/.claude.json#projects[~/work/webapp]']);
+    expect(summary(d).map(([, configPath]) => configPath)).toEqual([
+      '~/.claude.json',
+      '~/.claude.json#projects[~/work/webapp]',
+    ]);
   });
 
   test('a settings file without the servers key is no entry; a file of MCP servers only always is', async () => {
@@ -390,25 +564,63 @@ describe('what cannot be read is a warning, never a crash, and never quotes the 
           empty: {},
           stdioUrl: { type: 'stdio', url: 'https://x.example' },
           httpCommand: { type: 'http', command: 'x' },
-          'ghp_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8N': { command: 'named-after-a-token' },
+          ghp_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8N: { command: 'named-after-a-token' },
           ok: { command: 'ok-mcp' },
         },
       }),
     );
-    write(path.join(home, '.claude.json'), JSON.stringify({ mcpServers: {}, projects: { '/srv/app': { mcpServers: 'oops' }, '/srv/other': 'not an object' } }));
+    write(
+      path.join(home, '.claude.json'),
+      JSON.stringify({
+        mcpServers: {},
+        projects: { '/srv/app': { mcpServers: 'oops' }, '/srv/other': 'not an object' },
+      }),
+    );
     write(path.join(home, '.codex/config.toml'), '');
     const d = await discoverMcpConfigs(env({ projectDirs: [brokenCursor, brokenCodex], knownProjects: false }));
     expect(d.warnings).toEqual([
-      { client: 'claude-code', configPath: '~/.claude.json#projects[/srv/app]', message: '`mcpServers` is not an object' },
+      {
+        client: 'claude-code',
+        configPath: '~/.claude.json#projects[/srv/app]',
+        message: '`mcpServers` is not an object',
+      },
       { client: 'cursor', configPath: '~/.cursor/mcp.json', message: 'not a JSON object' },
       { client: 'vscode', configPath: '~/.config/Code/User/mcp.json', message: 'not a regular file' },
-      { client: 'windsurf', configPath: '~/.codeium/windsurf/mcp_config.json', message: '`mcpServers` is not an object' },
-      { client: 'gemini-cli', configPath: '~/.gemini/settings.json', message: 'server "text" is not an object: skipped' },
-      { client: 'gemini-cli', configPath: '~/.gemini/settings.json', message: 'server "empty" has neither a command nor a URL: skipped' },
-      { client: 'gemini-cli', configPath: '~/.gemini/settings.json', message: 'server "stdioUrl" is stdio without a command: skipped' },
-      { client: 'gemini-cli', configPath: '~/.gemini/settings.json', message: 'server "httpCommand" is http without a URL: skipped' },
-      { client: 'cursor', configPath: path.join(brokenCursor, '.cursor/mcp.json'), message: 'not valid JSON (CloseBraceExpected at line 6, column 1)' },
-      { client: 'codex', configPath: path.join(brokenCodex, '.codex/config.toml'), message: 'not valid TOML (at line 2, column 15)' },
+      {
+        client: 'windsurf',
+        configPath: '~/.codeium/windsurf/mcp_config.json',
+        message: '`mcpServers` is not an object',
+      },
+      {
+        client: 'gemini-cli',
+        configPath: '~/.gemini/settings.json',
+        message: 'server "text" is not an object: skipped',
+      },
+      {
+        client: 'gemini-cli',
+        configPath: '~/.gemini/settings.json',
+        message: 'server "empty" has neither a command nor a URL: skipped',
+      },
+      {
+        client: 'gemini-cli',
+        configPath: '~/.gemini/settings.json',
+        message: 'server "stdioUrl" is stdio without a command: skipped',
+      },
+      {
+        client: 'gemini-cli',
+        configPath: '~/.gemini/settings.json',
+        message: 'server "httpCommand" is http without a URL: skipped',
+      },
+      {
+        client: 'cursor',
+        configPath: path.join(brokenCursor, '.cursor/mcp.json'),
+        message: 'not valid JSON (CloseBraceExpected at line 6, column 1)',
+      },
+      {
+        client: 'codex',
+        configPath: path.join(brokenCodex, '.codex/config.toml'),
+        message: 'not valid TOML (at line 2, column 15)',
+      },
     ]);
     expect(summary(d)).toEqual([
       ['claude-code', '~/.claude.json', 'user', []],
@@ -423,11 +635,17 @@ describe('what cannot be read is a warning, never a crash, and never quotes the 
     write(path.join(home, '.cursor/mcp.json'), '{ "mcpServers": {} }');
     fs.chmodSync(path.join(home, '.cursor/mcp.json'), 0o000);
     const d = await discoverMcpConfigs(env());
-    expect(d).toEqual({ clients: [], warnings: [{ client: 'cursor', configPath: '~/.cursor/mcp.json', message: 'cannot be read (EACCES)' }] });
+    expect(d).toEqual({
+      clients: [],
+      warnings: [{ client: 'cursor', configPath: '~/.cursor/mcp.json', message: 'cannot be read (EACCES)' }],
+    });
   });
 
   test('a byte-order mark and CRLF line ends are fine', async () => {
-    write(path.join(home, '.cursor/mcp.json'), '\ufeff{\r\n  "mcpServers": {\r\n    "a": { "command": "npx", "args": ["mcp-a"] }\r\n  }\r\n}\r\n');
+    write(
+      path.join(home, '.cursor/mcp.json'),
+      '\ufeff{\r\n  "mcpServers": {\r\n    "a": { "command": "npx", "args": ["mcp-a"] }\r\n  }\r\n}\r\n',
+    );
     write(path.join(home, '.codex/config.toml'), '\ufeff[mcp_servers.b]\r\ncommand = "uvx"\r\nargs = ["mcp-b"]\r\n');
     const d = await discoverMcpConfigs(env());
     expect(summary(d)).toEqual([
@@ -439,31 +657,83 @@ describe('what cannot be read is a warning, never a crash, and never quotes the 
 
 describe('one server, read in each agent\u2019s terms', () => {
   const table: Array<[client: Parameters<typeof readServer>[0], raw: unknown, expected: unknown]> = [
-    ['claude-code', { type: 'stdio', command: 'npx', args: ['a'] }, { name: 's', transport: 'stdio', command: 'npx', args: ['a'] }],
-    ['claude-code', { type: 'http', url: 'https://h.example/mcp' }, { name: 's', transport: 'http', url: 'https://h.example/mcp' }],
-    ['claude-code', { type: 'sse', url: 'https://h.example/events' }, { name: 's', transport: 'sse', url: 'https://h.example/events' }],
-    ['cursor', { type: 'streamable-http', url: 'https://h.example/x' }, { name: 's', transport: 'http', url: 'https://h.example/x' }],
-    ['cursor', { transport: 'streamableHttp', url: 'https://h.example/x' }, { name: 's', transport: 'http', url: 'https://h.example/x' }],
+    [
+      'claude-code',
+      { type: 'stdio', command: 'npx', args: ['a'] },
+      { name: 's', transport: 'stdio', command: 'npx', args: ['a'] },
+    ],
+    [
+      'claude-code',
+      { type: 'http', url: 'https://h.example/mcp' },
+      { name: 's', transport: 'http', url: 'https://h.example/mcp' },
+    ],
+    [
+      'claude-code',
+      { type: 'sse', url: 'https://h.example/events' },
+      { name: 's', transport: 'sse', url: 'https://h.example/events' },
+    ],
+    [
+      'cursor',
+      { type: 'streamable-http', url: 'https://h.example/x' },
+      { name: 's', transport: 'http', url: 'https://h.example/x' },
+    ],
+    [
+      'cursor',
+      { transport: 'streamableHttp', url: 'https://h.example/x' },
+      { name: 's', transport: 'http', url: 'https://h.example/x' },
+    ],
     ['cursor', { url: 'https://h.example/sse/' }, { name: 's', transport: 'sse', url: 'https://h.example/sse/' }],
-    ['cursor', { url: 'https://h.example/mcp?x=/sse' }, { name: 's', transport: 'http', url: `https://h.example/mcp?x=${R}` }],
-    ['windsurf', { serverUrl: 'https://h.example/mcp' }, { name: 's', transport: 'http', url: 'https://h.example/mcp' }],
+    [
+      'cursor',
+      { url: 'https://h.example/mcp?x=/sse' },
+      { name: 's', transport: 'http', url: `https://h.example/mcp?x=${R}` },
+    ],
+    [
+      'windsurf',
+      { serverUrl: 'https://h.example/mcp' },
+      { name: 's', transport: 'http', url: 'https://h.example/mcp' },
+    ],
     ['gemini-cli', { httpUrl: 'https://h.example/a' }, { name: 's', transport: 'http', url: 'https://h.example/a' }],
     ['gemini-cli', { url: 'https://h.example/a' }, { name: 's', transport: 'sse', url: 'https://h.example/a' }],
     ['gemini-cli', { command: 'x', url: 'https://h.example/a' }, { name: 's', transport: 'stdio', command: 'x' }],
-    ['vscode', { command: 'x', args: 'single-arg' }, { name: 's', transport: 'stdio', command: 'x', args: ['single-arg'] }],
+    [
+      'vscode',
+      { command: 'x', args: 'single-arg' },
+      { name: 's', transport: 'stdio', command: 'x', args: ['single-arg'] },
+    ],
     ['vscode', { command: 'x', args: [1, true] }, { name: 's', transport: 'stdio', command: 'x', args: ['1', 'true'] }],
     ['vscode', { type: 'stdio', command: 'x', headers: { A: 'b' } }, { name: 's', transport: 'stdio', command: 'x' }],
     ['vscode', { command: 'x', env: {} }, { name: 's', transport: 'stdio', command: 'x' }],
-    ['vscode', { type: 'websocket', url: 'https://h.example/ws' }, { name: 's', transport: 'http', url: 'https://h.example/ws' }],
-    ['codex', { url: 'https://h.example/m', bearer_token_env_var: 'TOK', env_http_headers: { 'X-A': 'VAR_A' } }, { name: 's', transport: 'http', url: 'https://h.example/m', headers: { 'X-A': '${VAR_A}', Authorization: 'Bearer ${TOK}' } }],
-    ['codex', { command: 'x', env_vars: ['A', 'B'], env: { C: 'lit' } }, { name: 's', transport: 'stdio', command: 'x', env: { A: '${A}', B: '${B}', C: R } }],
+    [
+      'vscode',
+      { type: 'websocket', url: 'https://h.example/ws' },
+      { name: 's', transport: 'http', url: 'https://h.example/ws' },
+    ],
+    [
+      'codex',
+      { url: 'https://h.example/m', bearer_token_env_var: 'TOK', env_http_headers: { 'X-A': 'VAR_A' } },
+      {
+        name: 's',
+        transport: 'http',
+        url: 'https://h.example/m',
+        headers: { 'X-A': '${VAR_A}', Authorization: 'Bearer ${TOK}' },
+      },
+    ],
+    [
+      'codex',
+      { command: 'x', env_vars: ['A', 'B'], env: { C: 'lit' } },
+      { name: 's', transport: 'stdio', command: 'x', env: { A: '${A}', B: '${B}', C: R } },
+    ],
   ];
   test.each(table)('%s %j', (client, raw, expected) => {
     expect(readServer(client, 's', raw, home)).toEqual({ server: expected });
   });
 
   test('a VS Code settings.json with the flat "mcp.servers" key', async () => {
-    write(path.join(home, '.config/Code/User/settings.json'), '{ "mcp.servers": { "flat": { "command": "flat-mcp" } } }');
+    write(
+      path.join(home, '.config/Code/User/settings.json'),
+      '{ "mcp.servers": { "flat": { "command": "flat-mcp" } } }',
+    );
     const d = await discoverMcpConfigs(env());
     expect(summary(d)).toEqual([['vscode', '~/.config/Code/User/settings.json', 'user', ['flat:stdio']]]);
   });
@@ -501,10 +771,19 @@ test('bundled as the client is (one ES module; jsonc-parser from its ES build), 
     logLevel: 'silent',
   });
   const inputs = Object.keys(r.metafile.inputs).map((p) => p.split(path.sep).join('/'));
-  expect(inputs.filter((p) => !/^src\/client\/mcp\/|^src\/shared\/mcp\/|^src\/domain\/mcp\/|^src\/shared\/package-names\.ts$|^node_modules\/(jsonc-parser|smol-toml)\//.test(p))).toEqual([]);
+  expect(
+    inputs.filter(
+      (p) =>
+        !/^src\/client\/mcp\/|^src\/shared\/mcp\/|^src\/domain\/mcp\/|^src\/shared\/package-names\.ts$|^node_modules\/(jsonc-parser|smol-toml)\//.test(
+          p,
+        ),
+    ),
+  ).toEqual([]);
   const [out] = Object.values(r.metafile.outputs);
   const external = out.imports.filter((i) => i.external).map((i) => i.path.replace(/^node:/, ''));
-  expect(external.filter((m) => ['child_process', 'net', 'http', 'https', 'tls', 'worker_threads'].includes(m))).toEqual([]);
+  expect(
+    external.filter((m) => ['child_process', 'net', 'http', 'https', 'tls', 'worker_threads'].includes(m)),
+  ).toEqual([]);
 
   place(home, 'cursor/home', 'vscode/linux/home', 'codex/home');
   const script = `import { discoverMcpConfigs } from ${JSON.stringify(outfile)};

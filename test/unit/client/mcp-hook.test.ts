@@ -41,7 +41,13 @@ beforeAll(async () => {
       const body = JSON.parse(raw);
       seen.push({ url: req.url ?? '', headers: req.headers, raw, body });
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ accepted: 1, duplicates: 0, decisions: body.events.map((e: any) => ({ eventId: e.eventId, ...decision })) }));
+      res.end(
+        JSON.stringify({
+          accepted: 1,
+          duplicates: 0,
+          decisions: body.events.map((e: any) => ({ eventId: e.eventId, ...decision })),
+        }),
+      );
     });
   });
   await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
@@ -66,13 +72,28 @@ beforeEach(() => {
   // local-scope server in ~/.claude.json for this project whose name Claude Code rewrites in tool names.
   write(path.join(home, '.claude.json'), {
     mcpServers: { github: { command: 'user-github-server' } },
-    projects: { [cwd]: { mcpServers: { 'db.tools': { command: 'uvx', args: ['mcp-db==1.2.0'] } } }, '/elsewhere': { mcpServers: { other: { command: 'x' } } } },
+    projects: {
+      [cwd]: { mcpServers: { 'db.tools': { command: 'uvx', args: ['mcp-db==1.2.0'] } } },
+      '/elsewhere': { mcpServers: { other: { command: 'x' } } },
+    },
   });
-  write(path.join(cwd, '.mcp.json'), { mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@1.0.0'], env: { GITHUB_TOKEN: ENV_SECRET } } } });
+  write(path.join(cwd, '.mcp.json'), {
+    mcpServers: {
+      github: {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-github@1.0.0'],
+        env: { GITHUB_TOKEN: ENV_SECRET },
+      },
+    },
+  });
   // Cursor: the project's servers, one by command and one by URL.
   write(path.join(cwd, '.cursor', 'mcp.json'), {
     mcpServers: {
-      github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@1.0.0'], env: { GITHUB_TOKEN: ENV_SECRET } },
+      github: {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-github@1.0.0'],
+        env: { GITHUB_TOKEN: ENV_SECRET },
+      },
       docs: { url: 'https://docs.example.com/mcp?key=AbC123xyz-query-secret-789' },
     },
   });
@@ -80,14 +101,38 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const claudeInput = (tool: string, dir = cwd) =>
-  JSON.stringify({ session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: dir, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { title: 'x', token: ARG_SECRET } });
-const cursorInput = (extra: Record<string, unknown> = { command: 'npx -y @modelcontextprotocol/server-github@1.0.0' }) =>
-  JSON.stringify({ hook_event_name: 'beforeMCPExecution', conversation_id: 'c', generation_id: 'g', workspace_roots: [cwd], tool_name: 'create_issue', tool_input: JSON.stringify({ token: ARG_SECRET }), ...extra });
+  JSON.stringify({
+    session_id: 's1',
+    transcript_path: '/tmp/t.jsonl',
+    cwd: dir,
+    hook_event_name: 'PreToolUse',
+    tool_name: tool,
+    tool_input: { title: 'x', token: ARG_SECRET },
+  });
+const cursorInput = (
+  extra: Record<string, unknown> = { command: 'npx -y @modelcontextprotocol/server-github@1.0.0' },
+) =>
+  JSON.stringify({
+    hook_event_name: 'beforeMCPExecution',
+    conversation_id: 'c',
+    generation_id: 'g',
+    workspace_roots: [cwd],
+    tool_name: 'create_issue',
+    tool_input: JSON.stringify({ token: ARG_SECRET }),
+    ...extra,
+  });
 
 async function hook(args: string[], stdin: string, env: NodeJS.ProcessEnv = {}) {
   let out = '';
   let err = '';
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), env: { HOME: home, SCANNER_URL: url, SCANNER_TOKEN: TOKEN, ...env }, cwd: tmp, stdoutIsTTY: false, stderrIsTTY: false };
+  const io: Io = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env: { HOME: home, SCANNER_URL: url, SCANNER_TOKEN: TOKEN, ...env },
+    cwd: tmp,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  };
   const code = await mcpCommand(['hook', ...args], io, {
     readStdin: () => stdin,
     discoveryEnv: { platform: 'linux', systemRoot: path.join(tmp, 'root') },
@@ -103,15 +148,33 @@ async function hook(args: string[], stdin: string, env: NodeJS.ProcessEnv = {}) 
 const claudeAnswers: Record<string, unknown> = {
   allow: {},
   warn: {
-    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'scanner: warning by MCP policy: the reason' },
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'ask',
+      permissionDecisionReason: 'scanner: warning by MCP policy: the reason',
+    },
     systemMessage: 'scanner: warning by MCP policy: the reason',
   },
-  block: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'scanner: blocked by MCP policy: the reason' } },
+  block: {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'scanner: blocked by MCP policy: the reason',
+    },
+  },
 };
 const cursorAnswers: Record<string, unknown> = {
   allow: { permission: 'allow' },
-  warn: { permission: 'ask', user_message: 'scanner: warning by MCP policy: the reason', agent_message: 'scanner: warning by MCP policy: the reason' },
-  block: { permission: 'deny', user_message: 'scanner: blocked by MCP policy: the reason', agent_message: 'scanner: blocked by MCP policy: the reason' },
+  warn: {
+    permission: 'ask',
+    user_message: 'scanner: warning by MCP policy: the reason',
+    agent_message: 'scanner: warning by MCP policy: the reason',
+  },
+  block: {
+    permission: 'deny',
+    user_message: 'scanner: blocked by MCP policy: the reason',
+    agent_message: 'scanner: blocked by MCP policy: the reason',
+  },
 };
 
 describe.each(['allow', 'warn', 'block'])('decision %s', (d) => {
@@ -130,7 +193,12 @@ describe.each(['allow', 'warn', 'block'])('decision %s', (d) => {
       occurredAt: expect.any(String),
       host: { hostname: 'dev-laptop.example' },
       client: 'claude-code',
-      server: { name: 'github', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github@1.0.0'] },
+      server: {
+        name: 'github',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-github@1.0.0'],
+      },
       tool: 'create_issue',
       phase: 'pre',
     });
@@ -145,7 +213,12 @@ describe.each(['allow', 'warn', 'block'])('decision %s', (d) => {
     expect(r.code).toBe(0);
     expect(r.answer).toEqual(cursorAnswers[d]);
     expect(seen).toHaveLength(1);
-    expect(seen[0].body.events[0]).toMatchObject({ client: 'cursor', server: { name: 'github', transport: 'stdio', command: 'npx' }, tool: 'create_issue', phase: 'pre' });
+    expect(seen[0].body.events[0]).toMatchObject({
+      client: 'cursor',
+      server: { name: 'github', transport: 'stdio', command: 'npx' },
+      tool: 'create_issue',
+      phase: 'pre',
+    });
     expect(seen[0].raw).not.toContain(ARG_SECRET);
   });
 });
@@ -160,7 +233,10 @@ test('each call is its own event: a new eventId every time', async () => {
 
 test('Claude Code: the local scope server (name rewritten in the tool name) and an unknown server (named as written)', async () => {
   await hook(['--client', 'claude-code'], claudeInput('mcp__db_tools__run_query'));
-  expect(seen[0].body.events[0]).toMatchObject({ server: { name: 'db.tools', transport: 'stdio', command: 'uvx', args: ['mcp-db==1.2.0'] }, tool: 'run_query' });
+  expect(seen[0].body.events[0]).toMatchObject({
+    server: { name: 'db.tools', transport: 'stdio', command: 'uvx', args: ['mcp-db==1.2.0'] },
+    tool: 'run_query',
+  });
   await hook(['--client', 'claude-code'], claudeInput('mcp__plugin_stuff__do__it'));
   expect(seen[1].body.events[0]).toMatchObject({ server: { name: 'plugin_stuff' }, tool: 'do__it' });
   // Another directory: the user's github (the project's is not there).
@@ -171,17 +247,35 @@ test('Claude Code: the local scope server (name rewritten in the tool name) and 
 });
 
 test('Cursor: a server found by its URL is sent redacted; an unknown command is named by its program', async () => {
-  await hook(['--client', 'cursor'], cursorInput({ url: 'https://docs.example.com/mcp?key=AbC123xyz-query-secret-789' }));
-  expect(seen[0].body.events[0].server).toEqual({ name: 'docs', transport: 'http', url: 'https://docs.example.com/mcp?key=[REDACTED]' });
-  await hook(['--client', 'cursor'], cursorInput({ command: '/opt/bin/mystery-server --api-key sk-abcdefghijklmnopqrstuvwxyz123456' }));
-  expect(seen[1].body.events[0].server).toEqual({ name: 'mystery-server', transport: 'stdio', command: '/opt/bin/mystery-server', args: ['--api-key', '[REDACTED]'] });
+  await hook(
+    ['--client', 'cursor'],
+    cursorInput({ url: 'https://docs.example.com/mcp?key=AbC123xyz-query-secret-789' }),
+  );
+  expect(seen[0].body.events[0].server).toEqual({
+    name: 'docs',
+    transport: 'http',
+    url: 'https://docs.example.com/mcp?key=[REDACTED]',
+  });
+  await hook(
+    ['--client', 'cursor'],
+    cursorInput({ command: '/opt/bin/mystery-server --api-key sk-abcdefghijklmnopqrstuvwxyz123456' }),
+  );
+  expect(seen[1].body.events[0].server).toEqual({
+    name: 'mystery-server',
+    transport: 'stdio',
+    command: '/opt/bin/mystery-server',
+    args: ['--api-key', '[REDACTED]'],
+  });
   expect(seen.map((s) => s.raw).join('')).not.toMatch(/AbC123xyz|sk-abcdefghij/);
 });
 
 test('tools that are not MCP tools pass through at once, with no request', async () => {
   const r = await hook(['--client', 'claude-code'], claudeInput('Bash'));
   expect([r.code, r.answer]).toEqual([0, {}]);
-  const c = await hook(['--client', 'cursor'], JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'ls' }));
+  const c = await hook(
+    ['--client', 'cursor'],
+    JSON.stringify({ hook_event_name: 'beforeShellExecution', command: 'ls' }),
+  );
   expect([c.code, c.answer]).toEqual([0, { permission: 'allow' }]);
   expect(seen).toEqual([]);
 });
@@ -195,15 +289,40 @@ describe('no decision: --fail open (default) allows with a message, --fail close
     await new Promise<void>((r) => s.close(() => r()));
   });
   const cases: Array<[string, string[], 'claude-code' | 'cursor', unknown]> = [
-    ['open (default)', [], 'claude-code', { systemMessage: expect.stringMatching(/^scanner: no MCP audit decision \(.+\): allowed \(--fail open\)$/) }],
-    ['open', ['--fail', 'open'], 'cursor', { permission: 'allow', user_message: expect.stringMatching(/allowed \(--fail open\)$/) }],
+    [
+      'open (default)',
+      [],
+      'claude-code',
+      { systemMessage: expect.stringMatching(/^scanner: no MCP audit decision \(.+\): allowed \(--fail open\)$/) },
+    ],
+    [
+      'open',
+      ['--fail', 'open'],
+      'cursor',
+      { permission: 'allow', user_message: expect.stringMatching(/allowed \(--fail open\)$/) },
+    ],
     [
       'closed',
       ['--fail', 'closed'],
       'claude-code',
-      { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/denied \(--fail closed\)$/) } },
+      {
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: expect.stringMatching(/denied \(--fail closed\)$/),
+        },
+      },
     ],
-    ['closed', ['--fail', 'closed'], 'cursor', { permission: 'deny', user_message: expect.stringMatching(/denied \(--fail closed\)$/), agent_message: expect.any(String) }],
+    [
+      'closed',
+      ['--fail', 'closed'],
+      'cursor',
+      {
+        permission: 'deny',
+        user_message: expect.stringMatching(/denied \(--fail closed\)$/),
+        agent_message: expect.any(String),
+      },
+    ],
   ];
   test.each(cases)('unreachable service, %s, %s', async (_, flags, client, expected) => {
     const input = client === 'cursor' ? cursorInput() : claudeInput('mcp__github__create_issue');
@@ -223,10 +342,16 @@ describe('no decision: --fail open (default) allows with a message, --fail close
     expect(seen).toEqual([]);
   });
   test('401 from the service follows the fail mode', async () => {
-    const s = http.createServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_token","message":"no","requestId":"r"}}'));
+    const s = http.createServer((_req, res) =>
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"error":{"code":"invalid_token","message":"no","requestId":"r"}}'),
+    );
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     try {
-      const r = await hook(['--client', 'cursor', '--fail', 'closed'], cursorInput(), { SCANNER_URL: `http://127.0.0.1:${(s.address() as AddressInfo).port}` });
+      const r = await hook(['--client', 'cursor', '--fail', 'closed'], cursorInput(), {
+        SCANNER_URL: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+      });
       expect(r.answer).toMatchObject({ permission: 'deny', user_message: expect.stringMatching(/401 invalid_token/) });
     } finally {
       await new Promise<void>((r) => s.close(() => r()));
@@ -235,7 +360,13 @@ describe('no decision: --fail open (default) allows with a message, --fail close
 });
 
 test('usage errors: exit 2', async () => {
-  for (const args of [[], ['--client', 'vscode'], ['--client', 'cursor', '--fail', 'maybe'], ['--client', 'cursor', '--timeout', '-1'], ['--client', 'cursor', 'extra']]) {
+  for (const args of [
+    [],
+    ['--client', 'vscode'],
+    ['--client', 'cursor', '--fail', 'maybe'],
+    ['--client', 'cursor', '--timeout', '-1'],
+    ['--client', 'cursor', 'extra'],
+  ]) {
     expect([args, (await hook(args, cursorInput())).code]).toEqual([args, 2]);
   }
   expect(seen).toEqual([]);
@@ -264,10 +395,20 @@ test('the built file, run as Claude Code runs the hook: stdin JSON in, the answe
   const r = await runBuilt(['--client', 'claude-code'], claudeInput('mcp__github__create_issue'));
   expect(r.code).toBe(0);
   expect(JSON.parse(r.stdout)).toEqual({
-    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'scanner: blocked by MCP policy: denied by the registry' },
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'scanner: blocked by MCP policy: denied by the registry',
+    },
   });
   expect(seen).toHaveLength(1);
-  expect(seen[0].body.events[0]).toMatchObject({ client: 'claude-code', server: { name: 'github' }, tool: 'create_issue', phase: 'pre', host: { hostname: os.hostname() } });
+  expect(seen[0].body.events[0]).toMatchObject({
+    client: 'claude-code',
+    server: { name: 'github' },
+    tool: 'create_issue',
+    phase: 'pre',
+    host: { hostname: os.hostname() },
+  });
   const c = await runBuilt(['--client', 'cursor'], cursorInput());
   expect([c.code, JSON.parse(c.stdout).permission]).toEqual([0, 'deny']);
 }, 60_000);

@@ -40,8 +40,16 @@ beforeAll(async () => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
-      const r = replies.shift() ?? { status: 201, body: { id: 'mcs_1', status: 'queued', hostId: null, receivedAt: '2026-11-24T00:00:00.000Z' } };
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: raw ? JSON.parse(raw) : undefined,
+      });
+      const r = replies.shift() ?? {
+        status: 201,
+        body: { id: 'mcs_1', status: 'queued', hostId: null, receivedAt: '2026-11-24T00:00:00.000Z' },
+      };
       res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
       res.end(JSON.stringify(r.body ?? { error: { code: 'x', message: 'x', requestId: 'r' } }));
     });
@@ -63,7 +71,9 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : [path.join(dir, d.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : [path.join(dir, d.name)]));
 }
 
 /** Copies fixture trees into DEST, the fixtures' /home/dev written as this test's home. */
@@ -130,16 +140,29 @@ test('uploads what it found (host by hostname, each file with its servers), neve
   expect(r.code).toBe(0);
   expect(seen).toHaveLength(1);
   const [req] = seen;
-  expect(req).toMatchObject({ method: 'POST', url: '/v1/mcp/scans', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } });
+  expect(req).toMatchObject({
+    method: 'POST',
+    url: '/v1/mcp/scans',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+  });
   expect(req.body.host).toEqual({ hostname: 'dev-laptop.example' });
   expect(req.body.scannedAt).toBe('2026-11-24T01:00:00.000Z');
   const cursor = req.body.clients.find((c: any) => c.configPath === '~/.cursor/mcp.json');
   expect(cursor).toMatchObject({ client: 'cursor', scope: 'user' });
-  expect(cursor.servers.map((s: any) => s.name).sort()).toEqual(expect.arrayContaining(['context7', 'custom', 'remote-docs', 'slack']));
+  expect(cursor.servers.map((s: any) => s.name).sort()).toEqual(
+    expect.arrayContaining(['context7', 'custom', 'remote-docs', 'slack']),
+  );
   const slack = cursor.servers.find((s: any) => s.name === 'slack');
-  expect(slack).toMatchObject({ transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-slack'], env: { SLACK_BOT_TOKEN: REDACTED } });
+  expect(slack).toMatchObject({
+    transport: 'stdio',
+    command: 'npx',
+    args: ['-y', '@modelcontextprotocol/server-slack'],
+    env: { SLACK_BOT_TOKEN: REDACTED },
+  });
   expect(slack.tools).toBeUndefined();
-  expect(req.body.clients.map((c: any) => c.client)).toEqual(expect.arrayContaining(['cursor', 'claude-code', 'windsurf']));
+  expect(req.body.clients.map((c: any) => c.client)).toEqual(
+    expect.arrayContaining(['cursor', 'claude-code', 'windsurf']),
+  );
   for (const c of req.body.clients) expect(Object.keys(c).sort()).toEqual(['client', 'configPath', 'scope', 'servers']);
   expect(leaked(JSON.stringify(req.body))).toEqual([]);
   expect(leaked(r.out + r.err)).toEqual([]);
@@ -153,14 +176,25 @@ test('--host-id names the host; --format json prints {scan, clients, warnings}; 
   write(path.join(cwd, '.mcp.json'), { mcpServers: { local: { command: 'node', args: ['x.js'] } } });
   fs.mkdirSync(path.join(cwd, '.cursor'));
   fs.writeFileSync(path.join(cwd, '.cursor', 'mcp.json'), '{ "mcpServers": { "a": ');
-  replies = [{ status: 201, body: { id: 'mcs_2', status: 'queued', hostId: 'hst_abc', receivedAt: '2026-11-24T01:00:01.000Z' } }];
+  replies = [
+    { status: 201, body: { id: 'mcs_2', status: 'queued', hostId: 'hst_abc', receivedAt: '2026-11-24T01:00:01.000Z' } },
+  ];
   const r = await run(['scan', '--host-id', 'hst_abc', '--format', 'json']);
   expect(r.code).toBe(0);
   expect(seen[0].body.host).toEqual({ hostId: 'hst_abc' });
   const printed = JSON.parse(r.out);
-  expect(printed.scan).toEqual({ id: 'mcs_2', status: 'queued', hostId: 'hst_abc', receivedAt: '2026-11-24T01:00:01.000Z' });
-  expect(printed.clients.find((c: any) => c.configPath === './.mcp.json' || c.configPath.endsWith('project/.mcp.json'))).toMatchObject({ client: 'claude-code', scope: 'project' });
-  expect(printed.warnings).toEqual([expect.objectContaining({ client: 'cursor', message: expect.stringMatching(/^not valid JSON/) })]);
+  expect(printed.scan).toEqual({
+    id: 'mcs_2',
+    status: 'queued',
+    hostId: 'hst_abc',
+    receivedAt: '2026-11-24T01:00:01.000Z',
+  });
+  expect(
+    printed.clients.find((c: any) => c.configPath === './.mcp.json' || c.configPath.endsWith('project/.mcp.json')),
+  ).toMatchObject({ client: 'claude-code', scope: 'project' });
+  expect(printed.warnings).toEqual([
+    expect.objectContaining({ client: 'cursor', message: expect.stringMatching(/^not valid JSON/) }),
+  ]);
   expect(r.err).toMatch(/scanner: warning: cursor .*\.cursor\/mcp\.json: not valid JSON/);
   expect(leaked(r.out + r.err + JSON.stringify(seen.map((s) => s.body)))).toEqual([]);
 });
@@ -171,13 +205,20 @@ test('--dry-run prints the body it would send and uploads nothing (no credential
   expect(r.code).toBe(0);
   expect(seen).toEqual([]);
   const body = JSON.parse(r.out);
-  expect(body).toEqual({ host: { hostname: 'dev-laptop.example' }, scannedAt: '2026-11-24T01:00:00.000Z', clients: [expect.objectContaining({ client: 'cursor', configPath: '~/.cursor/mcp.json' })] });
+  expect(body).toEqual({
+    host: { hostname: 'dev-laptop.example' },
+    scannedAt: '2026-11-24T01:00:00.000Z',
+    clients: [expect.objectContaining({ client: 'cursor', configPath: '~/.cursor/mcp.json' })],
+  });
   expect(r.err).toMatch(/--dry-run: 1 configuration file\(s\), \d+ server\(s\); nothing uploaded/);
   expect(leaked(r.out + r.err)).toEqual([]);
 });
 
 test('429 and 5xx are retried with backoff, never sooner than Retry-After; then 201', async () => {
-  replies = [{ status: 503, headers: { 'retry-after': '7' } }, { status: 429, headers: { 'retry-after': '2' } }];
+  replies = [
+    { status: 503, headers: { 'retry-after': '7' } },
+    { status: 429, headers: { 'retry-after': '2' } },
+  ];
   const r = await run(['scan']);
   expect(r.code).toBe(0);
   expect(seen.map((s) => s.url)).toEqual(['/v1/mcp/scans', '/v1/mcp/scans', '/v1/mcp/scans']);
@@ -235,7 +276,8 @@ test('5xx until attempts run out: exit 3; unreachable: exit 3; usage errors: exi
 /** A configuration (Claude Code's .mcp.json in the project) of fixture servers, each with its env. */
 function stdioConfig(servers: Record<string, Record<string, string>>): void {
   const mcpServers: Record<string, unknown> = {};
-  for (const [name, env] of Object.entries(servers)) mcpServers[name] = { command: process.execPath, args: [SERVER_JS], env };
+  for (const [name, env] of Object.entries(servers))
+    mcpServers[name] = { command: process.execPath, args: [SERVER_JS], env };
   write(path.join(cwd, '.mcp.json'), { mcpServers });
 }
 
@@ -251,13 +293,29 @@ test('without --introspect no configured command is ever started', async () => {
 
 test('--introspect over stdio: tools of every page, the configuration env given to the server (never uploaded), descriptions and schemas redacted; the server is gone afterwards', async () => {
   const pidFile = path.join(tmp, 'pid');
-  stdioConfig({ fixture: { FIXTURE_GREETING: 'hello-from-config', FIXTURE_SECRET: TOOL_SECRET, FIXTURE_PID_FILE: pidFile, FIXTURE_REF: '${HOME}' } });
+  stdioConfig({
+    fixture: {
+      FIXTURE_GREETING: 'hello-from-config',
+      FIXTURE_SECRET: TOOL_SECRET,
+      FIXTURE_PID_FILE: pidFile,
+      FIXTURE_REF: '${HOME}',
+    },
+  });
   const r = await run(['scan', '--introspect']);
   expect(r.code).toBe(0);
   const server = seen[0].body.clients[0].servers[0];
-  expect(server.env).toEqual({ FIXTURE_GREETING: REDACTED, FIXTURE_SECRET: REDACTED, FIXTURE_PID_FILE: REDACTED, FIXTURE_REF: '${HOME}' });
+  expect(server.env).toEqual({
+    FIXTURE_GREETING: REDACTED,
+    FIXTURE_SECRET: REDACTED,
+    FIXTURE_PID_FILE: REDACTED,
+    FIXTURE_REF: '${HOME}',
+  });
   expect(server.tools.map((t: any) => t.name)).toEqual(['greet', 'query', 'third']);
-  expect(server.tools[0]).toEqual({ name: 'greet', description: 'Says hello-from-config', inputSchema: { type: 'object', properties: { who: { type: 'string' } } } });
+  expect(server.tools[0]).toEqual({
+    name: 'greet',
+    description: 'Says hello-from-config',
+    inputSchema: { type: 'object', properties: { who: { type: 'string' } } },
+  });
   expect(server.tools[1].description).toBe(`Runs a query. Uses key ${REDACTED} for access.`);
   expect(server.tools[1].inputSchema.properties.sql.default).toBe(`token=${REDACTED}`);
   expect(leaked(JSON.stringify(seen.map((s) => s.body)) + r.out + r.err)).toEqual([]);
@@ -270,7 +328,11 @@ test('--introspect over stdio: tools of every page, the configuration env given 
 
 test('--introspect: a server that hangs is killed at --timeout and reported, one that exits or cannot start is reported; the others are still listed', async () => {
   const pidFile = path.join(tmp, 'hang-pid');
-  stdioConfig({ hangs: { FIXTURE_MODE: 'hang', FIXTURE_PID_FILE: pidFile }, exits: { FIXTURE_MODE: 'exit' }, works: {} });
+  stdioConfig({
+    hangs: { FIXTURE_MODE: 'hang', FIXTURE_PID_FILE: pidFile },
+    exits: { FIXTURE_MODE: 'exit' },
+    works: {},
+  });
   const mcp = JSON.parse(fs.readFileSync(path.join(cwd, '.mcp.json'), 'utf8'));
   mcp.mcpServers.missing = { command: path.join(tmp, 'no-such-program') };
   write(path.join(cwd, '.mcp.json'), mcp);
@@ -288,13 +350,21 @@ test('--introspect: a server that hangs is killed at --timeout and reported, one
 });
 
 /** A Streamable HTTP MCP server (answers as JSON, or as an event stream) and an old-style HTTP+SSE one. */
-async function mcpHttpServer(): Promise<{ url: string; seen: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders; body?: any }>; close: () => Promise<void> }> {
+async function mcpHttpServer(): Promise<{
+  url: string;
+  seen: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders; body?: any }>;
+  close: () => Promise<void>;
+}> {
   const log: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders; body?: any }> = [];
   let sseRes: http.ServerResponse | undefined;
   const tools = [{ name: 'search', description: `Search. Key: ${TOOL_SECRET}`, inputSchema: { type: 'object' } }];
   const answerOf = (msg: any) =>
     msg.method === 'initialize'
-      ? { jsonrpc: '2.0', id: msg.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'h', version: '1' } } }
+      ? {
+          jsonrpc: '2.0',
+          id: msg.id,
+          result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'h', version: '1' } },
+        }
       : msg.method === 'tools/list'
         ? { jsonrpc: '2.0', id: msg.id, result: { tools } }
         : { jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'nope' } };
@@ -311,7 +381,9 @@ async function mcpHttpServer(): Promise<{ url: string; seen: Array<{ method: str
         if (body.id === undefined) return res.writeHead(202).end();
         if (p === '/stream') {
           res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 'sess-1' });
-          res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: {} })}\n\n`);
+          res.write(
+            `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: {} })}\n\n`,
+          );
           return res.end(`event: message\ndata: ${JSON.stringify(answerOf(body))}\n\n`);
         }
         res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'sess-1' });
@@ -357,7 +429,10 @@ test('--introspect over HTTP: Streamable HTTP (JSON and event-stream answers, se
     expect(r.code).toBe(0);
     const servers = Object.fromEntries(seen[0].body.clients[0].servers.map((s: any) => [s.name, s]));
     for (const name of ['json', 'stream', 'legacy']) {
-      expect([name, servers[name].tools]).toEqual([name, [{ name: 'search', description: `Search. Key: ${REDACTED}`, inputSchema: { type: 'object' } }]]);
+      expect([name, servers[name].tools]).toEqual([
+        name,
+        [{ name: 'search', description: `Search. Key: ${REDACTED}`, inputSchema: { type: 'object' } }],
+      ]);
     }
     expect(servers.silent.tools).toBeUndefined();
     expect(r.err).toMatch(/introspected silent .*: skipped: no answer within 1 s/);

@@ -37,8 +37,10 @@ beforeAll(async () => {
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       seen.push({ url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
-      const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.headers.authorization !== `Bearer ${CREDENTIAL}`) return reply(401, { error: { code: 'invalid_token', message: 'no', requestId: 'r' } });
+      const reply = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.headers.authorization !== `Bearer ${CREDENTIAL}`)
+        return reply(401, { error: { code: 'invalid_token', message: 'no', requestId: 'r' } });
       if (req.url === '/v1/hosts/hst_1/heartbeats') {
         heartbeats++;
         reply(200, { host: { id: 'hst_1', status: 'active' }, nextHeartbeatSeconds: 60 });
@@ -46,7 +48,14 @@ beforeAll(async () => {
       }
       if (req.url === '/v1/mcp/scans') {
         const status = mcpStatus.shift() ?? 201;
-        return status === 201 ? reply(201, { id: `mcs_${seen.length}`, status: 'queued', hostId: 'hst_1', receivedAt: new Date().toISOString() }) : reply(status, { error: { code: 'unavailable', message: 'not now', requestId: 'r' } });
+        return status === 201
+          ? reply(201, {
+              id: `mcs_${seen.length}`,
+              status: 'queued',
+              hostId: 'hst_1',
+              receivedAt: new Date().toISOString(),
+            })
+          : reply(status, { error: { code: 'unavailable', message: 'not now', requestId: 'r' } });
       }
       reply(404, { error: { code: 'not_found', message: 'no route', requestId: 'r' } });
     });
@@ -70,10 +79,21 @@ beforeEach(() => {
   home = path.join(dir, 'home');
   marker = path.join(dir, 'STARTED');
   // Configurations whose servers, if anything started them, would write the marker file.
-  const server = { command: process.execPath, args: [SERVER_JS], env: { FIXTURE_MARKER: marker, GITHUB_TOKEN: LITERAL } };
+  const server = {
+    command: process.execPath,
+    args: [SERVER_JS],
+    env: { FIXTURE_MARKER: marker, GITHUB_TOKEN: LITERAL },
+  };
   write(path.join(home, '.cursor', 'mcp.json'), { mcpServers: { fixture: server } });
-  write(path.join(home, '.claude.json'), { mcpServers: { fixture: server, sh: { command: 'sh', args: ['-c', `echo started > ${marker}`] } } });
-  write(path.join(dir, 'state', 'sidecar.json'), { kind: 'sidecar', serverUrl: url, hostId: 'hst_1', credential: CREDENTIAL });
+  write(path.join(home, '.claude.json'), {
+    mcpServers: { fixture: server, sh: { command: 'sh', args: ['-c', `echo started > ${marker}`] } },
+  });
+  write(path.join(dir, 'state', 'sidecar.json'), {
+    kind: 'sidecar',
+    serverUrl: url,
+    hostId: 'hst_1',
+    credential: CREDENTIAL,
+  });
   fs.chmodSync(path.join(dir, 'state', 'sidecar.json'), 0o600);
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -86,7 +106,14 @@ async function run(args: string[], opts: { stopAfter?: number; clock?: { t: numb
   onHeartbeat = (n) => {
     if (opts.stopAfter !== undefined && n >= opts.stopAfter) controller.abort();
   };
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (err += t), env: { HOME: home }, cwd: dir, stdoutIsTTY: false, stderrIsTTY: false };
+  const io: Io = {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env: { HOME: home },
+    cwd: dir,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  };
   const hooks: SidecarHooks = {
     signal: controller.signal,
     // Each wait moves the clock on by what was asked, at once.
@@ -98,7 +125,11 @@ async function run(args: string[], opts: { stopAfter?: number; clock?: { t: numb
     random: () => 1,
     mcpDiscoveryEnv: { platform: 'linux', systemRoot: path.join(dir, 'root') },
   };
-  const code = await sidecarCommand(['--server', url, '--state', path.join(dir, 'state', 'sidecar.json'), ...args], io, hooks).catch((e: Error & { exitCode?: number }) => {
+  const code = await sidecarCommand(
+    ['--server', url, '--state', path.join(dir, 'state', 'sidecar.json'), ...args],
+    io,
+    hooks,
+  ).catch((e: Error & { exitCode?: number }) => {
     err += `scanner: ${e.message}\n`;
     return e.exitCode ?? 99;
   });
@@ -137,7 +168,9 @@ test('by default, while running, the report comes hourly (3600 s)', async () => 
   // Heartbeats every 60 s: a report after the first, the next one 60 heartbeats later.
   const r = await run([], { stopAfter: 62 });
   expect(r.code).toBe(0);
-  const reports = seen.map((s, i) => (s.url === '/v1/mcp/scans' ? seen.slice(0, i).filter((x) => x.url !== '/v1/mcp/scans').length : -1)).filter((n) => n >= 0);
+  const reports = seen
+    .map((s, i) => (s.url === '/v1/mcp/scans' ? seen.slice(0, i).filter((x) => x.url !== '/v1/mcp/scans').length : -1))
+    .filter((n) => n >= 0);
   expect(reports).toEqual([1, 61]);
 });
 

@@ -23,15 +23,37 @@ let routes: Record<string, Route>;
 let dir: string;
 
 const scan = (status: string, counts: Record<string, number> | null = null) => ({
-  id: 'scn_1', target: 'shop', status, findings: counts, suppressed: counts ? 0 : null, startedAt: '2026-11-23T10:00:00.000Z',
-  finishedAt: counts ? '2026-11-23T10:00:01.000Z' : null, failureReason: status === 'failed' ? 'internal_error' : null, modules: [],
+  id: 'scn_1',
+  target: 'shop',
+  status,
+  findings: counts,
+  suppressed: counts ? 0 : null,
+  startedAt: '2026-11-23T10:00:00.000Z',
+  finishedAt: counts ? '2026-11-23T10:00:01.000Z' : null,
+  failureReason: status === 'failed' ? 'internal_error' : null,
+  modules: [],
 });
 const finding = (severity: string, pkg: string, version: string, cve: string) => ({
-  id: `fnd_${pkg}`, scanId: 'scn_1', severity, cve, publishedAt: '2024-01-01T00:00:00.000Z', package: pkg, installedVersion: version,
-  fixedVersion: null, path: ['package.json', `${pkg}@${version}`], suppressed: false, suppressionReason: null, attributions: [], summary: `${pkg} is vulnerable`, aliases: [cve],
+  id: `fnd_${pkg}`,
+  scanId: 'scn_1',
+  severity,
+  cve,
+  publishedAt: '2024-01-01T00:00:00.000Z',
+  package: pkg,
+  installedVersion: version,
+  fixedVersion: null,
+  path: ['package.json', `${pkg}@${version}`],
+  suppressed: false,
+  suppressionReason: null,
+  attributions: [],
+  summary: `${pkg} is vulnerable`,
+  aliases: [cve],
 });
 const COUNTS = { critical: 0, high: 1, medium: 1, low: 0 };
-const FINDINGS = [finding('high', 'left-pad', '1.0.0', 'CVE-2024-1'), finding('medium', 'is-odd', '2.0.0', 'CVE-2024-2')];
+const FINDINGS = [
+  finding('high', 'left-pad', '1.0.0', 'CVE-2024-1'),
+  finding('medium', 'is-odd', '2.0.0', 'CVE-2024-2'),
+];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -42,7 +64,9 @@ beforeAll(async () => {
       seen.push(s);
       const key = `${req.method} ${req.url!.split('?')[0]}`;
       const route = routes[key];
-      const a = route ? route(s, seen.filter((x) => `${x.method} ${x.url.split('?')[0]}` === key).length) : { status: 404, body: { error: { code: 'not_found', message: key } } };
+      const a = route
+        ? route(s, seen.filter((x) => `${x.method} ${x.url.split('?')[0]}` === key).length)
+        : { status: 404, body: { error: { code: 'not_found', message: key } } };
       res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
       res.end(a.body === undefined ? '' : JSON.stringify(a.body));
     });
@@ -50,14 +74,24 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scan-e2e-'));
-  fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({
-    name: 'shop', version: '1.0.0', lockfileVersion: 3, requires: true,
-    packages: {
-      '': { name: 'shop', version: '1.0.0', dependencies: { 'left-pad': '^1.0.0', 'is-odd': '^2.0.0' } },
-      'node_modules/left-pad': { version: '1.0.0' },
-      'node_modules/is-odd': { version: '2.0.0' },
-    },
-  }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'package-lock.json'),
+    JSON.stringify(
+      {
+        name: 'shop',
+        version: '1.0.0',
+        lockfileVersion: 3,
+        requires: true,
+        packages: {
+          '': { name: 'shop', version: '1.0.0', dependencies: { 'left-pad': '^1.0.0', 'is-odd': '^2.0.0' } },
+          'node_modules/left-pad': { version: '1.0.0' },
+          'node_modules/is-odd': { version: '2.0.0' },
+        },
+      },
+      null,
+      2,
+    ),
+  );
 });
 afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
@@ -68,16 +102,27 @@ beforeEach(() => {
   seen = [];
   routes = {
     'POST /v1/scans/dependency-snapshots': (_s, n) =>
-      n === 1 ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { code: 'rate_limited', message: 'slow down' } } }
-      : n === 2 ? { status: 503, body: { error: { code: 'service_unavailable', message: 'later' } } }
-      : { status: 201, body: scan('queued') },
+      n === 1
+        ? {
+            status: 429,
+            headers: { 'retry-after': '1' },
+            body: { error: { code: 'rate_limited', message: 'slow down' } },
+          }
+        : n === 2
+          ? { status: 503, body: { error: { code: 'service_unavailable', message: 'later' } } }
+          : { status: 201, body: scan('queued') },
     'GET /v1/scans/scn_1': () => ({ status: 200, body: scan('completed', COUNTS) }),
     'GET /v1/scans/scn_1/findings': () => ({ status: 200, body: { findings: FINDINGS, nextCursor: null } }),
   };
 });
 
 const run = (args: string[], env: Record<string, string> = {}) =>
-  runClient(['scan', dir, '--project', 'shop', ...args], { SCANNER_URL: url, SCANNER_TOKEN: 'key_1', SCANNER_RETRY_BASE_MS: '0', ...env });
+  runClient(['scan', dir, '--project', 'shop', ...args], {
+    SCANNER_URL: url,
+    SCANNER_TOKEN: 'key_1',
+    SCANNER_RETRY_BASE_MS: '0',
+    ...env,
+  });
 
 test('429 (Retry-After 1) then 503 then 201: the same body and key three times, the second after at least 1 s; then a held wait', async () => {
   const r = await run(['--fail-on', 'critical']);
@@ -116,10 +161,15 @@ test('a scan matched against no advisories (advisoryGeneration null) is reported
   routes['GET /v1/scans/scn_1/findings'] = () => ({ status: 200, body: { findings: [], nextCursor: null } });
   const warned = await run([]);
   expect(warned.code).toBe(0);
-  expect(warned.stderr).toContain('warning: the service has no advisories imported, so this scan could not find anything');
+  expect(warned.stderr).toContain(
+    'warning: the service has no advisories imported, so this scan could not find anything',
+  );
   routes['GET /v1/scans/scn_1'] = () => ({ status: 200, body: { ...noAdvisories, advisoryGeneration: 'gen_1' } });
   expect((await run([])).stderr).not.toContain('no advisories');
-  routes['GET /v1/scans/scn_1'] = () => ({ status: 200, body: scan('completed', { critical: 0, high: 0, medium: 0, low: 0 }) });
+  routes['GET /v1/scans/scn_1'] = () => ({
+    status: 200,
+    body: scan('completed', { critical: 0, high: 0, medium: 0, low: 0 }),
+  });
   expect((await run([])).stderr).not.toContain('no advisories');
 });
 
@@ -137,8 +187,15 @@ test('usage errors exit 2: a bad flag value, an unknown flag, no token, nothing 
 });
 
 test('a refused snapshot (413, 422) exits 2; 401, 403, a failed scan and 5xx after the retries exit 3', async () => {
-  const refuse = (status: number, code: string): Route => () => ({ status, body: { error: { code, message: 'no' } } });
-  for (const [status, code, exit] of [[413, 'snapshot_too_large', 2], [422, 'invalid_snapshot', 2], [401, 'unauthorized', 3], [403, 'forbidden', 3]] as const) {
+  const refuse =
+    (status: number, code: string): Route =>
+    () => ({ status, body: { error: { code, message: 'no' } } });
+  for (const [status, code, exit] of [
+    [413, 'snapshot_too_large', 2],
+    [422, 'invalid_snapshot', 2],
+    [401, 'unauthorized', 3],
+    [403, 'forbidden', 3],
+  ] as const) {
     routes['POST /v1/scans/dependency-snapshots'] = refuse(status, code);
     const r = await run([]);
     expect({ status, code: r.code }).toEqual({ status, code: exit });
@@ -167,7 +224,10 @@ test('a scan that does not finish before --timeout exits 3', async () => {
 test('progress on stderr only when it is a terminal: one line rewritten in place, cleared at the end', async () => {
   const { main } = await import('../../../src/client/main');
   routes['POST /v1/scans/dependency-snapshots'] = () => ({ status: 201, body: scan('queued') });
-  routes['GET /v1/scans/scn_1'] = (_s, n) => ({ status: 200, body: n < 2 ? scan('running') : scan('completed', COUNTS) });
+  routes['GET /v1/scans/scn_1'] = (_s, n) => ({
+    status: 200,
+    body: n < 2 ? scan('running') : scan('completed', COUNTS),
+  });
   const runWith = async (tty: boolean) => {
     let err = '';
     let out = '';

@@ -33,7 +33,11 @@ test('a server that holds the answer: one long wait per round, no sleeping betwe
   const s = fakeService(['queued', 'running', 'completed'], (wait) => wait * 1000);
   const scan = await waitForScan(s.http, 'scn_1', s.opts);
   expect(scan.status).toBe('completed');
-  expect(s.calls.map((c) => c.path)).toEqual(['/v1/scans/scn_1?wait=60', '/v1/scans/scn_1?wait=60', '/v1/scans/scn_1?wait=60']);
+  expect(s.calls.map((c) => c.path)).toEqual([
+    '/v1/scans/scn_1?wait=60',
+    '/v1/scans/scn_1?wait=60',
+    '/v1/scans/scn_1?wait=60',
+  ]);
   expect(s.sleeps).toEqual([]);
 });
 
@@ -47,7 +51,12 @@ test('a server that ignores ?wait= is polled every 5 s from then on', async () =
   const s = fakeService(['queued', 'running', 'running', 'completed'], () => 20);
   const scan = await waitForScan(s.http, 'scn_1', s.opts);
   expect(scan.status).toBe('completed');
-  expect(s.calls.map((c) => c.path)).toEqual(['/v1/scans/scn_1?wait=60', '/v1/scans/scn_1', '/v1/scans/scn_1', '/v1/scans/scn_1']);
+  expect(s.calls.map((c) => c.path)).toEqual([
+    '/v1/scans/scn_1?wait=60',
+    '/v1/scans/scn_1',
+    '/v1/scans/scn_1',
+    '/v1/scans/scn_1',
+  ]);
   expect(s.sleeps).toEqual([5000, 5000, 5000]);
 });
 

@@ -83,10 +83,26 @@ interface Proc {
 
 function start(): Proc {
   // umask 000: the state file's mode must come from its creation, not from the umask.
-  const child = spawn('sh', ['-c', 'umask 000; exec "$0" "$@"', process.execPath, bundle, 'sidecar', '--server', `http://127.0.0.1:${port}`, '--registration-token', path.join(dir, 'token'), '--state', path.join(dir, 'state', 'sidecar.json')], {
-    env: { PATH: process.env.PATH, HOME: dir, SCANNER_RETRY_BASE_MS: '100', SCANNER_RETRY_MAX_MS: '300' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'sh',
+    [
+      '-c',
+      'umask 000; exec "$0" "$@"',
+      process.execPath,
+      bundle,
+      'sidecar',
+      '--server',
+      `http://127.0.0.1:${port}`,
+      '--registration-token',
+      path.join(dir, 'token'),
+      '--state',
+      path.join(dir, 'state', 'sidecar.json'),
+    ],
+    {
+      env: { PATH: process.env.PATH, HOME: dir, SCANNER_RETRY_BASE_MS: '100', SCANNER_RETRY_MAX_MS: '300' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   let out = '';
   child.stderr!.on('data', (c) => (err += c));
@@ -104,7 +120,8 @@ async function until(what: string, cond: () => boolean, ms = 20_000): Promise<vo
 }
 
 test('the agents are loaded only when their command runs (lazily initialised modules, like the other commands)', () => {
-  for (const name of ['sidecar', 'gateway', 'loop', 'state', 'options']) expect(text).toMatch(new RegExp(`^var init_${name} = __esm\\(`, 'm'));
+  for (const name of ['sidecar', 'gateway', 'loop', 'state', 'options'])
+    expect(text).toMatch(new RegExp(`^var init_${name} = __esm\\(`, 'm'));
   const tail = text.slice(text.lastIndexOf('// src/client/cli.ts'));
   expect(tail).not.toMatch(/init_(sidecar|gateway|loop|state|options)\(\)/);
 });

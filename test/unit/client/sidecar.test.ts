@@ -50,7 +50,14 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
 };
-const present = (h: Host) => ({ id: h.id, hostname: h.hostname, status: h.revoked ? 'revoked' : 'active', lastHeartbeatAt: new Date().toISOString(), labels: h.labels, connectivity: 'direct' });
+const present = (h: Host) => ({
+  id: h.id,
+  hostname: h.hostname,
+  status: h.revoked ? 'revoked' : 'active',
+  lastHeartbeatAt: new Date().toISOString(),
+  labels: h.labels,
+  connectivity: 'direct',
+});
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -62,21 +69,42 @@ beforeAll(async () => {
       const fault = faults.shift();
       if (fault === 'hang-up') return void req.socket.destroy();
       if (fault) {
-        res.writeHead(fault.status, { 'content-type': 'application/json', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) });
-        return void res.end(JSON.stringify({ error: { code: fault.status === 429 ? 'rate_limited' : 'unavailable', message: 'not now', requestId: 'r' } }));
+        res.writeHead(fault.status, {
+          'content-type': 'application/json',
+          ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}),
+        });
+        return void res.end(
+          JSON.stringify({
+            error: { code: fault.status === 429 ? 'rate_limited' : 'unavailable', message: 'not now', requestId: 'r' },
+          }),
+        );
       }
       const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       if (req.method === 'POST' && req.url === '/v1/hosts/attestations') {
-        if (bearer !== TOKEN || tokenUses <= 0) return err(res, 401, 'invalid_token', 'Authorization: unknown, exhausted, expired or revoked registration token');
+        if (bearer !== TOKEN || tokenUses <= 0)
+          return err(
+            res,
+            401,
+            'invalid_token',
+            'Authorization: unknown, exhausted, expired or revoked registration token',
+          );
         const same = hosts.find((h) => h.machineId === body.machineId && !h.revoked);
         const presented = req.headers['x-svc-host-credential'];
-        if (same && presented !== same.credential) return err(res, 409, 'invalid_state', 'this machine is an active host: present its credential');
+        if (same && presented !== same.credential)
+          return err(res, 409, 'invalid_state', 'this machine is an active host: present its credential');
         tokenUses--;
         const credential = `svc_hst_${crypto.randomBytes(12).toString('hex')}`;
         let host = same;
         if (host) host.credential = credential;
         else {
-          host = { id: `hst_${hosts.length + 1}`, machineId: String(body.machineId), credential, revoked: false, hostname: String(body.hostname), labels: (body.labels as Record<string, string>) ?? {} };
+          host = {
+            id: `hst_${hosts.length + 1}`,
+            machineId: String(body.machineId),
+            credential,
+            revoked: false,
+            hostname: String(body.hostname),
+            labels: (body.labels as Record<string, string>) ?? {},
+          };
           hosts.push(host);
         }
         return json(res, 201, { host: present(host), credential });
@@ -122,7 +150,13 @@ interface Run {
 /** Runs the sidecar in-process until it returns; `stopAfter` heartbeats stop it as SIGTERM would. */
 async function run(
   args: string[],
-  opts: { stopAfter?: number; onBeat?: (n: number) => void; onSleep?: (ms: number, n: number) => void; env?: NodeJS.ProcessEnv; hooks?: Partial<AgentHooks> } = {},
+  opts: {
+    stopAfter?: number;
+    onBeat?: (n: number) => void;
+    onSleep?: (ms: number, n: number) => void;
+    env?: NodeJS.ProcessEnv;
+    hooks?: Partial<AgentHooks>;
+  } = {},
 ): Promise<Run> {
   let out = '';
   let errText = '';
@@ -132,7 +166,14 @@ async function run(
     opts.onBeat?.(count);
     if (opts.stopAfter !== undefined && count >= opts.stopAfter) controller.abort();
   };
-  const io: Io = { out: (t) => void (out += t), err: (t) => void (errText += t), env: { HOME: dir, ...opts.env }, cwd: dir, stdoutIsTTY: false, stderrIsTTY: false };
+  const io: Io = {
+    out: (t) => void (out += t),
+    err: (t) => void (errText += t),
+    env: { HOME: dir, ...opts.env },
+    cwd: dir,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  };
   const hooks: AgentHooks = {
     signal: controller.signal,
     sleep: async (ms) => {
@@ -147,7 +188,8 @@ async function run(
   };
   // These tests check the heartbeat exchange request by request: the hourly MCP report (on by default, tested in
   // mcp-sidecar.test.ts) is turned off here.
-  const withoutMcp = args.includes('--mcp-interval') || args.includes('--help') ? args : [...args, '--mcp-interval', '0'];
+  const withoutMcp =
+    args.includes('--mcp-interval') || args.includes('--help') ? args : [...args, '--mcp-interval', '0'];
   const code = await sidecarCommand(withoutMcp, io, hooks).catch((e: Error & { exitCode?: number }) => {
     // As main() prints them: the command's errors end as "scanner: message" and their exit code.
     errText += `scanner: ${e.message}\n`;
@@ -162,22 +204,48 @@ const secretsIn = (r: Run) => [r.out, r.err].join('\n').match(/svc_(reg|hst)_[A-
 const base = () => ['--server', url, '--state', stateFile()];
 
 test('registers with the token from a file, keeps {serverUrl, hostId, credential} in a new 0600 file, heartbeats at the interval given', async () => {
-  const r = await run([...base(), '--registration-token', path.join(dir, 'token'), '--labels', 'team=payments,env=prod'], { stopAfter: 3 });
+  const r = await run(
+    [...base(), '--registration-token', path.join(dir, 'token'), '--labels', 'team=payments,env=prod'],
+    { stopAfter: 3 },
+  );
   expect(r.code).toBe(0);
   const [attest, ...beats] = seen;
-  expect(attest).toMatchObject({ method: 'POST', url: '/v1/hosts/attestations', headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(attest).toMatchObject({
+    method: 'POST',
+    url: '/v1/hosts/attestations',
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   expect(attest.headers['x-svc-host-credential']).toBeUndefined();
   // The machine id is not sent as such: an HMAC of it, stable for the machine.
-  const machineId = crypto.createHmac('sha256', '0123456789abcdef0123456789abcdef').update('scanner sidecar host id').digest('hex');
-  expect(attest.body).toEqual({ hostname: 'build-01.example', machineId, os: process.platform, arch: process.arch, agentVersion: 'dev', labels: { team: 'payments', env: 'prod' } });
+  const machineId = crypto
+    .createHmac('sha256', '0123456789abcdef0123456789abcdef')
+    .update('scanner sidecar host id')
+    .digest('hex');
+  expect(attest.body).toEqual({
+    hostname: 'build-01.example',
+    machineId,
+    os: process.platform,
+    arch: process.arch,
+    agentVersion: 'dev',
+    labels: { team: 'payments', env: 'prod' },
+  });
   expect(beats).toHaveLength(3);
   for (const b of beats) {
-    expect(b).toMatchObject({ method: 'POST', url: '/v1/hosts/hst_1/heartbeats', headers: { authorization: `Bearer ${hosts[0].credential}` } });
+    expect(b).toMatchObject({
+      method: 'POST',
+      url: '/v1/hosts/hst_1/heartbeats',
+      headers: { authorization: `Bearer ${hosts[0].credential}` },
+    });
     expect(b.body).toEqual({ agentVersion: 'dev', labels: { team: 'payments', env: 'prod' }, connectivity: 'direct' });
   }
   // nextHeartbeatSeconds: 5 → a 5 s wait after each heartbeat (stopped as the third is answered).
   expect(r.delays).toEqual([5000, 5000]);
-  expect(readStateFile()).toEqual({ kind: 'sidecar', serverUrl: url, hostId: 'hst_1', credential: hosts[0].credential });
+  expect(readStateFile()).toEqual({
+    kind: 'sidecar',
+    serverUrl: url,
+    hostId: 'hst_1',
+    credential: hosts[0].credential,
+  });
   if (process.platform !== 'win32') {
     expect(fs.statSync(stateFile()).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(stateFile())).mode & 0o777).toBe(0o700);
@@ -238,7 +306,10 @@ test('attesting again by hand sends the current credential in X-Svc-Host-Credent
 });
 
 test('the token can come from stdin (-); an empty token file is an input error (exit 2) and nothing is sent', async () => {
-  const r = await run([...base(), '--registration-token', '-'], { stopAfter: 1, hooks: { readStdin: () => `\n  ${TOKEN}  \n` } });
+  const r = await run([...base(), '--registration-token', '-'], {
+    stopAfter: 1,
+    hooks: { readStdin: () => `\n  ${TOKEN}  \n` },
+  });
   expect(r.code).toBe(0);
   expect(seen[0].headers.authorization).toBe(`Bearer ${TOKEN}`);
   fs.rmSync(stateFile());
@@ -260,19 +331,24 @@ test('no state file and no token: exit 2 saying how to register; a state of anot
   expect((await run([...base(), '--registration-token', path.join(dir, 'token')], { stopAfter: 1 })).code).toBe(0);
   const other = await run(['--server', 'http://127.0.0.1:1', '--state', stateFile()]);
   expect(other.code).toBe(2);
-  expect(other.err).toMatch(/is of a host of http:\/\/127\.0\.0\.1:\d+, not of http:\/\/127\.0\.0\.1:1: pass --registration-token FILE/);
+  expect(other.err).toMatch(
+    /is of a host of http:\/\/127\.0\.0\.1:\d+, not of http:\/\/127\.0\.0\.1:1: pass --registration-token FILE/,
+  );
   expect(seen).toHaveLength(2);
 });
 
-(process.getuid?.() === 0 ? test : test.skip)('a state file of another user is refused (run as root: the file is given away)', async () => {
-  expect((await run([...base(), '--registration-token', path.join(dir, 'token')], { stopAfter: 1 })).code).toBe(0);
-  fs.chownSync(stateFile(), 4242, 4242);
-  seen = [];
-  const r = await run(base());
-  expect(r.code).toBe(2);
-  expect(r.err).toMatch(/belongs to user 4242, not to this user \(0\)/);
-  expect(seen).toEqual([]);
-});
+(process.getuid?.() === 0 ? test : test.skip)(
+  'a state file of another user is refused (run as root: the file is given away)',
+  async () => {
+    expect((await run([...base(), '--registration-token', path.join(dir, 'token')], { stopAfter: 1 })).code).toBe(0);
+    fs.chownSync(stateFile(), 4242, 4242);
+    seen = [];
+    const r = await run(base());
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/belongs to user 4242, not to this user \(0\)/);
+    expect(seen).toEqual([]);
+  },
+);
 
 test('a state file group or others can read (or write) is refused, with the fix, and not used', async () => {
   expect((await run([...base(), '--registration-token', path.join(dir, 'token')], { stopAfter: 1 })).code).toBe(0);
@@ -292,7 +368,11 @@ test('a state file group or others can read (or write) is refused, with the fix,
 
 test('a state file that is not a sidecar state (a gateway state, broken JSON) is refused with exit 2', async () => {
   fs.mkdirSync(path.dirname(stateFile()), { recursive: true });
-  fs.writeFileSync(stateFile(), JSON.stringify({ kind: 'gateway', serverUrl: url, gatewayId: 'gw_1', credential: 'x' }), { mode: 0o600 });
+  fs.writeFileSync(
+    stateFile(),
+    JSON.stringify({ kind: 'gateway', serverUrl: url, gatewayId: 'gw_1', credential: 'x' }),
+    { mode: 0o600 },
+  );
   const r = await run(base());
   expect(r.code).toBe(2);
   expect(r.err).toMatch(/is not the state of a scanner sidecar \(it is a gateway's\)/);
@@ -311,15 +391,30 @@ test('while the service is away: backoff (doubling, capped, at least Retry-After
     // connection, 429 with Retry-After 20, 502, 503 with an HTTP-date Retry-After in the past, 500 and 500; then the
     // service answers again.
     onSleep: (_ms, n) => {
-      if (n === 1) faults = [{ status: 503 }, 'hang-up', { status: 429, retryAfter: '20' }, { status: 502 }, { status: 503, retryAfter: 'Wed, 21 Oct 2015 07:28:00 GMT' }, { status: 500 }, { status: 500 }];
+      if (n === 1)
+        faults = [
+          { status: 503 },
+          'hang-up',
+          { status: 429, retryAfter: '20' },
+          { status: 502 },
+          { status: 503, retryAfter: 'Wed, 21 Oct 2015 07:28:00 GMT' },
+          { status: 500 },
+          { status: 500 },
+        ];
     },
   });
   expect(r.code).toBe(0);
   // 5 s after the first heartbeat; then 1, 2, max(4, 20), 8, 8 (capped), 8, 8 s; then 5 s after the second.
   expect(r.delays).toEqual([5000, 1000, 2000, 20000, 8000, 8000, 8000, 8000, 5000]);
   const lines = r.err.split('\n').filter(Boolean);
-  expect(lines.filter((l) => / is unavailable /.test(l))).toEqual([expect.stringMatching(/^scanner: the service at http:\/\/127\.0\.0\.1:\d+ is unavailable \(503 unavailable: not now\): trying again with backoff until it answers$/)]);
-  expect(lines.filter((l) => / is back /.test(l))).toEqual([expect.stringMatching(/^scanner: the service is back \(unavailable for \d+ s, 7 failed attempts\)$/)]);
+  expect(lines.filter((l) => / is unavailable /.test(l))).toEqual([
+    expect.stringMatching(
+      /^scanner: the service at http:\/\/127\.0\.0\.1:\d+ is unavailable \(503 unavailable: not now\): trying again with backoff until it answers$/,
+    ),
+  ]);
+  expect(lines.filter((l) => / is back /.test(l))).toEqual([
+    expect.stringMatching(/^scanner: the service is back \(unavailable for \d+ s, 7 failed attempts\)$/),
+  ]);
   expect(heartbeats).toBe(3);
   expect(seen).toHaveLength(10); // 3 heartbeats and 7 attempts that failed
   expect(secretsIn(r)).toEqual([]);
@@ -347,8 +442,14 @@ test('401 on a heartbeat (host revoked): exit 3 with a clear message, never atte
     },
   });
   expect(r.code).toBe(3);
-  expect(r.err).toMatch(/heartbeat of host hst_1: the service refused it: 401 invalid_token: .*The host was revoked or its credential replaced: stopping\. It does not register again by itself/);
-  expect(seen.map((s) => s.url)).toEqual(['/v1/hosts/hst_1/heartbeats', '/v1/hosts/hst_1/heartbeats', '/v1/hosts/hst_1/heartbeats']);
+  expect(r.err).toMatch(
+    /heartbeat of host hst_1: the service refused it: 401 invalid_token: .*The host was revoked or its credential replaced: stopping\. It does not register again by itself/,
+  );
+  expect(seen.map((s) => s.url)).toEqual([
+    '/v1/hosts/hst_1/heartbeats',
+    '/v1/hosts/hst_1/heartbeats',
+    '/v1/hosts/hst_1/heartbeats',
+  ]);
   expect(r.delays).toEqual([5000, 5000]); // no backoff on 401: it stops at once
   expect(fs.readFileSync(stateFile(), 'utf8')).toBe(before);
   expect(secretsIn(r)).toEqual([]);
@@ -366,19 +467,25 @@ test('401 on attestation (token used up) is exit 3 and writes nothing; 409 (an a
   fs.rmSync(stateFile());
   const c = await run([...base(), '--registration-token', path.join(dir, 'token')]);
   expect(c.code).toBe(3);
-  expect(c.err).toMatch(/409 invalid_state: .*already an active host of the organization and .* does not hold its credential/);
+  expect(c.err).toMatch(
+    /409 invalid_state: .*already an active host of the organization and .* does not hold its credential/,
+  );
   expect(secretsIn(r)).toEqual([]);
   expect(secretsIn(c)).toEqual([]);
 });
 
 test('no machine id on the machine: a random one, kept in the state file and sent again on the next attestation', async () => {
   const hooks = { machineIdFiles: [path.join(dir, 'none')] };
-  expect((await run([...base(), '--registration-token', path.join(dir, 'token')], { stopAfter: 1, hooks })).code).toBe(0);
+  expect((await run([...base(), '--registration-token', path.join(dir, 'token')], { stopAfter: 1, hooks })).code).toBe(
+    0,
+  );
   const state = readStateFile();
   expect(state.machineId).toMatch(/^[0-9a-f-]{36}$/);
   expect(seen[0].body.machineId).toBe(state.machineId);
   seen = [];
-  expect((await run([...base(), '--registration-token', path.join(dir, 'token')], { stopAfter: 1, hooks })).code).toBe(0);
+  expect((await run([...base(), '--registration-token', path.join(dir, 'token')], { stopAfter: 1, hooks })).code).toBe(
+    0,
+  );
   expect(seen[0].body.machineId).toBe(state.machineId);
   expect(hosts).toHaveLength(1); // the same host, attested again
 });
@@ -386,11 +493,22 @@ test('no machine id on the machine: a random one, kept in the state file and sen
 test('a secret echoed back by the service (or a proxy) is redacted from every line and error', async () => {
   const echo = http.createServer((req, res) => {
     res.writeHead(req.url === '/v1/hosts/attestations' ? 422 : 500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 'invalid_parameter', message: `bad request with ${req.headers.authorization}`, requestId: 'r' } }));
+    res.end(
+      JSON.stringify({
+        error: { code: 'invalid_parameter', message: `bad request with ${req.headers.authorization}`, requestId: 'r' },
+      }),
+    );
   });
   await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
   try {
-    const r = await run(['--server', `http://127.0.0.1:${(echo.address() as AddressInfo).port}`, '--state', stateFile(), '--registration-token', path.join(dir, 'token')]);
+    const r = await run([
+      '--server',
+      `http://127.0.0.1:${(echo.address() as AddressInfo).port}`,
+      '--state',
+      stateFile(),
+      '--registration-token',
+      path.join(dir, 'token'),
+    ]);
     expect(r.code).toBe(2); // 422: the caller's input
     expect(r.err).toMatch(/422 invalid_parameter: bad request with Bearer \[redacted\]/);
     expect(secretsIn(r)).toEqual([]);

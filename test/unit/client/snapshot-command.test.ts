@@ -9,11 +9,27 @@ import type { Snapshot } from '../../../src/shared/types';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures');
 
-async function snapshotOf(dir: string, extra: string[] = []): Promise<{ code: number; snapshots: Snapshot[]; err: string }> {
+async function snapshotOf(
+  dir: string,
+  extra: string[] = [],
+): Promise<{ code: number; snapshots: Snapshot[]; err: string }> {
   let out = '';
   let err = '';
-  const code = await main(['snapshot', dir, ...extra], { out: (t) => void (out += t), err: (t) => void (err += t), env: {}, cwd: dir, stdoutIsTTY: false, stderrIsTTY: false });
-  const snapshots = out.trim() === '' ? [] : out.trim().split('\n').map((l) => JSON.parse(l) as Snapshot);
+  const code = await main(['snapshot', dir, ...extra], {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env: {},
+    cwd: dir,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  });
+  const snapshots =
+    out.trim() === ''
+      ? []
+      : out
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Snapshot);
   for (const s of snapshots) {
     const body = JSON.stringify(s);
     validateSnapshot(JSON.parse(body), Buffer.byteLength(body));
@@ -33,7 +49,10 @@ test.each([
   const [s] = snapshots;
   expect(s).toMatchObject({ schemaVersion: version, ecosystem: 'javascript' });
   // The root and every workspace folder under packages/ (found through the folder listing for yarn classic).
-  const workspaces = fs.readdirSync(path.join(FIXTURES, fixture, 'packages')).map((d) => `packages/${d}`).sort();
+  const workspaces = fs
+    .readdirSync(path.join(FIXTURES, fixture, 'packages'))
+    .map((d) => `packages/${d}`)
+    .sort();
   expect(s.modules!.map((m) => m.path).sort()).toEqual(['.', ...workspaces].sort());
   expect(s.nodes.length).toBeGreaterThan(0);
 });
@@ -41,7 +60,14 @@ test.each([
 test('--project names it; --output writes it; the npm v1 fixture makes a v1 snapshot', async () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'snap-')), 'snapshot.json');
   let err = '';
-  const code = await main(['snapshot', path.join(FIXTURES, 'npm/v1'), '--project', 'legacy', '--output', out], { out: () => undefined, err: (t) => void (err += t), env: {}, cwd: FIXTURES, stdoutIsTTY: false, stderrIsTTY: false });
+  const code = await main(['snapshot', path.join(FIXTURES, 'npm/v1'), '--project', 'legacy', '--output', out], {
+    out: () => undefined,
+    err: (t) => void (err += t),
+    env: {},
+    cwd: FIXTURES,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  });
   expect(code).toBe(0);
   expect(err).toMatch(/javascript snapshot of package-lock\.json: \d+ packages → /);
   const s = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -75,9 +101,15 @@ describe('a Gradle build where Gradle cannot run', () => {
     fs.writeFileSync(path.join(dir, 'app', 'gradle.lockfile'), 'org.yaml:snakeyaml:1.30=runtimeClasspath\n');
     const { code, snapshots, err } = await snapshotOf(dir);
     expect(code).toBe(0);
-    expect(err).toMatch(/settings\.gradle: neither \.\/gradlew nor gradle on PATH.*its gradle\.lockfile files are read instead/);
+    expect(err).toMatch(
+      /settings\.gradle: neither \.\/gradlew nor gradle on PATH.*its gradle\.lockfile files are read instead/,
+    );
     expect(snapshots).toHaveLength(1);
-    expect(snapshots[0]).toMatchObject({ schemaVersion: 1, ecosystem: 'gradle', roots: [{ module: ':app', context: 'runtimeClasspath', dependencies: ['org.yaml:snakeyaml@1.30'] }] });
+    expect(snapshots[0]).toMatchObject({
+      schemaVersion: 1,
+      ecosystem: 'gradle',
+      roots: [{ module: ':app', context: 'runtimeClasspath', dependencies: ['org.yaml:snakeyaml@1.30'] }],
+    });
   });
 
   test('without lockfiles there is nothing else to read: exit 2 saying how to install Gradle', async () => {

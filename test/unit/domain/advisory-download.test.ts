@@ -43,7 +43,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const get = (p: string, extra: Parameters<typeof downloadSource>[2] = {}) => downloadSource(`${server.base}${p}`, dir, { ca: server.ca, backoffMs: 1, ...extra });
+const get = (p: string, extra: Parameters<typeof downloadSource>[2] = {}) =>
+  downloadSource(`${server.base}${p}`, dir, { ca: server.ca, backoffMs: 1, ...extra });
 const leftovers = () => fs.readdirSync(dir).length;
 
 test('under the limit: downloaded whole, with or without Content-Length', async () => {
@@ -68,7 +69,10 @@ test('a chunked body is counted and cut off past the limit; nothing is left on d
     message: `${server.base}/chunked/all.zip: more than 10000 bytes received, over the limit of 10000 bytes (ADVISORY_MAX_DOWNLOAD_BYTES)`,
     attempts: 1,
   });
-  await expect(get('/endless/all.zip', { maxDownloadBytes: 64 * 1024 })).rejects.toMatchObject({ message: expect.stringContaining('more than 64 KiB received'), attempts: 1 });
+  await expect(get('/endless/all.zip', { maxDownloadBytes: 64 * 1024 })).rejects.toMatchObject({
+    message: expect.stringContaining('more than 64 KiB received'),
+    attempts: 1,
+  });
   for (let i = 0; i < 50 && !sent.has('/endless/all.zip'); i++) await new Promise((r) => setTimeout(r, 20));
   expect(sent.get('/endless/all.zip')).toBeLessThan(8 * 1024 * 1024); // the connection was dropped, not drained
   expect(leftovers()).toBe(0);
@@ -84,8 +88,14 @@ test('the limit comes from ADVISORY_MAX_DOWNLOAD_BYTES when not given', async ()
 });
 
 test('only https: http URLs and redirects to http are refused; an https redirect is followed', async () => {
-  await expect(downloadSource('http://127.0.0.1:1/all.zip', dir)).rejects.toMatchObject({ message: 'http://127.0.0.1:1/all.zip: only https:// URLs are accepted (http:// is refused)', attempts: 0 });
-  await expect(get('/to-http')).rejects.toMatchObject({ message: `${server.base}/to-http: redirected to http://127.0.0.1:1/all.zip: only https:// URLs are accepted`, attempts: 1 });
+  await expect(downloadSource('http://127.0.0.1:1/all.zip', dir)).rejects.toMatchObject({
+    message: 'http://127.0.0.1:1/all.zip: only https:// URLs are accepted (http:// is refused)',
+    attempts: 0,
+  });
+  await expect(get('/to-http')).rejects.toMatchObject({
+    message: `${server.base}/to-http: redirected to http://127.0.0.1:1/all.zip: only https:// URLs are accepted`,
+    attempts: 1,
+  });
   const { file } = await get('/to-sized');
   expect(fs.statSync(file).size).toBe(body.length);
   fs.rmSync(file);
@@ -98,8 +108,15 @@ test('a certificate the machine does not trust fails the download', async () => 
 test('sources are checked where ADVISORY_SOURCES is parsed: the schedule and the CLI refuse http too', () => {
   expect(sourceProblem('https://osv-vulnerabilities.storage.googleapis.com/npm/all.zip')).toBeNull();
   expect(sourceProblem('/data/osv/npm')).toBeNull();
-  expect(sourceProblem('HTTP://example.test/all.zip')).toBe('HTTP://example.test/all.zip: only https:// URLs are accepted (http:// is refused)');
+  expect(sourceProblem('HTTP://example.test/all.zip')).toBe(
+    'HTTP://example.test/all.zip: only https:// URLs are accepted (http:// is refused)',
+  );
   expect(sourceProblem('ftp://example.test/all.zip')).toMatch(/ftp:\/\/ is refused/);
-  expect(configuredSources({ ADVISORY_SOURCES: 'https://a.test/all.zip, ./local' })).toEqual(['https://a.test/all.zip', './local']);
-  expect(() => configuredSources({ ADVISORY_SOURCES: 'https://a.test/all.zip http://b.test/all.zip' })).toThrow('ADVISORY_SOURCES: http://b.test/all.zip: only https:// URLs are accepted (http:// is refused)');
+  expect(configuredSources({ ADVISORY_SOURCES: 'https://a.test/all.zip, ./local' })).toEqual([
+    'https://a.test/all.zip',
+    './local',
+  ]);
+  expect(() => configuredSources({ ADVISORY_SOURCES: 'https://a.test/all.zip http://b.test/all.zip' })).toThrow(
+    'ADVISORY_SOURCES: http://b.test/all.zip: only https:// URLs are accepted (http:// is refused)',
+  );
 });

@@ -73,7 +73,10 @@ describe('cidrWithin', () => {
 
 describe('parseCidrList', () => {
   test('1 to max items, duplicates folded after normalising, in the order first given', () => {
-    expect(parseCidrList(['2001:DB8::/32', '10.0.0.0/8', '2001:db8::/32'], 3).map((c) => c.text)).toEqual(['2001:db8::/32', '10.0.0.0/8']);
+    expect(parseCidrList(['2001:DB8::/32', '10.0.0.0/8', '2001:db8::/32'], 3).map((c) => c.text)).toEqual([
+      '2001:db8::/32',
+      '10.0.0.0/8',
+    ]);
   });
   test('refusals name the item', () => {
     expect(() => parseCidrList([], 3)).toThrow(/at least one/);

@@ -19,7 +19,13 @@ const ref = (eco: string, name: string, version: string) => dependencyId(PRJ, ec
 
 const node = (id: string, dependencies: string[] = [], name?: string, version?: string) => {
   const at = id.lastIndexOf('@');
-  return { id, name: name ?? id.slice(0, at), version: version ?? id.slice(at + 1), relationship: 'transitive' as const, dependencies };
+  return {
+    id,
+    name: name ?? id.slice(0, at),
+    version: version ?? id.slice(at + 1),
+    relationship: 'transitive' as const,
+    dependencies,
+  };
 };
 
 /** A v1 npm snapshot: web declares Zeta, @Acme/Util and left-pad; api declares alpha; "zeta" is "Zeta" to npm. */
@@ -30,7 +36,12 @@ function v1(): Snapshot {
     ecosystem: 'javascript',
     manifests: ['package-lock.json'],
     roots: [
-      { module: 'web', manifest: 'web/package.json', context: 'dependencies', dependencies: ['Zeta@1.0.0', '@Acme/Util@2.0.0', 'left-pad@1.3.0'] },
+      {
+        module: 'web',
+        manifest: 'web/package.json',
+        context: 'dependencies',
+        dependencies: ['Zeta@1.0.0', '@Acme/Util@2.0.0', 'left-pad@1.3.0'],
+      },
       { module: 'web', manifest: 'web/package.json', context: 'devDependencies', dependencies: ['zeta@1.0.0'] },
       { module: 'api', context: 'dependencies', dependencies: ['alpha@2.0.0'] },
     ],
@@ -56,13 +67,43 @@ const SNAKEYAML = 'org.yaml:snakeyaml@1.30';
 function v2(): Snapshot {
   const s = v2Snapshot(
     [
-      { module: ':app', context: 'runtimeClasspath', vertices: [['r', ':app', 'lib', 'y'], ['lib', ':lib', 'j'], ['j', JACKSON, 'a'], ['a', ANNOTATIONS], ['y', SNAKEYAML]] },
-      { module: ':lib', context: 'runtimeClasspath', vertices: [['r', ':lib', 'j'], ['j', JACKSON, 'a'], ['a', ANNOTATIONS]] },
-      { module: ':lib', context: 'testRuntimeClasspath', vertices: [['r', ':lib', 'j'], ['j', JACKSON]] },
+      {
+        module: ':app',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':app', 'lib', 'y'],
+          ['lib', ':lib', 'j'],
+          ['j', JACKSON, 'a'],
+          ['a', ANNOTATIONS],
+          ['y', SNAKEYAML],
+        ],
+      },
+      {
+        module: ':lib',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':lib', 'j'],
+          ['j', JACKSON, 'a'],
+          ['a', ANNOTATIONS],
+        ],
+      },
+      {
+        module: ':lib',
+        context: 'testRuntimeClasspath',
+        vertices: [
+          ['r', ':lib', 'j'],
+          ['j', JACKSON],
+        ],
+      },
     ],
     [
       { path: ':app', dependencies: [':lib'], teamName: 'web' },
-      { path: ':lib', dependencies: [], teamName: 'platform', attributes: { tier: 'backend', codeowners: '@acme/platform' } },
+      {
+        path: ':lib',
+        dependencies: [],
+        teamName: 'platform',
+        attributes: { tier: 'backend', codeowners: '@acme/platform' },
+      },
     ],
     { project: 'shop', metadata: { runUrl: 'https://ci.example/1' } },
   );
@@ -85,7 +126,8 @@ function shuffled(s: Snapshot): Snapshot {
   }
   for (const n of c.nodes) n.dependencies.reverse();
   c.modules?.reverse();
-  for (const m of c.modules ?? []) if (m.attributes) m.attributes = Object.fromEntries(Object.entries(m.attributes).reverse());
+  for (const m of c.modules ?? [])
+    if (m.attributes) m.attributes = Object.fromEntries(Object.entries(m.attributes).reverse());
   return c;
 }
 
@@ -102,7 +144,9 @@ describe('purls', () => {
   });
 
   test('maven: group:artifact as namespace and name; a name without a group is the name', () => {
-    expect(purlOf('gradle', 'org.apache.xmlgraphics:batik-anim', '1.9.1')).toBe('pkg:maven/org.apache.xmlgraphics/batik-anim@1.9.1');
+    expect(purlOf('gradle', 'org.apache.xmlgraphics:batik-anim', '1.9.1')).toBe(
+      'pkg:maven/org.apache.xmlgraphics/batik-anim@1.9.1',
+    );
     expect(purlOf('gradle', 'standalone', '1.0')).toBe('pkg:maven/standalone@1.0');
     expect(purlOf('gradle', 'g:a:classifier', '1.0')).toBe('pkg:maven/g/a:classifier@1.0');
     expect(purlOf('cargo', 'x', '1')).toBeUndefined();
@@ -121,10 +165,17 @@ describe('the SBOM of a v1 snapshot', () => {
 
   itWithSharedData('is valid CycloneDX 1.6, with this service as the tool and the scan in its metadata', () => {
     expect(cyclonedxErrors(bom)).toEqual([]);
-    expect(bom).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.6', version: 1, serialNumber: serialNumber(scan.id, 'sbom') });
+    expect(bom).toMatchObject({
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      version: 1,
+      serialNumber: serialNumber(scan.id, 'sbom'),
+    });
     expect(bom.serialNumber).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(bom.metadata.timestamp).toBe(scan.startedAt);
-    expect(bom.metadata.tools).toEqual({ components: [{ type: 'application', name: 'supply-chain-scanner', version: '9.9.9' }] });
+    expect(bom.metadata.tools).toEqual({
+      components: [{ type: 'application', name: 'supply-chain-scanner', version: '9.9.9' }],
+    });
     expect(bom.metadata.properties).toEqual([
       { name: 'scanner:scan', value: scan.id },
       { name: 'scanner:ecosystem', value: 'javascript' },
@@ -133,7 +184,7 @@ describe('the SBOM of a v1 snapshot', () => {
     ]);
   });
 
-  test('components: one per inventory id, exactly the inventory\'s ids, merged nodes once under their smallest name', () => {
+  test("components: one per inventory id, exactly the inventory's ids, merged nodes once under their smallest name", () => {
     const inventory = computeInventory(v1(), PRJ);
     expect(bom.components.map((c: any) => c['bom-ref']).sort()).toEqual(inventory.map((i) => i.id).sort());
     expect(bom.components.map((c: any) => [c.group, c.name, c.version, c.purl])).toEqual([
@@ -147,7 +198,7 @@ describe('the SBOM of a v1 snapshot', () => {
     expect(bom.components[1]['bom-ref']).toBe(ref('javascript', 'zeta', '1.0.0'));
   });
 
-  test('first-party components: the manifests its paths start from (a root without one: the snapshot\'s first)', () => {
+  test("first-party components: the manifests its paths start from (a root without one: the snapshot's first)", () => {
     const project = bom.metadata.component;
     expect(project).toMatchObject({ type: 'application', 'bom-ref': PRJ, name: 'shop' });
     expect(project.components).toEqual([
@@ -155,7 +206,9 @@ describe('the SBOM of a v1 snapshot', () => {
       { type: 'application', 'bom-ref': moduleRef(PRJ, 'javascript', 'web/package.json'), name: 'web/package.json' },
     ]);
     // the inventory's manifests are the same
-    expect(new Set(computeInventory(v1(), PRJ).map((i) => i.manifest))).toEqual(new Set(['package-lock.json', 'web/package.json']));
+    expect(new Set(computeInventory(v1(), PRJ).map((i) => i.manifest))).toEqual(
+      new Set(['package-lock.json', 'web/package.json']),
+    );
   });
 
   test('the graph: project → modules → declared packages → their dependencies, deduplicated by bom-ref, no self edges', () => {
@@ -172,14 +225,16 @@ describe('the SBOM of a v1 snapshot', () => {
     expect(bom.dependencies.find((x: any) => x.ref === leftPad)).toEqual({ ref: leftPad }); // no dependsOn when empty
   });
 
-  test('deterministic: the same bytes every time, whatever the order of the snapshot\'s arrays', () => {
+  test("deterministic: the same bytes every time, whatever the order of the snapshot's arrays", () => {
     const bytes = serializeBom(bom);
     expect(serializeBom(buildSbom({ scan, snapshot: v1(), tool }))).toBe(bytes);
     expect(serializeBom(buildSbom({ scan, snapshot: shuffled(v1()), tool }))).toBe(bytes);
     expect(bytes.endsWith('}\n')).toBe(true);
     expect(bytes.indexOf('\n')).toBe(bytes.length - 1);
     // another scan of the same snapshot: another serial number
-    expect(buildSbom({ scan: { ...scan, id: 'scn_other' }, snapshot: v1(), tool }).serialNumber).not.toBe(bom.serialNumber);
+    expect(buildSbom({ scan: { ...scan, id: 'scn_other' }, snapshot: v1(), tool }).serialNumber).not.toBe(
+      bom.serialNumber,
+    );
   });
 });
 
@@ -192,8 +247,18 @@ describe('the SBOM of a v2 snapshot', () => {
   itWithSharedData('is valid; packages with Maven group and name; modules with their team and attributes', () => {
     expect(cyclonedxErrors(bom)).toEqual([]);
     expect(bom.components.map((c: any) => [c['bom-ref'], c.group, c.name, c.purl])).toEqual([
-      [maven(ANNOTATIONS), 'com.fasterxml.jackson.core', 'jackson-annotations', 'pkg:maven/com.fasterxml.jackson.core/jackson-annotations@2.13.3'],
-      [maven(JACKSON), 'com.fasterxml.jackson.core', 'jackson-databind', 'pkg:maven/com.fasterxml.jackson.core/jackson-databind@2.13.3'],
+      [
+        maven(ANNOTATIONS),
+        'com.fasterxml.jackson.core',
+        'jackson-annotations',
+        'pkg:maven/com.fasterxml.jackson.core/jackson-annotations@2.13.3',
+      ],
+      [
+        maven(JACKSON),
+        'com.fasterxml.jackson.core',
+        'jackson-databind',
+        'pkg:maven/com.fasterxml.jackson.core/jackson-databind@2.13.3',
+      ],
       [maven(SNAKEYAML), 'org.yaml', 'snakeyaml', 'pkg:maven/org.yaml/snakeyaml@1.30'],
     ]);
     expect(bom.metadata.component.components).toEqual([
@@ -222,33 +287,80 @@ describe('the SBOM of a v2 snapshot', () => {
     expect(d.get(maven(SNAKEYAML))).toEqual([]); // its flat nodes[].dependencies say otherwise: not read
   });
 
-  itWithSharedData('a package vertex depending on a module vertex, and a module only a vertex names, are in the graph too', () => {
-    const s = v2Snapshot([{ module: ':app', context: 'c', vertices: [['r', ':app', 'p'], ['p', 'g:plugin@1', 'm'], ['m', ':gen']] }], [{ path: ':app', dependencies: [] }]);
-    const b = buildSbom({ scan, snapshot: s, tool }) as any;
-    expect(cyclonedxErrors(b)).toEqual([]);
-    const gen = moduleRef(PRJ, 'gradle', ':gen');
-    expect(b.metadata.component.components.map((c: any) => c.name)).toEqual([':app', ':gen']);
-    expect(deps(b).get(ref('gradle', 'g:plugin', '1'))).toEqual([gen]);
-  });
+  itWithSharedData(
+    'a package vertex depending on a module vertex, and a module only a vertex names, are in the graph too',
+    () => {
+      const s = v2Snapshot(
+        [
+          {
+            module: ':app',
+            context: 'c',
+            vertices: [
+              ['r', ':app', 'p'],
+              ['p', 'g:plugin@1', 'm'],
+              ['m', ':gen'],
+            ],
+          },
+        ],
+        [{ path: ':app', dependencies: [] }],
+      );
+      const b = buildSbom({ scan, snapshot: s, tool }) as any;
+      expect(cyclonedxErrors(b)).toEqual([]);
+      const gen = moduleRef(PRJ, 'gradle', ':gen');
+      expect(b.metadata.component.components.map((c: any) => c.name)).toEqual([':app', ':gen']);
+      expect(deps(b).get(ref('gradle', 'g:plugin', '1'))).toEqual([gen]);
+    },
+  );
 
   test('deterministic whatever the order of modules, roots, vertices, edges and attributes', () => {
     expect(serializeBom(buildSbom({ scan, snapshot: shuffled(v2()), tool }))).toBe(serializeBom(bom));
   });
 
-  itWithSharedData('components are exactly the inventory\'s ids; PyPI names needing normalisation are one package', () => {
-    const s = v2Snapshot([{ module: ':svc', context: 'main', vertices: [['r', ':svc', 'f', 'g'], ['f', 'Foo_Bar@1.0', 'q'], ['g', 'foo.bar@1.0'], ['q', 'requests@2.31.0']] }], undefined, { ecosystem: 'python' });
-    const b = buildSbom({ scan, snapshot: s, tool }) as any;
-    expect(cyclonedxErrors(b)).toEqual([]);
-    expect(b.components.map((c: any) => c['bom-ref']).sort()).toEqual(computeInventory(s, PRJ).map((i) => i.id).sort());
-    expect(b.components.map((c: any) => [c.name, c.purl])).toEqual([
-      ['Foo_Bar', 'pkg:pypi/foo-bar@1.0'],
-      ['requests', 'pkg:pypi/requests@2.31.0'],
-    ]);
-  });
+  itWithSharedData(
+    "components are exactly the inventory's ids; PyPI names needing normalisation are one package",
+    () => {
+      const s = v2Snapshot(
+        [
+          {
+            module: ':svc',
+            context: 'main',
+            vertices: [
+              ['r', ':svc', 'f', 'g'],
+              ['f', 'Foo_Bar@1.0', 'q'],
+              ['g', 'foo.bar@1.0'],
+              ['q', 'requests@2.31.0'],
+            ],
+          },
+        ],
+        undefined,
+        { ecosystem: 'python' },
+      );
+      const b = buildSbom({ scan, snapshot: s, tool }) as any;
+      expect(cyclonedxErrors(b)).toEqual([]);
+      expect(b.components.map((c: any) => c['bom-ref']).sort()).toEqual(
+        computeInventory(s, PRJ)
+          .map((i) => i.id)
+          .sort(),
+      );
+      expect(b.components.map((c: any) => [c.name, c.purl])).toEqual([
+        ['Foo_Bar', 'pkg:pypi/foo-bar@1.0'],
+        ['requests', 'pkg:pypi/requests@2.31.0'],
+      ]);
+    },
+  );
 
-  itWithSharedData('a version over the schema\'s 1,024 characters is kept whole in a property and the purl', () => {
+  itWithSharedData("a version over the schema's 1,024 characters is kept whole in a property and the purl", () => {
     const long = '1.' + '0'.repeat(1500);
-    const s = v2Snapshot([{ module: ':a', context: 'c', vertices: [['r', ':a', 'p'], ['p', `g:a@${long}`]] }]);
+    const s = v2Snapshot([
+      {
+        module: ':a',
+        context: 'c',
+        vertices: [
+          ['r', ':a', 'p'],
+          ['p', `g:a@${long}`],
+        ],
+      },
+    ]);
     const b = buildSbom({ scan, snapshot: s, tool }) as any;
     expect(cyclonedxErrors(b)).toEqual([]);
     expect(b.components[0].version).toBeUndefined();
@@ -256,16 +368,19 @@ describe('the SBOM of a v2 snapshot', () => {
     expect(b.components[0].purl).toBe(`pkg:maven/g/a@${long}`);
   });
 
-  itWithSharedData('the schema check fails what it should: a repeated component, a bad serial number, a missing name', () => {
-    const twice = { ...bom, components: [...bom.components, bom.components[0]] };
-    expect(cyclonedxErrors(twice)).not.toEqual([]);
-    expect(cyclonedxErrors(twice, { large: true })).not.toEqual([]);
-    expect(cyclonedxErrors({ ...bom, serialNumber: 'urn:uuid:nope' })).not.toEqual([]);
-    const nameless = JSON.parse(JSON.stringify(bom));
-    delete nameless.components[0].name;
-    expect(cyclonedxErrors(nameless, { large: true })).not.toEqual([]);
-    expect(cyclonedxErrors(bom, { large: true })).toEqual([]);
-  });
+  itWithSharedData(
+    'the schema check fails what it should: a repeated component, a bad serial number, a missing name',
+    () => {
+      const twice = { ...bom, components: [...bom.components, bom.components[0]] };
+      expect(cyclonedxErrors(twice)).not.toEqual([]);
+      expect(cyclonedxErrors(twice, { large: true })).not.toEqual([]);
+      expect(cyclonedxErrors({ ...bom, serialNumber: 'urn:uuid:nope' })).not.toEqual([]);
+      const nameless = JSON.parse(JSON.stringify(bom));
+      delete nameless.components[0].name;
+      expect(cyclonedxErrors(nameless, { large: true })).not.toEqual([]);
+      expect(cyclonedxErrors(bom, { large: true })).toEqual([]);
+    },
+  );
 
   itWithSharedData('an empty snapshot is still a valid document', () => {
     const s: Snapshot = { schemaVersion: 1, project: 'shop', ecosystem: 'python', roots: [], nodes: [] };
@@ -304,16 +419,51 @@ describe('the VEX', () => {
   });
   const findings: VexFinding[] = [
     finding({}),
-    finding({ id: 'fnd_2', severity: 'medium', cve: 'GHSA-aaaa-bbbb-cccc', aliases: ['GHSA-aaaa-bbbb-cccc'], package: 'zeta', fixedVersion: null, suppressed: true, suppressionReason: 'not reachable in our build', packageRef: ref('javascript', 'zeta', '1.0.0'), publishedAt: null, summary: '' }),
+    finding({
+      id: 'fnd_2',
+      severity: 'medium',
+      cve: 'GHSA-aaaa-bbbb-cccc',
+      aliases: ['GHSA-aaaa-bbbb-cccc'],
+      package: 'zeta',
+      fixedVersion: null,
+      suppressed: true,
+      suppressionReason: 'not reachable in our build',
+      packageRef: ref('javascript', 'zeta', '1.0.0'),
+      publishedAt: null,
+      summary: '',
+    }),
     finding({ id: 'fnd_3', severity: 'low', cve: 'MAL-2024-1', aliases: ['MAL-2024-1'], fixedVersion: null }),
   ];
   const advisories = new Map([
-    ['GHSA-1111-2222-3333', [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }, { type: 'Ubuntu', score: 'high' }]],
-    ['CVE-2021-1234', [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }, { type: 'CVSS_V2', score: 'AV:N/AC:L/Au:N/C:P/I:P/A:P' }]],
+    [
+      'GHSA-1111-2222-3333',
+      [
+        { type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' },
+        { type: 'Ubuntu', score: 'high' },
+      ],
+    ],
+    [
+      'CVE-2021-1234',
+      [
+        { type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' },
+        { type: 'CVSS_V2', score: 'AV:N/AC:L/Au:N/C:P/I:P/A:P' },
+      ],
+    ],
   ]);
-  const scores: Record<string, number> = { 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H': 9.8, 'AV:N/AC:L/Au:N/C:P/I:P/A:P': 7.5 };
-  const score: ScoreCvss = (_type, vector) => (vector in scores ? { score: scores[vector], severity: scores[vector] >= 9 ? 'critical' : 'high' } : null);
-  const vex = buildVex({ scan: { ...scan, finishedAt: '2026-11-23T10:00:05.000Z' }, snapshot, tool, findings, advisories, score }) as any;
+  const scores: Record<string, number> = {
+    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H': 9.8,
+    'AV:N/AC:L/Au:N/C:P/I:P/A:P': 7.5,
+  };
+  const score: ScoreCvss = (_type, vector) =>
+    vector in scores ? { score: scores[vector], severity: scores[vector] >= 9 ? 'critical' : 'high' } : null;
+  const vex = buildVex({
+    scan: { ...scan, finishedAt: '2026-11-23T10:00:05.000Z' },
+    snapshot,
+    tool,
+    findings,
+    advisories,
+    score,
+  }) as any;
   const byId = new Map<string, any>(vex.vulnerabilities.map((v: any) => [v['bom-ref'], v]));
 
   itWithSharedData('is valid CycloneDX 1.6; every affected ref is a component of the document, as in the SBOM', () => {
@@ -325,7 +475,10 @@ describe('the VEX', () => {
     for (const v of vex.vulnerabilities) expect(refs.has(v.affects[0].ref)).toBe(true);
     const sbom = buildSbom({ scan, snapshot, tool }) as any;
     const inSbom = new Map(sbom.components.map((c: any) => [c['bom-ref'], c]));
-    expect(vex.components.map((c: any) => c['bom-ref'])).toEqual([ref('javascript', 'zeta', '1.0.0'), ref('javascript', 'left-pad', '1.3.0')]);
+    expect(vex.components.map((c: any) => c['bom-ref'])).toEqual([
+      ref('javascript', 'zeta', '1.0.0'),
+      ref('javascript', 'left-pad', '1.3.0'),
+    ]);
     for (const c of vex.components) expect(c).toEqual(inSbom.get(c['bom-ref']));
     expect(vex.vulnerabilities.map((v: any) => v['bom-ref'])).toEqual(['fnd_1', 'fnd_2', 'fnd_3']);
   });
@@ -336,7 +489,10 @@ describe('the VEX', () => {
       id: 'CVE-2021-1234',
       source: { name: 'NVD', url: 'https://nvd.nist.gov/vuln/detail/CVE-2021-1234' },
       references: [
-        { id: 'GHSA-1111-2222-3333', source: { name: 'GITHUB', url: 'https://github.com/advisories/GHSA-1111-2222-3333' } },
+        {
+          id: 'GHSA-1111-2222-3333',
+          source: { name: 'GITHUB', url: 'https://github.com/advisories/GHSA-1111-2222-3333' },
+        },
         { id: 'PYSEC-2021-9', source: { name: 'OSV', url: 'https://osv.dev/vulnerability/PYSEC-2021-9' } },
       ],
       description: 'Prototype pollution in left-pad',
@@ -348,9 +504,27 @@ describe('the VEX', () => {
     // the finding's own severity, then each CVSS vector once per source (the Ubuntu entry is not CVSS)
     expect(v.ratings).toEqual([
       expect.objectContaining({ source: { name: 'supply-chain-scanner' }, severity: 'high', method: 'other' }),
-      { source: sourceOf('CVE-2021-1234'), score: 9.8, severity: 'critical', method: 'CVSSv31', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' },
-      { source: sourceOf('CVE-2021-1234'), score: 7.5, severity: 'high', method: 'CVSSv2', vector: 'AV:N/AC:L/Au:N/C:P/I:P/A:P' },
-      { source: sourceOf('GHSA-1111-2222-3333'), score: 9.8, severity: 'critical', method: 'CVSSv31', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' },
+      {
+        source: sourceOf('CVE-2021-1234'),
+        score: 9.8,
+        severity: 'critical',
+        method: 'CVSSv31',
+        vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+      },
+      {
+        source: sourceOf('CVE-2021-1234'),
+        score: 7.5,
+        severity: 'high',
+        method: 'CVSSv2',
+        vector: 'AV:N/AC:L/Au:N/C:P/I:P/A:P',
+      },
+      {
+        source: sourceOf('GHSA-1111-2222-3333'),
+        score: 9.8,
+        severity: 'critical',
+        method: 'CVSSv31',
+        vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+      },
     ]);
   });
 
@@ -359,36 +533,82 @@ describe('the VEX', () => {
     expect(byId.get('fnd_3').analysis).toEqual({ state: 'in_triage' });
     expect(byId.get('fnd_3').recommendation).toBeUndefined();
     // The scan applied the suppression before it expired: its reason and date explain the stored finding.
-    expect(byId.get('fnd_2').analysis).toEqual({ state: 'not_affected', detail: 'Suppressed by the snapshot\'s suppression: not reachable in our build (expires 2020-01-01)' });
+    expect(byId.get('fnd_2').analysis).toEqual({
+      state: 'not_affected',
+      detail: "Suppressed by the snapshot's suppression: not reachable in our build (expires 2020-01-01)",
+    });
     expect(byId.get('fnd_2')).not.toHaveProperty('published');
     expect(byId.get('fnd_2')).not.toHaveProperty('description');
     expect(byId.get('fnd_2')).not.toHaveProperty('references');
     expect(byId.get('fnd_3').source).toEqual({ name: 'OSV', url: 'https://osv.dev/vulnerability/MAL-2024-1' });
   });
 
-  itWithSharedData('a suppression without expiry; a suppressed finding whose suppression is gone keeps its reason', () => {
-    const f = [
-      finding({ id: 'fnd_4', cve: 'GHSA-aaaa-bbbb-cccc', aliases: ['GHSA-aaaa-bbbb-cccc'], suppressed: true, suppressionReason: 'later, same advisory' }),
-      finding({ id: 'fnd_5', suppressed: true, suppressionReason: 'from an older snapshot' }),
-    ];
-    const v = buildVex({ scan: { ...scan, finishedAt: scan.startedAt }, snapshot, tool, findings: f, advisories: new Map(), score }) as any;
-    expect(cyclonedxErrors(v)).toEqual([]);
-    expect(v.vulnerabilities.map((x: any) => x.analysis.detail)).toEqual([
-      'Suppressed by the snapshot\'s suppression: later, same advisory',
-      'Suppressed by the snapshot\'s suppression: from an older snapshot',
-    ]);
-    expect(v.vulnerabilities[0].ratings).toHaveLength(1);
-  });
+  itWithSharedData(
+    'a suppression without expiry; a suppressed finding whose suppression is gone keeps its reason',
+    () => {
+      const f = [
+        finding({
+          id: 'fnd_4',
+          cve: 'GHSA-aaaa-bbbb-cccc',
+          aliases: ['GHSA-aaaa-bbbb-cccc'],
+          suppressed: true,
+          suppressionReason: 'later, same advisory',
+        }),
+        finding({ id: 'fnd_5', suppressed: true, suppressionReason: 'from an older snapshot' }),
+      ];
+      const v = buildVex({
+        scan: { ...scan, finishedAt: scan.startedAt },
+        snapshot,
+        tool,
+        findings: f,
+        advisories: new Map(),
+        score,
+      }) as any;
+      expect(cyclonedxErrors(v)).toEqual([]);
+      expect(v.vulnerabilities.map((x: any) => x.analysis.detail)).toEqual([
+        "Suppressed by the snapshot's suppression: later, same advisory",
+        "Suppressed by the snapshot's suppression: from an older snapshot",
+      ]);
+      expect(v.vulnerabilities[0].ratings).toHaveLength(1);
+    },
+  );
 
-  itWithSharedData('a finding whose package is not in the snapshot still resolves; no findings is an empty list', () => {
-    const f = [finding({ package: 'ghost', installedVersion: '0.0.1', packageRef: ref('javascript', 'ghost', '0.0.1') })];
-    const v = buildVex({ scan: { ...scan, finishedAt: scan.startedAt }, snapshot, tool, findings: f, advisories, score }) as any;
-    expect(cyclonedxErrors(v)).toEqual([]);
-    expect(v.components).toEqual([{ type: 'library', 'bom-ref': ref('javascript', 'ghost', '0.0.1'), name: 'ghost', version: '0.0.1', purl: 'pkg:npm/ghost@0.0.1' }]);
-    const none = buildVex({ scan: { ...scan, finishedAt: scan.startedAt }, snapshot, tool, findings: [], advisories, score }) as any;
-    expect(cyclonedxErrors(none)).toEqual([]);
-    expect(none).toMatchObject({ components: [], vulnerabilities: [] });
-  });
+  itWithSharedData(
+    'a finding whose package is not in the snapshot still resolves; no findings is an empty list',
+    () => {
+      const f = [
+        finding({ package: 'ghost', installedVersion: '0.0.1', packageRef: ref('javascript', 'ghost', '0.0.1') }),
+      ];
+      const v = buildVex({
+        scan: { ...scan, finishedAt: scan.startedAt },
+        snapshot,
+        tool,
+        findings: f,
+        advisories,
+        score,
+      }) as any;
+      expect(cyclonedxErrors(v)).toEqual([]);
+      expect(v.components).toEqual([
+        {
+          type: 'library',
+          'bom-ref': ref('javascript', 'ghost', '0.0.1'),
+          name: 'ghost',
+          version: '0.0.1',
+          purl: 'pkg:npm/ghost@0.0.1',
+        },
+      ]);
+      const none = buildVex({
+        scan: { ...scan, finishedAt: scan.startedAt },
+        snapshot,
+        tool,
+        findings: [],
+        advisories,
+        score,
+      }) as any;
+      expect(cyclonedxErrors(none)).toEqual([]);
+      expect(none).toMatchObject({ components: [], vulnerabilities: [] });
+    },
+  );
 
   test('scoring methods as the severity rules read the entries', () => {
     expect(methodOf('CVSS_V4', 'CVSS:4.0/AV:N')).toBe('CVSSv4');

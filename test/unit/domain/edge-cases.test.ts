@@ -10,13 +10,19 @@ import type { Snapshot } from '../../../src/shared/types';
 import { npmAdv, range, verdict } from './helpers';
 
 describe('events at the same version keep the advisory order', () => {
-  const reopened = [npmAdv('GHSA-a', 'p', [range({ introduced: '0' }, { fixed: '1.0.0' }, { introduced: '1.0.0' }, { fixed: '2.0.0' })])];
+  const reopened = [
+    npmAdv('GHSA-a', 'p', [
+      range({ introduced: '0' }, { fixed: '1.0.0' }, { introduced: '1.0.0' }, { fixed: '2.0.0' }),
+    ]),
+  ];
   test('[.., fixed X, introduced X, ..] reopens at X', () => {
     expect(verdict(reopened, 'p', '1.0.0')).toBe('2.0.0');
     expect(verdict(reopened, 'p', '0.9.0')).toBe('1.0.0');
   });
   test('[introduced X, fixed X] is empty', () => {
-    expect(verdict([npmAdv('GHSA-b', 'p', [range({ introduced: '1.0.0' }, { fixed: '1.0.0' })])], 'p', '1.0.0')).toBe('not affected');
+    expect(verdict([npmAdv('GHSA-b', 'p', [range({ introduced: '1.0.0' }, { fixed: '1.0.0' })])], 'p', '1.0.0')).toBe(
+      'not affected',
+    );
   });
 });
 
@@ -26,7 +32,13 @@ test('a suppression id matches whatever its case', () => {
 });
 
 test('an empty manifest on a v1 root falls back to the snapshot manifest, then the module', () => {
-  const base: Snapshot = { schemaVersion: 1, project: 'p', ecosystem: 'javascript', roots: [{ module: 'app', manifest: '', context: 'dependencies', dependencies: ['a@1'] }], nodes: [{ id: 'a@1', name: 'a', version: '1', relationship: 'direct', dependencies: [] }] };
+  const base: Snapshot = {
+    schemaVersion: 1,
+    project: 'p',
+    ecosystem: 'javascript',
+    roots: [{ module: 'app', manifest: '', context: 'dependencies', dependencies: ['a@1'] }],
+    nodes: [{ id: 'a@1', name: 'a', version: '1', relationship: 'direct', dependencies: [] }],
+  };
   expect(v1Paths(base, ['a@1']).get('a@1')).toEqual(['app', 'a@1']);
   expect(v1Paths({ ...base, manifests: ['package.json'] }, ['a@1']).get('a@1')).toEqual(['package.json', 'a@1']);
 });
@@ -47,6 +59,8 @@ describe('a fixed event listing several releases ("7.2.4, 6.11.4")', () => {
     expect(verdict(advisory, 'p', '7.2.4')).toBe('not affected');
   });
   test('a list with an unreadable member leaves the range open with no fix', () => {
-    expect(verdict([npmAdv('GHSA-bad', 'p', [range({ introduced: '0' }, { fixed: '7.2.4, soon' })])], 'p', '9.0.0')).toBeNull();
+    expect(
+      verdict([npmAdv('GHSA-bad', 'p', [range({ introduced: '0' }, { fixed: '7.2.4, soon' })])], 'p', '9.0.0'),
+    ).toBeNull();
   });
 });

@@ -18,7 +18,8 @@ function reference(glob: string, name: string): boolean {
   let ok = [true, ...n.map(() => false)];
   for (const g of glob) {
     const next = [g === '*' && ok[0], ...n.map(() => false)];
-    for (let j = 1; j <= n.length; j++) next[j] = g === '*' ? ok[j] || next[j - 1] : ok[j - 1] && (g === '?' || g === n[j - 1]);
+    for (let j = 1; j <= n.length; j++)
+      next[j] = g === '*' ? ok[j] || next[j - 1] : ok[j - 1] && (g === '?' || g === n[j - 1]);
     ok = next;
   }
   return ok[n.length];
@@ -102,16 +103,24 @@ describe('glob property', () => {
   const glob = fc.string({ unit: fc.oneof(unit, fc.constantFrom('*', '?')), maxLength: 10 });
 
   test('agrees with the reference on random globs and names', () => {
-    fc.assert(fc.property(glob, name, (g, n) => t(g, n) === reference(g, n)), { numRuns: 20000 });
+    fc.assert(
+      fc.property(glob, name, (g, n) => t(g, n) === reference(g, n)),
+      { numRuns: 20000 },
+    );
   });
 
   test('agrees on names built to match: each star and ? filled in at random', () => {
-    const filled = fc.tuple(glob, fc.array(name, { minLength: 10, maxLength: 10 }), fc.array(unit, { minLength: 10, maxLength: 10 })).map(([g, runs, ones]) => {
-      let i = 0;
-      return { g, n: [...g].map((c) => (c === '*' ? runs[i++ % 10] : c === '?' ? ones[i++ % 10] : c)).join('') };
-    });
+    const filled = fc
+      .tuple(glob, fc.array(name, { minLength: 10, maxLength: 10 }), fc.array(unit, { minLength: 10, maxLength: 10 }))
+      .map(([g, runs, ones]) => {
+        let i = 0;
+        return { g, n: [...g].map((c) => (c === '*' ? runs[i++ % 10] : c === '?' ? ones[i++ % 10] : c)).join('') };
+      });
     // Filled-in halves may pair up with their neighbours, so the reference decides, not the construction.
-    fc.assert(fc.property(filled, ({ g, n }) => t(g, n) === reference(g, n)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(filled, ({ g, n }) => t(g, n) === reference(g, n)),
+      { numRuns: 5000 },
+    );
   });
 });
 
@@ -143,7 +152,11 @@ describe('hostile globs end at once', () => {
   });
 
   describe('through validation and the findings the scan engine builds', () => {
-    const lodashAdvisories = buildAdvisoryIndex([npmAdv('GHSA-35jh-r3h4-6jhm', 'lodash', [range({ introduced: '0' }, { fixed: '4.17.21' })], { aliases: ['CVE-2021-23337'] })]);
+    const lodashAdvisories = buildAdvisoryIndex([
+      npmAdv('GHSA-35jh-r3h4-6jhm', 'lodash', [range({ introduced: '0' }, { fixed: '4.17.21' })], {
+        aliases: ['CVE-2021-23337'],
+      }),
+    ]);
     const scan = (suppressions: SnapshotSuppression[]) => {
       const body = mutate(v1, (d) => (d.suppressions = suppressions));
       const { snapshot } = validateSnapshot(body, bytesOf(body)) as { snapshot: Snapshot };
@@ -176,27 +189,52 @@ describe('hostile globs end at once', () => {
 
 describe('the 2,000-character limit on suppression fields, both snapshot versions', () => {
   const accepted = (d: Doc) => expect(() => validateSnapshot(d, bytesOf(d))).not.toThrow();
-  test.each([['v1', v1], ['v2', v2]] as const)('%s: package and cve up to 2,000 characters, not one more', (_, base) => {
+  test.each([
+    ['v1', v1],
+    ['v2', v2],
+  ] as const)('%s: package and cve up to 2,000 characters, not one more', (_, base) => {
     for (const field of ['package', 'cve'] as const) {
       accepted(mutate(base, (d) => (d.suppressions[0][field] = '*'.repeat(2000))));
       accepted(mutate(base, (d) => (d.suppressions[0][field] = '😀'.repeat(2000)))); // characters are code points
-      expect(refused(mutate(base, (d) => (d.suppressions[0][field] = '*'.repeat(2001))))).toEqual(invalid(`/suppressions/0/${field}: must be at most 2000 characters`));
+      expect(refused(mutate(base, (d) => (d.suppressions[0][field] = '*'.repeat(2001))))).toEqual(
+        invalid(`/suppressions/0/${field}: must be at most 2000 characters`),
+      );
     }
   });
 });
 
 describe('suppressions indexed by advisory id', () => {
-  const S = (cve: string, reason: string, pkg?: string): SnapshotSuppression => ({ cve, reason, ...(pkg === undefined ? {} : { package: pkg }) });
+  const S = (cve: string, reason: string, pkg?: string): SnapshotSuppression => ({
+    cve,
+    reason,
+    ...(pkg === undefined ? {} : { package: pkg }),
+  });
   const ids = ['CVE-2021-23337', 'GHSA-35jh-r3h4-6jhm'];
 
   test('one list per upper-cased id, each in snapshot order; expired ones left out', () => {
-    const index = activeSuppressions([S('cve-1', 'a'), S('CVE-2', 'b'), { ...S('CVE-1', 'gone'), expires: '2020-01-01' }, S('Cve-1', 'c')], 'javascript', '2026-01-01');
-    expect([...index.byId].map(([id, list]) => [id, list.map((s) => s.reason)])).toEqual([['CVE-1', ['a', 'c']], ['CVE-2', ['b']]]);
-    expect(index.list.map((s) => [s.reason, s.order])).toEqual([['a', 0], ['b', 1], ['c', 2]]);
+    const index = activeSuppressions(
+      [S('cve-1', 'a'), S('CVE-2', 'b'), { ...S('CVE-1', 'gone'), expires: '2020-01-01' }, S('Cve-1', 'c')],
+      'javascript',
+      '2026-01-01',
+    );
+    expect([...index.byId].map(([id, list]) => [id, list.map((s) => s.reason)])).toEqual([
+      ['CVE-1', ['a', 'c']],
+      ['CVE-2', ['b']],
+    ]);
+    expect(index.list.map((s) => [s.reason, s.order])).toEqual([
+      ['a', 0],
+      ['b', 1],
+      ['c', 2],
+    ]);
   });
 
   test('the first in snapshot order over every id of the group, whichever id it names', () => {
-    const list = [S(ids[0], 'other package', 'react'), S(ids[1].toLowerCase(), 'first', 'lodash'), S(ids[0], 'second'), S(ids[1], 'third')];
+    const list = [
+      S(ids[0], 'other package', 'react'),
+      S(ids[1].toLowerCase(), 'first', 'lodash'),
+      S(ids[0], 'second'),
+      S(ids[1], 'third'),
+    ];
     const index = activeSuppressions(list, 'javascript', '2026-01-01');
     expect(findSuppression(index, ids, 'lodash')?.reason).toBe('first');
     expect(findSuppression(index, [...ids].reverse(), 'lodash')?.reason).toBe('first');
@@ -209,11 +247,16 @@ describe('suppressions indexed by advisory id', () => {
 
   test('suppressions of other advisories are never tested', () => {
     const tested: string[] = [];
-    const index = activeSuppressions([...Array.from({ length: 1000 }, (_, i) => S(`CVE-2000-${i}`, `other ${i}`, '*')), S(ids[0], 'mine', 'lodash')], 'javascript', '2026-01-01');
-    for (const list of index.byId.values()) for (const s of list) {
-      const test = s.test;
-      s.test = (name) => (tested.push(s.reason), test(name));
-    }
+    const index = activeSuppressions(
+      [...Array.from({ length: 1000 }, (_, i) => S(`CVE-2000-${i}`, `other ${i}`, '*')), S(ids[0], 'mine', 'lodash')],
+      'javascript',
+      '2026-01-01',
+    );
+    for (const list of index.byId.values())
+      for (const s of list) {
+        const test = s.test;
+        s.test = (name) => (tested.push(s.reason), test(name));
+      }
     expect(findSuppression(index, ids, 'lodash')?.reason).toBe('mine');
     expect(tested).toEqual(['mine']);
   });

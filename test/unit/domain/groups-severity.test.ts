@@ -36,14 +36,21 @@ describe('alias groups', () => {
   });
 
   test('the group does not depend on input order', () => {
-    const list = [adv('C-1', { aliases: ['B-1'] }), adv('A-1', { aliases: ['B-1'] }), adv('B-1'), adv('D-1', { aliases: ['C-1'] })];
+    const list = [
+      adv('C-1', { aliases: ['B-1'] }),
+      adv('A-1', { aliases: ['B-1'] }),
+      adv('B-1'),
+      adv('D-1', { aliases: ['C-1'] }),
+    ];
     const keys = (l: typeof list) => buildGroups(l).groups.map((g) => [g.key, g.cve]);
     expect(keys(list)).toEqual([['A-1,B-1,C-1,D-1', 'A-1']]);
     expect(keys([...list].reverse())).toEqual(keys(list));
   });
 
   test('cve: the lowest CVE by year then number, numerically', () => {
-    expect(chooseCve(['CVE-2021-10000', 'CVE-2021-9999', 'GHSA-aaaa-aaaa-aaaa'], ['GHSA-aaaa-aaaa-aaaa'])).toBe('CVE-2021-9999');
+    expect(chooseCve(['CVE-2021-10000', 'CVE-2021-9999', 'GHSA-aaaa-aaaa-aaaa'], ['GHSA-aaaa-aaaa-aaaa'])).toBe(
+      'CVE-2021-9999',
+    );
     expect(chooseCve(['CVE-2022-0001', 'CVE-2021-99999'], ['X'])).toBe('CVE-2021-99999');
     expect(chooseCve(['CVE-2021-0100', 'CVE-2021-99'], ['X'])).toBe('CVE-2021-99');
     const { groups } = groupsOf(adv('GHSA-aaaa-aaaa-aaaa', { aliases: ['CVE-2021-10000', 'CVE-2021-9999'] }));
@@ -51,7 +58,9 @@ describe('alias groups', () => {
   });
 
   test('cve: else the lowest GHSA, else the lowest advisory id (not an alias)', () => {
-    expect(chooseCve(['GHSA-zzzz-zzzz-zzzz', 'GHSA-bbbb-bbbb-bbbb', 'PYSEC-2020-1'], ['PYSEC-2020-1'])).toBe('GHSA-bbbb-bbbb-bbbb');
+    expect(chooseCve(['GHSA-zzzz-zzzz-zzzz', 'GHSA-bbbb-bbbb-bbbb', 'PYSEC-2020-1'], ['PYSEC-2020-1'])).toBe(
+      'GHSA-bbbb-bbbb-bbbb',
+    );
     expect(chooseCve(['OSV-1', 'PYSEC-2020-2', 'PYSEC-2020-1'], ['PYSEC-2020-2', 'PYSEC-2020-1'])).toBe('PYSEC-2020-1');
     expect(groupsOf(adv('PYSEC-2020-5', { aliases: ['BIT-2020-1'] })).groups[0].cve).toBe('PYSEC-2020-5');
     // Look-alikes are not CVE ids.
@@ -61,7 +70,10 @@ describe('alias groups', () => {
   test('withdrawn advisories never form groups and link nothing', () => {
     const { groups, groupOf } = groupsOf(
       adv('GHSA-aaaa-aaaa-aaaa', { aliases: ['CVE-2020-0001'] }),
-      adv('GHSA-wwww-wwww-wwww', { aliases: ['CVE-2020-0001', 'GHSA-bbbb-bbbb-bbbb'], withdrawn: '2024-05-01T00:00:00Z' }),
+      adv('GHSA-wwww-wwww-wwww', {
+        aliases: ['CVE-2020-0001', 'GHSA-bbbb-bbbb-bbbb'],
+        withdrawn: '2024-05-01T00:00:00Z',
+      }),
       adv('GHSA-bbbb-bbbb-bbbb'),
     );
     expect(groupOf.has('GHSA-wwww-wwww-wwww')).toBe(false);
@@ -76,17 +88,23 @@ describe('alias groups', () => {
     );
     expect(groups[0].publishedAt).toBe('2021-01-01T05:00:00.000Z');
     expect(groupsOf(adv('D-1', { published: undefined })).groups[0].publishedAt).toBeNull();
-    expect(groupsOf(adv('E-1', { published: '2024-06-02T22:29:29Z' })).groups[0].publishedAt).toBe('2024-06-02T22:29:29.000Z');
+    expect(groupsOf(adv('E-1', { published: '2024-06-02T22:29:29Z' })).groups[0].publishedAt).toBe(
+      '2024-06-02T22:29:29.000Z',
+    );
   });
 });
 
 describe('summary', () => {
   test('the advisory summary first', () => {
-    expect(summaryOf(adv('A', { summary: '  Prototype pollution in x  ', details: 'Other. Text.' }))).toBe('Prototype pollution in x');
+    expect(summaryOf(adv('A', { summary: '  Prototype pollution in x  ', details: 'Other. Text.' }))).toBe(
+      'Prototype pollution in x',
+    );
   });
 
   test('else the first sentence of details, whitespace collapsed, at most 300 characters', () => {
-    expect(summaryOf(adv('A', { details: 'Versions 1.2.3 and\n\nabove are affected. More follows! Yes?' }))).toBe('Versions 1.2.3 and above are affected.');
+    expect(summaryOf(adv('A', { details: 'Versions 1.2.3 and\n\nabove are affected. More follows! Yes?' }))).toBe(
+      'Versions 1.2.3 and above are affected.',
+    );
     expect(summaryOf(adv('A', { details: 'Is it bad? Yes.' }))).toBe('Is it bad?');
     expect(summaryOf(adv('A', { details: 'No sentence end here' }))).toBe('No sentence end here');
     expect(summaryOf(adv('A', { details: 'x'.repeat(500) + '. Next.' }))).toBe('x'.repeat(300));
@@ -109,14 +127,27 @@ describe('summary', () => {
     );
     expect(groups[0].cve).toBe('GHSA-aaaa-aaaa-aaaa');
     expect(groups[0].summary).toBe('From a.');
-    const { groups: g2 } = groupsOf(adv('PYSEC-2020-1', { aliases: ['GHSA-cccc-cccc-cccc'], summary: 'from pysec' }), adv('GHSA-bbbb-bbbb-bbbb', { aliases: ['GHSA-cccc-cccc-cccc'] }));
+    const { groups: g2 } = groupsOf(
+      adv('PYSEC-2020-1', { aliases: ['GHSA-cccc-cccc-cccc'], summary: 'from pysec' }),
+      adv('GHSA-bbbb-bbbb-bbbb', { aliases: ['GHSA-cccc-cccc-cccc'] }),
+    );
     expect(g2[0].summary).toBe('from pysec');
   });
 });
 
 describe('severity', () => {
   test('bands: 9.0 critical, 7.0 high, 4.0 medium, below low', () => {
-    expect([10, 9, 8.9, 7, 6.9, 4, 3.9, 0.1, 0].map(band)).toEqual(['critical', 'critical', 'high', 'high', 'medium', 'medium', 'low', 'low', 'low']);
+    expect([10, 9, 8.9, 7, 6.9, 4, 3.9, 0.1, 0].map(band)).toEqual([
+      'critical',
+      'critical',
+      'high',
+      'high',
+      'medium',
+      'medium',
+      'low',
+      'low',
+      'low',
+    ]);
   });
 
   test('scoreVector: version rank and base score', () => {
@@ -132,26 +163,48 @@ describe('severity', () => {
 
   test('the highest CVSS version wins even with a lower score: v4 > v3.x > v2', () => {
     expect(groupSeverity([adv('A', { severity: [sev('CVSS_V3', V31_98), sev('CVSS_V4', V40_23)] })])).toBe('low');
-    expect(groupSeverity([adv('A', { severity: [sev('CVSS_V2', V2_100)] }), adv('B', { severity: [sev('CVSS_V3', V31_50)] })])).toBe('medium');
+    expect(
+      groupSeverity([
+        adv('A', { severity: [sev('CVSS_V2', V2_100)] }),
+        adv('B', { severity: [sev('CVSS_V3', V31_50)] }),
+      ]),
+    ).toBe('medium');
     expect(groupSeverity([adv('A', { severity: [sev('CVSS_V2', V2_75)] })])).toBe('high');
   });
 
   test('within the winning version, the highest base score across the group (3.0 and 3.1 are one version)', () => {
-    expect(groupSeverity([adv('A', { severity: [sev('CVSS_V3', V31_18)] }), adv('B', { severity: [sev('CVSS_V3', V31_98)] })])).toBe('critical');
+    expect(
+      groupSeverity([
+        adv('A', { severity: [sev('CVSS_V3', V31_18)] }),
+        adv('B', { severity: [sev('CVSS_V3', V31_98)] }),
+      ]),
+    ).toBe('critical');
     expect(groupSeverity([adv('A', { severity: [sev('CVSS_V3', V31_50), sev('CVSS_V3', V30_88)] })])).toBe('high');
   });
 
   test('CVSS beats the database severity; the database severity beats the default; MODERATE is medium', () => {
-    expect(groupSeverity([adv('A', { severity: [sev('CVSS_V3', V31_18)], database_specific: { severity: 'CRITICAL' } })])).toBe('low');
+    expect(
+      groupSeverity([adv('A', { severity: [sev('CVSS_V3', V31_18)], database_specific: { severity: 'CRITICAL' } })]),
+    ).toBe('low');
     expect(groupSeverity([adv('A', { database_specific: { severity: 'MODERATE' } })])).toBe('medium');
     expect(groupSeverity([adv('A', { database_specific: { severity: 'LOW' } })])).toBe('low');
-    expect(groupSeverity([adv('A', { database_specific: { severity: 'LOW' } }), adv('B', { database_specific: { severity: 'HIGH' } })])).toBe('high');
+    expect(
+      groupSeverity([
+        adv('A', { database_specific: { severity: 'LOW' } }),
+        adv('B', { database_specific: { severity: 'HIGH' } }),
+      ]),
+    ).toBe('high');
     expect(groupSeverity([adv('A', { database_specific: { severity: 'UNKNOWN' } })])).toBe('medium');
     expect(groupSeverity([adv('A')])).toBe('medium');
   });
 
   test('unreadable vectors are ignored: the next source decides', () => {
-    const bad = [sev('CVSS_V4', 'nonsense'), sev('CVSS_V3', 'CVSS:3.1/AV:N'), sev('CVSS_V2', 'AV:N'), sev('CVSS_V3', 'CVSS:3.1/AV:Q/AC:L/PR:H/UI:N/S:U/C:H/I:H/A:H')];
+    const bad = [
+      sev('CVSS_V4', 'nonsense'),
+      sev('CVSS_V3', 'CVSS:3.1/AV:N'),
+      sev('CVSS_V2', 'AV:N'),
+      sev('CVSS_V3', 'CVSS:3.1/AV:Q/AC:L/PR:H/UI:N/S:U/C:H/I:H/A:H'),
+    ];
     expect(groupSeverity([adv('A', { severity: [...bad, sev('CVSS_V3', V31_72)] })])).toBe('high');
     expect(groupSeverity([adv('A', { severity: bad, database_specific: { severity: 'LOW' } })])).toBe('low');
     expect(groupSeverity([adv('A', { severity: bad })])).toBe('medium');
@@ -164,7 +217,9 @@ describe('severity', () => {
     expect(scoreVector('CVSS_V4', 'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H')).toBeNull();
   });
   test('an incomplete CVSS 4.0 vector does not turn a critical v3 group into low', () => {
-    expect(groupSeverity([adv('A', { severity: [sev('CVSS_V3', V31_98), sev('CVSS_V4', 'CVSS:4.0/')] })])).toBe('critical');
+    expect(groupSeverity([adv('A', { severity: [sev('CVSS_V3', V31_98), sev('CVSS_V4', 'CVSS:4.0/')] })])).toBe(
+      'critical',
+    );
   });
 
   test('the group severity is computed over every member advisory', () => {

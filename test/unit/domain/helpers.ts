@@ -10,9 +10,17 @@ export function adv(id: string, fields: Partial<OsvAdvisory> = {}): OsvAdvisory 
 }
 
 /** An npm advisory on one package with the given ranges (and optional explicit versions). */
-export function npmAdv(id: string, name: string, ranges: OsvRange[], extra: Partial<OsvAdvisory> & { versions?: string[] } = {}): OsvAdvisory {
+export function npmAdv(
+  id: string,
+  name: string,
+  ranges: OsvRange[],
+  extra: Partial<OsvAdvisory> & { versions?: string[] } = {},
+): OsvAdvisory {
   const { versions, ...rest } = extra;
-  return adv(id, { affected: [{ package: { ecosystem: 'npm', name }, ranges, ...(versions ? { versions } : {}) }], ...rest });
+  return adv(id, {
+    affected: [{ package: { ecosystem: 'npm', name }, ranges, ...(versions ? { versions } : {}) }],
+    ...rest,
+  });
 }
 
 export function node(id: string, deps: string[] = []): SnapshotNode {

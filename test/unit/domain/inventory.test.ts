@@ -16,13 +16,19 @@ import { node } from './helpers';
 const PRJ = 'prj_one';
 type Graph = Record<string, string[]>;
 
-function v1(graph: Graph, roots: Array<Partial<SnapshotRoot> & { dependencies: string[] }>, extra: Partial<Snapshot> = {}): Snapshot {
+function v1(
+  graph: Graph,
+  roots: Array<Partial<SnapshotRoot> & { dependencies: string[] }>,
+  extra: Partial<Snapshot> = {},
+): Snapshot {
   return {
     schemaVersion: 1,
     project: 'proj',
     ecosystem: 'javascript',
     roots: roots.map((r, i) => ({ module: `mod${i}`, context: 'dependencies', ...r })),
-    nodes: Object.keys(graph).sort().map((id) => node(id, graph[id])),
+    nodes: Object.keys(graph)
+      .sort()
+      .map((id) => node(id, graph[id])),
     ...extra,
   };
 }
@@ -50,7 +56,9 @@ describe('dependencyId', () => {
   test('compareCodePoints is code-point order, where UTF-16 order differs', () => {
     const words = ['b', 'a', '\u{1F600}', '\uFF5A', '\uE000', 'ab', '', '\u{10000}'];
     const sorted = [...words].sort(compareCodePoints);
-    expect(sorted).toEqual([...words].sort((x, y) => (x.codePointAt(0) ?? -1) - (y.codePointAt(0) ?? -1) || x.length - y.length));
+    expect(sorted).toEqual(
+      [...words].sort((x, y) => (x.codePointAt(0) ?? -1) - (y.codePointAt(0) ?? -1) || x.length - y.length),
+    );
     expect(sorted).toEqual(['', 'a', 'ab', 'b', '\uE000', '\uFF5A', '\u{10000}', '\u{1F600}']);
     expect(['\u{1F600}', '\uFF5A'].sort()).toEqual(['\u{1F600}', '\uFF5A']); // what plain sort would give
   });
@@ -59,7 +67,10 @@ describe('dependencyId', () => {
 describe('v1', () => {
   test('direct, path (shortest over all roots, then element by element), manifest = path[0]', () => {
     const g: Graph = { 'a@1': ['b@1'], 'b@1': ['t@1'], 'c@1': ['t@1'], 't@1': [], 'z@1': ['t@1'] };
-    const s = v1(g, [{ manifest: 'z/package.json', dependencies: ['a@1', 'z@1'] }, { manifest: 'y/package.json', dependencies: ['c@1'] }]);
+    const s = v1(g, [
+      { manifest: 'z/package.json', dependencies: ['a@1', 'z@1'] },
+      { manifest: 'y/package.json', dependencies: ['c@1'] },
+    ]);
     expect(byPackage(computeInventory(s, PRJ))).toEqual({
       'a@1': { direct: true, path: ['z/package.json', 'a@1'], manifest: 'z/package.json' },
       'b@1': { direct: false, path: ['z/package.json', 'a@1', 'b@1'], manifest: 'z/package.json' },
@@ -76,13 +87,19 @@ describe('v1', () => {
     expect(byPackage(computeInventory(s, PRJ))['t@1'].path).toEqual(['package.json', 'a@1', 'z@1', 't@1']);
   });
 
-  test('manifest: the root\'s, else the snapshot\'s first, else the root\'s module; unreached packages fall back as findings do', () => {
+  test("manifest: the root's, else the snapshot's first, else the root's module; unreached packages fall back as findings do", () => {
     const g: Graph = { 'a@1': [], 'b@1': [], 'lonely@1': [] };
-    const s = v1(g, [{ dependencies: ['a@1'] }, { manifest: 'b/requirements.txt', dependencies: ['b@1'] }], { manifests: ['requirements.txt', 'other.txt'] });
+    const s = v1(g, [{ dependencies: ['a@1'] }, { manifest: 'b/requirements.txt', dependencies: ['b@1'] }], {
+      manifests: ['requirements.txt', 'other.txt'],
+    });
     const inv = byPackage(computeInventory(s, PRJ));
     expect(inv['a@1']).toEqual({ direct: true, path: ['requirements.txt', 'a@1'], manifest: 'requirements.txt' });
     expect(inv['b@1']).toEqual({ direct: true, path: ['b/requirements.txt', 'b@1'], manifest: 'b/requirements.txt' });
-    expect(inv['lonely@1']).toEqual({ direct: false, path: ['requirements.txt', 'lonely@1'], manifest: 'requirements.txt' });
+    expect(inv['lonely@1']).toEqual({
+      direct: false,
+      path: ['requirements.txt', 'lonely@1'],
+      manifest: 'requirements.txt',
+    });
     const bare = byPackage(computeInventory(v1(g, [{ module: 'web', dependencies: ['a@1'] }]), PRJ));
     expect(bare['a@1'].manifest).toBe('web');
     expect(bare['lonely@1'].path).toEqual(['web', 'lonely@1']);
@@ -108,23 +125,42 @@ describe('v1', () => {
       ['foo-bar', '1.1'],
       ['wrapper', '2.0'],
     ]);
-    expect(items[0]).toEqual({ id: dependencyId(PRJ, 'python', 'foo-bar', '1.0'), name: 'Foo_Bar', version: '1.0', direct: true, path: ['requirements.txt', 'Foo_Bar==1.0'], manifest: 'requirements.txt' });
+    expect(items[0]).toEqual({
+      id: dependencyId(PRJ, 'python', 'foo-bar', '1.0'),
+      name: 'Foo_Bar',
+      version: '1.0',
+      direct: true,
+      path: ['requirements.txt', 'Foo_Bar==1.0'],
+      manifest: 'requirements.txt',
+    });
     expect(new Set(items.map((i) => i.id)).size).toBe(3);
   });
 
   test('sorted by name, version, id in code-point order', () => {
     const ids = ['\u{1F600}x@1', '\uFF5Ax@1', 'b@2', 'b@10', 'a@1'];
     const s = v1(Object.fromEntries(ids.map((id) => [id, []])), [{ manifest: 'package.json', dependencies: ids }]);
-    expect(computeInventory(s, PRJ).map((i) => `${i.name}@${i.version}`)).toEqual(['a@1', 'b@10', 'b@2', '\uFF5Ax@1', '\u{1F600}x@1']);
+    expect(computeInventory(s, PRJ).map((i) => `${i.name}@${i.version}`)).toEqual([
+      'a@1',
+      'b@10',
+      'b@2',
+      '\uFF5Ax@1',
+      '\u{1F600}x@1',
+    ]);
   });
 
-  test('property: every package\'s path is what v1Paths gives a finding of it', () => {
+  test("property: every package's path is what v1Paths gives a finding of it", () => {
     const ids = ['a@1', 'b@1', 'c@1', 'd@2', 'e@1', 'f@1', 'g@1'];
     const pick = fc.subarray(ids);
     fc.assert(
       fc.property(
         fc.tuple(...ids.map(() => pick)),
-        fc.array(fc.record({ manifest: fc.option(fc.constantFrom('m1', 'm2', 'm0', 'b@1'), { nil: undefined }), dependencies: pick }), { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.record({
+            manifest: fc.option(fc.constantFrom('m1', 'm2', 'm0', 'b@1'), { nil: undefined }),
+            dependencies: pick,
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
         fc.option(fc.constantFrom<string[]>(['m1'], ['m3', 'm0']), { nil: undefined }),
         (deps, roots, manifests) => {
           const g: Graph = Object.fromEntries(ids.map((id, i) => [id, deps[i]]));
@@ -146,14 +182,35 @@ describe('v1', () => {
   });
 });
 
-const app = (vertices: RootSpec['vertices'], context = 'runtimeClasspath'): RootSpec => ({ module: ':app', context, vertices });
+const app = (vertices: RootSpec['vertices'], context = 'runtimeClasspath'): RootSpec => ({
+  module: ':app',
+  context,
+  vertices,
+});
 
 describe('v2', () => {
   test('paths: module paths then package ids, the shortest over all resolutions, ties element by element', () => {
     // Four ways of length 4 to v@1; element by element ':lib' sorts before 'a@1', then a@2 before b@1.
     const s = v2Snapshot([
-      app([['r', ':app', 'lib', 'a'], ['lib', ':lib', 'b', 'a2'], ['a', 'a@1', 'd', 'c'], ['a2', 'a@2', 'v'], ['b', 'b@1', 'v'], ['c', 'c@1', 'v'], ['d', 'd@1', 'v'], ['v', 'v@1']]),
-      { module: ':lib', context: 'runtimeClasspath', vertices: [['r', ':lib', 'b'], ['b', 'b@1', 'x'], ['x', 'x@1']] },
+      app([
+        ['r', ':app', 'lib', 'a'],
+        ['lib', ':lib', 'b', 'a2'],
+        ['a', 'a@1', 'd', 'c'],
+        ['a2', 'a@2', 'v'],
+        ['b', 'b@1', 'v'],
+        ['c', 'c@1', 'v'],
+        ['d', 'd@1', 'v'],
+        ['v', 'v@1'],
+      ]),
+      {
+        module: ':lib',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':lib', 'b'],
+          ['b', 'b@1', 'x'],
+          ['x', 'x@1'],
+        ],
+      },
     ]);
     validateSnapshot(s, JSON.stringify(s).length);
     expect(byPackage(computeInventory(s, PRJ))).toEqual({
@@ -170,7 +227,14 @@ describe('v2', () => {
 
   test('direct: an edge from any module vertex, also a module reached through another; variants are one package', () => {
     const s = v2Snapshot([
-      app([['r', ':app', 'lib', 'p'], ['lib', ':lib', 'q2'], ['p', 'p@1', 'q1'], ['q1', 'q@1', 'w'], ['q2', 'q@1'], ['w', 'w@1']]),
+      app([
+        ['r', ':app', 'lib', 'p'],
+        ['lib', ':lib', 'q2'],
+        ['p', 'p@1', 'q1'],
+        ['q1', 'q@1', 'w'],
+        ['q2', 'q@1'],
+        ['w', 'w@1'],
+      ]),
     ]);
     const inv = byPackage(computeInventory(s, PRJ));
     expect(inv['q@1']).toEqual({ direct: true, path: [':app', ':lib', 'q@1'], manifest: ':app' });
@@ -178,11 +242,31 @@ describe('v2', () => {
     expect(Object.keys(inv)).toEqual(['p@1', 'q@1', 'w@1']);
   });
 
-  test('manifest: of the root whose resolution gives the path (the first such root on equal paths), else the snapshot\'s first, else its module', () => {
+  test("manifest: of the root whose resolution gives the path (the first such root on equal paths), else the snapshot's first, else its module", () => {
     const roots = [
-      app([['r', ':app', 'a'], ['a', 'a@1', 'b'], ['b', 'b@1']], 'runtimeClasspath'),
-      app([['r', ':app', 'b'], ['b', 'b@1']], 'testRuntimeClasspath'),
-      { module: ':z', context: 'runtimeClasspath', vertices: [['r', ':z', 'a'], ['a', 'a@1']] } as RootSpec,
+      app(
+        [
+          ['r', ':app', 'a'],
+          ['a', 'a@1', 'b'],
+          ['b', 'b@1'],
+        ],
+        'runtimeClasspath',
+      ),
+      app(
+        [
+          ['r', ':app', 'b'],
+          ['b', 'b@1'],
+        ],
+        'testRuntimeClasspath',
+      ),
+      {
+        module: ':z',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['r', ':z', 'a'],
+          ['a', 'a@1'],
+        ],
+      } as RootSpec,
     ];
     const s = v2Snapshot(roots, undefined, { manifests: ['settings.gradle', 'build.gradle'] });
     s.roots[1].manifest = 'app/test.gradle';
@@ -201,25 +285,63 @@ describe('v2', () => {
     expect(byPackage(computeInventory(s, PRJ))['a@1'].manifest).toBe(':app');
   });
 
-  test('variants: two vertices of one package under different parents keep their parents\' order', () => {
+  test("variants: two vertices of one package under different parents keep their parents' order", () => {
     // Both q@1 vertices sit at depth 2; the one under a@1 leads to the smaller path to t@1, although the vertices
     // under b@1 come first in the resolution.
-    const s = v2Snapshot([app([['r', ':app', 'a', 'b'], ['qb', 'q@1', 'tb'], ['tb', 't@1'], ['b', 'b@1', 'qb'], ['a', 'a@1', 'qa'], ['qa', 'q@1', 'ta'], ['ta', 't@1']])]);
+    const s = v2Snapshot([
+      app([
+        ['r', ':app', 'a', 'b'],
+        ['qb', 'q@1', 'tb'],
+        ['tb', 't@1'],
+        ['b', 'b@1', 'qb'],
+        ['a', 'a@1', 'qa'],
+        ['qa', 'q@1', 'ta'],
+        ['ta', 't@1'],
+      ]),
+    ]);
     const inv = byPackage(computeInventory(s, PRJ));
     expect(inv['t@1'].path).toEqual([':app', 'a@1', 'q@1', 't@1']);
     expect(inv['q@1'].path).toEqual([':app', 'a@1', 'q@1']);
   });
 
   test('a package reached only through a package → module edge', () => {
-    const s = v2Snapshot([app([['r', ':app', 'p'], ['p', 'p@1', 'lib'], ['lib', ':lib', 'q'], ['q', 'q@1']])]);
+    const s = v2Snapshot([
+      app([
+        ['r', ':app', 'p'],
+        ['p', 'p@1', 'lib'],
+        ['lib', ':lib', 'q'],
+        ['q', 'q@1'],
+      ]),
+    ]);
     const inv = byPackage(computeInventory(s, PRJ));
     expect(inv['q@1']).toEqual({ direct: true, path: [':app', 'p@1', ':lib', 'q@1'], manifest: ':app' });
   });
 
   test('ids are stable across two different scans of one project, and differ between projects', () => {
-    const one = v2Snapshot([app([['r', ':app', 'a'], ['a', 'org.x:a@1.0', 'b'], ['b', 'org.x:b@2.0']])]);
-    const two = v2Snapshot([app([['r', ':app', 'b', 'c'], ['b', 'org.x:b@2.0'], ['c', 'org.x:c@1.0', 'b']]), { module: ':web', context: 'runtimeClasspath', vertices: [['w', ':web', 'a'], ['a', 'org.x:a@1.0']] }]);
-    const idsOf = (s: Snapshot, project = PRJ) => Object.fromEntries(computeInventory(s, project).map((i) => [`${i.name}@${i.version}`, i.id]));
+    const one = v2Snapshot([
+      app([
+        ['r', ':app', 'a'],
+        ['a', 'org.x:a@1.0', 'b'],
+        ['b', 'org.x:b@2.0'],
+      ]),
+    ]);
+    const two = v2Snapshot([
+      app([
+        ['r', ':app', 'b', 'c'],
+        ['b', 'org.x:b@2.0'],
+        ['c', 'org.x:c@1.0', 'b'],
+      ]),
+      {
+        module: ':web',
+        context: 'runtimeClasspath',
+        vertices: [
+          ['w', ':web', 'a'],
+          ['a', 'org.x:a@1.0'],
+        ],
+      },
+    ]);
+    const idsOf = (s: Snapshot, project = PRJ) =>
+      Object.fromEntries(computeInventory(s, project).map((i) => [`${i.name}@${i.version}`, i.id]));
     const [a, b] = [idsOf(one), idsOf(two)];
     expect(a['org.x:b@2.0']).toBe(b['org.x:b@2.0']);
     expect(a['org.x:a@1.0']).toBe(b['org.x:a@1.0']);
@@ -229,12 +351,31 @@ describe('v2', () => {
   });
 
   test('PyPI: names alike after PEP 503 are one item', () => {
-    const s = v2Snapshot([app([['r', ':app', 'a', 'b'], ['a', 'Foo_Bar@1.0'], ['b', 'foo-bar@1.0']])], undefined, { ecosystem: 'python' });
+    const s = v2Snapshot(
+      [
+        app([
+          ['r', ':app', 'a', 'b'],
+          ['a', 'Foo_Bar@1.0'],
+          ['b', 'foo-bar@1.0'],
+        ]),
+      ],
+      undefined,
+      { ecosystem: 'python' },
+    );
     const items = computeInventory(s, PRJ);
-    expect(items).toEqual([{ id: dependencyId(PRJ, 'python', 'foo.bar', '1.0'), name: 'Foo_Bar', version: '1.0', direct: true, path: [':app', 'Foo_Bar@1.0'], manifest: ':app' }]);
+    expect(items).toEqual([
+      {
+        id: dependencyId(PRJ, 'python', 'foo.bar', '1.0'),
+        name: 'Foo_Bar',
+        version: '1.0',
+        direct: true,
+        path: [':app', 'Foo_Bar@1.0'],
+        manifest: ':app',
+      },
+    ]);
   });
 
-  test('property: every package\'s path is the Finding.path the attribution walk gives it, direct = an origin of itself', () => {
+  test("property: every package's path is the Finding.path the attribution walk gives it, direct = an origin of itself", () => {
     fc.assert(
       fc.property(randomGraph(), (s) => {
         const built = buildAttributionGraph(s);
@@ -246,7 +387,9 @@ describe('v2', () => {
         for (const item of items) {
           const id = `${item.name}@${item.version}`;
           expect(item.path).toEqual(walked.paths.get(id));
-          expect(item.direct).toBe(walked.attributions.get(id)!.some((a) => a.origins.some((o) => o.dependency === id)));
+          expect(item.direct).toBe(
+            walked.attributions.get(id)!.some((a) => a.origins.some((o) => o.dependency === id)),
+          );
           expect(item.manifest).toBe(item.path[0]); // no manifests in these graphs: the module of the root
         }
       }),
@@ -257,7 +400,8 @@ describe('v2', () => {
   test('a long chain and a wide fan (one walk for every package, whatever their number)', () => {
     const n = 20_000;
     const chain: RootSpec['vertices'] = [['r', ':app', 'v0']];
-    for (let i = 0; i < n; i++) chain.push([`v${i}`, `p${String(i).padStart(5, '0')}@1`, ...(i + 1 < n ? [`v${i + 1}`] : [])]);
+    for (let i = 0; i < n; i++)
+      chain.push([`v${i}`, `p${String(i).padStart(5, '0')}@1`, ...(i + 1 < n ? [`v${i + 1}`] : [])]);
     const fan: RootSpec['vertices'] = [['r', ':fan', ...Array.from({ length: n }, (_, i) => `f${i}`)]];
     for (let i = 0; i < n; i++) fan.push([`f${i}`, `p${String(i).padStart(5, '0')}@1`]);
     const s = v2Snapshot([app(chain), { module: ':fan', context: 'runtimeClasspath', vertices: fan }]);
@@ -269,20 +413,43 @@ describe('v2', () => {
 });
 
 describe('findings', () => {
-  test('packageRef is the dep_ id of the finding\'s package in its project', () => {
-    const group = { key: 'g', ids: ['GHSA-1'], cve: 'GHSA-1', severity: 'high' as const, publishedAt: null, summary: 's' };
+  test("packageRef is the dep_ id of the finding's package in its project", () => {
+    const group = {
+      key: 'g',
+      ids: ['GHSA-1'],
+      cve: 'GHSA-1',
+      severity: 'high' as const,
+      publishedAt: null,
+      summary: 's',
+    };
     const matches = [
       { nodeId: 'Foo_Bar@1.0', name: 'Foo_Bar', version: '1.0', group, fixedVersion: null },
       { nodeId: 'requests@2.0', name: 'requests', version: '2.0', group, fixedVersion: '2.1' },
     ];
-    const built = buildFindings({ scanId: 'scn_1', projectId: PRJ, snapshot: { ecosystem: 'python' }, matches: matches as never, paths: new Map(), processingDay: '2026-01-01' });
+    const built = buildFindings({
+      scanId: 'scn_1',
+      projectId: PRJ,
+      snapshot: { ecosystem: 'python' },
+      matches: matches as never,
+      paths: new Map(),
+      processingDay: '2026-01-01',
+    });
     expect(built.findings.map((f) => [f.package, f.packageRef]).sort()).toEqual(
       [
         ['Foo_Bar', dependencyId(PRJ, 'python', 'foo-bar', '1.0')],
         ['requests', dependencyId(PRJ, 'python', 'requests', '2.0')],
       ].sort(),
     );
-    const inv = computeInventory({ schemaVersion: 1, project: 'p', ecosystem: 'python', roots: [{ module: '.', context: 'main', dependencies: ['foo-bar@1.0'] }], nodes: [node('foo-bar@1.0')] }, PRJ);
+    const inv = computeInventory(
+      {
+        schemaVersion: 1,
+        project: 'p',
+        ecosystem: 'python',
+        roots: [{ module: '.', context: 'main', dependencies: ['foo-bar@1.0'] }],
+        nodes: [node('foo-bar@1.0')],
+      },
+      PRJ,
+    );
     expect(built.findings.find((f) => f.package === 'Foo_Bar')!.packageRef).toBe(inv[0].id);
   });
 });

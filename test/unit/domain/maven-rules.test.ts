@@ -22,7 +22,8 @@ function equal(...vs: string[]): void {
 
 describe('trailing zeros and release qualifiers', () => {
   test('1.0 = 1 = 1.0.0 = 1-0', () => equal('1.0', '1', '1.0.0', '1-0', '1.0-0', '1.', '1-', '1.0.0-0.0.0'));
-  test('ga, final and release are the release itself', () => equal('1', '1-ga', '1.0-final', '1.0.RELEASE', '1.ga', '1final', '1-FINAL'));
+  test('ga, final and release are the release itself', () =>
+    equal('1', '1-ga', '1.0-final', '1.0.RELEASE', '1.ga', '1final', '1-FINAL'));
   test('0 and its release forms', () => equal('0', '0.0.0', '0-final-ga', '0.0.0-0.0.0'));
   test('leading zeros are ignored, whatever the length (MNG-6572)', () => {
     equal('1', '01', '001', '0000000001', '0000000000000000001', '000000000000000000000000000001');
@@ -32,15 +33,45 @@ describe('trailing zeros and release qualifiers', () => {
 
 describe('qualifiers', () => {
   test('alpha < beta < milestone < rc = cr < snapshot < release = ga = final < sp < -1 < .1', () => {
-    ascending('1.0-alpha1', '1.0-beta', '1.0-milestone-1', '1.0-rc1', '1.0-SNAPSHOT', '1.0', '1.0-sp', '1.0-1', '1.0.1');
+    ascending(
+      '1.0-alpha1',
+      '1.0-beta',
+      '1.0-milestone-1',
+      '1.0-rc1',
+      '1.0-SNAPSHOT',
+      '1.0',
+      '1.0-sp',
+      '1.0-1',
+      '1.0.1',
+    );
     equal('1.0-rc1', '1.0-cr1', '1.0-RC-1', '1.0.cr1');
     equal('1.0', '1.0-ga', '1.0-final', '1.0-release');
   });
 
   test("Maven's own qualifier order (ComparableVersionTest.VERSIONS_QUALIFIER)", () => {
     ascending(
-      '1-alpha2snapshot', '1-alpha2', '1-alpha-123', '1-beta-2', '1-beta123', '1-m2', '1-m11', '1-rc', '1-cr2', '1-rc123',
-      '1-SNAPSHOT', '1', '1-sp', '1-sp2', '1-sp123', '1-abc', '1-def', '1-pom-1', '1-1-snapshot', '1-1', '1-2', '1-123',
+      '1-alpha2snapshot',
+      '1-alpha2',
+      '1-alpha-123',
+      '1-beta-2',
+      '1-beta123',
+      '1-m2',
+      '1-m11',
+      '1-rc',
+      '1-cr2',
+      '1-rc123',
+      '1-SNAPSHOT',
+      '1',
+      '1-sp',
+      '1-sp2',
+      '1-sp123',
+      '1-abc',
+      '1-def',
+      '1-pom-1',
+      '1-1-snapshot',
+      '1-1',
+      '1-2',
+      '1-123',
     );
   });
 
@@ -97,14 +128,37 @@ describe('separators', () => {
 
   test("Maven's own number order (ComparableVersionTest.VERSIONS_NUMBER)", () => {
     ascending(
-      '2.0', '2.0.a', '2-1', '2.0.2', '2.0.123', '2.1.0', '2.1-a', '2.1b', '2.1-c', '2.1-1', '2.1.0.1', '2.2', '2.123',
-      '11.a2', '11.a11', '11.b2', '11.b11', '11.m2', '11.m11', '11', '11.a', '11b', '11c', '11m',
+      '2.0',
+      '2.0.a',
+      '2-1',
+      '2.0.2',
+      '2.0.123',
+      '2.1.0',
+      '2.1-a',
+      '2.1b',
+      '2.1-c',
+      '2.1-1',
+      '2.1.0.1',
+      '2.2',
+      '2.123',
+      '11.a2',
+      '11.a11',
+      '11.b2',
+      '11.b11',
+      '11.m2',
+      '11.m11',
+      '11',
+      '11.a',
+      '11b',
+      '11c',
+      '11m',
     );
   });
 });
 
 describe('real library versions', () => {
-  test('jackson: 2.13.3 < 2.13.4 < 2.13.4.2 < 2.14.0-rc1 < 2.14.0', () => ascending('2.13.3', '2.13.4', '2.13.4.2', '2.14.0-rc1', '2.14.0'));
+  test('jackson: 2.13.3 < 2.13.4 < 2.13.4.2 < 2.14.0-rc1 < 2.14.0', () =>
+    ascending('2.13.3', '2.13.4', '2.13.4.2', '2.14.0-rc1', '2.14.0'));
 
   test('guava: -android < -jre, both above the bare release, below the next release', () => {
     ascending('31.0.1-jre', '31.1', '31.1-android', '31.1-jre', '32.0.0-android', '32.0.0-jre', '32.0.1-jre');

@@ -29,7 +29,8 @@ function readLines(): Line[] {
       const text = raw.replace(/\r$/, '');
       if (text.trim() === '' || text.startsWith('# ') || text.startsWith('// ')) return;
       const parts = text.split(' ');
-      if (parts.length !== 3 || !['<', '=', '>'].includes(parts[1])) throw new Error(`line ${i + 1} is not "<a> <op> <b>": ${text}`);
+      if (parts.length !== 3 || !['<', '=', '>'].includes(parts[1]))
+        throw new Error(`line ${i + 1} is not "<a> <op> <b>": ${text}`);
       out.push({ no: i + 1, text, a: parts[0], op: parts[1] as Op, b: parts[2] });
     });
   return out;
@@ -48,14 +49,19 @@ describeWithSharedData('Maven version-order fixtures', () => {
     for (const text of Object.keys(MAVEN_39_DIFFERS)) expect(lines.map((l) => l.text)).toContain(text);
   });
 
-  test.each(lines.map((l) => [`line ${l.no}: ${l.text}${MAVEN_39_DIFFERS[l.text] ? ` (Maven 3.9: ${MAVEN_39_DIFFERS[l.text].op})` : ''}`, l] as const))(
-    '%s',
-    (_title, l) => {
-      const want = sign(MAVEN_39_DIFFERS[l.text]?.op ?? l.op);
-      expect(mavenRules.parse(l.a)).not.toBeNull();
-      expect(mavenRules.parse(l.b)).not.toBeNull();
-      expect([l.a, l.b, cmp(l.a, l.b)]).toEqual([l.a, l.b, want]);
-      expect([l.b, l.a, cmp(l.b, l.a)]).toEqual([l.b, l.a, -want + 0]);
-    },
-  );
+  test.each(
+    lines.map(
+      (l) =>
+        [
+          `line ${l.no}: ${l.text}${MAVEN_39_DIFFERS[l.text] ? ` (Maven 3.9: ${MAVEN_39_DIFFERS[l.text].op})` : ''}`,
+          l,
+        ] as const,
+    ),
+  )('%s', (_title, l) => {
+    const want = sign(MAVEN_39_DIFFERS[l.text]?.op ?? l.op);
+    expect(mavenRules.parse(l.a)).not.toBeNull();
+    expect(mavenRules.parse(l.b)).not.toBeNull();
+    expect([l.a, l.b, cmp(l.a, l.b)]).toEqual([l.a, l.b, want]);
+    expect([l.b, l.a, cmp(l.b, l.a)]).toEqual([l.b, l.a, -want + 0]);
+  });
 });

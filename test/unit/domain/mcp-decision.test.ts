@@ -1,6 +1,12 @@
 // The decision of a pre usage event: every combination of control level × registry decision × high
 // or critical issues on the host, with the decision and the reason the contract gives (docs/mcp.md).
-import { CONTROL_LEVELS, isSevere, preDecision, type ControlLevel, type RegistryVerdict } from '../../../src/domain/mcp/decision';
+import {
+  CONTROL_LEVELS,
+  isSevere,
+  preDecision,
+  type ControlLevel,
+  type RegistryVerdict,
+} from '../../../src/domain/mcp/decision';
 
 type Row = [ControlLevel, RegistryVerdict, boolean, 'allow' | 'warn' | 'block', string];
 const TABLE: Row[] = [

@@ -32,7 +32,10 @@ describe('known token formats, JWTs and private keys', () => {
     ['GitHub user-to-server', 'ghu_' + '16C7e42F292c6912E7710c838347Ae178B4a'],
     ['GitHub server-to-server', 'ghs_' + '16C7e42F292c6912E7710c838347Ae178B4a'],
     ['GitHub refresh', 'ghr_' + '1B4a2e77838347a7E420ce178F2E7c6912E169246c34E1ccbF66C46812d16D5B1A9Dc86A1498'],
-    ['GitHub fine-grained PAT', 'github_pat_11ABCDEFG0aBcDeFgHiJkL_mNoPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ01'],
+    [
+      'GitHub fine-grained PAT',
+      'github_pat_11ABCDEFG0aBcDeFgHiJkL_mNoPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ01',
+    ],
     ['OpenAI project key', 'sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z'],
     ['OpenAI legacy key', 'sk-' + 'T3BlbkFJ' + 'a1B2c3D4e5F6g7H8i9J0k1L2'],
     ['Anthropic key', 'sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z-AbCdEfAA'],
@@ -59,7 +62,10 @@ describe('known token formats, JWTs and private keys', () => {
     ['Atlassian API token', 'ATATT' + '3xFfGF0aBcDeFgHiJkLmNoPqRsTuVwXyZ'],
     ['JWT', JWT],
     ['unsigned JWT', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.'],
-    ['PEM private key', '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qJ\n-----END RSA PRIVATE KEY-----'],
+    [
+      'PEM private key',
+      '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF0qJ\n-----END RSA PRIVATE KEY-----',
+    ],
   ];
   test.each(table)('%s: alone, and inside other text', (_what, secret) => {
     expect(redactText(secret)).toBe(R);
@@ -158,7 +164,10 @@ describe('URLs: user info, query values and fragment values', () => {
     ['https://mcp.example.com/mcp', 'https://mcp.example.com/mcp'],
     ['http://localhost:3000/sse', 'http://localhost:3000/sse'],
     [`https://actions.zapier.com/mcp/sk-ak-${RANDOM}/sse`, `https://actions.zapier.com/mcp/${R}/sse`],
-    ['https://hooks.slack.com/services/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', `https://hooks.slack.com/services/T024BE7LD/B07K9Q2JH5L/${R}`],
+    [
+      'https://hooks.slack.com/services/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',
+      `https://hooks.slack.com/services/T024BE7LD/B07K9Q2JH5L/${R}`,
+    ],
     [`https://h.example.com/${GHP}/x`, `https://h.example.com/${R}/x`],
     ['--url=https://u:p@h.example.com/?key=v', `--url=https://${R}@h.example.com/?key=${R}`],
     [
@@ -167,7 +176,10 @@ describe('URLs: user info, query values and fragment values', () => {
     ],
     ['git+https://github.com/org/repo@' + HEX40, 'git+https://github.com/org/repo@' + HEX40],
     // The host is public (DNS): never redacted, so a remote identity keeps it.
-    ['https://abcdefghijk0123456789lmnopqrstu.lambda-url.us-east-1.on.aws/mcp', 'https://abcdefghijk0123456789lmnopqrstu.lambda-url.us-east-1.on.aws/mcp'],
+    [
+      'https://abcdefghijk0123456789lmnopqrstu.lambda-url.us-east-1.on.aws/mcp',
+      'https://abcdefghijk0123456789lmnopqrstu.lambda-url.us-east-1.on.aws/mcp',
+    ],
   ];
   test.each(table)('%s', (input, expected) => {
     expect(redactText(input)).toBe(expected);
@@ -236,19 +248,55 @@ describe('long runs of high entropy', () => {
 
 describe('argument lists', () => {
   const table: Array<[args: unknown[], expected: string[]]> = [
-    [['--token', 'abc'], ['--token', R]],
-    [['--api-key', 'abc', 'rest'], ['--api-key', R, 'rest']],
-    [['--password', '--verbose'], ['--password', '--verbose']],
-    [['--token', '${TOKEN}'], ['--token', '${TOKEN}']],
-    [['--token', ''], ['--token', '']],
+    [
+      ['--token', 'abc'],
+      ['--token', R],
+    ],
+    [
+      ['--api-key', 'abc', 'rest'],
+      ['--api-key', R, 'rest'],
+    ],
+    [
+      ['--password', '--verbose'],
+      ['--password', '--verbose'],
+    ],
+    [
+      ['--token', '${TOKEN}'],
+      ['--token', '${TOKEN}'],
+    ],
+    [
+      ['--token', ''],
+      ['--token', ''],
+    ],
     [['--secret'], ['--secret']],
-    [['-e', `GITHUB_TOKEN=${GHP}`], ['-e', `GITHUB_TOKEN=${R}`]],
-    [['-e', 'GITHUB_PERSONAL_ACCESS_TOKEN'], ['-e', 'GITHUB_PERSONAL_ACCESS_TOKEN']],
-    [['--header', 'Authorization: Bearer abc'], ['--header', `Authorization: Bearer ${R}`]],
-    [['--header', 'Authorization:${AUTH_HEADER}'], ['--header', 'Authorization:${AUTH_HEADER}']],
-    [['mcp-remote', 'https://u:p@mcp.example.com/sse?key=k'], ['mcp-remote', `https://${R}@mcp.example.com/sse?key=${R}`]],
-    [['-y', '@modelcontextprotocol/server-filesystem', '/home/dev/projects'], ['-y', '@modelcontextprotocol/server-filesystem', '/home/dev/projects']],
-    [[1, true, null], ['1', 'true', 'null']],
+    [
+      ['-e', `GITHUB_TOKEN=${GHP}`],
+      ['-e', `GITHUB_TOKEN=${R}`],
+    ],
+    [
+      ['-e', 'GITHUB_PERSONAL_ACCESS_TOKEN'],
+      ['-e', 'GITHUB_PERSONAL_ACCESS_TOKEN'],
+    ],
+    [
+      ['--header', 'Authorization: Bearer abc'],
+      ['--header', `Authorization: Bearer ${R}`],
+    ],
+    [
+      ['--header', 'Authorization:${AUTH_HEADER}'],
+      ['--header', 'Authorization:${AUTH_HEADER}'],
+    ],
+    [
+      ['mcp-remote', 'https://u:p@mcp.example.com/sse?key=k'],
+      ['mcp-remote', `https://${R}@mcp.example.com/sse?key=${R}`],
+    ],
+    [
+      ['-y', '@modelcontextprotocol/server-filesystem', '/home/dev/projects'],
+      ['-y', '@modelcontextprotocol/server-filesystem', '/home/dev/projects'],
+    ],
+    [
+      [1, true, null],
+      ['1', 'true', 'null'],
+    ],
   ];
   test.each(table)('%j', (args, expected) => {
     const r = redactArgs(args);
@@ -259,14 +307,29 @@ describe('argument lists', () => {
 
 describe('env and headers: names kept, literal values listed', () => {
   test('env', () => {
-    const r = redactEnv({ A: 'literal', B: '${B}', C: '${env:C}', D: '', E: '$E', F: '${F:-default}', G: 42, H: null, I: R });
+    const r = redactEnv({
+      A: 'literal',
+      B: '${B}',
+      C: '${env:C}',
+      D: '',
+      E: '$E',
+      F: '${F:-default}',
+      G: 42,
+      H: null,
+      I: R,
+    });
     expect(r.values).toEqual({ A: R, B: '${B}', C: '${env:C}', D: '', E: '$E', F: R, G: R, H: R, I: R });
     expect(r.names).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I']);
     expect(r.literal).toEqual(['A', 'F', 'G', 'H', 'I']);
   });
 
   test('headers: a reference after an authorization scheme is a reference', () => {
-    const r = redactHeaders({ Authorization: 'Bearer ${input:tok}', 'X-Key': 'abc', Other: 'Bearer abc', Ref: '${env:H}' });
+    const r = redactHeaders({
+      Authorization: 'Bearer ${input:tok}',
+      'X-Key': 'abc',
+      Other: 'Bearer abc',
+      Ref: '${env:H}',
+    });
     expect(r.values).toEqual({ Authorization: 'Bearer ${input:tok}', 'X-Key': R, Other: R, Ref: '${env:H}' });
     expect(r.literal).toEqual(['X-Key', 'Other']);
   });
@@ -354,13 +417,31 @@ describe('a whole server', () => {
   });
 
   test('a remote server with headers', () => {
-    const r = redactServer({ name: 'api', url: 'https://u:p@mcp.example.com/mcp?k=v', headers: { Authorization: 'Bearer xyz', 'X-Ref': '${env:REF}' } });
-    expect(r.server).toEqual({ name: 'api', url: `https://${R}@mcp.example.com/mcp?k=${R}`, headers: { Authorization: R, 'X-Ref': '${env:REF}' } });
-    expect(r).toMatchObject({ redacted: true, literalEnv: [], literalHeaders: ['Authorization'], secretInConfig: true });
+    const r = redactServer({
+      name: 'api',
+      url: 'https://u:p@mcp.example.com/mcp?k=v',
+      headers: { Authorization: 'Bearer xyz', 'X-Ref': '${env:REF}' },
+    });
+    expect(r.server).toEqual({
+      name: 'api',
+      url: `https://${R}@mcp.example.com/mcp?k=${R}`,
+      headers: { Authorization: R, 'X-Ref': '${env:REF}' },
+    });
+    expect(r).toMatchObject({
+      redacted: true,
+      literalEnv: [],
+      literalHeaders: ['Authorization'],
+      secretInConfig: true,
+    });
   });
 
   test('nothing secret: nothing raised', () => {
-    const r = redactServer({ name: 'fs', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '${DEBUG}' } });
+    const r = redactServer({
+      name: 'fs',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+      env: { DEBUG: '${DEBUG}' },
+    });
     expect(r).toMatchObject({ redacted: false, literalEnv: [], literalHeaders: [], secretInConfig: false });
   });
 
@@ -375,10 +456,66 @@ describe('a whole server', () => {
 // --- properties -----------------------------------------------------------------------------------------------
 
 const FRAGMENTS = [
-  '--token', '--api-key', '--password', '=', ' ', '  ', '\t', 'https://', 'http://', 'postgres://', '@', '?', '&', '#',
-  ':', '/', '~/', './', '\\', 'C:\\', '${', '}', '$', 'Bearer ', 'token ', 'Token:', 'Authorization: ', 'sk-', 'ghp_',
-  'AKIA', 'eyJ', '.', '"', "'", '`', R, '[', ']', 'API_KEY', 'password', 'sha256:', '-', '_', '+', ',', ';', '\n',
-  'a', 'Z', '7', 'abc', 'XyZ9', '{"', '":"', '"}', 'xoxb-', 'npm_', GHP, JWT, RANDOM,
+  '--token',
+  '--api-key',
+  '--password',
+  '=',
+  ' ',
+  '  ',
+  '\t',
+  'https://',
+  'http://',
+  'postgres://',
+  '@',
+  '?',
+  '&',
+  '#',
+  ':',
+  '/',
+  '~/',
+  './',
+  '\\',
+  'C:\\',
+  '${',
+  '}',
+  '$',
+  'Bearer ',
+  'token ',
+  'Token:',
+  'Authorization: ',
+  'sk-',
+  'ghp_',
+  'AKIA',
+  'eyJ',
+  '.',
+  '"',
+  "'",
+  '`',
+  R,
+  '[',
+  ']',
+  'API_KEY',
+  'password',
+  'sha256:',
+  '-',
+  '_',
+  '+',
+  ',',
+  ';',
+  '\n',
+  'a',
+  'Z',
+  '7',
+  'abc',
+  'XyZ9',
+  '{"',
+  '":"',
+  '"}',
+  'xoxb-',
+  'npm_',
+  GHP,
+  JWT,
+  RANDOM,
 ];
 const chunk = fc.oneof(
   fc.constantFrom(...FRAGMENTS),
@@ -412,10 +549,13 @@ describe('safe to apply twice', () => {
 
   test('argument lists', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(text, fc.constantFrom('--token', '--secret', '-e', '--header')), { maxLength: 8 }), (args) => {
-        const once = redactArgs(args);
-        expect(redactArgs(once.args)).toEqual(once);
-      }),
+      fc.property(
+        fc.array(fc.oneof(text, fc.constantFrom('--token', '--secret', '-e', '--header')), { maxLength: 8 }),
+        (args) => {
+          const once = redactArgs(args);
+          expect(redactArgs(once.args)).toEqual(once);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -449,7 +589,8 @@ describe('safe to apply twice', () => {
 
 describe('a planted secret never survives', () => {
   const base62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('');
-  const body = (min: number, max: number) => fc.array(fc.constantFrom(...base62), { minLength: min, maxLength: max }).map((a) => a.join(''));
+  const body = (min: number, max: number) =>
+    fc.array(fc.constantFrom(...base62), { minLength: min, maxLength: max }).map((a) => a.join(''));
   const prefixed = fc.oneof(
     body(36, 36).map((b) => `ghp_${b}`),
     body(30, 40).map((b) => `github_pat_${b}`),
@@ -463,7 +604,9 @@ describe('a planted secret never survives', () => {
     fc.tuple(body(10, 30), body(10, 30), body(10, 40)).map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
   );
   // Random tokens without a prefix: caught by entropy (made to be random-looking: mixed case with digits inside).
-  const random = body(24, 48).filter((s) => /[0-9]/.test(s.slice(1, -3)) && /[A-Z]/.test(s) && /[a-z]/.test(s) && shannonEntropy(s) >= 3.6);
+  const random = body(24, 48).filter(
+    (s) => /[0-9]/.test(s.slice(1, -3)) && /[A-Z]/.test(s) && /[a-z]/.test(s) && shannonEntropy(s) >= 3.6,
+  );
   const anywhere = [
     (s: string) => s,
     (s: string) => `--token ${s}`,
@@ -496,9 +639,14 @@ describe('a planted secret never survives', () => {
   });
   test('in an argument list, after a secret option, whatever it looks like', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 30 }).filter((s) => !s.startsWith('-') && !isReference(s) && !s.includes(R)), (secret) => {
-        expect(redactArgs(['--password', secret]).args).toEqual(['--password', R]);
-      }),
+      fc.property(
+        fc
+          .string({ minLength: 1, maxLength: 30 })
+          .filter((s) => !s.startsWith('-') && !isReference(s) && !s.includes(R)),
+        (secret) => {
+          expect(redactArgs(['--password', secret]).args).toEqual(['--password', R]);
+        },
+      ),
       { numRuns: 500 },
     );
   });

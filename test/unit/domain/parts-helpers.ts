@@ -19,7 +19,9 @@ export function splitInto(s: Snapshot, parts: number, random: () => number = Mat
   for (const kind of ['modules', 'nodes', 'roots'] as const) {
     const items = (s[kind] ?? []) as unknown[];
     // sorted random cut points: part p takes items [cut[p-1], cut[p])
-    const cuts = Array.from({ length: parts - 1 }, () => Math.floor(random() * (items.length + 1))).sort((a, b) => a - b);
+    const cuts = Array.from({ length: parts - 1 }, () => Math.floor(random() * (items.length + 1))).sort(
+      (a, b) => a - b,
+    );
     let from = 0;
     for (let p = 0; p < parts; p++) {
       const to = p < parts - 1 ? cuts[p] : items.length;

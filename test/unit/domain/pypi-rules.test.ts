@@ -4,10 +4,11 @@ import { pypiRules } from '../../../src/domain/advisories/ecosystems/pypi';
 import { itWithSharedData, sharedDataPath } from '../../helpers/shared-data';
 
 const cmp = (a: string, b: string) => Math.sign(pypiRules.compare(pypiRules.parse(a), pypiRules.parse(b)));
-const ascending = (...vs: string[]) => vs.slice(1).forEach((v, i) => {
-  expect([vs[i], v, cmp(vs[i], v)]).toEqual([vs[i], v, -1]);
-  expect(cmp(v, vs[i])).toBe(1);
-});
+const ascending = (...vs: string[]) =>
+  vs.slice(1).forEach((v, i) => {
+    expect([vs[i], v, cmp(vs[i], v)]).toEqual([vs[i], v, -1]);
+    expect(cmp(v, vs[i])).toBe(1);
+  });
 
 test('PEP 503 names', () => {
   expect(pypiRules.normalizeName('Django')).toBe('django');
@@ -35,7 +36,12 @@ itWithSharedData('every version in the real PyPA advisories parses; the number o
   for (const f of fs.readdirSync(dir)) {
     const a = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
     for (const x of a.affected ?? []) {
-      const values = [...(x.versions ?? []), ...(x.ranges ?? []).flatMap((r: { events: Array<Record<string, string>> }) => r.events.flatMap((e) => Object.values(e)))].filter((v: string) => v !== '0');
+      const values = [
+        ...(x.versions ?? []),
+        ...(x.ranges ?? []).flatMap((r: { events: Array<Record<string, string>> }) =>
+          r.events.flatMap((e) => Object.values(e)),
+        ),
+      ].filter((v: string) => v !== '0');
       for (const v of values) {
         const parsed = pypiRules.parse(v) as { legacy: boolean } | null;
         expect(parsed).not.toBeNull();

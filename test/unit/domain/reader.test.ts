@@ -26,7 +26,8 @@ with open(file, 'r+b') as f:
   execFileSync('python3', ['-c', script, file, JSON.stringify(entries), JSON.stringify(damage)]);
 }
 
-const osv = (id: string) => JSON.stringify({ id, modified: '2024-01-01T00:00:00Z', affected: [{ package: { ecosystem: 'npm', name: 'x' } }] });
+const osv = (id: string) =>
+  JSON.stringify({ id, modified: '2024-01-01T00:00:00Z', affected: [{ package: { ecosystem: 'npm', name: 'x' } }] });
 const write = (rel: string, text: string | Buffer) => {
   fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
   fs.writeFileSync(path.join(dir, rel), text);
@@ -54,7 +55,10 @@ beforeAll(() => {
   aside = fs.mkdtempSync(path.join(os.tmpdir(), 'osv-reader-aside-'));
   write('good.json', osv('GHSA-good'));
   write('bad.json', '{"id": "GHSA-bad", ');
-  write('adv.yaml', 'id: PYSEC-2021-1\nmodified: 2021-01-01T00:00:00Z\npublished: 2021-01-01\naliases:\n  - CVE-2021-1\naffected:\n  - package: {ecosystem: PyPI, name: x}\n');
+  write(
+    'adv.yaml',
+    'id: PYSEC-2021-1\nmodified: 2021-01-01T00:00:00Z\npublished: 2021-01-01\naliases:\n  - CVE-2021-1\naffected:\n  - package: {ecosystem: PyPI, name: x}\n',
+  );
   write('list.json', `[${osv('GHSA-list0')}, 42, ${osv('GHSA-list2')}]`);
   write('notes.txt', 'not an advisory');
   write('deeper/more/deep.yml', 'id: GHSA-deep\n');
@@ -97,7 +101,16 @@ test('YAML scalars stay strings and structure is kept', async () => {
   const items: OsvItem[] = [];
   for await (const item of readOsvSources([path.join(dir, 'adv.yaml')])) items.push(item);
   expect(items).toEqual([
-    { source: path.join(dir, 'adv.yaml'), advisory: { id: 'PYSEC-2021-1', modified: '2021-01-01T00:00:00Z', published: '2021-01-01', aliases: ['CVE-2021-1'], affected: [{ package: { ecosystem: 'PyPI', name: 'x' } }] } },
+    {
+      source: path.join(dir, 'adv.yaml'),
+      advisory: {
+        id: 'PYSEC-2021-1',
+        modified: '2021-01-01T00:00:00Z',
+        published: '2021-01-01',
+        aliases: ['CVE-2021-1'],
+        affected: [{ package: { ecosystem: 'PyPI', name: 'x' } }],
+      },
+    },
   ]);
 });
 
@@ -107,14 +120,25 @@ test('errors carry the source and a reason', async () => {
   expect(by('bad.json')).toMatchObject({ error: expect.stringMatching(/^invalid JSON: /), kind: 'file' });
   expect(by('list.json[1]')).toMatchObject({ error: 'not an OSV advisory object', kind: 'record' });
   expect(by('empty.yaml')).toMatchObject({ error: 'not an OSV advisory object', kind: 'record' });
-  expect(by('corrupt.zip')).toMatchObject({ error: expect.stringMatching(/^unreadable zip archive: /), kind: 'source' });
-  expect(by('nested.zip!broken.json')).toMatchObject({ source: path.join(dir, 'sub', 'nested.zip') + '!broken.json', error: expect.stringMatching(/^invalid JSON: /), kind: 'file' });
+  expect(by('corrupt.zip')).toMatchObject({
+    error: expect.stringMatching(/^unreadable zip archive: /),
+    kind: 'source',
+  });
+  expect(by('nested.zip!broken.json')).toMatchObject({
+    source: path.join(dir, 'sub', 'nested.zip') + '!broken.json',
+    error: expect.stringMatching(/^invalid JSON: /),
+    kind: 'file',
+  });
   expect(errors).toHaveLength(5);
 });
 
 test('a corrupt or missing path is reported, not thrown, and the next path is still read', async () => {
   const missing = path.join(dir, 'missing.json');
-  expect(await collect([path.join(dir, 'corrupt.zip'), missing, path.join(dir, 'good.json')])).toEqual(['ERROR corrupt.zip', 'ERROR missing.json', 'GHSA-good good.json']);
+  expect(await collect([path.join(dir, 'corrupt.zip'), missing, path.join(dir, 'good.json')])).toEqual([
+    'ERROR corrupt.zip',
+    'ERROR missing.json',
+    'GHSA-good good.json',
+  ]);
   const [err] = await errorsOf([missing]);
   expect(err).toMatchObject({ error: expect.stringMatching(/ENOENT/), kind: 'source' });
 });
@@ -122,7 +146,11 @@ test('a corrupt or missing path is reported, not thrown, and the next path is st
 test('a zip with one damaged entry: that entry is reported, the others are still read', async () => {
   const file = path.join(aside, 'damaged', 'd.zip');
   makeZip(file, { 'a.json': osv('D-A'), 'b.json': osv('D-B'), 'c.json': osv('D-C') }, ['b.json']);
-  expect(await collect([file], aside)).toEqual(['D-A damaged/d.zip!a.json', 'ERROR damaged/d.zip!b.json', 'D-C damaged/d.zip!c.json']);
+  expect(await collect([file], aside)).toEqual([
+    'D-A damaged/d.zip!a.json',
+    'ERROR damaged/d.zip!b.json',
+    'D-C damaged/d.zip!c.json',
+  ]);
   const [err] = await errorsOf([file]);
   expect(err).toMatchObject({ error: expect.stringMatching(/local file header/i), kind: 'source' }); // the archive is damaged: its source is not applied
 });
@@ -134,7 +162,11 @@ test('a truncated zip archive is reported as unreadable', async () => {
   fs.writeFileSync(file, bytes.subarray(0, bytes.length - 30));
   const errors = await errorsOf([file]);
   expect(errors).toHaveLength(1);
-  expect(errors[0]).toEqual({ source: file, error: expect.stringMatching(/^unreadable zip archive: /), kind: 'source' });
+  expect(errors[0]).toEqual({
+    source: file,
+    error: expect.stringMatching(/^unreadable zip archive: /),
+    kind: 'source',
+  });
 });
 
 test('a file given directly is read whatever its extension; a zip given directly is streamed', async () => {

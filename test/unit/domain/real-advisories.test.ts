@@ -10,7 +10,9 @@ import { npmSnapshot } from './helpers';
 
 const DATA = sharedDataPath('advisories');
 
-async function readAll(paths: string[]): Promise<{ advisories: OsvAdvisory[]; errors: Array<{ source: string; error: string }> }> {
+async function readAll(
+  paths: string[],
+): Promise<{ advisories: OsvAdvisory[]; errors: Array<{ source: string; error: string }> }> {
   const advisories: OsvAdvisory[] = [];
   const errors: Array<{ source: string; error: string }> = [];
   for await (const item of readOsvSources(paths) as AsyncGenerator<OsvItem>) {
@@ -27,7 +29,11 @@ describeWithSharedData('real advisories', () => {
   let index: AdvisoryIndex;
 
   beforeAll(async () => {
-    const [n, m, p] = await Promise.all([readAll([`${DATA}/npm`]), readAll([`${DATA}/maven`]), readAll([`${DATA}/pypi`])]);
+    const [n, m, p] = await Promise.all([
+      readAll([`${DATA}/npm`]),
+      readAll([`${DATA}/maven`]),
+      readAll([`${DATA}/pypi`]),
+    ]);
     expect([n.errors, m.errors, p.errors]).toEqual([[], [], []]);
     [npm, maven, pypi] = [n.advisories, m.advisories, p.advisories];
     index = buildAdvisoryIndex(npm);
@@ -76,14 +82,18 @@ describeWithSharedData('real advisories', () => {
 
   test('ip 1.1.8: GHSA-78xj-cgh5-2h22 (last_affected, no fix) and GHSA-2p57-rm9w-gvfp (fixed 2.0.1)', () => {
     const ms = matches(['ip@1.1.8']);
-    expect(ms.map((m) => [m.group.ids.find((id) => id.startsWith('GHSA-')), m.group.cve, m.fixedVersion, m.group.severity]).sort()).toEqual([
+    expect(
+      ms
+        .map((m) => [m.group.ids.find((id) => id.startsWith('GHSA-')), m.group.cve, m.fixedVersion, m.group.severity])
+        .sort(),
+    ).toEqual([
       ['GHSA-2p57-rm9w-gvfp', 'CVE-2024-29415', '2.0.1', 'high'],
       ['GHSA-78xj-cgh5-2h22', 'CVE-2023-42282', null, 'high'],
     ]);
     expect(table(['ip@1.1.9', 'ip@2.0.1'])).toEqual({ 'ip@1.1.9': ['CVE-2024-29415 2.0.1 high'], 'ip@2.0.1': [] });
   });
 
-  test('ws: one advisory, four intervals; each installed version gets its own line\'s fix', () => {
+  test("ws: one advisory, four intervals; each installed version gets its own line's fix", () => {
     expect(table(['ws@7.5.9', 'ws@8.0.0', 'ws@8.17.1', 'ws@6.2.2', 'ws@5.2.4', 'ws@2.0.0'])).toEqual({
       'ws@7.5.9': ['CVE-2024-37890 7.5.10 high'],
       'ws@8.0.0': ['CVE-2024-37890 8.17.1 high'],
@@ -104,7 +114,15 @@ describeWithSharedData('real advisories', () => {
   });
 
   test('babel-traverse: a range with only introduced "0" affects every version, no fix; @babel/traverse has fixes', () => {
-    expect(table(['babel-traverse@6.26.0', 'babel-traverse@99.0.0', '@babel/traverse@7.23.1', '@babel/traverse@8.0.0-alpha.3', '@babel/traverse@7.23.2'])).toEqual({
+    expect(
+      table([
+        'babel-traverse@6.26.0',
+        'babel-traverse@99.0.0',
+        '@babel/traverse@7.23.1',
+        '@babel/traverse@8.0.0-alpha.3',
+        '@babel/traverse@7.23.2',
+      ]),
+    ).toEqual({
       'babel-traverse@6.26.0': ['CVE-2023-45133 null critical'],
       'babel-traverse@99.0.0': ['CVE-2023-45133 null critical'],
       '@babel/traverse@7.23.1': ['CVE-2023-45133 7.23.2 critical'],
@@ -124,18 +142,32 @@ describeWithSharedData('real advisories', () => {
     });
   });
 
-  test('severity from real vectors: CVSS 4.0 wins over 3.1 and over the database\'s MODERATE', () => {
-    expect(table(['serve-static@1.15.0', 'body-parser@1.20.2', 'express@4.19.1', 'follow-redirects@1.14.7', 'undici@5.26.1'])).toEqual({
+  test("severity from real vectors: CVSS 4.0 wins over 3.1 and over the database's MODERATE", () => {
+    expect(
+      table([
+        'serve-static@1.15.0',
+        'body-parser@1.20.2',
+        'express@4.19.1',
+        'follow-redirects@1.14.7',
+        'undici@5.26.1',
+      ]),
+    ).toEqual({
       'serve-static@1.15.0': ['CVE-2024-43800 1.16.0 low'], // v3.1 5.0 medium, v4 2.3 low
       'body-parser@1.20.2': ['CVE-2024-45590 1.20.3 high'], // v4 8.7
       'express@4.19.1': ['CVE-2024-29041 4.19.2 medium', 'CVE-2024-43796 4.20.0 low'],
-      'follow-redirects@1.14.7': ['CVE-2022-0155 1.14.8 high', 'CVE-2022-0536 1.14.8 medium', 'CVE-2023-26159 1.15.4 medium'],
+      'follow-redirects@1.14.7': [
+        'CVE-2022-0155 1.14.8 high',
+        'CVE-2022-0536 1.14.8 medium',
+        'CVE-2023-26159 1.15.4 medium',
+      ],
       'undici@5.26.1': ['CVE-2023-45143 5.26.2 low', 'CVE-2024-24758 5.28.3 low'],
     });
   });
 
   test('entries of ecosystems not scanned in npm advisories (NuGet, RubyGems) are not indexed; Maven webjars are, as Maven', () => {
-    expect([...index.byPackage.keys()].every((k) => k.startsWith('npm\u0000') || k.startsWith('Maven\u0000'))).toBe(true);
+    expect([...index.byPackage.keys()].every((k) => k.startsWith('npm\u0000') || k.startsWith('Maven\u0000'))).toBe(
+      true,
+    );
     expect(index.byPackage.has('npm\u0000moment.js')).toBe(false);
     expect(table(['moment@2.29.1', 'http-cache-semantics@4.1.0'])).toEqual({
       'moment@2.29.1': ['CVE-2022-24785 2.29.2 high'],
@@ -150,9 +182,23 @@ describeWithSharedData('real advisories', () => {
     expect(npmKeys(all)).toEqual(npmKeys(index));
     expect(all.advisoryCount).toBe(29 + 28 + 2661);
     // Every package named by an npm advisory, at a few versions, plus names that also occur in the PyPI and Maven data.
-    const names = [...new Set(npm.flatMap((a) => a.affected!.filter((x) => x.package?.ecosystem === 'npm').map((x) => x.package!.name.toLowerCase())))];
-    const ids = names.flatMap((n) => ['0.0.1', '1.0.0', '2.0.0', '4.17.20', '6.10.1', '8.0.0'].map((v) => `${n}@${v}`)).concat(['django@1.0.0', 'requests@2.0.0', 'jinja2@2.0.0', 'log4j-core@2.14.1']);
-    const render = (ms: Match[]) => ms.map((m) => `${m.nodeId} ${m.group.key} ${m.group.cve} ${m.group.severity} ${m.fixedVersion} ${m.group.publishedAt}`).sort();
+    const names = [
+      ...new Set(
+        npm.flatMap((a) =>
+          a.affected!.filter((x) => x.package?.ecosystem === 'npm').map((x) => x.package!.name.toLowerCase()),
+        ),
+      ),
+    ];
+    const ids = names
+      .flatMap((n) => ['0.0.1', '1.0.0', '2.0.0', '4.17.20', '6.10.1', '8.0.0'].map((v) => `${n}@${v}`))
+      .concat(['django@1.0.0', 'requests@2.0.0', 'jinja2@2.0.0', 'log4j-core@2.14.1']);
+    const render = (ms: Match[]) =>
+      ms
+        .map(
+          (m) =>
+            `${m.nodeId} ${m.group.key} ${m.group.cve} ${m.group.severity} ${m.fixedVersion} ${m.group.publishedAt}`,
+        )
+        .sort();
     const expected = render(matches(ids));
     expect(expected.length).toBeGreaterThan(40);
     expect(render(matches(ids, all))).toEqual(expected);
@@ -165,7 +211,15 @@ describeWithSharedData('real advisories', () => {
     expect(advisories.map((a) => a.id).sort()).toEqual(pypi.map((a) => a.id).sort());
     expect(advisories.filter((a) => a.withdrawn)).toHaveLength(10);
     expect(advisories.filter((a) => (a.severity ?? []).some((s) => s.type === 'CVSS_V3'))).toHaveLength(202);
-    const names = new Set(advisories.filter((a) => !a.withdrawn).flatMap((a) => (a.affected ?? []).filter((x) => x.package?.ecosystem === 'PyPI').map((x) => x.package!.name.toLowerCase().replace(/[-_.]+/g, '-'))));
+    const names = new Set(
+      advisories
+        .filter((a) => !a.withdrawn)
+        .flatMap((a) =>
+          (a.affected ?? [])
+            .filter((x) => x.package?.ecosystem === 'PyPI')
+            .map((x) => x.package!.name.toLowerCase().replace(/[-_.]+/g, '-')),
+        ),
+    );
     expect(buildAdvisoryIndex(advisories).byPackage.size).toBe(names.size);
   });
 });

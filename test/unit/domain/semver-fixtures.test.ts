@@ -23,7 +23,8 @@ function readLines(): Line[] {
       const text = raw.replace(/\r$/, '');
       if (text.trim() === '' || text.startsWith('# ') || text.startsWith('// ')) return;
       const parts = text.split(' ');
-      if (parts.length !== 3 || !['<', '=', '>'].includes(parts[1])) throw new Error(`line ${i + 1} is not "<a> <op> <b>": ${text}`);
+      if (parts.length !== 3 || !['<', '=', '>'].includes(parts[1]))
+        throw new Error(`line ${i + 1} is not "<a> <op> <b>": ${text}`);
       out.push({ no: i + 1, text, a: parts[0], op: parts[1] as Line['op'], b: parts[2] });
     });
   return out;

@@ -16,7 +16,13 @@ import {
   sameDigest,
   type CodeRecord,
 } from '../../../src/domain/sign-in/codes';
-import { CODES_PER_ADDRESS, CODES_PER_EMAIL, LIMIT_WINDOW_MS, limitWindow, retryAfterSeconds } from '../../../src/domain/sign-in/limits';
+import {
+  CODES_PER_ADDRESS,
+  CODES_PER_EMAIL,
+  LIMIT_WINDOW_MS,
+  limitWindow,
+  retryAfterSeconds,
+} from '../../../src/domain/sign-in/limits';
 
 const key = Buffer.alloc(32, 7);
 const otherKey = Buffer.alloc(32, 8);
@@ -48,7 +54,8 @@ describe('generateCode', () => {
 
 test('isCodeShape: exactly 8 ASCII digits', () => {
   for (const ok of ['00000000', '12345678']) expect(isCodeShape(ok)).toBe(true);
-  for (const bad of ['1234567', '123456789', ' 12345678', '1234567a', '١٢٣٤٥٦٧٨', 12345678, null, undefined, '']) expect(isCodeShape(bad)).toBe(false);
+  for (const bad of ['1234567', '123456789', ' 12345678', '1234567a', '١٢٣٤٥٦٧٨', 12345678, null, undefined, ''])
+    expect(isCodeShape(bad)).toBe(false);
 });
 
 describe('normalizeSignInEmail', () => {
@@ -58,7 +65,25 @@ describe('normalizeSignInEmail', () => {
   });
 
   test('refuses what is not one address', () => {
-    for (const bad of ['', '   ', 'alice', 'alice@', '@example.com', 'alice@example', 'a@b@example.com', 'al ice@example.com', 'alice@exa mple.com', 'alice\u0000@example.com', 'alice@example.com\u0007x', `${'a'.repeat(320)}@example.com`, 42, null, undefined, ['a@b.c'], { email: 'a@b.c' }]) {
+    for (const bad of [
+      '',
+      '   ',
+      'alice',
+      'alice@',
+      '@example.com',
+      'alice@example',
+      'a@b@example.com',
+      'al ice@example.com',
+      'alice@exa mple.com',
+      'alice\u0000@example.com',
+      'alice@example.com\u0007x',
+      `${'a'.repeat(320)}@example.com`,
+      42,
+      null,
+      undefined,
+      ['a@b.c'],
+      { email: 'a@b.c' },
+    ]) {
       expect(normalizeSignInEmail(bad)).toBeNull();
     }
   });
@@ -75,7 +100,11 @@ describe('hashing', () => {
 
   test('the code hash is HMAC-SHA256 under the key, over label, email, binding and code: not a plain hash of the code', () => {
     const h = codeHash(key, input);
-    expect(h).toBe(createHmac('sha256', key).update(['svc-login-code', 'alice@example.com', input.bindingHash, '01234567'].join('\u0000')).digest('hex'));
+    expect(h).toBe(
+      createHmac('sha256', key)
+        .update(['svc-login-code', 'alice@example.com', input.bindingHash, '01234567'].join('\u0000'))
+        .digest('hex'),
+    );
     expect(h).not.toContain('01234567');
     expect(h).not.toBe(createHash('sha256').update('01234567').digest('hex'));
   });
@@ -121,8 +150,16 @@ describe('judgeAttempt', () => {
   const binding = bindingHash('browser-a');
   const right = codeHash(key, { email: 'a@example.com', bindingHash: binding, code: '00001234' });
   const wrongHash = codeHash(key, { email: 'a@example.com', bindingHash: binding, code: '00001235' });
-  const rec = (over: Partial<CodeRecord> = {}): CodeRecord => ({ codeHash: right, bindingHash: binding, expiresAt: new Date(now.getTime() + CODE_TTL_MS), ended: null, ...over });
-  const sub = (over: Partial<{ bindingHash: string | null; codeHash: string | null; attempt: number | null }> = {}) => ({ bindingHash: binding, codeHash: right, attempt: 1, ...over });
+  const rec = (over: Partial<CodeRecord> = {}): CodeRecord => ({
+    codeHash: right,
+    bindingHash: binding,
+    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    ended: null,
+    ...over,
+  });
+  const sub = (
+    over: Partial<{ bindingHash: string | null; codeHash: string | null; attempt: number | null }> = {},
+  ) => ({ bindingHash: binding, codeHash: right, attempt: 1, ...over });
 
   test('the right code from the bound browser, within the time and the attempts: ok', () => {
     for (let n = 1; n <= MAX_ATTEMPTS; n++) expect(judgeAttempt(rec(), sub({ attempt: n }), now)).toBe('ok');
@@ -160,7 +197,9 @@ describe('judgeAttempt', () => {
 
   test('order: ended before expired before unbound before attempts before the code', () => {
     const late = new Date(now.getTime() + CODE_TTL_MS);
-    expect(judgeAttempt(rec({ ended: 'used' }), sub({ bindingHash: null, attempt: null, codeHash: null }), late)).toBe('used');
+    expect(judgeAttempt(rec({ ended: 'used' }), sub({ bindingHash: null, attempt: null, codeHash: null }), late)).toBe(
+      'used',
+    );
     expect(judgeAttempt(rec(), sub({ bindingHash: null, attempt: null, codeHash: null }), late)).toBe('expired');
     expect(judgeAttempt(rec(), sub({ bindingHash: null, attempt: null, codeHash: null }), now)).toBe('unbound');
     expect(judgeAttempt(rec(), sub({ attempt: null, codeHash: null }), now)).toBe('too_many_attempts');

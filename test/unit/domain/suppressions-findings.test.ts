@@ -50,7 +50,11 @@ describe('package globs', () => {
 });
 
 const day = '2024-06-15';
-const S = (cve: string, reason: string, extra: Partial<SnapshotSuppression> = {}): SnapshotSuppression => ({ cve, reason, ...extra });
+const S = (cve: string, reason: string, extra: Partial<SnapshotSuppression> = {}): SnapshotSuppression => ({
+  cve,
+  reason,
+  ...extra,
+});
 const reasonFor = (list: SnapshotSuppression[], ids: string[], name: string, ecosystem: Ecosystem = 'javascript') =>
   findSuppression(activeSuppressions(list, ecosystem, day), ids, name)?.reason ?? null;
 
@@ -78,9 +82,13 @@ describe('suppressions in force', () => {
   });
 
   test('python: both sides PEP 503-normalised before the glob', () => {
-    expect(reasonFor([S('PYSEC-1', 'py', { package: 'Zope_Interface' })], ['PYSEC-1'], 'zope.interface', 'python')).toBe('py');
+    expect(
+      reasonFor([S('PYSEC-1', 'py', { package: 'Zope_Interface' })], ['PYSEC-1'], 'zope.interface', 'python'),
+    ).toBe('py');
     expect(reasonFor([S('PYSEC-1', 'py', { package: 'zope-*' })], ['PYSEC-1'], 'Zope__Interface', 'python')).toBe('py');
-    expect(reasonFor([S('PYSEC-1', 'py', { package: 'Zope_Interface' })], ['PYSEC-1'], 'zope.interface', 'javascript')).toBeNull();
+    expect(
+      reasonFor([S('PYSEC-1', 'py', { package: 'Zope_Interface' })], ['PYSEC-1'], 'zope.interface', 'javascript'),
+    ).toBeNull();
   });
 
   test('several matches: the first one in snapshot order wins; non-matching and expired ones are skipped', () => {
@@ -91,7 +99,11 @@ describe('suppressions in force', () => {
       S(ids[0], 'second'),
     ];
     expect(reasonFor(list, ids, 'lodash')).toBe('first');
-    expect(activeSuppressions(list, 'javascript', day).list.map((s) => s.reason)).toEqual(['other package', 'first', 'second']);
+    expect(activeSuppressions(list, 'javascript', day).list.map((s) => s.reason)).toEqual([
+      'other package',
+      'first',
+      'second',
+    ]);
     expect(activeSuppressions(undefined, 'javascript', day)).toEqual({ list: [], byId: new Map() });
   });
 });
@@ -118,7 +130,13 @@ describe('buildFindings', () => {
     scanId: 'scn_1',
     projectId: 'prj_1',
     snapshot: { ecosystem: 'javascript', suppressions: [] },
-    matches: [match('lodash@4.17.20', lodash, '4.17.21'), match('undici@5.0.0', low, '5.28.3'), match('babel-traverse@6.0.0', crit), match('axios@1.5.0', med, '1.6.0'), match('ws@1.0.0', low)],
+    matches: [
+      match('lodash@4.17.20', lodash, '4.17.21'),
+      match('undici@5.0.0', low, '5.28.3'),
+      match('babel-traverse@6.0.0', crit),
+      match('axios@1.5.0', med, '1.6.0'),
+      match('ws@1.0.0', low),
+    ],
     paths: new Map([['lodash@4.17.20', ['package.json', 'lodash@4.17.20']]]),
     processingDay: day,
     ...over,
@@ -128,7 +146,15 @@ describe('buildFindings', () => {
     const id = findingId('scn_1', lodash.key, 'lodash', '4.17.20');
     expect(id).toMatch(/^fnd_[0-9a-f]{24}$/);
     expect(findingId('scn_1', lodash.key, 'lodash', '4.17.20')).toBe(id);
-    expect(new Set([id, findingId('scn_2', lodash.key, 'lodash', '4.17.20'), findingId('scn_1', crit.key, 'lodash', '4.17.20'), findingId('scn_1', lodash.key, 'lodash-es', '4.17.20'), findingId('scn_1', lodash.key, 'lodash', '4.17.19')]).size).toBe(5);
+    expect(
+      new Set([
+        id,
+        findingId('scn_2', lodash.key, 'lodash', '4.17.20'),
+        findingId('scn_1', crit.key, 'lodash', '4.17.20'),
+        findingId('scn_1', lodash.key, 'lodash-es', '4.17.20'),
+        findingId('scn_1', lodash.key, 'lodash', '4.17.19'),
+      ]).size,
+    ).toBe(5);
     expect(buildFindings(input()).findings.map((f) => f.id)).toEqual(buildFindings(input()).findings.map((f) => f.id));
     const other = new Set(buildFindings(input({ scanId: 'scn_2' })).findings.map((f) => f.id));
     expect(buildFindings(input()).findings.some((f) => other.has(f.id))).toBe(false);
@@ -160,12 +186,24 @@ describe('buildFindings', () => {
   });
 
   test('counts exclude suppressed findings, which are counted apart and stay listed', () => {
-    const suppressions = [S('GHSA-35jh-r3h4-6jhm', 'not called', { package: 'lodash' }), S('CVE-2024-24758', 'dev only', { package: 'undici' }), S('CVE-2023-45857', 'expired', { expires: '2024-06-14' })];
+    const suppressions = [
+      S('GHSA-35jh-r3h4-6jhm', 'not called', { package: 'lodash' }),
+      S('CVE-2024-24758', 'dev only', { package: 'undici' }),
+      S('CVE-2023-45857', 'expired', { expires: '2024-06-14' }),
+    ];
     const built = buildFindings(input({ snapshot: { ecosystem: 'javascript', suppressions } }));
     expect(built.counts).toEqual({ critical: 1, high: 0, medium: 1, low: 1 });
     expect(built.suppressed).toBe(2);
     expect(built.findings).toHaveLength(5);
-    expect(built.findings.filter((f) => f.suppressed).map((f) => [f.package, f.suppressionReason]).sort()).toEqual([['lodash', 'not called'], ['undici', 'dev only']]);
+    expect(
+      built.findings
+        .filter((f) => f.suppressed)
+        .map((f) => [f.package, f.suppressionReason])
+        .sort(),
+    ).toEqual([
+      ['lodash', 'not called'],
+      ['undici', 'dev only'],
+    ]);
     expect(buildFindings(input()).counts).toEqual({ critical: 1, high: 1, medium: 1, low: 2 });
   });
 
@@ -175,7 +213,10 @@ describe('buildFindings', () => {
       ['lodash-4.17.20', ['package.json', 'c@1', 'lodash-4.17.20']],
     ]);
     const twin: Match = { ...match('lodash@4.17.20', lodash, '4.17.21'), nodeId: 'lodash-4.17.20' };
-    for (const matches of [[match('lodash@4.17.20', lodash, '4.17.21'), twin], [twin, match('lodash@4.17.20', lodash, '4.17.21')]]) {
+    for (const matches of [
+      [match('lodash@4.17.20', lodash, '4.17.21'), twin],
+      [twin, match('lodash@4.17.20', lodash, '4.17.21')],
+    ]) {
       const built = buildFindings(input({ matches, paths }));
       expect(built.findings).toHaveLength(1);
       expect(built.findings[0].path).toEqual(['package.json', 'c@1', 'lodash-4.17.20']);
@@ -186,10 +227,16 @@ describe('buildFindings', () => {
       ['lodash@4.17.20', ['package.json', 'z@1', 'lodash@4.17.20']],
       ['lodash-4.17.20', ['package.json', 'c@1', 'lodash-4.17.20']],
     ]);
-    expect(buildFindings(input({ matches: [match('lodash@4.17.20', lodash), twin], paths: tie })).findings[0].path).toEqual(['package.json', 'c@1', 'lodash-4.17.20']);
+    expect(
+      buildFindings(input({ matches: [match('lodash@4.17.20', lodash), twin], paths: tie })).findings[0].path,
+    ).toEqual(['package.json', 'c@1', 'lodash-4.17.20']);
   });
 
   test('no matches: no findings, zero counts', () => {
-    expect(buildFindings(input({ matches: [] }))).toEqual({ findings: [], counts: { critical: 0, high: 0, medium: 0, low: 0 }, suppressed: 0 });
+    expect(buildFindings(input({ matches: [] }))).toEqual({
+      findings: [],
+      counts: { critical: 0, high: 0, medium: 0, low: 0 },
+      suppressed: 0,
+    });
   });
 });

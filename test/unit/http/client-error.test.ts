@@ -55,8 +55,15 @@ function send(bytes: string | Buffer): Promise<Reply> {
       const raw = Buffer.concat(chunks).toString('latin1');
       const split = raw.indexOf('\r\n\r\n');
       const [statusLine, ...lines] = (split < 0 ? raw : raw.slice(0, split)).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      resolve({ raw, status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body: split < 0 ? '' : raw.slice(split + 4) });
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
+      resolve({
+        raw,
+        status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0),
+        headers,
+        body: split < 0 ? '' : raw.slice(split + 4),
+      });
     });
     socket.end(bytes);
   });
@@ -82,19 +89,44 @@ const MALFORMED: Array<[name: string, request: string, status: number, message: 
   ['an invalid header name', 'GET /v1/scans HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n', 400, /header/],
   ['a bad request line', 'GET /v1/scans HTTP/9.9 extra\r\nHost: x\r\n\r\n', 400, /malformed/],
   ['a request line that is not HTTP', 'HELLO\r\n\r\n', 400, /malformed/],
-  ['a header over the size limit', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4000)}\r\n\r\n`, 431, /size limit/],
-  ['an invalid Content-Length', 'POST /v1/scans HTTP/1.1\r\nHost: x\r\nContent-Length: 12abc\r\n\r\n{}', 400, /Content-Length/],
-  ['two different Content-Lengths', 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}', 400, /Content-Length/],
-  ['Content-Length beside Transfer-Encoding', 'POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n', 400, /Content-Length/],
+  [
+    'a header over the size limit',
+    `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4000)}\r\n\r\n`,
+    431,
+    /size limit/,
+  ],
+  [
+    'an invalid Content-Length',
+    'POST /v1/scans HTTP/1.1\r\nHost: x\r\nContent-Length: 12abc\r\n\r\n{}',
+    400,
+    /Content-Length/,
+  ],
+  [
+    'two different Content-Lengths',
+    'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+    400,
+    /Content-Length/,
+  ],
+  [
+    'Content-Length beside Transfer-Encoding',
+    'POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n',
+    400,
+    /Content-Length/,
+  ],
   ['a control character in the request target', 'GET /v1/\x01 HTTP/1.1\r\nHost: x\r\n\r\n', 400, /request target/],
-  ['a chunked body with a bad chunk size', 'POST /v1/scans HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nhello\r\n0\r\n\r\n', 400, /chunk size/],
+  [
+    'a chunked body with a bad chunk size',
+    'POST /v1/scans HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nhello\r\n0\r\n\r\n',
+    400,
+    /chunk size/,
+  ],
 ];
 
 test.each(MALFORMED)('%s gets the envelope', async (_name, request, status, message) => {
   expectEnvelope(await send(request), status, message);
 });
 
-test('a well-formed request on the same server gets the app\'s answer, with a body', async () => {
+test("a well-formed request on the same server gets the app's answer, with a body", async () => {
   const r = await send('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
   expect(r.status).toBe(200);
   expect(JSON.parse(r.body)).toEqual({ ok: true, bytes: 2 });
@@ -114,11 +146,19 @@ test('a header overflow sent in many small writes is answered once, in full', as
     });
     const chunks: Buffer[] = [];
     socket.on('data', (c) => chunks.push(c));
-    socket.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e)));
+    socket.on('error', (e: NodeJS.ErrnoException) =>
+      e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e),
+    );
     socket.on('close', () => {
       const raw = Buffer.concat(chunks).toString('latin1');
       const split = raw.indexOf('\r\n\r\n');
-      const headers = Object.fromEntries(raw.slice(0, split).split('\r\n').slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        raw
+          .slice(0, split)
+          .split('\r\n')
+          .slice(1)
+          .map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ raw, status: Number(raw.slice(9, 12)), headers, body: raw.slice(split + 4) });
     });
   });
@@ -139,7 +179,12 @@ test('the response survives a client still sending: the server reads on until th
       socket.on('close', () => {
         const raw = Buffer.concat(chunks).toString('latin1');
         const split = raw.indexOf('\r\n\r\n');
-        resolve({ raw, status: Number(raw.slice(9, 12)), headers: { 'content-length': /Content-Length: (\d+)/.exec(raw)?.[1] ?? '' }, body: split < 0 ? '' : raw.slice(split + 4) });
+        resolve({
+          raw,
+          status: Number(raw.slice(9, 12)),
+          headers: { 'content-length': /Content-Length: (\d+)/.exec(raw)?.[1] ?? '' },
+          body: split < 0 ? '' : raw.slice(split + 4),
+        });
       });
       socket.write('HELLO\r\n\r\n');
       socket.write(Buffer.alloc(4 << 20, 'x'));
@@ -154,11 +199,18 @@ test('600 malformed requests all get a complete response with the envelope', asy
   // The report: 15 of 600 got a bare 400 with no body. Sent 25 at a time, every kind in turn.
   const replies: Reply[] = [];
   for (let batch = 0; batch < 600 / 25; batch++) {
-    replies.push(...(await Promise.all(Array.from({ length: 25 }, (_, i) => send(MALFORMED[(batch * 25 + i) % MALFORMED.length][1])))));
+    replies.push(
+      ...(await Promise.all(
+        Array.from({ length: 25 }, (_, i) => send(MALFORMED[(batch * 25 + i) % MALFORMED.length][1])),
+      )),
+    );
   }
   const bad = replies.filter((r) => {
     try {
-      return JSON.parse(r.body).error.code !== 'bad_request' || Number(r.headers['content-length']) !== Buffer.byteLength(r.body);
+      return (
+        JSON.parse(r.body).error.code !== 'bad_request' ||
+        Number(r.headers['content-length']) !== Buffer.byteLength(r.body)
+      );
     } catch {
       return true;
     }
@@ -172,7 +224,8 @@ test('600 malformed requests all get a complete response with the envelope', asy
   expect(open).toBe(0);
 });
 
-const connections = () => new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+const connections = () =>
+  new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 
 test('clients that reset mid-request or right after a malformed one do not crash the server', async () => {
   const errors: unknown[] = [];
@@ -180,16 +233,20 @@ test('clients that reset mid-request or right after a malformed one do not crash
   process.on('uncaughtException', onError);
   try {
     await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        new Promise<void>((resolve) => {
-          const socket = net.connect(port, '127.0.0.1', () => {
-            // Half a request line, half a header, or a whole malformed request the client will not read.
-            socket.write(['GET /v1/sc', 'GET / HTTP/1.1\r\nHost: x\r\nX-A: a', MALFORMED[i % MALFORMED.length][1]][i % 3]);
-            setImmediate(() => socket.resetAndDestroy());
-          });
-          socket.on('error', () => undefined);
-          socket.on('close', () => resolve());
-        }),
+      Array.from(
+        { length: 50 },
+        (_, i) =>
+          new Promise<void>((resolve) => {
+            const socket = net.connect(port, '127.0.0.1', () => {
+              // Half a request line, half a header, or a whole malformed request the client will not read.
+              socket.write(
+                ['GET /v1/sc', 'GET / HTTP/1.1\r\nHost: x\r\nX-A: a', MALFORMED[i % MALFORMED.length][1]][i % 3],
+              );
+              setImmediate(() => socket.resetAndDestroy());
+            });
+            socket.on('error', () => undefined);
+            socket.on('close', () => resolve());
+          }),
       ),
     );
     // Still serving, malformed and well-formed alike.
@@ -253,7 +310,8 @@ test('a pipelined request whose response is already being written is not given a
 });
 
 test('the response is complete HTTP/1.1 with the statuses kept from Node where they say more than 400', () => {
-  const parse = (code: string) => clientErrorResponse(Object.assign(new Error('x'), { code }), 'req-1').bytes.toString('latin1');
+  const parse = (code: string) =>
+    clientErrorResponse(Object.assign(new Error('x'), { code }), 'req-1').bytes.toString('latin1');
   expect(parse('HPE_HEADER_OVERFLOW')).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
   expect(parse('ERR_HTTP_REQUEST_TIMEOUT')).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
   expect(parse('HPE_CHUNK_EXTENSIONS_OVERFLOW')).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);

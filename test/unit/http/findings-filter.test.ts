@@ -2,9 +2,33 @@
 import { countsOf, inScope, matchesFilters, type FindingFilter } from '../../../src/http/findings/filter';
 import type { Finding, Severity } from '../../../src/shared/types';
 
-const attr = (module: string, origins: string[]) => ({ module, context: 'c', relationship: 'transitive' as const, path: [module, 'x@1'], origins: origins.map((m) => ({ module: m, dependency: 'x@1', path: [m, 'x@1'] })) });
-const finding = (id: string, severity: Severity, attributions: Finding['attributions'], suppressed = false): Finding => ({
-  id, scanId: 's', severity, cve: id, publishedAt: null, package: 'x', installedVersion: '1', fixedVersion: null, path: [], suppressed, suppressionReason: suppressed ? 'r' : null, attributions, summary: '', aliases: [id],
+const attr = (module: string, origins: string[]) => ({
+  module,
+  context: 'c',
+  relationship: 'transitive' as const,
+  path: [module, 'x@1'],
+  origins: origins.map((m) => ({ module: m, dependency: 'x@1', path: [m, 'x@1'] })),
+});
+const finding = (
+  id: string,
+  severity: Severity,
+  attributions: Finding['attributions'],
+  suppressed = false,
+): Finding => ({
+  id,
+  scanId: 's',
+  severity,
+  cve: id,
+  publishedAt: null,
+  package: 'x',
+  installedVersion: '1',
+  fixedVersion: null,
+  path: [],
+  suppressed,
+  suppressionReason: suppressed ? 'r' : null,
+  attributions,
+  summary: '',
+  aliases: [id],
 });
 // :app consumes x through :lib, which declares it; :web declares its own copy.
 const findings = [
@@ -12,9 +36,16 @@ const findings = [
   finding('f2', 'high', [attr(':web', [':web'])]),
   finding('f3', 'low', [attr(':app', [':app']), attr(':web', [':app'])], true),
 ];
-const teams = { teams: new Map<string, string | null>([[':app', 'web-team'], [':lib', 'platform'], [':web', 'web-team']]) };
+const teams = {
+  teams: new Map<string, string | null>([
+    [':app', 'web-team'],
+    [':lib', 'platform'],
+    [':web', 'web-team'],
+  ]),
+};
 const base: FindingFilter = { severityMode: 'at_least', suppressed: 'all', attribution: 'affected' };
-const ids = (f: Partial<FindingFilter>) => findings.filter((x) => inScope(x, { ...base, ...f }, teams)).map((x) => x.id);
+const ids = (f: Partial<FindingFilter>) =>
+  findings.filter((x) => inScope(x, { ...base, ...f }, teams)).map((x) => x.id);
 
 test('affected selects consuming modules; introduced the declaring ones', () => {
   expect(ids({ module: ':app' })).toEqual(['f1', 'f3']);
@@ -40,5 +71,9 @@ test('counts cover the scope before severity and suppression filters; a finding 
   expect(countsOf(scoped)).toEqual({ critical: 1, high: 1, medium: 0, low: 0, suppressed: 1 });
   const shown = scoped.filter((x) => matchesFilters(x, { ...base, severity: 'high', suppressed: 'false' }));
   expect(shown.map((x) => x.id)).toEqual(['f1', 'f2']);
-  expect(scoped.filter((x) => matchesFilters(x, { ...base, severity: 'high', severityMode: 'exact', suppressed: 'false' })).map((x) => x.id)).toEqual(['f2']);
+  expect(
+    scoped
+      .filter((x) => matchesFilters(x, { ...base, severity: 'high', severityMode: 'exact', suppressed: 'false' }))
+      .map((x) => x.id),
+  ).toEqual(['f2']);
 });

@@ -51,7 +51,8 @@ function expectValid(v: ReturnType<typeof component>, value: unknown) {
 
 function operations(): Array<{ route: string; op: any }> {
   const out: Array<{ route: string; op: any }> = [];
-  for (const [p, item] of Object.entries<any>(doc.paths)) for (const m of METHODS) if (item[m]) out.push({ route: `${m.toUpperCase()} ${p}`, op: item[m] });
+  for (const [p, item] of Object.entries<any>(doc.paths))
+    for (const m of METHODS) if (item[m]) out.push({ route: `${m.toUpperCase()} ${p}`, op: item[m] });
   return out;
 }
 
@@ -87,13 +88,18 @@ describe('the document', () => {
     const refs: string[] = [];
     const walk = (v: unknown) => {
       if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (k === '$ref' && typeof x === 'string' ? refs.push(x) : walk(x));
+      else if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v)) k === '$ref' && typeof x === 'string' ? refs.push(x) : walk(x);
     };
     walk(doc);
     expect(refs.length).toBeGreaterThan(20);
     for (const r of refs) {
       expect(r.startsWith('#/')).toBe(true);
-      const target = r.slice(2).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).reduce<any>((at, s) => at?.[s], doc);
+      const target = r
+        .slice(2)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce<any>((at, s) => at?.[s], doc);
       if (target === undefined) throw new Error(`unresolved $ref ${r}`);
     }
     const ids = operations().map((o) => o.op.operationId);
@@ -105,7 +111,10 @@ describe('the document', () => {
   test('every path parameter is declared, and every declared one is in the path', () => {
     for (const { route, op } of operations()) {
       const inPath = [...route.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-      const declared = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name).sort();
+      const declared = (op.parameters ?? [])
+        .filter((p: any) => p.in === 'path')
+        .map((p: any) => p.name)
+        .sort();
       expect([route, declared]).toEqual([route, inPath]);
     }
   });
@@ -114,7 +123,8 @@ describe('the document', () => {
     for (const { route, op } of operations()) {
       for (const [status, r] of Object.entries<any>(op.responses)) {
         expect(r.headers['X-Request-Id']).toBeDefined();
-        if (Number(status) === 429 || (Number(status) === 503 && route !== 'GET /readyz')) expect(r.headers['Retry-After']).toBeDefined();
+        if (Number(status) === 429 || (Number(status) === 503 && route !== 'GET /readyz'))
+          expect(r.headers['Retry-After']).toBeDefined();
         const schema = r.content?.['application/json']?.schema;
         if (Number(status) >= 400 && route !== 'GET /readyz') {
           expect(schema.properties.error.properties.code.enum.length).toBeGreaterThan(0);
@@ -132,7 +142,9 @@ describe('route coverage', () => {
     const out = new Set<string>();
     for (const mw of app.middleware as any[]) {
       // the web app's static files (src/http/web/routes.ts, public) are not part of the API
-      for (const layer of mw.router?.stack ?? []) for (const m of layer.methods) if (m !== 'HEAD' && !/^\/app(\/|$)/.test(layer.path)) out.add(`${m} ${openApiPath(layer.path)}`);
+      for (const layer of mw.router?.stack ?? [])
+        for (const m of layer.methods)
+          if (m !== 'HEAD' && !/^\/app(\/|$)/.test(layer.path)) out.add(`${m} ${openApiPath(layer.path)}`);
     }
     return out;
   }
@@ -159,7 +171,10 @@ describe('the upload body', () => {
 
   test('is the schema ajv validates uploads with: the same objects, v1 or v2 by schemaVersion', () => {
     expect(upload().requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Snapshot' });
-    expect(doc.components.schemas.Snapshot.oneOf).toEqual([{ $ref: '#/components/schemas/SnapshotV1' }, { $ref: '#/components/schemas/SnapshotV2' }]);
+    expect(doc.components.schemas.Snapshot.oneOf).toEqual([
+      { $ref: '#/components/schemas/SnapshotV1' },
+      { $ref: '#/components/schemas/SnapshotV2' },
+    ]);
     expect(doc.components.schemas.SnapshotV1).toBe(snapshotSchemaV1);
     expect(doc.components.schemas.SnapshotV2).toBe(snapshotSchemaV2);
     // and it survives serialization as it is
@@ -169,7 +184,19 @@ describe('the upload body', () => {
 
   test('accepts and refuses what the service accepts and refuses', () => {
     const v = component('Snapshot');
-    const v2 = v2Snapshot([{ module: ':app', context: 'runtimeClasspath', vertices: [['0', ':app', '1'], ['1', 'org.x:y@1.0']] }], [{ path: ':app' }]);
+    const v2 = v2Snapshot(
+      [
+        {
+          module: ':app',
+          context: 'runtimeClasspath',
+          vertices: [
+            ['0', ':app', '1'],
+            ['1', 'org.x:y@1.0'],
+          ],
+        },
+      ],
+      [{ path: ':app' }],
+    );
     const samples: unknown[] = [
       v1Snapshot(),
       v1Snapshot('p', { schemaVersion: 3 }),
@@ -226,46 +253,153 @@ describe('credentials from the matrix', () => {
 describe('real responses validate against the documented schemas', () => {
   const t0 = new Date('2026-01-02T03:04:05.000Z');
   const scan: ScanDoc = {
-    _id: 'scn_1', orgId: 'org_1', projectId: 'prj_1', target: 'web', ecosystem: 'gradle', schemaVersion: 2, status: 'queued',
-    startedAt: t0, finishedAt: null, failureReason: null, findings: null, suppressed: null, nodeCount: 2, bodyBytes: 10,
-    orgBucket: 0, projectBucket: 0,
+    _id: 'scn_1',
+    orgId: 'org_1',
+    projectId: 'prj_1',
+    target: 'web',
+    ecosystem: 'gradle',
+    schemaVersion: 2,
+    status: 'queued',
+    startedAt: t0,
+    finishedAt: null,
+    failureReason: null,
+    findings: null,
+    suppressed: null,
+    nodeCount: 2,
+    bodyBytes: 10,
+    orgBucket: 0,
+    projectBucket: 0,
   } as ScanDoc;
   const finding: Finding = {
-    id: 'fnd_1', scanId: 'scn_1', severity: 'high', cve: 'GHSA-xxxx', publishedAt: '2024-05-01T00:00:00Z', package: 'org.x:y',
-    installedVersion: '1.0', fixedVersion: null, path: [':app', 'org.x:y@1.0'], suppressed: true, suppressionReason: 'accepted',
-    attributions: [{ module: ':app', context: 'runtimeClasspath', relationship: 'direct', path: [':app', 'org.x:y@1.0'], origins: [{ module: ':app', dependency: 'org.x:y@1.0', path: [':app', 'org.x:y@1.0'] }] }],
-    summary: 'bad', aliases: ['CVE-2024-1'],
+    id: 'fnd_1',
+    scanId: 'scn_1',
+    severity: 'high',
+    cve: 'GHSA-xxxx',
+    publishedAt: '2024-05-01T00:00:00Z',
+    package: 'org.x:y',
+    installedVersion: '1.0',
+    fixedVersion: null,
+    path: [':app', 'org.x:y@1.0'],
+    suppressed: true,
+    suppressionReason: 'accepted',
+    attributions: [
+      {
+        module: ':app',
+        context: 'runtimeClasspath',
+        relationship: 'direct',
+        path: [':app', 'org.x:y@1.0'],
+        origins: [{ module: ':app', dependency: 'org.x:y@1.0', path: [':app', 'org.x:y@1.0'] }],
+      },
+    ],
+    summary: 'bad',
+    aliases: ['CVE-2024-1'],
   };
 
   test('scans: queued, completed with modules, failed; lists; findings', () => {
-    const completed = { ...scan, status: 'completed', finishedAt: t0, findings: { critical: 0, high: 1, medium: 0, low: 0 }, suppressed: 1, advisoryGeneration: 'gen_1', unmatchedVersions: 0, modules: [{ path: ':app', dependencies: [], teamName: '@acme/web', attributes: { codeowners: '@acme/web' } }], metadata: { commit: 'abc' } } as ScanDoc;
+    const completed = {
+      ...scan,
+      status: 'completed',
+      finishedAt: t0,
+      findings: { critical: 0, high: 1, medium: 0, low: 0 },
+      suppressed: 1,
+      advisoryGeneration: 'gen_1',
+      unmatchedVersions: 0,
+      modules: [{ path: ':app', dependencies: [], teamName: '@acme/web', attributes: { codeowners: '@acme/web' } }],
+      metadata: { commit: 'abc' },
+    } as ScanDoc;
     const failed = { ...scan, status: 'failed', finishedAt: t0, failureReason: 'internal_error' } as ScanDoc;
     for (const s of [scan, completed, failed]) {
       expectValid(responseValidator('/v1/scans/{scanId}', 'get', 200), presentScan(s));
       expectValid(responseValidator('/v1/scans/dependency-snapshots', 'post', 201), presentScan(s));
     }
-    expectValid(responseValidator('/v1/scans', 'get', 200), { scans: [presentScan(scan), presentScan(completed)], nextCursor: 'c' });
+    expectValid(responseValidator('/v1/scans', 'get', 200), {
+      scans: [presentScan(scan), presentScan(completed)],
+      nextCursor: 'c',
+    });
     const findings = responseValidator('/v1/scans/{scanId}/findings', 'get', 200);
-    expectValid(findings, { findings: [finding], nextCursor: null, counts: { critical: 0, high: 0, medium: 0, low: 0, suppressed: 1 } });
+    expectValid(findings, {
+      findings: [finding],
+      nextCursor: null,
+      counts: { critical: 0, high: 0, medium: 0, low: 0, suppressed: 1 },
+    });
     expectValid(findings, { findings: [], nextCursor: null, counts: null });
     expect(component('Scan')({ ...presentScan(scan), status: 'done' })).toBe(false);
     expect(findings({ findings: [{ ...finding, severity: 'urgent' }], nextCursor: null })).toBe(false);
   });
 
   test('platform presenters', () => {
-    const member: MemberDoc = { _id: 'mem_1', orgId: 'org_1', userId: 'usr_1', email: 'a@x.test', role: 'admin', joinedAt: t0 } as MemberDoc;
-    const key = { id: 'key_1', name: 'ci', prefix: 'svc_key_abcd', scopes: ['sca:upload'], projects: 'all', createdBy: 'mem_1', createdAt: t0, expiresAt: null, lastUsedAt: null, revokedAt: null } as unknown as ApiKeyDoc;
-    const inv = { id: 'inv_1', email: 'b@x.test', role: 'member', status: 'pending', createdBy: 'mem_1', createdAt: t0, expiresAt: new Date(t0.getTime() + 7 * 864e5), acceptedAt: null, revokedAt: null } as unknown as InvitationDoc;
-    const audit: AuditEventDoc = { _id: 'aud_1', orgId: 'org_1', type: 'api_key.created', actor: { memberId: 'mem_1', userId: 'usr_1', email: 'a@x.test' }, target: { kind: 'api_key', id: 'key_1', scopes: ['sca:upload'] }, at: t0, requestId: 'r1' };
+    const member: MemberDoc = {
+      _id: 'mem_1',
+      orgId: 'org_1',
+      userId: 'usr_1',
+      email: 'a@x.test',
+      role: 'admin',
+      joinedAt: t0,
+    } as MemberDoc;
+    const key = {
+      id: 'key_1',
+      name: 'ci',
+      prefix: 'svc_key_abcd',
+      scopes: ['sca:upload'],
+      projects: 'all',
+      createdBy: 'mem_1',
+      createdAt: t0,
+      expiresAt: null,
+      lastUsedAt: null,
+      revokedAt: null,
+    } as unknown as ApiKeyDoc;
+    const inv = {
+      id: 'inv_1',
+      email: 'b@x.test',
+      role: 'member',
+      status: 'pending',
+      createdBy: 'mem_1',
+      createdAt: t0,
+      expiresAt: new Date(t0.getTime() + 7 * 864e5),
+      acceptedAt: null,
+      revokedAt: null,
+    } as unknown as InvitationDoc;
+    const audit: AuditEventDoc = {
+      _id: 'aud_1',
+      orgId: 'org_1',
+      type: 'api_key.created',
+      actor: { memberId: 'mem_1', userId: 'usr_1', email: 'a@x.test' },
+      target: { kind: 'api_key', id: 'key_1', scopes: ['sca:upload'] },
+      at: t0,
+      requestId: 'r1',
+    };
     expectValid(responseValidator('/v1/members', 'get', 200), { members: [presentMember(member)], nextCursor: null });
     expectValid(responseValidator('/v1/members/{memberId}', 'patch', 200), presentMember(member));
-    expectValid(responseValidator('/v1/api-keys', 'get', 200), { apiKeys: [presentApiKey(key, t0), presentApiKey({ ...key, projects: ['prj_1'], revokedAt: t0 } as ApiKeyDoc, t0)], nextCursor: null });
-    expectValid(responseValidator('/v1/api-keys', 'post', 201), { apiKey: presentApiKey(key, t0), secret: 'svc_key_' + 'a'.repeat(32) });
-    expectValid(responseValidator('/v1/invitations', 'get', 200), { invitations: [presentInvitation(inv, t0)], nextCursor: null });
-    expectValid(responseValidator('/v1/invitations', 'post', 201), { invitation: presentInvitation(inv, t0), token: 'svc_inv_x', inviteUrl: 'https://app/invitations/accept#token=svc_inv_x' });
-    expectValid(responseValidator('/v1/invitations/acceptances', 'post', 200), { org: { id: 'org_1', name: 'acme' }, member: presentMember(member) });
-    expectValid(responseValidator('/v1/audit-events', 'get', 200), { auditEvents: [presentAudit(audit)], nextCursor: null });
-    expectValid(responseValidator('/v1/me', 'get', 200), { user: { id: 'usr_1', email: 'a@x.test' }, org: null, member: null });
+    expectValid(responseValidator('/v1/api-keys', 'get', 200), {
+      apiKeys: [presentApiKey(key, t0), presentApiKey({ ...key, projects: ['prj_1'], revokedAt: t0 } as ApiKeyDoc, t0)],
+      nextCursor: null,
+    });
+    expectValid(responseValidator('/v1/api-keys', 'post', 201), {
+      apiKey: presentApiKey(key, t0),
+      secret: 'svc_key_' + 'a'.repeat(32),
+    });
+    expectValid(responseValidator('/v1/invitations', 'get', 200), {
+      invitations: [presentInvitation(inv, t0)],
+      nextCursor: null,
+    });
+    expectValid(responseValidator('/v1/invitations', 'post', 201), {
+      invitation: presentInvitation(inv, t0),
+      token: 'svc_inv_x',
+      inviteUrl: 'https://app/invitations/accept#token=svc_inv_x',
+    });
+    expectValid(responseValidator('/v1/invitations/acceptances', 'post', 200), {
+      org: { id: 'org_1', name: 'acme' },
+      member: presentMember(member),
+    });
+    expectValid(responseValidator('/v1/audit-events', 'get', 200), {
+      auditEvents: [presentAudit(audit)],
+      nextCursor: null,
+    });
+    expectValid(responseValidator('/v1/me', 'get', 200), {
+      user: { id: 'usr_1', email: 'a@x.test' },
+      org: null,
+      member: null,
+    });
   });
 
   test('from the app (routes that need no database): the document itself, health, ip ranges, 401 and 404 envelopes', async () => {
@@ -280,7 +414,11 @@ describe('real responses validate against the documented schemas', () => {
     const ranges = await request(app).get('/v1/meta/ip-ranges');
     expect(ranges.status).toBe(200);
     expectValid(responseValidator('/v1/meta/ip-ranges', 'get', 200), ranges.body);
-    for (const [p, m, url] of [['/v1/scans/{scanId}', 'get', '/v1/scans/scn_1'], ['/v1/api-keys', 'post', '/v1/api-keys'], ['/v1/me', 'get', '/v1/me']] as const) {
+    for (const [p, m, url] of [
+      ['/v1/scans/{scanId}', 'get', '/v1/scans/scn_1'],
+      ['/v1/api-keys', 'post', '/v1/api-keys'],
+      ['/v1/me', 'get', '/v1/me'],
+    ] as const) {
       const r = await (request(app) as any)[m](url);
       expect(r.status).toBe(401);
       expect(r.headers['x-request-id']).toBeTruthy();

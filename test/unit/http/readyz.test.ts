@@ -35,40 +35,85 @@ test('ready: 200 with names and booleans only', async () => {
   const { server, lines } = appWith(reachable, polled);
   const res = await request(server).get('/readyz');
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ status: 'ready', checks: [{ name: 'mongodb', ok: true }, { name: 'temporal', ok: true }] });
+  expect(res.body).toEqual({
+    status: 'ready',
+    checks: [
+      { name: 'mongodb', ok: true },
+      { name: 'temporal', ok: true },
+    ],
+  });
   expect(lines).toEqual([]);
 });
 
 test.each([
-  ['a server selection error naming the address', () => Promise.reject(new MongoServerSelectionError('connect ECONNREFUSED 10.0.0.5:27017', { type: 'Unknown', servers: new Map() } as never))],
-  ['a network error naming the address', () => Promise.reject(new MongoNetworkError('connection 3 to 10.0.0.5:27017 timed out'))],
-  ['an error carrying a whole URI with its password', () => Promise.reject(new Error('auth failed for mongodb://postgres:secretpw@10.0.0.5:27017/'))],
+  [
+    'a server selection error naming the address',
+    () =>
+      Promise.reject(
+        new MongoServerSelectionError('connect ECONNREFUSED 10.0.0.5:27017', {
+          type: 'Unknown',
+          servers: new Map(),
+        } as never),
+      ),
+  ],
+  [
+    'a network error naming the address',
+    () => Promise.reject(new MongoNetworkError('connection 3 to 10.0.0.5:27017 timed out')),
+  ],
+  [
+    'an error carrying a whole URI with its password',
+    () => Promise.reject(new Error('auth failed for mongodb://postgres:secretpw@10.0.0.5:27017/')),
+  ],
   ['something thrown that is not an Error', () => Promise.reject('ECONNREFUSED 10.0.0.5:27017')],
 ])('database down (%s): 503 not_ready without the message; the log has it', async (_name, ping) => {
   const { server, lines } = appWith(ping, polled);
   const res = await request(server).get('/readyz');
   expect(res.status).toBe(503);
-  expect(res.body).toEqual({ status: 'not_ready', checks: [{ name: 'mongodb', ok: false }, { name: 'temporal', ok: true }] });
+  expect(res.body).toEqual({
+    status: 'not_ready',
+    checks: [
+      { name: 'mongodb', ok: false },
+      { name: 'temporal', ok: true },
+    ],
+  });
   expect(res.text).not.toMatch(LEAKS);
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatchObject({ level: 40, msg: 'not ready', checks: [{ name: 'mongodb', ok: false, detail: expect.stringContaining('10.0.0.5') }] });
+  expect(lines[0]).toMatchObject({
+    level: 40,
+    msg: 'not ready',
+    checks: [{ name: 'mongodb', ok: false, detail: expect.stringContaining('10.0.0.5') }],
+  });
 });
 
 test.each([
-  ['Temporal unreachable', () => Promise.reject(new Error('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 10.0.0.7:7233'))],
+  [
+    'Temporal unreachable',
+    () =>
+      Promise.reject(
+        new Error('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 10.0.0.7:7233'),
+      ),
+  ],
   ['no worker polling', async () => ({ ok: false, detail: 'no worker polling scans' })],
 ])('%s: 503 not_ready without the detail; the log has it', async (_name, temporal) => {
   const { server, lines } = appWith(reachable, temporal);
   const res = await request(server).get('/readyz');
   expect(res.status).toBe(503);
-  expect(res.body).toEqual({ status: 'not_ready', checks: [{ name: 'mongodb', ok: true }, { name: 'temporal', ok: false }] });
+  expect(res.body).toEqual({
+    status: 'not_ready',
+    checks: [
+      { name: 'mongodb', ok: true },
+      { name: 'temporal', ok: false },
+    ],
+  });
   expect(res.text).not.toMatch(LEAKS);
   expect(lines[0]).toMatchObject({ level: 40, checks: [{ name: 'temporal', ok: false, detail: expect.any(String) }] });
 });
 
 test('the log says when readiness changes, not on every probe: one line down, one line back', async () => {
   let up = false;
-  const { server, lines } = appWith(reachable, async () => (up ? { ok: true, detail: '1 worker(s) polling scans' } : { ok: false, detail: 'no worker polling scans' }));
+  const { server, lines } = appWith(reachable, async () =>
+    up ? { ok: true, detail: '1 worker(s) polling scans' } : { ok: false, detail: 'no worker polling scans' },
+  );
   for (let i = 0; i < 5; i++) expect((await request(server).get('/readyz')).status).toBe(503);
   up = true;
   for (let i = 0; i < 3; i++) expect((await request(server).get('/readyz')).status).toBe(200);

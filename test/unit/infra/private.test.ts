@@ -28,7 +28,10 @@ function withUmask<T>(mask: number, fn: () => T): T {
 
 describe('redactUri', () => {
   test.each([
-    ['mongodb://postgres:0123abcd@127.0.0.1:27017/?authMechanism=PLAIN', 'mongodb://postgres:***@127.0.0.1:27017/?authMechanism=PLAIN'],
+    [
+      'mongodb://postgres:0123abcd@127.0.0.1:27017/?authMechanism=PLAIN',
+      'mongodb://postgres:***@127.0.0.1:27017/?authMechanism=PLAIN',
+    ],
     ['mongodb+srv://app:s3cr%40t@cluster0.example.net/db', 'mongodb+srv://app:***@cluster0.example.net/db'],
     ['postgres://postgres:pw@127.0.0.1:5432/ferretdb', 'postgres://postgres:***@127.0.0.1:5432/ferretdb'],
     // A password with a raw '@' and ':' (not percent-encoded, as someone might paste it): hidden whole.
@@ -36,7 +39,10 @@ describe('redactUri', () => {
     ['mongodb://:onlypassword@host/', 'mongodb://:***@host/'],
     ['MONGODB://U:P@HOST/', 'MONGODB://U:***@HOST/'],
     // Inside a longer message, twice, and next to other text.
-    ['connect mongodb://a:x1@h1/ then postgres://b:y2@h2/ failed', 'connect mongodb://a:***@h1/ then postgres://b:***@h2/ failed'],
+    [
+      'connect mongodb://a:x1@h1/ then postgres://b:y2@h2/ failed',
+      'connect mongodb://a:***@h1/ then postgres://b:***@h2/ failed',
+    ],
   ])('%s', (input, want) => {
     expect(redactUri(input)).toBe(want);
     expect(redactUri(input)).not.toMatch(/0123abcd|s3cr|:pw@|p@ss|onlypassword|:P@|x1|y2/);
@@ -89,8 +95,14 @@ describe('private files', () => {
   });
 
   test('runtime.json, through the real writeRuntime: 0600 from creation, also over one an older version left 0644', () => {
-    const info = { apiUrl: 'http://127.0.0.1:8080', temporalUiUrl: undefined, temporalAddress: '127.0.0.1:7233',
-      mongoUri: 'mongodb://postgres:secretpw@127.0.0.1:1/?authMechanism=PLAIN', pid: process.pid, startedAt: new Date().toISOString() };
+    const info = {
+      apiUrl: 'http://127.0.0.1:8080',
+      temporalUiUrl: undefined,
+      temporalAddress: '127.0.0.1:7233',
+      mongoUri: 'mongodb://postgres:secretpw@127.0.0.1:1/?authMechanism=PLAIN',
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+    };
     fs.writeFileSync(path.join(tmp, 'runtime.json'), '{}', { mode: 0o644 });
     withUmask(0, () => writeRuntime(tmp, info));
     expect(mode(path.join(tmp, 'runtime.json'))).toBe(0o600);
@@ -99,7 +111,7 @@ describe('private files', () => {
 });
 
 describe('secureDataDir', () => {
-  test('DATA_DIR is 0711 as root (PostgreSQL\'s user passes through) and 0700 otherwise; entries lose group and other bits', () => {
+  test("DATA_DIR is 0711 as root (PostgreSQL's user passes through) and 0700 otherwise; entries lose group and other bits", () => {
     const dataDir = path.join(tmp, 'data');
     fs.mkdirSync(path.join(dataDir, 'logs'), { recursive: true, mode: 0o755 });
     fs.chmodSync(dataDir, 0o777);
@@ -114,8 +126,11 @@ describe('secureDataDir', () => {
     expect(mode(path.join(dataDir, 'logs', 'ferretdb.log'))).toBe(0o600);
     expect(mode(dataDir)).toBe(root ? 0o711 : 0o700);
     expect(mode(dataDir) & 0o066).toBe(0); // neither readable nor writable by group or others
-    expect([mode(path.join(dataDir, 'logs')), mode(path.join(dataDir, 'runtime.json')), mode(path.join(dataDir, 'temporal.db'))])
-      .toEqual([0o700, 0o600, 0o600]);
+    expect([
+      mode(path.join(dataDir, 'logs')),
+      mode(path.join(dataDir, 'runtime.json')),
+      mode(path.join(dataDir, 'temporal.db')),
+    ]).toEqual([0o700, 0o600, 0o600]);
   });
 
   test('creates a missing DATA_DIR private', () => {
@@ -178,11 +193,16 @@ describe('the SQLite socket path', () => {
 
 describe("Temporal's database", () => {
   test('lives in <DATA_DIR>/temporal (0700); one an earlier version kept in DATA_DIR moves there with its -wal and -shm', () => {
-    for (const suffix of ['', '-wal', '-shm']) fs.writeFileSync(path.join(tmp, `temporal.db${suffix}`), suffix || 'main');
+    for (const suffix of ['', '-wal', '-shm'])
+      fs.writeFileSync(path.join(tmp, `temporal.db${suffix}`), suffix || 'main');
     const file = temporalDbFile(tmp);
     expect(file).toBe(path.join(tmp, 'temporal', 'temporal.db'));
     expect(mode(path.join(tmp, 'temporal'))).toBe(0o700);
-    expect(fs.readdirSync(path.join(tmp, 'temporal')).sort()).toEqual(['temporal.db', 'temporal.db-shm', 'temporal.db-wal']);
+    expect(fs.readdirSync(path.join(tmp, 'temporal')).sort()).toEqual([
+      'temporal.db',
+      'temporal.db-shm',
+      'temporal.db-wal',
+    ]);
     expect(fs.readFileSync(file, 'utf8')).toBe('main');
     expect(fs.readdirSync(tmp)).toEqual(['temporal']);
     // Once moved, a later start leaves both alone (a stray old file never overwrites the live database).

@@ -6,7 +6,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { ConsoleMailSender, DEFAULT_MAIL_FROM, FileMailSender, mailFromEnv, SmtpMailSender } from '../../../src/infra/mail';
+import {
+  ConsoleMailSender,
+  DEFAULT_MAIL_FROM,
+  FileMailSender,
+  mailFromEnv,
+  SmtpMailSender,
+} from '../../../src/infra/mail';
 
 const infos: string[] = [];
 const log = { info: (m: string) => void infos.push(m), warn: () => undefined };
@@ -15,13 +21,16 @@ const message = { to: 'dev@example.test', subject: 'Your sign-in code', text: 'C
 describe('mailFromEnv', () => {
   beforeEach(() => void (infos.length = 0));
 
-  it.each([[{}], [{ MAIL_TRANSPORT: '' }], [{ MAIL_TRANSPORT: '  ' }], [{ MAIL_TRANSPORT: 'console' }]])('console for %j', async (env) => {
-    const sender = mailFromEnv(env, log);
-    expect(sender).toBeInstanceOf(ConsoleMailSender);
-    await sender.send(message);
-    expect(infos).toHaveLength(1);
-    expect(infos[0]).toContain('12345678');
-  });
+  it.each([[{}], [{ MAIL_TRANSPORT: '' }], [{ MAIL_TRANSPORT: '  ' }], [{ MAIL_TRANSPORT: 'console' }]])(
+    'console for %j',
+    async (env) => {
+      const sender = mailFromEnv(env, log);
+      expect(sender).toBeInstanceOf(ConsoleMailSender);
+      await sender.send(message);
+      expect(infos).toHaveLength(1);
+      expect(infos[0]).toContain('12345678');
+    },
+  );
 
   it('file:DIR writes into that directory, a relative one resolved against the working directory', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mail-env-'));
@@ -32,7 +41,9 @@ describe('mailFromEnv', () => {
       const files = fs.readdirSync(dir);
       expect(files).toHaveLength(1);
       expect(JSON.parse(fs.readFileSync(path.join(dir, files[0]), 'utf8'))).toEqual({ ...message });
-      expect((mailFromEnv({ MAIL_TRANSPORT: 'file:rel/mail' }, log) as FileMailSender).dir).toBe(path.resolve('rel/mail'));
+      expect((mailFromEnv({ MAIL_TRANSPORT: 'file:rel/mail' }, log) as FileMailSender).dir).toBe(
+        path.resolve('rel/mail'),
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -51,8 +62,12 @@ describe('mailFromEnv', () => {
 
   it('MAIL_FROM sets the sender, scanner@localhost by default', () => {
     expect(DEFAULT_MAIL_FROM).toBe('scanner@localhost');
-    expect(mailFromEnv({ MAIL_TRANSPORT: 'smtp://relay', MAIL_FROM: 'noreply@scanner.test' }, log).description).toBe('smtp://relay:587 from noreply@scanner.test');
-    expect(mailFromEnv({ MAIL_TRANSPORT: 'smtp://relay', MAIL_FROM: '' }, log).description).toBe('smtp://relay:587 from scanner@localhost');
+    expect(mailFromEnv({ MAIL_TRANSPORT: 'smtp://relay', MAIL_FROM: 'noreply@scanner.test' }, log).description).toBe(
+      'smtp://relay:587 from noreply@scanner.test',
+    );
+    expect(mailFromEnv({ MAIL_TRANSPORT: 'smtp://relay', MAIL_FROM: '' }, log).description).toBe(
+      'smtp://relay:587 from scanner@localhost',
+    );
   });
 
   it.each([
@@ -76,7 +91,14 @@ describe('mailFromEnv', () => {
   });
 
   it('never puts the password of a malformed URL in the error', () => {
-    for (const value of ['smtp://mailer:hunter2@relay/path', 'smtp://mailer:hunter2@relay:99999', 'smtps://mailer:hunter2@relay?x=1', 'smtp://mailer:hun/ter2@relay', 'smtp://mailer:hun@ter2@relay/x', 'smtq://mailer:hunter2@relay']) {
+    for (const value of [
+      'smtp://mailer:hunter2@relay/path',
+      'smtp://mailer:hunter2@relay:99999',
+      'smtps://mailer:hunter2@relay?x=1',
+      'smtp://mailer:hun/ter2@relay',
+      'smtp://mailer:hun@ter2@relay/x',
+      'smtq://mailer:hunter2@relay',
+    ]) {
       let message = '';
       try {
         mailFromEnv({ MAIL_TRANSPORT: value }, log);
@@ -89,11 +111,16 @@ describe('mailFromEnv', () => {
     }
   });
 
-  it.each(['scanner', 'a@b, c@d', 'Scanner <scanner@x.test>', 'a@b\r\nBcc: c@d'])('MAIL_FROM %j throws naming MAIL_FROM, whatever the transport', (from) => {
-    for (const transport of ['console', 'smtp://relay']) {
-      expect(() => mailFromEnv({ MAIL_TRANSPORT: transport, MAIL_FROM: from }, log)).toThrow(/^MAIL_FROM must be one plain address/);
-    }
-  });
+  it.each(['scanner', 'a@b, c@d', 'Scanner <scanner@x.test>', 'a@b\r\nBcc: c@d'])(
+    'MAIL_FROM %j throws naming MAIL_FROM, whatever the transport',
+    (from) => {
+      for (const transport of ['console', 'smtp://relay']) {
+        expect(() => mailFromEnv({ MAIL_TRANSPORT: transport, MAIL_FROM: from }, log)).toThrow(
+          /^MAIL_FROM must be one plain address/,
+        );
+      }
+    },
+  );
 
   it('uses the URL user and percent-decoded password for AUTH', async () => {
     const seen: Array<[string | undefined, string | null | undefined]> = [];

@@ -14,7 +14,12 @@ function recordingLog() {
   return { infos, warns, log: { info: (m: string) => void infos.push(m), warn: (m: string) => void warns.push(m) } };
 }
 
-const message = { to: 'dev@example.test', subject: 'Your sign-in code', text: 'Your code is 12345678. It expires in 10 minutes.', code: '12345678' };
+const message = {
+  to: 'dev@example.test',
+  subject: 'Your sign-in code',
+  text: 'Your code is 12345678. It expires in 10 minutes.',
+  code: '12345678',
+};
 
 describe('ConsoleMailSender', () => {
   it('logs the recipient, subject, code and text', async () => {
@@ -52,7 +57,8 @@ describe('singleAddress', () => {
   it('accepts one plain address and nothing else', () => {
     expect(singleAddress('dev@example.test')).toBe('dev@example.test');
     expect(singleAddress(' dev@example.test ')).toBe('dev@example.test');
-    for (const bad of ['', 'dev', '@', 'a@b, c@d', 'A <a@b>', 'g: a@b;', 'a@b\nc', 'a b@c', '"a"@b <x@y>']) expect(singleAddress(bad)).toBeUndefined();
+    for (const bad of ['', 'dev', '@', 'a@b, c@d', 'A <a@b>', 'g: a@b;', 'a@b\nc', 'a b@c', '"a"@b <x@y>'])
+      expect(singleAddress(bad)).toBeUndefined();
   });
 });
 
@@ -63,7 +69,11 @@ describe('FileMailSender', () => {
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  const read = (dir: string) => fs.readdirSync(dir).sort().map((f) => ({ f, body: JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) }));
+  const read = (dir: string) =>
+    fs
+      .readdirSync(dir)
+      .sort()
+      .map((f) => ({ f, body: JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) }));
 
   it('writes one JSON file {to, subject, text, code}, creating the directory', async () => {
     const dir = path.join(root, 'nested', 'mail');
@@ -71,7 +81,12 @@ describe('FileMailSender', () => {
     const files = read(dir);
     expect(files).toHaveLength(1);
     expect(files[0].f).toMatch(/^[^.].*\.json$/);
-    expect(files[0].body).toEqual({ to: 'dev@example.test', subject: 'Your sign-in code', text: message.text, code: '12345678' });
+    expect(files[0].body).toEqual({
+      to: 'dev@example.test',
+      subject: 'Your sign-in code',
+      text: message.text,
+      code: '12345678',
+    });
     expect(fs.statSync(path.join(dir, files[0].f)).mode & 0o077).toBe(0);
   });
 
@@ -108,7 +123,9 @@ describe('FileMailSender', () => {
   });
 
   it('refuses a bad message before writing anything', async () => {
-    await expect(new FileMailSender(root).send({ ...message, to: 'a@b.test, c@d.test' })).rejects.toThrow(/"to" must be one plain address/);
+    await expect(new FileMailSender(root).send({ ...message, to: 'a@b.test, c@d.test' })).rejects.toThrow(
+      /"to" must be one plain address/,
+    );
     expect(fs.readdirSync(root)).toEqual([]);
   });
 });

@@ -52,15 +52,49 @@ async function startSmtp(options: SMTPServerOptions = {}): Promise<TestSmtp> {
   return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const message = { to: 'dev@example.test', subject: 'Your sign-in code', text: 'Your code is 12345678. It expires in 10 minutes.', code: '12345678' };
-const base = (port: number, extra: Partial<SmtpSettings> = {}): SmtpSettings => ({ host: '127.0.0.1', port, secure: false, from: 'scanner@localhost', timeoutMs: 5000, ...extra });
+const message = {
+  to: 'dev@example.test',
+  subject: 'Your sign-in code',
+  text: 'Your code is 12345678. It expires in 10 minutes.',
+  code: '12345678',
+};
+const base = (port: number, extra: Partial<SmtpSettings> = {}): SmtpSettings => ({
+  host: '127.0.0.1',
+  port,
+  secure: false,
+  from: 'scanner@localhost',
+  timeoutMs: 5000,
+  ...extra,
+});
 
 let certDir: string;
 let key: string;
 let cert: string;
 beforeAll(() => {
   certDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smtp-test-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', path.join(certDir, 'key.pem'), '-out', path.join(certDir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      path.join(certDir, 'key.pem'),
+      '-out',
+      path.join(certDir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'pipe' },
+  );
   key = fs.readFileSync(path.join(certDir, 'key.pem'), 'utf8');
   cert = fs.readFileSync(path.join(certDir, 'cert.pem'), 'utf8');
 });
@@ -78,7 +112,9 @@ describe('SmtpMailSender', () => {
       expect(got.user).toBeUndefined();
       const parsed = await simpleParser(got.raw);
       expect(parsed.from?.value).toEqual([{ address: 'noreply@scanner.test', name: '' }]);
-      expect(Array.isArray(parsed.to) ? undefined : parsed.to?.value).toEqual([{ address: 'dev@example.test', name: '' }]);
+      expect(Array.isArray(parsed.to) ? undefined : parsed.to?.value).toEqual([
+        { address: 'dev@example.test', name: '' },
+      ]);
       expect(parsed.subject).toBe('Your sign-in code');
       expect(parsed.text?.trim()).toBe('Your code is 12345678. It expires in 10 minutes.');
       expect(parsed.html).toBe(false);
@@ -104,7 +140,9 @@ describe('SmtpMailSender', () => {
       expect(smtp.received.map((r) => r.user)).toEqual(['mailer']);
 
       const wrong = new SmtpMailSender(base(smtp.port, { user: 'mailer', pass: 'wrong-secret' })).send(message);
-      await expect(wrong).rejects.toThrow(/^mail: the SMTP server 127\.0\.0\.1:\d+ did not take the message: .*Invalid username or password/);
+      await expect(wrong).rejects.toThrow(
+        /^mail: the SMTP server 127\.0\.0\.1:\d+ did not take the message: .*Invalid username or password/,
+      );
       await wrong.catch((err: Error) => expect(err.message).not.toContain('wrong-secret'));
       expect(smtp.received).toHaveLength(1);
     } finally {
@@ -113,9 +151,15 @@ describe('SmtpMailSender', () => {
   });
 
   it('is refused by a server that requires AUTH when no user is given', async () => {
-    const smtp = await startSmtp({ authOptional: false, allowInsecureAuth: true, onAuth: (_a, _s, cb) => cb(new Error('no')) });
+    const smtp = await startSmtp({
+      authOptional: false,
+      allowInsecureAuth: true,
+      onAuth: (_a, _s, cb) => cb(new Error('no')),
+    });
     try {
-      await expect(new SmtpMailSender(base(smtp.port)).send(message)).rejects.toThrow(/^mail: the SMTP server 127\.0\.0\.1:\d+ did not take the message/);
+      await expect(new SmtpMailSender(base(smtp.port)).send(message)).rejects.toThrow(
+        /^mail: the SMTP server 127\.0\.0\.1:\d+ did not take the message/,
+      );
       expect(smtp.received).toEqual([]);
     } finally {
       await smtp.close();
@@ -128,7 +172,9 @@ describe('SmtpMailSender', () => {
       await new SmtpMailSender(base(smtp.port, { ca: cert })).send(message);
       expect(smtp.received.map((r) => r.secure)).toEqual([true]);
       // Without the CA the certificate is not trusted: the send fails rather than going on in clear.
-      await expect(new SmtpMailSender(base(smtp.port)).send(message)).rejects.toThrow(/did not take the message: .*certificate/i);
+      await expect(new SmtpMailSender(base(smtp.port)).send(message)).rejects.toThrow(
+        /did not take the message: .*certificate/i,
+      );
       expect(smtp.received).toHaveLength(1);
     } finally {
       await smtp.close();
@@ -148,7 +194,9 @@ describe('SmtpMailSender', () => {
   it('rejects the recipient the server refuses', async () => {
     const smtp = await startSmtp({ onRcptTo: (_a, _s, cb) => cb(new Error('No such user here')) });
     try {
-      await expect(new SmtpMailSender(base(smtp.port)).send(message)).rejects.toThrow(/did not take the message: .*No such user here/);
+      await expect(new SmtpMailSender(base(smtp.port)).send(message)).rejects.toThrow(
+        /did not take the message: .*No such user here/,
+      );
       expect(smtp.received).toEqual([]);
     } finally {
       await smtp.close();
@@ -161,7 +209,9 @@ describe('SmtpMailSender', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
-    await expect(new SmtpMailSender(base(port)).send(message)).rejects.toThrow(new RegExp(`^mail: the SMTP server 127\\.0\\.0\\.1:${port} did not take the message: .*ECONNREFUSED`));
+    await expect(new SmtpMailSender(base(port)).send(message)).rejects.toThrow(
+      new RegExp(`^mail: the SMTP server 127\\.0\\.0\\.1:${port} did not take the message: .*ECONNREFUSED`),
+    );
   });
 
   it('gives up on a server that accepts the connection but never greets', async () => {
@@ -170,7 +220,9 @@ describe('SmtpMailSender', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const port = (silent.address() as AddressInfo).port;
     try {
-      await expect(new SmtpMailSender(base(port, { timeoutMs: 300 })).send(message)).rejects.toThrow(/did not take the message: .*(greeting|timeout)/i);
+      await expect(new SmtpMailSender(base(port, { timeoutMs: 300 })).send(message)).rejects.toThrow(
+        /did not take the message: .*(greeting|timeout)/i,
+      );
       expect(sockets.length).toBe(1);
     } finally {
       for (const s of sockets) s.destroy();
@@ -187,7 +239,9 @@ describe('SmtpMailSender', () => {
     await new Promise<void>((r) => counter.listen(0, '127.0.0.1', r));
     try {
       const port = (counter.address() as AddressInfo).port;
-      await expect(new SmtpMailSender(base(port)).send({ ...message, to: 'dev@example.test, thief@evil.test' })).rejects.toThrow(/"to" must be one plain address/);
+      await expect(
+        new SmtpMailSender(base(port)).send({ ...message, to: 'dev@example.test, thief@evil.test' }),
+      ).rejects.toThrow(/"to" must be one plain address/);
       expect(connections).toBe(0);
     } finally {
       await new Promise<void>((r) => counter.close(() => r()));

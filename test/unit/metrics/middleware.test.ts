@@ -79,7 +79,11 @@ test('an error thrown past every handler is recorded with its status', async () 
 });
 
 test('labels are bounded: unknown methods, odd statuses and empty routes fold into fixed values', () => {
-  expect(requestLabels('GET', '/v1/scans/:scanId', 200)).toEqual({ method: 'GET', route: '/v1/scans/:scanId', status: '200' });
+  expect(requestLabels('GET', '/v1/scans/:scanId', 200)).toEqual({
+    method: 'GET',
+    route: '/v1/scans/:scanId',
+    status: '200',
+  });
   expect(requestLabels('PROPFIND', undefined, 404)).toEqual({ method: 'other', route: UNMATCHED_ROUTE, status: '404' });
   expect(requestLabels('GET', '', 0)).toEqual({ method: 'GET', route: UNMATCHED_ROUTE, status: 'other' });
   expect(requestLabels('GET', 42, 999).route).toBe(UNMATCHED_ROUTE);
@@ -101,7 +105,9 @@ describe('the metrics server', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
-    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/scans\/:scanId",status="200"\} 1/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/v1\/scans\/:scanId",status="200"\} 1/,
+    );
     expect(text).toMatch(/^rate_limit_rejections_total \d+$/m);
     expect(text).toContain('# TYPE scans_queued gauge');
     expect(text).toContain('# TYPE advisory_generation_age_seconds gauge');

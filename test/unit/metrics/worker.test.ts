@@ -1,6 +1,13 @@
 // The worker's metrics as the activity adapters record them: stage durations (attempts that throw included),
 // scans by outcome with a bounded reason, activities not named as stages left untouched.
-import { recordScanCompleted, recordScanFailed, scanStageDuration, scansTotal, timedStages, workerRegistry } from '../../../src/metrics/worker';
+import {
+  recordScanCompleted,
+  recordScanFailed,
+  scanStageDuration,
+  scansTotal,
+  timedStages,
+  workerRegistry,
+} from '../../../src/metrics/worker';
 
 beforeEach(() => workerRegistry.resetMetrics());
 
@@ -33,9 +40,15 @@ test('named activities are timed under their stage; their results and errors pas
 test('the stages of the real activities are the documented ones', async () => {
   // createActivities wraps them; calling one outside an activity context fails, after the timer started.
   const { createActivities } = await import('../../../activities');
-  const acts = createActivities({ store: {} as never, logger: { info() {}, warn() {} } as never, shards: { threads: 1, run: async () => [], close: async () => undefined } as never });
+  const acts = createActivities({
+    store: {} as never,
+    logger: { info() {}, warn() {} } as never,
+    shards: { threads: 1, run: async () => [], close: async () => undefined } as never,
+  });
   for (const name of ['prepareScan', 'matchAdvisories', 'derivePaths', 'publishResults', 'scanSmall'] as const) {
-    await (acts[name] as (a: unknown) => Promise<unknown>)({ scanId: 'scn_x', generation: null }).catch(() => undefined);
+    await (acts[name] as (a: unknown) => Promise<unknown>)({ scanId: 'scn_x', generation: null }).catch(
+      () => undefined,
+    );
   }
   expect(Object.keys(await stageCounts()).sort()).toEqual(['attribute', 'match', 'prepare', 'publish', 'small_scan']);
 });

@@ -3,7 +3,9 @@
 import { syntheticSnapshot } from '../../../src/domain/snapshot';
 import { INLINE_LIMIT, uploadPreparer, type UploadPreparer } from '../../../src/pool/upload-pool';
 
-const text = JSON.stringify(syntheticSnapshot({ schemaVersion: 1, nodes: 4000, roots: 10, depsPerNode: 3, project: 'pool' }));
+const text = JSON.stringify(
+  syntheticSnapshot({ schemaVersion: 1, nodes: 4000, roots: 10, depsPerNode: 3, project: 'pool' }),
+);
 /** A body in a buffer that owns its ArrayBuffer, as the upload route reads it. */
 const body = () => {
   const b = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
@@ -43,7 +45,9 @@ test('past the threads and the queue: 503 service_unavailable at once; room agai
 test('small bodies are prepared inline, whatever the pool holds', async () => {
   prep = uploadPreparer(1, { maxQueue: 0 });
   const busy = prep.prepare(body());
-  const small = Buffer.from(JSON.stringify(syntheticSnapshot({ schemaVersion: 1, nodes: 20, roots: 2, depsPerNode: 2, project: 'small' })));
+  const small = Buffer.from(
+    JSON.stringify(syntheticSnapshot({ schemaVersion: 1, nodes: 20, roots: 2, depsPerNode: 2, project: 'small' })),
+  );
   expect((await prep.prepare(small)).summary.project).toBe('small');
   await expect(prep.prepare(body())).rejects.toMatchObject({ status: 503 });
   await busy;

@@ -15,9 +15,17 @@ export function v1(): Doc {
     roots: [{ module: 'web-app', manifest: 'package.json', context: 'dependencies', dependencies: ['lodash@4.17.20'] }],
     nodes: [
       { id: 'left-pad@1.3.0', name: 'left-pad', version: '1.3.0', relationship: 'transitive', dependencies: [] },
-      { id: 'lodash@4.17.20', name: 'lodash', version: '4.17.20', relationship: 'direct', dependencies: ['left-pad@1.3.0'] },
+      {
+        id: 'lodash@4.17.20',
+        name: 'lodash',
+        version: '4.17.20',
+        relationship: 'direct',
+        dependencies: ['left-pad@1.3.0'],
+      },
     ],
-    suppressions: [{ cve: 'CVE-2021-23337', reason: 'template() is never called', package: 'lodash', expires: '2030-01-31' }],
+    suppressions: [
+      { cve: 'CVE-2021-23337', reason: 'template() is never called', package: 'lodash', expires: '2030-01-31' },
+    ],
   };
 }
 
@@ -61,7 +69,13 @@ export function v2(): Doc {
         module: ':lib',
         context: 'runtimeClasspath',
         dependencies: [C],
-        resolution: { root: 'lib', vertices: [{ id: 'lib', module: ':lib', dependencies: ['c'] }, { id: 'c', node: C, dependencies: [] }] },
+        resolution: {
+          root: 'lib',
+          vertices: [
+            { id: 'lib', module: ':lib', dependencies: ['c'] },
+            { id: 'c', node: C, dependencies: [] },
+          ],
+        },
       },
     ],
     nodes: [node(A, [B], 'direct'), node(B, []), node(C, [], 'direct')],

@@ -8,7 +8,13 @@ itWithSharedData('the real JabRef lockfile becomes a valid v1 gradle snapshot: o
   expect(() => validateSnapshot(s, Buffer.byteLength(JSON.stringify(s)))).not.toThrow();
   const coordinates = LOCK.split('\n').filter((l) => l && !l.startsWith('#') && !l.startsWith('empty='));
   expect(s.nodes).toHaveLength(coordinates.length);
-  expect(s.nodes.find((n) => n.name === 'com.google.guava:guava')).toEqual({ id: 'com.google.guava:guava@31.1-jre', name: 'com.google.guava:guava', version: '31.1-jre', relationship: 'direct', dependencies: [] });
+  expect(s.nodes.find((n) => n.name === 'com.google.guava:guava')).toEqual({
+    id: 'com.google.guava:guava@31.1-jre',
+    name: 'com.google.guava:guava',
+    version: '31.1-jre',
+    relationship: 'direct',
+    dependencies: [],
+  });
   const runtime = s.roots.find((r) => r.context === 'runtimeClasspath')!;
   expect(runtime).toMatchObject({ module: ':', manifest: 'gradle.lockfile' });
   expect(runtime.dependencies).toContain('org.yaml:snakeyaml@1.30');
@@ -17,7 +23,12 @@ itWithSharedData('the real JabRef lockfile becomes a valid v1 gradle snapshot: o
 });
 
 test('comments and the empty= line are skipped; an unreadable line is an error', () => {
-  const s = snapshotFromGradleLock('# c\na:b:1.0=compileClasspath\nempty=annotationProcessor\n', { project: 'p', module: ':app' });
-  expect(s.roots).toEqual([{ module: ':app', manifest: 'gradle.lockfile', context: 'compileClasspath', dependencies: ['a:b@1.0'] }]);
+  const s = snapshotFromGradleLock('# c\na:b:1.0=compileClasspath\nempty=annotationProcessor\n', {
+    project: 'p',
+    module: ':app',
+  });
+  expect(s.roots).toEqual([
+    { module: ':app', manifest: 'gradle.lockfile', context: 'compileClasspath', dependencies: ['a:b@1.0'] },
+  ]);
   expect(() => snapshotFromGradleLock('not a line', { project: 'p' })).toThrow(/unreadable line/);
 });

@@ -25,7 +25,9 @@ describe('snapshotFromNpmLock: resolution', () => {
       { project: 'app' },
     );
     valid(s);
-    expect(s.roots).toEqual([{ module: 'app', manifest: 'package.json', context: 'dependencies', dependencies: ['a@1.0.0', 'b@1.1.0'] }]);
+    expect(s.roots).toEqual([
+      { module: 'app', manifest: 'package.json', context: 'dependencies', dependencies: ['a@1.0.0', 'b@1.1.0'] },
+    ]);
     expect(depsOf(s, 'a@1.0.0')).toEqual(['c@2.0.0', 'd@1.0.0']);
     expect(depsOf(s, 'd@1.0.0')).toEqual(['c@2.0.0']); // from a/node_modules/d up to a/node_modules
     expect(depsOf(s, 'b@1.1.0')).toEqual(['c@1.0.0']);
@@ -64,7 +66,9 @@ describe('snapshotFromNpmLock: resolution', () => {
       }),
       { project: 'app' },
     );
-    expect(s.nodes).toEqual([{ id: 'string-width@4.2.3', name: 'string-width', version: '4.2.3', relationship: 'direct', dependencies: [] }]);
+    expect(s.nodes).toEqual([
+      { id: 'string-width@4.2.3', name: 'string-width', version: '4.2.3', relationship: 'direct', dependencies: [] },
+    ]);
   });
 
   test('optional and peer dependencies are followed when installed and skipped when not', () => {
@@ -117,7 +121,12 @@ describe('snapshotFromNpmLock: roots', () => {
     valid(s);
     expect(s.roots).toEqual([
       { module: 'mono', manifest: 'package.json', context: 'dependencies', dependencies: ['a@1.0.0'] },
-      { module: 'w', manifest: 'packages/w/package.json', context: 'dependencies', dependencies: ['a@1.0.0', 'f@3.0.0'] },
+      {
+        module: 'w',
+        manifest: 'packages/w/package.json',
+        context: 'dependencies',
+        dependencies: ['a@1.0.0', 'f@3.0.0'],
+      },
     ]);
     expect(s.nodes.map((n) => n.id)).toEqual(['a@1.0.0', 'f@3.0.0']);
     expect(s.manifests).toEqual(['package.json', 'packages/w/package.json']);
@@ -131,11 +140,18 @@ describe('snapshotFromNpmLock: roots', () => {
       ['mono', 'devDependencies', 'web/package.json', 'd@1.0.0'],
       ['w', 'dependencies', 'web/packages/w/package.json', 'a@1.0.0,f@3.0.0'],
     ]);
-    expect(s.nodes.map((n) => `${n.id} ${n.relationship}`)).toEqual(['a@1.0.0 direct', 'd@1.0.0 direct', 'e@1.0.0 transitive', 'f@3.0.0 direct']);
+    expect(s.nodes.map((n) => `${n.id} ${n.relationship}`)).toEqual([
+      'a@1.0.0 direct',
+      'd@1.0.0 direct',
+      'e@1.0.0 transitive',
+      'f@3.0.0 direct',
+    ]);
   });
 
   test('a lockfile without a packages map (lockfileVersion 1) is refused', () => {
-    expect(() => snapshotFromNpmLock({ lockfileVersion: 1, dependencies: {} }, { project: 'x' })).toThrow(/"packages" map is required/);
+    expect(() => snapshotFromNpmLock({ lockfileVersion: 1, dependencies: {} }, { project: 'x' })).toThrow(
+      /"packages" map is required/,
+    );
     expect(() => snapshotFromNpmLock(null, { project: 'x' })).toThrow(/"packages" map is required/);
   });
 });
@@ -152,24 +168,43 @@ describeWithSharedData('snapshotFromNpmLock: piscina', () => {
 
   test('with dev dependencies every installed package is a node, deduplicated by name@version and sorted', () => {
     const keys = Object.keys(lock.packages).filter((k) => k !== '');
-    const distinct = new Set(keys.map((k) => `${lock.packages[k].name ?? k.slice(k.lastIndexOf('node_modules/') + 13)}@${lock.packages[k].version}`));
+    const distinct = new Set(
+      keys.map(
+        (k) => `${lock.packages[k].name ?? k.slice(k.lastIndexOf('node_modules/') + 13)}@${lock.packages[k].version}`,
+      ),
+    );
     expect(withDev.nodes.map((n) => n.id)).toEqual([...distinct].sort());
   });
 
   test('the roots are piscina dependencies (one optional dependency) and devDependencies (13)', () => {
-    expect(withDev.roots[0]).toEqual({ module: 'piscina', manifest: 'package.json', context: 'dependencies', dependencies: ['@napi-rs/nice@1.0.1'] });
+    expect(withDev.roots[0]).toEqual({
+      module: 'piscina',
+      manifest: 'package.json',
+      context: 'dependencies',
+      dependencies: ['@napi-rs/nice@1.0.1'],
+    });
     expect(withDev.roots[1].context).toBe('devDependencies');
     expect(withDev.roots[1].dependencies).toHaveLength(13);
-    expect(withDev.roots[1].dependencies).toEqual(expect.arrayContaining(['typescript@5.6.2', 'tap@16.3.10', 'c8@10.1.2', 'ts-node@10.9.2']));
+    expect(withDev.roots[1].dependencies).toEqual(
+      expect.arrayContaining(['typescript@5.6.2', 'tap@16.3.10', 'c8@10.1.2', 'ts-node@10.9.2']),
+    );
     const direct = withDev.nodes.filter((n) => n.relationship === 'direct').map((n) => n.id);
     expect(direct.sort()).toEqual([...withDev.roots[0].dependencies, ...withDev.roots[1].dependencies].sort());
   });
 
   test('nested installs win over the top-level copy for their dependents', () => {
-    expect(depsOf(withDev, '@babel/core@7.24.9')).toEqual(expect.arrayContaining(['semver@6.3.1', 'convert-source-map@2.0.0']));
+    expect(depsOf(withDev, '@babel/core@7.24.9')).toEqual(
+      expect.arrayContaining(['semver@6.3.1', 'convert-source-map@2.0.0']),
+    );
     expect(depsOf(withDev, '@babel/core@7.24.9')).not.toContain('semver@7.6.3');
-    expect(withDev.nodes.filter((n) => n.name === 'semver').map((n) => n.version)).toEqual(expect.arrayContaining(['6.3.1', '7.6.3']));
-    expect(depsOf(withDev, 'string-width@4.2.3')).toEqual(['emoji-regex@8.0.0', 'is-fullwidth-code-point@3.0.0', 'strip-ansi@6.0.1']);
+    expect(withDev.nodes.filter((n) => n.name === 'semver').map((n) => n.version)).toEqual(
+      expect.arrayContaining(['6.3.1', '7.6.3']),
+    );
+    expect(depsOf(withDev, 'string-width@4.2.3')).toEqual([
+      'emoji-regex@8.0.0',
+      'is-fullwidth-code-point@3.0.0',
+      'strip-ansi@6.0.1',
+    ]);
   });
 
   test('without dev dependencies only @napi-rs/nice and its platform packages remain', () => {

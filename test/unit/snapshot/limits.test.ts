@@ -4,8 +4,20 @@ import { LIMITS, MAX_BODY_BYTES, syntheticSnapshot, validateSnapshot } from '../
 import { bytesOf, invalid, refused, tooLarge, v1, type Doc } from './fixtures';
 
 const ok = (d: Doc) => validateSnapshot(d, bytesOf(d)).stats;
-const pkg = (i: number, deps: string[] = []) => ({ id: `p${i}@1`, name: `p${i}`, version: '1', relationship: 'transitive', dependencies: deps });
-const v1Doc = (nodes: Doc[], roots: Doc[]) => ({ schemaVersion: 1, project: 'limits', ecosystem: 'javascript', roots, nodes });
+const pkg = (i: number, deps: string[] = []) => ({
+  id: `p${i}@1`,
+  name: `p${i}`,
+  version: '1',
+  relationship: 'transitive',
+  dependencies: deps,
+});
+const v1Doc = (nodes: Doc[], roots: Doc[]) => ({
+  schemaVersion: 1,
+  project: 'limits',
+  ecosystem: 'javascript',
+  roots,
+  nodes,
+});
 const v2Doc = (nodes: Doc[], vertices: Doc[], modules: Doc[] = [{ path: ':' }]) => ({
   schemaVersion: 2,
   project: 'limits',
@@ -19,7 +31,9 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 describe('body size', () => {
   test(`${MAX_BODY_BYTES} bytes are accepted, one more is 413 before anything else is looked at`, () => {
     expect(() => validateSnapshot(v1(), MAX_BODY_BYTES)).not.toThrow();
-    expect(refused(v1(), MAX_BODY_BYTES + 1)).toEqual(tooLarge(`/: body is ${MAX_BODY_BYTES + 1} bytes, over the limit of ${MAX_BODY_BYTES}`));
+    expect(refused(v1(), MAX_BODY_BYTES + 1)).toEqual(
+      tooLarge(`/: body is ${MAX_BODY_BYTES + 1} bytes, over the limit of ${MAX_BODY_BYTES}`),
+    );
     expect(refused('not a snapshot', MAX_BODY_BYTES + 1)[0]).toBe(413);
   });
 });
@@ -27,19 +41,27 @@ describe('body size', () => {
 describe('counted limits', () => {
   test('10,000 nodes are accepted; 10,001 are 413 whatever they hold', () => {
     expect(ok(syntheticSnapshot({ schemaVersion: 1, nodes: 10_000, roots: 1, depsPerNode: 2 })).nodes).toBe(10_000);
-    expect(refused({ schemaVersion: 1, nodes: range(10_001) })).toEqual(tooLarge('/nodes: 10001 nodes, over the limit of 10000'));
+    expect(refused({ schemaVersion: 1, nodes: range(10_001) })).toEqual(
+      tooLarge('/nodes: 10001 nodes, over the limit of 10000'),
+    );
     expect(refused({ schemaVersion: 7, nodes: range(10_001) })[0]).toBe(413);
   });
 
   test('1,000 modules are accepted; 1,001 are 413 (v2; v1 has no modules and ignores the field)', () => {
-    expect(ok(syntheticSnapshot({ schemaVersion: 2, nodes: 10, roots: 1, modules: 1000, depsPerNode: 2 })).modules).toBe(1000);
-    expect(refused({ schemaVersion: 2, modules: range(1001) })).toEqual(tooLarge('/modules: 1001 modules, over the limit of 1000'));
+    expect(
+      ok(syntheticSnapshot({ schemaVersion: 2, nodes: 10, roots: 1, modules: 1000, depsPerNode: 2 })).modules,
+    ).toBe(1000);
+    expect(refused({ schemaVersion: 2, modules: range(1001) })).toEqual(
+      tooLarge('/modules: 1001 modules, over the limit of 1000'),
+    );
     expect(ok({ ...v1(), modules: range(1001) }).modules).toBe(0);
   });
 
   test('1,000 roots are accepted in v1 and v2; 1,001 are 413', () => {
     expect(ok(syntheticSnapshot({ schemaVersion: 1, nodes: 1000, roots: 1000, depsPerNode: 3 })).roots).toBe(1000);
-    expect(ok(syntheticSnapshot({ schemaVersion: 2, nodes: 1000, roots: 1000, modules: 10, depsPerNode: 3 })).roots).toBe(1000);
+    expect(
+      ok(syntheticSnapshot({ schemaVersion: 2, nodes: 1000, roots: 1000, modules: 10, depsPerNode: 3 })).roots,
+    ).toBe(1000);
     expect(refused({ roots: range(1001) })).toEqual(tooLarge('/roots: 1001 roots, over the limit of 1000'));
   });
 
@@ -59,12 +81,19 @@ describe('counted limits', () => {
   test('the vertex total is over all resolutions; the message points at the one that crosses the limit', () => {
     const resolution = (n: number) => ({ root: 'r', vertices: range(n).map((i) => ({ id: `v${i}` })) });
     const body = { schemaVersion: 2, roots: [{ resolution: resolution(60_000) }, { resolution: resolution(40_001) }] };
-    expect(refused(body)).toEqual(tooLarge('/roots/1/resolution/vertices: more than 100000 vertices in all resolutions (100001 so far)'));
+    expect(refused(body)).toEqual(
+      tooLarge('/roots/1/resolution/vertices: more than 100000 vertices in all resolutions (100001 so far)'),
+    );
   });
 
   test('v1: 500,000 edges (roots and nodes) are accepted; 500,001 are 413', () => {
     const doc = (extraRoot: boolean) => {
-      const nodes = range(10_000).map((i) => pkg(i, range(49).map((k) => `p${(i + k + 1) % 10_000}@1`)));
+      const nodes = range(10_000).map((i) =>
+        pkg(
+          i,
+          range(49).map((k) => `p${(i + k + 1) % 10_000}@1`),
+        ),
+      );
       const roots: Doc[] = [{ module: 'app', context: 'dependencies', dependencies: nodes.map((n) => n.id) }];
       if (extraRoot) roots.push({ module: 'app', context: 'devDependencies', dependencies: ['p0@1'] });
       return v1Doc(nodes, roots);
@@ -85,12 +114,17 @@ describe('counted limits', () => {
       return v2Doc(nodes, vertices);
     };
     expect(ok(doc(false)).edges).toBe(500_000);
-    expect(refused(doc(true))).toEqual(tooLarge('/roots/0/resolution/vertices/10000/dependencies: 500001 edges, over the limit of 500000'));
+    expect(refused(doc(true))).toEqual(
+      tooLarge('/roots/0/resolution/vertices/10000/dependencies: 500001 edges, over the limit of 500000'),
+    );
   });
 
   test('v2 edges are the resolution graphs: the flat compatibility lists do not count', () => {
     const body = syntheticSnapshot({ schemaVersion: 2, nodes: 20, roots: 2, depsPerNode: 3 });
-    const vertexEdges = body.roots.reduce((n, r) => n + r.resolution!.vertices.reduce((m, v) => m + v.dependencies.length, 0), 0);
+    const vertexEdges = body.roots.reduce(
+      (n, r) => n + r.resolution!.vertices.reduce((m, v) => m + v.dependencies.length, 0),
+      0,
+    );
     expect(ok(body).edges).toBe(vertexEdges);
   });
 });
@@ -110,7 +144,9 @@ describe('shortest dependency hops', () => {
   test("v1: a node's hops are its smallest distance over all roots", () => {
     const roots = [rootOn('p0@1'), { ...rootOn('p200@1'), context: 'devDependencies' }];
     expect(() => ok(v1Doc(chain(400), roots))).not.toThrow();
-    expect(refused(v1Doc(chain(457), roots))).toEqual(tooLarge('/nodes/456: 257 dependency hops from the nearest root, over the limit of 256'));
+    expect(refused(v1Doc(chain(457), roots))).toEqual(
+      tooLarge('/nodes/456: 257 dependency hops from the nearest root, over the limit of 256'),
+    );
   });
 
   test('v1: nodes no root reaches are not counted', () => {
@@ -126,8 +162,12 @@ describe('shortest dependency hops', () => {
   // r → v0 → v1 → ... : vertex v(k), at index k + 1, is k + 1 hops from the resolution root.
   const v2Chain = (n: number) => {
     const vertices: Doc[] = [{ id: 'r', module: ':', dependencies: ['v0'] }];
-    for (let i = 0; i < n; i++) vertices.push({ id: `v${i}`, node: `p${i}@1`, dependencies: i + 1 < n ? [`v${i + 1}`] : [] });
-    return v2Doc(range(n).map((i) => pkg(i)), vertices);
+    for (let i = 0; i < n; i++)
+      vertices.push({ id: `v${i}`, node: `p${i}@1`, dependencies: i + 1 < n ? [`v${i + 1}`] : [] });
+    return v2Doc(
+      range(n).map((i) => pkg(i)),
+      vertices,
+    );
   };
   test('v2: a vertex 256 hops from its resolution root is accepted; 257 is 413', () => {
     expect(() => ok(v2Chain(256))).not.toThrow();
@@ -141,7 +181,9 @@ describe('shortest dependency hops', () => {
     body.modules.push({ path: ':late' });
     body.roots[0].resolution.vertices.push({ id: 'late', module: ':late', dependencies: [] });
     body.roots[0].resolution.vertices[256].dependencies = ['late'];
-    expect(refused(body)).toEqual(tooLarge('/roots/0/resolution/vertices/257: 257 dependency hops from the resolution root, over the limit of 256'));
+    expect(refused(body)).toEqual(
+      tooLarge('/roots/0/resolution/vertices/257: 257 dependency hops from the resolution root, over the limit of 256'),
+    );
   });
 });
 
@@ -172,7 +214,8 @@ describe('attribution work (v2)', () => {
     // 20,000 vertices of 100 packages: (20,001 + 39,999) × 100 = 6,000,000, far below the limit.
     const nodes = range(100).map((i) => pkg(i));
     const vertices: Doc[] = [{ id: 'r', module: ':', dependencies: range(20_000).map((i) => `v${i}`) }];
-    for (let i = 0; i < 20_000; i++) vertices.push({ id: `v${i}`, node: nodes[i % 100].id, dependencies: i + 1 < 20_000 ? [`v${i + 1}`] : [] });
+    for (let i = 0; i < 20_000; i++)
+      vertices.push({ id: `v${i}`, node: nodes[i % 100].id, dependencies: i + 1 < 20_000 ? [`v${i + 1}`] : [] });
     expect(() => ok(v2Doc(nodes, vertices))).not.toThrow();
   });
 
@@ -182,7 +225,15 @@ describe('attribution work (v2)', () => {
   });
 
   test('the limits are the published ones', () => {
-    expect(LIMITS).toMatchObject({ nodes: 10_000, modules: 1000, roots: 1000, vertices: 100_000, edges: 500_000, hops: 256, attributionWork: 50_000_000 });
+    expect(LIMITS).toMatchObject({
+      nodes: 10_000,
+      modules: 1000,
+      roots: 1000,
+      vertices: 100_000,
+      edges: 500_000,
+      hops: 256,
+      attributionWork: 50_000_000,
+    });
     expect(MAX_BODY_BYTES).toBe(10 * 1024 * 1024);
   });
 });
@@ -193,13 +244,19 @@ describe('order of the checks', () => {
   });
 
   test('structure comes before the graph limits: a too-deep chain with a structural error is 422', () => {
-    const body = v1Doc(range(300).map((i) => pkg(i, i + 1 < 300 ? [`p${i + 1}@1`] : [])), [{ module: 'app', context: 'd', dependencies: ['p0@1'] }]);
+    const body = v1Doc(
+      range(300).map((i) => pkg(i, i + 1 < 300 ? [`p${i + 1}@1`] : [])),
+      [{ module: 'app', context: 'd', dependencies: ['p0@1'] }],
+    );
     body.nodes[5].relationship = 'indirect';
     expect(refused(body)).toEqual(invalid('/nodes/5/relationship: must be one of direct, transitive'));
   });
 
   test('cross-references come before the graph limits: a too-deep chain with a dangling edge is 422', () => {
-    const body = v1Doc(range(300).map((i) => pkg(i, i + 1 < 300 ? [`p${i + 1}@1`] : [])), [{ module: 'app', context: 'd', dependencies: ['p0@1'] }]);
+    const body = v1Doc(
+      range(300).map((i) => pkg(i, i + 1 < 300 ? [`p${i + 1}@1`] : [])),
+      [{ module: 'app', context: 'd', dependencies: ['p0@1'] }],
+    );
     body.nodes[299].dependencies = ['p300@1'];
     expect(refused(body)).toEqual(invalid('/nodes/299/dependencies/0: unknown node "p300@1"'));
   });
@@ -207,7 +264,18 @@ describe('order of the checks', () => {
   test('bodies of the wrong shape are counted without failing', () => {
     const shapes: unknown[] = [
       { schemaVersion: 2, nodes: 'many', roots: { length: 5000 }, modules: 3 },
-      { schemaVersion: 2, roots: [null, 1, 'x', [], { resolution: null }, { resolution: { vertices: {} } }, { resolution: { vertices: [null, 2, { dependencies: 'x' }] } }] },
+      {
+        schemaVersion: 2,
+        roots: [
+          null,
+          1,
+          'x',
+          [],
+          { resolution: null },
+          { resolution: { vertices: {} } },
+          { resolution: { vertices: [null, 2, { dependencies: 'x' }] } },
+        ],
+      },
       { schemaVersion: 1, roots: [null, { dependencies: {} }], nodes: [7, { dependencies: null }] },
     ];
     for (const body of shapes) expect(refused(body)[0]).toBe(422);

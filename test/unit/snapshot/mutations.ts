@@ -12,7 +12,25 @@ function paths(d: unknown, prefix: Array<string | number> = [], out: Array<Array
 
 const interesting = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom('', 'a\u0000b', 'x'.repeat(2001), 'app', 'lib', 'a', 'b', 'c', ':app', ':lib', 'org.example:a@1.0.0', null, 1, 2, -1, [], {}),
+  fc.constantFrom(
+    '',
+    'a\u0000b',
+    'x'.repeat(2001),
+    'app',
+    'lib',
+    'a',
+    'b',
+    'c',
+    ':app',
+    ':lib',
+    'org.example:a@1.0.0',
+    null,
+    1,
+    2,
+    -1,
+    [],
+    {},
+  ),
   fc.string({ maxLength: 8 }),
 );
 
@@ -42,4 +60,3 @@ export function apply(doc: Doc, m: Mutation): Doc {
   else parent[`${key}2`] = parent[key];
   return doc;
 }
-

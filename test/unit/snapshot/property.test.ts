@@ -25,7 +25,10 @@ const RUNS = 3000;
 
 describe('validateSnapshot on hostile input', () => {
   test('arbitrary JSON values', () => {
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), (body) => void outcome(body)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (body) => void outcome(body)),
+      { numRuns: RUNS },
+    );
   });
 
   test('objects shaped almost like snapshots', () => {
@@ -40,7 +43,10 @@ describe('validateSnapshot on hostile input', () => {
       },
       { requiredKeys: [] },
     );
-    fc.assert(fc.property(shaped, (body) => void outcome(body)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(shaped, (body) => void outcome(body)),
+      { numRuns: RUNS },
+    );
   });
 
   test.each([
@@ -92,10 +98,17 @@ describe('generated valid snapshots', () => {
         const { stats } = validateSnapshot(body, bytesOf(body));
         const edges =
           o.schemaVersion === 1
-            ? body.roots.reduce((n, r) => n + r.dependencies.length, 0) + body.nodes.reduce((n, x) => n + x.dependencies.length, 0)
+            ? body.roots.reduce((n, r) => n + r.dependencies.length, 0) +
+              body.nodes.reduce((n, x) => n + x.dependencies.length, 0)
             : body.roots.reduce((n, r) => n + r.resolution!.vertices.reduce((m, v) => m + v.dependencies.length, 0), 0);
         const vertices = o.schemaVersion === 1 ? 0 : body.roots.reduce((n, r) => n + r.resolution!.vertices.length, 0);
-        expect(stats).toEqual({ nodes: o.nodes, roots: o.roots, modules: o.schemaVersion === 2 ? o.modules : 0, vertices, edges });
+        expect(stats).toEqual({
+          nodes: o.nodes,
+          roots: o.roots,
+          modules: o.schemaVersion === 2 ? o.modules : 0,
+          vertices,
+          edges,
+        });
       }),
       { numRuns: 300 },
     );

@@ -14,29 +14,35 @@ describe('snapshot v1 structure', () => {
   });
 
   test('optional parts may be left out: manifests, suppressions, root manifest', () => {
-    accepted(mutate(v1, (d) => {
-      delete d.manifests;
-      delete d.suppressions;
-      delete d.roots[0].manifest;
-    }));
+    accepted(
+      mutate(v1, (d) => {
+        delete d.manifests;
+        delete d.suppressions;
+        delete d.roots[0].manifest;
+      }),
+    );
   });
 
   test('unknown fields are ignored at every level (additive changes within a version)', () => {
-    accepted(mutate(v1, (d) => {
-      d.producer = { name: 'cli', version: '1.2.3' };
-      d.roots[0].extra = 1;
-      d.nodes[0].purl = 'pkg:npm/left-pad@1.3.0';
-      d.suppressions[0].note = true;
-    }));
+    accepted(
+      mutate(v1, (d) => {
+        d.producer = { name: 'cli', version: '1.2.3' };
+        d.roots[0].extra = 1;
+        d.nodes[0].purl = 'pkg:npm/left-pad@1.3.0';
+        d.suppressions[0].note = true;
+      }),
+    );
   });
 
   test('v1 ids are used as sent: no name@version rule, no text rules', () => {
-    accepted(mutate(v1, (d) => {
-      d.nodes[1].id = 'lodash';
-      d.roots[0].dependencies = ['lodash'];
-      d.roots[0].context = '';
-      d.nodes[0].name = 'x'.repeat(5000);
-    }));
+    accepted(
+      mutate(v1, (d) => {
+        d.nodes[1].id = 'lodash';
+        d.roots[0].dependencies = ['lodash'];
+        d.roots[0].context = '';
+        d.nodes[0].name = 'x'.repeat(5000);
+      }),
+    );
   });
 
   test.each([
@@ -103,11 +109,15 @@ describe('snapshot v1 structure', () => {
       ['punctuation and spaces', 'my project/with: punctuation'],
       ['U+0080 (not a C0 control)', '\u0080 x'],
     ])('%s is accepted', (_, project) => accepted(mutate(v1, (d) => (d.project = project))));
-    test('empty is refused', () => expect(refused(mutate(v1, (d) => (d.project = '')))).toEqual(invalid('/project: must not be empty')));
+    test('empty is refused', () =>
+      expect(refused(mutate(v1, (d) => (d.project = '')))).toEqual(invalid('/project: must not be empty')));
     test('201 characters are refused', () => {
-      expect(refused(mutate(v1, (d) => (d.project = 'x'.repeat(201))))).toEqual(invalid('/project: must be at most 200 characters'));
+      expect(refused(mutate(v1, (d) => (d.project = 'x'.repeat(201))))).toEqual(
+        invalid('/project: must be at most 200 characters'),
+      );
     });
-    test('length counts characters, not UTF-16 units', () => accepted(mutate(v1, (d) => (d.project = '😀'.repeat(200)))));
+    test('length counts characters, not UTF-16 units', () =>
+      accepted(mutate(v1, (d) => (d.project = '😀'.repeat(200)))));
     test.each(['\u0000', '\u0009', '\n', '\u001f', '\u007f'])('control character %# is refused', (c) => {
       expect(refused(mutate(v1, (d) => (d.project = `web${c}app`)))).toEqual(
         invalid('/project: must not contain control characters (U+0000 to U+001F, U+007F)'),
@@ -119,7 +129,10 @@ describe('snapshot v1 structure', () => {
     test.each([
       ['without package or expires', { cve: 'CVE-2020-8203', reason: 'r' }],
       ['with a leap day', { cve: 'CVE-2020-8203', reason: 'r', expires: '2024-02-29' }],
-      ['with a reason of 2000 characters over lines', { cve: 'GHSA-p6mc-m468-83gw', reason: `${'x'.repeat(1000)}\n${'y'.repeat(999)}` }],
+      [
+        'with a reason of 2000 characters over lines',
+        { cve: 'GHSA-p6mc-m468-83gw', reason: `${'x'.repeat(1000)}\n${'y'.repeat(999)}` },
+      ],
     ])('%s is accepted', (_, s) => accepted(mutate(v1, (d) => (d.suppressions = [s]))));
 
     test.each([
@@ -128,22 +141,37 @@ describe('snapshot v1 structure', () => {
       ['/suppressions/0/reason', 'is required', (d: Doc) => delete d.suppressions[0].reason],
       ['/suppressions/0/cve', 'must not be empty', (d: Doc) => (d.suppressions[0].cve = '')],
       ['/suppressions/0/reason', 'must not be empty', (d: Doc) => (d.suppressions[0].reason = '')],
-      ['/suppressions/0/reason', 'must be at most 2000 characters', (d: Doc) => (d.suppressions[0].reason = 'x'.repeat(2001))],
+      [
+        '/suppressions/0/reason',
+        'must be at most 2000 characters',
+        (d: Doc) => (d.suppressions[0].reason = 'x'.repeat(2001)),
+      ],
       ['/suppressions/0/package', 'must not be empty', (d: Doc) => (d.suppressions[0].package = '')],
-      ['/suppressions/0/package', 'must not contain control characters (U+0000 to U+001F, U+007F)', (d: Doc) => (d.suppressions[0].package = 'lo\tdash')],
+      [
+        '/suppressions/0/package',
+        'must not contain control characters (U+0000 to U+001F, U+007F)',
+        (d: Doc) => (d.suppressions[0].package = 'lo\tdash'),
+      ],
       ['/suppressions/0/expires', 'must be string', (d: Doc) => (d.suppressions[0].expires = 20300131)],
     ])('%s: %s', (at, what, change) => {
       expect(refused(mutate(v1, change))).toEqual(invalid(`${at}: ${what}`));
     });
 
-    test.each(['2023-02-29', '2024-02-30', '2024-04-31', '2024-13-01', '2024-00-10', '2024-1-01', '31/01/2030', '2030-01-31T00:00:00Z', ''])(
-      'expires %p is not a calendar date',
-      (expires) => {
-        expect(refused(mutate(v1, (d) => (d.suppressions[0].expires = expires)))).toEqual(
-          invalid('/suppressions/0/expires: must be a calendar date YYYY-MM-DD'),
-        );
-      },
-    );
+    test.each([
+      '2023-02-29',
+      '2024-02-30',
+      '2024-04-31',
+      '2024-13-01',
+      '2024-00-10',
+      '2024-1-01',
+      '31/01/2030',
+      '2030-01-31T00:00:00Z',
+      '',
+    ])('expires %p is not a calendar date', (expires) => {
+      expect(refused(mutate(v1, (d) => (d.suppressions[0].expires = expires)))).toEqual(
+        invalid('/suppressions/0/expires: must be a calendar date YYYY-MM-DD'),
+      );
+    });
   });
 
   test('the first structural error is the one reported, pointing at the field', () => {

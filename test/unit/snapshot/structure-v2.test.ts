@@ -15,23 +15,27 @@ describe('snapshot v2 structure', () => {
   });
 
   test('optional parts may be left out', () => {
-    accepted(mutate(v2, (d) => {
-      delete d.manifests;
-      delete d.suppressions;
-      delete d.roots[0].manifest;
-      d.modules = [{ path: ':app' }, { path: ':lib' }];
-      delete d.roots[0].resolution.vertices[0].node;
-    }));
+    accepted(
+      mutate(v2, (d) => {
+        delete d.manifests;
+        delete d.suppressions;
+        delete d.roots[0].manifest;
+        d.modules = [{ path: ':app' }, { path: ':lib' }];
+        delete d.roots[0].resolution.vertices[0].node;
+      }),
+    );
   });
 
   test('nodes[].attributions is accepted in any shape, and unknown fields are ignored', () => {
-    accepted(mutate(v2, (d) => {
-      d.nodes[0].attributions = [{ module: ':app', anything: [1, 2] }];
-      d.nodes[1].attributions = 'legacy';
-      d.buildTool = { name: 'gradle', version: '8.10' };
-      d.roots[0].resolution.vertices[2].variant = 'jvm-runtime';
-      d.modules[0].owner = 'x';
-    }));
+    accepted(
+      mutate(v2, (d) => {
+        d.nodes[0].attributions = [{ module: ':app', anything: [1, 2] }];
+        d.nodes[1].attributions = 'legacy';
+        d.buildTool = { name: 'gradle', version: '8.10' };
+        d.roots[0].resolution.vertices[2].variant = 'jvm-runtime';
+        d.modules[0].owner = 'x';
+      }),
+    );
   });
 
   test.each(['project', 'ecosystem', 'modules', 'roots', 'nodes'])('top-level %s is required', (field) => {
@@ -43,16 +47,32 @@ describe('snapshot v2 structure', () => {
     ['/roots/1/resolution/root', 'is required', (d: Doc) => delete d.roots[1].resolution.root],
     ['/roots/1/resolution/vertices', 'is required', (d: Doc) => delete d.roots[1].resolution.vertices],
     ['/roots/0/resolution/vertices/3/id', 'is required', (d: Doc) => delete d.roots[0].resolution.vertices[3].id],
-    ['/roots/0/resolution/vertices/3/dependencies', 'is required', (d: Doc) => delete d.roots[0].resolution.vertices[3].dependencies],
+    [
+      '/roots/0/resolution/vertices/3/dependencies',
+      'is required',
+      (d: Doc) => delete d.roots[0].resolution.vertices[3].dependencies,
+    ],
     ['/roots/0/dependencies', 'is required', (d: Doc) => delete d.roots[0].dependencies],
     ['/modules/1/path', 'is required', (d: Doc) => delete d.modules[1].path],
     ['/nodes/2/version', 'is required', (d: Doc) => delete d.nodes[2].version],
     ['/modules', 'must be array', (d: Doc) => (d.modules = { ':app': {} })],
     ['/roots/1/resolution', 'must be object', (d: Doc) => (d.roots[1].resolution = [])],
     ['/roots/1/resolution/vertices/0', 'must be object', (d: Doc) => (d.roots[1].resolution.vertices[0] = 'lib')],
-    ['/roots/0/resolution/vertices/0/module', 'must be string or null', (d: Doc) => (d.roots[0].resolution.vertices[0].module = 1)],
-    ['/roots/0/resolution/vertices/2/node', 'must be string or null', (d: Doc) => (d.roots[0].resolution.vertices[2].node = [])],
-    ['/roots/0/resolution/vertices/0/dependencies/1', 'must be string', (d: Doc) => (d.roots[0].resolution.vertices[0].dependencies[1] = 2)],
+    [
+      '/roots/0/resolution/vertices/0/module',
+      'must be string or null',
+      (d: Doc) => (d.roots[0].resolution.vertices[0].module = 1),
+    ],
+    [
+      '/roots/0/resolution/vertices/2/node',
+      'must be string or null',
+      (d: Doc) => (d.roots[0].resolution.vertices[2].node = []),
+    ],
+    [
+      '/roots/0/resolution/vertices/0/dependencies/1',
+      'must be string',
+      (d: Doc) => (d.roots[0].resolution.vertices[0].dependencies[1] = 2),
+    ],
     ['/modules/0/dependencies', 'must be array', (d: Doc) => (d.modules[0].dependencies = ':lib')],
     ['/nodes/0/relationship', 'must be one of direct, transitive', (d: Doc) => (d.nodes[0].relationship = 'Direct')],
   ])('%s: %s', (at, what, change) => {
@@ -72,7 +92,10 @@ describe('snapshot v2 structure', () => {
       ['/roots/0/resolution/vertices/1/id', (d, v) => (d.roots[0].resolution.vertices[1].id = v)],
       ['/roots/0/resolution/vertices/1/module', (d, v) => (d.roots[0].resolution.vertices[1].module = v)],
       ['/roots/0/resolution/vertices/2/node', (d, v) => (d.roots[0].resolution.vertices[2].node = v)],
-      ['/roots/0/resolution/vertices/2/dependencies/0', (d, v) => (d.roots[0].resolution.vertices[2].dependencies[0] = v)],
+      [
+        '/roots/0/resolution/vertices/2/dependencies/0',
+        (d, v) => (d.roots[0].resolution.vertices[2].dependencies[0] = v),
+      ],
       ['/nodes/1/id', (d, v) => (d.nodes[1].id = v)],
       ['/nodes/1/name', (d, v) => (d.nodes[1].name = v)],
       ['/nodes/1/version', (d, v) => (d.nodes[1].version = v)],
@@ -83,7 +106,9 @@ describe('snapshot v2 structure', () => {
       expect(refused(mutate(v2, (d) => set(d, '')))).toEqual(invalid(`${at}: must not be empty`));
     });
     test.each(fields)('%s must be at most 2000 characters', (at, set) => {
-      expect(refused(mutate(v2, (d) => set(d, 'x'.repeat(2001))))).toEqual(invalid(`${at}: must be at most 2000 characters`));
+      expect(refused(mutate(v2, (d) => set(d, 'x'.repeat(2001))))).toEqual(
+        invalid(`${at}: must be at most 2000 characters`),
+      );
     });
     test.each(fields)('%s must not contain control characters', (at, set) => {
       expect(refused(mutate(v2, (d) => set(d, 'a\u0001b')))).toEqual(invalid(`${at}: ${CONTROL}`));
@@ -117,7 +142,9 @@ describe('snapshot v2 structure', () => {
       [CONTROL, 'team\nname'],
       ['must be string or null', 7],
     ])('teamName: %s', (what, teamName) => {
-      expect(refused(mutate(v2, (d) => (d.modules[0].teamName = teamName)))).toEqual(invalid(`/modules/0/teamName: ${what}`));
+      expect(refused(mutate(v2, (d) => (d.modules[0].teamName = teamName)))).toEqual(
+        invalid(`/modules/0/teamName: ${what}`),
+      );
     });
 
     const attrs = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, `v${i}`]));
@@ -142,7 +169,9 @@ describe('snapshot v2 structure', () => {
   });
 
   test('the project rule is the same as in v1', () => {
-    expect(refused(mutate(v2, (d) => (d.project = 'x'.repeat(201))))).toEqual(invalid('/project: must be at most 200 characters'));
+    expect(refused(mutate(v2, (d) => (d.project = 'x'.repeat(201))))).toEqual(
+      invalid('/project: must be at most 200 characters'),
+    );
     expect(refused(mutate(v2, (d) => (d.project = 'a\u001fb')))).toEqual(invalid(`/project: ${CONTROL}`));
   });
 

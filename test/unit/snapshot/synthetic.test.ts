@@ -1,5 +1,13 @@
 // The synthetic snapshot generator: valid at the largest sizes the limits allow, and deterministic.
-import { crossReferenceV2, attributionWork, dependencyOffsets, LIMITS, MAX_BODY_BYTES, syntheticSnapshot, validateSnapshot } from '../../../src/domain/snapshot';
+import {
+  crossReferenceV2,
+  attributionWork,
+  dependencyOffsets,
+  LIMITS,
+  MAX_BODY_BYTES,
+  syntheticSnapshot,
+  validateSnapshot,
+} from '../../../src/domain/snapshot';
 
 /** Validates as the upload does: from the JSON text, with its byte size. */
 function upload(body: unknown) {
@@ -10,7 +18,14 @@ function upload(body: unknown) {
 
 describe('syntheticSnapshot', () => {
   test('the largest v2 document: 10,000 nodes, 1,000 roots, ~81,000 vertices, ~430,000 edges, under 10 MB', () => {
-    const body = syntheticSnapshot({ schemaVersion: 2, nodes: 10_000, roots: 1000, packagesPerRoot: 79, depsPerNode: 7, ecosystem: 'javascript' });
+    const body = syntheticSnapshot({
+      schemaVersion: 2,
+      nodes: 10_000,
+      roots: 1000,
+      packagesPerRoot: 79,
+      depsPerNode: 7,
+      ecosystem: 'javascript',
+    });
     const { bytes, stats } = upload(body);
     expect(bytes).toBeLessThanOrEqual(MAX_BODY_BYTES);
     expect(bytes).toBeGreaterThan(8_000_000);
@@ -23,19 +38,32 @@ describe('syntheticSnapshot', () => {
   });
 
   test('the largest v1 document: 10,000 nodes, 1,000 roots, 491,000 edges, under 10 MB', () => {
-    const { bytes, stats } = upload(syntheticSnapshot({ schemaVersion: 1, nodes: 10_000, roots: 1000, depsPerNode: 49 }));
+    const { bytes, stats } = upload(
+      syntheticSnapshot({ schemaVersion: 1, nodes: 10_000, roots: 1000, depsPerNode: 49 }),
+    );
     expect(bytes).toBeLessThanOrEqual(MAX_BODY_BYTES);
     expect(stats).toEqual({ nodes: 10_000, roots: 1000, modules: 0, vertices: 0, edges: 491_000 });
   });
 
-  test.each(['gradle', 'python', 'javascript', 'typescript'] as const)('v1 and v2 documents of ecosystem %s are valid', (ecosystem) => {
-    for (const schemaVersion of [1, 2] as const) {
-      const body = syntheticSnapshot({ schemaVersion, nodes: 300, roots: 12, modules: 5, depsPerNode: 3, rootDeps: 2, ecosystem });
-      expect(upload(body).stats).toMatchObject({ nodes: 300, roots: 12, modules: schemaVersion === 2 ? 5 : 0 });
-      expect(body.ecosystem).toBe(ecosystem);
-      expect(body.nodes.map((n) => n.id)).toEqual(body.nodes.map((n) => n.id).sort());
-    }
-  });
+  test.each(['gradle', 'python', 'javascript', 'typescript'] as const)(
+    'v1 and v2 documents of ecosystem %s are valid',
+    (ecosystem) => {
+      for (const schemaVersion of [1, 2] as const) {
+        const body = syntheticSnapshot({
+          schemaVersion,
+          nodes: 300,
+          roots: 12,
+          modules: 5,
+          depsPerNode: 3,
+          rootDeps: 2,
+          ecosystem,
+        });
+        expect(upload(body).stats).toMatchObject({ nodes: 300, roots: 12, modules: schemaVersion === 2 ? 5 : 0 });
+        expect(body.ecosystem).toBe(ecosystem);
+        expect(body.nodes.map((n) => n.id)).toEqual(body.nodes.map((n) => n.id).sort());
+      }
+    },
+  );
 
   test('modules without roots of their own, and several contexts per module, are produced', () => {
     const body = syntheticSnapshot({ schemaVersion: 2, nodes: 50, roots: 6, modules: 3, depsPerNode: 2 });
@@ -47,7 +75,9 @@ describe('syntheticSnapshot', () => {
       ':module-0001 compileClasspath',
       ':module-0002 compileClasspath',
     ]);
-    expect(upload(syntheticSnapshot({ schemaVersion: 2, nodes: 50, roots: 2, modules: 9, depsPerNode: 2 })).stats.modules).toBe(9);
+    expect(
+      upload(syntheticSnapshot({ schemaVersion: 2, nodes: 50, roots: 2, modules: 9, depsPerNode: 2 })).stats.modules,
+    ).toBe(9);
   });
 
   test('direct dependencies are marked direct, the rest transitive', () => {
@@ -60,7 +90,9 @@ describe('syntheticSnapshot', () => {
   test('the same options give the same document; another seed other versions', () => {
     const opts = { schemaVersion: 2, nodes: 40, roots: 3, depsPerNode: 3, seed: 7 } as const;
     expect(syntheticSnapshot(opts)).toEqual(syntheticSnapshot(opts));
-    expect(syntheticSnapshot({ ...opts, seed: 8 }).nodes.map((n) => n.version)).not.toEqual(syntheticSnapshot(opts).nodes.map((n) => n.version));
+    expect(syntheticSnapshot({ ...opts, seed: 8 }).nodes.map((n) => n.version)).not.toEqual(
+      syntheticSnapshot(opts).nodes.map((n) => n.version),
+    );
   });
 
   test('without package dependencies every package is a direct dependency of its root', () => {

@@ -21,7 +21,13 @@ describe('secretBox', () => {
   test('seal then open gives the plaintext back; the sealed form holds none of it', () => {
     const box = secretBox(key());
     const sealed = box.seal(SECRET);
-    expect(sealed).toEqual({ v: 1, kid: expect.stringMatching(/^[0-9a-f]{16}$/), iv: expect.any(String), tag: expect.any(String), data: expect.any(String) });
+    expect(sealed).toEqual({
+      v: 1,
+      kid: expect.stringMatching(/^[0-9a-f]{16}$/),
+      iv: expect.any(String),
+      tag: expect.any(String),
+      data: expect.any(String),
+    });
     expect(Buffer.from(sealed.iv, 'base64')).toHaveLength(12);
     expect(Buffer.from(sealed.tag, 'base64')).toHaveLength(16);
     const text = JSON.stringify(sealed);
@@ -50,7 +56,11 @@ describe('secretBox', () => {
       b[0] ^= 1;
       return b64(b);
     };
-    for (const bad of [{ ...sealed, data: flip(sealed.data) }, { ...sealed, tag: flip(sealed.tag) }, { ...sealed, iv: flip(sealed.iv) }]) {
+    for (const bad of [
+      { ...sealed, data: flip(sealed.data) },
+      { ...sealed, tag: flip(sealed.tag) },
+      { ...sealed, iv: flip(sealed.iv) },
+    ]) {
       expect(() => box.open(bad)).toThrow();
     }
   });
@@ -117,14 +127,20 @@ describe('secretsFromEnv', () => {
     const [k1, k2, k3] = [key(), key(), key()];
     const s1 = secretBox(k1).seal('one');
     const s2 = secretBox(k2).seal('two');
-    const box = secretsFromEnv({ SECRETS_KEY: b64(k3), SECRETS_KEY_PREVIOUS: `${k1.toString('hex')}, ${b64(k2)}`, DATA_DIR: dir });
+    const box = secretsFromEnv({
+      SECRETS_KEY: b64(k3),
+      SECRETS_KEY_PREVIOUS: `${k1.toString('hex')}, ${b64(k2)}`,
+      DATA_DIR: dir,
+    });
     expect([box.open(s1), box.open(s2)]).toEqual(['one', 'two']);
     expect(secretBox(k3).open(box.seal('three'))).toBe('three');
   });
 
   test('a malformed SECRETS_KEY or SECRETS_KEY_PREVIOUS fails, naming the setting', () => {
     expect(() => secretsFromEnv({ SECRETS_KEY: 'short', DATA_DIR: dir })).toThrow(/^SECRETS_KEY must be/);
-    expect(() => secretsFromEnv({ SECRETS_KEY: b64(key()), SECRETS_KEY_PREVIOUS: 'nope', DATA_DIR: dir })).toThrow(/^SECRETS_KEY_PREVIOUS must be/);
+    expect(() => secretsFromEnv({ SECRETS_KEY: b64(key()), SECRETS_KEY_PREVIOUS: 'nope', DATA_DIR: dir })).toThrow(
+      /^SECRETS_KEY_PREVIOUS must be/,
+    );
   });
 
   test('without SECRETS_KEY: DATA_DIR/secrets.key is created (0600) once and read back by later processes', () => {
@@ -137,7 +153,9 @@ describe('secretsFromEnv', () => {
     // another process (same file, its own cache): the same key, the file unchanged, no temporary files left
     const before = fs.readFileSync(file, 'utf8');
     jest.isolateModules(() => {
-      const again = (require('../../../src/storage/secrets') as typeof import('../../../src/storage/secrets')).secretsFromEnv({ DATA_DIR: path.join(dir, 'nested') });
+      const again = (
+        require('../../../src/storage/secrets') as typeof import('../../../src/storage/secrets')
+      ).secretsFromEnv({ DATA_DIR: path.join(dir, 'nested') });
       expect(again.open(box.seal(SECRET))).toBe(SECRET);
     });
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
@@ -153,7 +171,8 @@ describe('secretsFromEnv', () => {
     expect(fs.existsSync(path.join(dir, 'unused'))).toBe(false);
     const bad = path.join(dir, 'bad.key');
     fs.writeFileSync(bad, 'garbage\n');
-    expect(() => secretsFromEnv({ SECRETS_KEY_FILE: bad })).toThrow(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} must be 32 bytes`));
+    expect(() => secretsFromEnv({ SECRETS_KEY_FILE: bad })).toThrow(
+      new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} must be 32 bytes`),
+    );
   });
 });
-

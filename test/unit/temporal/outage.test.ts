@@ -8,13 +8,29 @@ import { DATABASE_UNAVAILABLE, FAULT_ATTEMPTS } from '../../../src/temporal/scan
 
 const failingWith = (err: unknown) => outageAware(async () => Promise.reject(err));
 const attempt = (n: number) => new MockActivityEnvironment({ attempt: n });
-const caught = (p: Promise<unknown>) => p.then(() => undefined, (e) => e);
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e) => e,
+  );
 
 test.each([
-  ['server selection timing out', new MongoServerSelectionError('Server selection timed out after 10000 ms', { type: 'Unknown', servers: new Map() } as never)],
+  [
+    'server selection timing out',
+    new MongoServerSelectionError('Server selection timed out after 10000 ms', {
+      type: 'Unknown',
+      servers: new Map(),
+    } as never),
+  ],
   ['a dropped connection', new MongoNetworkError('connection 4 to 127.0.0.1:27017 closed')],
-  ['FerretDB shutting down', new MongoServerError({ message: '[msg_insert.go:168] context canceled', code: 1, codeName: 'InternalError' })],
-  ['an outage wrapped in a cause', new Error('storing shard 3 failed', { cause: new MongoNetworkError('connection closed') })],
+  [
+    'FerretDB shutting down',
+    new MongoServerError({ message: '[msg_insert.go:168] context canceled', code: 1, codeName: 'InternalError' }),
+  ],
+  [
+    'an outage wrapped in a cause',
+    new Error('storing shard 3 failed', { cause: new MongoNetworkError('connection closed') }),
+  ],
 ])('%s is retried, however many attempts it has taken', async (_name, err) => {
   for (const n of [1, FAULT_ATTEMPTS, 50]) {
     const e = await caught(attempt(n).run(failingWith(err)));

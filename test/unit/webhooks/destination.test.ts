@@ -6,10 +6,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ipv6Groups, parseCidr } from '../../../src/domain/webhooks/addresses';
-import { checkDestination, DestinationRefused, parseDestination, policyFromEnv, systemResolver, type DestinationPolicy, type Resolver } from '../../../src/infra/webhooks/destination';
+import {
+  checkDestination,
+  DestinationRefused,
+  parseDestination,
+  policyFromEnv,
+  systemResolver,
+  type DestinationPolicy,
+  type Resolver,
+} from '../../../src/infra/webhooks/destination';
 
 function resolverOf(...addresses: string[]): jest.Mock<ReturnType<Resolver>, Parameters<Resolver>> {
-  return jest.fn(async () => addresses.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 })));
+  return jest.fn(async () =>
+    addresses.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 })),
+  );
 }
 
 function policy(resolve: Resolver, allowedCidrs: string[] = []): DestinationPolicy {
@@ -27,7 +37,9 @@ async function refusal(url: string, p: DestinationPolicy): Promise<DestinationRe
 
 describe('parseDestination', () => {
   it('accepts https URLs with a port, path and query, and normalizes the host', () => {
-    expect(parseDestination('https://hooks.example.com:8443/a/b?c=d').href).toBe('https://hooks.example.com:8443/a/b?c=d');
+    expect(parseDestination('https://hooks.example.com:8443/a/b?c=d').href).toBe(
+      'https://hooks.example.com:8443/a/b?c=d',
+    );
     expect(parseDestination('HTTPS://Hooks.Example.COM/x').hostname).toBe('hooks.example.com');
     expect(parseDestination('https://0x7f.1/').hostname).toBe('127.0.0.1'); // the checks see the canonical address
     expect(parseDestination('https://[::1]/').hostname).toBe('[::1]');
@@ -45,7 +57,11 @@ describe('parseDestination', () => {
     ['userinfo', 'https://user:pass@hooks.example.com/', /credentials/],
     ['user only', 'https://user@hooks.example.com/', /credentials/],
     ['too long', `https://hooks.example.com/${'a'.repeat(2048)}`, /longer than 2048/],
-    ['too long once encoded', `https://hooks.example.com/${' '.repeat(1000)}x`, /longer than 2048 characters once encoded/],
+    [
+      'too long once encoded',
+      `https://hooks.example.com/${' '.repeat(1000)}x`,
+      /longer than 2048 characters once encoded/,
+    ],
   ])('refuses %s', (_name, url, message) => {
     let err: unknown;
     try {
@@ -113,28 +129,38 @@ describe('checkDestination: refused ranges, through an injected resolver', () =>
     ['FF05::1:3', 'ff00::/8'],
   ];
 
-  it.each([...refusedIPv4, ...refusedIPv6])('a name resolving to %s is refused (%s), and nothing else is called', async (address, cidr) => {
-    const resolve = resolverOf(address);
-    const err = await refusal('https://hooks.example.com/in', policy(resolve));
-    expect(err.kind).toBe('policy');
-    expect(err.message).toContain(`hooks.example.com resolves to ${address}, `);
-    expect(err.message).toContain(`(${cidr}); allow it with WEBHOOKS_ALLOWED_CIDRS`);
-    expect(resolve).toHaveBeenCalledTimes(1);
-    expect(resolve).toHaveBeenCalledWith('hooks.example.com');
-  });
+  it.each([...refusedIPv4, ...refusedIPv6])(
+    'a name resolving to %s is refused (%s), and nothing else is called',
+    async (address, cidr) => {
+      const resolve = resolverOf(address);
+      const err = await refusal('https://hooks.example.com/in', policy(resolve));
+      expect(err.kind).toBe('policy');
+      expect(err.message).toContain(`hooks.example.com resolves to ${address}, `);
+      expect(err.message).toContain(`(${cidr}); allow it with WEBHOOKS_ALLOWED_CIDRS`);
+      expect(resolve).toHaveBeenCalledTimes(1);
+      expect(resolve).toHaveBeenCalledWith('hooks.example.com');
+    },
+  );
 
   it('names the reason a user can act on', async () => {
-    expect((await refusal('https://hooks.internal/', policy(resolverOf('10.0.0.5')))).message).toBe('hooks.internal resolves to 10.0.0.5, a private address (10.0.0.0/8); allow it with WEBHOOKS_ALLOWED_CIDRS');
-    expect((await refusal('https://10.0.0.5/', policy(resolverOf()))).message).toBe('10.0.0.5 is a private address (10.0.0.0/8); allow it with WEBHOOKS_ALLOWED_CIDRS');
+    expect((await refusal('https://hooks.internal/', policy(resolverOf('10.0.0.5')))).message).toBe(
+      'hooks.internal resolves to 10.0.0.5, a private address (10.0.0.0/8); allow it with WEBHOOKS_ALLOWED_CIDRS',
+    );
+    expect((await refusal('https://10.0.0.5/', policy(resolverOf()))).message).toBe(
+      '10.0.0.5 is a private address (10.0.0.0/8); allow it with WEBHOOKS_ALLOWED_CIDRS',
+    );
   });
 
-  it.each([...refusedIPv4, ...refusedIPv6.filter(([a]) => !a.includes('.'))])('an IP literal %s is checked as is, without resolving', async (address, cidr) => {
-    const resolve = resolverOf('8.8.8.8');
-    const host = address.includes(':') ? `[${address}]` : address;
-    const err = await refusal(`https://${host}:8443/x`, policy(resolve));
-    expect(err.message).toContain(`(${cidr}); allow it with WEBHOOKS_ALLOWED_CIDRS`);
-    expect(resolve).not.toHaveBeenCalled();
-  });
+  it.each([...refusedIPv4, ...refusedIPv6.filter(([a]) => !a.includes('.'))])(
+    'an IP literal %s is checked as is, without resolving',
+    async (address, cidr) => {
+      const resolve = resolverOf('8.8.8.8');
+      const host = address.includes(':') ? `[${address}]` : address;
+      const err = await refusal(`https://${host}:8443/x`, policy(resolve));
+      expect(err.message).toContain(`(${cidr}); allow it with WEBHOOKS_ALLOWED_CIDRS`);
+      expect(resolve).not.toHaveBeenCalled();
+    },
+  );
 
   it.each([
     ['169.254.169.254', '169.254.0.0/16'],
@@ -152,25 +178,48 @@ describe('checkDestination: refused ranges, through an injected resolver', () =>
 
   it('an IPv4-mapped address is refused even when its IPv4 address is allowed; allowed with ::ffff:0:0/96 too', async () => {
     const err = await refusal('https://[::ffff:127.0.0.1]/', policy(resolverOf(), ['127.0.0.0/8']));
-    expect(err.message).toBe('::ffff:7f00:1 is an IPv4-mapped address (::ffff:0:0/96); allow it with WEBHOOKS_ALLOWED_CIDRS');
-    const ok = await checkDestination('https://mapped.example/', policy(resolverOf('::ffff:127.0.0.1'), ['127.0.0.0/8', '::ffff:0:0/96']));
+    expect(err.message).toBe(
+      '::ffff:7f00:1 is an IPv4-mapped address (::ffff:0:0/96); allow it with WEBHOOKS_ALLOWED_CIDRS',
+    );
+    const ok = await checkDestination(
+      'https://mapped.example/',
+      policy(resolverOf('::ffff:127.0.0.1'), ['127.0.0.0/8', '::ffff:0:0/96']),
+    );
     expect(ok).toMatchObject({ address: '::ffff:127.0.0.1', family: 6 });
   });
 
   it('an allowed IPv6 range that carries an IPv4 address has that address checked as IPv4', async () => {
     const mapped = policy(resolverOf('::ffff:10.0.0.5'), ['::ffff:0:0/96']);
-    expect((await refusal('https://m.example/', mapped)).message).toBe('m.example resolves to ::ffff:10.0.0.5, an IPv4-mapped address (::ffff:0:0/96) holding 10.0.0.5, a private address (10.0.0.0/8); allow it with WEBHOOKS_ALLOWED_CIDRS');
+    expect((await refusal('https://m.example/', mapped)).message).toBe(
+      'm.example resolves to ::ffff:10.0.0.5, an IPv4-mapped address (::ffff:0:0/96) holding 10.0.0.5, a private address (10.0.0.0/8); allow it with WEBHOOKS_ALLOWED_CIDRS',
+    );
     // A DNS64 network allows 64:ff9b::/96: public IPv4 hosts through NAT64 work, private and metadata ones do not.
     const nat64 = ['64:ff9b::/96'];
-    await expect(checkDestination('https://[64:ff9b::808:808]/', policy(resolverOf(), nat64))).resolves.toMatchObject({ address: '64:ff9b::808:808' });
-    expect((await refusal('https://[64:ff9b::a00:1]/', policy(resolverOf(), nat64))).message).toContain('holding 10.0.0.1, a private address (10.0.0.0/8)');
-    expect((await refusal('https://[64:ff9b::a9fe:a9fe]/', policy(resolverOf(), [...nat64, '0.0.0.0/0']))).message).toContain('holding 169.254.169.254, a link-local address (where cloud metadata services live) (169.254.0.0/16), which is refused always');
-    expect((await refusal('https://[::ffff:169.254.169.254]/', policy(resolverOf(), ['::/0', '0.0.0.0/0']))).message).toContain('which is refused always');
+    await expect(checkDestination('https://[64:ff9b::808:808]/', policy(resolverOf(), nat64))).resolves.toMatchObject({
+      address: '64:ff9b::808:808',
+    });
+    expect((await refusal('https://[64:ff9b::a00:1]/', policy(resolverOf(), nat64))).message).toContain(
+      'holding 10.0.0.1, a private address (10.0.0.0/8)',
+    );
+    expect(
+      (await refusal('https://[64:ff9b::a9fe:a9fe]/', policy(resolverOf(), [...nat64, '0.0.0.0/0']))).message,
+    ).toContain(
+      'holding 169.254.169.254, a link-local address (where cloud metadata services live) (169.254.0.0/16), which is refused always',
+    );
+    expect(
+      (await refusal('https://[::ffff:169.254.169.254]/', policy(resolverOf(), ['::/0', '0.0.0.0/0']))).message,
+    ).toContain('which is refused always');
     // 6to4 carries its IPv4 address in groups 2 and 3.
-    expect((await refusal('https://[2002:c0a8:101::1]/', policy(resolverOf(), ['2002::/16']))).message).toContain('holding 192.168.1.1, a private address');
-    await expect(checkDestination('https://[2002:808:808::1]/', policy(resolverOf(), ['2002::/16']))).resolves.toMatchObject({ family: 6 });
+    expect((await refusal('https://[2002:c0a8:101::1]/', policy(resolverOf(), ['2002::/16']))).message).toContain(
+      'holding 192.168.1.1, a private address',
+    );
+    await expect(
+      checkDestination('https://[2002:808:808::1]/', policy(resolverOf(), ['2002::/16'])),
+    ).resolves.toMatchObject({ family: 6 });
     // An allowed ::1 is a loopback address, not an IPv4-compatible 0.0.0.1.
-    await expect(checkDestination('https://[::1]/', policy(resolverOf(), ['::1/128']))).resolves.toMatchObject({ address: '::1' });
+    await expect(checkDestination('https://[::1]/', policy(resolverOf(), ['::1/128']))).resolves.toMatchObject({
+      address: '::1',
+    });
   });
 
   it('a name resolving to a public and a private address is refused (rebinding by round robin), in either order', async () => {
@@ -189,19 +238,42 @@ describe('checkDestination: refused ranges, through an injected resolver', () =>
 
   it('public addresses pass; the first IPv4 one is chosen, else the first IPv6 one', async () => {
     const url = 'https://hooks.example.com/in?x=1';
-    await expect(checkDestination(url, policy(resolverOf('93.184.216.34')))).resolves.toEqual({ url: new URL(url), address: '93.184.216.34', family: 4 });
-    await expect(checkDestination(url, policy(resolverOf('2606:2800:220:1::1', '2606:4700::1111', '93.184.216.34', '1.1.1.1')))).resolves.toMatchObject({ address: '93.184.216.34', family: 4 });
-    await expect(checkDestination(url, policy(resolverOf('2606:2800:220:1::1', '2606:4700::1111')))).resolves.toMatchObject({ address: '2606:2800:220:1::1', family: 6 });
-    await expect(checkDestination('https://[2606:4700::1111]/', policy(resolverOf()))).resolves.toMatchObject({ address: '2606:4700::1111', family: 6 });
-    await expect(checkDestination('https://8.8.8.8/', policy(resolverOf()))).resolves.toMatchObject({ address: '8.8.8.8', family: 4 });
+    await expect(checkDestination(url, policy(resolverOf('93.184.216.34')))).resolves.toEqual({
+      url: new URL(url),
+      address: '93.184.216.34',
+      family: 4,
+    });
+    await expect(
+      checkDestination(url, policy(resolverOf('2606:2800:220:1::1', '2606:4700::1111', '93.184.216.34', '1.1.1.1'))),
+    ).resolves.toMatchObject({ address: '93.184.216.34', family: 4 });
+    await expect(
+      checkDestination(url, policy(resolverOf('2606:2800:220:1::1', '2606:4700::1111'))),
+    ).resolves.toMatchObject({ address: '2606:2800:220:1::1', family: 6 });
+    await expect(checkDestination('https://[2606:4700::1111]/', policy(resolverOf()))).resolves.toMatchObject({
+      address: '2606:4700::1111',
+      family: 6,
+    });
+    await expect(checkDestination('https://8.8.8.8/', policy(resolverOf()))).resolves.toMatchObject({
+      address: '8.8.8.8',
+      family: 4,
+    });
   });
 
   it('allowed CIDRs open their ranges, and only those', async () => {
     const p = (a: string) => policy(resolverOf(a), ['127.0.0.0/8', '10.1.0.0/16', '192.168.5.5', 'fd00:1::/32']);
-    await expect(checkDestination('https://x.example/', p('127.0.0.1'))).resolves.toMatchObject({ address: '127.0.0.1' });
-    await expect(checkDestination('https://x.example/', p('10.1.200.3'))).resolves.toMatchObject({ address: '10.1.200.3' });
-    await expect(checkDestination('https://x.example/', p('192.168.5.5'))).resolves.toMatchObject({ address: '192.168.5.5' });
-    await expect(checkDestination('https://x.example/', p('fd00:1:ffff::9'))).resolves.toMatchObject({ address: 'fd00:1:ffff::9', family: 6 });
+    await expect(checkDestination('https://x.example/', p('127.0.0.1'))).resolves.toMatchObject({
+      address: '127.0.0.1',
+    });
+    await expect(checkDestination('https://x.example/', p('10.1.200.3'))).resolves.toMatchObject({
+      address: '10.1.200.3',
+    });
+    await expect(checkDestination('https://x.example/', p('192.168.5.5'))).resolves.toMatchObject({
+      address: '192.168.5.5',
+    });
+    await expect(checkDestination('https://x.example/', p('fd00:1:ffff::9'))).resolves.toMatchObject({
+      address: 'fd00:1:ffff::9',
+      family: 6,
+    });
     await expect(checkDestination('https://x.example/', p('10.2.0.1'))).rejects.toThrow('10.0.0.0/8');
     await expect(checkDestination('https://x.example/', p('192.168.5.6'))).rejects.toThrow('192.168.0.0/16');
     await expect(checkDestination('https://x.example/', p('fd00:2::1'))).rejects.toThrow('fc00::/7');
@@ -215,13 +287,30 @@ describe('checkDestination: refused ranges, through an injected resolver', () =>
     const again: Resolver = async () => {
       throw Object.assign(new Error('getaddrinfo EAI_AGAIN'), { code: 'EAI_AGAIN' });
     };
-    expect(await refusal('https://nowhere.example/', policy(notFound))).toMatchObject({ kind: 'dns', message: 'nowhere.example could not be resolved (no such name)' });
-    expect(await refusal('https://nowhere.example/', policy(again))).toMatchObject({ kind: 'dns', message: 'nowhere.example could not be resolved (temporary DNS failure)' });
-    expect(await refusal('https://nowhere.example/', policy(resolverOf()))).toMatchObject({ kind: 'dns', message: 'nowhere.example resolves to no address' });
+    expect(await refusal('https://nowhere.example/', policy(notFound))).toMatchObject({
+      kind: 'dns',
+      message: 'nowhere.example could not be resolved (no such name)',
+    });
+    expect(await refusal('https://nowhere.example/', policy(again))).toMatchObject({
+      kind: 'dns',
+      message: 'nowhere.example could not be resolved (temporary DNS failure)',
+    });
+    expect(await refusal('https://nowhere.example/', policy(resolverOf()))).toMatchObject({
+      kind: 'dns',
+      message: 'nowhere.example resolves to no address',
+    });
     const odd: Resolver = () => Promise.reject('boom');
-    expect(await refusal('https://nowhere.example/', policy(odd))).toMatchObject({ kind: 'dns', message: 'nowhere.example could not be resolved (boom)' });
+    expect(await refusal('https://nowhere.example/', policy(odd))).toMatchObject({
+      kind: 'dns',
+      message: 'nowhere.example could not be resolved (boom)',
+    });
     expect(await refusal('https://nowhere.example/', policy(resolverOf('not-an-ip')))).toMatchObject({ kind: 'dns' });
-    expect(await refusal('https://nowhere.example/', policy(async () => [null as unknown as { address: string; family: 4 }]))).toMatchObject({ kind: 'dns' });
+    expect(
+      await refusal(
+        'https://nowhere.example/',
+        policy(async () => [null as unknown as { address: string; family: 4 }]),
+      ),
+    ).toMatchObject({ kind: 'dns' });
   });
 
   it('a bad URL is refused before the resolver is called', async () => {
@@ -240,11 +329,18 @@ describe('policyFromEnv', () => {
 
   it('defaults: nothing allowed, no extra CA, the system resolver', () => {
     expect(policyFromEnv({})).toEqual({ allowedCidrs: [], resolve: systemResolver });
-    expect(policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: ' ', WEBHOOKS_CA_FILE: '' })).toEqual({ allowedCidrs: [], resolve: systemResolver });
+    expect(policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: ' ', WEBHOOKS_CA_FILE: '' })).toEqual({
+      allowedCidrs: [],
+      resolve: systemResolver,
+    });
   });
 
   it('reads WEBHOOKS_ALLOWED_CIDRS: comma-separated IPv4 and IPv6, spaces and empty entries ignored', () => {
-    expect(policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: ' 10.0.0.0/8, fd00::/8,,192.168.1.20 ,' }).allowedCidrs).toEqual(['10.0.0.0/8', 'fd00::/8', '192.168.1.20']);
+    expect(policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: ' 10.0.0.0/8, fd00::/8,,192.168.1.20 ,' }).allowedCidrs).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.168.1.20',
+    ]);
   });
 
   it.each([
@@ -258,12 +354,21 @@ describe('policyFromEnv', () => {
     ['a range', '10.0.0.1-10.0.0.9'],
     ['a short IPv4', '10.0/16'],
   ])('a malformed WEBHOOKS_ALLOWED_CIDRS (%s) throws naming the setting', (_name, value) => {
-    expect(() => policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: `127.0.0.0/8,${value}` })).toThrow(new RegExp(`^WEBHOOKS_ALLOWED_CIDRS: "${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is not an IPv4 or IPv6 CIDR`));
+    expect(() => policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: `127.0.0.0/8,${value}` })).toThrow(
+      new RegExp(
+        `^WEBHOOKS_ALLOWED_CIDRS: "${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is not an IPv4 or IPv6 CIDR`,
+      ),
+    );
   });
 
-  it.each(['169.254.0.0/16', '169.254.169.254', '169.254.169.0/24', 'fe80::/10', 'fe80::/64', 'fd00:ec2::254'])('an allowed CIDR inside an always-refused range (%s) throws', (value) => {
-    expect(() => policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: value })).toThrow(/^WEBHOOKS_ALLOWED_CIDRS: .* which is refused always$/);
-  });
+  it.each(['169.254.0.0/16', '169.254.169.254', '169.254.169.0/24', 'fe80::/10', 'fe80::/64', 'fd00:ec2::254'])(
+    'an allowed CIDR inside an always-refused range (%s) throws',
+    (value) => {
+      expect(() => policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: value })).toThrow(
+        /^WEBHOOKS_ALLOWED_CIDRS: .* which is refused always$/,
+      );
+    },
+  );
 
   it('a wider allowed CIDR is accepted but never re-opens the always-refused ranges', async () => {
     const p = policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: '0.0.0.0/0,::/0' });
@@ -277,7 +382,27 @@ describe('policyFromEnv', () => {
   it('reads WEBHOOKS_CA_FILE once, and throws naming it when it is unreadable or holds no certificate', () => {
     const key = path.join(dir, 'key.pem');
     const cert = path.join(dir, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=test-ca'], { stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=test-ca',
+      ],
+      { stdio: 'pipe' },
+    );
     const pem = fs.readFileSync(cert, 'utf8');
     const bundle = path.join(dir, 'bundle.pem');
     fs.writeFileSync(bundle, `# internal CAs\n${pem}\n${pem}`);
@@ -285,19 +410,29 @@ describe('policyFromEnv', () => {
     expect(policyFromEnv({ WEBHOOKS_CA_FILE: bundle }).extraCa).toContain(pem);
 
     const missing = path.join(dir, 'missing.pem');
-    expect(() => policyFromEnv({ WEBHOOKS_CA_FILE: missing })).toThrow(`WEBHOOKS_CA_FILE: cannot read ${missing} (ENOENT)`);
+    expect(() => policyFromEnv({ WEBHOOKS_CA_FILE: missing })).toThrow(
+      `WEBHOOKS_CA_FILE: cannot read ${missing} (ENOENT)`,
+    );
     expect(() => policyFromEnv({ WEBHOOKS_CA_FILE: dir })).toThrow(/^WEBHOOKS_CA_FILE: cannot read .* \(EISDIR\)$/);
     const text = path.join(dir, 'text.pem');
     fs.writeFileSync(text, 'not a certificate');
-    expect(() => policyFromEnv({ WEBHOOKS_CA_FILE: text })).toThrow(`WEBHOOKS_CA_FILE: ${text} holds no PEM certificate`);
+    expect(() => policyFromEnv({ WEBHOOKS_CA_FILE: text })).toThrow(
+      `WEBHOOKS_CA_FILE: ${text} holds no PEM certificate`,
+    );
     const broken = path.join(dir, 'broken.pem');
     fs.writeFileSync(broken, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
-    expect(() => policyFromEnv({ WEBHOOKS_CA_FILE: broken })).toThrow(`WEBHOOKS_CA_FILE: certificate 1 in ${broken} cannot be parsed`);
+    expect(() => policyFromEnv({ WEBHOOKS_CA_FILE: broken })).toThrow(
+      `WEBHOOKS_CA_FILE: certificate 1 in ${broken} cannot be parsed`,
+    );
   });
 
   it('the system resolver answers from /etc/hosts for localhost (no traffic), and its answer is checked', async () => {
-    await expect(checkDestination('https://localhost:9/', policyFromEnv({}))).rejects.toThrow(/^localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
-    await expect(checkDestination('https://localhost:9/', policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: '127.0.0.0/8,::1' }))).resolves.toMatchObject({ address: '127.0.0.1', family: 4 });
+    await expect(checkDestination('https://localhost:9/', policyFromEnv({}))).rejects.toThrow(
+      /^localhost resolves to (127\.0\.0\.1|::1), a loopback address/,
+    );
+    await expect(
+      checkDestination('https://localhost:9/', policyFromEnv({ WEBHOOKS_ALLOWED_CIDRS: '127.0.0.0/8,::1' })),
+    ).resolves.toMatchObject({ address: '127.0.0.1', family: 4 });
   });
 });
 

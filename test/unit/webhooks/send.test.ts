@@ -11,7 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { signatureHeader, verifySignature } from '../../../src/domain/webhooks/signature';
-import { checkDestination, DestinationRefused, type DestinationPolicy, type Resolver } from '../../../src/infra/webhooks/destination';
+import {
+  checkDestination,
+  DestinationRefused,
+  type DestinationPolicy,
+  type Resolver,
+} from '../../../src/infra/webhooks/destination';
 import { MAX_RESPONSE_BYTES, postWebhook, SendFailed, USER_AGENT } from '../../../src/infra/webhooks/send';
 import { startHttpsServer, type TestHttpsServer } from '../../helpers/https-server';
 
@@ -30,7 +35,13 @@ function record(into: Seen[], reply: (req: IncomingMessage, res: ServerResponse)
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      into.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks), servername: (req.socket as import('node:tls').TLSSocket).servername });
+      into.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        servername: (req.socket as import('node:tls').TLSSocket).servername,
+      });
       reply(req, res);
     });
   };
@@ -76,9 +87,34 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhook-send-'));
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=webhooks.invalid', '-addext', 'subjectAltName=DNS:webhooks.invalid'], { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=webhooks.invalid',
+      '-addext',
+      'subjectAltName=DNS:webhooks.invalid',
+    ],
+    { stdio: 'pipe' },
+  );
   namedCa = fs.readFileSync(cert, 'utf8');
-  named = https.createServer({ key: fs.readFileSync(key), cert: namedCa }, record(seenNamed, (_req, res) => res.end('ok')));
+  named = https.createServer(
+    { key: fs.readFileSync(key), cert: namedCa },
+    record(seenNamed, (_req, res) => res.end('ok')),
+  );
   named.on('connection', (s: net.Socket) => {
     namedConnections += 1;
     openSockets.add(s);
@@ -97,7 +133,13 @@ afterAll(async () => {
 
 const mainPolicy = (): DestinationPolicy => ({ allowedCidrs: ['127.0.0.0/8'], extraCa: main.ca, resolve: loopback });
 
-async function deliver(url: string, policy: DestinationPolicy, body = '{}', headers: Record<string, string> = {}, timeoutMs = 10_000) {
+async function deliver(
+  url: string,
+  policy: DestinationPolicy,
+  body = '{}',
+  headers: Record<string, string> = {},
+  timeoutMs = 10_000,
+) {
   const dest = await checkDestination(url, policy);
   return postWebhook(dest, body, headers, policy, { timeoutMs });
 }
@@ -114,9 +156,18 @@ async function failure(p: Promise<unknown>): Promise<SendFailed> {
 describe('postWebhook to a loopback HTTPS server', () => {
   it('POSTs the exact body with the given headers, and the receiver verifies the signature', async () => {
     const secret = 'whsec_test';
-    const body = JSON.stringify({ id: 'evt_1', type: 'scan.completed', createdAt: '2025-01-02T03:04:05.000Z', data: { scan: { id: 'scn_1', name: 'naïve ✓ 漢字' } } });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'scan.completed',
+      createdAt: '2025-01-02T03:04:05.000Z',
+      data: { scan: { id: 'scn_1', name: 'naïve ✓ 漢字' } },
+    });
     const t = Math.floor(Date.now() / 1000);
-    const headers = { 'X-Svc-Event': 'scan.completed', 'X-Svc-Delivery': 'dlv_1', 'X-Svc-Signature': signatureHeader(secret, body, t) };
+    const headers = {
+      'X-Svc-Event': 'scan.completed',
+      'X-Svc-Delivery': 'dlv_1',
+      'X-Svc-Signature': signatureHeader(secret, body, t),
+    };
     const before = seenMain.length;
     const result = await deliver(`${main.base}/hook/in?team=a%20b`, mainPolicy(), body, headers);
     expect(result.statusCode).toBe(200);
@@ -134,8 +185,16 @@ describe('postWebhook to a loopback HTTPS server', () => {
     expect(seen.headers['x-svc-event']).toBe('scan.completed');
     expect(seen.headers['x-svc-delivery']).toBe('dlv_1');
     expect(seen.headers.host).toBe(new URL(main.base).host);
-    expect(verifySignature(secret, seen.headers['x-svc-signature'] as string, seen.body, { now: Math.floor(Date.now() / 1000) })).toBe(true);
-    expect(verifySignature('whsec_other', seen.headers['x-svc-signature'] as string, seen.body, { now: Math.floor(Date.now() / 1000) })).toBe(false);
+    expect(
+      verifySignature(secret, seen.headers['x-svc-signature'] as string, seen.body, {
+        now: Math.floor(Date.now() / 1000),
+      }),
+    ).toBe(true);
+    expect(
+      verifySignature('whsec_other', seen.headers['x-svc-signature'] as string, seen.body, {
+        now: Math.floor(Date.now() / 1000),
+      }),
+    ).toBe(false);
   });
 
   it('resolves with any status: the caller decides', async () => {
@@ -184,7 +243,9 @@ describe('postWebhook to a loopback HTTPS server', () => {
   });
 
   it('a status that arrived is the result even if the body then stalls or is too large to read', async () => {
-    await expect(deliver(`${main.base}/stall-body`, mainPolicy(), '{}', {}, 500)).resolves.toMatchObject({ statusCode: 200 });
+    await expect(deliver(`${main.base}/stall-body`, mainPolicy(), '{}', {}, 500)).resolves.toMatchObject({
+      statusCode: 200,
+    });
     expect(MAX_RESPONSE_BYTES).toBeLessThan(64 * 1024);
     await expect(deliver(`${main.base}/big`, mainPolicy())).resolves.toMatchObject({ statusCode: 200 });
   });
@@ -214,13 +275,19 @@ describe('postWebhook to a loopback HTTPS server', () => {
   it('rejects a header value HTTP cannot carry, without throwing synchronously or sending', async () => {
     const before = seenMain.length;
     const dest = await checkDestination(`${main.base}/hook`, mainPolicy());
-    const err = await failure(postWebhook(dest, '{}', { 'X-Bad': 'a\r\nInjected: yes' }, mainPolicy(), { timeoutMs: 5000 }));
+    const err = await failure(
+      postWebhook(dest, '{}', { 'X-Bad': 'a\r\nInjected: yes' }, mainPolicy(), { timeoutMs: 5000 }),
+    );
     expect(err.message).toMatch(/Invalid character in header content/);
     expect(seenMain).toHaveLength(before);
   });
 
   it('refuses a destination whose URL is not https', async () => {
-    const err = await failure(postWebhook({ url: new URL('http://127.0.0.1/'), address: '127.0.0.1', family: 4 }, '{}', {}, mainPolicy(), { timeoutMs: 1000 }));
+    const err = await failure(
+      postWebhook({ url: new URL('http://127.0.0.1/'), address: '127.0.0.1', family: 4 }, '{}', {}, mainPolicy(), {
+        timeoutMs: 1000,
+      }),
+    );
     expect(err.message).toBe('https only');
   });
 });
@@ -229,7 +296,10 @@ describe('connecting to the checked address, by name', () => {
   const namedUrl = () => `https://webhooks.invalid:${namedPort}/in`;
 
   it('resolves once; a resolver that answers 127.0.0.1 and then 10.0.0.1 (rebinding) is not asked again, and the POST reaches loopback', async () => {
-    const resolve = jest.fn<ReturnType<Resolver>, Parameters<Resolver>>().mockResolvedValueOnce([{ address: '127.0.0.1', family: 4 }]).mockResolvedValue([{ address: '10.0.0.1', family: 4 }]);
+    const resolve = jest
+      .fn<ReturnType<Resolver>, Parameters<Resolver>>()
+      .mockResolvedValueOnce([{ address: '127.0.0.1', family: 4 }])
+      .mockResolvedValue([{ address: '10.0.0.1', family: 4 }]);
     const policy: DestinationPolicy = { allowedCidrs: ['127.0.0.0/8'], extraCa: namedCa, resolve };
     const before = seenNamed.length;
     await expect(deliver(namedUrl(), policy, '{"n":1}')).resolves.toMatchObject({ statusCode: 200 });
@@ -242,7 +312,9 @@ describe('connecting to the checked address, by name', () => {
     expect(seenNamed[before].body.toString()).toBe('{"n":1}');
     // The next attempt checks again, and the rebound answer is refused before any connection.
     const connections = namedConnections;
-    await expect(checkDestination(namedUrl(), policy)).rejects.toThrow('webhooks.invalid resolves to 10.0.0.1, a private address (10.0.0.0/8)');
+    await expect(checkDestination(namedUrl(), policy)).rejects.toThrow(
+      'webhooks.invalid resolves to 10.0.0.1, a private address (10.0.0.0/8)',
+    );
     expect(resolve).toHaveBeenCalledTimes(2);
     expect(namedConnections).toBe(connections);
   });
@@ -265,7 +337,9 @@ describe('connecting to the checked address, by name', () => {
         (e: unknown) => e,
       );
       expect(err).toBeInstanceOf(DestinationRefused);
-      expect((err as Error).message).toBe('webhooks.invalid resolves to 127.0.0.1, a loopback address (127.0.0.0/8); allow it with WEBHOOKS_ALLOWED_CIDRS');
+      expect((err as Error).message).toBe(
+        'webhooks.invalid resolves to 127.0.0.1, a loopback address (127.0.0.0/8); allow it with WEBHOOKS_ALLOWED_CIDRS',
+      );
       expect(resolve).toHaveBeenCalledTimes(1);
     }
     expect(namedConnections).toBe(connections);

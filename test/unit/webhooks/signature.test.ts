@@ -12,7 +12,8 @@ function opensslHmac(secret: string, text: string | Buffer): string {
 }
 
 const secret = 'whsec_3f6b1d0c9e8a7b6c5d4e3f2a1b0c9d8e';
-const body = '{"id":"evt_01","type":"scan.completed","createdAt":"2025-01-02T03:04:05.000Z","data":{"scan":{"id":"scn_1","name":"é ✓"}}}';
+const body =
+  '{"id":"evt_01","type":"scan.completed","createdAt":"2025-01-02T03:04:05.000Z","data":{"scan":{"id":"scn_1","name":"é ✓"}}}';
 const t = 1735787045;
 
 describe('signatureHeader', () => {
@@ -27,7 +28,9 @@ describe('signatureHeader', () => {
 
   it('a fixed vector (secret "key", t 0, body "abc") matches the precomputed value', () => {
     // printf '0.abc' | openssl dgst -sha256 -hmac key (and Python's hmac.new(b'key', b'0.abc', sha256) agrees)
-    expect(signatureHeader('key', 'abc', 0)).toBe('t=0,v1=762c53aa1d60a3a4638b606618736c81fe179dc8b79da355075c5e7f6cb9fefd');
+    expect(signatureHeader('key', 'abc', 0)).toBe(
+      't=0,v1=762c53aa1d60a3a4638b606618736c81fe179dc8b79da355075c5e7f6cb9fefd',
+    );
   });
 
   it('changes with the secret, the body and the time', () => {

@@ -6,7 +6,13 @@ export function SeverityBadge({ severity }: { severity: Severity }) {
   return <span class={`sev sev-${severity}`}>{severity}</span>;
 }
 
-export function Counts({ counts, suppressed }: { counts: SeverityCounts | null | undefined; suppressed?: number | null }) {
+export function Counts({
+  counts,
+  suppressed,
+}: {
+  counts: SeverityCounts | null | undefined;
+  suppressed?: number | null;
+}) {
   if (!counts) return <span class="muted">no counts yet</span>;
   return (
     <span class="counts">

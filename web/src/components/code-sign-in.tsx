@@ -17,7 +17,17 @@ function message(e: unknown): string {
  * The email step, then the code step, and the last failure as an alert. `idPrefix` keeps the fields' ids unique on
  * their page; `wide` widens the email field (the invitation page's admin styles).
  */
-export function CodeSignInForm({ idPrefix = '', initialEmail = '', wide, onSignedIn }: { idPrefix?: string; initialEmail?: string; wide?: boolean; onSignedIn: () => Promise<void> }) {
+export function CodeSignInForm({
+  idPrefix = '',
+  initialEmail = '',
+  wide,
+  onSignedIn,
+}: {
+  idPrefix?: string;
+  initialEmail?: string;
+  wide?: boolean;
+  onSignedIn: () => Promise<void>;
+}) {
   const [email, setEmail] = useState(initialEmail);
   const [code, setCode] = useState('');
   const [sent, setSent] = useState(false);
@@ -48,7 +58,16 @@ export function CodeSignInForm({ idPrefix = '', initialEmail = '', wide, onSigne
           }
         >
           <label for={`${idPrefix}email`}>Email address</label>
-          <input id={`${idPrefix}email`} name="email" class={wide ? 'wide' : undefined} type="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input
+            id={`${idPrefix}email`}
+            name="email"
+            class={wide ? 'wide' : undefined}
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
           <button type="submit" disabled={busy}>
             Send me a code
           </button>
@@ -67,7 +86,17 @@ export function CodeSignInForm({ idPrefix = '', initialEmail = '', wide, onSigne
             If <strong>{email}</strong> can sign in, a code is on its way. It is valid for 10 minutes.
           </p>
           <label for={`${idPrefix}code`}>Code from the email</label>
-          <input id={`${idPrefix}code`} name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{8}" maxLength={8} required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+          <input
+            id={`${idPrefix}code`}
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{8}"
+            maxLength={8}
+            required
+            value={code}
+            onInput={(e) => setCode(e.currentTarget.value)}
+          />
           <button type="submit" disabled={busy}>
             Sign in
           </button>

@@ -4,7 +4,15 @@ import type { ComponentChildren } from 'preact';
 import type { Pages } from '../hooks';
 
 /** A table of rows with a visually hidden caption and one header per column; `children` are the body's rows. */
-export function ListTable({ caption, columns, children }: { caption: ComponentChildren; columns: readonly string[]; children: ComponentChildren }) {
+export function ListTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: ComponentChildren;
+  columns: readonly string[];
+  children: ComponentChildren;
+}) {
   return (
     <table class="grid">
       <caption class="visually-hidden">{caption}</caption>

@@ -2,7 +2,15 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
-export function Page({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+export function Page({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+}) {
   const h = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · Supply-chain scanner`;
@@ -23,7 +31,17 @@ export function Page({ title, children, actions }: { title: string; children: Co
 
 /** A request's state, shown in one place: a polite live region for loading, an alert for errors. */
 export function Status({ loading, error }: { loading?: boolean; error?: unknown }) {
-  if (error) return <p role="alert" class="error">{error instanceof Error ? error.message : String(error)}</p>;
-  if (loading) return <p role="status" class="muted">Loading…</p>;
+  if (error)
+    return (
+      <p role="alert" class="error">
+        {error instanceof Error ? error.message : String(error)}
+      </p>
+    );
+  if (loading)
+    return (
+      <p role="status" class="muted">
+        Loading…
+      </p>
+    );
   return null;
 }

@@ -25,20 +25,43 @@ export function PathGraph({ paths, vulnerable, title }: { paths: string[][]; vul
   const height = (Math.max(...nodes.map((n) => n.row)) + 1) * ROW_H + 8;
   const x = (n: Node) => n.col * COL_W + 8;
   const y = (n: Node) => n.row * ROW_H + 8;
-  const kind = (id: string) => (id === vulnerable ? 'node-vulnerable' : id.includes('@') && !id.startsWith(':') ? 'node-package' : 'node-module');
+  const kind = (id: string) =>
+    id === vulnerable ? 'node-vulnerable' : id.includes('@') && !id.startsWith(':') ? 'node-package' : 'node-module';
   return (
-    <svg class="graph" role="img" aria-labelledby="graph-title graph-desc" viewBox={`0 0 ${width} ${height}`} width={width} height={height}>
+    <svg
+      class="graph"
+      role="img"
+      aria-labelledby="graph-title graph-desc"
+      viewBox={`0 0 ${width} ${height}`}
+      width={width}
+      height={height}
+    >
       <title id="graph-title">{title}</title>
       <desc id="graph-desc">{edges.map(([a, b]) => `${a} depends on ${b}`).join('; ')}</desc>
       <defs>
-        <marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+        <marker
+          id="arrow"
+          viewBox="0 0 10 10"
+          refX="10"
+          refY="5"
+          markerWidth="6"
+          markerHeight="6"
+          orient="auto-start-reverse"
+        >
           <path d="M 0 0 L 10 5 L 0 10 z" />
         </marker>
       </defs>
       {edges.map(([a, b]) => {
         const from = at.get(a)!;
         const to = at.get(b)!;
-        return <path key={`${a}>${b}`} class="edge" marker-end="url(#arrow)" d={`M ${x(from) + BOX_W} ${y(from) + BOX_H / 2} L ${x(to)} ${y(to) + BOX_H / 2}`} />;
+        return (
+          <path
+            key={`${a}>${b}`}
+            class="edge"
+            marker-end="url(#arrow)"
+            d={`M ${x(from) + BOX_W} ${y(from) + BOX_H / 2} L ${x(to)} ${y(to) + BOX_H / 2}`}
+          />
+        );
       })}
       {nodes.map((n) => (
         <g key={n.id} class={kind(n.id)} data-node={n.id}>

@@ -4,7 +4,13 @@
 // row to row (scrolling the row into view first), Tab leaves the list.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
-import { elementScroll, observeElementOffset, observeElementRect, Virtualizer, type VirtualizerOptions } from '@tanstack/virtual-core';
+import {
+  elementScroll,
+  observeElementOffset,
+  observeElementRect,
+  Virtualizer,
+  type VirtualizerOptions,
+} from '@tanstack/virtual-core';
 
 export interface VirtualListProps<T> {
   items: T[];
@@ -22,9 +28,20 @@ export interface VirtualListProps<T> {
   onFirstRows?(rows: number): void;
 }
 
-function useVirtualizer(opts: Omit<VirtualizerOptions<HTMLDivElement, HTMLDivElement>, 'observeElementRect' | 'observeElementOffset' | 'scrollToFn' | 'onChange'>) {
+function useVirtualizer(
+  opts: Omit<
+    VirtualizerOptions<HTMLDivElement, HTMLDivElement>,
+    'observeElementRect' | 'observeElementOffset' | 'scrollToFn' | 'onChange'
+  >,
+) {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const full: VirtualizerOptions<HTMLDivElement, HTMLDivElement> = { ...opts, observeElementRect, observeElementOffset, scrollToFn: elementScroll, onChange: () => rerender(0) };
+  const full: VirtualizerOptions<HTMLDivElement, HTMLDivElement> = {
+    ...opts,
+    observeElementRect,
+    observeElementOffset,
+    scrollToFn: elementScroll,
+    onChange: () => rerender(0),
+  };
   const [v] = useState(() => new Virtualizer(full));
   v.setOptions(full);
   useLayoutEffect(() => v._didMount(), []);
@@ -39,7 +56,12 @@ export function VirtualList<T>(p: VirtualListProps<T>) {
   const pendingFocus = useRef<number | null>(null);
   const first = useRef(false);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const v = useVirtualizer({ count: p.items.length, getScrollElement: () => scroller.current, estimateSize: () => p.rowHeight, overscan: 8 });
+  const v = useVirtualizer({
+    count: p.items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => p.rowHeight,
+    overscan: 8,
+  });
   const rows = v.getVirtualItems();
   const last = rows.length ? rows[rows.length - 1].index : -1;
 
@@ -71,7 +93,14 @@ export function VirtualList<T>(p: VirtualListProps<T>) {
     const rowEl = (e.target as HTMLElement).closest<HTMLElement>('[data-index]');
     const at = rowEl ? Number(rowEl.dataset.index) : -1;
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? p.rowHeight * 10) / p.rowHeight) - 1);
-    const to: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: p.items.length - 1, PageDown: at + page, PageUp: at - page };
+    const to: Record<string, number> = {
+      ArrowDown: at + 1,
+      ArrowUp: at - 1,
+      Home: 0,
+      End: p.items.length - 1,
+      PageDown: at + page,
+      PageUp: at - page,
+    };
     if (!(e.key in to) || p.items.length === 0) return;
     e.preventDefault();
     const index = Math.max(0, Math.min(p.items.length - 1, to[e.key]));
@@ -84,9 +113,14 @@ export function VirtualList<T>(p: VirtualListProps<T>) {
 
   return (
     <div class="vlist" ref={scroller} onKeyDown={move}>
-      <div class="vlist-inner" role="list" aria-label={p.label} ref={(el) => {
+      <div
+        class="vlist-inner"
+        role="list"
+        aria-label={p.label}
+        ref={(el) => {
           if (el) el.style.height = `${v.getTotalSize()}px`;
-        }}>
+        }}
+      >
         {rows.map((r) => {
           const item = p.items[r.index];
           return (

@@ -19,7 +19,11 @@ async function findingById(scanId: string, id: string, signal: AbortSignal): Pro
   if (known) return known;
   let cursor: string | null = null;
   for (let i = 0; i < 100; i++) {
-    const page: FindingsPage = await api.get<FindingsPage>(`/scans/${encodeURIComponent(scanId)}/findings`, { suppressed: 'all', details: 'summary', limit: 200, cursor }, signal);
+    const page: FindingsPage = await api.get<FindingsPage>(
+      `/scans/${encodeURIComponent(scanId)}/findings`,
+      { suppressed: 'all', details: 'summary', limit: 200, cursor },
+      signal,
+    );
     remember(page.findings);
     const f = page.findings.find((x) => x.id === id);
     if (f) return f;
@@ -36,15 +40,26 @@ export default function FindingView() {
   const view = query.attribution === 'affected' ? 'affected' : 'introduced';
   const scope = { attribution: view, module: query.module, team: query.team };
   const finding = useLoad((signal) => findingById(scanId, findingId, signal), [scanId, findingId]);
-  const attributions = useLoad(async (signal) => {
-    const base = `/scans/${encodeURIComponent(scanId)}/findings/${encodeURIComponent(findingId)}/attributions`;
-    const page = await api.get<AttributionList>(base, { ...scope, limit: 200 }, signal);
-    const detailed = await Promise.all(page.attributions.slice(0, MAX_PATHS).map((a) => api.get<AttributionPath>(`${base}/${encodeURIComponent(a.id)}/path`, undefined, signal)));
-    return { items: page.attributions, more: page.nextCursor !== null, paths: detailed };
-  }, [scanId, findingId, view, query.module, query.team]);
+  const attributions = useLoad(
+    async (signal) => {
+      const base = `/scans/${encodeURIComponent(scanId)}/findings/${encodeURIComponent(findingId)}/attributions`;
+      const page = await api.get<AttributionList>(base, { ...scope, limit: 200 }, signal);
+      const detailed = await Promise.all(
+        page.attributions
+          .slice(0, MAX_PATHS)
+          .map((a) => api.get<AttributionPath>(`${base}/${encodeURIComponent(a.id)}/path`, undefined, signal)),
+      );
+      return { items: page.attributions, more: page.nextCursor !== null, paths: detailed };
+    },
+    [scanId, findingId, view, query.module, query.team],
+  );
   const [selected, setSelected] = useState(0);
   const f = finding.data;
-  const back = withQuery(paths.scan(scanId), { attribution: view === 'introduced' ? undefined : view, module: query.module, team: query.team });
+  const back = withQuery(paths.scan(scanId), {
+    attribution: view === 'introduced' ? undefined : view,
+    module: query.module,
+    team: query.team,
+  });
   const chosen = attributions.data?.paths[selected];
   const vulnerable = f ? `${f.package}@${f.installedVersion}` : '';
   const graphPaths = chosen ? [chosen.path, ...chosen.origins.map((o) => o.path)] : f ? [f.path] : [];
@@ -59,7 +74,9 @@ export default function FindingView() {
         <>
           <dl class="facts">
             <dt>Severity</dt>
-            <dd><SeverityBadge severity={f.severity} /></dd>
+            <dd>
+              <SeverityBadge severity={f.severity} />
+            </dd>
             <dt>Advisory</dt>
             <dd>{f.cve}</dd>
             <dt>Aliases</dt>
@@ -67,11 +84,15 @@ export default function FindingView() {
             <dt>Summary</dt>
             <dd>{f.summary || 'none'}</dd>
             <dt>Package</dt>
-            <dd>{f.package}@{f.installedVersion}</dd>
+            <dd>
+              {f.package}@{f.installedVersion}
+            </dd>
             <dt>Fixed version</dt>
             <dd>{f.fixedVersion ?? 'no fixed release'}</dd>
             <dt>Published</dt>
-            <dd><When iso={f.publishedAt} /></dd>
+            <dd>
+              <When iso={f.publishedAt} />
+            </dd>
             <dt>Suppressed</dt>
             <dd>{f.suppressed ? `yes: ${f.suppressionReason ?? ''}` : 'no'}</dd>
           </dl>
@@ -83,7 +104,9 @@ export default function FindingView() {
           </ol>
           <h2>Attributions ({view} view)</h2>
           <Status loading={attributions.loading} error={attributions.error} />
-          {attributions.data && !attributions.data.items.length ? <p>No module attribution (a v1 scan, or none in this scope).</p> : null}
+          {attributions.data && !attributions.data.items.length ? (
+            <p>No module attribution (a v1 scan, or none in this scope).</p>
+          ) : null}
           {attributions.data?.items.length ? (
             <>
               <table class="grid">
@@ -107,7 +130,11 @@ export default function FindingView() {
                       <td>
                         {i < MAX_PATHS ? (
                           <button type="button" aria-pressed={i === selected} onClick={() => setSelected(i)}>
-                            Show<span class="visually-hidden"> the graph of {a.module} ({a.context})</span>
+                            Show
+                            <span class="visually-hidden">
+                              {' '}
+                              the graph of {a.module} ({a.context})
+                            </span>
                           </button>
                         ) : null}
                       </td>
@@ -115,7 +142,9 @@ export default function FindingView() {
                   ))}
                 </tbody>
               </table>
-              {attributions.data.more ? <p class="muted">More attributions exist; narrow the scope with a module or team filter.</p> : null}
+              {attributions.data.more ? (
+                <p class="muted">More attributions exist; narrow the scope with a module or team filter.</p>
+              ) : null}
             </>
           ) : null}
           {chosen ? (

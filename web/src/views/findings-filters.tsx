@@ -3,7 +3,15 @@ import type { FindingFilters } from '../filters';
 import type { ScanModule } from '../types';
 import { SEVERITIES } from '../types';
 
-export function FiltersForm({ f, modules, onChange }: { f: FindingFilters; modules: ScanModule[]; onChange(next: FindingFilters): void }) {
+export function FiltersForm({
+  f,
+  modules,
+  onChange,
+}: {
+  f: FindingFilters;
+  modules: ScanModule[];
+  onChange(next: FindingFilters): void;
+}) {
   const teams = [...new Set(modules.map((m) => m.teamName).filter((t): t is string => !!t))].sort();
   const set = (patch: Partial<FindingFilters>) => onChange({ ...f, ...patch });
   return (
@@ -11,15 +19,33 @@ export function FiltersForm({ f, modules, onChange }: { f: FindingFilters; modul
       <fieldset>
         <legend>View</legend>
         <label>
-          <input type="radio" name="attribution" value="introduced" checked={f.attribution === 'introduced'} onChange={() => set({ attribution: 'introduced' })} /> Introduced
+          <input
+            type="radio"
+            name="attribution"
+            value="introduced"
+            checked={f.attribution === 'introduced'}
+            onChange={() => set({ attribution: 'introduced' })}
+          />{' '}
+          Introduced
         </label>
         <label>
-          <input type="radio" name="attribution" value="affected" checked={f.attribution === 'affected'} onChange={() => set({ attribution: 'affected' })} /> Affected
+          <input
+            type="radio"
+            name="attribution"
+            value="affected"
+            checked={f.attribution === 'affected'}
+            onChange={() => set({ attribution: 'affected' })}
+          />{' '}
+          Affected
         </label>
       </fieldset>
       <div class="field">
         <label for="f-module">Module</label>
-        <select id="f-module" value={f.module ?? ''} onChange={(e) => set({ module: e.currentTarget.value || undefined })}>
+        <select
+          id="f-module"
+          value={f.module ?? ''}
+          onChange={(e) => set({ module: e.currentTarget.value || undefined })}
+        >
           <option value="">All modules</option>
           {f.module && !modules.some((m) => m.path === f.module) ? <option value={f.module}>{f.module}</option> : null}
           {modules.map((m) => (
@@ -43,7 +69,11 @@ export function FiltersForm({ f, modules, onChange }: { f: FindingFilters; modul
       </div>
       <div class="field">
         <label for="f-severity">Severity</label>
-        <select id="f-severity" value={f.severity ?? ''} onChange={(e) => set({ severity: (e.currentTarget.value || undefined) as FindingFilters['severity'] })}>
+        <select
+          id="f-severity"
+          value={f.severity ?? ''}
+          onChange={(e) => set({ severity: (e.currentTarget.value || undefined) as FindingFilters['severity'] })}
+        >
           <option value="">Any</option>
           {SEVERITIES.map((s) => (
             <option key={s} value={s}>
@@ -54,14 +84,23 @@ export function FiltersForm({ f, modules, onChange }: { f: FindingFilters; modul
       </div>
       <div class="field">
         <label for="f-mode">Severity match</label>
-        <select id="f-mode" value={f.severityMode} disabled={!f.severity} onChange={(e) => set({ severityMode: e.currentTarget.value as FindingFilters['severityMode'] })}>
+        <select
+          id="f-mode"
+          value={f.severityMode}
+          disabled={!f.severity}
+          onChange={(e) => set({ severityMode: e.currentTarget.value as FindingFilters['severityMode'] })}
+        >
           <option value="at_least">at least</option>
           <option value="exact">exactly</option>
         </select>
       </div>
       <div class="field">
         <label for="f-suppressed">Suppressed</label>
-        <select id="f-suppressed" value={f.suppressed} onChange={(e) => set({ suppressed: e.currentTarget.value as FindingFilters['suppressed'] })}>
+        <select
+          id="f-suppressed"
+          value={f.suppressed}
+          onChange={(e) => set({ suppressed: e.currentTarget.value as FindingFilters['suppressed'] })}
+        >
           <option value="false">Hide suppressed</option>
           <option value="true">Only suppressed</option>
           <option value="all">Show all</option>
@@ -69,7 +108,11 @@ export function FiltersForm({ f, modules, onChange }: { f: FindingFilters; modul
       </div>
       <div class="field">
         <label for="f-group">Group by</label>
-        <select id="f-group" value={f.group} onChange={(e) => set({ group: e.currentTarget.value as FindingFilters['group'] })}>
+        <select
+          id="f-group"
+          value={f.group}
+          onChange={(e) => set({ group: e.currentTarget.value as FindingFilters['group'] })}
+        >
           <option value="module">Module</option>
           <option value="dependency">Introducing dependency</option>
           <option value="none">No grouping</option>

@@ -34,7 +34,9 @@ interface ListState {
 /** How many findings the filtered list holds, when the counts tell it (they are taken before severity/suppression). */
 function expectedTotal(f: FindingFilters, c: FindingsPage['counts']): number {
   if (!c) return -1;
-  const sevs = (['critical', 'high', 'medium', 'low'] as const).filter((s, i, all) => !f.severity || (f.severityMode === 'exact' ? s === f.severity : i <= all.indexOf(f.severity)));
+  const sevs = (['critical', 'high', 'medium', 'low'] as const).filter(
+    (s, i, all) => !f.severity || (f.severityMode === 'exact' ? s === f.severity : i <= all.indexOf(f.severity)),
+  );
   const open = sevs.reduce((n, s) => n + c[s], 0);
   if (f.suppressed === 'false') return open;
   if (f.severity) return -1; // suppressed findings are not counted per severity
@@ -48,24 +50,52 @@ export default function Findings() {
   const filters = filtersFromQuery(query);
   const { scan, error: scanError } = useLiveScan(scanId);
   const completed = scan?.status === 'completed';
-  const modules = useLoad<ScanModuleWithCounts[]>(() => (completed ? allPages<ScanModuleWithCounts>(`/scans/${encodeURIComponent(scanId)}/modules`, 'modules') : Promise.resolve([])), [scanId, completed]);
+  const modules = useLoad<ScanModuleWithCounts[]>(
+    () =>
+      completed
+        ? allPages<ScanModuleWithCounts>(`/scans/${encodeURIComponent(scanId)}/modules`, 'modules')
+        : Promise.resolve([]),
+    [scanId, completed],
+  );
   const teamOf = useMemo(() => {
     const m = new Map((modules.data ?? []).map((x) => [x.path, x.teamName ?? null]));
     return (p: string) => m.get(p);
   }, [modules.data]);
 
   const key = `${scanId} ${JSON.stringify(apiQuery(filters))}`;
-  const [list, setList] = useState<ListState>({ key: '', findings: [], nextCursor: null, counts: null, pages: 0, loading: false });
+  const [list, setList] = useState<ListState>({
+    key: '',
+    findings: [],
+    nextCursor: null,
+    counts: null,
+    pages: 0,
+    loading: false,
+  });
   const marked = useRef('');
 
   const load = useCallback(
     async (cursor: string | null, forKey: string) => {
       setList((s) => ({ ...s, loading: true }));
       try {
-        const page = await api.get<FindingsPage>(`/scans/${encodeURIComponent(scanId)}/findings`, { ...apiQuery(filters), limit: cursor ? NEXT_PAGES : FIRST_PAGE, cursor });
+        const page = await api.get<FindingsPage>(`/scans/${encodeURIComponent(scanId)}/findings`, {
+          ...apiQuery(filters),
+          limit: cursor ? NEXT_PAGES : FIRST_PAGE,
+          cursor,
+        });
         remember(page.findings);
         if (!page.counts) return; // the scan is not completed: read again when it is
-        setList((s) => (s.key !== forKey ? s : { key: forKey, findings: [...s.findings, ...page.findings], nextCursor: page.nextCursor, counts: page.counts, pages: s.pages + 1, loading: false }));
+        setList((s) =>
+          s.key !== forKey
+            ? s
+            : {
+                key: forKey,
+                findings: [...s.findings, ...page.findings],
+                nextCursor: page.nextCursor,
+                counts: page.counts,
+                pages: s.pages + 1,
+                loading: false,
+              },
+        );
       } catch (error) {
         setList((s) => (s.key !== forKey ? s : { ...s, loading: false, error }));
       }
@@ -92,7 +122,9 @@ export default function Findings() {
   const firstScreen = (rendered: number) => {
     if (marked.current === key) return;
     marked.current = key;
-    performance.mark('findings:first-screen', { detail: { rows: rendered, pages: list.pages, findings: list.findings.length } });
+    performance.mark('findings:first-screen', {
+      detail: { rows: rendered, pages: list.pages, findings: list.findings.length },
+    });
   };
   useEffect(() => {
     if (list.key === key && !list.loading && list.pages === 1 && list.findings.length === 0) firstScreen(0);
@@ -115,7 +147,11 @@ export default function Findings() {
         <a href={paths.finding(scanId, r.finding.id, detailQuery)}>{r.finding.cve}</a>
         <span class="cell-pkg">
           {r.finding.package}@{r.finding.installedVersion}
-          {r.finding.fixedVersion ? <span class="muted"> → fixed in {r.finding.fixedVersion}</span> : <span class="muted"> · no fix</span>}
+          {r.finding.fixedVersion ? (
+            <span class="muted"> → fixed in {r.finding.fixedVersion}</span>
+          ) : (
+            <span class="muted"> · no fix</span>
+          )}
         </span>
         <span class="cell-intro">{r.via}</span>
         {r.finding.suppressed ? <span class="muted">suppressed</span> : null}
@@ -127,23 +163,35 @@ export default function Findings() {
       <Status loading={!scan && !scanError} error={scanError} />
       {scan ? (
         <p class="scan-summary">
-          <a href={paths.project(scan.project)}>Project</a> · scan <code>{scan.id}</code> · <ScanStatusText status={scan.status} failureReason={scan.failureReason} /> · started <When iso={scan.startedAt} />
-          {scan.status === 'completed' ? <> · <Counts counts={scan.findings} suppressed={scan.suppressed} /></> : null}
+          <a href={paths.project(scan.project)}>Project</a> · scan <code>{scan.id}</code> ·{' '}
+          <ScanStatusText status={scan.status} failureReason={scan.failureReason} /> · started{' '}
+          <When iso={scan.startedAt} />
+          {scan.status === 'completed' ? (
+            <>
+              {' '}
+              · <Counts counts={scan.findings} suppressed={scan.suppressed} />
+            </>
+          ) : null}
         </p>
       ) : null}
       {scan?.status === 'completed' && scan.advisoryGeneration === null ? (
         <p class="notice" id="no-advisories">
-          No advisories were imported on the service when this scan ran, so it could not find anything. An operator imports them with <code>npx scanner advisories import</code> or sets <code>ADVISORY_SOURCES</code>; then scan again.
+          No advisories were imported on the service when this scan ran, so it could not find anything. An operator
+          imports them with <code>npx scanner advisories import</code> or sets <code>ADVISORY_SOURCES</code>; then scan
+          again.
         </p>
       ) : null}
-      {scan && !completed && scan.status !== 'failed' ? <p role="status">The scan is {scan.status}; its findings appear when it completes.</p> : null}
+      {scan && !completed && scan.status !== 'failed' ? (
+        <p role="status">The scan is {scan.status}; its findings appear when it completes.</p>
+      ) : null}
       {completed ? (
         <div class="findings" data-ready-url={list.key === key && !list.loading && !modules.loading ? url : undefined}>
           <FiltersForm f={filters} modules={modules.data ?? []} onChange={setFilters} />
           <p role="status" aria-live="polite" class="list-counts">
             {list.counts ? (
               <>
-                In this scope: <Counts counts={list.counts} suppressed={list.counts.suppressed} /> · {total >= 0 ? `${total} findings listed` : `${list.findings.length} loaded`}
+                In this scope: <Counts counts={list.counts} suppressed={list.counts.suppressed} /> ·{' '}
+                {total >= 0 ? `${total} findings listed` : `${list.findings.length} loaded`}
                 {list.nextCursor ? ` (${list.findings.length} loaded)` : ''}
               </>
             ) : list.loading ? (
@@ -151,7 +199,9 @@ export default function Findings() {
             ) : null}
           </p>
           <Status error={list.error ?? modules.error} />
-          {list.key === key && list.pages > 0 && list.findings.length === 0 ? <p>No finding matches these filters.</p> : null}
+          {list.key === key && list.pages > 0 && list.findings.length === 0 ? (
+            <p>No finding matches these filters.</p>
+          ) : null}
           {rows.length ? (
             <VirtualList<Row>
               key={key}
@@ -164,7 +214,8 @@ export default function Findings() {
               renderRow={renderRow}
               onFirstRows={firstScreen}
               onRangeEnd={(last) => {
-                if (last >= rows.length - 30 && list.nextCursor && !list.loading && list.key === key) void load(list.nextCursor, key);
+                if (last >= rows.length - 30 && list.nextCursor && !list.loading && list.key === key)
+                  void load(list.nextCursor, key);
               }}
             />
           ) : null}

@@ -16,10 +16,18 @@ export default function Inventory() {
   const { params } = useRoute();
   const { query, path, route } = useLocation();
   const projectId = params.projectId;
-  const filters = { ecosystem: (ECOSYSTEMS as readonly string[]).includes(query.ecosystem) ? query.ecosystem : undefined, name: query.name || undefined, direct: query.direct === 'true' || query.direct === 'false' ? query.direct : undefined };
+  const filters = {
+    ecosystem: (ECOSYSTEMS as readonly string[]).includes(query.ecosystem) ? query.ecosystem : undefined,
+    name: query.name || undefined,
+    direct: query.direct === 'true' || query.direct === 'false' ? query.direct : undefined,
+  };
   const key = JSON.stringify([projectId, filters]);
   const pages = usePages(key, async (cursor, signal) => {
-    const p = await api.get<DependencyList>('/dependencies', { project: projectId, ...filters, limit: 100, cursor }, signal);
+    const p = await api.get<DependencyList>(
+      '/dependencies',
+      { project: projectId, ...filters, limit: 100, cursor },
+      signal,
+    );
     return { items: p.dependencies, nextCursor: p.nextCursor };
   });
   const items = pages.items;
@@ -28,17 +36,36 @@ export default function Inventory() {
 
   return (
     <Page title="Dependency inventory" actions={<a href={paths.project(projectId)}>Back to the project</a>}>
-      <form class="filters" aria-label="Inventory filters" onSubmit={(e) => { e.preventDefault(); set({ name: name.trim() || undefined }); }}>
+      <form
+        class="filters"
+        aria-label="Inventory filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          set({ name: name.trim() || undefined });
+        }}
+      >
         <div class="field">
           <label for="i-eco">Ecosystem</label>
-          <select id="i-eco" value={filters.ecosystem ?? ''} onChange={(e) => set({ ecosystem: e.currentTarget.value || undefined })}>
+          <select
+            id="i-eco"
+            value={filters.ecosystem ?? ''}
+            onChange={(e) => set({ ecosystem: e.currentTarget.value || undefined })}
+          >
             <option value="">All</option>
-            {ECOSYSTEMS.map((x) => <option key={x} value={x}>{x}</option>)}
+            {ECOSYSTEMS.map((x) => (
+              <option key={x} value={x}>
+                {x}
+              </option>
+            ))}
           </select>
         </div>
         <div class="field">
           <label for="i-direct">Relationship</label>
-          <select id="i-direct" value={filters.direct ?? ''} onChange={(e) => set({ direct: e.currentTarget.value || undefined })}>
+          <select
+            id="i-direct"
+            value={filters.direct ?? ''}
+            onChange={(e) => set({ direct: e.currentTarget.value || undefined })}
+          >
             <option value="">Direct and transitive</option>
             <option value="true">Direct only</option>
             <option value="false">Transitive only</option>

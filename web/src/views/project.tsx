@@ -14,18 +14,27 @@ import type { Project, ScanList } from '../types';
 export default function ProjectView() {
   const { params } = useRoute();
   const projectId = params.projectId;
-  const project = useLoad(async () => (await allPages<Project>('/projects', 'projects')).find((p) => p.id === projectId || p.slug === projectId), [projectId]);
+  const project = useLoad(
+    async () =>
+      (await allPages<Project>('/projects', 'projects')).find((p) => p.id === projectId || p.slug === projectId),
+    [projectId],
+  );
   const pages = usePages(projectId, async (cursor, signal) => {
     const p = await api.get<ScanList>('/scans', { project: projectId, limit: 50, cursor }, signal);
     return { items: p.scans, nextCursor: p.nextCursor };
   });
   const scans = pages.items;
-  const liveIds = scans.filter((s) => s.status === 'queued' || s.status === 'running').map((s) => s.id).join(',');
+  const liveIds = scans
+    .filter((s) => s.status === 'queued' || s.status === 'running')
+    .map((s) => s.id)
+    .join(',');
   useEffect(() => {
     if (!liveIds) return;
     const ctl = new AbortController();
     for (const id of liveIds.split(',')) {
-      followScan(id, ctl.signal, (next) => pages.update((all) => all.map((s) => (s.id === next.id ? next : s)))).catch(() => undefined);
+      followScan(id, ctl.signal, (next) => pages.update((all) => all.map((s) => (s.id === next.id ? next : s)))).catch(
+        () => undefined,
+      );
     }
     return () => ctl.abort();
   }, [liveIds]);
@@ -36,18 +45,38 @@ export default function ProjectView() {
       <Status loading={pages.loading && !scans.length} error={pages.error ?? project.error} />
       {pages.loaded && !scans.length ? <p>No scan of this project yet.</p> : null}
       {scans.length ? (
-        <ListTable caption={`Scans of ${name}, newest first`} columns={['Scan', 'Status', 'Ecosystem', 'Started', 'Finished', 'Findings']}>
+        <ListTable
+          caption={`Scans of ${name}, newest first`}
+          columns={['Scan', 'Status', 'Ecosystem', 'Started', 'Finished', 'Findings']}
+        >
           {scans.map((s) => (
             <tr key={s.id}>
               <th scope="row">
                 <a href={paths.scan(s.id)}>{s.id}</a>
-                {s.metadata?.ref ? <div class="muted">{s.metadata.ref}{s.metadata.commit ? ` @ ${s.metadata.commit.slice(0, 12)}` : ''}</div> : null}
+                {s.metadata?.ref ? (
+                  <div class="muted">
+                    {s.metadata.ref}
+                    {s.metadata.commit ? ` @ ${s.metadata.commit.slice(0, 12)}` : ''}
+                  </div>
+                ) : null}
               </th>
-              <td aria-live="polite"><ScanStatusText status={s.status} failureReason={s.failureReason} /></td>
+              <td aria-live="polite">
+                <ScanStatusText status={s.status} failureReason={s.failureReason} />
+              </td>
               <td>{s.ecosystem}</td>
-              <td><When iso={s.startedAt} /></td>
-              <td><When iso={s.finishedAt} /></td>
-              <td>{s.status === 'completed' ? <Counts counts={s.findings} suppressed={s.suppressed} /> : <span class="muted">—</span>}</td>
+              <td>
+                <When iso={s.startedAt} />
+              </td>
+              <td>
+                <When iso={s.finishedAt} />
+              </td>
+              <td>
+                {s.status === 'completed' ? (
+                  <Counts counts={s.findings} suppressed={s.suppressed} />
+                ) : (
+                  <span class="muted">—</span>
+                )}
+              </td>
             </tr>
           ))}
         </ListTable>

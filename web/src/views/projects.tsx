@@ -16,7 +16,9 @@ export default function Projects() {
   return (
     <Page title="Projects">
       <Status loading={pages.loading && !shown.length} error={pages.error} />
-      {pages.loaded && !shown.length ? <p>No project yet: upload a snapshot with the CI client to create one.</p> : null}
+      {pages.loaded && !shown.length ? (
+        <p>No project yet: upload a snapshot with the CI client to create one.</p>
+      ) : null}
       {shown.length ? (
         <ListTable caption="Projects and their latest scan" columns={['Project', 'Latest scan', 'Started', 'Findings']}>
           {shown.map((p) => (
@@ -24,8 +26,19 @@ export default function Projects() {
               <th scope="row">
                 <a href={paths.project(p.id)}>{p.slug}</a>
               </th>
-              <td>{p.latestScan ? <a href={paths.scan(p.latestScan.id)}><ScanStatusText status={p.latestScan.status} /> <span class="muted">({p.latestScan.ecosystem})</span></a> : <span class="muted">none</span>}</td>
-              <td><When iso={p.latestScan?.startedAt} /></td>
+              <td>
+                {p.latestScan ? (
+                  <a href={paths.scan(p.latestScan.id)}>
+                    <ScanStatusText status={p.latestScan.status} />{' '}
+                    <span class="muted">({p.latestScan.ecosystem})</span>
+                  </a>
+                ) : (
+                  <span class="muted">none</span>
+                )}
+              </td>
+              <td>
+                <When iso={p.latestScan?.startedAt} />
+              </td>
               <td>{p.latestScan ? <Counts counts={p.latestScan.findings} /> : null}</td>
             </tr>
           ))}

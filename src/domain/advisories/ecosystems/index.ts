@@ -9,7 +9,12 @@ export { npmRules } from './npm';
 export { mavenRules } from './maven';
 export { pypiRules } from './pypi';
 
-const BY_ECOSYSTEM: Record<Ecosystem, EcosystemRules> = { javascript: npmRules, typescript: npmRules, python: pypiRules, gradle: mavenRules };
+const BY_ECOSYSTEM: Record<Ecosystem, EcosystemRules> = {
+  javascript: npmRules,
+  typescript: npmRules,
+  python: pypiRules,
+  gradle: mavenRules,
+};
 const BY_OSV: Record<string, EcosystemRules> = { npm: npmRules, PyPI: pypiRules, Maven: mavenRules };
 
 /** The rules of a snapshot ecosystem, or null for an ecosystem the service does not scan. */

@@ -25,7 +25,12 @@ type Item = NumItem | StrItem | ListItem;
 
 const QUALIFIERS = ['alpha', 'beta', 'milestone', 'rc', 'snapshot', '', 'sp'];
 // A Map, not an object literal: "1-constructor" must not find Object.prototype.constructor.
-const ALIASES = new Map([['ga', ''], ['final', ''], ['release', ''], ['cr', 'rc']]);
+const ALIASES = new Map([
+  ['ga', ''],
+  ['final', ''],
+  ['release', ''],
+  ['cr', 'rc'],
+]);
 const RELEASE_KEY = String(QUALIFIERS.indexOf('')); // "5": the key of the release (empty) qualifier
 const ZERO: NumItem = { t: 'num', width: 0, v: 0n }; // IntItem.ZERO, added for an empty part ("1..2", "-1")
 
@@ -40,7 +45,8 @@ function qualifierKey(q: string): string {
 
 /** new StringItem(value, followedByDigit): a1 = alpha-1, b1 = beta-1, m1 = milestone-1; then the aliases. */
 function strItem(value: string, followedByDigit: boolean): StrItem {
-  if (followedByDigit && value.length === 1) value = value === 'a' ? 'alpha' : value === 'b' ? 'beta' : value === 'm' ? 'milestone' : value;
+  if (followedByDigit && value.length === 1)
+    value = value === 'a' ? 'alpha' : value === 'b' ? 'beta' : value === 'm' ? 'milestone' : value;
   return { t: 'str', key: qualifierKey(ALIASES.get(value) ?? value) };
 }
 

@@ -18,7 +18,10 @@ export const npmRules: EcosystemRules = {
   },
   parseBound(version) {
     // Advisories sometimes write a partial bound ("introduced": "1.0" in GHSA-r683-j2x4-v87g): read it as 1.0.0.
-    return npmRules.parse(version) ?? (/^\d+(\.\d+)?$/.test(version.trim()) ? npmRules.parse(semver.coerce(version)!.version) : null);
+    return (
+      npmRules.parse(version) ??
+      (/^\d+(\.\d+)?$/.test(version.trim()) ? npmRules.parse(semver.coerce(version)!.version) : null)
+    );
   },
   compare: (a, b) => semver.compare(a as SemVer, b as SemVer),
 };

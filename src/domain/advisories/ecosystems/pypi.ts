@@ -40,7 +40,11 @@ function pep440Key(v: NonNullable<ReturnType<typeof explain>>): Key {
   else if (!v.pre) pre = Infinity;
   const post: Key = v.post ?? -Infinity;
   const dev: Key = v.dev ?? Infinity;
-  const local: Key = v.local ? String(v.local).split(/[._-]/).map((p) => (/^\d+$/.test(p) ? [Number(p), ''] : [-Infinity, p])) : -Infinity;
+  const local: Key = v.local
+    ? String(v.local)
+        .split(/[._-]/)
+        .map((p) => (/^\d+$/.test(p) ? [Number(p), ''] : [-Infinity, p]))
+    : -Infinity;
   return [v.epoch, release, pre, post, dev, local];
 }
 

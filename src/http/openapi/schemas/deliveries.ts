@@ -9,11 +9,28 @@ export const deliverySchemas = {
     required: ['n', 'at', 'statusCode', 'error', 'durationMs'],
     additionalProperties: false,
     properties: {
-      n: { type: 'integer', minimum: 1, description: 'The attempt number, from 1 (a number may be missing when an attempt could not be recorded).' },
+      n: {
+        type: 'integer',
+        minimum: 1,
+        description: 'The attempt number, from 1 (a number may be missing when an attempt could not be recorded).',
+      },
       at: { ...timestamp, description: 'When the attempt started.' },
-      statusCode: { type: ['integer', 'null'], minimum: 100, maximum: 599, description: 'The answer\'s status; null when no answer came (see error).' },
-      error: { ...strOrNull, description: 'Null after a 2xx; otherwise "HTTP <status>", or why no answer came (refused destination, connection, TLS, timeout).' },
-      durationMs: { type: 'integer', minimum: 0, description: 'From the start of the attempt (resolution included) to its answer or error.' },
+      statusCode: {
+        type: ['integer', 'null'],
+        minimum: 100,
+        maximum: 599,
+        description: "The answer's status; null when no answer came (see error).",
+      },
+      error: {
+        ...strOrNull,
+        description:
+          'Null after a 2xx; otherwise "HTTP <status>", or why no answer came (refused destination, connection, TLS, timeout).',
+      },
+      durationMs: {
+        type: 'integer',
+        minimum: 0,
+        description: 'From the start of the attempt (resolution included) to its answer or error.',
+      },
     },
   },
   WebhookDelivery: {
@@ -22,7 +39,7 @@ export const deliverySchemas = {
     additionalProperties: false,
     properties: {
       id: { type: 'string', pattern: '^dlv_', description: 'The X-Svc-Delivery header of every attempt.' },
-      eventId: { type: 'string', pattern: '^evt_', description: 'The payload\'s id.' },
+      eventId: { type: 'string', pattern: '^evt_', description: "The payload's id." },
       type: { type: 'string', enum: [...WEBHOOK_EVENTS] },
       status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
       attempts: { type: 'array', items: ref('WebhookDeliveryAttempt'), description: 'Oldest first.' },

@@ -19,16 +19,30 @@ const source = {
   type: 'object',
   required: ['name', 'url'],
   additionalProperties: false,
-  description: 'Where the advisory id is published: NVD (CVE-...), GITHUB (GHSA-...), else OSV (the names Dependency-Track\'s vulnerability sources use).',
+  description:
+    "Where the advisory id is published: NVD (CVE-...), GITHUB (GHSA-...), else OSV (the names Dependency-Track's vulnerability sources use).",
   properties: { name: { type: 'string', enum: ['NVD', 'GITHUB', 'OSV'] }, url: str },
 } as const;
 
 /** The fields both documents open with. */
-function bom(kind: 'sbom' | 'vex', extra: { required: string[]; properties: Record<string, unknown> }, description: string) {
+function bom(
+  kind: 'sbom' | 'vex',
+  extra: { required: string[]; properties: Record<string, unknown> },
+  description: string,
+) {
   return {
     type: 'object',
     description,
-    required: ['$schema', 'bomFormat', 'specVersion', 'serialNumber', 'version', 'metadata', 'components', ...extra.required],
+    required: [
+      '$schema',
+      'bomFormat',
+      'specVersion',
+      'serialNumber',
+      'version',
+      'metadata',
+      'components',
+      ...extra.required,
+    ],
     additionalProperties: false,
     properties: {
       $schema: { const: 'http://cyclonedx.org/schema/bom-1.6.schema.json' },
@@ -62,7 +76,8 @@ function metadata(timestampText: string, component: Record<string, unknown>) {
       component,
       properties: {
         ...properties,
-        description: 'scanner:scan (the scan id), scanner:ecosystem, and the snapshot\'s metadata when it has them: scanner:commit, scanner:ref, scanner:runUrl.',
+        description:
+          "scanner:scan (the scan id), scanner:ecosystem, and the snapshot's metadata when it has them: scanner:commit, scanner:ref, scanner:runUrl.",
       },
     },
   };
@@ -71,7 +86,7 @@ function metadata(timestampText: string, component: Record<string, unknown>) {
 const projectFields = {
   type: { const: 'application' },
   'bom-ref': { type: 'string', pattern: '^prj_', description: 'The project id.' },
-  name: { ...str, description: 'The project\'s slug (Scan.target).' },
+  name: { ...str, description: "The project's slug (Scan.target)." },
 } as const;
 
 export const exportSchemas = {
@@ -87,19 +102,24 @@ export const exportSchemas = {
     description:
       'A package of the snapshot: one per inventory id, so nodes the inventory merges (names the ecosystem does not tell apart) are one component, named by the smallest of their names. ' +
       'group/name as CycloneDX tools write them (Maven groupId and artifactId; an npm scope and the rest). ' +
-      'A version over 1,024 characters (the schema\'s cap) is left out and kept whole in the property scanner:version.',
+      "A version over 1,024 characters (the schema's cap) is left out and kept whole in the property scanner:version.",
     required: ['type', 'bom-ref', 'name', 'purl'],
     additionalProperties: false,
     properties: {
       type: { const: 'library' },
-      'bom-ref': { type: 'string', pattern: '^dep_', description: 'The package\'s inventory id (GET /v1/dependencies item id; a finding\'s packageRef).' },
+      'bom-ref': {
+        type: 'string',
+        pattern: '^dep_',
+        description: "The package's inventory id (GET /v1/dependencies item id; a finding's packageRef).",
+      },
       group: str,
       name: str,
       version: { type: 'string', maxLength: 1024 },
       purl: {
         type: 'string',
         pattern: '^pkg:(npm|pypi|maven)/',
-        description: 'npm: the name lowercased, a scope as namespace with its @ encoded (pkg:npm/%40scope/name@1.0.0); pypi: the PEP 503 name (pkg:pypi/foo-bar@1.0); maven: group:artifact as pkg:maven/group/artifact@1.0.',
+        description:
+          'npm: the name lowercased, a scope as namespace with its @ encoded (pkg:npm/%40scope/name@1.0.0); pypi: the PEP 503 name (pkg:pypi/foo-bar@1.0); maven: group:artifact as pkg:maven/group/artifact@1.0.',
       },
       properties,
     },
@@ -107,12 +127,16 @@ export const exportSchemas = {
   CycloneDxModule: {
     type: 'object',
     description:
-      'A first-party module: a v2 module (name: its path; properties scanner:team and scanner:attribute:<key> from its labels), or for a v1 scan a manifest its paths start from (a root\'s manifest, else the snapshot\'s first manifest, else the root\'s module).',
+      "A first-party module: a v2 module (name: its path; properties scanner:team and scanner:attribute:<key> from its labels), or for a v1 scan a manifest its paths start from (a root's manifest, else the snapshot's first manifest, else the root's module).",
     required: ['type', 'bom-ref', 'name'],
     additionalProperties: false,
     properties: {
       type: { const: 'application' },
-      'bom-ref': { type: 'string', pattern: '^mod_', description: 'mod_ + a hash of (project id, ecosystem, path): stable across the project\'s scans.' },
+      'bom-ref': {
+        type: 'string',
+        pattern: '^mod_',
+        description: "mod_ + a hash of (project id, ecosystem, path): stable across the project's scans.",
+      },
       name: str,
       properties,
     },
@@ -124,7 +148,7 @@ export const exportSchemas = {
     additionalProperties: false,
     properties: { ref: str, dependsOn: { ...strArray, minItems: 1, uniqueItems: true } },
   },
-  CycloneDxSbomMetadata: metadata('The scan\'s startedAt (when its snapshot was uploaded).', {
+  CycloneDxSbomMetadata: metadata("The scan's startedAt (when its snapshot was uploaded).", {
     type: 'object',
     description: 'The project, made of its first-party modules.',
     required: ['type', 'bom-ref', 'name'],
@@ -136,25 +160,40 @@ export const exportSchemas = {
     {
       required: ['dependencies'],
       properties: {
-        components: { type: 'array', items: ref('CycloneDxPackage'), description: 'Sorted by name (as the snapshot writes it), then version, then bom-ref.' },
+        components: {
+          type: 'array',
+          items: ref('CycloneDxPackage'),
+          description: 'Sorted by name (as the snapshot writes it), then version, then bom-ref.',
+        },
         dependencies: {
           type: 'array',
           items: ref('CycloneDxDependency'),
           description:
             'One entry per component: the project (depends on every module), the modules (the packages they declare and the modules they depend on), then the packages (their dependencies), in component order. ' +
-            'v2: from the resolutions\' vertex edges, the union over all resolutions (nodes[].dependencies are not read) plus modules[].dependencies; v1: roots\' and nodes\' dependencies.',
+            "v2: from the resolutions' vertex edges, the union over all resolutions (nodes[].dependencies are not read) plus modules[].dependencies; v1: roots' and nodes' dependencies.",
         },
       },
     },
-    'A CycloneDX 1.6 SBOM of the scan\'s snapshot. Deterministic: the same scan gives the same bytes; `scanner scan --format cyclonedx` writes the same document for the scan it made.',
+    "A CycloneDX 1.6 SBOM of the scan's snapshot. Deterministic: the same scan gives the same bytes; `scanner scan --format cyclonedx` writes the same document for the scan it made.",
   ),
   CycloneDxRating: {
     type: 'object',
     required: ['source', 'severity', 'method'],
     additionalProperties: false,
-    description: 'The first rating is the finding\'s own severity (source: this service, method other); then one per CVSS vector the advisory group\'s stored advisories carry, scored.',
+    description:
+      "The first rating is the finding's own severity (source: this service, method other); then one per CVSS vector the advisory group's stored advisories carry, scored.",
     properties: {
-      source: { oneOf: [source, { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { const: 'supply-chain-scanner' } } }] },
+      source: {
+        oneOf: [
+          source,
+          {
+            type: 'object',
+            required: ['name'],
+            additionalProperties: false,
+            properties: { name: { const: 'supply-chain-scanner' } },
+          },
+        ],
+      },
       score: { type: 'number', minimum: 0, maximum: 10 },
       severity,
       method: { type: 'string', enum: ['CVSSv2', 'CVSSv3', 'CVSSv31', 'CVSSv4', 'other'] },
@@ -169,16 +208,24 @@ export const exportSchemas = {
     additionalProperties: false,
     properties: {
       'bom-ref': { type: 'string', pattern: '^fnd_', description: 'The finding id.' },
-      id: { ...str, description: 'The finding\'s advisory id (Finding.cve).' },
+      id: { ...str, description: "The finding's advisory id (Finding.cve)." },
       source,
       references: {
         type: 'array',
-        description: 'The other ids of the advisory\'s alias group (Finding.aliases).',
-        items: { type: 'object', required: ['id', 'source'], additionalProperties: false, properties: { id: str, source } },
+        description: "The other ids of the advisory's alias group (Finding.aliases).",
+        items: {
+          type: 'object',
+          required: ['id', 'source'],
+          additionalProperties: false,
+          properties: { id: str, source },
+        },
       },
       ratings: { type: 'array', minItems: 1, items: ref('CycloneDxRating') },
       description: { ...str, description: 'The advisory summary.' },
-      recommendation: { ...str, description: 'When the finding has a fixedVersion: "Upgrade <package> to <fixedVersion>."' },
+      recommendation: {
+        ...str,
+        description: 'When the finding has a fixedVersion: "Upgrade <package> to <fixedVersion>."',
+      },
       published: timestamp,
       analysis: {
         type: 'object',
@@ -186,8 +233,12 @@ export const exportSchemas = {
         additionalProperties: false,
         description:
           'Unsuppressed: in_triage (the installed version is in the advisory\'s ranges; whether it is exploitable here is not known), response ["update"] when a fixed version exists. ' +
-          'Suppressed: not_affected (the project\'s own statement, sent with the snapshot), detail carrying the suppression\'s reason and expiry date.',
-        properties: { state: { type: 'string', enum: ['in_triage', 'not_affected'] }, response: { type: 'array', items: { const: 'update' } }, detail: str },
+          "Suppressed: not_affected (the project's own statement, sent with the snapshot), detail carrying the suppression's reason and expiry date.",
+        properties: {
+          state: { type: 'string', enum: ['in_triage', 'not_affected'] },
+          response: { type: 'array', items: { const: 'update' } },
+          detail: str,
+        },
       },
       affects: {
         type: 'array',
@@ -198,18 +249,27 @@ export const exportSchemas = {
           required: ['ref'],
           additionalProperties: false,
           properties: {
-            ref: { type: 'string', pattern: '^dep_', description: 'The finding\'s packageRef: the bom-ref of its package in this document and in the SBOM.' },
+            ref: {
+              type: 'string',
+              pattern: '^dep_',
+              description: "The finding's packageRef: the bom-ref of its package in this document and in the SBOM.",
+            },
             versions: {
               type: 'array',
-              items: { type: 'object', required: ['version', 'status'], additionalProperties: false, properties: { version: { type: 'string', maxLength: 1024 }, status: { const: 'affected' } } },
+              items: {
+                type: 'object',
+                required: ['version', 'status'],
+                additionalProperties: false,
+                properties: { version: { type: 'string', maxLength: 1024 }, status: { const: 'affected' } },
+              },
             },
           },
         },
       },
-      properties: { ...properties, description: 'scanner:path: the finding\'s path as a JSON array.' },
+      properties: { ...properties, description: "scanner:path: the finding's path as a JSON array." },
     },
   },
-  CycloneDxVexMetadata: metadata('The scan\'s finishedAt (when its findings were made).', {
+  CycloneDxVexMetadata: metadata("The scan's finishedAt (when its findings were made).", {
     type: 'object',
     description: 'The project.',
     required: ['type', 'bom-ref', 'name'],
@@ -221,10 +281,19 @@ export const exportSchemas = {
     {
       required: ['vulnerabilities'],
       properties: {
-        components: { type: 'array', items: ref('CycloneDxPackage'), description: 'The packages the findings affect, as in the SBOM (same bom-ref and purl), in the SBOM\'s order.' },
-        vulnerabilities: { type: 'array', items: ref('CycloneDxVulnerability'), description: 'One per finding, suppressed ones included, in the findings list order (severity descending, then id).' },
+        components: {
+          type: 'array',
+          items: ref('CycloneDxPackage'),
+          description: "The packages the findings affect, as in the SBOM (same bom-ref and purl), in the SBOM's order.",
+        },
+        vulnerabilities: {
+          type: 'array',
+          items: ref('CycloneDxVulnerability'),
+          description:
+            'One per finding, suppressed ones included, in the findings list order (severity descending, then id).',
+        },
       },
     },
-    'A CycloneDX 1.6 VEX of the scan\'s findings.',
+    "A CycloneDX 1.6 VEX of the scan's findings.",
   ),
 };

@@ -5,8 +5,20 @@ import { ENROLLMENT_TOKEN_STATUSES, GATEWAY_STATUSES } from '../../../domain/hos
 import { MAX_NAME, MAX_SHORT_TEXT } from '../../hosts/fields';
 import { listEnvelope, ref, strOrNull, timestamp, timestampOrNull } from './common';
 
-const cidr = { type: 'string', minLength: 1, maxLength: MAX_CIDR_LENGTH, description: 'IPv4 or IPv6 network address with its prefix length ("10.0.0.0/8", "2001:db8::/32"); an address with bits set past the prefix ("10.0.0.1/8") is refused.' } as const;
-const scope = (description: string) => ({ type: 'array', minItems: 1, maxItems: MAX_SCOPE_CIDRS, items: cidr, description });
+const cidr = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_CIDR_LENGTH,
+  description:
+    'IPv4 or IPv6 network address with its prefix length ("10.0.0.0/8", "2001:db8::/32"); an address with bits set past the prefix ("10.0.0.1/8") is refused.',
+} as const;
+const scope = (description: string) => ({
+  type: 'array',
+  minItems: 1,
+  maxItems: MAX_SCOPE_CIDRS,
+  items: cidr,
+  description,
+});
 
 export const gatewaySchemas = {
   EnrollmentToken: {
@@ -16,7 +28,11 @@ export const gatewaySchemas = {
     properties: {
       id: { type: 'string', pattern: '^gwt_' },
       name: { type: 'string', description: 'The name of the gateway it enrolls, unless the enrollment names it.' },
-      status: { type: 'string', enum: [...ENROLLMENT_TOKEN_STATUSES], description: 'revoked, else used, else expired (now ≥ expiresAt), else active.' },
+      status: {
+        type: 'string',
+        enum: [...ENROLLMENT_TOKEN_STATUSES],
+        description: 'revoked, else used, else expired (now ≥ expiresAt), else active.',
+      },
       createdBy: { ...strOrNull, description: 'The member id (mem_...) of who issued it.' },
       createdAt: timestamp,
       expiresAt: timestamp,
@@ -31,7 +47,11 @@ export const gatewaySchemas = {
     required: ['name'],
     properties: {
       name: { type: 'string', minLength: 1, maxLength: MAX_NAME },
-      expiresAt: { ...timestampOrNull, description: 'RFC 3339, in the future and at most 7 days ahead (the bound included); absent or null: in 24 hours.' },
+      expiresAt: {
+        ...timestampOrNull,
+        description:
+          'RFC 3339, in the future and at most 7 days ahead (the bound included); absent or null: in 24 hours.',
+      },
     },
   },
   EnrollmentTokenCreated: {
@@ -40,12 +60,27 @@ export const gatewaySchemas = {
     additionalProperties: false,
     properties: {
       enrollmentToken: ref('EnrollmentToken'),
-      token: { type: 'string', pattern: '^svc_gw_[0-9A-Za-z]{40}$', description: 'The gateway\'s Bearer credential for POST /v1/gateways/enrollments, once. Returned once only; stored as its SHA-256.' },
+      token: {
+        type: 'string',
+        pattern: '^svc_gw_[0-9A-Za-z]{40}$',
+        description:
+          "The gateway's Bearer credential for POST /v1/gateways/enrollments, once. Returned once only; stored as its SHA-256.",
+      },
     },
   },
   Gateway: {
     type: 'object',
-    required: ['id', 'name', 'status', 'networkScope', 'version', 'lastSeenAt', 'requestedScope', 'enrolledAt', 'approvedAt'],
+    required: [
+      'id',
+      'name',
+      'status',
+      'networkScope',
+      'version',
+      'lastSeenAt',
+      'requestedScope',
+      'enrolledAt',
+      'approvedAt',
+    ],
     additionalProperties: false,
     properties: {
       id: { type: 'string', pattern: '^gw_' },
@@ -53,9 +88,14 @@ export const gatewaySchemas = {
       status: {
         type: 'string',
         enum: [...GATEWAY_STATUSES],
-        description: 'revoked; pending until approved (expired for good when not approved within 7 days of its enrollment); active, or expired while not heard from for GATEWAY_EXPIRY since its last heartbeat or its approval (a later heartbeat makes it active again).',
+        description:
+          'revoked; pending until approved (expired for good when not approved within 7 days of its enrollment); active, or expired while not heard from for GATEWAY_EXPIRY since its last heartbeat or its approval (a later heartbeat makes it active again).',
       },
-      networkScope: { type: 'array', items: cidr, description: 'As approved once active; while pending (or expired unapproved), the scope the gateway requested.' },
+      networkScope: {
+        type: 'array',
+        items: cidr,
+        description: 'As approved once active; while pending (or expired unapproved), the scope the gateway requested.',
+      },
       version: { type: 'string' },
       lastSeenAt: { ...timestamp, description: 'Its last heartbeat, or its enrollment when none came since.' },
       requestedScope: { type: 'array', items: cidr, description: 'Additive: the scope of its enrollment.' },
@@ -68,7 +108,12 @@ export const gatewaySchemas = {
     type: 'object',
     required: ['version', 'networkScope'],
     properties: {
-      name: { type: ['string', 'null'], minLength: 1, maxLength: MAX_NAME, description: 'Absent or null: the enrollment token\'s name.' },
+      name: {
+        type: ['string', 'null'],
+        minLength: 1,
+        maxLength: MAX_NAME,
+        description: "Absent or null: the enrollment token's name.",
+      },
       version: { type: 'string', minLength: 1, maxLength: MAX_SHORT_TEXT },
       networkScope: scope('The networks the gateway asks to reach (duplicates folded, IPv6 written in RFC 5952 form).'),
     },
@@ -79,7 +124,11 @@ export const gatewaySchemas = {
     additionalProperties: false,
     properties: {
       gateway: ref('Gateway'),
-      credential: { type: 'string', pattern: '^svc_gwc_[0-9A-Za-z]{40}$', description: 'The gateway credential: Bearer for its heartbeats. Returned once only; stored as its SHA-256.' },
+      credential: {
+        type: 'string',
+        pattern: '^svc_gwc_[0-9A-Za-z]{40}$',
+        description: 'The gateway credential: Bearer for its heartbeats. Returned once only; stored as its SHA-256.',
+      },
     },
   },
   Approval: {
@@ -89,7 +138,19 @@ export const gatewaySchemas = {
   },
   GatewayHeartbeat: {
     type: 'object',
-    properties: { version: { type: ['string', 'null'], minLength: 1, maxLength: MAX_SHORT_TEXT, description: 'Absent or null: unchanged.' } },
+    properties: {
+      version: {
+        type: ['string', 'null'],
+        minLength: 1,
+        maxLength: MAX_SHORT_TEXT,
+        description: 'Absent or null: unchanged.',
+      },
+    },
   },
-  GatewayHeartbeatAccepted: { type: 'object', required: ['gateway'], additionalProperties: false, properties: { gateway: ref('Gateway') } },
+  GatewayHeartbeatAccepted: {
+    type: 'object',
+    required: ['gateway'],
+    additionalProperties: false,
+    properties: { gateway: ref('Gateway') },
+  },
 };

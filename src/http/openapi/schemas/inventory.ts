@@ -7,14 +7,17 @@ const ecosystem = { type: 'string', enum: [...ECOSYSTEMS] } as const;
 export const inventorySchemas = {
   ProjectLatestScan: {
     type: 'object',
-    description: 'The project\'s newest scan, as the scan list shows it first (newest startedAt, then id).',
+    description: "The project's newest scan, as the scan list shows it first (newest startedAt, then id).",
     required: ['id', 'status', 'ecosystem', 'startedAt', 'findings'],
     properties: {
       id: { type: 'string', pattern: '^scn_' },
       status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
       ecosystem,
       startedAt: timestamp,
-      findings: { oneOf: [ref('SeverityCounts'), { type: 'null' }], description: `Unsuppressed counts (${SEVERITIES.join(', ')}); null until completed.` },
+      findings: {
+        oneOf: [ref('SeverityCounts'), { type: 'null' }],
+        description: `Unsuppressed counts (${SEVERITIES.join(', ')}); null until completed.`,
+      },
     },
   },
   Project: {
@@ -24,7 +27,10 @@ export const inventorySchemas = {
       id: { type: 'string', pattern: '^prj_' },
       slug: str,
       createdAt: timestamp,
-      latestScan: { oneOf: [ref('ProjectLatestScan'), { type: 'null' }], description: 'null when the project has no scan.' },
+      latestScan: {
+        oneOf: [ref('ProjectLatestScan'), { type: 'null' }],
+        description: 'null when the project has no scan.',
+      },
     },
   },
   ProjectList: listEnvelope('projects', 'Project'),
@@ -35,29 +41,40 @@ export const inventorySchemas = {
       id: {
         type: 'string',
         pattern: '^dep_',
-        description: 'dep_ + a hash of (project id, ecosystem, name as the ecosystem compares names, version): the same package keeps its id across scans; a finding\'s packageRef.',
+        description:
+          "dep_ + a hash of (project id, ecosystem, name as the ecosystem compares names, version): the same package keeps its id across scans; a finding's packageRef.",
       },
       project: { type: 'string', pattern: '^prj_' },
       ecosystem,
       name: { ...str, description: 'Package coordinates as the snapshot gave them.' },
       version: str,
-      direct: { type: 'boolean', description: 'v1: the package is in some root\'s dependencies; v2: some module vertex has an edge to a vertex of it.' },
+      direct: {
+        type: 'boolean',
+        description:
+          "v1: the package is in some root's dependencies; v2: some module vertex has an edge to a vertex of it.",
+      },
       path: {
         ...strArray,
         minItems: 2,
-        description: 'What a finding\'s path would be for the package: v1 [manifest, direct dependency, ..., package]; v2 module paths then package ids. The shortest over all roots, ties element by element.',
+        description:
+          "What a finding's path would be for the package: v1 [manifest, direct dependency, ..., package]; v2 module paths then package ids. The shortest over all roots, ties element by element.",
       },
       manifest: {
         ...str,
-        description: 'v1: path[0]. v2: the manifest of the root whose resolution gives path (the first such root in snapshot order), else the snapshot\'s first manifest, else that root\'s module.',
+        description:
+          "v1: path[0]. v2: the manifest of the root whose resolution gives path (the first such root in snapshot order), else the snapshot's first manifest, else that root's module.",
       },
     },
   },
   InventoryScans: {
     type: 'object',
-    description: 'The scan read per ecosystem: the project\'s latest completed scan of that ecosystem (newest startedAt, then id), keyed by ecosystem; only the filtered one with ?ecosystem=; {} when there is none. Every page of one listing reads the scans of its first page.',
+    description:
+      "The scan read per ecosystem: the project's latest completed scan of that ecosystem (newest startedAt, then id), keyed by ecosystem; only the filtered one with ?ecosystem=; {} when there is none. Every page of one listing reads the scans of its first page.",
     propertyNames: ecosystem,
     additionalProperties: { type: 'string', pattern: '^scn_' },
   },
-  DependencyList: { ...listEnvelope('dependencies', 'Dependency', { scans: ref('InventoryScans') }), required: ['dependencies', 'nextCursor', 'scans'] },
+  DependencyList: {
+    ...listEnvelope('dependencies', 'Dependency', { scans: ref('InventoryScans') }),
+    required: ['dependencies', 'nextCursor', 'scans'],
+  },
 };

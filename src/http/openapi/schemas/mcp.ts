@@ -9,10 +9,15 @@ import { MAX_DURATION_MS, MAX_EVENT_ID, MAX_EVENTS, OUTCOMES, PHASES } from '../
 import { listEnvelope, ref, str, strOrNull, timestamp, timestampOrNull } from './common';
 
 const hostRef = {
-  description: 'The host: {hostId} (an active host of the organization; with a host credential, only its own) or {hostname} (kept as reported, never creates a host). With a host credential it may be left out.',
+  description:
+    'The host: {hostId} (an active host of the organization; with a host credential, only its own) or {hostname} (kept as reported, never creates a host). With a host credential it may be left out.',
   oneOf: [
     { type: 'object', required: ['hostId'], properties: { hostId: { type: 'string', maxLength: 100 } } },
-    { type: 'object', required: ['hostname'], properties: { hostname: { type: 'string', minLength: 1, maxLength: 253 } } },
+    {
+      type: 'object',
+      required: ['hostname'],
+      properties: { hostname: { type: 'string', minLength: 1, maxLength: 253 } },
+    },
   ],
 };
 const issue = {
@@ -25,7 +30,10 @@ const issue = {
     serverId: str,
     tool: str,
     details: { type: 'object' },
-    hostId: { ...strOrNull, description: 'Additive: the host the issue was raised on (null for a host known by its reported hostname only).' },
+    hostId: {
+      ...strOrNull,
+      description: 'Additive: the host the issue was raised on (null for a host known by its reported hostname only).',
+    },
     reportedHostname: strOrNull,
   },
 };
@@ -33,14 +41,21 @@ const usage = {
   type: 'object',
   required: ['calls', 'errors', 'blocked', 'lastCalledAt'],
   additionalProperties: false,
-  description: 'Computed from the stored usage events when read: calls = post events; errors = post events with outcome error; blocked = post events with outcome blocked and pre events answered block; lastCalledAt = the latest occurredAt of its events.',
-  properties: { calls: { type: 'integer', minimum: 0 }, errors: { type: 'integer', minimum: 0 }, blocked: { type: 'integer', minimum: 0 }, lastCalledAt: timestampOrNull },
+  description:
+    'Computed from the stored usage events when read: calls = post events; errors = post events with outcome error; blocked = post events with outcome blocked and pre events answered block; lastCalledAt = the latest occurredAt of its events.',
+  properties: {
+    calls: { type: 'integer', minimum: 0 },
+    errors: { type: 'integer', minimum: 0 },
+    blocked: { type: 'integer', minimum: 0 },
+    lastCalledAt: timestampOrNull,
+  },
 };
 const registryDecision = {
   type: 'object',
   required: ['decision', 'entryId'],
   additionalProperties: false,
-  description: 'deny when an entry denies any version seen; allow when entries allow every version seen; else unreviewed (a version outside an entry\'s list counts as unreviewed).',
+  description:
+    "deny when an entry denies any version seen; allow when entries allow every version seen; else unreviewed (a version outside an entry's list counts as unreviewed).",
   properties: { decision: { type: 'string', enum: ['allow', 'deny', 'unreviewed'] }, entryId: strOrNull },
 };
 const serverProps = {
@@ -53,20 +68,48 @@ const serverProps = {
   firstSeenAt: timestamp,
   lastSeenAt: timestamp,
   registry: registryDecision,
-  issues: { type: 'array', items: ref('McpIssue'), description: 'The current issues: those of its placements (from each one\'s latest scan).' },
+  issues: {
+    type: 'array',
+    items: ref('McpIssue'),
+    description: "The current issues: those of its placements (from each one's latest scan).",
+  },
   usage,
-  kind: { type: 'string', enum: ['npm', 'pypi', 'oci', 'remote', 'command'], description: 'Additive: what the identity is.' },
+  kind: {
+    type: 'string',
+    enum: ['npm', 'pypi', 'oci', 'remote', 'command'],
+    description: 'Additive: what the identity is.',
+  },
 };
-const serverRequired = ['id', 'identity', 'names', 'transport', 'versions', 'hosts', 'clients', 'firstSeenAt', 'lastSeenAt', 'registry', 'issues', 'usage'];
+const serverRequired = [
+  'id',
+  'identity',
+  'names',
+  'transport',
+  'versions',
+  'hosts',
+  'clients',
+  'firstSeenAt',
+  'lastSeenAt',
+  'registry',
+  'issues',
+  'usage',
+];
 const decision = {
   type: 'object',
   required: ['decision', 'reason'],
   additionalProperties: false,
-  properties: { decision: { type: 'string', enum: ['allow', 'warn', 'block'] }, reason: { type: 'string', enum: Object.values(REASONS) } },
+  properties: {
+    decision: { type: 'string', enum: ['allow', 'warn', 'block'] },
+    reason: { type: 'string', enum: Object.values(REASONS) },
+  },
 };
 
 export const mcpSchemas = {
-  McpIssueCode: { type: 'string', enum: [...ISSUE_ORDER], description: 'The issue codes of an MCP server, in their order (src/domain/mcp/issues.ts).' },
+  McpIssueCode: {
+    type: 'string',
+    enum: [...ISSUE_ORDER],
+    description: 'The issue codes of an MCP server, in their order (src/domain/mcp/issues.ts).',
+  },
   McpIssue: issue,
   McpScanUpload: {
     type: 'object',
@@ -95,10 +138,24 @@ export const mcpSchemas = {
                   name: { type: 'string', minLength: 1, maxLength: MCP_LIMITS.name },
                   transport: { type: 'string', enum: [...TRANSPORTS] },
                   command: { type: ['string', 'null'], maxLength: MCP_LIMITS.command },
-                  args: { type: ['array', 'null'], maxItems: MCP_LIMITS.args, items: { type: 'string', maxLength: MCP_LIMITS.arg } },
+                  args: {
+                    type: ['array', 'null'],
+                    maxItems: MCP_LIMITS.args,
+                    items: { type: 'string', maxLength: MCP_LIMITS.arg },
+                  },
                   url: { type: ['string', 'null'], maxLength: MCP_LIMITS.url },
-                  env: { type: ['object', 'null'], maxProperties: MCP_LIMITS.namedValues, additionalProperties: { type: ['string', 'number', 'boolean', 'null'] }, description: 'Names kept; a literal value (not a ${...} reference) raises secret_in_config and is never stored.' },
-                  headers: { type: ['object', 'null'], maxProperties: MCP_LIMITS.namedValues, additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
+                  env: {
+                    type: ['object', 'null'],
+                    maxProperties: MCP_LIMITS.namedValues,
+                    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+                    description:
+                      'Names kept; a literal value (not a ${...} reference) raises secret_in_config and is never stored.',
+                  },
+                  headers: {
+                    type: ['object', 'null'],
+                    maxProperties: MCP_LIMITS.namedValues,
+                    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+                  },
                   tools: {
                     type: ['array', 'null'],
                     maxItems: MCP_LIMITS.toolsPerServer,
@@ -108,7 +165,10 @@ export const mcpSchemas = {
                       properties: {
                         name: { type: 'string', minLength: 1, maxLength: MCP_LIMITS.toolName },
                         description: { type: ['string', 'null'], maxLength: MCP_LIMITS.description },
-                        inputSchema: { type: ['object', 'null'], description: `Nested at most ${MCP_LIMITS.schemaDepth} deep.` },
+                        inputSchema: {
+                          type: ['object', 'null'],
+                          description: `Nested at most ${MCP_LIMITS.schemaDepth} deep.`,
+                        },
                       },
                     },
                   },
@@ -124,7 +184,12 @@ export const mcpSchemas = {
     type: 'object',
     required: ['id', 'status', 'hostId', 'receivedAt'],
     additionalProperties: false,
-    properties: { id: { type: 'string', pattern: '^mcs_' }, status: { const: 'queued' }, hostId: strOrNull, receivedAt: timestamp },
+    properties: {
+      id: { type: 'string', pattern: '^mcs_' },
+      status: { const: 'queued' },
+      hostId: strOrNull,
+      receivedAt: timestamp,
+    },
   },
   McpScan: {
     type: 'object',
@@ -138,7 +203,12 @@ export const mcpSchemas = {
       receivedAt: timestamp,
       finishedAt: timestampOrNull,
       servers: { type: ['integer', 'null'], minimum: 0, description: 'null until the scan is completed.' },
-      issues: { type: ['object', 'null'], additionalProperties: { type: 'integer', minimum: 0 }, propertyNames: ref('McpIssueCode'), description: 'Issues by code; null until the scan is completed.' },
+      issues: {
+        type: ['object', 'null'],
+        additionalProperties: { type: 'integer', minimum: 0 },
+        propertyNames: ref('McpIssueCode'),
+        description: 'Issues by code; null until the scan is completed.',
+      },
       scannedAt: { ...timestampOrNull, description: 'Additive: as uploaded.' },
     },
   },
@@ -146,7 +216,10 @@ export const mcpSchemas = {
     type: 'object',
     required: serverRequired,
     additionalProperties: false,
-    properties: { ...serverProps, hosts: { type: 'integer', minimum: 0, description: 'How many hosts configure it now.' } },
+    properties: {
+      ...serverProps,
+      hosts: { type: 'integer', minimum: 0, description: 'How many hosts configure it now.' },
+    },
   },
   McpServerList: listEnvelope('servers', 'McpServer'),
   McpServerDetail: {
@@ -161,9 +234,29 @@ export const mcpSchemas = {
         description: 'Where it is configured now: one per host, client, config path and server name.',
         items: {
           type: 'object',
-          required: ['hostId', 'reportedHostname', 'client', 'configPath', 'name', 'version', 'seenAt', 'scanId', 'issues'],
+          required: [
+            'hostId',
+            'reportedHostname',
+            'client',
+            'configPath',
+            'name',
+            'version',
+            'seenAt',
+            'scanId',
+            'issues',
+          ],
           additionalProperties: false,
-          properties: { hostId: strOrNull, reportedHostname: strOrNull, client: str, configPath: str, name: str, version: strOrNull, seenAt: timestamp, scanId: str, issues: { type: 'array', items: ref('McpIssue') } },
+          properties: {
+            hostId: strOrNull,
+            reportedHostname: strOrNull,
+            client: str,
+            configPath: str,
+            name: str,
+            version: strOrNull,
+            seenAt: timestamp,
+            scanId: str,
+            issues: { type: 'array', items: ref('McpIssue') },
+          },
         },
       },
     },
@@ -183,7 +276,12 @@ export const mcpSchemas = {
     },
   },
   McpRegistryList: listEnvelope('entries', 'McpRegistryEntry'),
-  McpRegistryEntries: { type: 'object', required: ['entries'], additionalProperties: false, properties: { entries: { type: 'array', items: ref('McpRegistryEntry') } } },
+  McpRegistryEntries: {
+    type: 'object',
+    required: ['entries'],
+    additionalProperties: false,
+    properties: { entries: { type: 'array', items: ref('McpRegistryEntry') } },
+  },
   McpRegistryUpsert: {
     type: 'object',
     required: ['entries'],
@@ -196,8 +294,18 @@ export const mcpSchemas = {
           type: 'object',
           required: ['identity', 'decision'],
           properties: {
-            identity: { type: 'string', maxLength: 2048, description: 'pkg:npm/<name> (scope as %40scope), pkg:pypi/<PEP 503 name>, pkg:oci/<registry>/<repository>, an http(s) URL without user info, query or fragment, or cmd:<64 hex>; each identity once per request.' },
-            versions: { type: ['array', 'null'], minItems: 1, maxItems: MAX_ENTRY_VERSIONS, items: { type: 'string', minLength: 1, maxLength: 200 } },
+            identity: {
+              type: 'string',
+              maxLength: 2048,
+              description:
+                'pkg:npm/<name> (scope as %40scope), pkg:pypi/<PEP 503 name>, pkg:oci/<registry>/<repository>, an http(s) URL without user info, query or fragment, or cmd:<64 hex>; each identity once per request.',
+            },
+            versions: {
+              type: ['array', 'null'],
+              minItems: 1,
+              maxItems: MAX_ENTRY_VERSIONS,
+              items: { type: 'string', minLength: 1, maxLength: 200 },
+            },
             decision: { type: 'string', enum: ['allow', 'deny'] },
             note: { type: ['string', 'null'], maxLength: MAX_NOTE },
           },
@@ -209,9 +317,17 @@ export const mcpSchemas = {
     type: 'object',
     required: ['level', 'updatedAt', 'updatedBy'],
     additionalProperties: false,
-    properties: { level: { type: 'string', enum: [...CONTROL_LEVELS] }, updatedAt: { ...timestampOrNull, description: 'null while never set (observe by default).' }, updatedBy: strOrNull },
+    properties: {
+      level: { type: 'string', enum: [...CONTROL_LEVELS] },
+      updatedAt: { ...timestampOrNull, description: 'null while never set (observe by default).' },
+      updatedBy: strOrNull,
+    },
   },
-  McpControlLevelUpdate: { type: 'object', required: ['level'], properties: { level: { type: 'string', enum: [...CONTROL_LEVELS] } } },
+  McpControlLevelUpdate: {
+    type: 'object',
+    required: ['level'],
+    properties: { level: { type: 'string', enum: [...CONTROL_LEVELS] } },
+  },
   McpUsageUpload: {
     type: 'object',
     required: ['events'],
@@ -238,7 +354,13 @@ export const mcpSchemas = {
                   type: 'object',
                   required: ['name'],
                   additionalProperties: false,
-                  properties: { name: { type: 'string', minLength: 1, maxLength: MCP_LIMITS.name }, transport: { type: 'string', enum: [...TRANSPORTS] }, command: str, args: { type: 'array', items: str }, url: str },
+                  properties: {
+                    name: { type: 'string', minLength: 1, maxLength: MCP_LIMITS.name },
+                    transport: { type: 'string', enum: [...TRANSPORTS] },
+                    command: str,
+                    args: { type: 'array', items: str },
+                    url: str,
+                  },
                 },
               ],
             },
@@ -257,13 +379,41 @@ export const mcpSchemas = {
     additionalProperties: false,
     properties: {
       accepted: { type: 'integer', minimum: 0 },
-      duplicates: { type: 'integer', minimum: 0, description: 'Events whose eventId was already stored (or repeated in the batch).' },
-      decisions: { type: 'array', items: { type: 'object', required: ['eventId', 'decision', 'reason'], additionalProperties: false, properties: { eventId: str, ...decision.properties } } },
+      duplicates: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Events whose eventId was already stored (or repeated in the batch).',
+      },
+      decisions: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['eventId', 'decision', 'reason'],
+          additionalProperties: false,
+          properties: { eventId: str, ...decision.properties },
+        },
+      },
     },
   },
   McpUsageEvent: {
     type: 'object',
-    required: ['id', 'eventId', 'occurredAt', 'receivedAt', 'hostId', 'reportedHostname', 'client', 'serverId', 'identity', 'serverName', 'tool', 'phase', 'outcome', 'durationMs', 'decision'],
+    required: [
+      'id',
+      'eventId',
+      'occurredAt',
+      'receivedAt',
+      'hostId',
+      'reportedHostname',
+      'client',
+      'serverId',
+      'identity',
+      'serverName',
+      'tool',
+      'phase',
+      'outcome',
+      'durationMs',
+      'decision',
+    ],
     additionalProperties: false,
     properties: {
       id: { type: 'string', pattern: '^mue_' },

@@ -12,11 +12,25 @@ const role = ref('Role');
 
 export const platformSchemas = {
   // The role and scope lists (src/domain/roles.ts, src/domain/scopes.ts), named: the web app's types come from them.
-  Role: { type: 'string', enum: [...ROLES], description: 'A member\'s role in the organization.' },
-  AssignableRole: { type: 'string', enum: [...ASSIGNABLE_ROLES], description: 'The roles a role change may give: owner is not assignable (an owner invites another owner).' },
-  ManagerRole: { type: 'string', enum: [...MANAGER_ROLES], description: 'The roles that manage the organization: members, invitations, API keys, audit events, webhooks, hosts, gateways and the MCP registry.' },
+  Role: { type: 'string', enum: [...ROLES], description: "A member's role in the organization." },
+  AssignableRole: {
+    type: 'string',
+    enum: [...ASSIGNABLE_ROLES],
+    description: 'The roles a role change may give: owner is not assignable (an owner invites another owner).',
+  },
+  ManagerRole: {
+    type: 'string',
+    enum: [...MANAGER_ROLES],
+    description:
+      'The roles that manage the organization: members, invitations, API keys, audit events, webhooks, hosts, gateways and the MCP registry.',
+  },
   Scope: { type: 'string', enum: [...SCOPES], description: 'A scope an API key may hold.' },
-  OrgWideScope: { type: 'string', enum: [...ORG_WIDE_SCOPES], description: 'The scopes over the whole organization: a key restricted to projects cannot hold them (422 invalid_scope).' },
+  OrgWideScope: {
+    type: 'string',
+    enum: [...ORG_WIDE_SCOPES],
+    description:
+      'The scopes over the whole organization: a key restricted to projects cannot hold them (422 invalid_scope).',
+  },
   Me: {
     type: 'object',
     required: ['user', 'org', 'member'],
@@ -24,7 +38,10 @@ export const platformSchemas = {
       user: { type: 'object', required: ['id', 'email'], properties: { id: str, email: str } },
       org: { oneOf: [ref('Org'), { type: 'null' }], description: 'null until an invitation is accepted.' },
       member: {
-        oneOf: [{ type: 'object', required: ['id', 'role', 'joinedAt'], properties: { id: str, role, joinedAt: timestamp } }, { type: 'null' }],
+        oneOf: [
+          { type: 'object', required: ['id', 'role', 'joinedAt'], properties: { id: str, role, joinedAt: timestamp } },
+          { type: 'null' },
+        ],
       },
     },
   },
@@ -59,7 +76,10 @@ export const platformSchemas = {
   InvitationCreate: {
     type: 'object',
     required: ['email', 'role'],
-    properties: { email: { type: 'string', maxLength: 320 }, role: { ...role, description: 'Inviting as admin or owner is Owner-only.' } },
+    properties: {
+      email: { type: 'string', maxLength: 320 },
+      role: { ...role, description: 'Inviting as admin or owner is Owner-only.' },
+    },
   },
   InvitationCreated: {
     type: 'object',
@@ -89,7 +109,19 @@ export const platformSchemas = {
   },
   ApiKey: {
     type: 'object',
-    required: ['id', 'name', 'prefix', 'scopes', 'projects', 'status', 'createdBy', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt'],
+    required: [
+      'id',
+      'name',
+      'prefix',
+      'scopes',
+      'projects',
+      'status',
+      'createdBy',
+      'createdAt',
+      'expiresAt',
+      'lastUsedAt',
+      'revokedAt',
+    ],
     properties: {
       id: { type: 'string', pattern: '^key_' },
       name: str,
@@ -110,15 +142,25 @@ export const platformSchemas = {
     required: ['name', 'scopes', 'projects'],
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 200 },
-      scopes: { type: 'array', minItems: 1, items: ref('Scope'), description: 'With projects other than all, no OrgWideScope.' },
-      projects: { oneOf: [{ const: 'all' }, { type: 'array', minItems: 1, items: { type: 'string', pattern: '^prj_' } }] },
+      scopes: {
+        type: 'array',
+        minItems: 1,
+        items: ref('Scope'),
+        description: 'With projects other than all, no OrgWideScope.',
+      },
+      projects: {
+        oneOf: [{ const: 'all' }, { type: 'array', minItems: 1, items: { type: 'string', pattern: '^prj_' } }],
+      },
       expiresAt: { ...timestampOrNull, description: 'In the future; absent or null: never expires.' },
     },
   },
   ApiKeyCreated: {
     type: 'object',
     required: ['apiKey', 'secret'],
-    properties: { apiKey: ref('ApiKey'), secret: { type: 'string', pattern: '^svc_key_', description: 'Returned once only.' } },
+    properties: {
+      apiKey: ref('ApiKey'),
+      secret: { type: 'string', pattern: '^svc_key_', description: 'Returned once only.' },
+    },
   },
   AuditEvent: {
     type: 'object',
@@ -140,7 +182,14 @@ export const platformSchemas = {
           gatewayId: { ...str, description: 'The gateway (gw_...) whose credential acted.' },
         },
       },
-      target: { type: 'object', required: ['kind', 'id'], properties: { kind: str, id: str }, additionalProperties: true, description: 'What the event acted on, with details by event type (an email, a role change\'s from and to, scopes, ...).' },
+      target: {
+        type: 'object',
+        required: ['kind', 'id'],
+        properties: { kind: str, id: str },
+        additionalProperties: true,
+        description:
+          "What the event acted on, with details by event type (an email, a role change's from and to, scopes, ...).",
+      },
       at: timestamp,
       requestId: strOrNull,
     },

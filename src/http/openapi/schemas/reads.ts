@@ -6,7 +6,8 @@ const count = { type: 'integer', minimum: 0 } as const;
 export const readSchemas = {
   ModuleCounts: {
     type: 'object',
-    description: 'Affected view: unsuppressed severity totals and the suppressed total of the findings whose attributions include the module.',
+    description:
+      'Affected view: unsuppressed severity totals and the suppressed total of the findings whose attributions include the module.',
     required: ['critical', 'high', 'medium', 'low', 'suppressed'],
     properties: { critical: count, high: count, medium: count, low: count, suppressed: count },
   },
@@ -25,7 +26,10 @@ export const readSchemas = {
   AttributionOriginItem: {
     type: 'object',
     required: ['module', 'dependency'],
-    properties: { module: { ...str, description: 'The introducing module.' }, dependency: { ...str, description: 'The selected dependency (package id).' } },
+    properties: {
+      module: { ...str, description: 'The introducing module.' },
+      dependency: { ...str, description: 'The selected dependency (package id).' },
+    },
   },
   AttributionItem: {
     type: 'object',

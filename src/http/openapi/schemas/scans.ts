@@ -34,18 +34,36 @@ export const scanSchemas = {
   },
   Scan: {
     type: 'object',
-    required: ['id', 'target', 'project', 'ecosystem', 'status', 'findings', 'suppressed', 'startedAt', 'finishedAt', 'failureReason', 'modules'],
+    required: [
+      'id',
+      'target',
+      'project',
+      'ecosystem',
+      'status',
+      'findings',
+      'suppressed',
+      'startedAt',
+      'finishedAt',
+      'failureReason',
+      'modules',
+    ],
     properties: {
       id: { type: 'string', pattern: '^scn_' },
       target: { ...str, description: 'The project slug.' },
       project: { type: 'string', pattern: '^prj_' },
       ecosystem: { type: 'string', enum: [...ECOSYSTEMS] },
       status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
-      findings: { oneOf: [ref('SeverityCounts'), { type: 'null' }], description: 'Unsuppressed counts; null until completed.' },
+      findings: {
+        oneOf: [ref('SeverityCounts'), { type: 'null' }],
+        description: 'Unsuppressed counts; null until completed.',
+      },
       suppressed: { type: ['integer', 'null'], minimum: 0 },
       startedAt: timestamp,
       finishedAt: timestampOrNull,
-      failureReason: { type: ['string', 'null'], enum: ['unsupported_ecosystem', 'attribution_limit_exceeded', 'internal_error', null] },
+      failureReason: {
+        type: ['string', 'null'],
+        enum: ['unsupported_ecosystem', 'attribution_limit_exceeded', 'internal_error', null],
+      },
       modules: {
         type: 'array',
         items: ref('ScanModule'),
@@ -55,7 +73,12 @@ export const scanSchemas = {
       unmatchedVersions: { type: ['integer', 'null'], minimum: 0 },
       metadata: { oneOf: [ref('ScanMetadata'), { type: 'null' }] },
       attributionMode: { type: 'string', enum: ['paged'], description: 'Present on multipart scans only.' },
-      moduleCount: { type: 'integer', minimum: 0, description: 'Present on multipart scans only: the modules, read from GET /v1/scans/{scanId}/modules (modules is [] on them).' },
+      moduleCount: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'Present on multipart scans only: the modules, read from GET /v1/scans/{scanId}/modules (modules is [] on them).',
+      },
     },
   },
   ScanList: listEnvelope('scans', 'Scan'),
@@ -77,7 +100,20 @@ export const scanSchemas = {
   },
   Finding: {
     type: 'object',
-    required: ['id', 'scanId', 'severity', 'cve', 'package', 'installedVersion', 'fixedVersion', 'path', 'suppressed', 'suppressionReason', 'attributions', 'summary'],
+    required: [
+      'id',
+      'scanId',
+      'severity',
+      'cve',
+      'package',
+      'installedVersion',
+      'fixedVersion',
+      'path',
+      'suppressed',
+      'suppressionReason',
+      'attributions',
+      'summary',
+    ],
     properties: {
       id: { type: 'string', pattern: '^fnd_' },
       scanId: str,
@@ -93,13 +129,24 @@ export const scanSchemas = {
       attributions: { type: 'array', items: ref('FindingAttribution'), description: 'v1 findings: [].' },
       summary: str,
       aliases: { ...strArray, description: 'Every id of the advisory alias group (additive).' },
-      packageRef: { type: 'string', pattern: '^dep_', description: 'The id of the package\'s item in the dependency inventory (GET /v1/dependencies): dep_ + a hash of project, ecosystem, name as the ecosystem compares it and version. On every finding of scans completed since the inventory exists (additive).' },
-      attributionCount: { type: 'integer', minimum: 0, description: 'The light shape (paged scans, details=summary): the finding\'s attributions in the view and module/team scope; `attributions` is then [] (additive).' },
+      packageRef: {
+        type: 'string',
+        pattern: '^dep_',
+        description:
+          "The id of the package's item in the dependency inventory (GET /v1/dependencies): dep_ + a hash of project, ecosystem, name as the ecosystem compares it and version. On every finding of scans completed since the inventory exists (additive).",
+      },
+      attributionCount: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          "The light shape (paged scans, details=summary): the finding's attributions in the view and module/team scope; `attributions` is then [] (additive).",
+      },
     },
   },
   FindingCounts: {
     type: 'object',
-    description: 'Unsuppressed severity totals and the suppressed total of the module/team scope, before the severity and suppression filters.',
+    description:
+      'Unsuppressed severity totals and the suppressed total of the module/team scope, before the severity and suppression filters.',
     required: ['critical', 'high', 'medium', 'low', 'suppressed'],
     properties: { critical: count, high: count, medium: count, low: count, suppressed: count },
   },

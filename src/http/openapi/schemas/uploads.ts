@@ -17,7 +17,7 @@ export const uploadSchemas = {
   UploadPart: {
     ...uploadPartSchema,
     description:
-      'Items exactly as in a snapshot v2, any grouping over the parts (a root whole in one part). At most 10 MB; the upload\'s counted budgets apply as parts arrive.',
+      "Items exactly as in a snapshot v2, any grouping over the parts (a root whole in one part). At most 10 MB; the upload's counted budgets apply as parts arrive.",
   },
   Upload: {
     type: 'object',
@@ -25,9 +25,17 @@ export const uploadSchemas = {
     properties: {
       id: { type: 'string', pattern: '^upl_' },
       project: { type: 'string', pattern: '^prj_' },
-      status: { type: 'string', enum: ['open', 'completed', 'rejected', 'expired'], description: 'expired: not completed before expiresAt (its parts are deleted).' },
+      status: {
+        type: 'string',
+        enum: ['open', 'completed', 'rejected', 'expired'],
+        description: 'expired: not completed before expiresAt (its parts are deleted).',
+      },
       parts: { type: 'integer', minimum: 1, maximum: UPLOAD_BUDGETS.parts },
-      received: { type: 'array', items: { type: 'integer', minimum: 1 }, description: 'The part numbers received, ascending.' },
+      received: {
+        type: 'array',
+        items: { type: 'integer', minimum: 1 },
+        description: 'The part numbers received, ascending.',
+      },
       expiresAt: timestamp,
       budgets: {
         type: 'object',
@@ -42,7 +50,11 @@ export const uploadSchemas = {
           partBytes: budget(UPLOAD_BUDGETS.partBytes),
         },
       },
-      scanId: { type: ['string', 'null'], pattern: '^scn_', description: 'The scan its completion queued (additive); null until then.' },
+      scanId: {
+        type: ['string', 'null'],
+        pattern: '^scn_',
+        description: 'The scan its completion queued (additive); null until then.',
+      },
     },
   },
   UploadResponse: { type: 'object', required: ['upload'], properties: { upload: ref('Upload') } },
@@ -55,7 +67,11 @@ export const uploadSchemas = {
         required: ['n', 'sha256', 'modules', 'nodes', 'roots'],
         properties: {
           n: { type: 'integer', minimum: 1 },
-          sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'SHA-256 hex of the part\'s bytes as received.' },
+          sha256: {
+            type: 'string',
+            pattern: '^[0-9a-f]{64}$',
+            description: "SHA-256 hex of the part's bytes as received.",
+          },
           modules: count,
           nodes: count,
           roots: count,

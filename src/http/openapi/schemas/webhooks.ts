@@ -4,7 +4,12 @@ import { MAX_URL_LENGTH } from '../../../infra/webhooks/destination';
 import { WEBHOOK_EVENTS } from '../../../storage/webhooks';
 import { listEnvelope, ref, strOrNull, timestamp } from './common';
 
-const events = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...WEBHOOK_EVENTS] } } as const;
+const events = {
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+} as const;
 
 export const webhookSchemas = {
   Webhook: {
@@ -13,7 +18,13 @@ export const webhookSchemas = {
     additionalProperties: false,
     properties: {
       id: { type: 'string', pattern: '^whk_' },
-      url: { type: 'string', pattern: '^https://', maxLength: MAX_URL_LENGTH, description: 'The URL as the WHATWG URL standard serializes it (lowercase scheme and host, a path of at least "/").' },
+      url: {
+        type: 'string',
+        pattern: '^https://',
+        maxLength: MAX_URL_LENGTH,
+        description:
+          'The URL as the WHATWG URL standard serializes it (lowercase scheme and host, a path of at least "/").',
+      },
       events: { ...events, description: 'The event types delivered to it, duplicates of the request folded.' },
       createdBy: { ...strOrNull, description: 'The member id (mem_...) of who created it.' },
       createdAt: timestamp,
@@ -31,7 +42,12 @@ export const webhookSchemas = {
         description:
           'An https URL without credentials. Its host is resolved at creation: an address in a loopback, private, link-local, CGNAT, unique local or IPv4-mapped range is refused unless WEBHOOKS_ALLOWED_CIDRS allows it (169.254.0.0/16 and fe80::/10 never).',
       },
-      events: { type: 'array', minItems: 1, items: { type: 'string', enum: [...WEBHOOK_EVENTS] }, description: 'Duplicates are folded.' },
+      events: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+        description: 'Duplicates are folded.',
+      },
     },
   },
   WebhookCreated: {

@@ -5,17 +5,33 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InputError } from '../../../../src/client/errors';
-import { gradleBuildProducer, gradleCommand, makeGradleBuildProducer } from '../../../../src/client/producers/gradle-build';
+import {
+  gradleBuildProducer,
+  gradleCommand,
+  makeGradleBuildProducer,
+} from '../../../../src/client/producers/gradle-build';
 import { partFromGradleGraph } from '../../../../src/client/producers/gradle-build-graph';
 import { GRAPH_TASK, INIT_SCRIPT } from '../../../../src/client/producers/gradle-build-script';
 import { edgesOf, nodeById, rootOf, validatePart, verticesOf } from './npm-helpers';
 
-type V = { project?: string; group?: string; name?: string; version?: string; variant?: string; dependencies: number[] };
+type V = {
+  project?: string;
+  group?: string;
+  name?: string;
+  version?: string;
+  variant?: string;
+  dependencies: number[];
+};
 const mod = (coord: string, dependencies: number[] = [], variant?: string): V => {
   const [group, name, version] = coord.split(':');
   return { group, name, version, dependencies, ...(variant ? { variant } : {}) };
 };
-const conf = (name: string, vertices: V[], unresolved: Array<{ requested: string; failure?: string | null }> = [], skipped: string[] = []) => ({
+const conf = (
+  name: string,
+  vertices: V[],
+  unresolved: Array<{ requested: string; failure?: string | null }> = [],
+  skipped: string[] = [],
+) => ({
   name,
   vertices: vertices.map((v, id) => ({ id, ...v })),
   unresolved,
@@ -51,15 +67,32 @@ const VARIANT_DOCS = [
     ]),
     conf('compileOnly', [{ project: ':app', dependencies: [] }]),
   ]),
-  doc(':lib', [conf('compileClasspath', [{ project: ':lib', dependencies: [1] }, mod('com.example:guava:33.0-jre', [], 'jreApiElements')], [{ requested: 'com.example:gone:1.0', failure: 'Could not find com.example:gone:1.0.\nSearched in ...' }])]),
+  doc(':lib', [
+    conf(
+      'compileClasspath',
+      [{ project: ':lib', dependencies: [1] }, mod('com.example:guava:33.0-jre', [], 'jreApiElements')],
+      [{ requested: 'com.example:gone:1.0', failure: 'Could not find com.example:gone:1.0.\nSearched in ...' }],
+    ),
+  ]),
   doc(':', [], { buildFileExists: false }),
 ];
 
 test('variants (Gradle 6.8+ shape): one component selected as two variants is two vertices of one node, each with its own edges', () => {
   const part = partFromGradleGraph('settings.gradle.kts', VARIANT_DOCS);
   const app = rootOf(part, ':app', 'runtimeClasspath');
-  expect(verticesOf(app)).toEqual(['com.example:a@1.0', 'com.example:b@1.0', 'com.example:guava@33.0-jre', 'com.example:kit@1.0', 'com.example:kit@1.0', 'module::app', 'module::lib']);
-  expect(app.resolution!.vertices.filter((v) => v.node === 'com.example:kit@1.0').map((v) => v.dependencies)).toEqual([['5'], ['6']]);
+  expect(verticesOf(app)).toEqual([
+    'com.example:a@1.0',
+    'com.example:b@1.0',
+    'com.example:guava@33.0-jre',
+    'com.example:kit@1.0',
+    'com.example:kit@1.0',
+    'module::app',
+    'module::lib',
+  ]);
+  expect(app.resolution!.vertices.filter((v) => v.node === 'com.example:kit@1.0').map((v) => v.dependencies)).toEqual([
+    ['5'],
+    ['6'],
+  ]);
   expect(edgesOf(app)).toEqual([
     'com.example:b@1.0 -> com.example:guava@33.0-jre',
     'com.example:kit@1.0 -> com.example:a@1.0',
@@ -69,9 +102,19 @@ test('variants (Gradle 6.8+ shape): one component selected as two variants is tw
     'module::app -> module::lib',
     'module::lib -> com.example:guava@33.0-jre',
   ]);
-  expect(app).toMatchObject({ manifest: 'app/build.gradle.kts', dependencies: ['com.example:kit@1.0'], resolution: { root: '0' } });
+  expect(app).toMatchObject({
+    manifest: 'app/build.gradle.kts',
+    dependencies: ['com.example:kit@1.0'],
+    resolution: { root: '0' },
+  });
   // The node's flat dependencies are the union of its vertices' (a compatibility view).
-  expect(nodeById(part, 'com.example:kit@1.0')).toEqual({ id: 'com.example:kit@1.0', name: 'com.example:kit', version: '1.0', relationship: 'direct', dependencies: ['com.example:a@1.0', 'com.example:b@1.0'] });
+  expect(nodeById(part, 'com.example:kit@1.0')).toEqual({
+    id: 'com.example:kit@1.0',
+    name: 'com.example:kit',
+    version: '1.0',
+    relationship: 'direct',
+    dependencies: ['com.example:a@1.0', 'com.example:b@1.0'],
+  });
   expect(nodeById(part, 'com.example:guava@33.0-jre').relationship).toBe('direct'); // :lib's direct dependency
   expect(nodeById(part, 'com.example:a@1.0').relationship).toBe('transitive');
   expect(part.modules).toEqual([
@@ -82,13 +125,18 @@ test('variants (Gradle 6.8+ shape): one component selected as two variants is tw
   // compileOnly selected nothing: no root. The root project has no build file: a module, not a manifest.
   expect(part.roots.map((r) => `${r.module} ${r.context}`)).toEqual([':app runtimeClasspath', ':lib compileClasspath']);
   expect(part.manifests).toEqual(['settings.gradle.kts', 'app/build.gradle.kts', 'lib/build.gradle.kts']);
-  expect(part.locations).toEqual({ 'com.example:guava@33.0-jre': { file: 'lib/build.gradle.kts' }, 'com.example:kit@1.0': { file: 'app/build.gradle.kts' } });
-  expect(part.warnings).toEqual(['could not resolve com.example:gone:1.0 (Could not find com.example:gone:1.0.) in project :lib compileClasspath']);
+  expect(part.locations).toEqual({
+    'com.example:guava@33.0-jre': { file: 'lib/build.gradle.kts' },
+    'com.example:kit@1.0': { file: 'app/build.gradle.kts' },
+  });
+  expect(part.warnings).toEqual([
+    'could not resolve com.example:gone:1.0 (Could not find com.example:gone:1.0.) in project :lib compileClasspath',
+  ]);
   expect(part.projectName).toBe('shop');
   expect(() => validatePart(part)).not.toThrow();
 });
 
-test('a build in a subfolder: its folder\'s Gradle path in front of every project path, manifests under the folder', () => {
+test("a build in a subfolder: its folder's Gradle path in front of every project path, manifests under the folder", () => {
   const part = partFromGradleGraph('backend/settings.gradle', VARIANT_DOCS);
   expect(part.modules.map((m) => [m.path, m.manifest, m.dependencies])).toEqual([
     [':backend', 'backend/build.gradle.kts', []],
@@ -103,9 +151,16 @@ test('a build in a subfolder: its folder\'s Gradle path in front of every projec
 test('one unresolved dependency is one warning naming every configuration; failed configurations and skipped components are reported', () => {
   const missing = { requested: 'x:y:1', failure: 'Could not find x:y:1.' };
   const part = partFromGradleGraph('settings.gradle', [
-    doc(':', [conf('compileClasspath', [{ project: ':', dependencies: [1] }, mod('a:b:')], [missing], ['some binary']), conf('runtimeClasspath', [{ project: ':', dependencies: [] }], [missing])], {
-      failed: [{ name: 'weird', error: 'Cannot resolve\nmore' }],
-    }),
+    doc(
+      ':',
+      [
+        conf('compileClasspath', [{ project: ':', dependencies: [1] }, mod('a:b:')], [missing], ['some binary']),
+        conf('runtimeClasspath', [{ project: ':', dependencies: [] }], [missing]),
+      ],
+      {
+        failed: [{ name: 'weird', error: 'Cannot resolve\nmore' }],
+      },
+    ),
   ]);
   expect(part.warnings).toEqual([
     'project : compileClasspath: components without module coordinates are left out: some binary',
@@ -129,9 +184,21 @@ test('garbage from the build is an InputError naming the settings file', () => {
   bad([doc(':', 'x' as unknown as unknown[])], /configurations must be an array/);
   bad(app([{ project: ':app', dependencies: [7] }]), /vertices\[0\]\.dependencies must be vertex ids/);
   bad(app([{ project: ':other', dependencies: [] }]), /vertices\[0\] must be the project :app itself/);
-  bad(app([{ project: ':app', dependencies: [1] }, mod('a:b:1'), mod('c:d:1')]), /vertex 2 is not reachable from the project/);
-  bad(app([{ project: ':app', dependencies: [1] }, { project: ':ghost', dependencies: [] }]), /vertex 1 is project :ghost, which the build did not report/);
-  bad(app([{ project: ':app', dependencies: [1] }, { group: 'a', dependencies: [] } as V]), /vertices\[1\]\.name must be a string/);
+  bad(
+    app([{ project: ':app', dependencies: [1] }, mod('a:b:1'), mod('c:d:1')]),
+    /vertex 2 is not reachable from the project/,
+  );
+  bad(
+    app([
+      { project: ':app', dependencies: [1] },
+      { project: ':ghost', dependencies: [] },
+    ]),
+    /vertex 1 is project :ghost, which the build did not report/,
+  );
+  bad(
+    app([{ project: ':app', dependencies: [1] }, { group: 'a', dependencies: [] } as V]),
+    /vertices\[1\]\.name must be a string/,
+  );
   bad([doc(':'), doc(':')], /project : reported twice/);
 });
 
@@ -141,12 +208,24 @@ test('the command line: the executable wrapper when there is one, --offline only
     const plain = gradleCommand(dir, {}, '/out', '/init.gradle');
     expect(plain).toEqual({
       command: 'gradle',
-      args: ['--no-daemon', '-q', '-I', '/init.gradle', '-Dscanner.graph.out=/out', '-Dorg.gradle.configuration-cache=false', '-Dorg.gradle.unsafe.configuration-cache=false', GRAPH_TASK],
+      args: [
+        '--no-daemon',
+        '-q',
+        '-I',
+        '/init.gradle',
+        '-Dscanner.graph.out=/out',
+        '-Dorg.gradle.configuration-cache=false',
+        '-Dorg.gradle.unsafe.configuration-cache=false',
+        GRAPH_TASK,
+      ],
       warnings: [],
     });
     expect(gradleCommand(dir, { SCANNER_GRADLE_OFFLINE: '1' }, '/out', '/i').args).toContain('--offline');
     fs.writeFileSync(path.join(dir, 'gradlew'), '#!/bin/sh\n', { mode: 0o644 });
-    expect(gradleCommand(dir, {}, '/out', '/i')).toMatchObject({ command: 'gradle', warnings: [expect.stringMatching(/^gradlew is not executable/)] });
+    expect(gradleCommand(dir, {}, '/out', '/i')).toMatchObject({
+      command: 'gradle',
+      warnings: [expect.stringMatching(/^gradlew is not executable/)],
+    });
     fs.chmodSync(path.join(dir, 'gradlew'), 0o755);
     expect(gradleCommand(dir, {}, '/out', '/i')).toMatchObject({ command: path.join(dir, 'gradlew'), warnings: [] });
   } finally {
@@ -159,7 +238,9 @@ test('no Gradle, no folder, a bad timeout: InputErrors that say what to do', () 
   try {
     const input = { path: 'settings.gradle', text: '', readFile: () => undefined, absoluteDir: dir };
     const noGradle = makeGradleBuildProducer({ env: () => ({ PATH: path.join(dir, 'nothing-here') }) });
-    expect(() => noGradle.produce(input)).toThrow(/^settings\.gradle: neither \.\/gradlew nor gradle on PATH: .*apt-get install -y gradle.*gradle\.lockfile/);
+    expect(() => noGradle.produce(input)).toThrow(
+      /^settings\.gradle: neither \.\/gradlew nor gradle on PATH: .*apt-get install -y gradle.*gradle\.lockfile/,
+    );
     expect(() => gradleBuildProducer.produce({ ...input, absoluteDir: undefined })).toThrow(/no folder was given/);
     const badTimeout = makeGradleBuildProducer({ env: () => ({ SCANNER_GRADLE_TIMEOUT: 'soon' }) });
     expect(() => badTimeout.produce(input)).toThrow(/SCANNER_GRADLE_TIMEOUT must be a number of seconds/);

@@ -13,7 +13,10 @@ export const FIXTURES = path.resolve(__dirname, '../../../fixtures/npm');
 export const PISCINA = sharedDataPath('lockfiles', 'npm', 'piscinajs__piscina__package-lock.json');
 
 /** A fixture's lockfile as the client would hand it over, optionally as if it sat in the subfolder `under`. */
-export function fixtureInput(name: string, opts: { under?: string; text?: string; files?: Record<string, string | undefined> } = {}): LockfileInput {
+export function fixtureInput(
+  name: string,
+  opts: { under?: string; text?: string; files?: Record<string, string | undefined> } = {},
+): LockfileInput {
   const dir = path.join(FIXTURES, name);
   const prefix = opts.under ? `${opts.under}/` : '';
   return {
@@ -28,7 +31,8 @@ export function fixtureInput(name: string, opts: { under?: string; text?: string
   };
 }
 
-export const lockOf = (name: string): Record<string, any> => JSON.parse(fs.readFileSync(path.join(FIXTURES, name, 'package-lock.json'), 'utf8'));
+export const lockOf = (name: string): Record<string, any> =>
+  JSON.parse(fs.readFileSync(path.join(FIXTURES, name, 'package-lock.json'), 'utf8'));
 
 /** The part as a full snapshot, through the exact bytes an upload would carry; throws what the server would answer. */
 export function validatePart(part: ProducedPart): void {
@@ -47,11 +51,15 @@ export function validatePart(part: ProducedPart): void {
 
 export const rootOf = (part: ProducedPart, module: string, context: string): SnapshotRoot => {
   const r = part.roots.find((x) => x.module === module && x.context === context);
-  if (!r) throw new Error(`no root ${module} ${context}; have ${part.roots.map((x) => `${x.module}/${x.context}`).join(', ')}`);
+  if (!r)
+    throw new Error(
+      `no root ${module} ${context}; have ${part.roots.map((x) => `${x.module}/${x.context}`).join(', ')}`,
+    );
   return r;
 };
 
-const label = (v: { module?: string | null; node?: string | null }) => (v.module != null ? `module:${v.module}` : String(v.node));
+const label = (v: { module?: string | null; node?: string | null }) =>
+  v.module != null ? `module:${v.module}` : String(v.node);
 
 /** A resolution's edges as "label -> label" (label: node id, or module:path), sorted. */
 export function edgesOf(root: SnapshotRoot): string[] {

@@ -3,11 +3,15 @@ import { InputError } from '../../../../src/client/errors';
 import { npmLockProducer } from '../../../../src/client/producers/npm-lock';
 import { lockOf, expectInputError as expectFileError } from './npm-helpers';
 
-const run = (text: string, files: Record<string, string> = {}) => () => npmLockProducer.produce({ path: 'app/package-lock.json', text, readFile: (p) => files[p] });
+const run =
+  (text: string, files: Record<string, string> = {}) =>
+  () =>
+    npmLockProducer.produce({ path: 'app/package-lock.json', text, readFile: (p) => files[p] });
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 const v3 = (packages: unknown) => json({ name: 'x', lockfileVersion: 3, requires: true, packages });
 
-const expectInputError = (f: () => unknown, what: RegExp, file = 'app/package-lock.json') => expectFileError(f, what, file);
+const expectInputError = (f: () => unknown, what: RegExp, file = 'app/package-lock.json') =>
+  expectFileError(f, what, file);
 
 describe('npm producer: bad input', () => {
   it('refuses what is not JSON, or not an object', () => {
@@ -23,20 +27,30 @@ describe('npm producer: bad input', () => {
   });
 
   it('refuses a v2/v3 lockfile without a packages object or without the project entry', () => {
-    for (const packages of [undefined, [], 'x', null]) expectInputError(run(v3(packages)), /"packages" object is required/);
+    for (const packages of [undefined, [], 'x', null])
+      expectInputError(run(v3(packages)), /"packages" object is required/);
     expectInputError(run(json({ lockfileVersion: 2, dependencies: {} })), /"packages" object is required/);
     expectInputError(run(v3({ 'node_modules/a': { version: '1.0.0' } })), /packages\[""\].*missing/);
   });
 
   it('refuses malformed entries, naming them', () => {
-    expectInputError(run(v3({ '': {}, 'node_modules/a': { version: 1 } })), /packages\["node_modules\/a"\]\.version must be a string/);
+    expectInputError(
+      run(v3({ '': {}, 'node_modules/a': { version: 1 } })),
+      /packages\["node_modules\/a"\]\.version must be a string/,
+    );
     expectInputError(run(v3({ '': {}, 'node_modules/a': null })), /packages\["node_modules\/a"\] must be an object/);
     expectInputError(run(v3({ '': {}, 'node_modules/a': [] })), /must be an object/);
     expectInputError(run(v3({ '': { dependencies: ['a'] } })), /packages\[""\]\.dependencies must be an object/);
-    expectInputError(run(v3({ '': {}, 'node_modules/a': { version: '1.0.0', peerDependencies: null } })), /peerDependencies must be an object/);
+    expectInputError(
+      run(v3({ '': {}, 'node_modules/a': { version: '1.0.0', peerDependencies: null } })),
+      /peerDependencies must be an object/,
+    );
     expectInputError(run(v3({ '': {}, 'node_modules/a': { version: '1.0.0', name: 7 } })), /\.name must be a string/);
     expectInputError(run(v3({ '': {}, 'node_modules/a': { link: 'yes', resolved: 'a' } })), /\.link must be a boolean/);
-    expectInputError(run(v3({ '': {}, 'node_modules/a': { link: true, resolved: {} } })), /\.resolved must be a string/);
+    expectInputError(
+      run(v3({ '': {}, 'node_modules/a': { link: true, resolved: {} } })),
+      /\.resolved must be a string/,
+    );
   });
 
   it('refuses a malformed v1 tree or package.json', () => {
@@ -44,11 +58,21 @@ describe('npm producer: bad input', () => {
     expectInputError(run(v1([])), /^app\/package-lock.json: dependencies must be an object/);
     expectInputError(run(v1({ a: { version: 1 } })), /dependencies\.a\.version must be a string/);
     expectInputError(run(v1({ a: {} })), /dependencies\.a\.version is missing/);
-    expectInputError(run(v1({ a: { version: '1.0.0', requires: ['b'] } })), /dependencies\.a\.requires must be an object/);
-    expectInputError(run(v1({ a: { version: '1.0.0', dependencies: { '@s/b': 'x' } } })), /dependencies\.a\.dependencies\["@s\/b"\] must be an object/);
+    expectInputError(
+      run(v1({ a: { version: '1.0.0', requires: ['b'] } })),
+      /dependencies\.a\.requires must be an object/,
+    );
+    expectInputError(
+      run(v1({ a: { version: '1.0.0', dependencies: { '@s/b': 'x' } } })),
+      /dependencies\.a\.dependencies\["@s\/b"\] must be an object/,
+    );
     expectInputError(run(v1({ a: { version: 'npm:@scope' } })), /not npm:<name>@<version>/);
     expectInputError(run(v1({}), { 'app/package.json': '{ nope' }), /not valid JSON/, 'app/package.json');
-    expectInputError(run(v1({}), { 'app/package.json': json({ dependencies: 'a' }) }), /dependencies must be an object/, 'app/package.json');
+    expectInputError(
+      run(v1({}), { 'app/package.json': json({ dependencies: 'a' }) }),
+      /dependencies must be an object/,
+      'app/package.json',
+    );
   });
 
   it('never throws anything but InputError on mangled real lockfiles', () => {
@@ -82,7 +106,11 @@ describe('npm producer: bad input', () => {
       close += '}}';
     }
     const text = `{"lockfileVersion":1,"dependencies":${open}{}${close}}`;
-    const part = npmLockProducer.produce({ path: 'package-lock.json', text, readFile: (p) => (p === 'package.json' ? '{"dependencies":{"p0":"1"}}' : undefined) });
+    const part = npmLockProducer.produce({
+      path: 'package-lock.json',
+      text,
+      readFile: (p) => (p === 'package.json' ? '{"dependencies":{"p0":"1"}}' : undefined),
+    });
     expect(part.nodes).toHaveLength(20000);
   });
 });

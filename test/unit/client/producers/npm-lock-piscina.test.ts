@@ -24,8 +24,17 @@ describeWithSharedData('npm producer on piscina’s lockfile', () => {
       dir = dir.replace(/\/?node_modules\/(@[^/]+\/)?[^/]+$/, '');
     }
   }
-  const declared = (key: string) => ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((s) => Object.keys(P[key][s] ?? {}));
-  const expectedDeps = (key: string) => [...new Set(declared(key).map((n) => nodeResolve(key, n)).filter((k): k is string => k !== undefined).map(idAt))].sort();
+  const declared = (key: string) =>
+    ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((s) => Object.keys(P[key][s] ?? {}));
+  const expectedDeps = (key: string) =>
+    [
+      ...new Set(
+        declared(key)
+          .map((n) => nodeResolve(key, n))
+          .filter((k): k is string => k !== undefined)
+          .map(idAt),
+      ),
+    ].sort();
 
   it('is a part the server accepts, with nothing left out', () => {
     expect(part).toMatchObject({ schemaVersion: 2, ecosystem: 'javascript', projectName: 'piscina', warnings: [] });
@@ -52,7 +61,9 @@ describeWithSharedData('npm producer on piscina’s lockfile', () => {
     }
     for (const n of part.nodes) expect([n.id, n.dependencies]).toEqual([n.id, [...union.get(n.id)!].sort()]);
     // A nested copy that resolves differently from the hoisted one: found, and checked on its own.
-    const nested = installed.find((k) => k.includes('/node_modules/') && declared(k).some((d) => nodeResolve(k, d) !== `node_modules/${d}`));
+    const nested = installed.find(
+      (k) => k.includes('/node_modules/') && declared(k).some((d) => nodeResolve(k, d) !== `node_modules/${d}`),
+    );
     expect(nested).toBeDefined();
   });
 
@@ -62,7 +73,11 @@ describeWithSharedData('npm producer on piscina’s lockfile', () => {
     expect(part.roots.map((r) => r.context)).toEqual(['devDependencies', 'optionalDependencies']);
     for (const section of ['devDependencies', 'optionalDependencies']) {
       const root = rootOf(part, '.', section);
-      expect(root.dependencies).toEqual(Object.keys(project[section]).map((n) => idAt(`node_modules/${n}`)).sort());
+      expect(root.dependencies).toEqual(
+        Object.keys(project[section])
+          .map((n) => idAt(`node_modules/${n}`))
+          .sort(),
+      );
       expect(root.manifest).toBe('package.json');
     }
     const direct = new Set(part.roots.flatMap((r) => r.dependencies));
@@ -73,7 +88,14 @@ describeWithSharedData('npm producer on piscina’s lockfile', () => {
     for (const section of ['devDependencies', 'optionalDependencies']) {
       const reach = new Set<string>();
       const queue = Object.keys(P[''][section]).map((n) => nodeResolve('', n)!);
-      for (const k of queue) if (!reach.has(k)) reach.add(k), queue.push(...declared(k).map((d) => nodeResolve(k, d)).filter((x): x is string => x !== undefined));
+      for (const k of queue)
+        if (!reach.has(k))
+          (reach.add(k),
+            queue.push(
+              ...declared(k)
+                .map((d) => nodeResolve(k, d))
+                .filter((x): x is string => x !== undefined),
+            ));
       const root = rootOf(part, '.', section);
       expect(root.resolution!.vertices).toHaveLength(reach.size + 1);
       // Each vertex's edges are those of one of its package's copies in the reached set.
@@ -85,7 +107,9 @@ describeWithSharedData('npm producer on piscina’s lockfile', () => {
         expect(copies.get(v.node!)!.some((k) => JSON.stringify(expectedDeps(k)) === JSON.stringify(got))).toBe(true);
       }
     }
-    expect(edgesOf(rootOf(part, '.', 'optionalDependencies'))).toContain(`module:. -> ${idAt('node_modules/@napi-rs/nice')}`);
+    expect(edgesOf(rootOf(part, '.', 'optionalDependencies'))).toContain(
+      `module:. -> ${idAt('node_modules/@napi-rs/nice')}`,
+    );
   });
 
   it('locates each package on the line of its first entry key', () => {

@@ -13,15 +13,26 @@ const v1Lock = (dependencies: unknown, pkg?: unknown) =>
 describe('npm producer: lockfileVersion 1', () => {
   it('is a flat javascript part the server accepts', () => {
     expect(lockOf('v1').lockfileVersion).toBe(1);
-    expect(part).toMatchObject({ ecosystem: 'javascript', schemaVersion: 1, projectName: 'fx-v1', warnings: [], manifests: ['package-lock.json', 'package.json'] });
+    expect(part).toMatchObject({
+      ecosystem: 'javascript',
+      schemaVersion: 1,
+      projectName: 'fx-v1',
+      warnings: [],
+      manifests: ['package-lock.json', 'package.json'],
+    });
     expect(part.modules).toEqual([{ path: '.', manifest: 'package.json', dependencies: [] }]);
     for (const r of part.roots) expect(r.resolution).toBeUndefined();
     validatePart(part);
   });
 
-  it("takes the direct dependencies of each section from package.json, aliases under the real name", () => {
+  it('takes the direct dependencies of each section from package.json, aliases under the real name', () => {
     expect(part.roots).toEqual([
-      { module: '.', manifest: 'package.json', context: 'dependencies', dependencies: ['is-even@1.0.0', 'is-number@7.0.0', 'is-odd@3.0.1'] },
+      {
+        module: '.',
+        manifest: 'package.json',
+        context: 'dependencies',
+        dependencies: ['is-even@1.0.0', 'is-number@7.0.0', 'is-odd@3.0.1'],
+      },
       { module: '.', manifest: 'package.json', context: 'devDependencies', dependencies: ['is-buffer@2.0.5'] },
       { module: '.', manifest: 'package.json', context: 'optionalDependencies', dependencies: ['kind-of@6.0.3'] },
     ]);
@@ -29,7 +40,18 @@ describe('npm producer: lockfileVersion 1', () => {
   });
 
   it('resolves requires through the nested scopes, walking up', () => {
-    expect(part.nodes.map((n) => n.id)).toEqual(['is-buffer@1.1.6', 'is-buffer@2.0.5', 'is-even@1.0.0', 'is-number@3.0.0', 'is-number@6.0.0', 'is-number@7.0.0', 'is-odd@0.1.2', 'is-odd@3.0.1', 'kind-of@3.2.2', 'kind-of@6.0.3']);
+    expect(part.nodes.map((n) => n.id)).toEqual([
+      'is-buffer@1.1.6',
+      'is-buffer@2.0.5',
+      'is-even@1.0.0',
+      'is-number@3.0.0',
+      'is-number@6.0.0',
+      'is-number@7.0.0',
+      'is-odd@0.1.2',
+      'is-odd@3.0.1',
+      'kind-of@3.2.2',
+      'kind-of@6.0.3',
+    ]);
     expect(nodeById(part, 'is-odd@3.0.1').dependencies).toEqual(['is-number@6.0.0']);
     expect(nodeById(part, 'is-even@1.0.0').dependencies).toEqual(['is-odd@0.1.2']);
     // kind-of@3 sits in even's scope and finds is-buffer@1 there, not the project's is-buffer@2.
@@ -51,12 +73,17 @@ describe('npm producer: lockfileVersion 1', () => {
     const bare = npmLockProducer.produce(fixtureInput('v1', { files: { 'package.json': undefined } }));
     expect(bare.warnings).toEqual([expect.stringContaining('package.json not found')]);
     expect(bare.manifests).toEqual(['package-lock.json']);
-    expect(bare.roots.map((r) => [r.context, r.dependencies])).toEqual(part.roots.map((r) => [r.context, r.dependencies]));
+    expect(bare.roots.map((r) => [r.context, r.dependencies])).toEqual(
+      part.roots.map((r) => [r.context, r.dependencies]),
+    );
     expect(bare.projectName).toBe('fx-v1');
     validatePart(bare);
     // A hoisted transitive package counts as direct then: the lockfile cannot tell.
     const hoisted = v1Lock({ a: { version: '1.0.0', requires: { b: '^1' } }, b: { version: '1.0.0', dev: true } });
-    expect(hoisted.roots.map((r) => [r.context, r.dependencies])).toEqual([['dependencies', ['a@1.0.0']], ['devDependencies', ['b@1.0.0']]]);
+    expect(hoisted.roots.map((r) => [r.context, r.dependencies])).toEqual([
+      ['dependencies', ['a@1.0.0']],
+      ['devDependencies', ['b@1.0.0']],
+    ]);
   });
 
   it('reads package.json next to a lockfile in a subfolder', () => {
@@ -78,15 +105,27 @@ describe('npm producer: lockfileVersion 1', () => {
       },
       { dependencies: { a: '^1', gone: '^1', local: 'file:../local', tarball: 'file:vendor/tarball-1.0.0.tgz' } },
     );
-    expect(p.roots).toEqual([{ module: '.', manifest: 'package.json', context: 'dependencies', dependencies: ['a@1.0.0', 'tarball@file:vendor/tarball-1.0.0.tgz'] }]);
+    expect(p.roots).toEqual([
+      {
+        module: '.',
+        manifest: 'package.json',
+        context: 'dependencies',
+        dependencies: ['a@1.0.0', 'tarball@file:vendor/tarball-1.0.0.tgz'],
+      },
+    ]);
     expect(nodeById(p, 'a@1.0.0').dependencies).toEqual(['b@2.0.0']);
     expect(p.nodes.map((n) => n.id)).toEqual(['a@1.0.0', 'b@2.0.0', 'tarball@file:vendor/tarball-1.0.0.tgz']);
-    expect(p.warnings).toEqual([expect.stringContaining('local folders (file:) are first-party code'), expect.stringMatching(/2 installed entries .* b > c \(c@1\.0\.0\), stray \(stray@3\.0\.0\)/)]);
+    expect(p.warnings).toEqual([
+      expect.stringContaining('local folders (file:) are first-party code'),
+      expect.stringMatching(/2 installed entries .* b > c \(c@1\.0\.0\), stray \(stray@3\.0\.0\)/),
+    ]);
     validatePart(p);
   });
 
   it('names a scoped alias by its real scoped name', () => {
     const p = v1Lock({ x: { version: 'npm:@scope/real@2.1.0' } }, { dependencies: { x: 'npm:@scope/real@^2' } });
-    expect(p.nodes).toEqual([{ id: '@scope/real@2.1.0', name: '@scope/real', version: '2.1.0', relationship: 'direct', dependencies: [] }]);
+    expect(p.nodes).toEqual([
+      { id: '@scope/real@2.1.0', name: '@scope/real', version: '2.1.0', relationship: 'direct', dependencies: [] },
+    ]);
   });
 });

@@ -2,9 +2,12 @@
 import { npmLockProducer } from '../../../../src/client/producers/npm-lock';
 import { edgesOf, fixtureInput, lockOf, nodeById, rootOf, validatePart, verticesOf } from './npm-helpers';
 
-const produce = (name: string, opts?: Parameters<typeof fixtureInput>[1]) => npmLockProducer.produce(fixtureInput(name, opts));
-const produceLock = (lock: unknown, path = 'package-lock.json') => npmLockProducer.produce({ path, text: JSON.stringify(lock, null, 2), readFile: () => undefined });
-const contexts = (part: ReturnType<typeof produce>, module: string) => part.roots.filter((r) => r.module === module).map((r) => r.context);
+const produce = (name: string, opts?: Parameters<typeof fixtureInput>[1]) =>
+  npmLockProducer.produce(fixtureInput(name, opts));
+const produceLock = (lock: unknown, path = 'package-lock.json') =>
+  npmLockProducer.produce({ path, text: JSON.stringify(lock, null, 2), readFile: () => undefined });
+const contexts = (part: ReturnType<typeof produce>, module: string) =>
+  part.roots.filter((r) => r.module === module).map((r) => r.context);
 const lineOf = (text: string, line: number) => text.split('\n')[line - 1];
 
 describe('npm producer: format', () => {
@@ -12,7 +15,13 @@ describe('npm producer: format', () => {
     expect(npmLockProducer.format).toBe('package-lock.json');
     expect(npmLockProducer.matches('package-lock.json')).toBe(true);
     expect(npmLockProducer.matches('npm-shrinkwrap.json')).toBe(true);
-    for (const other of ['package.json', 'yarn.lock', 'pnpm-lock.yaml', '.package-lock.json', 'package-lock.json.bak']) {
+    for (const other of [
+      'package.json',
+      'yarn.lock',
+      'pnpm-lock.yaml',
+      '.package-lock.json',
+      'package-lock.json.bak',
+    ]) {
       expect(npmLockProducer.matches(other)).toBe(false);
     }
   });
@@ -22,7 +31,12 @@ describe('npm producer: workspaces (lockfileVersion 3)', () => {
   const part = produce('workspaces');
 
   it('is a v2 javascript part the server accepts', () => {
-    expect(part).toMatchObject({ ecosystem: 'javascript', schemaVersion: 2, projectName: 'fx-workspaces', warnings: [] });
+    expect(part).toMatchObject({
+      ecosystem: 'javascript',
+      schemaVersion: 2,
+      projectName: 'fx-workspaces',
+      warnings: [],
+    });
     expect(lockOf('workspaces').lockfileVersion).toBe(3);
     validatePart(part);
   });
@@ -34,7 +48,13 @@ describe('npm producer: workspaces (lockfileVersion 3)', () => {
       { path: 'packages/lib', manifest: 'packages/lib/package.json', dependencies: [] },
       { path: 'packages/tools', manifest: 'packages/tools/package.json', dependencies: [] },
     ]);
-    expect(part.manifests).toEqual(['package-lock.json', 'package.json', 'packages/app/package.json', 'packages/lib/package.json', 'packages/tools/package.json']);
+    expect(part.manifests).toEqual([
+      'package-lock.json',
+      'package.json',
+      'packages/app/package.json',
+      'packages/lib/package.json',
+      'packages/tools/package.json',
+    ]);
   });
 
   it('gives each module the contexts of its own manifest sections', () => {
@@ -48,7 +68,20 @@ describe('npm producer: workspaces (lockfileVersion 3)', () => {
   it('keeps workspaces, links and the project out of the nodes; an alias is a node under its real name', () => {
     const ids = part.nodes.map((n) => n.id);
     expect(ids).toEqual([...ids].sort());
-    expect(ids).toEqual(['is-buffer@1.1.6', 'is-even@1.0.0', 'is-number@3.0.0', 'is-number@4.0.0', 'is-number@6.0.0', 'is-number@7.0.0', 'is-odd@0.1.2', 'is-odd@3.0.1', 'kind-of@3.2.2', 'kind-of@6.0.3', 'react@19.1.0', 'use-sync-external-store@1.5.0']);
+    expect(ids).toEqual([
+      'is-buffer@1.1.6',
+      'is-even@1.0.0',
+      'is-number@3.0.0',
+      'is-number@4.0.0',
+      'is-number@6.0.0',
+      'is-number@7.0.0',
+      'is-odd@0.1.2',
+      'is-odd@3.0.1',
+      'kind-of@3.2.2',
+      'kind-of@6.0.3',
+      'react@19.1.0',
+      'use-sync-external-store@1.5.0',
+    ]);
     expect(ids.some((id) => id.startsWith('even@') || id.startsWith('@fx/'))).toBe(false);
     expect(rootOf(part, 'packages/lib', 'dependencies').dependencies).toEqual(['is-even@1.0.0', 'is-number@4.0.0']);
   });
@@ -135,7 +168,10 @@ describe('npm producer: workspaces (lockfileVersion 3)', () => {
     expect(Object.keys(part.locations).sort()).toEqual(part.nodes.map((n) => n.id));
     expect(lineOf(text, part.locations['is-even@1.0.0'].line!)).toBe('    "node_modules/even": {');
     expect(lineOf(text, part.locations['is-number@6.0.0'].line!)).toBe('    "packages/app/node_modules/is-number": {');
-    expect(part.locations['react@19.1.0']).toEqual({ file: 'package-lock.json', line: text.split('\n').indexOf('    "node_modules/react": {') + 1 });
+    expect(part.locations['react@19.1.0']).toEqual({
+      file: 'package-lock.json',
+      line: text.split('\n').indexOf('    "node_modules/react": {') + 1,
+    });
   });
 });
 
@@ -161,7 +197,11 @@ describe('npm producer: nested copies (lockfileVersion 2)', () => {
     // node_modules/is-even/node_modules/is-odd finds is-number in node_modules/is-even/node_modules, one level up.
     expect(nodeById(part, 'is-odd@0.1.2').dependencies).toEqual(['is-number@3.0.0']);
     expect(nodeById(part, 'kind-of@3.2.2').dependencies).toEqual(['is-buffer@1.1.6']);
-    expect(edgesOf(rootOf(part, '.', 'dependencies'))).toEqual(['is-odd@3.0.1 -> is-number@6.0.0', 'module:. -> is-number@7.0.0', 'module:. -> is-odd@3.0.1']);
+    expect(edgesOf(rootOf(part, '.', 'dependencies'))).toEqual([
+      'is-odd@3.0.1 -> is-number@6.0.0',
+      'module:. -> is-number@7.0.0',
+      'module:. -> is-odd@3.0.1',
+    ]);
   });
 
   it('skips a declared dependency that is not installed', () => {
@@ -185,18 +225,40 @@ describe('npm producer: nested copies (lockfileVersion 2)', () => {
     expect(p.warnings).toEqual([expect.stringContaining('node_modules/left-pad (left-pad@1.3.0)')]);
     validatePart(p);
     // Why: a node that no resolution holds breaks the cross-reference rule that every package occurs in one.
-    const withIt = { ...p, nodes: [...p.nodes, { id: 'left-pad@1.3.0', name: 'left-pad', version: '1.3.0', relationship: 'transitive' as const, dependencies: [] }] };
+    const withIt = {
+      ...p,
+      nodes: [
+        ...p.nodes,
+        {
+          id: 'left-pad@1.3.0',
+          name: 'left-pad',
+          version: '1.3.0',
+          relationship: 'transitive' as const,
+          dependencies: [],
+        },
+      ],
+    };
     expect(() => validatePart(withIt)).toThrow(/occurs in no resolution/);
   });
 
   it('finds the entry lines in CRLF and tab-indented files, and none in a minified one', () => {
     const lock = lockOf('nested-v2');
-    const crlf = npmLockProducer.produce({ path: 'package-lock.json', text: JSON.stringify(lock, null, 2).replace(/\n/g, '\r\n'), readFile: () => undefined });
+    const crlf = npmLockProducer.produce({
+      path: 'package-lock.json',
+      text: JSON.stringify(lock, null, 2).replace(/\n/g, '\r\n'),
+      readFile: () => undefined,
+    });
     expect(crlf.locations).toEqual(part.locations);
     const tabs = JSON.stringify(lock, null, '\t');
     const tabbed = npmLockProducer.produce({ path: 'package-lock.json', text: tabs, readFile: () => undefined });
-    expect(lineOf(tabs, tabbed.locations['is-number@6.0.0'].line!)).toBe('\t\t"node_modules/is-odd/node_modules/is-number": {');
-    const minified = npmLockProducer.produce({ path: 'package-lock.json', text: JSON.stringify(lock), readFile: () => undefined });
+    expect(lineOf(tabs, tabbed.locations['is-number@6.0.0'].line!)).toBe(
+      '\t\t"node_modules/is-odd/node_modules/is-number": {',
+    );
+    const minified = npmLockProducer.produce({
+      path: 'package-lock.json',
+      text: JSON.stringify(lock),
+      readFile: () => undefined,
+    });
     expect(Object.values(minified.locations)).toEqual(part.nodes.map(() => ({ file: 'package-lock.json' })));
   });
 });
@@ -205,7 +267,9 @@ describe('npm producer: optional platform packages', () => {
   const part = produce('optional-platform');
 
   it('includes every platform build, whatever the running OS', () => {
-    const builds = Object.keys(lockOf('optional-platform').packages).filter((k) => k.startsWith('node_modules/@esbuild/'));
+    const builds = Object.keys(lockOf('optional-platform').packages).filter((k) =>
+      k.startsWith('node_modules/@esbuild/'),
+    );
     expect(builds.length).toBeGreaterThan(20);
     const expected = builds.map((k) => `${k.slice('node_modules/'.length)}@0.25.0`).sort();
     expect(nodeById(part, 'esbuild@0.25.0').dependencies).toEqual(expected);
@@ -225,8 +289,17 @@ describe('npm producer: local folders and odd entries', () => {
     lockfileVersion: 3,
     requires: true,
     packages: {
-      '': { name: 'r', version: '1.0.0', dependencies: { sibling: 'file:../sibling', a: '^1.0.0', gone: 'file:../gone', nov: '^1.0.0' } },
-      '../sibling': { name: 'sibling', version: '1.0.0', dependencies: { b: '^1.0.0', util: 'file:../util' }, devDependencies: { c: '^1.0.0' } },
+      '': {
+        name: 'r',
+        version: '1.0.0',
+        dependencies: { sibling: 'file:../sibling', a: '^1.0.0', gone: 'file:../gone', nov: '^1.0.0' },
+      },
+      '../sibling': {
+        name: 'sibling',
+        version: '1.0.0',
+        dependencies: { b: '^1.0.0', util: 'file:../util' },
+        devDependencies: { c: '^1.0.0' },
+      },
       '../util': { name: 'util', version: '1.0.0', dependencies: { a: '^1.0.0' } },
       'node_modules/a': { version: '1.0.0' },
       'node_modules/b': { version: '1.0.0' },
@@ -253,10 +326,20 @@ describe('npm producer: local folders and odd entries', () => {
       'module:../sibling -> module:../util',
       'module:../util -> a@1.0.0',
     ]);
-    expect(verticesOf(rootOf(p, '.', 'dependencies'))).toEqual(['a@1.0.0', 'b@1.0.0', 'module:.', 'module:../sibling', 'module:../util']);
+    expect(verticesOf(rootOf(p, '.', 'dependencies'))).toEqual([
+      'a@1.0.0',
+      'b@1.0.0',
+      'module:.',
+      'module:../sibling',
+      'module:../util',
+    ]);
     expect(rootOf(p, '.', 'dependencies').dependencies).toEqual(['a@1.0.0']);
     expect(rootOf(p, '../sibling', 'devDependencies').dependencies).toEqual(['c@1.0.0']);
-    expect(p.nodes.map((n) => [n.id, n.relationship])).toEqual([['a@1.0.0', 'direct'], ['b@1.0.0', 'direct'], ['c@1.0.0', 'direct']]); // b: a direct dependency of ../sibling's own root
+    expect(p.nodes.map((n) => [n.id, n.relationship])).toEqual([
+      ['a@1.0.0', 'direct'],
+      ['b@1.0.0', 'direct'],
+      ['c@1.0.0', 'direct'],
+    ]); // b: a direct dependency of ../sibling's own root
     validatePart(p);
     expect(produceLock(lock, 'web/package-lock.json').modules.map((m) => m.path)).toEqual(['web', 'sibling', 'util']);
   });

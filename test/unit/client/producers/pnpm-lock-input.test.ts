@@ -34,25 +34,56 @@ describe('pnpm producer: bad input', () => {
     expectInputError(run(v9({ importers: { '.': 'x' } })), /importers\["\."\] must be a mapping/);
     expectInputError(run(v9(importer(['a']))), /importers\["\."\]\.dependencies must be a mapping/);
     expectInputError(run(v9(importer({ a: '1.0.0' }))), /importers\["\."\]\.dependencies\.a\.version must be a string/);
-    expectInputError(run(v9(importer({ a: { specifier: '^1', version: 1 } }))), /dependencies\.a\.version must be a string/);
+    expectInputError(
+      run(v9(importer({ a: { specifier: '^1', version: 1 } }))),
+      /dependencies\.a\.version must be a string/,
+    );
     expectInputError(run(v9({ packages: 'x' })), /lockfile\.packages must be a mapping/);
     expectInputError(run(v9({ snapshots: ['a@1.0.0'] })), /lockfile\.snapshots must be a mapping/);
     expectInputError(run(v9({ snapshots: { 'a@1.0.0': 'x' } })), /snapshots\["a@1\.0\.0"\] must be a mapping/);
-    expectInputError(run(v9({ snapshots: { 'a@1.0.0': { dependencies: ['b'] } } })), /snapshots\["a@1\.0\.0"\]\.dependencies must be a mapping/);
-    expectInputError(run(v9({ snapshots: { 'a@1.0.0': { optionalDependencies: { b: 2 } } } })), /snapshots\["a@1\.0\.0"\]\.optionalDependencies\.b must be a string/);
-    expectInputError(run(stringify({ lockfileVersion: '6.0', packages: { '/a@1.0.0': { dependencies: { b: null } } } })), /packages\["\/a@1\.0\.0"\]\.dependencies\.b must be a string/);
+    expectInputError(
+      run(v9({ snapshots: { 'a@1.0.0': { dependencies: ['b'] } } })),
+      /snapshots\["a@1\.0\.0"\]\.dependencies must be a mapping/,
+    );
+    expectInputError(
+      run(v9({ snapshots: { 'a@1.0.0': { optionalDependencies: { b: 2 } } } })),
+      /snapshots\["a@1\.0\.0"\]\.optionalDependencies\.b must be a string/,
+    );
+    expectInputError(
+      run(stringify({ lockfileVersion: '6.0', packages: { '/a@1.0.0': { dependencies: { b: null } } } })),
+      /packages\["\/a@1\.0\.0"\]\.dependencies\.b must be a string/,
+    );
   });
 
   it('refuses package keys without a version', () => {
     expectInputError(run(v9({ packages: { a: {} } })), /packages\.a: cannot tell the package name and version/);
-    expectInputError(run(v9({ snapshots: { '@s/a': {} } })), /snapshots\["@s\/a"\]: cannot tell the package name and version/);
-    expectInputError(run(stringify({ lockfileVersion: '6.0', packages: { '/a@': {} } })), /cannot tell the package name and version/);
+    expectInputError(
+      run(v9({ snapshots: { '@s/a': {} } })),
+      /snapshots\["@s\/a"\]: cannot tell the package name and version/,
+    );
+    expectInputError(
+      run(stringify({ lockfileVersion: '6.0', packages: { '/a@': {} } })),
+      /cannot tell the package name and version/,
+    );
   });
 
   it('reads an empty lockfile, and empty entries, as nothing', () => {
-    const p = pnpmLockProducer.produce({ path: FILE, text: "lockfileVersion: '9.0'\n\nimporters:\n\n  .: {}\n", readFile: () => undefined });
-    expect(p).toMatchObject({ modules: [{ path: 'app', manifest: 'app/package.json', dependencies: [] }], roots: [], nodes: [], warnings: [] });
-    const q = pnpmLockProducer.produce({ path: FILE, text: "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      a:\n        specifier: ^1\n        version: 1.0.0\npackages:\n  a@1.0.0:\nsnapshots:\n  a@1.0.0:\n", readFile: () => undefined });
+    const p = pnpmLockProducer.produce({
+      path: FILE,
+      text: "lockfileVersion: '9.0'\n\nimporters:\n\n  .: {}\n",
+      readFile: () => undefined,
+    });
+    expect(p).toMatchObject({
+      modules: [{ path: 'app', manifest: 'app/package.json', dependencies: [] }],
+      roots: [],
+      nodes: [],
+      warnings: [],
+    });
+    const q = pnpmLockProducer.produce({
+      path: FILE,
+      text: "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      a:\n        specifier: ^1\n        version: 1.0.0\npackages:\n  a@1.0.0:\nsnapshots:\n  a@1.0.0:\n",
+      readFile: () => undefined,
+    });
     expect(q.nodes.map((n) => n.id)).toEqual(['a@1.0.0']);
     expect(q.locations['a@1.0.0']).toEqual({ file: FILE, line: 9 });
   });

@@ -33,17 +33,33 @@ describeWithSharedData('pnpm producer: vuejs/core pnpm-lock.yaml', () => {
 
   it('is a part the server accepts, with one node per package and nothing left out', () => {
     expect(part.warnings).toEqual([]);
-    expect(part.nodes.map((n) => n.id)).toEqual(Object.keys(lock.packages).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(part.nodes.map((n) => n.id)).toEqual(
+      Object.keys(lock.packages).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
     validatePart(part);
   });
 
   it('makes a module of every importer, with its links as module dependencies', () => {
     const expected = Object.keys(lock.importers).map((key) => {
-      const links = SECTIONS.flatMap((s) => entries(lock.importers[key][s]).map(([, d]) => d.version as string).filter((v) => v.startsWith('link:')));
-      return { path: key, manifest: key === '.' ? 'package.json' : `${key}/package.json`, dependencies: [...new Set(links.map((l) => path.posix.join(key, l.slice(5))))].sort() };
+      const links = SECTIONS.flatMap((s) =>
+        entries(lock.importers[key][s])
+          .map(([, d]) => d.version as string)
+          .filter((v) => v.startsWith('link:')),
+      );
+      return {
+        path: key,
+        manifest: key === '.' ? 'package.json' : `${key}/package.json`,
+        dependencies: [...new Set(links.map((l) => path.posix.join(key, l.slice(5))))].sort(),
+      };
     });
     expect(part.modules).toEqual(expected);
-    expect(part.modules.find((m) => m.path === 'packages/vue')!.dependencies).toEqual(['packages/compiler-dom', 'packages/compiler-sfc', 'packages/runtime-dom', 'packages/server-renderer', 'packages/shared']);
+    expect(part.modules.find((m) => m.path === 'packages/vue')!.dependencies).toEqual([
+      'packages/compiler-dom',
+      'packages/compiler-sfc',
+      'packages/runtime-dom',
+      'packages/server-renderer',
+      'packages/shared',
+    ]);
   });
 
   it("makes a root per importer section, with the section's packages (catalog: ones at their resolved version)", () => {
@@ -51,12 +67,18 @@ describeWithSharedData('pnpm producer: vuejs/core pnpm-lock.yaml', () => {
       SECTIONS.filter((s) => entries(lock.importers[key][s]).length > 0).map((s) => ({
         module: key,
         context: s,
-        dependencies: [...new Set(entries(lock.importers[key][s]).flatMap(([name, d]) => idOf(name, d.version) ?? []))].sort(),
+        dependencies: [
+          ...new Set(entries(lock.importers[key][s]).flatMap(([name, d]) => idOf(name, d.version) ?? [])),
+        ].sort(),
       })),
     );
-    expect(part.roots.map(({ module, context, dependencies }) => ({ module, context, dependencies }))).toEqual(expected);
+    expect(part.roots.map(({ module, context, dependencies }) => ({ module, context, dependencies }))).toEqual(
+      expected,
+    );
     expect(lock.importers['.'].devDependencies['@babel/parser'].specifier).toBe('catalog:');
-    expect(rootOf(part, '.', 'devDependencies').dependencies).toContain(`@babel/parser@${lock.catalogs.default['@babel/parser'].version}`);
+    expect(rootOf(part, '.', 'devDependencies').dependencies).toContain(
+      `@babel/parser@${lock.catalogs.default['@babel/parser'].version}`,
+    );
   });
 
   it("gives every node the union of its snapshots' runtime dependencies", () => {
@@ -75,7 +97,10 @@ describeWithSharedData('pnpm producer: vuejs/core pnpm-lock.yaml', () => {
   });
 
   it('keeps the two peer variants of fdir@6.5.0 as two vertices of one node', () => {
-    expect(Object.keys(lock.snapshots).filter((k) => k.startsWith('fdir@6.5.0'))).toEqual(['fdir@6.5.0(picomatch@4.0.4)', 'fdir@6.5.0(picomatch@4.0.5)']);
+    expect(Object.keys(lock.snapshots).filter((k) => k.startsWith('fdir@6.5.0'))).toEqual([
+      'fdir@6.5.0(picomatch@4.0.4)',
+      'fdir@6.5.0(picomatch@4.0.5)',
+    ]);
     const root = rootOf(part, '.', 'devDependencies');
     const vs = root.resolution!.vertices;
     const byId = new Map(vs.map((v) => [v.id, v]));
@@ -84,7 +109,8 @@ describeWithSharedData('pnpm producer: vuejs/core pnpm-lock.yaml', () => {
     expect(nodeById(part, 'fdir@6.5.0').dependencies).toEqual(['picomatch@4.0.4', 'picomatch@4.0.5']);
     // One vertex per snapshot key: a package has at most as many vertices in a resolution as it has snapshots.
     const variants = new Map<string, number>();
-    for (const k of Object.keys(lock.snapshots)) variants.set(k.split('(')[0], (variants.get(k.split('(')[0]) ?? 0) + 1);
+    for (const k of Object.keys(lock.snapshots))
+      variants.set(k.split('(')[0], (variants.get(k.split('(')[0]) ?? 0) + 1);
     for (const r of part.roots) {
       const count = new Map<string, number>();
       for (const v of r.resolution!.vertices) count.set(v.module ?? v.node!, (count.get(v.module ?? v.node!) ?? 0) + 1);
@@ -96,13 +122,20 @@ describeWithSharedData('pnpm producer: vuejs/core pnpm-lock.yaml', () => {
     // @vitejs/plugin-vue's snapshot depends on vue through "link:packages/vue" (relative to the lockfile's folder).
     const key = Object.keys(lock.snapshots).find((k) => k.startsWith('@vitejs/plugin-vue@'))!;
     expect(lock.snapshots[key].dependencies.vue).toBe('link:packages/vue');
-    expect(edgesOf(rootOf(part, 'packages-private/sfc-playground', 'devDependencies'))).toContain('@vitejs/plugin-vue@6.0.8 -> module:packages/vue');
+    expect(edgesOf(rootOf(part, 'packages-private/sfc-playground', 'devDependencies'))).toContain(
+      '@vitejs/plugin-vue@6.0.8 -> module:packages/vue',
+    );
     // packages/vue's resolution reaches compiler-core through compiler-dom, never compiler-core's devDependencies.
     const vue = edgesOf(rootOf(part, 'packages/vue', 'dependencies'));
     expect(vue).toContain('module:packages/compiler-dom -> module:packages/compiler-core');
-    const coreDev = entries(lock.importers['packages/compiler-core'].devDependencies).map(([n, d]) => idOf(n, d.version));
-    const coreRuntime = (['dependencies', 'optionalDependencies'] as const).flatMap((s) => entries(lock.importers['packages/compiler-core'][s]).map(([n, d]) => idOf(n, d.version)));
-    for (const id of coreDev.filter((d) => !coreRuntime.includes(d))) expect(vue).not.toContain(`module:packages/compiler-core -> ${id}`);
+    const coreDev = entries(lock.importers['packages/compiler-core'].devDependencies).map(([n, d]) =>
+      idOf(n, d.version),
+    );
+    const coreRuntime = (['dependencies', 'optionalDependencies'] as const).flatMap((s) =>
+      entries(lock.importers['packages/compiler-core'][s]).map(([n, d]) => idOf(n, d.version)),
+    );
+    for (const id of coreDev.filter((d) => !coreRuntime.includes(d)))
+      expect(vue).not.toContain(`module:packages/compiler-core -> ${id}`);
   });
 
   it('locates every package on its packages: entry line', () => {

@@ -22,22 +22,31 @@ function fixtureInput(name: string, opts: { under?: string; text?: string } = {}
     },
   };
 }
-const produce = (name: string, opts?: Parameters<typeof fixtureInput>[1]) => pnpmLockProducer.produce(fixtureInput(name, opts));
-const lockOf = (name: string): Record<string, any> => parse(fs.readFileSync(path.join(FIXTURES, name, 'pnpm-lock.yaml'), 'utf8'));
+const produce = (name: string, opts?: Parameters<typeof fixtureInput>[1]) =>
+  pnpmLockProducer.produce(fixtureInput(name, opts));
+const lockOf = (name: string): Record<string, any> =>
+  parse(fs.readFileSync(path.join(FIXTURES, name, 'pnpm-lock.yaml'), 'utf8'));
 /** A fixture's lockfile changed by `edit`, written back as YAML. */
 const edited = (name: string, edit: (lock: Record<string, any>) => void) => {
   const lock = lockOf(name);
   edit(lock);
   return produce(name, { text: stringify(lock) });
 };
-const contexts = (part: ReturnType<typeof produce>, module: string) => part.roots.filter((r) => r.module === module).map((r) => r.context);
+const contexts = (part: ReturnType<typeof produce>, module: string) =>
+  part.roots.filter((r) => r.module === module).map((r) => r.context);
 const lineOf = (text: string, line: number) => text.split('\n')[line - 1];
 
 describe('pnpm producer: format', () => {
   it('reads pnpm-lock.yaml, nothing else', () => {
     expect(pnpmLockProducer.format).toBe('pnpm-lock.yaml');
     expect(pnpmLockProducer.matches('pnpm-lock.yaml')).toBe(true);
-    for (const other of ['package-lock.json', 'yarn.lock', 'pnpm-workspace.yaml', 'pnpm-lock.yml', 'pnpm-lock.yaml.bak']) {
+    for (const other of [
+      'package-lock.json',
+      'yarn.lock',
+      'pnpm-workspace.yaml',
+      'pnpm-lock.yml',
+      'pnpm-lock.yaml.bak',
+    ]) {
       expect(pnpmLockProducer.matches(other)).toBe(false);
     }
   });
@@ -59,7 +68,13 @@ describe('pnpm producer: workspace (lockfileVersion 9.0)', () => {
       { path: 'packages/lib', manifest: 'packages/lib/package.json', dependencies: [] },
       { path: 'packages/tools', manifest: 'packages/tools/package.json', dependencies: [] },
     ]);
-    expect(part.manifests).toEqual(['pnpm-lock.yaml', 'package.json', 'packages/app/package.json', 'packages/lib/package.json', 'packages/tools/package.json']);
+    expect(part.manifests).toEqual([
+      'pnpm-lock.yaml',
+      'package.json',
+      'packages/app/package.json',
+      'packages/lib/package.json',
+      'packages/tools/package.json',
+    ]);
   });
 
   it("gives each module the contexts of its importer's sections", () => {
@@ -73,14 +88,42 @@ describe('pnpm producer: workspace (lockfileVersion 9.0)', () => {
   it('keeps workspace members and links out of the nodes; an alias is a node under its real name', () => {
     const ids = part.nodes.map((n) => n.id);
     expect(ids).toEqual([...ids].sort());
-    expect(ids).toEqual(['is-buffer@1.1.6', 'is-even@1.0.0', 'is-number@3.0.0', 'is-number@6.0.0', 'is-number@7.0.0', 'is-odd@0.1.2', 'is-odd@3.0.1', 'js-tokens@4.0.0', 'kind-of@3.2.2', 'kind-of@6.0.3', 'loose-envify@1.4.0', 'react@18.3.1', 'react@19.1.0', 'use-sync-external-store@1.5.0']);
-    expect(rootOf(part, 'packages/lib', 'dependencies').dependencies).toEqual(['is-even@1.0.0', 'react@18.3.1', 'use-sync-external-store@1.5.0']);
-    expect(nodeById(part, 'is-even@1.0.0')).toMatchObject({ name: 'is-even', version: '1.0.0', relationship: 'direct', dependencies: ['is-odd@0.1.2'] });
+    expect(ids).toEqual([
+      'is-buffer@1.1.6',
+      'is-even@1.0.0',
+      'is-number@3.0.0',
+      'is-number@6.0.0',
+      'is-number@7.0.0',
+      'is-odd@0.1.2',
+      'is-odd@3.0.1',
+      'js-tokens@4.0.0',
+      'kind-of@3.2.2',
+      'kind-of@6.0.3',
+      'loose-envify@1.4.0',
+      'react@18.3.1',
+      'react@19.1.0',
+      'use-sync-external-store@1.5.0',
+    ]);
+    expect(rootOf(part, 'packages/lib', 'dependencies').dependencies).toEqual([
+      'is-even@1.0.0',
+      'react@18.3.1',
+      'use-sync-external-store@1.5.0',
+    ]);
+    expect(nodeById(part, 'is-even@1.0.0')).toMatchObject({
+      name: 'is-even',
+      version: '1.0.0',
+      relationship: 'direct',
+      dependencies: ['is-odd@0.1.2'],
+    });
   });
 
   it('takes the version a catalog: specifier resolved to', () => {
     expect(lockOf('workspace-v9').importers['packages/app'].dependencies['is-odd'].specifier).toBe('catalog:');
-    expect(rootOf(part, 'packages/app', 'dependencies').dependencies).toEqual(['is-odd@3.0.1', 'react@19.1.0', 'use-sync-external-store@1.5.0']);
+    expect(rootOf(part, 'packages/app', 'dependencies').dependencies).toEqual([
+      'is-odd@3.0.1',
+      'react@19.1.0',
+      'use-sync-external-store@1.5.0',
+    ]);
     expect(nodeById(part, 'is-odd@3.0.1').dependencies).toEqual(['is-number@6.0.0']);
   });
 
@@ -108,7 +151,9 @@ describe('pnpm producer: workspace (lockfileVersion 9.0)', () => {
     // Two vertices for use-sync-external-store@1.5.0: app's (with react 19) and lib's (with react 18).
     const vs = app.resolution!.vertices;
     const byId = new Map(vs.map((v) => [v.id, v]));
-    const variants = vs.filter((v) => v.node === 'use-sync-external-store@1.5.0').map((v) => v.dependencies.map((d) => byId.get(d)!.node));
+    const variants = vs
+      .filter((v) => v.node === 'use-sync-external-store@1.5.0')
+      .map((v) => v.dependencies.map((d) => byId.get(d)!.node));
     expect(variants).toEqual([['react@19.1.0'], ['react@18.3.1']]);
     expect(nodeById(part, 'use-sync-external-store@1.5.0').dependencies).toEqual(['react@18.3.1', 'react@19.1.0']);
     const ids = vs.map((v) => v.id);
@@ -173,13 +218,19 @@ describe('pnpm producer: workspace (lockfileVersion 6.0, pnpm 8)', () => {
   it('locates packages on their "/name@version" key line (the first peer variant for a package with several)', () => {
     const text = fixtureInput('workspace-v6').text;
     expect(lineOf(text, part.locations['is-even@1.0.0'].line!)).toBe('  /is-even@1.0.0:');
-    expect(lineOf(text, part.locations['use-sync-external-store@1.5.0'].line!)).toBe('  /use-sync-external-store@1.5.0(react@18.3.1):');
+    expect(lineOf(text, part.locations['use-sync-external-store@1.5.0'].line!)).toBe(
+      '  /use-sync-external-store@1.5.0(react@18.3.1):',
+    );
   });
 
   it('reads the top-level sections of a project without workspaces', () => {
     const single = produce('single-v6');
     expect(lockOf('single-v6').importers).toBeUndefined();
-    expect(single).toMatchObject({ projectName: 'fx-pnpm-single', warnings: [], modules: [{ path: '.', manifest: 'package.json', dependencies: [] }] });
+    expect(single).toMatchObject({
+      projectName: 'fx-pnpm-single',
+      warnings: [],
+      modules: [{ path: '.', manifest: 'package.json', dependencies: [] }],
+    });
     expect(single.roots.map((r) => [r.context, r.dependencies])).toEqual([
       ['dependencies', ['is-odd@3.0.1']],
       ['devDependencies', ['is-even@1.0.0']],
@@ -197,10 +248,24 @@ describe('pnpm producer: packages no section reaches, dangling references', () =
       delete lock.importers['packages/tools'].devDependencies;
     });
     expect(p.nodes.some((n) => n.id === 'left-pad@1.3.0' || n.id === 'kind-of@6.0.3')).toBe(false);
-    expect(p.warnings).toEqual(['2 packages are not needed by any importer section and left out: kind-of@6.0.3, left-pad@1.3.0']);
+    expect(p.warnings).toEqual([
+      '2 packages are not needed by any importer section and left out: kind-of@6.0.3, left-pad@1.3.0',
+    ]);
     expect(contexts(p, 'packages/tools')).toEqual([]);
     validatePart(p);
-    const withIt = { ...p, nodes: [...p.nodes, { id: 'left-pad@1.3.0', name: 'left-pad', version: '1.3.0', relationship: 'transitive' as const, dependencies: [] }] };
+    const withIt = {
+      ...p,
+      nodes: [
+        ...p.nodes,
+        {
+          id: 'left-pad@1.3.0',
+          name: 'left-pad',
+          version: '1.3.0',
+          relationship: 'transitive' as const,
+          dependencies: [],
+        },
+      ],
+    };
     expect(() => validatePart(withIt)).toThrow(/occurs in no resolution/);
   });
 

@@ -48,9 +48,14 @@ describe('pnpm YAML reader: lockfiles pnpm wrote', () => {
     expect(files.length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(files.map((f) => [path.relative(path.dirname(FIXTURES), f), f]))('reads %s as the yaml package does', (_name, file) => readsAsYaml(file));
+  it.each(files.map((f) => [path.relative(path.dirname(FIXTURES), f), f]))(
+    'reads %s as the yaml package does',
+    (_name, file) => readsAsYaml(file),
+  );
 
-  itWithSharedData('reads vuejs/core\'s pnpm-lock.yaml (third-party data) as the yaml package does', () => readsAsYaml(VUE));
+  itWithSharedData("reads vuejs/core's pnpm-lock.yaml (third-party data) as the yaml package does", () =>
+    readsAsYaml(VUE),
+  );
 });
 
 describe('pnpm YAML reader: the shapes pnpm writes', () => {
@@ -90,7 +95,9 @@ describe('pnpm YAML reader: the shapes pnpm writes', () => {
     ].join('\n');
     const fast = readPnpmYaml(text);
     expect(fast).toStrictEqual(parse(text));
-    expect(fast).toMatchObject({ snapshots: { 'c@3.0.0': null, '@s/a@1.0.0': { transitivePeerDependencies: ['supports-color', '@types/node'] } } });
+    expect(fast).toMatchObject({
+      snapshots: { 'c@3.0.0': null, '@s/a@1.0.0': { transitivePeerDependencies: ['supports-color', '@types/node'] } },
+    });
   });
 
   it('reads v5 lockfiles with their numeric lockfileVersion', () => {
@@ -103,16 +110,123 @@ describe('pnpm YAML reader: scalars typed as the yaml package types them', () =>
   // Each as a value, an item of a block sequence, of a flow sequence and of a flow mapping, and as a key; the reader
   // may give up on some (undefined), never differ. Those it must read are checked apart.
   const samples = [
-    'true', 'false', 'True', 'FALSE', 'TRUE', 'yes', 'no', 'on', 'off', 'y', 'n',
-    'null', 'Null', 'NULL', '~', 'nul', 'nulls', '~1.0', 'truely',
-    '0', '1', '42', '007', '5.4', '9.0', '10.10', '1.0.0', '1.', '.5', '+1', '-1', '1e3', '1E3', '1e', '0x1A', '0xG',
-    '0o17', '0o8', '0b101', '1_000', '.inf', '-.inf', '.NaN', '.nan', '.Inf', '1:20', '2001-12-14', '12345678901234567890',
-    '^1.2.3', '>=18', '<2', '=1.0.0', '*', '1.0.0 || 2.0.0', 'link:../lib', 'file:../x', 'workspace:*', 'catalog:',
-    'https://registry.npmjs.org/a/-/a-1.0.0.tgz', 'git+ssh://git@github.com/a/b.git#abc', 'a:b', 'a: b', 'a #b', 'a#b',
-    "'quoted'", "'it''s'", "''", "'a: b'", "'#x'", '"double"', '"a\\"b"', '"a\\\\b"', '"\\u00e9"', '"\\/"', '"\\x41"',
-    '"\\e"', '"\\t"', '""', '"a\\nb"', '"\\ud83d\\ude00"', '"x\\\\"', "'a''", '"a', '@scope/name@1.0.0(peer@2.0.0)', '/a@1.0.0', '.', '..', '-',
-    '- a', '?', '? a', ':', '&a', '*a', '!x', '!!str x', '|', '>', '%x', '`x', 'a,b', 'a, b', '[a]', '{a: b}', '{}', '[]',
-    'a]', 'a}', 'é', '日本', 'a  b', 'a\tb', '<<', '=', 'sha512-AbC+/9==', 'x64', 'win32',
+    'true',
+    'false',
+    'True',
+    'FALSE',
+    'TRUE',
+    'yes',
+    'no',
+    'on',
+    'off',
+    'y',
+    'n',
+    'null',
+    'Null',
+    'NULL',
+    '~',
+    'nul',
+    'nulls',
+    '~1.0',
+    'truely',
+    '0',
+    '1',
+    '42',
+    '007',
+    '5.4',
+    '9.0',
+    '10.10',
+    '1.0.0',
+    '1.',
+    '.5',
+    '+1',
+    '-1',
+    '1e3',
+    '1E3',
+    '1e',
+    '0x1A',
+    '0xG',
+    '0o17',
+    '0o8',
+    '0b101',
+    '1_000',
+    '.inf',
+    '-.inf',
+    '.NaN',
+    '.nan',
+    '.Inf',
+    '1:20',
+    '2001-12-14',
+    '12345678901234567890',
+    '^1.2.3',
+    '>=18',
+    '<2',
+    '=1.0.0',
+    '*',
+    '1.0.0 || 2.0.0',
+    'link:../lib',
+    'file:../x',
+    'workspace:*',
+    'catalog:',
+    'https://registry.npmjs.org/a/-/a-1.0.0.tgz',
+    'git+ssh://git@github.com/a/b.git#abc',
+    'a:b',
+    'a: b',
+    'a #b',
+    'a#b',
+    "'quoted'",
+    "'it''s'",
+    "''",
+    "'a: b'",
+    "'#x'",
+    '"double"',
+    '"a\\"b"',
+    '"a\\\\b"',
+    '"\\u00e9"',
+    '"\\/"',
+    '"\\x41"',
+    '"\\e"',
+    '"\\t"',
+    '""',
+    '"a\\nb"',
+    '"\\ud83d\\ude00"',
+    '"x\\\\"',
+    "'a''",
+    '"a',
+    '@scope/name@1.0.0(peer@2.0.0)',
+    '/a@1.0.0',
+    '.',
+    '..',
+    '-',
+    '- a',
+    '?',
+    '? a',
+    ':',
+    '&a',
+    '*a',
+    '!x',
+    '!!str x',
+    '|',
+    '>',
+    '%x',
+    '`x',
+    'a,b',
+    'a, b',
+    '[a]',
+    '{a: b}',
+    '{}',
+    '[]',
+    'a]',
+    'a}',
+    'é',
+    '日本',
+    'a  b',
+    'a\tb',
+    '<<',
+    '=',
+    'sha512-AbC+/9==',
+    'x64',
+    'win32',
   ];
 
   it.each(samples)('%s', (s) => {
@@ -128,18 +242,42 @@ describe('pnpm YAML reader: scalars typed as the yaml package types them', () =>
 
   it('reads what pnpm writes, typed', () => {
     const must: Array<[string, unknown]> = [
-      ['true', true], ['false', false], ['null', null], ['~', null], ['', null], ['42', 42], ['5.4', 5.4],
-      ["'9.0'", '9.0'], ['1.0.0', '1.0.0'], ['yes', 'yes'], ['^1.2.3', '^1.2.3'], ["'>=18'", '>=18'], ['a#b', 'a#b'],
-      ['link:../lib', 'link:../lib'], ['https://x.org/a.tgz', 'https://x.org/a.tgz'], ["'it''s'", "it's"],
-      ['"a\\"b\\u00e9"', 'a"bé'], ['1.0.0(a@1.0.0)(b@2.0.0)', '1.0.0(a@1.0.0)(b@2.0.0)'], ['{}', {}], ['[]', []],
-      ['[x64, arm64]', ['x64', 'arm64']], ["{node: '>=18', npm: ^9}", { node: '>=18', npm: '^9' }],
+      ['true', true],
+      ['false', false],
+      ['null', null],
+      ['~', null],
+      ['', null],
+      ['42', 42],
+      ['5.4', 5.4],
+      ["'9.0'", '9.0'],
+      ['1.0.0', '1.0.0'],
+      ['yes', 'yes'],
+      ['^1.2.3', '^1.2.3'],
+      ["'>=18'", '>=18'],
+      ['a#b', 'a#b'],
+      ['link:../lib', 'link:../lib'],
+      ['https://x.org/a.tgz', 'https://x.org/a.tgz'],
+      ["'it''s'", "it's"],
+      ['"a\\"b\\u00e9"', 'a"bé'],
+      ['1.0.0(a@1.0.0)(b@2.0.0)', '1.0.0(a@1.0.0)(b@2.0.0)'],
+      ['{}', {}],
+      ['[]', []],
+      ['[x64, arm64]', ['x64', 'arm64']],
+      ["{node: '>=18', npm: ^9}", { node: '>=18', npm: '^9' }],
     ];
     for (const [s, v] of must) {
       const text = s === '' ? 'key:\n' : `key: ${s}\n`;
       expect(readPnpmYaml(text)).toStrictEqual({ key: v });
       expect(yamlParse(text)).toStrictEqual({ key: v });
     }
-    for (const k of ["'@babel/core@7.0.0(supports-color@8.1.1)'", '/a@1.0.0(b@2.0.0)', '.', 'packages/app', '"a: b"', "''"]) {
+    for (const k of [
+      "'@babel/core@7.0.0(supports-color@8.1.1)'",
+      '/a@1.0.0(b@2.0.0)',
+      '.',
+      'packages/app',
+      '"a: b"',
+      "''",
+    ]) {
       expect(readPnpmYaml(`${k}: x\n`)).toStrictEqual(parse(`${k}: x\n`));
     }
   });
@@ -233,16 +371,48 @@ describe('pnpm YAML reader: generated documents', () => {
     fc.tuple(word, version, word, version).map(([a, v, b, w]) => `${a}@${v}(${b}@${w})`),
     word.map((w) => `link:../${w}`),
     word.map((w) => `https://example.com/${w}.tgz`),
-    fc.constantFrom('true', 'null', '~', '1e3', '0x1A', '.inf', '5.4', '9.0', '007', 'a: b', 'a #b', 'a#b', "it's", '"q"', '-x', '@s/a', '!x', '*', '', ' x', 'a, b', 'é'),
+    fc.constantFrom(
+      'true',
+      'null',
+      '~',
+      '1e3',
+      '0x1A',
+      '.inf',
+      '5.4',
+      '9.0',
+      '007',
+      'a: b',
+      'a #b',
+      'a#b',
+      "it's",
+      '"q"',
+      '-x',
+      '@s/a',
+      '!x',
+      '*',
+      '',
+      ' x',
+      'a, b',
+      'é',
+    ),
     { arbitrary: fc.string({ maxLength: 8 }), weight: 1 },
   );
   const scalar = fc.oneof(text, text, fc.boolean(), fc.constant(null), fc.nat(1000), fc.constantFrom(5.4, 0.5, 10.25));
-  const key = fc.oneof(word, fc.tuple(word, version).map(([w, v]) => `${w}@${v}`), text);
+  const key = fc.oneof(
+    word,
+    fc.tuple(word, version).map(([w, v]) => `${w}@${v}`),
+    text,
+  );
   const flowSeq = fc.array(scalar, { maxLength: 3 });
   const flowMap = fc.dictionary(key, scalar, { maxKeys: 3 });
   const leaf = fc.oneof(scalar, scalar, flowSeq, flowMap);
   const tree = fc.letrec<{ node: unknown }>((tie) => ({
-    node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.dictionary(key, tie('node'), { maxKeys: 4 }), fc.array(scalar, { minLength: 1, maxLength: 3 })),
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaf,
+      fc.dictionary(key, tie('node'), { maxKeys: 4 }),
+      fc.array(scalar, { minLength: 1, maxLength: 3 }),
+    ),
   })).node;
   const doc = fc.dictionary(key, tree, { minKeys: 1, maxKeys: 5 });
 
@@ -254,7 +424,8 @@ describe('pnpm YAML reader: generated documents', () => {
     visit(d, {
       Map(k, node) {
         if (k === null) return; // the document's own map stays a block
-        if (node.items.length === 0) node.flow = true; // pnpm writes "{}"
+        if (node.items.length === 0)
+          node.flow = true; // pnpm writes "{}"
         else if (node.items.every((p) => !isMap(p.value) && !isSeq(p.value))) node.flow = flowMaps;
       },
       Seq(_k, node) {
@@ -282,7 +453,9 @@ describe('pnpm YAML reader: generated documents', () => {
     const edit = fc.record({
       at: fc.nat(lock.length),
       cut: fc.nat(3),
-      put: fc.array(fc.constantFrom(...' \'"#:-[]{},&*!|>%@`?~\t\r\n\\ax1.'), { maxLength: 3 }).map((cs) => cs.join('')),
+      put: fc
+        .array(fc.constantFrom(...' \'"#:-[]{},&*!|>%@`?~\t\r\n\\ax1.'), { maxLength: 3 })
+        .map((cs) => cs.join('')),
     });
     let read = 0;
     fc.assert(

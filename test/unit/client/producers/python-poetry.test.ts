@@ -20,10 +20,14 @@ function fixtureInput(name: string, under = ''): LockfileInput {
   return {
     path: `${prefix}poetry.lock`,
     text: fs.readFileSync(path.join(dir, 'poetry.lock'), 'utf8'),
-    readFile: (p) => (p.startsWith(prefix) && fs.existsSync(path.join(dir, p.slice(prefix.length))) ? fs.readFileSync(path.join(dir, p.slice(prefix.length)), 'utf8') : undefined),
+    readFile: (p) =>
+      p.startsWith(prefix) && fs.existsSync(path.join(dir, p.slice(prefix.length)))
+        ? fs.readFileSync(path.join(dir, p.slice(prefix.length)), 'utf8')
+        : undefined,
   };
 }
-const produceText = (text: string, files: Record<string, string> = {}): ProducedPart => poetryLockProducer.produce({ path: 'poetry.lock', text, readFile: (p) => files[p] });
+const produceText = (text: string, files: Record<string, string> = {}): ProducedPart =>
+  poetryLockProducer.produce({ path: 'poetry.lock', text, readFile: (p) => files[p] });
 const norm = (n: string) => n.replace(/[-_.]+/g, '-').toLowerCase();
 
 /** The lock's graph, computed here from the parsed file: id → the ids of its dependencies (with extras' packages). */
@@ -39,10 +43,11 @@ function lockGraph(text: string) {
       // An extra asked of a dependency adds that extra's packages to the dependency's own edges.
       const extras: string[] = (Array.isArray(v) ? v : [v]).flatMap((x: any) => x?.extras ?? []);
       const targetPkg = pkgs.find((q) => norm(q.name) === norm(n));
-      for (const x of extras) for (const req of targetPkg.extras?.[x] ?? []) {
-        const t = idOf.get(norm(/^[A-Za-z0-9._-]+/.exec(req)![0]));
-        if (t) deps.get(target)!.add(t);
-      }
+      for (const x of extras)
+        for (const req of targetPkg.extras?.[x] ?? []) {
+          const t = idOf.get(norm(/^[A-Za-z0-9._-]+/.exec(req)![0]));
+          if (t) deps.get(target)!.add(t);
+        }
     }
   }
   return { pkgs, idOf, deps };
@@ -52,7 +57,8 @@ describe('poetry producer: format', () => {
   it('reads poetry.lock only', () => {
     expect(poetryLockProducer.format).toBe('poetry.lock');
     expect(poetryLockProducer.matches('poetry.lock')).toBe(true);
-    for (const other of ['pyproject.toml', 'uv.lock', 'poetry.lock.bak', 'Poetry.lock']) expect(poetryLockProducer.matches(other)).toBe(false);
+    for (const other of ['pyproject.toml', 'uv.lock', 'poetry.lock.bak', 'Poetry.lock'])
+      expect(poetryLockProducer.matches(other)).toBe(false);
   });
 });
 
@@ -139,7 +145,12 @@ describe('poetry producer: Poetry 1.x lock with pyproject.toml', () => {
   it('is lock-version 2.0 without groups, accepted by the server', () => {
     expect((parse(text) as any).metadata['lock-version']).toBe('2.0');
     expect(text).not.toMatch(/^groups = /m);
-    expect(part).toMatchObject({ schemaVersion: 2, warnings: [], projectName: 'fx-poetry1', manifests: ['py/poetry.lock', 'py/pyproject.toml'] });
+    expect(part).toMatchObject({
+      schemaVersion: 2,
+      warnings: [],
+      projectName: 'fx-poetry1',
+      manifests: ['py/poetry.lock', 'py/pyproject.toml'],
+    });
     validatePart(part);
   });
 
@@ -150,7 +161,9 @@ describe('poetry producer: Poetry 1.x lock with pyproject.toml', () => {
       ['test', ['iniconfig@2.0.0']],
       ['extra:socks', ['pysocks@1.7.1']],
     ]);
-    expect(edgesOf(rootOf(part, 'py', 'main')).filter((e) => e.startsWith('module:'))).toEqual(['module:py -> requests@2.32.3']);
+    expect(edgesOf(rootOf(part, 'py', 'main')).filter((e) => e.startsWith('module:'))).toEqual([
+      'module:py -> requests@2.32.3',
+    ]);
     expect(nodeById(part, 'requests@2.32.3').relationship).toBe('direct');
     expect(nodeById(part, 'idna@3.20').relationship).toBe('transitive');
   });
@@ -172,19 +185,29 @@ describe('poetry producer: Poetry 2.x lock with a PEP 621 pyproject.toml', () =>
 });
 
 describe('poetry producer: edge cases', () => {
-  const pkg = (name: string, version: string, extra = '') => `[[package]]\nname = "${name}"\nversion = "${version}"\n${extra}\n`;
+  const pkg = (name: string, version: string, extra = '') =>
+    `[[package]]\nname = "${name}"\nversion = "${version}"\n${extra}\n`;
   const meta = '[metadata]\nlock-version = "2.1"\n';
 
   it('leaves out, with a warning, a package no declared group reaches', () => {
     const text = pkg('a', '1', 'groups = ["main"]') + pkg('b', '2', 'groups = ["main"]') + meta;
     const part = produceText(text, { 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["A>=1"]\n' });
     expect(part.nodes.map((n) => n.id)).toEqual(['a@1']);
-    expect(part.warnings).toEqual([expect.stringContaining('1 locked package is not needed by any dependency group and left out: b@2')]);
+    expect(part.warnings).toEqual([
+      expect.stringContaining('1 locked package is not needed by any dependency group and left out: b@2'),
+    ]);
     validatePart(part);
   });
 
   it('reaches a cycle with no way in through its first member, and skips dependencies the lock does not list', () => {
-    const text = pkg('a', '1', 'groups = ["dev"]\n[package.dependencies]\nb = "*"\nwin-only = {version = "*", markers = "sys_platform == \'win32\'"}') + pkg('b', '1', 'groups = ["dev"]\n[package.dependencies]\na = "*"') + meta;
+    const text =
+      pkg(
+        'a',
+        '1',
+        'groups = ["dev"]\n[package.dependencies]\nb = "*"\nwin-only = {version = "*", markers = "sys_platform == \'win32\'"}',
+      ) +
+      pkg('b', '1', 'groups = ["dev"]\n[package.dependencies]\na = "*"') +
+      meta;
     const part = produceText(text);
     expect(part.roots.map((r) => [r.context, r.dependencies])).toEqual([['dev', ['a@1']]]);
     expect(edgesOf(part.roots[0])).toEqual(['a@1 -> b@1', 'b@1 -> a@1', 'module:. -> a@1']);
@@ -193,19 +216,34 @@ describe('poetry producer: edge cases', () => {
 
   it('reads lock-version 1.1 (category per package, hashes under [metadata.files]) without pyproject.toml', () => {
     const text =
-      pkg('click', '8.1.3', 'category = "main"\noptional = false\n\n[package.dependencies]\ncolorama = {version = "*", markers = "platform_system == \\"Windows\\""}') +
+      pkg(
+        'click',
+        '8.1.3',
+        'category = "main"\noptional = false\n\n[package.dependencies]\ncolorama = {version = "*", markers = "platform_system == \\"Windows\\""}',
+      ) +
       pkg('colorama', '0.4.6', 'category = "main"') +
       pkg('pytest', '7.2.0', 'category = "dev"\n\n[package.dependencies]\niniconfig = "*"') +
       pkg('iniconfig', '2.0.0', 'category = "dev"') +
       '[metadata]\nlock-version = "1.1"\npython-versions = "^3.8"\ncontent-hash = "x"\n\n[metadata.files]\nclick = [\n    {file = "click-8.1.3.tar.gz", hash = "sha256:aa"},\n]\n';
     const part = produceText(text);
-    expect(part.roots.map((r) => [r.context, r.dependencies])).toEqual([['main', ['click@8.1.3']], ['dev', ['pytest@7.2.0']]]);
+    expect(part.roots.map((r) => [r.context, r.dependencies])).toEqual([
+      ['main', ['click@8.1.3']],
+      ['dev', ['pytest@7.2.0']],
+    ]);
     expect(part.locations['pytest@7.2.0'].line).toBe(text.split('\n').indexOf('name = "pytest"'));
     validatePart(part);
   });
 
   it('links to every locked version of a name', () => {
-    const text = pkg('a', '1', '[package.dependencies]\nnumpy = [{version = "<2", markers = "python_version < \'3.9\'"}, {version = ">=2", markers = "python_version >= \'3.9\'"}]') + pkg('numpy', '1.24.4') + pkg('numpy', '2.1.0') + meta;
+    const text =
+      pkg(
+        'a',
+        '1',
+        '[package.dependencies]\nnumpy = [{version = "<2", markers = "python_version < \'3.9\'"}, {version = ">=2", markers = "python_version >= \'3.9\'"}]',
+      ) +
+      pkg('numpy', '1.24.4') +
+      pkg('numpy', '2.1.0') +
+      meta;
     const part = produceText(text, { 'pyproject.toml': '[tool.poetry.dependencies]\npython = "^3.8"\na = "1"\n' });
     expect(nodeById(part, 'a@1').dependencies).toEqual(['numpy@1.24.4', 'numpy@2.1.0']);
     validatePart(part);
@@ -216,11 +254,27 @@ describe('poetry producer: edge cases', () => {
     ['no metadata', pkg('a', '1'), /no \[metadata\] table/],
     ['an unknown lock-version', '[metadata]\nlock-version = "3.0"\n', /lock-version "3.0" is not supported/],
     ['package not an array', 'package = 1\n' + meta, /"package" must be an array/],
-    ['a package without a version', '[[package]]\nname = "a"\n' + meta, /package\[0\].version must be a non-empty string/],
+    [
+      'a package without a version',
+      '[[package]]\nname = "a"\n' + meta,
+      /package\[0\].version must be a non-empty string/,
+    ],
     ['a numeric name', '[[package]]\nname = 1\nversion = "1"\n' + meta, /package\[0\].name must be/],
-    ['dependencies not a table', pkg('a', '1', 'dependencies = "b"') + meta, /package\[0\].dependencies must be a table/],
-    ['a bad dependency value', pkg('a', '1', '[package.dependencies]\nb = 3') + meta, /package\[0\].dependencies.b must be/],
-    ['extras not lists', pkg('a', '1', '[package.extras]\nx = "b"') + meta, /package\[0\].extras.x must be a list of strings/],
+    [
+      'dependencies not a table',
+      pkg('a', '1', 'dependencies = "b"') + meta,
+      /package\[0\].dependencies must be a table/,
+    ],
+    [
+      'a bad dependency value',
+      pkg('a', '1', '[package.dependencies]\nb = 3') + meta,
+      /package\[0\].dependencies.b must be/,
+    ],
+    [
+      'extras not lists',
+      pkg('a', '1', '[package.extras]\nx = "b"') + meta,
+      /package\[0\].extras.x must be a list of strings/,
+    ],
     ['groups not strings', pkg('a', '1', 'groups = [1]') + meta, /groups must be a list of strings/],
     ['a duplicate package', pkg('a', '1') + pkg('A', '1') + meta, /a@1 is listed twice/],
   ])('refuses %s with an InputError', (_what, text, message) => {
@@ -231,7 +285,9 @@ describe('poetry producer: edge cases', () => {
   it('refuses a malformed pyproject.toml with an InputError naming it', () => {
     const text = pkg('a', '1') + meta;
     expect(() => produceText(text, { 'pyproject.toml': '[project\n' })).toThrow(/^pyproject.toml: not valid TOML/);
-    expect(() => produceText(text, { 'pyproject.toml': '[project]\ndependencies = "a"\n' })).toThrow(/project.dependencies must be a list of strings/);
+    expect(() => produceText(text, { 'pyproject.toml': '[project]\ndependencies = "a"\n' })).toThrow(
+      /project.dependencies must be a list of strings/,
+    );
     expect(() => produceText(text, { 'pyproject.toml': '[tool.poetry]\ngroup = 1\n' })).toThrow(InputError);
   });
 });

@@ -16,10 +16,14 @@ function produceFixture(name: string, under = ''): ProducedPart {
   return requirementsProducer.produce({
     path: `${prefix}${name}`,
     text: read(name),
-    readFile: (p) => (p.startsWith(prefix) && fs.existsSync(path.join(DIR, p.slice(prefix.length))) ? read(p.slice(prefix.length)) : undefined),
+    readFile: (p) =>
+      p.startsWith(prefix) && fs.existsSync(path.join(DIR, p.slice(prefix.length)))
+        ? read(p.slice(prefix.length))
+        : undefined,
   });
 }
-const produceText = (text: string, files: Record<string, string> = {}, file = 'requirements.txt') => requirementsProducer.produce({ path: file, text, readFile: (p) => files[p] });
+const produceText = (text: string, files: Record<string, string> = {}, file = 'requirements.txt') =>
+  requirementsProducer.produce({ path: file, text, readFile: (p) => files[p] });
 const ids = (part: ProducedPart) => part.nodes.map((n) => n.id);
 
 /** The pins of a pip-compile output, computed here from its lines: `name==version \` at the start of a line. */
@@ -35,8 +39,17 @@ const pinsOf = (text: string) =>
 describe('requirements producer: format', () => {
   it('reads requirements.txt and its -dev/_test/.prod variants', () => {
     expect(requirementsProducer.format).toBe('requirements.txt');
-    for (const f of ['requirements.txt', 'requirements-dev.txt', 'requirements_test.txt', 'requirements.prod.txt']) expect(requirementsProducer.matches(f)).toBe(true);
-    for (const f of ['requirements.in', 'dev.txt', 'constraints.txt', 'requirements.txt.bak', 'my-requirements.txt', 'requirementstxt']) expect(requirementsProducer.matches(f)).toBe(false);
+    for (const f of ['requirements.txt', 'requirements-dev.txt', 'requirements_test.txt', 'requirements.prod.txt'])
+      expect(requirementsProducer.matches(f)).toBe(true);
+    for (const f of [
+      'requirements.in',
+      'dev.txt',
+      'constraints.txt',
+      'requirements.txt.bak',
+      'my-requirements.txt',
+      'requirementstxt',
+    ])
+      expect(requirementsProducer.matches(f)).toBe(false);
   });
 });
 
@@ -45,12 +58,26 @@ describe('requirements producer: pip-compile --generate-hashes output', () => {
   const part = produceFixture('requirements.txt', 'svc');
 
   it('is a v1 python part the server accepts: every pin a direct node of one root', () => {
-    expect(part).toMatchObject({ ecosystem: 'python', schemaVersion: 1, manifests: ['svc/requirements.txt'], warnings: [] });
+    expect(part).toMatchObject({
+      ecosystem: 'python',
+      schemaVersion: 1,
+      manifests: ['svc/requirements.txt'],
+      warnings: [],
+    });
     expect(ids(part)).toEqual(pinsOf(text));
-    expect(ids(part)).toEqual(['certifi@2026.10.18', 'charset-normalizer@3.5.2', 'idna@3.20', 'pysocks@1.7.1', 'requests@2.32.3', 'urllib3@2.8.0']);
+    expect(ids(part)).toEqual([
+      'certifi@2026.10.18',
+      'charset-normalizer@3.5.2',
+      'idna@3.20',
+      'pysocks@1.7.1',
+      'requests@2.32.3',
+      'urllib3@2.8.0',
+    ]);
     for (const n of part.nodes) expect(n).toMatchObject({ relationship: 'direct', dependencies: [] });
     expect(part.modules).toEqual([{ path: 'svc', manifest: 'svc/requirements.txt', dependencies: [] }]);
-    expect(part.roots).toEqual([{ module: 'svc', manifest: 'svc/requirements.txt', context: 'requirements.txt', dependencies: ids(part) }]);
+    expect(part.roots).toEqual([
+      { module: 'svc', manifest: 'svc/requirements.txt', context: 'requirements.txt', dependencies: ids(part) },
+    ]);
     validatePart(part);
   });
 
@@ -95,17 +122,40 @@ describe('requirements producer: syntax', () => {
       ].join('\r\n'),
     );
     expect(part.warnings).toEqual([]);
-    expect(ids(part)).toEqual(['django@4.2.1', 'legacy@1.0-weird', 'numpy@1.24.4', 'numpy@2.1.0', 'requests@2.32.3', 'typing-extensions@4.12.2', 'zope-interface@6.0']);
+    expect(ids(part)).toEqual([
+      'django@4.2.1',
+      'legacy@1.0-weird',
+      'numpy@1.24.4',
+      'numpy@2.1.0',
+      'requests@2.32.3',
+      'typing-extensions@4.12.2',
+      'zope-interface@6.0',
+    ]);
     expect(part.locations['requests@2.32.3']).toEqual({ file: 'requirements.txt', line: 11 });
     expect(part.locations['typing-extensions@4.12.2']).toEqual({ file: 'requirements.txt', line: 5 });
     validatePart(part);
   });
 
   it('skips with a warning what names no installed version: ranges, wildcards, bare names, URLs, editables', () => {
-    const part = produceText(['a>=1', 'b==1.*', 'c', 'd==1,<2', 'e @ https://x.org/e.whl', 'https://x.org/f-1.0.whl', './local', '-e .', '--editable=git+https://x.org/g#egg=g', 'h==1'].join('\n'));
+    const part = produceText(
+      [
+        'a>=1',
+        'b==1.*',
+        'c',
+        'd==1,<2',
+        'e @ https://x.org/e.whl',
+        'https://x.org/f-1.0.whl',
+        './local',
+        '-e .',
+        '--editable=git+https://x.org/g#egg=g',
+        'h==1',
+      ].join('\n'),
+    );
     expect(ids(part)).toEqual(['h@1']);
     expect(part.warnings).toEqual([
-      expect.stringMatching(/^requirements without an exact pin .*requirements.txt:1 \(a>=1\).*requirements.txt:7 \(.\/local\)$/),
+      expect.stringMatching(
+        /^requirements without an exact pin .*requirements.txt:1 \(a>=1\).*requirements.txt:7 \(.\/local\)$/,
+      ),
       expect.stringMatching(/^editable requirements .*requirements.txt:8, requirements.txt:9$/),
     ]);
     validatePart(part);
@@ -120,18 +170,26 @@ describe('requirements producer: syntax', () => {
     const part = produceText('-r reqs/base.txt\n-c reqs/c.txt\n-r missing.txt\n-r https://x.org/r.txt\nz==9\n', files);
     expect(ids(part)).toEqual(['a@1', 'b@2', 'z@9']);
     expect(part.manifests).toEqual(['requirements.txt', 'reqs/base.txt', 'reqs/extra.txt']);
-    expect(part.warnings).toEqual(['included requirements files that could not be read are left out: requirements.txt:3 (missing.txt), requirements.txt:4 (https://x.org/r.txt)']);
+    expect(part.warnings).toEqual([
+      'included requirements files that could not be read are left out: requirements.txt:3 (missing.txt), requirements.txt:4 (https://x.org/r.txt)',
+    ]);
     validatePart(part);
   });
 
   it('makes an empty root of a file without pins', () => {
     const part = produceText('# nothing\n\n', {}, 'api/requirements.txt');
     expect(part.nodes).toEqual([]);
-    expect(part.roots).toEqual([{ module: 'api', manifest: 'api/requirements.txt', context: 'requirements.txt', dependencies: [] }]);
+    expect(part.roots).toEqual([
+      { module: 'api', manifest: 'api/requirements.txt', context: 'requirements.txt', dependencies: [] },
+    ]);
   });
 
   it.each([
-    ['a line that is no requirement', 'a==1\n!!! nonsense\n', /^requirements.txt: line 2: not a requirement or an option: "!!! nonsense"$/],
+    [
+      'a line that is no requirement',
+      'a==1\n!!! nonsense\n',
+      /^requirements.txt: line 2: not a requirement or an option: "!!! nonsense"$/,
+    ],
     ['-r without a file', 'a==1\n-r\n', /^requirements.txt: line 2: -r needs a file name$/],
     ['binary content', '\u0000\u0001PK', /line 1: not a requirement/],
   ])('refuses %s with an InputError', (_what, text, message) => {

@@ -8,7 +8,10 @@ import { validatePart, expectInputError as expectFileError } from './npm-helpers
 
 const FIXTURES = path.resolve(__dirname, '../../../fixtures/yarn');
 const lockText = (name: string) => fs.readFileSync(path.join(FIXTURES, name, 'yarn.lock'), 'utf8');
-const run = (text: string, files: Record<string, string> = {}) => () => yarnLockProducer.produce({ path: 'app/yarn.lock', text, readFile: (p) => files[p] });
+const run =
+  (text: string, files: Record<string, string> = {}) =>
+  () =>
+    yarnLockProducer.produce({ path: 'app/yarn.lock', text, readFile: (p) => files[p] });
 
 const expectInputError = (f: () => unknown, what: RegExp, file = 'app/yarn.lock') => expectFileError(f, what, file);
 
@@ -34,10 +37,26 @@ describe('yarn producer: bad v1 input', () => {
     const text = lockText('classic');
     expectInputError(run(text, { 'app/package.json': '{' }), /not valid JSON/, 'app/package.json');
     expectInputError(run(text, { 'app/package.json': '[]' }), /top level is not an object/, 'app/package.json');
-    expectInputError(run(text, { 'app/package.json': '{"dependencies": ["a"]}' }), /dependencies must be an object/, 'app/package.json');
-    expectInputError(run(text, { 'app/package.json': '{"devDependencies": {"a": 1}}' }), /devDependencies\["a"\] must be a string/, 'app/package.json');
-    expectInputError(run(text, { 'app/package.json': '{"workspaces": "packages/*"}' }), /workspaces must be an array/, 'app/package.json');
-    expectInputError(run(text, { 'app/package.json': '{"workspaces": {"packages": [1]}}' }), /workspaces must be an array/, 'app/package.json');
+    expectInputError(
+      run(text, { 'app/package.json': '{"dependencies": ["a"]}' }),
+      /dependencies must be an object/,
+      'app/package.json',
+    );
+    expectInputError(
+      run(text, { 'app/package.json': '{"devDependencies": {"a": 1}}' }),
+      /devDependencies\["a"\] must be a string/,
+      'app/package.json',
+    );
+    expectInputError(
+      run(text, { 'app/package.json': '{"workspaces": "packages/*"}' }),
+      /workspaces must be an array/,
+      'app/package.json',
+    );
+    expectInputError(
+      run(text, { 'app/package.json': '{"workspaces": {"packages": [1]}}' }),
+      /workspaces must be an array/,
+      'app/package.json',
+    );
   });
 });
 
@@ -53,12 +72,21 @@ describe('yarn producer: bad berry input', () => {
     expectInputError(run(`${meta}"a@npm:1": x\n`), /"a@npm:1" must be a map/);
     expectInputError(run(`${meta}"a@npm:1":\n  version: 1.0.0\n`), /"a@npm:1".resolution must be a string/);
     expectInputError(run(`${meta}"a@npm:1":\n  resolution: [a]\n`), /"a@npm:1".resolution must be a string/);
-    expectInputError(run(`${meta}"a@npm:1":\n  resolution: "a@npm:1.0.0"\n  dependencies: [b]\n`), /"a@npm:1".dependencies must be a map/);
-    expectInputError(run(`${meta}"a@npm:1":\n  resolution: "a@npm:1.0.0"\n  peerDependencies:\n    b:\n      c: 1\n`), /"a@npm:1".peerDependencies must be a map/);
+    expectInputError(
+      run(`${meta}"a@npm:1":\n  resolution: "a@npm:1.0.0"\n  dependencies: [b]\n`),
+      /"a@npm:1".dependencies must be a map/,
+    );
+    expectInputError(
+      run(`${meta}"a@npm:1":\n  resolution: "a@npm:1.0.0"\n  peerDependencies:\n    b:\n      c: 1\n`),
+      /"a@npm:1".peerDependencies must be a map/,
+    );
   });
 
   it('leaves an entry without a version out, and says so', () => {
-    const p = run(`${meta}"r@workspace:.":\n  resolution: "r@workspace:."\n  dependencies:\n    a: "npm:1"\n  linkType: soft\n\n"a@npm:1":\n  resolution: "a@npm:1.0.0"\n`, { 'app/package.json': '{"dependencies": {"a": "1"}}' })();
+    const p = run(
+      `${meta}"r@workspace:.":\n  resolution: "r@workspace:."\n  dependencies:\n    a: "npm:1"\n  linkType: soft\n\n"a@npm:1":\n  resolution: "a@npm:1.0.0"\n`,
+      { 'app/package.json': '{"dependencies": {"a": "1"}}' },
+    )();
     expect(p.warnings).toEqual(['entries without a version are left out: a@npm:1']);
     expect(p.nodes).toEqual([]);
   });
@@ -70,7 +98,11 @@ describe('yarn producer: truncated files', () => {
   for (const name of ['classic', 'berry']) {
     it(`never throws anything but an InputError on a cut ${name} lockfile`, () => {
       const text = lockText(name);
-      const files = Object.fromEntries(['package.json', 'packages/app/package.json', 'packages/lib/package.json', 'packages/tools/package.json'].map((f) => [`app/${f}`, fs.readFileSync(path.join(FIXTURES, name, f), 'utf8')]));
+      const files = Object.fromEntries(
+        ['package.json', 'packages/app/package.json', 'packages/lib/package.json', 'packages/tools/package.json'].map(
+          (f) => [`app/${f}`, fs.readFileSync(path.join(FIXTURES, name, f), 'utf8')],
+        ),
+      );
       let errors = 0;
       for (let cut = 0; cut < text.length; cut += 7) {
         try {

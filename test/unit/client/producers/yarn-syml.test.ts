@@ -18,7 +18,9 @@ describe('yarn berry: the syml reader', () => {
 
   it('keeps every scalar a string, quoted or not', () => {
     const text = 'a:\n  version: 1.10\n  flag: true\n  n: null\n  t: ~\n  "q\\"k": "x\\u0041"\n  r: ^1 || >=2 <3\n';
-    expect(parseSyml(text)).toEqual({ a: { version: '1.10', flag: 'true', n: 'null', t: '~', 'q"k': 'xA', r: '^1 || >=2 <3' } });
+    expect(parseSyml(text)).toEqual({
+      a: { version: '1.10', flag: 'true', n: 'null', t: '~', 'q"k': 'xA', r: '^1 || >=2 <3' },
+    });
     expect(parseSyml(text)).toEqual(failsafe(text));
   });
 
@@ -51,9 +53,13 @@ describe('yarn berry: the syml reader', () => {
   });
 
   it('produces the same part when the yaml package reads the file instead', () => {
-    const files = (p: string) => (fs.existsSync(path.join(DIR, p)) ? fs.readFileSync(path.join(DIR, p), 'utf8') : undefined);
+    const files = (p: string) =>
+      fs.existsSync(path.join(DIR, p)) ? fs.readFileSync(path.join(DIR, p), 'utf8') : undefined;
     // A single-quoted scalar and a flow map: valid YAML, outside the subset.
-    const other = TEXT.replace('cacheKey: 10c0', "cacheKey: '10c0'").replace('  dependencies:\n    is-odd: "npm:^0.1.2"\n', '  dependencies: { is-odd: "npm:^0.1.2" }\n');
+    const other = TEXT.replace('cacheKey: 10c0', "cacheKey: '10c0'").replace(
+      '  dependencies:\n    is-odd: "npm:^0.1.2"\n',
+      '  dependencies: { is-odd: "npm:^0.1.2" }\n',
+    );
     expect(other).not.toBe(TEXT);
     expect(parseSyml(other)).toBeUndefined();
     expect(failsafe(other)).toEqual(failsafe(TEXT));
@@ -61,6 +67,7 @@ describe('yarn berry: the syml reader', () => {
     const slow = yarnLockProducer.produce({ path: 'yarn.lock', text: other, readFile: files });
     expect({ ...slow, locations: {} }).toEqual({ ...fast, locations: {} });
     // The flow map took one line less: entries after it sit a line higher.
-    for (const [id, l] of Object.entries(fast.locations)) expect(slow.locations[id].line).toBe(l.line! > 44 ? l.line! - 1 : l.line);
+    for (const [id, l] of Object.entries(fast.locations))
+      expect(slow.locations[id].line).toBe(l.line! > 44 ? l.line! - 1 : l.line);
   });
 });

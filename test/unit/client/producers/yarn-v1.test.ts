@@ -10,7 +10,9 @@ const DIR = path.resolve(__dirname, '../../../fixtures/yarn/classic');
 const TEXT = fs.readFileSync(path.join(DIR, 'yarn.lock'), 'utf8');
 
 /** The fixture as the client hands it over, optionally under a subfolder, with or without folder listings. */
-function input(opts: { under?: string; text?: string; listDir?: boolean; files?: Record<string, string | undefined> } = {}): LockfileInput {
+function input(
+  opts: { under?: string; text?: string; listDir?: boolean; files?: Record<string, string | undefined> } = {},
+): LockfileInput {
   const prefix = opts.under ? `${opts.under}/` : '';
   const local = (p: string) => (p.startsWith(prefix) ? path.join(DIR, p.slice(prefix.length)) : undefined);
   return {
@@ -58,7 +60,8 @@ describe('yarn producer: format', () => {
   it('reads yarn.lock, nothing else', () => {
     expect(yarnLockProducer.format).toBe('yarn.lock');
     expect(yarnLockProducer.matches('yarn.lock')).toBe(true);
-    for (const other of ['package-lock.json', 'yarn.lock.bak', '.yarnrc.yml', 'pnpm-lock.yaml']) expect(yarnLockProducer.matches(other)).toBe(false);
+    for (const other of ['package-lock.json', 'yarn.lock.bak', '.yarnrc.yml', 'pnpm-lock.yaml'])
+      expect(yarnLockProducer.matches(other)).toBe(false);
   });
 });
 
@@ -89,7 +92,13 @@ describe('yarn producer: classic (v1) workspaces', () => {
       { path: 'packages/lib', manifest: 'packages/lib/package.json', dependencies: [] },
       { path: 'packages/tools', manifest: 'packages/tools/package.json', dependencies: [] },
     ]);
-    expect(part.manifests).toEqual(['yarn.lock', 'package.json', 'packages/app/package.json', 'packages/lib/package.json', 'packages/tools/package.json']);
+    expect(part.manifests).toEqual([
+      'yarn.lock',
+      'package.json',
+      'packages/app/package.json',
+      'packages/lib/package.json',
+      'packages/tools/package.json',
+    ]);
     expect(part.roots.map((r) => `${r.module} ${r.context}`)).toEqual([
       '. dependencies',
       '. devDependencies',
@@ -160,7 +169,9 @@ describe('yarn producer: classic without what it needs', () => {
     expect(p.modules.map((m) => m.path)).toEqual(['.']);
     expect(p.warnings[0]).toMatch(/"packages\/\*" needs a folder listing/);
     // What only the workspaces needed is unreached, left out and named.
-    expect(p.warnings[1]).toMatch(/^8 packages are not needed by any package.json section and left out: is-buffer@1.1.6/);
+    expect(p.warnings[1]).toMatch(
+      /^8 packages are not needed by any package.json section and left out: is-buffer@1.1.6/,
+    );
     expect(p.nodes.map((n) => n.id)).toEqual(['is-number@7.0.0', 'kind-of@6.0.3']);
     validatePart(p);
   });
@@ -170,15 +181,26 @@ describe('yarn producer: classic without what it needs', () => {
     root.workspaces = { packages: ['packages/app', './packages/lib/', 'packages/none', '!packages/tools', 'x/**'] };
     const p = produce({ listDir: false, files: { 'package.json': JSON.stringify(root) } });
     expect(p.modules.map((m) => m.path)).toEqual(['.', 'packages/app', 'packages/lib']);
-    expect(p.warnings.slice(0, 2)).toEqual(['workspace pattern "!packages/tools" is not supported and was skipped', 'workspace pattern "x/**" is not supported and was skipped']);
+    expect(p.warnings.slice(0, 2)).toEqual([
+      'workspace pattern "!packages/tools" is not supported and was skipped',
+      'workspace pattern "x/**" is not supported and was skipped',
+    ]);
     validatePart(p);
   });
 
   it('without the root package.json, takes the top-level packages as the project dependencies', () => {
     const p = produce({ files: { 'package.json': undefined } });
     expect(p.modules).toEqual([{ path: '.', manifest: 'package.json', dependencies: [] }]);
-    expect(p.warnings).toEqual(['package.json is missing: every package no other package needs is taken as a dependency of the project']);
-    expect(rootOf(p, '.', 'dependencies').dependencies).toEqual(['is-even@1.0.0', 'is-number@4.0.0', 'is-number@7.0.0', 'is-odd@3.0.1', 'kind-of@6.0.3']);
+    expect(p.warnings).toEqual([
+      'package.json is missing: every package no other package needs is taken as a dependency of the project',
+    ]);
+    expect(rootOf(p, '.', 'dependencies').dependencies).toEqual([
+      'is-even@1.0.0',
+      'is-number@4.0.0',
+      'is-number@7.0.0',
+      'is-odd@3.0.1',
+      'kind-of@6.0.3',
+    ]);
     expect(p.nodes.map((n) => n.id)).toEqual(expected(TEXT).ids);
     validatePart(p);
   });
@@ -188,7 +210,10 @@ describe('yarn producer: classic without what it needs', () => {
     const root = JSON.parse(fs.readFileSync(path.join(DIR, 'package.json'), 'utf8'));
     root.dependencies = { ...root.dependencies, local: 'file:../local', gone: '^2.0.0', nov: '^1.0.0' };
     const p = produce({ text, files: { 'package.json': JSON.stringify(root) } });
-    expect(p.warnings).toEqual(['entries without a version are left out: nov@^1.0.0', 'requests the lockfile has no entry for (is it up to date?) are left out: gone@^2.0.0']);
+    expect(p.warnings).toEqual([
+      'entries without a version are left out: nov@^1.0.0',
+      'requests the lockfile has no entry for (is it up to date?) are left out: gone@^2.0.0',
+    ]);
     expect(rootOf(p, '.', 'dependencies').dependencies).toEqual(['is-number@7.0.0']);
     expect(p.nodes.map((n) => n.id)).toEqual(expected(TEXT).ids);
     validatePart(p);

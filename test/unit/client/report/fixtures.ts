@@ -6,7 +6,9 @@ import type { Severity } from '../../../../src/shared/types';
 
 type Attribution = ApiFinding['attributions'][number];
 
-export function finding(over: Partial<ApiFinding> & Pick<ApiFinding, 'cve' | 'package' | 'installedVersion' | 'severity'>): ApiFinding {
+export function finding(
+  over: Partial<ApiFinding> & Pick<ApiFinding, 'cve' | 'package' | 'installedVersion' | 'severity'>,
+): ApiFinding {
   return {
     id: `fnd_${over.cve}_${over.package}`.replace(/[^a-z0-9_]/gi, '').toLowerCase(),
     scanId: 'scn_x',
@@ -22,7 +24,13 @@ export function finding(over: Partial<ApiFinding> & Pick<ApiFinding, 'cve' | 'pa
   };
 }
 
-const attr = (module: string, context: string, relationship: 'direct' | 'transitive', path: string[], origins: Array<[string, string, string[]]>): Attribution => ({
+const attr = (
+  module: string,
+  context: string,
+  relationship: 'direct' | 'transitive',
+  path: string[],
+  origins: Array<[string, string, string[]]>,
+): Attribution => ({
   module,
   context,
   relationship,
@@ -30,7 +38,11 @@ const attr = (module: string, context: string, relationship: 'direct' | 'transit
   origins: origins.map(([m, dependency, p]) => ({ module: m, dependency, path: p })),
 });
 
-export function scan(over: Partial<ApiScan> & Pick<ApiScan, 'id'>, counts: Record<Severity, number>, suppressed = 0): ApiScan {
+export function scan(
+  over: Partial<ApiScan> & Pick<ApiScan, 'id'>,
+  counts: Record<Severity, number>,
+  suppressed = 0,
+): ApiScan {
   return {
     target: 'acme-web',
     project: 'acme-web',
@@ -50,43 +62,136 @@ export function scan(over: Partial<ApiScan> & Pick<ApiScan, 'id'>, counts: Recor
 export function v2Result(): ScanResult {
   const findings: ApiFinding[] = [
     finding({
-      severity: 'critical', cve: 'GHSA-xvch-5gv4-984h', package: 'minimist', installedVersion: '1.2.5', fixedVersion: '1.2.6',
-      aliases: ['GHSA-xvch-5gv4-984h', 'CVE-2021-44906'], summary: 'Prototype Pollution in minimist',
+      severity: 'critical',
+      cve: 'GHSA-xvch-5gv4-984h',
+      package: 'minimist',
+      installedVersion: '1.2.5',
+      fixedVersion: '1.2.6',
+      aliases: ['GHSA-xvch-5gv4-984h', 'CVE-2021-44906'],
+      summary: 'Prototype Pollution in minimist',
       path: ['packages/web', 'mkdirp@0.5.5', 'minimist@1.2.5'],
       attributions: [
-        attr('packages/web', 'dependencies', 'transitive', ['packages/web', 'mkdirp@0.5.5', 'minimist@1.2.5'], [['packages/web', 'mkdirp@0.5.5', ['packages/web', 'mkdirp@0.5.5', 'minimist@1.2.5']]]),
-        attr('packages/api', 'dependencies', 'transitive', ['packages/api', 'packages/web', 'mkdirp@0.5.5', 'minimist@1.2.5'], [['packages/web', 'mkdirp@0.5.5', ['packages/web', 'mkdirp@0.5.5', 'minimist@1.2.5']]]),
+        attr(
+          'packages/web',
+          'dependencies',
+          'transitive',
+          ['packages/web', 'mkdirp@0.5.5', 'minimist@1.2.5'],
+          [['packages/web', 'mkdirp@0.5.5', ['packages/web', 'mkdirp@0.5.5', 'minimist@1.2.5']]],
+        ),
+        attr(
+          'packages/api',
+          'dependencies',
+          'transitive',
+          ['packages/api', 'packages/web', 'mkdirp@0.5.5', 'minimist@1.2.5'],
+          [['packages/web', 'mkdirp@0.5.5', ['packages/web', 'mkdirp@0.5.5', 'minimist@1.2.5']]],
+        ),
       ],
     }),
     finding({
-      severity: 'high', cve: 'GHSA-3xgq-45jj-v275', package: 'cross-spawn', installedVersion: '7.0.3', fixedVersion: '7.0.5',
-      aliases: ['GHSA-3xgq-45jj-v275', 'CVE-2024-21538'], summary: 'Regular Expression Denial of Service (ReDoS) in cross-spawn',
+      severity: 'high',
+      cve: 'GHSA-3xgq-45jj-v275',
+      package: 'cross-spawn',
+      installedVersion: '7.0.3',
+      fixedVersion: '7.0.5',
+      aliases: ['GHSA-3xgq-45jj-v275', 'CVE-2024-21538'],
+      summary: 'Regular Expression Denial of Service (ReDoS) in cross-spawn',
       path: ['.', 'eslint@8.57.0', 'cross-spawn@7.0.3'],
-      attributions: [attr('.', 'devDependencies', 'transitive', ['.', 'eslint@8.57.0', 'cross-spawn@7.0.3'], [['.', 'eslint@8.57.0', ['.', 'eslint@8.57.0', 'cross-spawn@7.0.3']]])],
+      attributions: [
+        attr(
+          '.',
+          'devDependencies',
+          'transitive',
+          ['.', 'eslint@8.57.0', 'cross-spawn@7.0.3'],
+          [['.', 'eslint@8.57.0', ['.', 'eslint@8.57.0', 'cross-spawn@7.0.3']]],
+        ),
+      ],
     }),
     finding({
-      severity: 'high', cve: 'GHSA-p6mc-m468-83gw', package: 'lodash', installedVersion: '4.17.15', fixedVersion: '4.17.19',
-      aliases: ['GHSA-p6mc-m468-83gw', 'CVE-2020-8203'], summary: 'Prototype Pollution in lodash',
+      severity: 'high',
+      cve: 'GHSA-p6mc-m468-83gw',
+      package: 'lodash',
+      installedVersion: '4.17.15',
+      fixedVersion: '4.17.19',
+      aliases: ['GHSA-p6mc-m468-83gw', 'CVE-2020-8203'],
+      summary: 'Prototype Pollution in lodash',
       path: ['packages/api', 'lodash@4.17.15'],
-      attributions: [attr('packages/api', 'dependencies', 'direct', ['packages/api', 'lodash@4.17.15'], [['packages/api', 'lodash@4.17.15', ['packages/api', 'lodash@4.17.15']]])],
+      attributions: [
+        attr(
+          'packages/api',
+          'dependencies',
+          'direct',
+          ['packages/api', 'lodash@4.17.15'],
+          [['packages/api', 'lodash@4.17.15', ['packages/api', 'lodash@4.17.15']]],
+        ),
+      ],
     }),
     finding({
-      severity: 'medium', cve: 'GHSA-952p-6rrq-rcjv', package: 'micromatch', installedVersion: '4.0.5', fixedVersion: '4.0.8',
-      aliases: ['GHSA-952p-6rrq-rcjv', 'CVE-2024-4067'], summary: 'Regular Expression Denial of Service (ReDoS) in micromatch',
-      path: ['.', 'jest@29.7.0', '@jest/core@29.7.0', 'jest-config@29.7.0', 'babel-jest@29.7.0', 'babel-plugin-istanbul@6.1.1', 'test-exclude@6.0.0', '@istanbuljs/load-nyc-config@1.1.0', 'find-up@4.1.0', 'micromatch@4.0.5'],
-      attributions: [attr('.', 'devDependencies', 'transitive', ['.', 'jest@29.7.0', 'micromatch@4.0.5'], [['.', 'jest@29.7.0', ['.', 'jest@29.7.0', 'micromatch@4.0.5']]])],
+      severity: 'medium',
+      cve: 'GHSA-952p-6rrq-rcjv',
+      package: 'micromatch',
+      installedVersion: '4.0.5',
+      fixedVersion: '4.0.8',
+      aliases: ['GHSA-952p-6rrq-rcjv', 'CVE-2024-4067'],
+      summary: 'Regular Expression Denial of Service (ReDoS) in micromatch',
+      path: [
+        '.',
+        'jest@29.7.0',
+        '@jest/core@29.7.0',
+        'jest-config@29.7.0',
+        'babel-jest@29.7.0',
+        'babel-plugin-istanbul@6.1.1',
+        'test-exclude@6.0.0',
+        '@istanbuljs/load-nyc-config@1.1.0',
+        'find-up@4.1.0',
+        'micromatch@4.0.5',
+      ],
+      attributions: [
+        attr(
+          '.',
+          'devDependencies',
+          'transitive',
+          ['.', 'jest@29.7.0', 'micromatch@4.0.5'],
+          [['.', 'jest@29.7.0', ['.', 'jest@29.7.0', 'micromatch@4.0.5']]],
+        ),
+      ],
     }),
     finding({
-      severity: 'medium', cve: 'GHSA-p8p7-x288-28g6', package: 'request', installedVersion: '2.88.2', fixedVersion: null,
-      aliases: ['GHSA-p8p7-x288-28g6', 'CVE-2023-28155'], summary: 'Server-Side Request Forgery in Request',
+      severity: 'medium',
+      cve: 'GHSA-p8p7-x288-28g6',
+      package: 'request',
+      installedVersion: '2.88.2',
+      fixedVersion: null,
+      aliases: ['GHSA-p8p7-x288-28g6', 'CVE-2023-28155'],
+      summary: 'Server-Side Request Forgery in Request',
       path: ['packages/api', 'request@2.88.2'],
-      attributions: [attr('packages/api', 'dependencies', 'direct', ['packages/api', 'request@2.88.2'], [['packages/api', 'request@2.88.2', ['packages/api', 'request@2.88.2']]])],
+      attributions: [
+        attr(
+          'packages/api',
+          'dependencies',
+          'direct',
+          ['packages/api', 'request@2.88.2'],
+          [['packages/api', 'request@2.88.2', ['packages/api', 'request@2.88.2']]],
+        ),
+      ],
     }),
     finding({
-      severity: 'low', cve: 'GHSA-m6fv-jmcg-4jfg', package: 'send', installedVersion: '0.18.0', fixedVersion: '0.19.0',
-      aliases: ['GHSA-m6fv-jmcg-4jfg', 'CVE-2024-43799'], summary: 'send vulnerable to template injection that can lead to XSS',
+      severity: 'low',
+      cve: 'GHSA-m6fv-jmcg-4jfg',
+      package: 'send',
+      installedVersion: '0.18.0',
+      fixedVersion: '0.19.0',
+      aliases: ['GHSA-m6fv-jmcg-4jfg', 'CVE-2024-43799'],
+      summary: 'send vulnerable to template injection that can lead to XSS',
       path: ['packages/api', 'express@4.19.2', 'send@0.18.0'],
-      attributions: [attr('packages/api', 'dependencies', 'transitive', ['packages/api', 'express@4.19.2', 'send@0.18.0'], [['packages/api', 'express@4.19.2', ['packages/api', 'express@4.19.2', 'send@0.18.0']]])],
+      attributions: [
+        attr(
+          'packages/api',
+          'dependencies',
+          'transitive',
+          ['packages/api', 'express@4.19.2', 'send@0.18.0'],
+          [['packages/api', 'express@4.19.2', ['packages/api', 'express@4.19.2', 'send@0.18.0']]],
+        ),
+      ],
     }),
   ];
   return {
@@ -98,7 +203,12 @@ export function v2Result(): ScanResult {
         ecosystem: 'javascript',
         modules: [
           { path: '.', dependencies: [], teamName: '@acme/platform', attributes: { codeowners: '@acme/platform' } },
-          { path: 'packages/web', dependencies: [], teamName: '@acme/web', attributes: { codeowners: '@acme/web @alice' } },
+          {
+            path: 'packages/web',
+            dependencies: [],
+            teamName: '@acme/web',
+            attributes: { codeowners: '@acme/web @alice' },
+          },
           { path: 'packages/api', dependencies: ['packages/web'] },
         ],
         metadata: { commit: 'a'.repeat(40), ref: 'refs/heads/main' },
@@ -129,19 +239,32 @@ export function v1Result(): ScanResult {
     scan: scan({ id: 'scn_01jd4v1pip', ecosystem: 'python' }, { critical: 1, high: 0, medium: 1, low: 0 }, 0),
     findings: [
       finding({
-        severity: 'critical', cve: 'GHSA-8q59-q68h-6hv4', package: 'PyYAML', installedVersion: '5.3.1', fixedVersion: '5.4',
-        aliases: ['GHSA-8q59-q68h-6hv4', 'CVE-2020-14343', 'PYSEC-2021-142'], summary: 'Improper Input Validation in PyYAML',
+        severity: 'critical',
+        cve: 'GHSA-8q59-q68h-6hv4',
+        package: 'PyYAML',
+        installedVersion: '5.3.1',
+        fixedVersion: '5.4',
+        aliases: ['GHSA-8q59-q68h-6hv4', 'CVE-2020-14343', 'PYSEC-2021-142'],
+        summary: 'Improper Input Validation in PyYAML',
         path: ['services/worker/requirements.txt', 'PyYAML@5.3.1'],
       }),
       finding({
-        severity: 'medium', cve: 'GHSA-j8r2-6x86-q33q', package: 'requests', installedVersion: '2.28.1', fixedVersion: '2.31.0',
-        aliases: ['GHSA-j8r2-6x86-q33q', 'CVE-2023-32681', 'PYSEC-2023-74'], summary: 'Unintended leak of Proxy-Authorization header in requests',
+        severity: 'medium',
+        cve: 'GHSA-j8r2-6x86-q33q',
+        package: 'requests',
+        installedVersion: '2.28.1',
+        fixedVersion: '2.31.0',
+        aliases: ['GHSA-j8r2-6x86-q33q', 'CVE-2023-32681', 'PYSEC-2023-74'],
+        summary: 'Unintended leak of Proxy-Authorization header in requests',
         path: ['services/worker/requirements.txt', 'requests@2.28.1'],
       }),
     ],
     lockfiles: ['services/worker/requirements.txt'],
     // The producer keys entries by the name as the lockfile spells it; the finding says "PyYAML".
-    locations: { 'pyyaml@5.3.1': { file: 'services/worker/requirements.txt', line: 7 }, 'requests@2.28.1': { file: 'services/worker/requirements.txt', line: 9 } },
+    locations: {
+      'pyyaml@5.3.1': { file: 'services/worker/requirements.txt', line: 7 },
+      'requests@2.28.1': { file: 'services/worker/requirements.txt', line: 9 },
+    },
   };
 }
 

@@ -14,8 +14,12 @@ test('the documented shape: version, tool, server, view, failOn, gate, one entry
     failOn: 'high',
     gate: { failOn: 'high', failed: true, findingsAtOrAbove: 4 },
   });
-  expect(report.scans.map((s: { project: string; ecosystem: string }) => `${s.project}/${s.ecosystem}`)).toEqual(['acme-web/javascript', 'acme-web/python']);
-  for (const s of report.scans) expect(Object.keys(s)).toEqual(['project', 'ecosystem', 'scan', 'findings', 'lockfiles', 'locations']);
+  expect(report.scans.map((s: { project: string; ecosystem: string }) => `${s.project}/${s.ecosystem}`)).toEqual([
+    'acme-web/javascript',
+    'acme-web/python',
+  ]);
+  for (const s of report.scans)
+    expect(Object.keys(s)).toEqual(['project', 'ecosystem', 'scan', 'findings', 'lockfiles', 'locations']);
 });
 
 test('scans and findings are the API objects, unchanged and in order', () => {
@@ -24,14 +28,18 @@ test('scans and findings are the API objects, unchanged and in order', () => {
   expect(report.scans[0].scan).toEqual(input.results[0].scan);
   expect(report.scans[0].findings).toEqual(input.results[0].findings);
   expect(report.scans[1].findings.map((f: { package: string }) => f.package)).toEqual(['PyYAML', 'requests']);
-  expect(report.scans[0].findings[0]).toMatchObject({ cve: 'GHSA-xvch-5gv4-984h', aliases: ['GHSA-xvch-5gv4-984h', 'CVE-2021-44906'], attributions: expect.any(Array) });
+  expect(report.scans[0].findings[0]).toMatchObject({
+    cve: 'GHSA-xvch-5gv4-984h',
+    aliases: ['GHSA-xvch-5gv4-984h', 'CVE-2021-44906'],
+    attributions: expect.any(Array),
+  });
   // A field a newer server adds travels through.
   const newer = reportInput();
   (newer.results[0].findings[0] as unknown as Record<string, unknown>).reachable = true;
   expect(JSON.parse(formatJson(newer)).scans[0].findings[0].reachable).toBe(true);
 });
 
-test('locations: the lockfile entries of the findings\' packages, never guessed, never the whole lockfile', () => {
+test("locations: the lockfile entries of the findings' packages, never guessed, never the whole lockfile", () => {
   const report = jsonReport(reportInput());
   expect(report.scans[0].lockfiles).toEqual(['package-lock.json']);
   expect(report.scans[0].locations).toEqual({
@@ -43,15 +51,26 @@ test('locations: the lockfile entries of the findings\' packages, never guessed,
     'send@0.18.0': { file: 'package-lock.json', line: 1203 },
   });
   // The finding's spelling is the key; the producer's "pyyaml" entry is found.
-  expect(report.scans[1].locations).toEqual({ 'PyYAML@5.3.1': { file: 'services/worker/requirements.txt', line: 7 }, 'requests@2.28.1': { file: 'services/worker/requirements.txt', line: 9 } });
+  expect(report.scans[1].locations).toEqual({
+    'PyYAML@5.3.1': { file: 'services/worker/requirements.txt', line: 7 },
+    'requests@2.28.1': { file: 'services/worker/requirements.txt', line: 9 },
+  });
   const unknown = v2Result();
   unknown.locations = {};
   expect(jsonReport(reportInput({ results: [unknown] })).scans[0].locations).toEqual({});
 });
 
-test('the gate: failed as the command decided, the count from the scans\' counts; none counts nothing', () => {
-  expect(jsonReport(reportInput({ failOn: 'critical' })).gate).toEqual({ failOn: 'critical', failed: true, findingsAtOrAbove: 2 });
-  expect(jsonReport(reportInput({ failOn: 'none', gateFailed: false })).gate).toEqual({ failOn: 'none', failed: false, findingsAtOrAbove: 0 });
+test("the gate: failed as the command decided, the count from the scans' counts; none counts nothing", () => {
+  expect(jsonReport(reportInput({ failOn: 'critical' })).gate).toEqual({
+    failOn: 'critical',
+    failed: true,
+    findingsAtOrAbove: 2,
+  });
+  expect(jsonReport(reportInput({ failOn: 'none', gateFailed: false })).gate).toEqual({
+    failOn: 'none',
+    failed: false,
+    findingsAtOrAbove: 0,
+  });
   expect(jsonReport(reportInput({ failOn: 'low', results: [v1Result()] })).gate.findingsAtOrAbove).toBe(2);
 });
 

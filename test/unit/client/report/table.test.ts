@@ -20,8 +20,12 @@ const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 test('a header per scan: project, ecosystem, scan id, status, the scan counts and the suppressed total', () => {
   const text = formatTable(reportInput());
   expect(lines(text)[0]).toBe('scanner 1.4.0 · https://scanner.acme.example · view: introduced');
-  expect(text).toContain('acme-web · javascript · scan scn_01jd4v2npm · completed\nfindings: 1 critical, 2 high, 2 medium, 1 low · 1 suppressed (not shown)');
-  expect(text).toContain('acme-web · python · scan scn_01jd4v1pip · completed\nfindings: 1 critical, 0 high, 1 medium, 0 low · 0 suppressed\n');
+  expect(text).toContain(
+    'acme-web · javascript · scan scn_01jd4v2npm · completed\nfindings: 1 critical, 2 high, 2 medium, 1 low · 1 suppressed (not shown)',
+  );
+  expect(text).toContain(
+    'acme-web · python · scan scn_01jd4v1pip · completed\nfindings: 1 critical, 0 high, 1 medium, 0 low · 0 suppressed\n',
+  );
 });
 
 test('findings grouped by severity, critical → low, each row under its own heading', () => {
@@ -31,8 +35,10 @@ test('findings grouped by severity, critical → low, each row under its own hea
   const at = (s: string) => js.findIndex((l) => l.startsWith(s));
   expect(at('  minimist ')).toBeGreaterThan(at('CRITICAL'));
   expect(at('  minimist ')).toBeLessThan(at('HIGH'));
-  for (const pkg of ['cross-spawn', 'lodash']) expect(at(`  ${pkg} `)).toBeGreaterThan(at('HIGH')), expect(at(`  ${pkg} `)).toBeLessThan(at('MEDIUM'));
-  for (const pkg of ['micromatch', 'request']) expect(at(`  ${pkg} `)).toBeGreaterThan(at('MEDIUM')), expect(at(`  ${pkg} `)).toBeLessThan(at('LOW'));
+  for (const pkg of ['cross-spawn', 'lodash'])
+    (expect(at(`  ${pkg} `)).toBeGreaterThan(at('HIGH')), expect(at(`  ${pkg} `)).toBeLessThan(at('MEDIUM')));
+  for (const pkg of ['micromatch', 'request'])
+    (expect(at(`  ${pkg} `)).toBeGreaterThan(at('MEDIUM')), expect(at(`  ${pkg} `)).toBeLessThan(at('LOW')));
   expect(at('  send ')).toBeGreaterThan(at('LOW'));
   // A severity without findings has no heading.
   const py = section(formatTable(reportInput()), 'python');
@@ -44,8 +50,24 @@ test('columns: package, installed, fixed or "no fix", advisory with its CVE, pat
   const js = section(text, 'javascript');
   const header = js.find((l) => l.includes('PACKAGE'))!;
   expect(header.trim().split(/\s{2,}/)).toEqual(['PACKAGE', 'INSTALLED', 'FIXED', 'ADVISORY', 'PATH', 'INTRODUCED BY']);
-  expect(rowOf(text, 'lodash').trim().split(/\s{2,}/)).toEqual(['lodash', '4.17.15', '4.17.19', 'GHSA-p6mc-m468-83gw (CVE-2020-8203)', 'packages/api › lodash@4.17.15', 'packages/api (unassigned)']);
-  expect(rowOf(text, 'request').trim().split(/\s{2,}/).slice(0, 3)).toEqual(['request', '2.88.2', 'no fix']);
+  expect(
+    rowOf(text, 'lodash')
+      .trim()
+      .split(/\s{2,}/),
+  ).toEqual([
+    'lodash',
+    '4.17.15',
+    '4.17.19',
+    'GHSA-p6mc-m468-83gw (CVE-2020-8203)',
+    'packages/api › lodash@4.17.15',
+    'packages/api (unassigned)',
+  ]);
+  expect(
+    rowOf(text, 'request')
+      .trim()
+      .split(/\s{2,}/)
+      .slice(0, 3),
+  ).toEqual(['request', '2.88.2', 'no fix']);
   // Same column starts in every group of a scan: widths come from the whole scan's content.
   for (const col of ['INSTALLED', 'FIXED', 'ADVISORY', 'PATH', 'INTRODUCED BY']) {
     const x = header.indexOf(col);
@@ -61,7 +83,13 @@ test('columns: package, installed, fixed or "no fix", advisory with its CVE, pat
 test('an advisory whose id is the CVE shows its GHSA; one without aliases shows the id alone', () => {
   const r = v2Result();
   r.findings = [
-    finding({ severity: 'high', cve: 'CVE-2024-0001', package: 'a', installedVersion: '1.0.0', aliases: ['CVE-2024-0001', 'GHSA-aaaa-bbbb-cccc'] }),
+    finding({
+      severity: 'high',
+      cve: 'CVE-2024-0001',
+      package: 'a',
+      installedVersion: '1.0.0',
+      aliases: ['CVE-2024-0001', 'GHSA-aaaa-bbbb-cccc'],
+    }),
     finding({ severity: 'high', cve: 'PYSEC-2024-1', package: 'b', installedVersion: '1.0.0', aliases: undefined }),
   ];
   const text = formatTable(reportInput({ results: [r] }));
@@ -86,13 +114,33 @@ test('view affected: every consuming module, with its team or "unassigned"', () 
 test('a scan without module metadata (multipart) names the modules without claiming they have no team', () => {
   const paged = v2Result();
   paged.scan = { ...paged.scan, modules: [] };
-  expect(rowOf(formatTable(reportInput({ results: [paged], view: 'affected' })), 'minimist').endsWith('  packages/web, packages/api')).toBe(true);
+  expect(
+    rowOf(formatTable(reportInput({ results: [paged], view: 'affected' })), 'minimist').endsWith(
+      '  packages/web, packages/api',
+    ),
+  ).toBe(true);
 });
 
 test('v1 scans have no module column; their path starts at the manifest', () => {
   const py = section(formatTable(reportInput()), 'python');
-  expect(py.find((l) => l.includes('PACKAGE'))!.trim().split(/\s{2,}/)).toEqual(['PACKAGE', 'INSTALLED', 'FIXED', 'ADVISORY', 'PATH']);
-  expect(py.find((l) => l.startsWith('  PyYAML '))!.trim().split(/\s{2,}/)).toEqual(['PyYAML', '5.3.1', '5.4', 'GHSA-8q59-q68h-6hv4 (CVE-2020-14343)', 'services/worker/requirements.txt › PyYAML@5.3.1']);
+  expect(
+    py
+      .find((l) => l.includes('PACKAGE'))!
+      .trim()
+      .split(/\s{2,}/),
+  ).toEqual(['PACKAGE', 'INSTALLED', 'FIXED', 'ADVISORY', 'PATH']);
+  expect(
+    py
+      .find((l) => l.startsWith('  PyYAML '))!
+      .trim()
+      .split(/\s{2,}/),
+  ).toEqual([
+    'PyYAML',
+    '5.3.1',
+    '5.4',
+    'GHSA-8q59-q68h-6hv4 (CVE-2020-14343)',
+    'services/worker/requirements.txt › PyYAML@5.3.1',
+  ]);
 });
 
 test('many modules: three named, then a count', () => {
@@ -111,11 +159,22 @@ test('long paths lose their middle, keep where they start and what pulls the pac
   expect(short.endsWith(`${long[38]} › ${long[39]}`)).toBe(true);
   expect(short).toContain('… 38 more');
   expect(shortPath(['package.json', 'a@1'])).toBe('package.json › a@1');
-  expect([...shortPath(Array.from({ length: 30 }, (_, i) => `p${i}@1.0.0`), MAX_PATH_CHARS)].length).toBeLessThanOrEqual(MAX_PATH_CHARS);
+  expect(
+    [
+      ...shortPath(
+        Array.from({ length: 30 }, (_, i) => `p${i}@1.0.0`),
+        MAX_PATH_CHARS,
+      ),
+    ].length,
+  ).toBeLessThanOrEqual(MAX_PATH_CHARS);
 });
 
 test('no findings: a clear line; the gate passes', () => {
-  const clean: ScanResult = { ...v1Result(), scan: scan({ id: 'scn_clean', ecosystem: 'python' }, { critical: 0, high: 0, medium: 0, low: 0 }, 2), findings: [] };
+  const clean: ScanResult = {
+    ...v1Result(),
+    scan: scan({ id: 'scn_clean', ecosystem: 'python' }, { critical: 0, high: 0, medium: 0, low: 0 }, 2),
+    findings: [],
+  };
   const text = formatTable(reportInput({ results: [clean], gateFailed: false }));
   expect(text).toContain('findings: 0 critical, 0 high, 0 medium, 0 low · 2 suppressed (not shown)\n\nno findings\n');
   expect(text).not.toContain('PACKAGE');
@@ -124,15 +183,25 @@ test('no findings: a clear line; the gate passes', () => {
 
 test('the gate line: failed with the count at or above the threshold, passed below it, none', () => {
   expect(lines(formatTable(reportInput())).at(-2)).toBe('gate: --fail-on high → FAILED (4 findings at or above high)');
-  expect(lines(formatTable(reportInput({ failOn: 'critical' }))).at(-2)).toBe('gate: --fail-on critical → FAILED (2 findings at or above critical)');
-  expect(lines(formatTable(reportInput({ failOn: 'low' }))).at(-2)).toBe('gate: --fail-on low → FAILED (8 findings at or above low)');
-  expect(lines(formatTable(reportInput({ failOn: 'none', gateFailed: false }))).at(-2)).toBe('gate: --fail-on none → passed (no gate)');
+  expect(lines(formatTable(reportInput({ failOn: 'critical' }))).at(-2)).toBe(
+    'gate: --fail-on critical → FAILED (2 findings at or above critical)',
+  );
+  expect(lines(formatTable(reportInput({ failOn: 'low' }))).at(-2)).toBe(
+    'gate: --fail-on low → FAILED (8 findings at or above low)',
+  );
+  expect(lines(formatTable(reportInput({ failOn: 'none', gateFailed: false }))).at(-2)).toBe(
+    'gate: --fail-on none → passed (no gate)',
+  );
   const lowOnly = v2Result();
   lowOnly.findings = lowOnly.findings.filter((f) => f.severity === 'low');
   lowOnly.scan = { ...lowOnly.scan, findings: { critical: 0, high: 0, medium: 0, low: 1 } };
-  expect(lines(formatTable(reportInput({ results: [lowOnly], gateFailed: false }))).at(-2)).toBe('gate: --fail-on high → passed (nothing at or above high)');
+  expect(lines(formatTable(reportInput({ results: [lowOnly], gateFailed: false }))).at(-2)).toBe(
+    'gate: --fail-on high → passed (nothing at or above high)',
+  );
   const one = { ...lowOnly, scan: { ...lowOnly.scan, findings: { critical: 0, high: 1, medium: 0, low: 1 } } };
-  expect(lines(formatTable(reportInput({ results: [one] }))).at(-2)).toBe('gate: --fail-on high → FAILED (1 finding at or above high)');
+  expect(lines(formatTable(reportInput({ results: [one] }))).at(-2)).toBe(
+    'gate: --fail-on high → FAILED (1 finding at or above high)',
+  );
 });
 
 test('colour only when asked, and the same text and widths once the escapes are removed', () => {

@@ -58,7 +58,14 @@ export function useOutcome() {
  * A button that asks before it acts: the question and Confirm/Cancel appear in its place, Confirm takes the focus,
  * Cancel (or Escape) gives it back to the button.
  */
-export function ConfirmButton(props: { label: string; accessibleLabel: string; question: string; confirmLabel: string; onConfirm: () => Promise<unknown>; disabled?: boolean }) {
+export function ConfirmButton(props: {
+  label: string;
+  accessibleLabel: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => Promise<unknown>;
+  disabled?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -71,13 +78,24 @@ export function ConfirmButton(props: { label: string; accessibleLabel: string; q
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" ref={triggerRef} aria-label={props.accessibleLabel} disabled={props.disabled} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        ref={triggerRef}
+        aria-label={props.accessibleLabel}
+        disabled={props.disabled}
+        onClick={() => setAsking(true)}
+      >
         {props.label}
       </button>
     );
   }
   return (
-    <span class="confirm" role="group" aria-label={props.question} onKeyDown={(e) => e.key === 'Escape' && !busy && setAsking(false)}>
+    <span
+      class="confirm"
+      role="group"
+      aria-label={props.question}
+      onKeyDown={(e) => e.key === 'Escape' && !busy && setAsking(false)}
+    >
       <span class="confirm-question">{props.question}</span>
       <button
         type="button"
@@ -104,7 +122,19 @@ export function ConfirmButton(props: { label: string; accessibleLabel: string; q
 }
 
 /** A value shown once (an API key's secret, an invitation link): read-only, selectable, with a copy button. */
-export function CopyOnce({ id, label, value, children, after }: { id: string; label: string; value: string; children?: ComponentChildren; after?: ComponentChildren }) {
+export function CopyOnce({
+  id,
+  label,
+  value,
+  children,
+  after,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  children?: ComponentChildren;
+  after?: ComponentChildren;
+}) {
   const [copied, setCopied] = useState<string>('');
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -125,7 +155,17 @@ export function CopyOnce({ id, label, value, children, after }: { id: string; la
       {children}
       <label for={id}>{label}</label>
       <div class="once-row">
-        <input id={id} ref={input} class="once-value" type="text" readOnly value={value} spellcheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id={id}
+          ref={input}
+          class="once-value"
+          type="text"
+          readOnly
+          value={value}
+          spellcheck={false}
+          autoComplete="off"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <button type="button" onClick={copy}>
           Copy
         </button>
@@ -139,7 +179,19 @@ export function CopyOnce({ id, label, value, children, after }: { id: string; la
 }
 
 /** Cursor pages as links: the cursor (and the filters) stay in the URL, so a reload shows the same page. */
-export function Pager({ path, query, cursor, nextCursor, label }: { path: string; query: Record<string, string | undefined>; cursor?: string; nextCursor?: string | null; label: string }) {
+export function Pager({
+  path,
+  query,
+  cursor,
+  nextCursor,
+  label,
+}: {
+  path: string;
+  query: Record<string, string | undefined>;
+  cursor?: string;
+  nextCursor?: string | null;
+  label: string;
+}) {
   if (!cursor && !nextCursor) return null;
   return (
     <nav class="pager" aria-label={`${label} pages`}>
@@ -169,7 +221,10 @@ export function useUrlList<R>(endpoint: string, filters: Record<string, string |
   const cursor = query.cursor || undefined;
   const limit = limitOf(query);
   const filterQuery = { ...filters, limit: limit ? String(limit) : undefined };
-  const list = useLoad((signal) => api.get<R & { nextCursor: string | null }>(endpoint, { ...filters, cursor, limit }, signal), [endpoint, ...Object.values(filters), cursor, limit]);
+  const list = useLoad(
+    (signal) => api.get<R & { nextCursor: string | null }>(endpoint, { ...filters, cursor, limit }, signal),
+    [endpoint, ...Object.values(filters), cursor, limit],
+  );
   return { list, pager: { path, query: filterQuery, cursor, nextCursor: list.data?.nextCursor } };
 }
 
@@ -177,13 +232,29 @@ export function useUrlList<R>(endpoint: string, filters: Record<string, string |
  * A list's filter by one value (a status, a role): a select in a search form; a choice goes into the URL (first page,
  * same page size).
  */
-export function ListFilter(props: { form: string; id: string; label: string; any: string; param: string; value: string | undefined; values: readonly string[]; labels: Record<string, string>; query: Record<string, string | undefined> }) {
+export function ListFilter(props: {
+  form: string;
+  id: string;
+  label: string;
+  any: string;
+  param: string;
+  value: string | undefined;
+  values: readonly string[];
+  labels: Record<string, string>;
+  query: Record<string, string | undefined>;
+}) {
   const { path, route } = useLocation();
   return (
     <form class="toolbar" role="search" aria-label={props.form} onSubmit={(e) => e.preventDefault()}>
       <div class="field">
         <label for={props.id}>{props.label}</label>
-        <select id={props.id} value={props.value ?? ''} onChange={(e) => route(withQuery(path, { ...props.query, [props.param]: e.currentTarget.value || undefined }))}>
+        <select
+          id={props.id}
+          value={props.value ?? ''}
+          onChange={(e) =>
+            route(withQuery(path, { ...props.query, [props.param]: e.currentTarget.value || undefined }))
+          }
+        >
           <option value="">{props.any}</option>
           {props.values.map((v) => (
             <option key={v} value={v}>

@@ -1,7 +1,17 @@
 // The MCP pages' pure pieces, apart from the components for unit tests: the issue codes and their
 // severities, a server's issues counted by severity whatever form the API gives them in, issues in their order, the
 // registry decisions and control levels in words, versions typed and shown, usage counts in words.
-import type { Checked, ListsEvery, McpControlLevelName, McpDecisionFilter, McpIssue, McpIssueCode, McpIssues, Severity, SeverityCounts } from '../../types';
+import type {
+  Checked,
+  ListsEvery,
+  McpControlLevelName,
+  McpDecisionFilter,
+  McpIssue,
+  McpIssueCode,
+  McpIssues,
+  Severity,
+  SeverityCounts,
+} from '../../types';
 import { SEVERITIES } from '../../types';
 
 /**
@@ -29,7 +39,10 @@ const isSeverity = (s: string): s is Severity => (SEVERITIES as readonly string[
  * A server's issues as the API gives them (a list of issues, counts by severity, or counts by code) → counts by
  * severity, or null when only codes of unknown severity are counted (then `byCode` is shown instead).
  */
-export function issueCounts(issues: McpIssues | null | undefined): { counts: SeverityCounts | null; byCode: [string, number][] } {
+export function issueCounts(issues: McpIssues | null | undefined): {
+  counts: SeverityCounts | null;
+  byCode: [string, number][];
+} {
   const counts: SeverityCounts = { critical: 0, high: 0, medium: 0, low: 0 };
   if (Array.isArray(issues)) {
     for (const i of issues) if (isSeverity(i.severity)) counts[i.severity]++;
@@ -41,7 +54,9 @@ export function issueCounts(issues: McpIssues | null | undefined): { counts: Sev
     for (const s of SEVERITIES) counts[s] = typeof bySeverity[s] === 'number' ? (bySeverity[s] as number) : 0;
     return { counts, byCode: [] };
   }
-  const byCode = Object.entries((o.byCode ?? o) as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] > 0);
+  const byCode = Object.entries((o.byCode ?? o) as Record<string, unknown>).filter(
+    (e): e is [string, number] => typeof e[1] === 'number' && e[1] > 0,
+  );
   // codes of a fixed severity are counted under it; vulnerable_package (the advisory's severity) cannot be
   if (byCode.some(([c]) => !ISSUE_CODES.find((x) => x.code === c)?.severity)) return { counts: null, byCode };
   for (const [c, n] of byCode) counts[ISSUE_CODES.find((x) => x.code === c)!.severity!] += n;
@@ -51,7 +66,12 @@ export function issueCounts(issues: McpIssues | null | undefined): { counts: Sev
 /** Issues most severe first, then by code and tool. */
 export function sortIssues(issues: McpIssue[]): McpIssue[] {
   const rank = (s: string) => (isSeverity(s) ? SEVERITIES.indexOf(s) : SEVERITIES.length);
-  return [...issues].sort((a, b) => rank(a.severity) - rank(b.severity) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || ((a.tool ?? '') < (b.tool ?? '') ? -1 : (a.tool ?? '') > (b.tool ?? '') ? 1 : 0));
+  return [...issues].sort(
+    (a, b) =>
+      rank(a.severity) - rank(b.severity) ||
+      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
+      ((a.tool ?? '') < (b.tool ?? '') ? -1 : (a.tool ?? '') > (b.tool ?? '') ? 1 : 0),
+  );
 }
 
 export const DECISIONS = ['allow', 'deny', 'unreviewed'] as const satisfies readonly McpDecisionFilter[];
@@ -63,12 +83,14 @@ export const LEVELS = [
   {
     level: 'warn',
     label: 'Warn',
-    means: 'Calls to denied or unreviewed servers, and to servers with high or critical issues on that host, are answered warn; the rest allow.',
+    means:
+      'Calls to denied or unreviewed servers, and to servers with high or critical issues on that host, are answered warn; the rest allow.',
   },
   {
     level: 'block',
     label: 'Block',
-    means: 'Calls to denied and unreviewed servers are blocked; allowed servers with high or critical issues get warn; the rest allow.',
+    means:
+      'Calls to denied and unreviewed servers are blocked; allowed servers with high or critical issues get warn; the rest allow.',
   },
 ] as const satisfies readonly { level: McpControlLevelName; label: string; means: string }[];
 export type LevelsListed = Checked<ListsEvery<McpControlLevelName, (typeof LEVELS)[number]['level'][]>>;
@@ -80,7 +102,8 @@ export function usageText(u: { calls: number; errors: number; blocked: number })
 }
 
 /** A registry entry's versions: the list, or "any" (null). */
-export const versionsText = (versions: string[] | null | undefined): string => (versions && versions.length ? versions.join(', ') : 'any');
+export const versionsText = (versions: string[] | null | undefined): string =>
+  versions && versions.length ? versions.join(', ') : 'any';
 
 /** Versions typed comma-separated (spaces around them dropped); empty: any version (null). */
 export function parseVersions(text: string): string[] | null {

@@ -60,12 +60,26 @@ export function IssueSummary({ issues, label }: { issues: McpIssues | null | und
 /** A registry decision in words (none: unreviewed). */
 export function DecisionText({ decision }: { decision: string | null | undefined }) {
   const d = decision ?? 'unreviewed';
-  return <span class={`decision decision-${d === 'allow' || d === 'deny' ? d : 'unreviewed'}`}>{DECISION_LABELS[d] ?? d}</span>;
+  return (
+    <span class={`decision decision-${d === 'allow' || d === 'deny' ? d : 'unreviewed'}`}>
+      {DECISION_LABELS[d] ?? d}
+    </span>
+  );
 }
 
 /** Upserts one registry entry by identity (PUT /v1/mcp/registry/entries); → the entry as stored. */
-export async function putRegistryEntry(entry: { identity: string; versions: string[] | null; decision: McpDecision; note: string | null }): Promise<McpRegistryEntry | undefined> {
-  const body = { identity: entry.identity, decision: entry.decision, ...(entry.versions ? { versions: entry.versions } : {}), ...(entry.note ? { note: entry.note } : {}) };
+export async function putRegistryEntry(entry: {
+  identity: string;
+  versions: string[] | null;
+  decision: McpDecision;
+  note: string | null;
+}): Promise<McpRegistryEntry | undefined> {
+  const body = {
+    identity: entry.identity,
+    decision: entry.decision,
+    ...(entry.versions ? { versions: entry.versions } : {}),
+    ...(entry.note ? { note: entry.note } : {}),
+  };
   const r = await api.call<McpRegistryEntries>('PUT', '/mcp/registry/entries', { body: { entries: [body] } });
   return r?.entries?.find((e) => e.identity === entry.identity) ?? r?.entries?.[0];
 }
@@ -78,14 +92,36 @@ export function useHostNames() {
 }
 
 /** A host by its hostname once known, else its id, else the hostname the upload reported. */
-export function HostText({ id, reported, names }: { id?: string | null; reported?: string | null; names: Map<string, string> }) {
+export function HostText({
+  id,
+  reported,
+  names,
+}: {
+  id?: string | null;
+  reported?: string | null;
+  names: Map<string, string>;
+}) {
   if (id) return <>{names.get(id) ?? id}</>;
-  if (reported) return <>{reported} <span class="muted">(reported)</span></>;
+  if (reported)
+    return (
+      <>
+        {reported} <span class="muted">(reported)</span>
+      </>
+    );
   return <span class="muted">unknown</span>;
 }
 
 /** Member emails by member id and by user id (every role reads the members), for `updatedBy`. */
 export function useMemberEmails() {
   const members = useLoad(() => allPages<Member>('/members', 'members').catch(() => []), []);
-  return useMemo(() => new Map((members.data ?? []).flatMap((m) => [[m.id, m.email] as const, ...(m.userId ? [[m.userId, m.email] as const] : [])])), [members.data]);
+  return useMemo(
+    () =>
+      new Map(
+        (members.data ?? []).flatMap((m) => [
+          [m.id, m.email] as const,
+          ...(m.userId ? [[m.userId, m.email] as const] : []),
+        ]),
+      ),
+    [members.data],
+  );
 }

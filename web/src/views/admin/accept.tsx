@@ -64,7 +64,10 @@ export default function AcceptInvitation() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => setError(null), [token]);
-  const lookup = useLoad<Lookup | null>(() => (token ? api.post<Lookup>('/invitations/lookups', { token }, { quiet401: true }) : Promise.resolve(null)), [token]);
+  const lookup = useLoad<Lookup | null>(
+    () => (token ? api.post<Lookup>('/invitations/lookups', { token }, { quiet401: true }) : Promise.resolve(null)),
+    [token],
+  );
   const inv = lookup.data ?? undefined;
   const state = session.state;
   const me = state.status === 'signed-in' ? state.me : undefined;
@@ -91,12 +94,17 @@ export default function AcceptInvitation() {
     return (
       <Page title="Accept an invitation">
         <p role="alert" class="error">
-          This page needs the link from an invitation (it ends with <code>#token=</code>). Open the link you received again.
+          This page needs the link from an invitation (it ends with <code>#token=</code>). Open the link you received
+          again.
         </p>
       </Page>
     );
   }
-  const lookupError = lookup.error ? (lookup.error instanceof ApiError ? refusal(lookup.error.code, undefined, undefined) : String(lookup.error)) : undefined;
+  const lookupError = lookup.error
+    ? lookup.error instanceof ApiError
+      ? refusal(lookup.error.code, undefined, undefined)
+      : String(lookup.error)
+    : undefined;
   return (
     <Page title="Accept an invitation">
       <Status loading={lookup.loading && !inv} error={lookupError} />
@@ -126,7 +134,12 @@ export default function AcceptInvitation() {
           ) : state.status === 'signed-out' ? (
             <section aria-labelledby="invite-sign-in">
               <h2 id="invite-sign-in">Sign in to accept</h2>
-              <CodeSignInForm idPrefix="invite-sign-in-" initialEmail={inv.email} wide onSignedIn={() => session.refresh()} />
+              <CodeSignInForm
+                idPrefix="invite-sign-in-"
+                initialEmail={inv.email}
+                wide
+                onSignedIn={() => session.refresh()}
+              />
             </section>
           ) : me ? (
             <div class="stack">
@@ -135,7 +148,9 @@ export default function AcceptInvitation() {
                 {me.org ? ` (already a member of ${me.org.name})` : ''}.
               </p>
               {me.user.email.toLowerCase() !== inv.email.toLowerCase() ? (
-                <p class="muted">This invitation is for another address: to accept it, sign out and sign in as {inv.email}.</p>
+                <p class="muted">
+                  This invitation is for another address: to accept it, sign out and sign in as {inv.email}.
+                </p>
               ) : null}
               <div class="actions">
                 <button type="button" class="primary" disabled={busy} onClick={accept}>

@@ -6,7 +6,17 @@ import { useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { allPages, api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
+import {
+  ConfirmButton,
+  CopyOnce,
+  errorText,
+  ListFilter,
+  oneOf,
+  Outcome,
+  Pager,
+  useOutcome,
+  useUrlList,
+} from '../../components/admin/common';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
@@ -25,7 +35,11 @@ const SCOPE_LABELS: Record<Scope, string> = {
   'mcp:read': 'read MCP scans',
 };
 /** The scopes a key may hold: the server's list (../../scopes.ts, checked against the API's), in its order, with what each allows. */
-const SCOPES: { scope: Scope; label: string; orgWide: boolean }[] = SCOPE_NAMES.map((scope) => ({ scope, label: SCOPE_LABELS[scope], orgWide: isOrgWide(scope) }));
+const SCOPES: { scope: Scope; label: string; orgWide: boolean }[] = SCOPE_NAMES.map((scope) => ({
+  scope,
+  label: SCOPE_LABELS[scope],
+  orgWide: isOrgWide(scope),
+}));
 const STATUSES = ['active', 'expired', 'revoked'] as const satisfies readonly ApiKey['status'][];
 export type StatusesListed = Checked<ListsEvery<ApiKey['status'], typeof STATUSES>>;
 const STATUS_LABELS: Record<string, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
@@ -45,7 +59,8 @@ export default function ApiKeys() {
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const { error, done, setError, setDone, run } = useOutcome();
-  const toggle = (list: string[], v: string, on: boolean) => (on ? [...list.filter((x) => x !== v), v] : list.filter((x) => x !== v));
+  const toggle = (list: string[], v: string, on: boolean) =>
+    on ? [...list.filter((x) => x !== v), v] : list.filter((x) => x !== v);
 
   const create = async (e: Event) => {
     e.preventDefault();
@@ -53,10 +68,16 @@ export default function ApiKeys() {
     setDone(null);
     setCreated(null);
     if (!scopes.length) return setError('Choose at least one scope.');
-    if (reach === 'chosen' && !chosen.length) return setError('Choose at least one project, or give the key every project.');
+    if (reach === 'chosen' && !chosen.length)
+      return setError('Choose at least one project, or give the key every project.');
     setBusy(true);
     try {
-      const body = { name: name.trim(), scopes, projects: reach === 'all' ? 'all' : chosen, ...(expires ? { expiresAt: new Date(`${expires}T23:59:59Z`).toISOString() } : {}) };
+      const body = {
+        name: name.trim(),
+        scopes,
+        projects: reach === 'all' ? 'all' : chosen,
+        ...(expires ? { expiresAt: new Date(`${expires}T23:59:59Z`).toISOString() } : {}),
+      };
       const r = await api.post<ApiKeyCreated>('/api-keys', body);
       setCreated({ name: r.apiKey.name, secret: r.secret });
       setName('');
@@ -85,15 +106,33 @@ export default function ApiKeys() {
       <form class="admin-form" aria-label="Create an API key" onSubmit={create}>
         <div class="field">
           <label for="key-name">Name</label>
-          <input id="key-name" type="text" required maxLength={200} autoComplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id="key-name"
+            type="text"
+            required
+            maxLength={200}
+            autoComplete="off"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </div>
         <fieldset>
           <legend>Scopes</legend>
           {SCOPES.map((s) => (
             <label key={s.scope} class="check">
-              <input type="checkbox" name="scope" value={s.scope} checked={scopes.includes(s.scope)} onChange={(e) => setScopes(toggle(scopes, s.scope, e.currentTarget.checked))} />
+              <input
+                type="checkbox"
+                name="scope"
+                value={s.scope}
+                checked={scopes.includes(s.scope)}
+                onChange={(e) => setScopes(toggle(scopes, s.scope, e.currentTarget.checked))}
+              />
               <span>
-                {s.scope} <span class="muted">({s.label}{s.orgWide ? ', organization-wide' : ''})</span>
+                {s.scope}{' '}
+                <span class="muted">
+                  ({s.label}
+                  {s.orgWide ? ', organization-wide' : ''})
+                </span>
               </span>
             </label>
           ))}
@@ -105,7 +144,13 @@ export default function ApiKeys() {
             All projects
           </label>
           <label class="check">
-            <input type="radio" name="reach" value="chosen" checked={reach === 'chosen'} onChange={() => setReach('chosen')} />
+            <input
+              type="radio"
+              name="reach"
+              value="chosen"
+              checked={reach === 'chosen'}
+              onChange={() => setReach('chosen')}
+            />
             Chosen projects
           </label>
         </fieldset>
@@ -116,7 +161,13 @@ export default function ApiKeys() {
             {projects.data && !projects.data.length ? <span class="muted">No project yet.</span> : null}
             {(projects.data ?? []).map((p) => (
               <label key={p.id} class="check">
-                <input type="checkbox" name="project" value={p.id} checked={chosen.includes(p.id)} onChange={(e) => setChosen(toggle(chosen, p.id, e.currentTarget.checked))} />
+                <input
+                  type="checkbox"
+                  name="project"
+                  value={p.id}
+                  checked={chosen.includes(p.id)}
+                  onChange={(e) => setChosen(toggle(chosen, p.id, e.currentTarget.checked))}
+                />
                 {p.slug}
               </label>
             ))}
@@ -129,7 +180,11 @@ export default function ApiKeys() {
         <button type="submit" class="primary" disabled={busy}>
           Create key
         </button>
-        {orgWideChosen ? <p class="hint muted">A key restricted to chosen projects cannot hold organization-wide scopes (hosts, gateways, MCP).</p> : null}
+        {orgWideChosen ? (
+          <p class="hint muted">
+            A key restricted to chosen projects cannot hold organization-wide scopes (hosts, gateways, MCP).
+          </p>
+        ) : null}
       </form>
       {created ? (
         <CopyOnce
@@ -148,11 +203,26 @@ export default function ApiKeys() {
         </CopyOnce>
       ) : null}
       <Outcome error={error} done={done} />
-      <ListFilter form="Filter API keys" id="key-status-filter" label="Status" any="Every status" param="status" value={status} values={STATUSES} labels={STATUS_LABELS} query={pager.query} />
+      <ListFilter
+        form="Filter API keys"
+        id="key-status-filter"
+        label="Status"
+        any="Every status"
+        param="status"
+        value={status}
+        values={STATUSES}
+        labels={STATUS_LABELS}
+        query={pager.query}
+      />
       <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
-      {list.data && !keys.length ? <p>No API key{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p> : null}
+      {list.data && !keys.length ? (
+        <p>No API key{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p>
+      ) : null}
       {keys.length ? (
-        <ListTable caption="API keys, newest first" columns={['Name', 'Prefix', 'Scopes', 'Projects', 'Status', 'Created', 'Last used', 'Actions']}>
+        <ListTable
+          caption="API keys, newest first"
+          columns={['Name', 'Prefix', 'Scopes', 'Projects', 'Status', 'Created', 'Last used', 'Actions']}
+        >
           {keys.map((k) => (
             <tr key={k.id}>
               <th scope="row" class="cell-wrap">
@@ -162,7 +232,9 @@ export default function ApiKeys() {
                 <code>{k.prefix}…</code>
               </td>
               <td>{k.scopes.join(', ')}</td>
-              <td class="cell-wrap">{k.projects === 'all' ? 'all projects' : k.projects.map((id) => slugOf.get(id) ?? id).join(', ')}</td>
+              <td class="cell-wrap">
+                {k.projects === 'all' ? 'all projects' : k.projects.map((id) => slugOf.get(id) ?? id).join(', ')}
+              </td>
               <td>
                 {STATUS_LABELS[k.status] ?? k.status}
                 {k.status === 'revoked' ? (
@@ -181,7 +253,13 @@ export default function ApiKeys() {
               <td>{k.lastUsedAt ? <When iso={k.lastUsedAt} /> : <span class="muted">never</span>}</td>
               <td class="actions">
                 {k.status === 'active' ? (
-                  <ConfirmButton label="Revoke" accessibleLabel={`Revoke the key ${k.name}`} question={`Revoke the key ${k.name}? It stops working at once.`} confirmLabel="Revoke" onConfirm={() => revoke(k)} />
+                  <ConfirmButton
+                    label="Revoke"
+                    accessibleLabel={`Revoke the key ${k.name}`}
+                    question={`Revoke the key ${k.name}? It stops working at once.`}
+                    confirmLabel="Revoke"
+                    onConfirm={() => revoke(k)}
+                  />
                 ) : null}
               </td>
             </tr>

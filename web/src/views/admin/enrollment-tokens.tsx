@@ -6,17 +6,46 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
-import { expiresAtOf, expiryChoices, GATEWAYS_PATH, GatewaysNav, HowToUse, serverUrl } from '../../components/admin/fleet';
+import {
+  ConfirmButton,
+  CopyOnce,
+  errorText,
+  ListFilter,
+  oneOf,
+  Outcome,
+  Pager,
+  useOutcome,
+  useUrlList,
+} from '../../components/admin/common';
+import {
+  expiresAtOf,
+  expiryChoices,
+  GATEWAYS_PATH,
+  GatewaysNav,
+  HowToUse,
+  serverUrl,
+} from '../../components/admin/fleet';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { isManager } from '../../roles';
 import { useMe } from '../../session';
-import type { Checked, EnrollmentToken, EnrollmentTokenCreated, EnrollmentTokenList, EnrollmentTokenStatus, ListsEvery } from '../../types';
+import type {
+  Checked,
+  EnrollmentToken,
+  EnrollmentTokenCreated,
+  EnrollmentTokenList,
+  EnrollmentTokenStatus,
+  ListsEvery,
+} from '../../types';
 
 const STATUSES = ['active', 'used', 'expired', 'revoked'] as const satisfies readonly EnrollmentTokenStatus[];
 export type StatusesListed = Checked<ListsEvery<EnrollmentTokenStatus, typeof STATUSES>>;
-const STATUS_LABELS: Record<string, string> = { active: 'Active', used: 'Used', expired: 'Expired', revoked: 'Revoked' };
+const STATUS_LABELS: Record<string, string> = {
+  active: 'Active',
+  used: 'Used',
+  expired: 'Expired',
+  revoked: 'Revoked',
+};
 const EXPIRY = expiryChoices(7);
 
 export default function EnrollmentTokens() {
@@ -39,7 +68,10 @@ export default function EnrollmentTokens() {
     setCreated(null);
     setBusy(true);
     try {
-      const r = await api.post<EnrollmentTokenCreated>('/gateways/enrollment-tokens', { name: name.trim(), ...expiresAtOf(EXPIRY, expiry) });
+      const r = await api.post<EnrollmentTokenCreated>('/gateways/enrollment-tokens', {
+        name: name.trim(),
+        ...expiresAtOf(EXPIRY, expiry),
+      });
       setCreated({ token: r.token, name: r.enrollmentToken.name, expiresAt: r.enrollmentToken.expiresAt });
       setName('');
       setExpiry('1d');
@@ -62,14 +94,22 @@ export default function EnrollmentTokens() {
     <Page title="Enrollment tokens">
       {admin ? <GatewaysNav /> : null}
       <p class="muted">
-        An enrollment token lets one gateway enroll. The gateway then waits, pending, until an admin approves its network scope on the{' '}
-        <a href={GATEWAYS_PATH}>gateways page</a>.
+        An enrollment token lets one gateway enroll. The gateway then waits, pending, until an admin approves its
+        network scope on the <a href={GATEWAYS_PATH}>gateways page</a>.
       </p>
       {admin ? (
         <form class="admin-form" aria-label="Create an enrollment token" onSubmit={create}>
           <div class="field">
             <label for="enroll-name">Name</label>
-            <input id="enroll-name" type="text" required maxLength={200} autoComplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            <input
+              id="enroll-name"
+              type="text"
+              required
+              maxLength={200}
+              autoComplete="off"
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
           </div>
           <div class="field">
             <label for="enroll-expiry">Valid for</label>
@@ -93,7 +133,10 @@ export default function EnrollmentTokens() {
           value={created.token}
           after={
             <>
-              <HowToUse who="the gateway's user" command={`scanner gateway --server ${serverUrl()} --enrollment-token FILE --network-scope CIDR,...`} />
+              <HowToUse
+                who="the gateway's user"
+                command={`scanner gateway --server ${serverUrl()} --enrollment-token FILE --network-scope CIDR,...`}
+              />
               <button type="button" onClick={() => setCreated(null)}>
                 I have copied it
               </button>
@@ -101,16 +144,35 @@ export default function EnrollmentTokens() {
           }
         >
           <p>
-            <strong>Copy this token now: you will not see it again.</strong> It enrolls one gateway until <When iso={created.expiresAt} />.
+            <strong>Copy this token now: you will not see it again.</strong> It enrolls one gateway until{' '}
+            <When iso={created.expiresAt} />.
           </p>
         </CopyOnce>
       ) : null}
       <Outcome error={error} done={done} />
-      <ListFilter form="Filter enrollment tokens" id="enroll-status-filter" label="Status" any="Every status" param="status" value={status} values={STATUSES} labels={STATUS_LABELS} query={pager.query} />
-      <Status loading={list.loading && !list.data && !list.error} error={list.error ? errorText(list.error) : undefined} />
-      {list.data && !tokens.length ? <p>No enrollment token{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p> : null}
+      <ListFilter
+        form="Filter enrollment tokens"
+        id="enroll-status-filter"
+        label="Status"
+        any="Every status"
+        param="status"
+        value={status}
+        values={STATUSES}
+        labels={STATUS_LABELS}
+        query={pager.query}
+      />
+      <Status
+        loading={list.loading && !list.data && !list.error}
+        error={list.error ? errorText(list.error) : undefined}
+      />
+      {list.data && !tokens.length ? (
+        <p>No enrollment token{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p>
+      ) : null}
       {tokens.length ? (
-        <ListTable caption="Enrollment tokens, newest first" columns={['Name', 'Status', 'Created', 'Expires', 'Actions']}>
+        <ListTable
+          caption="Enrollment tokens, newest first"
+          columns={['Name', 'Status', 'Created', 'Expires', 'Actions']}
+        >
           {tokens.map((t) => (
             <tr key={t.id}>
               <th scope="row" class="cell-wrap">

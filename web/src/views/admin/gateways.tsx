@@ -8,7 +8,16 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
+import {
+  ConfirmButton,
+  errorText,
+  ListFilter,
+  oneOf,
+  Outcome,
+  Pager,
+  useOutcome,
+  useUrlList,
+} from '../../components/admin/common';
 import { ENROLLMENT_TOKENS_PATH, GATEWAYS_PATH, GatewaysNav } from '../../components/admin/fleet';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
@@ -20,7 +29,12 @@ import type { Checked, Gateway, GatewayList, GatewayStatus, ListsEvery } from '.
 
 const STATUSES = ['pending', 'active', 'expired', 'revoked'] as const satisfies readonly GatewayStatus[];
 export type StatusesListed = Checked<ListsEvery<GatewayStatus, typeof STATUSES>>;
-const STATUS_LABELS: Record<string, string> = { pending: 'Pending approval', active: 'Active', expired: 'Expired', revoked: 'Revoked' };
+const STATUS_LABELS: Record<string, string> = {
+  pending: 'Pending approval',
+  active: 'Active',
+  expired: 'Expired',
+  revoked: 'Revoked',
+};
 
 /** CIDRs typed one a line (commas and spaces separate too); the server checks each. */
 const cidrsOf = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
@@ -37,7 +51,17 @@ function Scope({ cidrs, label }: { cidrs: string[]; label: string }) {
 }
 
 /** The approval form of a pending gateway, in a row under its own: the requested CIDRs, editable, then Approve. */
-function ApproveForm({ gateway, columns, onApproved, onCancel }: { gateway: Gateway; columns: number; onApproved: (g: Gateway) => void; onCancel: () => void }) {
+function ApproveForm({
+  gateway,
+  columns,
+  onApproved,
+  onCancel,
+}: {
+  gateway: Gateway;
+  columns: number;
+  onApproved: (g: Gateway) => void;
+  onCancel: () => void;
+}) {
   const requested = gateway.requestedScope ?? gateway.networkScope;
   const [text, setText] = useState(requested.join('\n'));
   const [busy, setBusy] = useState(false);
@@ -50,7 +74,9 @@ function ApproveForm({ gateway, columns, onApproved, onCancel }: { gateway: Gate
     setBusy(true);
     setError(null);
     try {
-      const approved = await api.post<Gateway>(`/gateways/${encodeURIComponent(gateway.id)}/approval`, { networkScope: cidrsOf(text) });
+      const approved = await api.post<Gateway>(`/gateways/${encodeURIComponent(gateway.id)}/approval`, {
+        networkScope: cidrsOf(text),
+      });
       onApproved(approved);
     } catch (err) {
       setError(`Could not approve the gateway ${gateway.name}: ${errorText(err)}`);
@@ -62,10 +88,24 @@ function ApproveForm({ gateway, columns, onApproved, onCancel }: { gateway: Gate
   return (
     <tr class="approve-row">
       <td colSpan={columns}>
-        <form class="approve-form" aria-label={`Approve the gateway ${gateway.name}`} onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && !busy && onCancel()}>
+        <form
+          class="approve-form"
+          aria-label={`Approve the gateway ${gateway.name}`}
+          onSubmit={submit}
+          onKeyDown={(e) => e.key === 'Escape' && !busy && onCancel()}
+        >
           <div class="field">
             <label for={id}>Network scope to approve (one CIDR a line)</label>
-            <textarea id={id} ref={area} rows={Math.min(8, Math.max(2, requested.length + 1))} cols={34} spellcheck={false} aria-describedby={`${id}-hint`} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+            <textarea
+              id={id}
+              ref={area}
+              rows={Math.min(8, Math.max(2, requested.length + 1))}
+              cols={34}
+              spellcheck={false}
+              aria-describedby={`${id}-hint`}
+              value={text}
+              onInput={(e) => setText(e.currentTarget.value)}
+            />
           </div>
           <button type="submit" class="primary" disabled={busy}>
             Approve
@@ -74,7 +114,8 @@ function ApproveForm({ gateway, columns, onApproved, onCancel }: { gateway: Gate
             Cancel
           </button>
           <p id={`${id}-hint`} class="hint muted">
-            It asked for {requested.join(', ')}. Each CIDR approved must lie within one of those: remove or narrow them to give it less.
+            It asked for {requested.join(', ')}. Each CIDR approved must lie within one of those: remove or narrow them
+            to give it less.
           </p>
           {error ? (
             <p role="alert" class="error hint">
@@ -94,7 +135,13 @@ export default function Gateways() {
   const status = oneOf(STATUSES, query.status);
   const { list, pager } = useUrlList<GatewayList>('/gateways', { status });
   // how many wait for approval (up to a page of 200), unless the list shows only those
-  const pending = useLoad((signal) => (status === 'pending' ? Promise.resolve(null) : api.get<GatewayList>('/gateways', { status: 'pending', limit: 200 }, signal)), [status, list.data]);
+  const pending = useLoad(
+    (signal) =>
+      status === 'pending'
+        ? Promise.resolve(null)
+        : api.get<GatewayList>('/gateways', { status: 'pending', limit: 200 }, signal),
+    [status, list.data],
+  );
   const [approving, setApproving] = useState<string | null>(null);
   const returnFocus = useRef<string | null>(null);
   useEffect(() => {
@@ -123,19 +170,43 @@ export default function Gateways() {
 
   const gateways = list.data?.gateways ?? [];
   const waiting = pending.data?.gateways.length ?? 0;
-  const columns = ['Name', 'Status', 'Network scope', 'Version', 'Last seen', 'Enrolled', ...(admin ? ['Actions'] : [])];
+  const columns = [
+    'Name',
+    'Status',
+    'Network scope',
+    'Version',
+    'Last seen',
+    'Enrolled',
+    ...(admin ? ['Actions'] : []),
+  ];
   return (
     <Page title="Gateways">
       {admin ? <GatewaysNav /> : null}
       {waiting ? (
         <p class="notice">
-          {waiting === 1 ? 'One gateway waits' : `${waiting}${pending.data?.nextCursor ? ' or more' : ''} gateways wait`} for approval{admin ? '' : ' by an admin'}.{' '}
+          {waiting === 1
+            ? 'One gateway waits'
+            : `${waiting}${pending.data?.nextCursor ? ' or more' : ''} gateways wait`}{' '}
+          for approval{admin ? '' : ' by an admin'}.{' '}
           <a href={withQuery(GATEWAYS_PATH, { status: 'pending' })}>Show the pending gateways</a>
         </p>
       ) : null}
       <Outcome error={error} done={done} />
-      <ListFilter form="Filter gateways" id="gateway-status-filter" label="Status" any="Every status" param="status" value={status} values={STATUSES} labels={STATUS_LABELS} query={pager.query} />
-      <Status loading={list.loading && !list.data && !list.error} error={list.error ? errorText(list.error) : undefined} />
+      <ListFilter
+        form="Filter gateways"
+        id="gateway-status-filter"
+        label="Status"
+        any="Every status"
+        param="status"
+        value={status}
+        values={STATUSES}
+        labels={STATUS_LABELS}
+        query={pager.query}
+      />
+      <Status
+        loading={list.loading && !list.data && !list.error}
+        error={list.error ? errorText(list.error) : undefined}
+      />
       {list.data && !gateways.length ? (
         <p>
           {status ? `No gateway with the status ${STATUS_LABELS[status].toLowerCase()}.` : 'No gateway yet.'}
@@ -186,7 +257,12 @@ export default function Gateways() {
                   {admin ? (
                     <td class="actions">
                       {g.status === 'pending' && approving !== g.id ? (
-                        <button type="button" id={`approve-${g.id}`} aria-label={`Approve the gateway ${g.name}`} onClick={() => open(g)}>
+                        <button
+                          type="button"
+                          id={`approve-${g.id}`}
+                          aria-label={`Approve the gateway ${g.name}`}
+                          onClick={() => open(g)}
+                        >
                           Approve…
                         </button>
                       ) : null}

@@ -58,12 +58,18 @@ export default function Hosts() {
   const cursor = params.get('cursor') || undefined;
   const limit = limitOf(query);
   const listQuery = queryOf({ status, labels, limit, cursor });
-  const list = useLoad((signal) => api.get<HostList>(`/hosts${listQuery ? `?${listQuery}` : ''}`, undefined, signal), [listQuery]);
+  const list = useLoad(
+    (signal) => api.get<HostList>(`/hosts${listQuery ? `?${listQuery}` : ''}`, undefined, signal),
+    [listQuery],
+  );
   const hosts = list.data?.hosts ?? [];
 
   // the names of the gateways hosts heartbeat through (ids otherwise)
   const gatewayIds = [...new Set(hosts.map((h) => h.gatewayId).filter((g): g is string => !!g))].sort();
-  const gateways = useLoad(() => (gatewayIds.length ? allPages<Gateway>('/gateways', 'gateways') : Promise.resolve([] as Gateway[])), [gatewayIds.join(' ')]);
+  const gateways = useLoad(
+    () => (gatewayIds.length ? allPages<Gateway>('/gateways', 'gateways') : Promise.resolve([] as Gateway[])),
+    [gatewayIds.join(' ')],
+  );
   const gatewayName = useMemo(() => new Map((gateways.data ?? []).map((g) => [g.id, g.name])), [gateways.data]);
 
   const [draft, setDraft] = useState('');
@@ -90,7 +96,11 @@ export default function Hosts() {
       <form class="toolbar" role="search" aria-label="Filter hosts" onSubmit={addLabel}>
         <div class="field">
           <label for="host-status-filter">Status</label>
-          <select id="host-status-filter" value={status ?? ''} onChange={(e) => route(hrefOf({ ...filters, status: e.currentTarget.value || undefined }))}>
+          <select
+            id="host-status-filter"
+            value={status ?? ''}
+            onChange={(e) => route(hrefOf({ ...filters, status: e.currentTarget.value || undefined }))}
+          >
             <option value="">Every status</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -101,7 +111,15 @@ export default function Hosts() {
         </div>
         <div class="field">
           <label for="host-label-filter">Label (key=value)</label>
-          <input id="host-label-filter" type="text" autoComplete="off" spellcheck={false} placeholder="env=prod" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
+          <input
+            id="host-label-filter"
+            type="text"
+            autoComplete="off"
+            spellcheck={false}
+            placeholder="env=prod"
+            value={draft}
+            onInput={(e) => setDraft(e.currentTarget.value)}
+          />
         </div>
         <button type="submit">Add label filter</button>
       </form>
@@ -112,7 +130,11 @@ export default function Hosts() {
             {labels.map((l) => (
               <li key={l} class="chip chip-remove">
                 <span>{l}</span>
-                <button type="button" aria-label={`Remove the label filter ${l}`} onClick={() => route(hrefOf({ ...filters, labels: labels.filter((x) => x !== l) }))}>
+                <button
+                  type="button"
+                  aria-label={`Remove the label filter ${l}`}
+                  onClick={() => route(hrefOf({ ...filters, labels: labels.filter((x) => x !== l) }))}
+                >
                   ×
                 </button>
               </li>
@@ -121,20 +143,35 @@ export default function Hosts() {
         </div>
       ) : null}
       <Outcome error={error} done={done} />
-      <Status loading={list.loading && !list.data && !list.error} error={list.error ? `Could not list the hosts: ${errorText(list.error)}` : undefined} />
+      <Status
+        loading={list.loading && !list.data && !list.error}
+        error={list.error ? `Could not list the hosts: ${errorText(list.error)}` : undefined}
+      />
       {list.data && !hosts.length ? (
         <p>
           {filtered ? 'No host matches these filters.' : 'No host yet.'}
           {!filtered && admin ? (
             <>
               {' '}
-              Create a <a href={REGISTRATION_TOKENS_PATH}>registration token</a>, then run the sidecar on a machine with it.
+              Create a <a href={REGISTRATION_TOKENS_PATH}>registration token</a>, then run the sidecar on a machine with
+              it.
             </>
           ) : null}
         </p>
       ) : null}
       {hosts.length && !list.error ? (
-        <ListTable caption="Hosts, by hostname" columns={['Hostname', 'Status', 'Labels', 'Connectivity', 'Last heartbeat', 'Agent', ...(admin ? ['Actions'] : [])]}>
+        <ListTable
+          caption="Hosts, by hostname"
+          columns={[
+            'Hostname',
+            'Status',
+            'Labels',
+            'Connectivity',
+            'Last heartbeat',
+            'Agent',
+            ...(admin ? ['Actions'] : []),
+          ]}
+        >
           {hosts.map((h) => (
             <tr key={h.id}>
               <th scope="row" class="cell-wrap">
@@ -146,7 +183,11 @@ export default function Hosts() {
               </td>
               <td class="cell-wrap">
                 {h.connectivity === 'gateway' ? (
-                  <GatewayOf id={h.gatewayId} name={h.gatewayId ? gatewayName.get(h.gatewayId) : undefined} loading={gateways.loading} />
+                  <GatewayOf
+                    id={h.gatewayId}
+                    name={h.gatewayId ? gatewayName.get(h.gatewayId) : undefined}
+                    loading={gateways.loading}
+                  />
                 ) : h.connectivity === 'direct' ? (
                   'direct'
                 ) : (

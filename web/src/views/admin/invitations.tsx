@@ -5,7 +5,17 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
+import {
+  ConfirmButton,
+  CopyOnce,
+  errorText,
+  ListFilter,
+  oneOf,
+  Outcome,
+  Pager,
+  useOutcome,
+  useUrlList,
+} from '../../components/admin/common';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { invitableRoles, ROLE_LABELS } from '../../roles';
@@ -14,7 +24,12 @@ import type { Checked, Invitation, InvitationCreated, InvitationList, ListsEvery
 
 const STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const satisfies readonly Invitation['status'][];
 export type StatusesListed = Checked<ListsEvery<Invitation['status'], typeof STATUSES>>;
-const STATUS_LABELS: Record<string, string> = { pending: 'Pending', accepted: 'Accepted', revoked: 'Revoked', expired: 'Expired' };
+const STATUS_LABELS: Record<string, string> = {
+  pending: 'Pending',
+  accepted: 'Accepted',
+  revoked: 'Revoked',
+  expired: 'Expired',
+};
 
 export default function Invitations() {
   const me = useMe();
@@ -59,7 +74,14 @@ export default function Invitations() {
       <form class="admin-form" aria-label="Invite someone" onSubmit={invite}>
         <div class="field">
           <label for="invite-email">Email address</label>
-          <input id="invite-email" type="email" required autoComplete="off" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input
+            id="invite-email"
+            type="email"
+            required
+            autoComplete="off"
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="invite-role">Role</label>
@@ -79,17 +101,32 @@ export default function Invitations() {
       {created ? (
         <CopyOnce id="invite-url" label={`Invitation link for ${created.email}`} value={created.inviteUrl}>
           <p>
-            <strong>Send this link to {created.email}</strong> ({ROLE_LABELS[created.role] ?? created.role}). It is shown only now and works once,
-            for 7 days, for that email address.
+            <strong>Send this link to {created.email}</strong> ({ROLE_LABELS[created.role] ?? created.role}). It is
+            shown only now and works once, for 7 days, for that email address.
           </p>
         </CopyOnce>
       ) : null}
       <Outcome error={error} done={done} />
-      <ListFilter form="Filter invitations" id="invitation-status-filter" label="Status" any="Every status" param="status" value={status} values={STATUSES} labels={STATUS_LABELS} query={pager.query} />
+      <ListFilter
+        form="Filter invitations"
+        id="invitation-status-filter"
+        label="Status"
+        any="Every status"
+        param="status"
+        value={status}
+        values={STATUSES}
+        labels={STATUS_LABELS}
+        query={pager.query}
+      />
       <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
-      {list.data && !invitations.length ? <p>No invitation{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p> : null}
+      {list.data && !invitations.length ? (
+        <p>No invitation{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p>
+      ) : null}
       {invitations.length ? (
-        <ListTable caption="Invitations, newest first" columns={['Email', 'Role', 'Status', 'Sent', 'Expires', 'Actions']}>
+        <ListTable
+          caption="Invitations, newest first"
+          columns={['Email', 'Role', 'Status', 'Sent', 'Expires', 'Actions']}
+        >
           {invitations.map((i) => (
             <tr key={i.id}>
               <th scope="row" class="cell-wrap">
@@ -117,7 +154,13 @@ export default function Invitations() {
               </td>
               <td class="actions">
                 {i.status === 'pending' ? (
-                  <ConfirmButton label="Revoke" accessibleLabel={`Revoke the invitation of ${i.email}`} question={`Revoke the invitation of ${i.email}?`} confirmLabel="Revoke" onConfirm={() => revoke(i)} />
+                  <ConfirmButton
+                    label="Revoke"
+                    accessibleLabel={`Revoke the invitation of ${i.email}`}
+                    question={`Revoke the invitation of ${i.email}?`}
+                    confirmLabel="Revoke"
+                    onConfirm={() => revoke(i)}
+                  />
                 ) : null}
               </td>
             </tr>

@@ -6,7 +6,16 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
+import {
+  ConfirmButton,
+  errorText,
+  ListFilter,
+  oneOf,
+  Outcome,
+  Pager,
+  useOutcome,
+  useUrlList,
+} from '../../components/admin/common';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { paths } from '../../paths';
@@ -57,7 +66,17 @@ export default function Members() {
   const members = list.data?.members ?? [];
   return (
     <Page title="Members">
-      <ListFilter form="Filter members" id="member-role-filter" label="Role" any="Every role" param="role" value={role} values={ROLES} labels={ROLE_LABELS} query={pager.query} />
+      <ListFilter
+        form="Filter members"
+        id="member-role-filter"
+        label="Role"
+        any="Every role"
+        param="role"
+        value={role}
+        values={ROLES}
+        labels={ROLE_LABELS}
+        query={pager.query}
+      />
       <Outcome error={error} done={done} />
       <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
       {list.data && !members.length ? <p>No member{role ? ` with the role ${ROLE_LABELS[role]}` : ''}.</p> : null}
@@ -90,7 +109,7 @@ export default function Members() {
                       ))}
                     </select>
                   ) : (
-                    ROLE_LABELS[m.role] ?? m.role
+                    (ROLE_LABELS[m.role] ?? m.role)
                   )}
                 </td>
                 <td>
@@ -98,9 +117,21 @@ export default function Members() {
                 </td>
                 <td class="actions">
                   {self ? (
-                    <ConfirmButton label="Leave" accessibleLabel="Leave the organization" question="Leave the organization?" confirmLabel="Leave" onConfirm={() => remove(m)} />
+                    <ConfirmButton
+                      label="Leave"
+                      accessibleLabel="Leave the organization"
+                      question="Leave the organization?"
+                      confirmLabel="Leave"
+                      onConfirm={() => remove(m)}
+                    />
                   ) : manager ? (
-                    <ConfirmButton label="Remove" accessibleLabel={`Remove ${m.email}`} question={`Remove ${m.email}?`} confirmLabel="Remove" onConfirm={() => remove(m)} />
+                    <ConfirmButton
+                      label="Remove"
+                      accessibleLabel={`Remove ${m.email}`}
+                      question={`Remove ${m.email}?`}
+                      confirmLabel="Remove"
+                      onConfirm={() => remove(m)}
+                    />
                   ) : null}
                 </td>
               </tr>

@@ -6,17 +6,48 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api';
 import { When } from '../../components/bits';
-import { ConfirmButton, CopyOnce, errorText, ListFilter, oneOf, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
-import { expiresAtOf, expiryChoices, HostsNav, HowToUse, LabelChips, parseLabelLines, serverUrl } from '../../components/admin/fleet';
+import {
+  ConfirmButton,
+  CopyOnce,
+  errorText,
+  ListFilter,
+  oneOf,
+  Outcome,
+  Pager,
+  useOutcome,
+  useUrlList,
+} from '../../components/admin/common';
+import {
+  expiresAtOf,
+  expiryChoices,
+  HostsNav,
+  HowToUse,
+  LabelChips,
+  parseLabelLines,
+  serverUrl,
+} from '../../components/admin/fleet';
 import { ListTable } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { isManager } from '../../roles';
 import { useMe } from '../../session';
-import type { Checked, Labels, ListsEvery, RegistrationToken, RegistrationTokenCreated, RegistrationTokenList, RegistrationTokenStatus } from '../../types';
+import type {
+  Checked,
+  Labels,
+  ListsEvery,
+  RegistrationToken,
+  RegistrationTokenCreated,
+  RegistrationTokenList,
+  RegistrationTokenStatus,
+} from '../../types';
 
 const STATUSES = ['active', 'exhausted', 'expired', 'revoked'] as const satisfies readonly RegistrationTokenStatus[];
 export type StatusesListed = Checked<ListsEvery<RegistrationTokenStatus, typeof STATUSES>>;
-const STATUS_LABELS: Record<string, string> = { active: 'Active', exhausted: 'Used up', expired: 'Expired', revoked: 'Revoked' };
+const STATUS_LABELS: Record<string, string> = {
+  active: 'Active',
+  exhausted: 'Used up',
+  expired: 'Expired',
+  revoked: 'Revoked',
+};
 const MAX_USES = 10_000;
 const EXPIRY = expiryChoices(30);
 
@@ -32,7 +63,13 @@ export default function RegistrationTokens() {
   const [expiry, setExpiry] = useState('1d');
   const [labelText, setLabelText] = useState('');
   const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<{ token: string; name: string; uses: number; expiresAt: string; labels: Labels } | null>(null);
+  const [created, setCreated] = useState<{
+    token: string;
+    name: string;
+    uses: number;
+    expiresAt: string;
+    labels: Labels;
+  } | null>(null);
   const { error, done, setError, setDone, run } = useOutcome();
 
   const create = async (e: Event) => {
@@ -41,15 +78,27 @@ export default function RegistrationTokens() {
     setDone(null);
     setCreated(null);
     const n = Number(uses);
-    if (uses.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_USES) return setError('Uses: a whole number from 1 to 10,000.');
+    if (uses.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_USES)
+      return setError('Uses: a whole number from 1 to 10,000.');
     const parsed = parseLabelLines(labelText);
     if ('error' in parsed) return setError(parsed.error);
     setBusy(true);
     try {
-      const body = { name: name.trim(), uses: n, ...expiresAtOf(EXPIRY, expiry), ...(Object.keys(parsed.labels).length ? { labels: parsed.labels } : {}) };
+      const body = {
+        name: name.trim(),
+        uses: n,
+        ...expiresAtOf(EXPIRY, expiry),
+        ...(Object.keys(parsed.labels).length ? { labels: parsed.labels } : {}),
+      };
       const r = await api.post<RegistrationTokenCreated>('/hosts/registration-tokens', body);
       const t = r.registrationToken;
-      setCreated({ token: r.token, name: t.name, uses: t.uses ?? t.usesLeft, expiresAt: t.expiresAt, labels: t.labels });
+      setCreated({
+        token: r.token,
+        name: t.name,
+        uses: t.uses ?? t.usesLeft,
+        expiresAt: t.expiresAt,
+        labels: t.labels,
+      });
       setName('');
       setUses('1');
       setExpiry('1d');
@@ -72,16 +121,35 @@ export default function RegistrationTokens() {
   return (
     <Page title="Registration tokens">
       {admin ? <HostsNav /> : null}
-      <p class="muted">A registration token lets the sidecar register machines as hosts. Each registration takes one of its uses.</p>
+      <p class="muted">
+        A registration token lets the sidecar register machines as hosts. Each registration takes one of its uses.
+      </p>
       {admin ? (
         <form class="admin-form" aria-label="Create a registration token" onSubmit={create}>
           <div class="field">
             <label for="reg-name">Name</label>
-            <input id="reg-name" type="text" required maxLength={200} autoComplete="off" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            <input
+              id="reg-name"
+              type="text"
+              required
+              maxLength={200}
+              autoComplete="off"
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
           </div>
           <div class="field">
             <label for="reg-uses">Uses (hosts it can register)</label>
-            <input id="reg-uses" type="number" required min={1} max={MAX_USES} step={1} value={uses} onInput={(e) => setUses(e.currentTarget.value)} />
+            <input
+              id="reg-uses"
+              type="number"
+              required
+              min={1}
+              max={MAX_USES}
+              step={1}
+              value={uses}
+              onInput={(e) => setUses(e.currentTarget.value)}
+            />
           </div>
           <div class="field">
             <label for="reg-expiry">Valid for</label>
@@ -95,7 +163,15 @@ export default function RegistrationTokens() {
           </div>
           <div class="field">
             <label for="reg-labels">Labels (optional, one key=value a line)</label>
-            <textarea id="reg-labels" rows={3} cols={28} spellcheck={false} aria-describedby="reg-labels-hint" value={labelText} onInput={(e) => setLabelText(e.currentTarget.value)} />
+            <textarea
+              id="reg-labels"
+              rows={3}
+              cols={28}
+              spellcheck={false}
+              aria-describedby="reg-labels-hint"
+              value={labelText}
+              onInput={(e) => setLabelText(e.currentTarget.value)}
+            />
           </div>
           <button type="submit" class="primary" disabled={busy}>
             Create token
@@ -112,7 +188,10 @@ export default function RegistrationTokens() {
           value={created.token}
           after={
             <>
-              <HowToUse who="the sidecar's user" command={`scanner sidecar --server ${serverUrl()} --registration-token FILE`} />
+              <HowToUse
+                who="the sidecar's user"
+                command={`scanner sidecar --server ${serverUrl()} --registration-token FILE`}
+              />
               <button type="button" onClick={() => setCreated(null)}>
                 I have copied it
               </button>
@@ -120,19 +199,39 @@ export default function RegistrationTokens() {
           }
         >
           <p>
-            <strong>Copy this token now: you will not see it again.</strong> It registers up to {created.uses === 1 ? 'one host' : `${created.uses} hosts`}{' '}
-            until <When iso={created.expiresAt} />
+            <strong>Copy this token now: you will not see it again.</strong> It registers up to{' '}
+            {created.uses === 1 ? 'one host' : `${created.uses} hosts`} until <When iso={created.expiresAt} />
             {Object.keys(created.labels).length ? ', with the labels below.' : '.'}
           </p>
-          {Object.keys(created.labels).length ? <LabelChips labels={created.labels} label={`Labels of the registration token ${created.name}`} /> : null}
+          {Object.keys(created.labels).length ? (
+            <LabelChips labels={created.labels} label={`Labels of the registration token ${created.name}`} />
+          ) : null}
         </CopyOnce>
       ) : null}
       <Outcome error={error} done={done} />
-      <ListFilter form="Filter registration tokens" id="reg-status-filter" label="Status" any="Every status" param="status" value={status} values={STATUSES} labels={STATUS_LABELS} query={pager.query} />
-      <Status loading={list.loading && !list.data && !list.error} error={list.error ? errorText(list.error) : undefined} />
-      {list.data && !tokens.length ? <p>No registration token{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p> : null}
+      <ListFilter
+        form="Filter registration tokens"
+        id="reg-status-filter"
+        label="Status"
+        any="Every status"
+        param="status"
+        value={status}
+        values={STATUSES}
+        labels={STATUS_LABELS}
+        query={pager.query}
+      />
+      <Status
+        loading={list.loading && !list.data && !list.error}
+        error={list.error ? errorText(list.error) : undefined}
+      />
+      {list.data && !tokens.length ? (
+        <p>No registration token{status ? ` with the status ${STATUS_LABELS[status].toLowerCase()}` : ''}.</p>
+      ) : null}
       {tokens.length ? (
-        <ListTable caption="Registration tokens, newest first" columns={['Name', 'Status', 'Uses left', 'Labels', 'Created', 'Expires', 'Actions']}>
+        <ListTable
+          caption="Registration tokens, newest first"
+          columns={['Name', 'Status', 'Uses left', 'Labels', 'Created', 'Expires', 'Actions']}
+        >
           {tokens.map((t) => (
             <tr key={t.id}>
               <th scope="row" class="cell-wrap">

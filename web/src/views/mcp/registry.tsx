@@ -12,7 +12,15 @@ import { api } from '../../api';
 import { When } from '../../components/bits';
 import { ConfirmButton, errorText, Outcome, Pager, useOutcome, useUrlList } from '../../components/admin/common';
 import { ListTable } from '../../components/list';
-import { DecisionText, LEVELS, McpNav, parseVersions, putRegistryEntry, useMemberEmails, versionsText } from '../../components/mcp/mcp';
+import {
+  DecisionText,
+  LEVELS,
+  McpNav,
+  parseVersions,
+  putRegistryEntry,
+  useMemberEmails,
+  versionsText,
+} from '../../components/mcp/mcp';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
 import { isManager } from '../../roles';
@@ -49,7 +57,10 @@ function ControlLevel({ owner }: { owner: boolean }) {
   return (
     <section class="mcp-level" aria-labelledby="mcp-level-heading">
       <h2 id="mcp-level-heading">Control level</h2>
-      <Status loading={current.loading && !current.data && !current.error} error={current.error ? `Could not read the control level: ${errorText(current.error)}` : undefined} />
+      <Status
+        loading={current.loading && !current.data && !current.error}
+        error={current.error ? `Could not read the control level: ${errorText(current.error)}` : undefined}
+      />
       {info ? (
         <p id="mcp-level-now">
           Now: <strong>{info.label}</strong>. {info.means}
@@ -68,7 +79,14 @@ function ControlLevel({ owner }: { owner: boolean }) {
             <legend>Level</legend>
             {LEVELS.map((l) => (
               <label key={l.level} class="check">
-                <input type="radio" name="mcp-level" value={l.level} checked={chosen === l.level} aria-describedby={`mcp-level-${l.level}-means`} onChange={() => setChosen(l.level)} />
+                <input
+                  type="radio"
+                  name="mcp-level"
+                  value={l.level}
+                  checked={chosen === l.level}
+                  aria-describedby={`mcp-level-${l.level}-means`}
+                  onChange={() => setChosen(l.level)}
+                />
                 <span>
                   <strong>{l.label}</strong> <span id={`mcp-level-${l.level}-means`}>{l.means}</span>
                 </span>
@@ -125,11 +143,18 @@ export default function McpRegistry() {
     try {
       const identity = draft.identity.trim();
       const versions = parseVersions(draft.versions);
-      const stored = await putRegistryEntry({ identity, versions, decision: draft.decision, note: draft.note.trim() || null });
+      const stored = await putRegistryEntry({
+        identity,
+        versions,
+        decision: draft.decision,
+        note: draft.note.trim() || null,
+      });
       setDraft(EMPTY);
       setEditing(null);
       list.reload();
-      setDone(`${stored?.identity ?? identity} is ${(stored?.decision ?? draft.decision) === 'allow' ? 'allowed' : 'denied'} (${versionsText(stored ? stored.versions : versions)} version${(stored ? stored.versions : versions)?.length === 1 ? '' : 's'}).`);
+      setDone(
+        `${stored?.identity ?? identity} is ${(stored?.decision ?? draft.decision) === 'allow' ? 'allowed' : 'denied'} (${versionsText(stored ? stored.versions : versions)} version${(stored ? stored.versions : versions)?.length === 1 ? '' : 's'}).`,
+      );
     } catch (err) {
       setError(`Could not save the entry: ${errorText(err)}`);
       identityRef.current?.focus();
@@ -141,7 +166,12 @@ export default function McpRegistry() {
     setError(null);
     setDone(null);
     setEditing(en.id);
-    setDraft({ identity: en.identity, versions: (en.versions ?? []).join(', '), decision: en.decision, note: en.note ?? '' });
+    setDraft({
+      identity: en.identity,
+      versions: (en.versions ?? []).join(', '),
+      decision: en.decision,
+      note: en.note ?? '',
+    });
     identityRef.current?.focus();
   };
   const remove = (en: McpRegistryEntry) =>
@@ -162,11 +192,17 @@ export default function McpRegistry() {
       <ControlLevel owner={role === 'owner'} />
       <h2>Registry</h2>
       <p class="muted">
-        An entry allows or denies the servers of one identity, for the versions it lists or any version. A server no entry allows is unreviewed.
+        An entry allows or denies the servers of one identity, for the versions it lists or any version. A server no
+        entry allows is unreviewed.
         {admin ? '' : ' Admins and owners change the entries.'}
       </p>
       {admin ? (
-        <form class="admin-form" aria-label="Add or update a registry entry" onSubmit={save} onKeyDown={(e) => e.key === 'Escape' && editing && !busy && (setEditing(null), setDraft(EMPTY))}>
+        <form
+          class="admin-form"
+          aria-label="Add or update a registry entry"
+          onSubmit={save}
+          onKeyDown={(e) => e.key === 'Escape' && editing && !busy && (setEditing(null), setDraft(EMPTY))}
+        >
           <div class="field">
             <label for="mcp-entry-identity">Identity</label>
             <input
@@ -184,18 +220,36 @@ export default function McpRegistry() {
           </div>
           <div class="field">
             <label for="mcp-entry-versions">Versions (comma-separated; empty: any)</label>
-            <input id="mcp-entry-versions" type="text" autoComplete="off" spellcheck={false} placeholder="1.2.0, 1.3.0" value={draft.versions} onInput={(e) => setDraft({ ...draft, versions: e.currentTarget.value })} />
+            <input
+              id="mcp-entry-versions"
+              type="text"
+              autoComplete="off"
+              spellcheck={false}
+              placeholder="1.2.0, 1.3.0"
+              value={draft.versions}
+              onInput={(e) => setDraft({ ...draft, versions: e.currentTarget.value })}
+            />
           </div>
           <div class="field">
             <label for="mcp-entry-decision">Decision</label>
-            <select id="mcp-entry-decision" value={draft.decision} onChange={(e) => setDraft({ ...draft, decision: e.currentTarget.value as McpDecision })}>
+            <select
+              id="mcp-entry-decision"
+              value={draft.decision}
+              onChange={(e) => setDraft({ ...draft, decision: e.currentTarget.value as McpDecision })}
+            >
               <option value="allow">Allow</option>
               <option value="deny">Deny</option>
             </select>
           </div>
           <div class="field">
             <label for="mcp-entry-note">Note (optional)</label>
-            <textarea id="mcp-entry-note" class="mcp-note" rows={2} value={draft.note} onInput={(e) => setDraft({ ...draft, note: e.currentTarget.value })} />
+            <textarea
+              id="mcp-entry-note"
+              class="mcp-note"
+              rows={2}
+              value={draft.note}
+              onInput={(e) => setDraft({ ...draft, note: e.currentTarget.value })}
+            />
           </div>
           <button type="submit" class="primary" disabled={busy}>
             {editing ? 'Update entry' : 'Save entry'}
@@ -216,10 +270,16 @@ export default function McpRegistry() {
         </form>
       ) : null}
       <Outcome error={error} done={done} />
-      <Status loading={list.loading && !list.data && !list.error} error={list.error ? `Could not list the registry: ${errorText(list.error)}` : undefined} />
+      <Status
+        loading={list.loading && !list.data && !list.error}
+        error={list.error ? `Could not list the registry: ${errorText(list.error)}` : undefined}
+      />
       {list.data && !entries.length ? <p>No registry entry yet: every server is unreviewed.</p> : null}
       {entries.length ? (
-        <ListTable caption="Registry entries, by identity" columns={['Identity', 'Versions', 'Decision', 'Note', 'Updated by', 'Updated', ...(admin ? ['Actions'] : [])]}>
+        <ListTable
+          caption="Registry entries, by identity"
+          columns={['Identity', 'Versions', 'Decision', 'Note', 'Updated by', 'Updated', ...(admin ? ['Actions'] : [])]}
+        >
           {entries.map((en) => (
             <tr key={en.id}>
               <th scope="row" class="mcp-identity">
@@ -230,7 +290,9 @@ export default function McpRegistry() {
                 <DecisionText decision={en.decision} />
               </td>
               <td class="cell-wrap">{en.note ?? <span class="muted">—</span>}</td>
-              <td class="cell-wrap">{en.updatedBy ? (emails.get(en.updatedBy) ?? en.updatedBy) : <span class="muted">—</span>}</td>
+              <td class="cell-wrap">
+                {en.updatedBy ? (emails.get(en.updatedBy) ?? en.updatedBy) : <span class="muted">—</span>}
+              </td>
               <td>
                 <When iso={en.updatedAt} />
               </td>

@@ -9,7 +9,20 @@ import { allPages, api } from '../../api';
 import { SeverityBadge, When } from '../../components/bits';
 import { errorText, Outcome, useOutcome } from '../../components/admin/common';
 import { ListTable } from '../../components/list';
-import { DecisionText, HostText, ISSUE_LABELS, MCP_REGISTRY_PATH, MCP_SERVERS_PATH, MCP_USAGE_PATH, McpNav, putRegistryEntry, sortIssues, usageText, useHostNames, versionsText } from '../../components/mcp/mcp';
+import {
+  DecisionText,
+  HostText,
+  ISSUE_LABELS,
+  MCP_REGISTRY_PATH,
+  MCP_SERVERS_PATH,
+  MCP_USAGE_PATH,
+  McpNav,
+  putRegistryEntry,
+  sortIssues,
+  usageText,
+  useHostNames,
+  versionsText,
+} from '../../components/mcp/mcp';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
 import { withQuery } from '../../paths';
@@ -18,13 +31,23 @@ import { useMe } from '../../session';
 import type { McpDecision, McpIssue, McpPlacement, McpRegistryEntry, McpServerDetail, Severity } from '../../types';
 import { SEVERITIES } from '../../types';
 
-const DETAIL_LABELS: Record<string, string> = { ids: 'Advisories', fixedVersion: 'Fixed in', advisories: 'Advisories', aliases: 'Aliases' };
+const DETAIL_LABELS: Record<string, string> = {
+  ids: 'Advisories',
+  fixedVersion: 'Fixed in',
+  advisories: 'Advisories',
+  aliases: 'Aliases',
+};
 
 /** An issue's details as text: arrays joined, objects as JSON text, never markup. */
 function Details({ details }: { details?: Record<string, unknown> }) {
   const entries = Object.entries(details ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '');
   if (!entries.length) return <span class="muted">—</span>;
-  const text = (v: unknown): string => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ') : typeof v === 'string' ? v : JSON.stringify(v));
+  const text = (v: unknown): string =>
+    Array.isArray(v)
+      ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ')
+      : typeof v === 'string'
+        ? v
+        : JSON.stringify(v);
   return (
     <ul class="mcp-issue-details">
       {entries.map(([k, v]) => (
@@ -44,10 +67,17 @@ export default function McpServerPage() {
   const id = params.id;
   const me = useMe();
   const admin = isManager(me.member?.role);
-  const server = useLoad((signal) => api.get<McpServerDetail>(`/mcp/servers/${encodeURIComponent(id)}`, undefined, signal), [id]);
+  const server = useLoad(
+    (signal) => api.get<McpServerDetail>(`/mcp/servers/${encodeURIComponent(id)}`, undefined, signal),
+    [id],
+  );
   const s = server.data;
   // its registry entry (versions, note), kept when an admin allows or denies from here
-  const registry = useLoad(() => (admin && s ? allPages<McpRegistryEntry>('/mcp/registry', 'entries') : Promise.resolve([] as McpRegistryEntry[])), [admin, s?.identity]);
+  const registry = useLoad(
+    () =>
+      admin && s ? allPages<McpRegistryEntry>('/mcp/registry', 'entries') : Promise.resolve([] as McpRegistryEntry[]),
+    [admin, s?.identity],
+  );
   const entry = s ? (registry.data ?? []).find((e) => e.identity === s.identity) : undefined;
   const { names } = useHostNames();
   const { error, done, run } = useOutcome();
@@ -57,7 +87,12 @@ export default function McpServerPage() {
     run(`Could not ${decision} ${s!.identity}`, async () => {
       setBusy(true);
       try {
-        await putRegistryEntry({ identity: s!.identity, decision, versions: entry?.versions ?? null, note: entry?.note ?? null });
+        await putRegistryEntry({
+          identity: s!.identity,
+          decision,
+          versions: entry?.versions ?? null,
+          note: entry?.note ?? null,
+        });
       } finally {
         setBusy(false);
       }
@@ -77,7 +112,10 @@ export default function McpServerPage() {
       <p>
         <a href={MCP_SERVERS_PATH}>All MCP servers</a>
       </p>
-      <Status loading={server.loading && !s && !server.error} error={server.error ? `Could not read the MCP server: ${errorText(server.error)}` : undefined} />
+      <Status
+        loading={server.loading && !s && !server.error}
+        error={server.error ? `Could not read the MCP server: ${errorText(server.error)}` : undefined}
+      />
       {s && !server.error ? (
         <>
           <dl class="facts">
@@ -102,7 +140,12 @@ export default function McpServerPage() {
             <dt>Registry</dt>
             <dd>
               <DecisionText decision={decision} />
-              {entry ? <span class="muted"> ({versionsText(entry.versions)} version{entry.versions?.length === 1 ? '' : 's'})</span> : null}
+              {entry ? (
+                <span class="muted">
+                  {' '}
+                  ({versionsText(entry.versions)} version{entry.versions?.length === 1 ? '' : 's'})
+                </span>
+              ) : null}
             </dd>
             <dt>Usage</dt>
             <dd>
@@ -117,10 +160,20 @@ export default function McpServerPage() {
           </dl>
           {admin ? (
             <div class="actions" role="group" aria-label="Registry decision">
-              <button type="button" class="primary" disabled={busy || decision === 'allow'} onClick={() => decide('allow')}>
+              <button
+                type="button"
+                class="primary"
+                disabled={busy || decision === 'allow'}
+                onClick={() => decide('allow')}
+              >
                 Allow
               </button>
-              <button type="button" class="danger" disabled={busy || decision === 'deny'} onClick={() => decide('deny')}>
+              <button
+                type="button"
+                class="danger"
+                disabled={busy || decision === 'deny'}
+                onClick={() => decide('deny')}
+              >
                 Deny
               </button>
               <span class="muted">
@@ -133,7 +186,10 @@ export default function McpServerPage() {
           <section class="mcp-section" aria-labelledby="mcp-hosts-heading">
             <h2 id="mcp-hosts-heading">Hosts</h2>
             {s.hosts.length ? (
-              <ListTable caption="Where this server is configured" columns={['Host', 'Client', 'Configuration file', 'Name there', 'Version', 'Seen', 'Issues']}>
+              <ListTable
+                caption="Where this server is configured"
+                columns={['Host', 'Client', 'Configuration file', 'Name there', 'Version', 'Seen', 'Issues']}
+              >
                 {s.hosts.map((h, i) => (
                   <tr key={`${h.hostId ?? h.reportedHostname}-${h.client}-${h.configPath}-${h.name}-${i}`}>
                     <th scope="row" class="cell-wrap">
@@ -160,7 +216,10 @@ export default function McpServerPage() {
             {issues.length ? (
               <>
                 <p class="muted">{SEVERITIES.map((sev) => `${severityCount(sev)} ${sev}`).join(', ')}</p>
-                <ListTable caption="Issues, most severe first" columns={['Severity', 'Issue', 'Message', 'Tool', 'Host', 'Details']}>
+                <ListTable
+                  caption="Issues, most severe first"
+                  columns={['Severity', 'Issue', 'Message', 'Tool', 'Host', 'Details']}
+                >
                   {issues.map((i, n) => (
                     <tr key={`${i.code}-${i.tool ?? ''}-${n}`}>
                       <td>
@@ -174,7 +233,9 @@ export default function McpServerPage() {
                       </th>
                       <td class="cell-wrap">{i.message}</td>
                       <td class="cell-wrap">{i.tool ?? <span class="muted">—</span>}</td>
-                      <td class="cell-wrap"><HostText id={i.hostId} reported={i.reportedHostname} names={names} /></td>
+                      <td class="cell-wrap">
+                        <HostText id={i.hostId} reported={i.reportedHostname} names={names} />
+                      </td>
                       <td>
                         <Details details={i.details} />
                       </td>

@@ -7,7 +7,17 @@ import { useLocation } from 'preact-iso';
 import { When } from '../../components/bits';
 import { errorText, oneOf, Pager, useUrlList } from '../../components/admin/common';
 import { ListTable } from '../../components/list';
-import { DECISION_LABELS, DECISIONS, DecisionText, ISSUE_CODES, IssueSummary, McpNav, mcpServerPath, usageText, useHostNames } from '../../components/mcp/mcp';
+import {
+  DECISION_LABELS,
+  DECISIONS,
+  DecisionText,
+  ISSUE_CODES,
+  IssueSummary,
+  McpNav,
+  mcpServerPath,
+  usageText,
+  useHostNames,
+} from '../../components/mcp/mcp';
 import { Page, Status } from '../../components/page';
 import { withQuery } from '../../paths';
 import type { McpServerList } from '../../types';
@@ -32,7 +42,11 @@ export default function McpServers() {
       <form class="toolbar" role="search" aria-label="Filter MCP servers" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
           <label for="mcp-decision-filter">Registry decision</label>
-          <select id="mcp-decision-filter" value={decision ?? ''} onChange={(e) => set('decision', e.currentTarget.value)}>
+          <select
+            id="mcp-decision-filter"
+            value={decision ?? ''}
+            onChange={(e) => set('decision', e.currentTarget.value)}
+          >
             <option value="">Every decision</option>
             {DECISIONS.map((d) => (
               <option key={d} value={d}>
@@ -66,10 +80,33 @@ export default function McpServers() {
           </select>
         </div>
       </form>
-      <Status loading={list.loading && !list.data && !list.error} error={list.error ? `Could not list the MCP servers: ${errorText(list.error)}` : undefined} />
-      {list.data && !servers.length && !list.error ? <p>{filtered ? 'No MCP server matches these filters.' : 'No MCP server yet: run scanner mcp scan on a machine to report its configured servers.'}</p> : null}
+      <Status
+        loading={list.loading && !list.data && !list.error}
+        error={list.error ? `Could not list the MCP servers: ${errorText(list.error)}` : undefined}
+      />
+      {list.data && !servers.length && !list.error ? (
+        <p>
+          {filtered
+            ? 'No MCP server matches these filters.'
+            : 'No MCP server yet: run scanner mcp scan on a machine to report its configured servers.'}
+        </p>
+      ) : null}
       {servers.length && !list.error ? (
-        <ListTable caption="MCP servers, by identity" columns={['Identity', 'Names', 'Transport', 'Versions', 'Hosts', 'Clients', 'Registry', 'Issues', 'Usage', 'Last seen']}>
+        <ListTable
+          caption="MCP servers, by identity"
+          columns={[
+            'Identity',
+            'Names',
+            'Transport',
+            'Versions',
+            'Hosts',
+            'Clients',
+            'Registry',
+            'Issues',
+            'Usage',
+            'Last seen',
+          ]}
+        >
           {servers.map((s) => (
             <tr key={s.id}>
               <th scope="row" class="mcp-identity">

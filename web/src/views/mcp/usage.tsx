@@ -70,19 +70,29 @@ export default function McpUsage() {
       >
         <div class="field">
           <label for="mcp-usage-server">Server</label>
-          <select id="mcp-usage-server" value={draft.serverId ?? ''} onChange={(e) => choose('serverId', e.currentTarget.value)}>
+          <select
+            id="mcp-usage-server"
+            value={draft.serverId ?? ''}
+            onChange={(e) => choose('serverId', e.currentTarget.value)}
+          >
             <option value="">Every server</option>
             {(servers.data ?? []).map((s) => (
               <option key={s.id} value={s.id}>
                 {serverLabel(s)}
               </option>
             ))}
-            {draft.serverId && !serverById.has(draft.serverId) ? <option value={draft.serverId}>{draft.serverId}</option> : null}
+            {draft.serverId && !serverById.has(draft.serverId) ? (
+              <option value={draft.serverId}>{draft.serverId}</option>
+            ) : null}
           </select>
         </div>
         <div class="field">
           <label for="mcp-usage-host">Host</label>
-          <select id="mcp-usage-host" value={draft.hostId ?? ''} onChange={(e) => choose('hostId', e.currentTarget.value)}>
+          <select
+            id="mcp-usage-host"
+            value={draft.hostId ?? ''}
+            onChange={(e) => choose('hostId', e.currentTarget.value)}
+          >
             <option value="">Every host</option>
             {hosts.map((h) => (
               <option key={h.id} value={h.id}>
@@ -94,23 +104,54 @@ export default function McpUsage() {
         </div>
         <div class="field">
           <label for="mcp-usage-tool">Tool</label>
-          <input id="mcp-usage-tool" type="text" autoComplete="off" spellcheck={false} value={draft.tool ?? ''} onInput={(e) => setDraft({ ...draft, tool: e.currentTarget.value })} />
+          <input
+            id="mcp-usage-tool"
+            type="text"
+            autoComplete="off"
+            spellcheck={false}
+            value={draft.tool ?? ''}
+            onInput={(e) => setDraft({ ...draft, tool: e.currentTarget.value })}
+          />
         </div>
         <div class="field">
           <label for="mcp-usage-since">Since (UTC, ISO 8601)</label>
-          <input id="mcp-usage-since" type="text" autoComplete="off" spellcheck={false} placeholder="2026-01-31T09:00:00Z" value={draft.since ?? ''} onInput={(e) => setDraft({ ...draft, since: e.currentTarget.value })} />
+          <input
+            id="mcp-usage-since"
+            type="text"
+            autoComplete="off"
+            spellcheck={false}
+            placeholder="2026-01-31T09:00:00Z"
+            value={draft.since ?? ''}
+            onInput={(e) => setDraft({ ...draft, since: e.currentTarget.value })}
+          />
         </div>
         <div class="field">
           <label for="mcp-usage-until">Until (UTC, ISO 8601)</label>
-          <input id="mcp-usage-until" type="text" autoComplete="off" spellcheck={false} placeholder="2026-01-31T18:00:00Z" value={draft.until ?? ''} onInput={(e) => setDraft({ ...draft, until: e.currentTarget.value })} />
+          <input
+            id="mcp-usage-until"
+            type="text"
+            autoComplete="off"
+            spellcheck={false}
+            placeholder="2026-01-31T18:00:00Z"
+            value={draft.until ?? ''}
+            onInput={(e) => setDraft({ ...draft, until: e.currentTarget.value })}
+          />
         </div>
         <button type="submit">Apply filters</button>
         {filtered ? <a href={MCP_USAGE_PATH}>Clear filters</a> : null}
       </form>
-      <Status loading={events.loading && !events.loaded && !events.error} error={events.error ? `Could not list the usage events: ${errorText(events.error)}` : undefined} />
-      {events.loaded && !events.items.length && !events.error ? <p>{filtered ? 'No usage event matches these filters.' : 'No usage event yet.'}</p> : null}
+      <Status
+        loading={events.loading && !events.loaded && !events.error}
+        error={events.error ? `Could not list the usage events: ${errorText(events.error)}` : undefined}
+      />
+      {events.loaded && !events.items.length && !events.error ? (
+        <p>{filtered ? 'No usage event matches these filters.' : 'No usage event yet.'}</p>
+      ) : null}
       {events.items.length && !(events.error && !events.cursor) ? (
-        <ListTable caption="MCP usage events, newest first" columns={['Time', 'Host', 'Client', 'Server', 'Tool', 'Phase', 'Outcome', 'Decision']}>
+        <ListTable
+          caption="MCP usage events, newest first"
+          columns={['Time', 'Host', 'Client', 'Server', 'Tool', 'Phase', 'Outcome', 'Decision']}
+        >
           {events.items.map((e) => {
             const serverId = e.serverId;
             const known = serverId ? serverById.get(serverId) : undefined;
@@ -126,7 +167,11 @@ export default function McpUsage() {
                 </td>
                 <td>{e.client}</td>
                 <td class="cell-wrap">
-                  {serverId ? <a href={mcpServerPath(serverId)}>{name ?? identity ?? serverId}</a> : (name ?? <span class="muted">unknown</span>)}
+                  {serverId ? (
+                    <a href={mcpServerPath(serverId)}>{name ?? identity ?? serverId}</a>
+                  ) : (
+                    (name ?? <span class="muted">unknown</span>)
+                  )}
                   {identity && name ? <div class="muted mcp-identity">{identity}</div> : null}
                 </td>
                 <td class="cell-wrap">{e.tool}</td>
