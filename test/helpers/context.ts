@@ -17,12 +17,15 @@ import { prepareStore } from '../../src/storage/migrations';
 import { FileMailSender } from '../../src/infra/mail';
 import {
   connectTemporal,
+  scanRuns,
   scanStarter,
   scanWaiter,
   temporalReadiness,
   type TemporalHandle,
 } from '../../src/temporal/client';
 import { mcpScanStarter } from '../../src/temporal/mcp';
+import { scanEvents } from '../../src/temporal/events';
+import type { ScanSweep } from '../../src/sweepers/scans';
 
 export interface TestContext {
   store: Store;
@@ -201,4 +204,11 @@ export async function readMail(
     if (Date.now() > deadline) throw new Error(`no mail to ${to} in ${dir}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The API's scan sweeper over this context's store and Temporal, as src/main.ts wires it (quiet logger). */
+export function scanSweep(t: TestContext, opts: { graceMs?: number; staleMs?: number } = {}): ScanSweep {
+  const logger = createLogger('sweeper', 'silent');
+  const events = scanEvents({ store: t.store, logger, taskQueue: t.temporal.taskQueue, client: t.temporal.client });
+  return { store: t.store, runs: scanRuns(t.temporal), events, logger, ...opts };
 }

@@ -9,26 +9,23 @@ import type { Snapshot } from '../../src/shared/types';
 import { getScan } from '../../src/storage/scans';
 import { claimOutcome, cleanupUploads, UPLOAD_EXPIRY_MS } from '../../src/storage/uploads';
 import { sweepOnce } from '../../src/sweepers/scans';
-import { scanRuns } from '../../src/temporal/client';
-import { scanEvents } from '../../src/temporal/events';
-import { createLogger } from '../../src/logger';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { uploadPreparer } from '../../src/pool/upload-pool';
-import { appWithoutTemporal, bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
+import {
+  appWithoutTemporal,
+  bearer,
+  newOrg,
+  scanSweep,
+  testContext,
+  type Org,
+  type TestContext,
+} from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
 import { headerOf, prng, splitInto } from '../unit/domain/parts-helpers';
 import { envelope, expectDocumented, uploadClient, UPLOADS } from './uploads-helpers';
 
 let t: TestContext;
-const sweep = () => {
-  const logger = createLogger('test', 'silent');
-  return {
-    store: t.store,
-    runs: scanRuns(t.temporal),
-    events: scanEvents({ store: t.store, logger, taskQueue: t.temporal.taskQueue, client: t.temporal.client }),
-    logger,
-  };
-};
+const sweep = () => scanSweep(t);
 let org: Org;
 let key: string;
 const c = () => uploadClient(t, () => key);

@@ -15,11 +15,9 @@ import { createLogger } from '../../src/logger';
 import type { ShardRunner } from '../../src/pool/attribution-pool';
 import { connectStore, type Store } from '../../src/storage/mongo';
 import { startSweeper } from '../../src/sweepers/scans';
-import { scanRuns } from '../../src/temporal/client';
-import { scanEvents } from '../../src/temporal/events';
 import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/temporal-runtime';
-import { bearer, newOrg, requireEnv, testContext, type TestContext } from '../helpers/context';
+import { bearer, newOrg, requireEnv, scanSweep, testContext, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -89,22 +87,7 @@ beforeAll(async () => {
   shards = w.shards;
   running = worker.run();
   // The API's sweeper, as main.ts runs it (faster here): starts lost workflow starts, fails orphaned scans.
-  stopSweeper = startSweeper(
-    {
-      store: t.store,
-      runs: scanRuns(t.temporal),
-      events: scanEvents({
-        store: t.store,
-        logger: createLogger('sweeper', 'silent'),
-        taskQueue: t.temporal.taskQueue,
-        client: t.temporal.client,
-      }),
-      logger: createLogger('sweeper', 'silent'),
-      graceMs: 2000,
-      staleMs: 10_000,
-    },
-    500,
-  );
+  stopSweeper = startSweeper(scanSweep(t, { graceMs: 2000, staleMs: 10_000 }), 500);
 }, 120_000);
 
 afterAll(async () => {

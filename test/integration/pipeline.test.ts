@@ -9,7 +9,7 @@ import { createLogger } from '../../src/logger';
 import { getScan } from '../../src/storage/scans';
 import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/temporal-runtime';
-import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+import { bearer, newOrg, requireEnv, scanSweep, testContext, type Org, type TestContext } from '../helpers/context';
 import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
 const SHARED = sharedDataDir();
@@ -349,8 +349,6 @@ itWithSharedData(
     const { cursorCodec, loadCursorSecret } = await import('../../src/storage/cursors');
     const { uploadPreparer } = await import('../../src/pool/upload-pool');
     const { startSweeper } = await import('../../src/sweepers/scans');
-    const { scanRuns } = await import('../../src/temporal/client');
-    const { scanEvents } = await import('../../src/temporal/events');
     const request = (await import('supertest')).default;
     const uploads = uploadPreparer(1);
     // The Temporal seam as it behaves while the frontend is down: every start attempt fails.
@@ -371,21 +369,7 @@ itWithSharedData(
     expect(res.status).toBe(201);
     await new Promise((r) => setTimeout(r, 300));
     expect((await getScan(t.store, res.body.id))!.status).toBe('queued');
-    const stop = startSweeper(
-      {
-        store: t.store,
-        runs: scanRuns(t.temporal),
-        events: scanEvents({
-          store: t.store,
-          logger: createLogger('sweeper', 'silent'),
-          taskQueue: t.temporal.taskQueue,
-          client: t.temporal.client,
-        }),
-        logger: createLogger('sweeper', 'silent'),
-        graceMs: 0,
-      },
-      100,
-    );
+    const stop = startSweeper(scanSweep(t, { graceMs: 0 }), 100);
     try {
       for (let i = 0; i < 200; i++) {
         const scan = await getScan(t.store, res.body.id);

@@ -2,13 +2,11 @@
 // scan left queued or running by a workflow that ended without storing an outcome (its failScan could not reach the
 // database), which nothing else would ever move. No worker polls this task queue: workflows stay as the test leaves them.
 import { newId } from '../../src/domain/ids';
-import { createLogger } from '../../src/logger';
 import type { ScanDoc } from '../../src/storage/documents/scans';
 import { getScan, insertScan, markCompleted, markRunning } from '../../src/storage/scans';
-import { ORPHANED_MESSAGE, sweepOnce, type ScanSweep } from '../../src/sweepers/scans';
-import { scanRuns, startScanWorkflow } from '../../src/temporal/client';
-import { scanEvents } from '../../src/temporal/events';
-import { testContext, type TestContext } from '../helpers/context';
+import { ORPHANED_MESSAGE, sweepOnce } from '../../src/sweepers/scans';
+import { startScanWorkflow } from '../../src/temporal/client';
+import { scanSweep, testContext, type TestContext } from '../helpers/context';
 
 let t: TestContext;
 const started: string[] = [];
@@ -22,15 +20,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const logger = createLogger('sweeper', 'silent');
-const sweep = (graceMs: number, staleMs: number): ScanSweep => ({
-  store: t.store,
-  runs: scanRuns(t.temporal),
-  events: scanEvents({ store: t.store, logger, taskQueue: t.temporal.taskQueue, client: t.temporal.client }),
-  logger,
-  graceMs,
-  staleMs,
-});
+const sweep = (graceMs: number, staleMs: number) => scanSweep(t, { graceMs, staleMs });
 
 async function scan(
   status: 'queued' | 'running',
