@@ -13,6 +13,7 @@ import { heartbeatBench } from './heartbeats';
 import { mcpScanBench } from './mcp-scan';
 import { mcpUsageBench } from './mcp-usage';
 import { matchingBench } from './matching';
+import { scanDocumentBench } from './scan-document';
 import {
   attributionEndToEnd,
   attributionInProcessBench,
@@ -313,6 +314,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('sign-in')) return signInOnly();
   if (process.argv.includes('client')) return clientOnly();
   if (process.argv.includes('scans')) return scansOnly();
+  if (process.argv.includes('scan-document')) return scanDocumentBench();
   if (process.argv.includes('paged')) return pagedOnly();
   if (process.argv.includes('heartbeats')) return heartbeatsOnly();
   if (process.argv.includes('mcp-scan')) return mcpScanOnly();
