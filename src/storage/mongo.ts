@@ -40,6 +40,7 @@ import type {
   ProjectDoc,
   ScanAttributionDoc,
   ScanListTokenDoc,
+  ScanListPackDoc,
   ScanRegionDoc,
   ScanResultChunkDoc,
   ScanWorkDoc,
@@ -71,6 +72,7 @@ export interface CollectionDocs {
   counters: CounterDoc;
   scanRegions: ScanRegionDoc;
   scanListTokens: ScanListTokenDoc;
+  scanListPacks: ScanListPackDoc;
   claims: ClaimDoc;
   invitations: InvitationDoc;
   auditEvents: AuditEventDoc;
@@ -124,6 +126,7 @@ const COLLECTION_NAMES = Object.keys({
   counters: true,
   scanRegions: true,
   scanListTokens: true,
+  scanListPacks: true,
   claims: true,
   invitations: true,
   auditEvents: true,

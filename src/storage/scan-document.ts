@@ -1,5 +1,6 @@
 // A scan's stored form (StoredScanDoc) and back. Every other module of the service sees the plain ScanDoc.
 import type { ScanDoc, LegacyStoredScanDoc, StoredScanDoc } from './documents/scans';
+import type { Binary } from 'mongodb';
 import { packPlainJson, unpackPlainJson } from './codec';
 
 /** What processing sets besides the top-level fields; replaced whole by each status move. */
@@ -134,4 +135,17 @@ export function upgradeLegacy(d: LegacyStoredScanDoc): StoredScanDoc {
   } as ScanDoc;
   // details exactly as they were stored (a multipart scan's moduleCount stays in both, as before)
   return { ...pack(scan), details: packPlainJson(details) };
+}
+
+/** A list group's scans in one Binary value (storage/scan-list-cache.ts): plain JSON, the two times revived. */
+export function packGroup(scans: ScanDoc[]): Binary {
+  return packPlainJson(scans);
+}
+
+export function unpackGroup(bin: Binary): ScanDoc[] {
+  return unpackPlainJson<Array<ScanDoc & { startedAt: string; finishedAt: string | null }>>(bin).map((s) => ({
+    ...s,
+    startedAt: new Date(s.startedAt),
+    finishedAt: s.finishedAt === null ? null : new Date(s.finishedAt),
+  }));
 }

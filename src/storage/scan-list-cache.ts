@@ -9,11 +9,20 @@
 // written twice; FerretDB may lose one of two concurrent token writes, but either leaves a fresh value). A write not
 // yet followed by its token is still in flight: its caller has not been answered (the upload's 201 and the worker's
 // activity result come after the token), as if it had reached the database a moment later.
+//
+// The same holds for the packs: a group read whole is also written, with the token read before it, as one document
+// holding the group's scans in one Binary value (ScanListPackDoc), and a process that does not keep the group reads
+// the pack instead of the group's scan documents while the token has not moved: on FerretDB one document instead of
+// some 16 with all their fields (a new process, another API process, or older pages read for the first time). Packs
+// are written by the lists that read a group whole, and by the process that moved a group's scans to a final status,
+// once the group has been quiet for a moment (storage/scans.ts). A pack written late with an older token is never
+// used, and the next whole read replaces it.
 import { randomInt } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { MongoServerError, type Db } from 'mongodb';
 import type { ScanDoc } from './documents/scans';
 import type { Store } from './mongo';
+import { packGroup, unpackGroup } from './scan-document';
 import { orgScope, projectScope } from './scan-regions';
 
 export const TOKEN_BATCH = 8;
@@ -85,7 +94,88 @@ export function keepGroup(store: Store, scope: string, g: number, token: Token, 
   cacheOf(store).set(tokenId(scope, g), { token, scans: scans.map((s) => ({ ...s })) });
 }
 
-/** Forgets every group kept for this database (tests that count what a cold list reads). */
-export function forgetListGroups(store: Store): void {
+/** Pack writes in flight and repacks waiting, per database (so that tests can wait for them). */
+const inFlight = new WeakMap<Db, Set<Promise<void>>>();
+const waiting = new WeakMap<Db, Map<string, NodeJS.Timeout>>();
+
+/** The groups among these whose pack is valid for their token, kept in this process too: one query. */
+export async function packedGroups(
+  store: Store,
+  scope: string,
+  groups: Array<{ g: number; token: Token }>,
+): Promise<Map<number, ScanDoc[]>> {
+  const found = new Map<number, ScanDoc[]>();
+  if (!groups.length) return found;
+  const tokens = new Map(groups.map((x) => [x.g, x.token]));
+  const docs = await store.c.scanListPacks.find({ _id: { $in: groups.map((x) => tokenId(scope, x.g)) } }).toArray();
+  for (const d of docs) {
+    if (d.scope !== scope || !tokens.has(d.group) || tokens.get(d.group) !== d.token) continue;
+    const scans = unpackGroup(d.scans);
+    keepGroup(store, scope, d.group, d.token, scans);
+    found.set(d.group, scans);
+  }
+  return found;
+}
+
+/** Runs `work` without waiting for it, tracked per database; a failure only costs speed (the next read packs). */
+function background(store: Store, work: () => Promise<unknown>): void {
+  let set = inFlight.get(store.db);
+  if (!set) inFlight.set(store.db, (set = new Set()));
+  const p: Promise<void> = work()
+    .then(
+      () => undefined,
+      () => undefined, // a racing first upsert, or the store closing
+    )
+    .finally(() => set.delete(p));
+  set.add(p);
+}
+
+/** Writes a group read whole after reading `token` as its pack. */
+export async function writePack(store: Store, scope: string, g: number, token: Token, scans: ScanDoc[]): Promise<void> {
+  const doc = { scope, group: g, token, scans: packGroup(scans) };
+  await store.c.scanListPacks.replaceOne({ _id: tokenId(scope, g) }, doc, { upsert: true });
+}
+
+/** The same, without waiting. */
+export function storePack(store: Store, scope: string, g: number, token: Token, scans: ScanDoc[]): void {
+  background(store, () => writePack(store, scope, g, token, scans));
+}
+
+/** Runs `repack` once the group has had no call for `quietMs` (each call starts the wait again). */
+export function repackWhenQuiet(
+  store: Store,
+  scope: string,
+  g: number,
+  repack: () => Promise<void>,
+  quietMs = 1_000,
+): void {
+  let timers = waiting.get(store.db);
+  if (!timers) waiting.set(store.db, (timers = new Map()));
+  const id = tokenId(scope, g);
+  clearTimeout(timers.get(id));
+  const timer = setTimeout(() => {
+    timers.delete(id);
+    background(store, repack);
+  }, quietMs);
+  timer.unref();
+  timers.set(id, timer);
+}
+
+/** Once the pack writes and repacks in flight have landed (repacks still waiting for quiet are not awaited). */
+export async function packWritesDone(store: Store): Promise<void> {
+  for (let set = inFlight.get(store.db); set?.size;) await Promise.all([...set]);
+}
+
+/**
+ * Forgets every group kept for this database (tests that count what a cold list reads): in this process, and unless
+ * `packs` is 'keep', as packs too (repacks waiting are dropped, and writes in flight land before the packs go).
+ */
+export async function forgetListGroups(store: Store, packs: 'drop' | 'keep' = 'drop'): Promise<void> {
+  if (packs === 'drop') {
+    for (const timer of waiting.get(store.db)?.values() ?? []) clearTimeout(timer);
+    waiting.delete(store.db);
+    await packWritesDone(store);
+    await store.c.scanListPacks.deleteMany({});
+  }
   caches.delete(store.db);
 }

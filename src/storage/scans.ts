@@ -7,8 +7,17 @@ import type { FailureReason, SeverityCounts } from '../shared/types';
 import type { ScanDoc, StoredScanDoc } from './documents/scans';
 import { outcomeFields, pack, unpack } from './scan-document';
 import { isDuplicateKey, type Store } from './mongo';
-import { cachedGroup, groupTokens, keepGroup, touchScanGroups } from './scan-list-cache';
-import { fileScanGroups, knownNewestGroup, newestGroup, orgScope, projectScope } from './scan-regions';
+import {
+  cachedGroup,
+  groupTokens,
+  keepGroup,
+  packedGroups,
+  repackWhenQuiet,
+  storePack,
+  touchScanGroups,
+  writePack,
+} from './scan-list-cache';
+import { fileScanGroups, knownNewestGroup, newestGroup, orgScope, projectScope, type ListScope } from './scan-regions';
 import { GROUP_TARGET, newestFirst, type ListKey } from '../domain/scan-list/regions';
 
 /** What a scan's list groups are known by. */
@@ -126,14 +135,19 @@ export async function listScans(
   let after: ListKey | null =
     q.after && q.after.at !== null && q.after.id !== null ? { at: q.after.at, id: q.after.id } : null;
 
-  /** The group's scans the page shows, newest first, after `below`, at most `n`. */
-  const read = async (g: number, token: number | null, below: ListKey | null, n: number): Promise<ScanDoc[]> => {
-    let whole = cachedGroup(store, scope.key, g, token);
+  /** The group's scans the page shows, newest first, after `below`, at most `n`; `kept`: the group read whole. */
+  const read = async (
+    g: number,
+    kept: ScanDoc[] | undefined,
+    token: number | null,
+    below: ListKey | null,
+    n: number,
+  ) => {
+    let whole = kept;
     if (!whole && !q.status) {
-      whole = (await store.c.scans.find({ ...scope.filter, [scope.field]: g } as Filter<StoredScanDoc>).toArray()).map(
-        unpack,
-      );
+      whole = await readGroup(store, scope, g);
       keepGroup(store, scope.key, g, token, whole);
+      storePack(store, scope.key, g, token, whole);
     }
     if (whole)
       return whole
@@ -156,7 +170,17 @@ export async function listScans(
     const count = groups.length;
     const tokens = await (early?.tokens ?? groupTokens(store, scope.key, groups));
     early = undefined;
-    const lists = await Promise.all(groups.map((g, i) => read(g, tokens.get(g) ?? null, i === 0 ? after : null, need)));
+    // Groups kept by this process, then the packs of the others (one query), then the scans of those left.
+    const kept = new Map<number, ScanDoc[]>();
+    for (const g of groups) {
+      const scans = cachedGroup(store, scope.key, g, tokens.get(g) ?? null);
+      if (scans) kept.set(g, scans);
+    }
+    const unkept = groups.filter((g) => !kept.has(g)).map((g) => ({ g, token: tokens.get(g) ?? null }));
+    for (const [g, scans] of await packedGroups(store, scope.key, unkept)) kept.set(g, scans);
+    const lists = await Promise.all(
+      groups.map((g, i) => read(g, kept.get(g), tokens.get(g) ?? null, i === 0 ? after : null, need)),
+    );
     for (let i = 0; i < count && found.length < want; i++) {
       for (const scan of lists[i].slice(0, want - found.length)) found.push({ scan, group: groups[i] });
     }
@@ -172,6 +196,29 @@ export async function listScans(
     next = { bucket: last.group, ...keyOf(last.scan) };
   } else if (group >= 0) next = { bucket: group, at: null, id: null };
   return { scans: shown.map((f) => f.scan), next };
+}
+
+/** A group's scans, read whole. */
+async function readGroup(store: Store, scope: ListScope, g: number): Promise<ScanDoc[]> {
+  return (await store.c.scans.find({ ...scope.filter, [scope.field]: g } as Filter<StoredScanDoc>).toArray()).map(
+    unpack,
+  );
+}
+
+/**
+ * After scans of these groups reached a final status: their packs are written again once the groups have been quiet
+ * for a moment, so that lists in any process read one document per group (storage/scan-list-cache.ts).
+ */
+function repackWhenSettled(store: Store, s: Pick<ScanDoc, 'orgId' | 'projectId' | 'orgBucket' | 'projectBucket'>) {
+  const groups: Array<[ListScope, number]> = [
+    [orgScope(s.orgId), s.orgBucket],
+    [projectScope(s.orgId, s.projectId), s.projectBucket],
+  ];
+  for (const [scope, g] of groups)
+    repackWhenQuiet(store, scope.key, g, async () => {
+      const token = (await groupTokens(store, scope.key, [g])).get(g) ?? null;
+      await writePack(store, scope.key, g, token, await readGroup(store, scope, g));
+    });
 }
 
 const keyOf = (s: ScanDoc): ListKey => ({ at: s.startedAt.getTime(), id: s._id });
@@ -194,7 +241,10 @@ async function transition(
   // Lists see the move once the groups' tokens move (storage/scan-list-cache.ts). Also when this call moved nothing:
   // a retry after a crash between the move and its tokens.
   const groups = moved ?? (await store.c.scans.findOne({ _id: scanId }, { projection: GROUPS }));
-  if (groups) await touchScanGroups(store, groups);
+  if (groups) {
+    await touchScanGroups(store, groups);
+    if (status === 'completed' || status === 'failed') repackWhenSettled(store, groups);
+  }
   return moved !== null;
 }
 

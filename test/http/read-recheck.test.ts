@@ -118,7 +118,7 @@ describe.each(scanReads)('%s', (_, pathOf, method) => {
     expect(upload.status).toBe(201);
     const path = pathOf(upload.body.id);
     expect((await t.api.get(path).set(bearer(admin))).status).toBe(200);
-    forgetListGroups(t.store); // the list would answer from the groups it kept (storage/scan-list-cache.ts): load them again
+    await forgetListGroups(t.store); // the list would answer from the groups it kept (storage/scan-list-cache.ts): load them again
 
     await expectRevokedMidRead(
       path,

@@ -2,20 +2,19 @@
 // list request (whole org, one project, a rare status, a restricted key over several projects) reads a number of
 // scan documents bounded by its page size, counted from the driver's command monitoring, and paging still reaches
 // every scan in order. No Temporal: the scans are inserted directly.
-import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { MongoClient, type CommandSucceededEvent } from 'mongodb';
 import type request from 'supertest';
 import { newId } from '../../src/domain/ids';
 import { uploadPreparer } from '../../src/pool/upload-pool';
 import type { ScanDoc } from '../../src/storage/documents/scans';
-import { ensureIndexes, type Collections, type Store } from '../../src/storage/mongo';
+import type { Store } from '../../src/storage/mongo';
 import { createProject } from '../../src/storage/projects';
 import { forgetListGroups } from '../../src/storage/scan-list-cache';
 import { refileLegacyScans } from '../../src/storage/migrations/scan-list-regions';
 import { BUCKET_SIZE, MAX_BUCKETS_PER_PAGE } from '../../src/storage/scans';
 import { pack } from '../../src/storage/scan-document';
-import { appWithoutTemporal, bearer, newOrg, requireEnv } from '../helpers/context';
+import { appWithoutTemporal, bearer, newOrg } from '../helpers/context';
+import { countedStore, type ReadCounts } from '../helpers/counted-store';
 
 const HISTORY = 1000;
 const FAILED = 3; // the oldest scans: a status filter must walk the whole history to find them
@@ -29,25 +28,10 @@ let emptyProjectId: string;
 let expected: string[]; // every scan id, newest first
 const uploads = uploadPreparer(1);
 
-/** Documents and queries answered per collection since the last reset. */
-const reads = { docs: new Map<string, number>(), queries: new Map<string, number>() };
-function count(ev: CommandSucceededEvent) {
-  const cursor = (ev.reply as { cursor?: { ns?: string; firstBatch?: unknown[]; nextBatch?: unknown[] } }).cursor;
-  if (!cursor?.ns || (ev.commandName !== 'find' && ev.commandName !== 'getMore')) return;
-  const coll = cursor.ns.slice(cursor.ns.indexOf('.') + 1);
-  reads.docs.set(coll, (reads.docs.get(coll) ?? 0) + (cursor.firstBatch ?? cursor.nextBatch ?? []).length);
-  if (ev.commandName === 'find') reads.queries.set(coll, (reads.queries.get(coll) ?? 0) + 1);
-}
+let reads: ReadCounts;
 
 beforeAll(async () => {
-  const client = new MongoClient(requireEnv('MONGODB_URI'), { monitorCommands: true, retryWrites: false });
-  await client.connect();
-  client.on('commandSucceeded', count);
-  const db = client.db(`t_${randomBytes(6).toString('hex')}`);
-  // The store's collections carry their own names (storage/mongo.ts).
-  const c = new Proxy({} as Collections, { get: (_, name) => db.collection(String(name)) });
-  store = { client, db, c, close: () => client.close() };
-  await ensureIndexes(store);
+  ({ store, reads } = await countedStore());
   const org = await newOrg(store, 'history');
   projectId = (await createProject(store, org.orgId, 'long-lived'))._id;
   emptyProjectId = (await createProject(store, org.orgId, 'never-scanned'))._id;
@@ -98,8 +82,7 @@ interface Page {
 }
 
 async function page(query: string, token = key): Promise<Page> {
-  reads.docs.clear();
-  reads.queries.clear();
+  reads.reset();
   const res = await api.get(`/v1/scans?${query}`).set(bearer(token));
   expect(res.status).toBe(200);
   return {
@@ -129,13 +112,13 @@ async function walk(query: string, limit: number, token = key): Promise<{ ids: s
 }
 
 test.each([50, 200])('a page of %i over 1,000 scans reads about a page of documents', async (limit) => {
-  forgetListGroups(store);
+  await forgetListGroups(store);
   const first = await page(`limit=${limit}`);
   expect(first.ids).toEqual(expected.slice(0, limit));
   expect(first.scanDocs).toBeGreaterThanOrEqual(limit);
   expect(first.scanDocs).toBeLessThanOrEqual(bound(limit));
   expect(first.scanQueries).toBeLessThanOrEqual(Math.ceil((limit + 1) / BUCKET_SIZE) + 1);
-  forgetListGroups(store);
+  await forgetListGroups(store);
   const ofProject = await page(`limit=${limit}&project=${projectId}`);
   expect(ofProject.ids).toEqual(expected.slice(0, limit));
   expect(ofProject.scanDocs).toBeLessThanOrEqual(bound(limit));

@@ -154,6 +154,18 @@ export interface ScanListTokenDoc {
   token: number;
 }
 
+/**
+ * A list group's scans as they were when the group's token was `token`, packed into one Binary value
+ * (storage/scan-list-cache.ts): valid while the token has not moved. _id = `${scope}|${group}`, as the token's.
+ */
+export interface ScanListPackDoc {
+  _id: string;
+  scope: string;
+  group: number;
+  token: number | null;
+  scans: Binary;
+}
+
 /** First-writer-wins decisions, made by the uniqueness of _id (see storage/scans.ts claim()). */
 export interface ClaimDoc {
   _id: string;
