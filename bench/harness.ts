@@ -1,20 +1,24 @@
 // Runs the service as it runs in production (API and worker as separate processes from dist/) on the local
-// infrastructure, on a database and task queue of its own, and gives the benchmarks an HTTP client for it.
+// infrastructure, on a database and task queue of its own, and gives the benchmarks an HTTP client for it. The
+// service may come from another built tree (bench/tree.ts: `npm run bench -- --against REF`): its processes, and the
+// storage functions that seed its database, are then that tree's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { startLocalInfra } from '../src/infra/local';
+import { startLocalInfra, type LocalInfra } from '../src/infra/local';
 import { freePort } from '../src/infra/ports';
-import { createOrgWithOwner } from '../src/storage/accounts';
-import { createApiKey } from '../src/storage/api-keys';
-import { connectStore, type Store } from '../src/storage/mongo';
-import { prepareStore } from '../src/storage/migrations';
+import type { Store } from '../src/storage/mongo';
 import { redactUri } from '../src/infra/private';
+import { loadTree, thisTree, type ServiceTree } from './tree';
 
 export interface Harness {
+  /** The tree whose service runs (this one unless `--against`). */
+  tree: ServiceTree;
   store: Store;
+  /** Imports advisory files or folders with the service tree's own import. */
+  importAdvisories(paths: string[]): Promise<unknown>;
   baseUrl: string;
   /** The Temporal server the worker uses (workflow histories). */
   temporalAddress: string;
@@ -26,13 +30,14 @@ export interface Harness {
   restartWorker(extra: NodeJS.ProcessEnv): Promise<void>;
   /** Starts one more worker process on the same task queue (until close). */
   addWorker(extra: NodeJS.ProcessEnv): Promise<void>;
+  /** The service's processes by pid: 'api', 'worker'. */
+  roles: Map<number, string>;
   /** The largest peak resident set (VmHWM, threads included) of the live worker processes, in bytes. */
   workerPeakBytes(): number;
   close(): Promise<void>;
 }
 
-function child(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const root = path.resolve(__dirname, '..', '..');
+function child(root: string, script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const p = spawn(process.execPath, [path.join(root, 'dist', script), ...args], {
     env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -40,12 +45,33 @@ function child(script: string, args: string[], env: NodeJS.ProcessEnv): ChildPro
   return p;
 }
 
-export async function startHarness(): Promise<Harness> {
+/** The local infrastructure alone, in a fresh folder (several harnesses may share it). */
+export async function startBenchInfra(): Promise<LocalInfra & { dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-bench-'));
   const infra = await startLocalInfra({
     dataDir,
     log: { info: () => undefined, warn: (m: string) => console.error(redactUri(m)) } as never,
   });
+  return {
+    ...infra,
+    dataDir,
+    async stop() {
+      await infra.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The service on the local infrastructure: started for this harness, or `shared` (left running on close). `root`:
+ * the built tree whose API and worker run (this one by default).
+ */
+export async function startHarness(
+  opts: { root?: string; shared?: LocalInfra & { dataDir: string }; nodeOptions?: string } = {},
+): Promise<Harness> {
+  const tree = opts.root ? loadTree(opts.root) : thisTree();
+  const infra = opts.shared ?? (await startBenchInfra());
+  const dataDir = infra.dataDir;
   const dbName = `bench_${randomBytes(4).toString('hex')}`;
   const taskQueue = `bench-${randomBytes(4).toString('hex')}`;
   const port = await freePort();
@@ -58,11 +84,12 @@ export async function startHarness(): Promise<Harness> {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
+    ...(opts.nodeOptions ? { NODE_OPTIONS: opts.nodeOptions } : {}),
   };
-  const store = await connectStore(infra.mongoUri, dbName);
-  await prepareStore(store);
-  const { org, member } = await createOrgWithOwner(store, 'bench', 'bench@example.test');
-  const { secret } = await createApiKey(store, {
+  const store = await tree.connectStore(infra.mongoUri, dbName);
+  await tree.prepare(store);
+  const { org, member } = await tree.createOrgWithOwner(store, 'bench', 'bench@example.test');
+  const { secret } = await tree.createApiKey(store, {
     orgId: org._id,
     name: 'bench',
     scopes: ['sca:upload', 'scans:read', 'findings:read', 'deps:read'],
@@ -70,9 +97,9 @@ export async function startHarness(): Promise<Harness> {
     createdBy: member._id,
     expiresAt: null,
   });
-  let worker = child('workers/main.js', [], env);
+  let worker = child(tree.root, 'workers/main.js', [], env);
   const extraWorkers: ChildProcess[] = [];
-  const api = child('src/main.js', ['api'], env);
+  const api = child(tree.root, 'src/main.js', ['api'], env);
   const baseUrl = `http://127.0.0.1:${port}`;
   const auth = { Authorization: `Bearer ${secret}` };
 
@@ -88,9 +115,15 @@ export async function startHarness(): Promise<Harness> {
     }
   };
   await waitReady();
-
+  const roles = new Map<number, string>([
+    [api.pid!, 'api'],
+    [worker.pid!, 'worker'],
+  ]);
   const h: Harness = {
+    tree,
+    roles,
     store,
+    importAdvisories: (paths) => tree.importAdvisories(store, paths),
     baseUrl,
     temporalAddress: infra.temporalAddress,
     key: secret,
@@ -121,12 +154,13 @@ export async function startHarness(): Promise<Harness> {
     async restartWorker(extra) {
       worker.kill('SIGTERM');
       await new Promise((r) => (worker.exitCode !== null ? r(null) : worker.once('exit', r)));
-      worker = child('workers/main.js', [], { ...env, ...extra });
+      worker = child(tree.root, 'workers/main.js', [], { ...env, ...extra });
+      roles.set(worker.pid!, 'worker');
       await new Promise((r) => setTimeout(r, 1000));
       await waitReady();
     },
     async addWorker(extra) {
-      extraWorkers.push(child('workers/main.js', [], { ...env, WORKER_METRICS_PORT: '0', ...extra })); // any free metrics port: the first worker holds the default
+      extraWorkers.push(child(tree.root, 'workers/main.js', [], { ...env, WORKER_METRICS_PORT: '0', ...extra })); // any free metrics port: the first worker holds the default
       await new Promise((r) => setTimeout(r, 1000));
       await waitReady();
     },
@@ -145,8 +179,7 @@ export async function startHarness(): Promise<Harness> {
       await Promise.all(all.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
       await store.db.dropDatabase().catch(() => undefined);
       await store.close();
-      await infra.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.shared) await infra.stop();
     },
   };
   return h;

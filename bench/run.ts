@@ -6,6 +6,7 @@ import path from 'node:path';
 import { importAdvisories } from '../src/advisories/import';
 import { snapshotFromNpmLock, syntheticSnapshot } from '../src/domain/snapshot';
 import { startHarness, type Harness } from './harness';
+import { benchSnapshot, quiesce, syntheticAdvisories, uploadLatency, uploadToCompleted } from './scenarios';
 import { clientBench, type ClientCase } from './client';
 import { pagedBench } from './paged';
 import { signInBench } from './sign-in';
@@ -31,97 +32,6 @@ const HAS_DATA = hasSharedData();
 function withData(what: string): boolean {
   if (!HAS_DATA) console.log(`skipped: ${what}: no third-party data at ${sharedDataDir()} (set SCANNER_SHARED_DATA)`);
   return HAS_DATA;
-}
-
-/** Synthetic OSV advisories: one per package bench-<i>, affecting 1.0.0, fixed in 1.0.1. */
-function syntheticAdvisories(count: number): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-adv-'));
-  const severities = [
-    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
-    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H',
-    'CVSS:3.1/AV:N/AC:H/PR:L/UI:R/S:U/C:L/I:N/A:N',
-  ];
-  const advisories = Array.from({ length: count }, (_, i) => ({
-    id: `GHSA-bnch-${String(i).padStart(4, '0')}-xxxx`,
-    modified: '2024-01-01T00:00:00Z',
-    published: '2024-01-01T00:00:00Z',
-    summary: `synthetic advisory ${i}`,
-    severity: [{ type: 'CVSS_V3', score: severities[i % severities.length] }],
-    affected: [
-      {
-        package: { ecosystem: 'npm', name: `bench-${i}` },
-        ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.0.1' }] }],
-      },
-    ],
-  }));
-  fs.writeFileSync(path.join(dir, 'synthetic.json'), JSON.stringify(advisories));
-  return dir;
-}
-
-/** A v1 snapshot of `n` packages named bench-<i>@1.0.0 (each with one synthetic advisory when i < vulnerable). */
-function benchSnapshot(nodes: number, project: string): string {
-  const s = syntheticSnapshot({
-    schemaVersion: 1,
-    nodes,
-    roots: Math.max(1, Math.round(nodes / 500)),
-    depsPerNode: 3,
-    project,
-    ecosystem: 'javascript',
-  });
-  const rename = new Map(s.nodes.map((n, i) => [n.id, `bench-${i}@1.0.0`]));
-  s.nodes = s.nodes.map((n, i) => ({
-    ...n,
-    id: `bench-${i}@1.0.0`,
-    name: `bench-${i}`,
-    version: '1.0.0',
-    dependencies: n.dependencies.map((d) => rename.get(d)!),
-  }));
-  s.nodes.sort((a, b) => (a.id < b.id ? -1 : 1));
-  s.roots = s.roots.map((r) => ({ ...r, dependencies: r.dependencies.map((d) => rename.get(d)!) }));
-  return JSON.stringify(s);
-}
-
-/** Sequential uploads; prints the median of each Server-Timing phase of the upload route. */
-async function uploadLatency(h: Harness, body: string, n: number, label: string, paceMs = 0) {
-  const lat: number[] = [];
-  const phases = new Map<string, number[]>();
-  for (let i = 0; i < n; i++) {
-    const [r, ms] = await timed(() => h.upload(body));
-    lat.push(ms);
-    if (paceMs > ms) await new Promise((res) => setTimeout(res, paceMs - ms));
-    for (const part of r.timing.split(', ')) {
-      const [name, dur] = part.split(';dur=');
-      if (dur) phases.set(name, [...(phases.get(name) ?? []), Number(dur)]);
-    }
-  }
-  console.log(
-    `  ${label} phases (median ms): ${[...phases].map(([k, v]) => `${k} ${median(v).toFixed(1)}`).join(', ')}`,
-  );
-  return lat;
-}
-
-/** Waits until the worker has no backlog, so that a timing measures one scan, not the queue before it. */
-async function quiesce(h: Harness) {
-  for (let i = 0; i < 6000; i++) {
-    const busy =
-      (await h.store.c.scans.countDocuments({ status: 'queued' })) +
-      (await h.store.c.scans.countDocuments({ status: 'running' }));
-    if (busy === 0) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function uploadToCompleted(h: Harness, body: string, n: number) {
-  await quiesce(h);
-  const total: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const { id } = await h.upload(body);
-    const done = await h.waitCompleted(id, 2);
-    if (done.status !== 'completed') throw new Error(`scan ${id} ${done.status}`);
-    total.push(performance.now() - t0);
-  }
-  return total;
 }
 
 /**
@@ -205,6 +115,20 @@ async function scanListBench(h: Harness) {
     reads.push(ms);
   }
   row('scan read by id (GET /v1/scans/{id}) p50 / p99', `${fmt(median(reads))} / ${fmt(percentile(reads, 99))}`);
+}
+
+/** `npm run bench -- scan-path`: the figures of a scan's path through the service, with OSV-Scanner beside them. */
+async function scanPathOnly(): Promise<void> {
+  const { prepareScanPath, scanPathFigures, checkDigests } = await import('./scan-path');
+  const setup = prepareScanPath();
+  const h = await startHarness();
+  try {
+    const { digests } = await scanPathFigures(h, setup);
+    if (!checkDigests(digests)) process.exitCode = 1;
+  } finally {
+    await h.close();
+    setup.close();
+  }
 }
 
 /** `npm run bench -- scans`: only the scan list (a minute instead of the whole run). */
@@ -311,6 +235,9 @@ async function main(): Promise<void> {
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}`);
   // every code request of the bench comes from 127.0.0.1, and a few hundred go to fresh emails
   process.env.SIGN_IN_CODES_PER_ADDRESS ??= '100000';
+  if (process.argv.includes('--against')) return (await import('./against')).againstBench();
+  if (process.argv.includes('scan-path')) return scanPathOnly();
+  if (process.argv.includes('profile')) return (await import('./profile')).profileBench();
   if (process.argv.includes('sign-in')) return signInOnly();
   if (process.argv.includes('client')) return clientOnly();
   if (process.argv.includes('scans')) return scansOnly();
@@ -474,7 +401,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (err) => {
     console.error(err);
     process.exit(1);
