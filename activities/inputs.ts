@@ -34,7 +34,7 @@ const snapshots = byteBoundedCache<ParsedSnapshot, Store>(
 );
 
 /** The parsed snapshot of a scan (read and parsed once per worker while the scan is in flight). */
-export function loadSnapshot(deps: ScanEngineDeps, scanId: string): Promise<{ snapshot: Snapshot; bytes: number }> {
+export function loadSnapshot(deps: ScanEngineDeps, scanId: string): Promise<ParsedSnapshot> {
   return snapshots.get(scanId, deps.store);
 }
 
@@ -46,7 +46,7 @@ export async function loadScan(deps: ScanEngineDeps, scanId: string): Promise<Sc
 
 export async function loadScanInputs(deps: ScanEngineDeps, scanId: string): Promise<ScanInputs> {
   const [scan, parsed] = await Promise.all([loadScan(deps, scanId), loadSnapshot(deps, scanId)]);
-  return { scan, ...parsed };
+  return { scan, snapshot: parsed.snapshot, bytes: parsed.bytes };
 }
 
 export function forgetScan(scanId: string): void {

@@ -2,7 +2,7 @@
 // regular pipeline persists what passes between steps (claim check), the fast path keeps it in memory.
 import { validateSnapshot } from '../src/domain/snapshot';
 import { checkPagedSnapshot } from '../src/domain/snapshot/parts-merge';
-import { ApiError } from '../src/domain/errors';
+import { ApiError, invalidSnapshot } from '../src/domain/errors';
 import { buildAdvisoryIndex, rulesFor, type AdvisoryIndex } from '../src/domain/advisories';
 import { matchSnapshot, type MatchResult } from '../src/domain/matching';
 import { derivePathBudget, v1Paths, AttributionLimitExceeded } from '../src/domain/attribution';
@@ -15,7 +15,7 @@ import { currentGeneration, loadGeneration } from '../src/storage/advisories';
 import { claimCompletion, getScan, markCompleted, markFailed, markRunning } from '../src/storage/scans';
 import { writeModules, writeResults } from '../src/storage/results';
 import { computeInventory } from '../src/domain/inventory';
-import { writeInventory } from '../src/storage/inventory';
+import { pruneInventoryHeads, writeInventory } from '../src/storage/inventory';
 import { clearAllWork } from '../src/storage/activity-work';
 import type { ScanEvents } from '../src/temporal/events';
 import { Lru } from './cache';
@@ -73,13 +73,16 @@ export async function prepare(deps: ScanEngineDeps, scanId: string): Promise<Pre
   const generation = scan.advisoryGeneration !== undefined ? scan.advisoryGeneration : current;
   const running = scan.status === 'queued' ? markRunning(deps.store, scanId, generation ?? null) : Promise.resolve();
   running.catch(() => undefined); // awaited by the caller; never an unhandled rejection meanwhile
-  const { snapshot, bytes } = await parsed;
-  // Deep check: the stored bytes must still be the snapshot that was validated at upload.
+  const { snapshot, bytes, asValidated } = await parsed;
+  // Deep check: the stored bytes must still be the snapshot that was validated at upload. A body stored with its
+  // SHA-256 is checked against it (a hash instead of the whole validation again: 0.1 ms instead of some 10 for
+  // 1,000 nodes); one stored by an earlier version, without it, is validated again.
   try {
     // A multipart (paged) scan is above the single-document limits by design: its upload's budgets, the
     // cross-references over the whole graph and the hops are checked instead.
     if (scan.attributionMode === 'paged') checkPagedSnapshot(snapshot);
-    else validateSnapshot(snapshot, bytes);
+    else if (asValidated === false) throw invalidSnapshot('', 'the stored body is not the one validated at upload');
+    else if (asValidated === null) validateSnapshot(snapshot, bytes);
   } catch (err) {
     await running.catch(() => undefined); // landed before the failure is written
     return { kind: 'invalid', message: err instanceof ApiError ? err.message : String(err) };
@@ -232,6 +235,12 @@ export async function publish(
   // The event is emitted after the terminal write, and only by the completion that won (a failure claimed first is
   // emitted by failScan). An emission error fails this attempt: its retry finds the scan published and emits again.
   const completed = (await claimed) === 'completed';
+  // The inventory entries this completion displaced: cleaned up without holding the activity (a lost clean-up only
+  // leaves the next completion of the project more entries to prune).
+  if (completed)
+    void pruneInventoryHeads(deps.store, { projectId: inputs.scan.projectId, ecosystem: inputs.scan.ecosystem }).catch(
+      (err) => deps.logger.debug({ scanId, err: String(err) }, 'inventory entries not pruned'),
+    );
   await Promise.all([
     intermediates ? clearAllWork(deps.store, scanId) : undefined,
     completed && deps.events ? deps.events.emit(scanId, inputs.scan.orgId, 'scan.completed', subscribed) : undefined,

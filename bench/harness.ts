@@ -37,8 +37,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-function child(root: string, script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const p = spawn(process.execPath, [path.join(root, 'dist', script), ...args], {
+function child(root: string, script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []) {
+  const p: ChildProcess = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist', script), ...args], {
     env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -67,7 +67,7 @@ export async function startBenchInfra(): Promise<LocalInfra & { dataDir: string 
  * the built tree whose API and worker run (this one by default).
  */
 export async function startHarness(
-  opts: { root?: string; shared?: LocalInfra & { dataDir: string }; nodeOptions?: string } = {},
+  opts: { root?: string; shared?: LocalInfra & { dataDir: string }; nodeArgs?: string[] } = {},
 ): Promise<Harness> {
   const tree = opts.root ? loadTree(opts.root) : thisTree();
   const infra = opts.shared ?? (await startBenchInfra());
@@ -84,7 +84,6 @@ export async function startHarness(
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    ...(opts.nodeOptions ? { NODE_OPTIONS: opts.nodeOptions } : {}),
   };
   const store = await tree.connectStore(infra.mongoUri, dbName);
   await tree.prepare(store);
@@ -97,9 +96,9 @@ export async function startHarness(
     createdBy: member._id,
     expiresAt: null,
   });
-  let worker = child(tree.root, 'workers/main.js', [], env);
+  let worker = child(tree.root, 'workers/main.js', [], env, opts.nodeArgs);
   const extraWorkers: ChildProcess[] = [];
-  const api = child(tree.root, 'src/main.js', ['api'], env);
+  const api = child(tree.root, 'src/main.js', ['api'], env, opts.nodeArgs);
   const baseUrl = `http://127.0.0.1:${port}`;
   const auth = { Authorization: `Bearer ${secret}` };
 

@@ -34,7 +34,7 @@ function moduleOf(url: string): string {
   return dist >= 0 ? url.slice(dist + '/dist/'.length) : url;
 }
 
-function summarize(file: string, top = 20): void {
+export function summarize(file: string, top = 20): void {
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
@@ -73,7 +73,7 @@ export async function profileBench(): Promise<void> {
   const doc = largest ? largestV2('profiled') : undefined;
   const advisories = doc ? largestV2Advisories(doc) : syntheticAdvisories(2000);
   const body = doc ? JSON.stringify(doc) : benchSnapshot(1000, 'profiled');
-  const h = await startHarness({ nodeOptions: `--cpu-prof --cpu-prof-dir=${dir}` });
+  const h = await startHarness({ nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
   try {
     await h.importAdvisories([advisories]);
     for (let i = 0; i < n; i++) {

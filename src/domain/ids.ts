@@ -1,6 +1,6 @@
 // Id and secret generation. Ids are prefixed, opaque to clients, and sort by creation time (a millisecond timestamp
 // in Crockford base32 first), so "newest first" is an _id sort and keyset pagination needs no second field.
-import { createHash, randomBytes } from 'node:crypto';
+import crypto, { randomBytes } from 'node:crypto';
 
 const B32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -62,6 +62,9 @@ export function newSecret(
   return prefix + randomChars(40, B62);
 }
 
+/** SHA-256 in hex: the one-shot crypto.hash where this Node has it (20.12+: about 3× faster on short inputs). */
 export function sha256Hex(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
+  return typeof crypto.hash === 'function'
+    ? crypto.hash('sha256', data, 'hex')
+    : crypto.createHash('sha256').update(data).digest('hex');
 }

@@ -16,14 +16,12 @@ const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= require('node
 
 /** dep_ + a hash of (project id, ecosystem, normalised name, version). */
 export function dependencyId(projectId: string, ecosystem: Ecosystem | string, name: string, version: string): string {
-  return (
-    'dep_' +
-    nodeCrypto()
-      .createHash('sha256')
-      .update(`${projectId}\0${ecosystem}\0${normalizedName(ecosystem, name)}\0${version}`)
-      .digest('hex')
-      .slice(0, 24)
-  );
+  const text = `${projectId}\0${ecosystem}\0${normalizedName(ecosystem, name)}\0${version}`;
+  const c = nodeCrypto();
+  // The one-shot hash where this Node has it (20.12+), about 3× faster on short inputs.
+  const hex =
+    typeof c.hash === 'function' ? c.hash('sha256', text, 'hex') : c.createHash('sha256').update(text).digest('hex');
+  return 'dep_' + hex.slice(0, 24);
 }
 
 /**

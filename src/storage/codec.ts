@@ -16,6 +16,40 @@ export async function packJson(value: unknown): Promise<Binary> {
   return new Binary(await gzip(Buffer.from(JSON.stringify(value)), { level: 3 }));
 }
 
+/** A run of list items serialized as one JSON array, and how many items it holds. */
+export interface JsonChunk {
+  count: number;
+  json: string;
+}
+
+/**
+ * Items in list order cut into JSON arrays of at most `maxCount` items and about `maxBytes` characters each, every
+ * item serialized once (its text both sizes the chunk and goes into it).
+ */
+export function jsonChunks(items: readonly unknown[], maxCount: number, maxBytes: number): JsonChunk[] {
+  const chunks: JsonChunk[] = [];
+  let parts: string[] = [];
+  let bytes = 0;
+  const close = () => chunks.push({ count: parts.length, json: `[${parts.join(',')}]` });
+  for (const item of items) {
+    const text = JSON.stringify(item);
+    if (parts.length && (parts.length >= maxCount || bytes + text.length > maxBytes)) {
+      close();
+      parts = [];
+      bytes = 0;
+    }
+    parts.push(text);
+    bytes += text.length;
+  }
+  close();
+  return chunks;
+}
+
+/** JSON text already serialized (jsonChunks), gzip-compressed as packJson does. */
+export async function packJsonText(json: string): Promise<Binary> {
+  return new Binary(await gzip(Buffer.from(json), { level: 3 }));
+}
+
 export async function packBytes(bytes: Buffer): Promise<Binary> {
   return new Binary(await gzip(bytes, { level: 3 }));
 }

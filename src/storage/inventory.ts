@@ -5,7 +5,7 @@
 import { LRUCache } from 'lru-cache';
 import { compareCodePoints, normalizedName, type InventoryItem } from '../domain/inventory';
 import { envInt } from '../config';
-import { packJson, unpackBytes } from './codec';
+import { jsonChunks, packJsonText, unpackBytes } from './codec';
 import type { InventoryHeadDoc } from './documents/inventory';
 import type { Store } from './mongo';
 import { byteBoundedCache } from './results';
@@ -25,50 +25,40 @@ export interface InventoryScan {
   startedAt: Date;
 }
 
-/** Splits items in list order into runs bounded by count and by serialized size. */
-export function chunkItems(items: InventoryItem[]): InventoryItem[][] {
-  const chunks: InventoryItem[][] = [];
-  let cur: InventoryItem[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    const size = JSON.stringify(item).length;
-    if (cur.length && (cur.length >= INVENTORY_CHUNK_SIZE || bytes + size > INVENTORY_CHUNK_BYTES)) {
-      chunks.push(cur);
-      cur = [];
-      bytes = 0;
-    }
-    cur.push(item);
-    bytes += size;
-  }
-  chunks.push(cur);
-  return chunks;
-}
-
 /**
- * Writes a scan's inventory, then its head entry (so an entry always finds its items), then deletes the entries
- * of the project and ecosystem that can no longer be the latest completed scan. Idempotent; part of publishing,
- * before the scan is marked completed.
+ * Writes a scan's inventory and its head entry, at once: an entry counts only once its scan is completed, which
+ * the scan is marked after this returns, so an entry seen by a reader always finds its items. Idempotent; part of
+ * publishing, before the scan is marked completed. The entries it displaces are pruned after (pruneInventoryHeads).
  */
 export async function writeInventory(store: Store, scan: InventoryScan, items: InventoryItem[]): Promise<void> {
-  const chunks = chunkItems(items);
+  const chunks = jsonChunks(items, INVENTORY_CHUNK_SIZE, INVENTORY_CHUNK_BYTES);
   const PARALLEL = 4;
+  const head = store.c.inventoryHeads.replaceOne(
+    { _id: scan._id },
+    { projectId: scan.projectId, ecosystem: scan.ecosystem, startedAt: scan.startedAt },
+    { upsert: true },
+  );
+  head.catch(() => undefined); // awaited below
   for (let i = 0; i < chunks.length; i += PARALLEL) {
     await Promise.all(
       chunks.slice(i, i + PARALLEL).map(async (part, k) => {
         const n = i + k;
         await store.c.inventoryChunks.replaceOne(
           { _id: `${scan._id}:${n}` },
-          { scanId: scan._id, n, chunks: chunks.length, count: part.length, data: await packJson(part) },
+          { scanId: scan._id, n, chunks: chunks.length, count: part.count, data: await packJsonText(part.json) },
           { upsert: true },
         );
       }),
     );
   }
-  await store.c.inventoryHeads.replaceOne(
-    { _id: scan._id },
-    { projectId: scan.projectId, ecosystem: scan.ecosystem, startedAt: scan.startedAt },
-    { upsert: true },
-  );
+  await head;
+}
+
+/**
+ * After a scan's completion: deletes the entries of its project and ecosystem that can no longer be the latest
+ * completed scan. Safe whoever runs it and whenever; a failure only leaves a few more entries to read.
+ */
+export async function pruneInventoryHeads(store: Store, scan: Pick<InventoryScan, 'projectId' | 'ecosystem'>) {
   await pruneHeads(store, scan.projectId, scan.ecosystem);
 }
 

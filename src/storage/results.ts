@@ -5,7 +5,7 @@ import type { ScanModule } from '../domain/attribution/module-order';
 import type { Finding } from '../shared/types';
 import { LRUCache } from 'lru-cache';
 import type { Binary } from 'mongodb';
-import { packJson, unpackBytes } from './codec';
+import { jsonChunks, packJson, packJsonText, unpackBytes } from './codec';
 import type { Store } from './mongo';
 import { envInt } from '../config';
 
@@ -13,28 +13,9 @@ import { envInt } from '../config';
 export const RESULT_CHUNK_SIZE = 1000;
 export const RESULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
-/** Splits findings in list order into runs bounded by count and by serialized size. */
-export function chunkFindings(findings: Finding[]): Finding[][] {
-  const chunks: Finding[][] = [];
-  let cur: Finding[] = [];
-  let bytes = 0;
-  for (const f of findings) {
-    const size = JSON.stringify(f).length;
-    if (cur.length && (cur.length >= RESULT_CHUNK_SIZE || bytes + size > RESULT_CHUNK_BYTES)) {
-      chunks.push(cur);
-      cur = [];
-      bytes = 0;
-    }
-    cur.push(f);
-    bytes += size;
-  }
-  chunks.push(cur);
-  return chunks;
-}
-
 /** Writes the chunks a few at a time (never the whole result in flight at once); returns how many there are. */
 export async function writeResults(store: Store, scanId: string, findings: Finding[]): Promise<number> {
-  const chunks = chunkFindings(findings);
+  const chunks = jsonChunks(findings, RESULT_CHUNK_SIZE, RESULT_CHUNK_BYTES);
   const PARALLEL = 4;
   for (let i = 0; i < chunks.length; i += PARALLEL) {
     await Promise.all(
@@ -42,7 +23,7 @@ export async function writeResults(store: Store, scanId: string, findings: Findi
         const n = i + k;
         await store.c.scanResults.replaceOne(
           { _id: `${scanId}:${n}` },
-          { scanId, n, count: part.length, data: await packJson(part) },
+          { scanId, n, count: part.count, data: await packJsonText(part.json) },
           { upsert: true },
         );
       }),

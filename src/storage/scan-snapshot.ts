@@ -13,12 +13,20 @@ export interface ParsedSnapshot {
   snapshot: Snapshot;
   /** The raw size of the body (of the parts, for a multipart scan). */
   bytes: number;
+  /**
+   * A single upload's body: true when it is byte for byte the body validated at upload (its stored SHA-256), false
+   * when it differs, null when that is not known (earlier versions' snapshots; multipart scans).
+   */
+  asValidated: boolean | null;
 }
 
 /** The parsed snapshot of a scan; throws when it is not stored (an unknown scan, or data lost). */
 export async function readScanSnapshot(store: Store, scanId: string): Promise<ParsedSnapshot> {
-  const raw = await getSnapshotBytes(store, scanId);
-  if (raw) return { snapshot: JSON.parse(raw.toString('utf8')) as Snapshot, bytes: raw.length };
+  const stored = await getSnapshotBytes(store, scanId);
+  if (stored) {
+    const { raw, asValidated } = stored;
+    return { snapshot: JSON.parse(raw.toString('utf8')) as Snapshot, bytes: raw.length, asValidated };
+  }
   const paged = await pagedSnapshot(store, scanId);
   if (paged) return paged;
   throw new Error(`snapshot of ${scanId} not found`);
@@ -33,5 +41,6 @@ async function pagedSnapshot(store: Store, scanId: string): Promise<ParsedSnapsh
   return {
     snapshot: mergeUpload(bodies.header as UploadHeader, bodies.parts as PartBody[]).snapshot,
     bytes: bodies.bytes,
+    asValidated: null,
   };
 }

@@ -2,7 +2,7 @@
 // the findings list, the modules and attributions reads and the paged completion. Pure.
 //   affected view: an attribution belongs to its consuming module; introduced view: to each of its origins' modules.
 //   module=M selects M; team=T the modules whose teamName is T; both: M, and only when M's teamName is T.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../ids';
 import type { FindingAttribution, FindingOrigin, Severity } from '../../shared/types';
 
 export type View = 'affected' | 'introduced';
@@ -38,7 +38,7 @@ export function attributionInScope(a: Attributed, scope: Scope, teamOf: TeamOf):
  * same graph gives the same ids whether it was uploaded inline or in parts, and whatever scan it is in.
  */
 export function attributionId(packageId: string, module: string, context: string): string {
-  return 'att_' + createHash('sha256').update(`${packageId}\0${module}\0${context}`).digest('hex').slice(0, 24);
+  return 'att_' + sha256Hex(`${packageId}\0${module}\0${context}`).slice(0, 24);
 }
 
 /** The package id a finding's attributions are keyed by (name@version, as v2 node ids are). */

@@ -1,7 +1,7 @@
 // Findings of a scan from its matches and paths: deterministic ids, suppressions applied, list order (severity
 // descending, then id), unsuppressed severity counts and the suppressed total, and each finding's packageRef.
-import { createHash } from 'node:crypto';
 import type { Match } from '../matching';
+import { sha256Hex } from '../ids';
 import { dependencyId } from '../../shared/inventory-ids';
 import { activeSuppressions, findSuppression } from '../suppressions';
 import {
@@ -14,7 +14,7 @@ import {
 
 /** fnd_ + a hash of (scan, alias group, package, version): a retried or resumed scan produces the same ids. */
 export function findingId(scanId: string, groupKey: string, name: string, version: string): string {
-  return 'fnd_' + createHash('sha256').update(`${scanId}\0${groupKey}\0${name}\0${version}`).digest('hex').slice(0, 24);
+  return 'fnd_' + sha256Hex(`${scanId}\0${groupKey}\0${name}\0${version}`).slice(0, 24);
 }
 
 export interface BuildInput {

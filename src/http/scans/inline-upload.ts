@@ -142,7 +142,7 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
     // The snapshot is written while the scan is filed in its lists; the scan document, last, makes it visible.
     const [buckets] = await Promise.all([
       fileScanGroups(deps.store, principal.orgId, project._id, acceptedAt, scanId),
-      putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, bytes),
+      putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, bytes, bodyHash),
     ]);
     const scan: ScanDoc = {
       _id: scanId,

@@ -99,6 +99,11 @@ export interface SnapshotDoc {
   encoding: 'gzip';
   bytes: number;
   data: Binary;
+  /**
+   * SHA-256 (hex) of the body as it was validated at upload: the worker checks the stored bytes against it instead
+   * of validating them again. Absent on snapshots stored by earlier versions (validated again instead).
+   */
+  sha256?: string;
 }
 
 /** Findings of a completed scan, in list order, gzip-compressed JSON, split in chunks. _id = `${scanId}:${n}`. */
