@@ -84,6 +84,8 @@ export async function startHarness(
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
+    // Harnesses sharing the infrastructure run side by side: their metrics listen on any free port.
+    ...(opts.shared ? { METRICS_PORT: '0', WORKER_METRICS_PORT: '0' } : {}),
   };
   const store = await tree.connectStore(infra.mongoUri, dbName);
   await tree.prepare(store);

@@ -123,7 +123,7 @@ async function scanPathOnly(): Promise<void> {
   const setup = prepareScanPath();
   const h = await startHarness();
   try {
-    const { digests } = await scanPathFigures(h, setup);
+    const [{ digests }] = await scanPathFigures([h], setup);
     if (!checkDigests(digests)) process.exitCode = 1;
   } finally {
     await h.close();

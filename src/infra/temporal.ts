@@ -40,6 +40,13 @@ export function startDevArgs(dbFile: string, port: number, uiPort: number, names
     namespace,
     '--log-level',
     'warn',
+    // Write-ahead log, synced at checkpoints rather than on every commit: a crash of the process loses nothing, a
+    // power loss may lose the last transactions (as the local PostgreSQL's synchronous_commit=off does), and each
+    // workflow task, activity result and start stops paying an fsync.
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
     ...searchAttributeFlags(),
   ];
 }
