@@ -19,7 +19,7 @@
 // used, and the next whole read replaces it.
 import { randomInt } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { MongoServerError, type Db } from 'mongodb';
+import { MongoBulkWriteError, MongoServerError, type Db } from 'mongodb';
 import type { ScanDoc } from './documents/scans';
 import type { Store } from './mongo';
 import { packGroup, unpackGroup } from './scan-document';
@@ -47,30 +47,37 @@ function cacheOf(store: Store): LRUCache<string, Entry> {
 }
 
 const tokenId = (scope: string, g: number) => `${scope}|${g}`;
-const isDuplicateKey = (err: unknown) => err instanceof MongoServerError && err.code === 11000;
-
-async function touch(store: Store, scope: string, g: number): Promise<void> {
-  const doc = { scope, batch: Math.floor(g / TOKEN_BATCH), token: randomInt(2 ** 47) };
-  // Two first upserts of one token can race to insert it (FerretDB does not retry them): the loser writes again.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await store.c.scanListTokens.updateOne({ _id: tokenId(scope, g) }, { $set: doc }, { upsert: true });
-      return;
-    } catch (err) {
-      if (!isDuplicateKey(err) || attempt >= 3) throw err;
-    }
-  }
-}
+/** A duplicate key, alone or as every failure of a bulk write. */
+const isDuplicateKey = (err: unknown): boolean =>
+  (err instanceof MongoServerError && err.code === 11000) ||
+  (err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === 11000));
 
 /** After a write to a scan (insert, status move, removal): its groups in both lists have changed. */
 export async function touchScanGroups(
   store: Store,
   s: { orgId: string; projectId: string; orgBucket: number; projectBucket: number },
 ): Promise<void> {
-  await Promise.all([
-    touch(store, orgScope(s.orgId).key, s.orgBucket),
-    touch(store, projectScope(s.orgId, s.projectId).key, s.projectBucket),
-  ]);
+  const groups: Array<[string, number]> = [
+    [orgScope(s.orgId).key, s.orgBucket],
+    [projectScope(s.orgId, s.projectId).key, s.projectBucket],
+  ];
+  // Both tokens in one command (one round trip): independent upserts, each applied whatever the other does. Two
+  // first upserts of one token can race to insert it (FerretDB does not retry them): the loser writes again.
+  for (let attempt = 0; ; attempt++) {
+    const ops = groups.map(([scope, g]) => ({
+      updateOne: {
+        filter: { _id: tokenId(scope, g) },
+        update: { $set: { scope, batch: Math.floor(g / TOKEN_BATCH), token: randomInt(2 ** 47) } },
+        upsert: true,
+      },
+    }));
+    try {
+      await store.c.scanListTokens.bulkWrite(ops, { ordered: false });
+      return;
+    } catch (err) {
+      if (!isDuplicateKey(err) || attempt >= 3) throw err;
+    }
+  }
 }
 
 /** The current tokens of these groups of a scope (read them before the groups' documents). */

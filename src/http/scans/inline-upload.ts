@@ -136,14 +136,27 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
   let insertFailed = false;
   try {
     timing.mark('idempotency');
-    await recheck(deps, principal); // a key revoked meanwhile stores nothing
-    timing.mark('recheck');
-    project ??= await createProject(deps.store, principal.orgId, snapshot.project);
-    // The snapshot is written while the scan is filed in its lists; the scan document, last, makes it visible.
-    const [buckets] = await Promise.all([
-      fileScanGroups(deps.store, principal.orgId, project._id, acceptedAt, scanId),
+    // A credential revoked meanwhile stores nothing. A new project is created only after the re-check; for a known
+    // one the re-check runs beside the snapshot's write and the scan's filing, and a refusal removes the snapshot
+    // (nothing shows it: the scan document, written last, is what makes an upload visible).
+    if (!project) {
+      await recheck(deps, principal);
+      project = await createProject(deps.store, principal.orgId, snapshot.project);
+    }
+    const projectId = project._id;
+    const stored = Promise.all([
+      fileScanGroups(deps.store, principal.orgId, projectId, acceptedAt, scanId),
       putCompressedSnapshot(deps.store, scanId, principal.orgId, gzipped, bytes, bodyHash),
     ]);
+    stored.catch(() => undefined); // awaited below
+    try {
+      await recheck(deps, principal);
+    } catch (err) {
+      await stored.then(() => deleteSnapshot(deps.store, scanId)).catch(() => undefined);
+      throw err;
+    }
+    timing.mark('recheck');
+    const [buckets] = await stored;
     const scan: ScanDoc = {
       _id: scanId,
       orgId: principal.orgId,
