@@ -147,7 +147,9 @@ export async function listScans(
     if (!whole && !q.status) {
       whole = await readGroup(store, scope, g);
       keepGroup(store, scope.key, g, token, whole);
-      storePack(store, scope.key, g, token, whole);
+      // The newest group changes with every upload: its pack would rarely be read before the next write. The
+      // worker packs it once it goes quiet (repackWhenSettled).
+      if (g < knownNewestGroup(store, scope.key)) storePack(store, scope.key, g, token, whole);
     }
     if (whole)
       return whole
