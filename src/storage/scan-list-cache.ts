@@ -96,6 +96,11 @@ export function cachedGroup(store: Store, scope: string, g: number, token: Token
   return e && e.token === token ? e.scans.map((s) => ({ ...s })) : undefined;
 }
 
+/** Whether this process keeps the group at all, under whatever token. */
+export function keptAtAll(store: Store, scope: string, g: number): boolean {
+  return cacheOf(store).has(tokenId(scope, g));
+}
+
 /** Keeps a group read whole after reading `token`. */
 export function keepGroup(store: Store, scope: string, g: number, token: Token, scans: ScanDoc[]): void {
   cacheOf(store).set(tokenId(scope, g), { token, scans: scans.map((s) => ({ ...s })) });

@@ -11,6 +11,7 @@ import {
   cachedGroup,
   groupTokens,
   keepGroup,
+  keptAtAll,
   packedGroups,
   repackWhenQuiet,
   storePack,
@@ -178,7 +179,12 @@ export async function listScans(
       const scans = cachedGroup(store, scope.key, g, tokens.get(g) ?? null);
       if (scans) kept.set(g, scans);
     }
-    const unkept = groups.filter((g) => !kept.has(g)).map((g) => ({ g, token: tokens.get(g) ?? null }));
+    // The newest group changes with every upload: when this process keeps it under an older token, it is being
+    // written to, and its pack (written by the worker only once it goes quiet) is not looked for.
+    const newest = knownNewestGroup(store, scope.key);
+    const unkept = groups
+      .filter((g) => !kept.has(g) && !(g === newest && keptAtAll(store, scope.key, g)))
+      .map((g) => ({ g, token: tokens.get(g) ?? null }));
     for (const [g, scans] of await packedGroups(store, scope.key, unkept)) kept.set(g, scans);
     const lists = await Promise.all(
       groups.map((g, i) => read(g, kept.get(g), tokens.get(g) ?? null, i === 0 ? after : null, need)),
