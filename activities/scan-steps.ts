@@ -210,13 +210,15 @@ export async function publish(
   // Whether the organization wants scan.completed: asked now, so that its round trip overlaps the writes below.
   const subscribed = deps.events?.subscribed(inputs.scan.orgId, 'scan.completed');
   subscribed?.catch(() => undefined); // awaited after the completion
-  // The dependency inventory is written with the results, before the scan is marked completed.
-  const inventory = computeInventory(inputs.snapshot, inputs.scan.projectId, v2 ? graphOf(inputs) : undefined);
-  const [resultChunks] = await Promise.all([
+  // The results' writes go out first; the dependency inventory is computed while they are on their way, and written
+  // with them, before the scan is marked completed.
+  const results = Promise.all([
     writeResults(deps.store, scanId, built.findings),
     v2 ? writeModules(deps.store, scanId, derived.modules) : undefined,
-    writeInventory(deps.store, inputs.scan, inventory),
   ]);
+  results.catch(() => undefined); // awaited below
+  const inventory = computeInventory(inputs.snapshot, inputs.scan.projectId, v2 ? graphOf(inputs) : undefined);
+  const [[resultChunks]] = await Promise.all([results, writeInventory(deps.store, inputs.scan, inventory)]);
   await markCompleted(
     deps.store,
     scanId,

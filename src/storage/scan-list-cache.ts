@@ -109,6 +109,7 @@ export function keepGroup(store: Store, scope: string, g: number, token: Token, 
 /** Pack writes in flight and repacks waiting, per database (so that tests can wait for them). */
 const inFlight = new WeakMap<Db, Set<Promise<void>>>();
 const waiting = new WeakMap<Db, Map<string, NodeJS.Timeout>>();
+const repacking = new WeakMap<Db, Promise<unknown>>();
 
 /** The groups among these whose pack is valid for their token, kept in this process too: one query. */
 export async function packedGroups(
@@ -167,7 +168,12 @@ export function repackWhenQuiet(
   clearTimeout(timers.get(id));
   const timer = setTimeout(() => {
     timers.delete(id);
-    background(store, repack);
+    // One repack at a time per process: a burst of completions over many groups (a backlog drained) repacks them
+    // one after the other instead of all at once, which would take the database from the requests meanwhile.
+    const previous = repacking.get(store.db) ?? Promise.resolve();
+    const next = previous.then(repack).catch(() => undefined);
+    repacking.set(store.db, next);
+    background(store, () => next);
   }, quietMs);
   timer.unref();
   timers.set(id, timer);

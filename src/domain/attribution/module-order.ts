@@ -85,14 +85,19 @@ export function orderModules(modules: SnapshotModule[]): ScanModule[] {
       dependents[b].push(a);
     }
   });
-  const firstPath = (c: number) => paths[members[c][0]];
+  // Components ranked once by their first path, so that choosing the next ready one compares integers.
+  const byFirstPath = Array.from({ length: count }, (_, c) => c).sort((a, b) =>
+    cmpStr(paths[members[a][0]], paths[members[b][0]]),
+  );
+  const rank = new Int32Array(count);
+  byFirstPath.forEach((c, r) => (rank[c] = r));
   const ready: number[] = [];
   for (let c = 0; c < count; c++) if (waitingOn[c] === 0) ready.push(c);
   const out: ScanModule[] = [];
   while (ready.length) {
-    // at most 1,000 modules: a linear scan for the smallest ready component is plenty
+    // at most 1,000 modules: a linear scan of integer ranks for the smallest ready component is plenty
     let best = 0;
-    for (let k = 1; k < ready.length; k++) if (cmpStr(firstPath(ready[k]), firstPath(ready[best])) < 0) best = k;
+    for (let k = 1; k < ready.length; k++) if (rank[ready[k]] < rank[ready[best]]) best = k;
     const c = ready.splice(best, 1)[0];
     for (const i of members[c]) {
       const m = modules[i];
