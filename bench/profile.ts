@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startHarness } from './harness';
+import { buildTree } from './tree';
 import { largestV2, largestV2Advisories } from './attribution';
 import { benchSnapshot, quiesce, syntheticAdvisories } from './scenarios';
 
@@ -73,7 +74,10 @@ export async function profileBench(): Promise<void> {
   const doc = largest ? largestV2('profiled') : undefined;
   const advisories = doc ? largestV2Advisories(doc) : syntheticAdvisories(2000);
   const body = doc ? JSON.stringify(doc) : benchSnapshot(1000, 'profiled');
-  const h = await startHarness({ nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  // `--tree REF`: profile that commit's service instead (built as --against builds it).
+  const ref = process.argv.includes('--tree') ? process.argv[process.argv.indexOf('--tree') + 1] : undefined;
+  const root = ref ? buildTree(ref).root : undefined;
+  const h = await startHarness({ root, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
   try {
     await h.importAdvisories([advisories]);
     for (let i = 0; i < n; i++) {

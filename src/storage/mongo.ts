@@ -215,6 +215,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.scans.createIndex({ orgId: 1, projectId: 1, projectBucket: -1, startedAt: -1, _id: -1 }),
     c.scans.createIndex({ status: 1 }),
     c.scanListTokens.createIndex({ scope: 1, batch: 1 }),
+    c.scanListPacks.createIndex({ scope: 1, batch: 1 }),
     c.scanResults.createIndex({ scanId: 1 }),
     c.scanAttributions.createIndex({ scanId: 1 }),
     c.invitations.createIndex({ id: 1 }, { unique: true }),

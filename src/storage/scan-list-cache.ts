@@ -120,7 +120,12 @@ export async function packedGroups(
   const found = new Map<number, ScanDoc[]>();
   if (!groups.length) return found;
   const tokens = new Map(groups.map((x) => [x.g, x.token]));
-  const docs = await store.c.scanListPacks.find({ _id: { $in: groups.map((x) => tokenId(scope, x.g)) } }).toArray();
+  // By top-level equality on (scope, batch), as the tokens are read: FerretDB pushes equality down to its backend,
+  // where an $in on _id would make it decode every pack of the collection.
+  const batches = [...new Set(groups.map((x) => Math.floor(x.g / TOKEN_BATCH)))];
+  const docs = (
+    await Promise.all(batches.map((batch) => store.c.scanListPacks.find({ scope, batch }).toArray()))
+  ).flat();
   for (const d of docs) {
     if (d.scope !== scope || !tokens.has(d.group) || tokens.get(d.group) !== d.token) continue;
     const scans = unpackGroup(d.scans);
@@ -145,7 +150,7 @@ function background(store: Store, work: () => Promise<unknown>): void {
 
 /** Writes a group read whole after reading `token` as its pack. */
 export async function writePack(store: Store, scope: string, g: number, token: Token, scans: ScanDoc[]): Promise<void> {
-  const doc = { scope, group: g, token, scans: packGroup(scans) };
+  const doc = { scope, batch: Math.floor(g / TOKEN_BATCH), group: g, token, scans: packGroup(scans) };
   await store.c.scanListPacks.replaceOne({ _id: tokenId(scope, g) }, doc, { upsert: true });
 }
 

@@ -166,6 +166,8 @@ export interface ScanListTokenDoc {
 export interface ScanListPackDoc {
   _id: string;
   scope: string;
+  /** group / 8, as the tokens' batch: packs are read by (scope, batch) equality. */
+  batch: number;
   group: number;
   token: number | null;
   scans: Binary;
