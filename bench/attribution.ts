@@ -13,6 +13,7 @@ import { attributionPool, defaultThreads } from '../src/pool/attribution-pool';
 import { ATTRIBUTION_SHARDS } from '../activities';
 import type { Snapshot } from '../src/shared/types';
 import type { Harness } from './harness';
+import { uploadToCompleted } from './scenarios';
 import { fmt, median, row, timed } from './stats';
 
 /** Every VULNERABLE_EVERY-th package of the largest document has an advisory. */
@@ -219,16 +220,7 @@ export async function attributionInProcessBench(): Promise<void> {
 
 /** Upload → completed of the largest document through the real services, with the worker's current thread count. */
 export async function attributionEndToEnd(h: Harness, label: string, n = 3): Promise<number> {
-  const body = JSON.stringify(largestV2(`largest-v2-${label}`));
-  const total: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    const { id } = await h.upload(body);
-    const done = await h.waitCompleted(id, 5);
-    if (done.status !== 'completed') throw new Error(`scan ${id} ${done.status}`);
-    total.push(performance.now() - t0);
-  }
-  return median(total);
+  return median(await uploadToCompleted(h, JSON.stringify(largestV2(`largest-v2-${label}`)), n, 5));
 }
 
 export { defaultThreads };

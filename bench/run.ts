@@ -6,7 +6,7 @@ import path from 'node:path';
 import { importAdvisories } from '../src/advisories/import';
 import { snapshotFromNpmLock, syntheticSnapshot } from '../src/domain/snapshot';
 import { startHarness, type Harness } from './harness';
-import { benchSnapshot, quiesce, syntheticAdvisories, uploadLatency, uploadToCompleted } from './scenarios';
+import { benchSnapshot, quiesce, syntheticAdvisories, TINY, uploadLatency, uploadToCompleted } from './scenarios';
 import { clientBench, type ClientCase } from './client';
 import { pagedBench } from './paged';
 import { signInBench } from './sign-in';
@@ -40,13 +40,7 @@ function withData(what: string): boolean {
  */
 async function scanListBench(h: Harness) {
   const have = (await h.store.c.scans.countDocuments({})) as number;
-  const tiny = JSON.stringify({
-    schemaVersion: 1,
-    project: 'history',
-    ecosystem: 'javascript',
-    roots: [{ module: 'a', context: 'dependencies', dependencies: [] }],
-    nodes: [],
-  });
+  const tiny = TINY;
   const history: string[] = [];
   for (let i = have; i < 300; i += 10)
     history.push(...(await Promise.all(Array.from({ length: 10 }, () => h.upload(tiny).then((r) => r.id)))));

@@ -35,8 +35,8 @@ export function syntheticAdvisories(count: number, layout: 'one-file' | 'per-adv
   return dir;
 }
 
-/** A v1 snapshot of `n` packages named bench-<i>@1.0.0 (each with one synthetic advisory when i < vulnerable). */
-export function benchSnapshot(nodes: number, project: string): string {
+/** A v1 snapshot of `nodes` packages named <prefix>-<i>@1.0.0, each depending on up to 3 others. */
+export function namedSnapshot(nodes: number, project: string, prefix: string) {
   const s = syntheticSnapshot({
     schemaVersion: 1,
     nodes,
@@ -45,18 +45,32 @@ export function benchSnapshot(nodes: number, project: string): string {
     project,
     ecosystem: 'javascript',
   });
-  const rename = new Map(s.nodes.map((n, i) => [n.id, `bench-${i}@1.0.0`]));
+  const rename = new Map(s.nodes.map((n, i) => [n.id, `${prefix}-${i}@1.0.0`]));
   s.nodes = s.nodes.map((n, i) => ({
     ...n,
-    id: `bench-${i}@1.0.0`,
-    name: `bench-${i}`,
+    id: `${prefix}-${i}@1.0.0`,
+    name: `${prefix}-${i}`,
     version: '1.0.0',
     dependencies: n.dependencies.map((d) => rename.get(d)!),
   }));
   s.nodes.sort((a, b) => (a.id < b.id ? -1 : 1));
   s.roots = s.roots.map((r) => ({ ...r, dependencies: r.dependencies.map((d) => rename.get(d)!) }));
-  return JSON.stringify(s);
+  return s;
 }
+
+/** The same named bench-<i>@1.0.0 (each with its synthetic advisory when i < the advisories' count), as JSON. */
+export function benchSnapshot(nodes: number, project: string): string {
+  return JSON.stringify(namedSnapshot(nodes, project, 'bench'));
+}
+
+/** A snapshot with no package at all: the cheapest scan, for building a history of scans. */
+export const TINY = JSON.stringify({
+  schemaVersion: 1,
+  project: 'history',
+  ecosystem: 'javascript',
+  roots: [{ module: 'a', context: 'dependencies', dependencies: [] }],
+  nodes: [],
+});
 
 /** Sequential uploads; prints the median of each Server-Timing phase of the upload route. */
 export async function uploadLatency(h: Harness, body: string, n: number, label: string, paceMs = 0) {
@@ -88,13 +102,14 @@ export async function quiesce(h: Harness) {
   }
 }
 
-export async function uploadToCompleted(h: Harness, body: string, n: number) {
+/** `n` uploads one after another, each waited for until completed (polled every `pollMs`): their times. */
+export async function uploadToCompleted(h: Harness, body: string, n: number, pollMs = 2) {
   await quiesce(h);
   const total: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     const { id } = await h.upload(body);
-    const done = await h.waitCompleted(id, 2);
+    const done = await h.waitCompleted(id, pollMs);
     if (done.status !== 'completed') throw new Error(`scan ${id} ${done.status}`);
     total.push(performance.now() - t0);
   }

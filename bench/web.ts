@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { importAdvisories } from '../src/advisories/import';
-import { syntheticSnapshot } from '../src/domain/snapshot';
 import { createSession, findUserByEmail } from '../src/storage/accounts';
 import { startHarness, type Harness } from './harness';
+import { namedSnapshot } from './scenarios';
 import { fmt, median, row } from './stats';
 
 /** OSV advisories for perf-0 … perf-(n-1) (npm), affecting every version below 2.0.0; severities rotate. */
@@ -43,25 +43,7 @@ export function writeAdvisories(advisories: object[]): string {
 
 /** A v1 snapshot of n packages perf-<i>@1.0.0: every one matches its advisory, so n findings. */
 export function perfSnapshot(n: number, project: string) {
-  const s = syntheticSnapshot({
-    schemaVersion: 1,
-    nodes: n,
-    roots: Math.max(1, Math.round(n / 500)),
-    depsPerNode: 3,
-    project,
-    ecosystem: 'javascript',
-  });
-  const rename = new Map(s.nodes.map((x, i) => [x.id, `perf-${i}@1.0.0`]));
-  s.nodes = s.nodes.map((x, i) => ({
-    ...x,
-    id: `perf-${i}@1.0.0`,
-    name: `perf-${i}`,
-    version: '1.0.0',
-    dependencies: x.dependencies.map((d) => rename.get(d)!),
-  }));
-  s.nodes.sort((a, b) => (a.id < b.id ? -1 : 1));
-  s.roots = s.roots.map((r) => ({ ...r, dependencies: r.dependencies.map((d) => rename.get(d)!) }));
-  return s;
+  return namedSnapshot(n, project, 'perf');
 }
 
 export interface FirstScreen {

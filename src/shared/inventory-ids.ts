@@ -3,25 +3,17 @@
 // packageRef is the id of its package's item.
 //
 // The CI client bundles this file (the bom-refs of its `--format cyclonedx`, src/shared/cyclonedx): so it imports no
-// advisory code, and node:crypto is required on first use rather than imported, since the bundle hoists every static
-// import to its top and would load node:crypto on every start of the client (src/client/builtins.ts).
+// advisory code, and hashes through ./sha256.ts, which requires node:crypto on first use (the bundle hoists every
+// static import to its top and would load node:crypto on every start of the client: src/client/builtins.ts).
 import type { Ecosystem } from './types';
 import { normalizedName } from './package-names';
+import { sha256Hex } from './sha256';
 
 export { normalizedName };
 
-let crypto: typeof import('node:crypto') | undefined;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const nodeCrypto = (): typeof import('node:crypto') => (crypto ??= require('node:crypto'));
-
 /** dep_ + a hash of (project id, ecosystem, normalised name, version). */
 export function dependencyId(projectId: string, ecosystem: Ecosystem | string, name: string, version: string): string {
-  const text = `${projectId}\0${ecosystem}\0${normalizedName(ecosystem, name)}\0${version}`;
-  const c = nodeCrypto();
-  // The one-shot hash where this Node has it (20.12+), about 3× faster on short inputs.
-  const hex =
-    typeof c.hash === 'function' ? c.hash('sha256', text, 'hex') : c.createHash('sha256').update(text).digest('hex');
-  return 'dep_' + hex.slice(0, 24);
+  return 'dep_' + sha256Hex(`${projectId}\0${ecosystem}\0${normalizedName(ecosystem, name)}\0${version}`).slice(0, 24);
 }
 
 /**

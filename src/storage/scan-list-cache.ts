@@ -127,7 +127,7 @@ export async function packedGroups(
     await Promise.all(batches.map((batch) => store.c.scanListPacks.find({ scope, batch }).toArray()))
   ).flat();
   for (const d of docs) {
-    if (d.scope !== scope || !tokens.has(d.group) || tokens.get(d.group) !== d.token) continue;
+    if (!tokens.has(d.group) || tokens.get(d.group) !== d.token) continue;
     const scans = unpackGroup(d.scans);
     keepGroup(store, scope, d.group, d.token, scans);
     found.set(d.group, scans);
