@@ -11,7 +11,8 @@ import { uploadPreparer } from './pool/upload-pool';
 import { cursorCodec, loadCursorSecret } from './storage/cursors';
 import { connectStore } from './storage/mongo';
 import { prepareStore } from './storage/migrations';
-import { connectTemporal, scanRuns, scanStarter, scanWaiter, temporalReadiness } from './temporal/client';
+import { apiScanWaiter } from './scan-waiter';
+import { connectTemporal, scanRuns, scanStarter, temporalReadiness } from './temporal/client';
 import { scanEvents } from './temporal/events';
 import { mcpScanRuns, mcpScanStarter } from './temporal/mcp';
 import { startSweeper } from './sweepers/scans';
@@ -55,7 +56,7 @@ export async function drainHttpServer(server: http.Server, graceMs: number): Pro
 export function closableWaiter(inner: ScanWaiter): ScanWaiter {
   let closed = false;
   return {
-    until: (scanId, ms) => (closed ? Promise.resolve() : inner.until(scanId, ms)),
+    until: (scanId, ms, signal) => (closed ? Promise.resolve(undefined) : inner.until(scanId, ms, signal)),
     close() {
       closed = true;
       inner.close();
@@ -80,7 +81,7 @@ export async function runApi(): Promise<{
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
   const starter = scanStarter(temporal, logger);
   const mcp = mcpScanStarter(temporal, logger);
-  const waiter = closableWaiter(scanWaiter(temporal));
+  const waiter = closableWaiter(apiScanWaiter(temporal, store));
   const platform = platformFromEnv();
   const insecure = insecureAppUrlWarning(platform.publicAppUrl);
   if (insecure) logger.warn({ publicAppUrl: platform.publicAppUrl }, insecure);

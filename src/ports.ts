@@ -19,10 +19,16 @@ export interface McpScanStarter {
   drain(): Promise<void>;
 }
 
-/** Holds `GET /v1/scans/{id}?wait=S` until the scan's workflow closes, without polling the database. */
+/**
+ * Holds `GET /v1/scans/{id}?wait=S` until the scan is terminal: its workflow's close (src/temporal/client.ts), raced
+ * by a short, bounded watch of its document (src/storage/scan-watch.ts).
+ */
 export interface ScanWaiter {
-  /** Resolves when the scan's workflow has closed, `ms` have passed, or close() was called, whichever comes first. */
-  until(scanId: string, ms: number): Promise<void>;
+  /**
+   * Resolves when the scan is seen terminal, `ms` have passed, `signal` aborted or close() was called, whichever comes
+   * first; with the scan as read terminal when this waiter read it (the caller reads it otherwise).
+   */
+  until(scanId: string, ms: number, signal?: AbortSignal): Promise<ScanDoc | undefined>;
   /** Ends every wait at once (shutdown: pending waits are answered with the scan as it is). */
   close(): void;
 }

@@ -118,23 +118,26 @@ export function scanStarter(t: TemporalHandle, logger: Logger): ScanStarter {
 
 /**
  * `?wait=` through Temporal: a wait is a long poll on the scan workflow's result (Temporal holds the call until the
- * workflow closes), cancelled by its deadline or by close(). The database is read once before and once after, never
+ * workflow closes), cancelled by its deadline, its signal or close(). The database is read once before and once after, never
  * in a loop. A workflow not started yet (its start deferred to the sweeper) is looked for again every 500 ms.
  */
 export function scanWaiter(t: TemporalHandle): ScanWaiter {
   const pending = new Set<AbortController>();
   return {
-    async until(scanId, ms) {
+    async until(scanId, ms, signal) {
       const ac = new AbortController();
       pending.add(ac);
       const timer = setTimeout(() => ac.abort(), ms);
+      const abort = () => ac.abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      if (signal?.aborted) ac.abort();
       try {
         while (!ac.signal.aborted) {
           try {
             await t.client.withAbortSignal(ac.signal, () => t.client.workflow.getHandle(scanId).result());
-            return;
+            return undefined;
           } catch (err) {
-            if (!(err instanceof WorkflowNotFoundError)) return; // closed with a failure, or the wait ended
+            if (!(err instanceof WorkflowNotFoundError)) return undefined; // closed with a failure, or the wait ended
             await new Promise<void>((r) => {
               const retry = setTimeout(r, 500);
               ac.signal.addEventListener('abort', () => (clearTimeout(retry), r()), { once: true });
@@ -143,6 +146,7 @@ export function scanWaiter(t: TemporalHandle): ScanWaiter {
         }
       } finally {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
         pending.delete(ac);
       }
     },

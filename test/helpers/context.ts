@@ -19,10 +19,11 @@ import {
   connectTemporal,
   scanRuns,
   scanStarter,
-  scanWaiter,
   temporalReadiness,
   type TemporalHandle,
 } from '../../src/temporal/client';
+import { apiScanWaiter } from '../../src/scan-waiter';
+import type { ScanWatchOptions } from '../../src/storage/scan-watch';
 import { mcpScanStarter } from '../../src/temporal/mcp';
 import { scanEvents } from '../../src/temporal/events';
 import type { ScanSweep } from '../../src/sweepers/scans';
@@ -59,6 +60,8 @@ export async function testContext(
     /** Sign-in codes are mailed as JSON files into this directory (readMail below reads them). */
     mailDir?: string;
     signInLimits?: { perEmail: number; perAddress: number };
+    /** The ?wait= watch of the scan document (src/storage/scan-watch.ts); its defaults otherwise. */
+    watch?: ScanWatchOptions;
   } = {},
 ): Promise<TestContext> {
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
@@ -71,7 +74,7 @@ export async function testContext(
   const starter = scanStarter(temporal, logger);
   // MCP scans uploaded here start their workflow on this context's task queue, as the API process does.
   const mcp = mcpScanStarter(temporal, logger);
-  const waiter = scanWaiter(temporal);
+  const waiter = apiScanWaiter(temporal, store, opts.watch);
   const rateLimiter = new RateLimiter(store, opts.rateLimit ?? { perMinute: 120, enforce: false }, logger);
   const app = createApp({
     store,

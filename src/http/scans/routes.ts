@@ -81,10 +81,14 @@ export function scanRoutes(deps: AppDeps): Router {
     let scan = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
     if (wait > 0 && deps.waiter && (scan.status === 'queued' || scan.status === 'running')) {
       // Held until the scan is terminal or `wait` seconds pass, then answered as it is then.
-      await deps.waiter.until(scan._id, wait * 1000);
-      scan = await reachableScan(deps, ctx, scan._id);
-    }
-    await recheck(deps, principalOf(ctx)); // after the load, just before the answer
+      const seen = await deps.waiter.until(scan._id, wait * 1000);
+      // The reload (unless the waiter read the scan terminal) and the credential's recheck, both after the wait and
+      // side by side.
+      [scan] = await Promise.all([
+        seen ? withModules(deps.store, seen) : reachableScan(deps, ctx, scan._id),
+        recheck(deps, principalOf(ctx)),
+      ]);
+    } else await recheck(deps, principalOf(ctx)); // after the load, just before the answer
     ctx.body = presentScan(scan);
   });
 
