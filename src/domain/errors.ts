@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'invite_already_accepted'
   | 'invite_email_mismatch'
   | 'already_in_org'
+  | 'already_member'
   | 'snapshot_too_large'
   | 'invalid_snapshot'
   | 'unknown_project'

@@ -16,6 +16,11 @@ export async function orgMembers(store: Store, orgId: string): Promise<MemberDoc
   );
 }
 
+/** The member of this organization with this (normalised) email address, if any. */
+export async function memberByEmail(store: Store, orgId: string, email: string): Promise<MemberDoc | null> {
+  return store.c.members.findOne({ orgId, email });
+}
+
 export async function findMember(store: Store, orgId: string, memberId: string): Promise<MemberDoc | null> {
   const m = await store.c.members.findOne({ _id: memberId });
   return m && m.orgId === orgId ? m : null;

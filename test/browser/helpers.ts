@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { installRuntime } from '../../workers/temporal-runtime';
-import { bearer, testContext, type TestContext } from '../helpers/context';
+import { importAdvisories } from '../../src/advisories/import';
+import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
+import { demoAdvisories } from './fixtures';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -292,4 +294,26 @@ export async function checkListView(page: Page, baseUrl: string, path: string, n
     if (!inMain) await page.keyboard.press('Tab');
   }
   expect({ path, inMain }).toEqual({ path, inMain: true });
+}
+
+/** The demo advisories imported, and an organization with an upload-and-read key: the start of most view tests. */
+export async function demoOrg(app: WebApp, name: string): Promise<{ org: Org; key: string }> {
+  const report = await importAdvisories(app.t.store, [advisoryDir(demoAdvisories())]);
+  expect(report.rejected).toEqual([]);
+  const org = await newOrg(app.t.store, name);
+  return { org, key: await org.key(['sca:upload', 'scans:read', 'findings:read', 'deps:read']) };
+}
+
+/** The findings list's rows as text (group headers start with "# "), once the list of the URL has loaded whole. */
+export async function findingsRows(p: Page): Promise<string[]> {
+  await p.waitForFunction(
+    () =>
+      document.querySelector('[data-ready-url]')?.getAttribute('data-ready-url') ===
+      location.pathname + location.search,
+  );
+  return p.$$eval('[role=list][aria-label=Findings] [role=listitem]', (els) =>
+    els
+      .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
+      .map((e) => (e.classList.contains('group') ? `# ${e.textContent}` : (e.textContent ?? '')).trim()),
+  );
 }

@@ -120,7 +120,7 @@ itWithSharedData(
     );
     // :checkout declares spring-web and jackson; :common declares guava and (through jackson-dataformat-yaml) snakeyaml;
     // :indexer's netty; its commons-compress is suppressed (hidden by default)
-    expect(groups.map((g) => g.replace(/\s*\(\d+\)$/, ''))).toEqual(
+    expect(groups.map((g) => g.replace(/ · \d+ findings?$/, ''))).toEqual(
       expect.arrayContaining([':checkout · team payments', ':common · team platform', ':indexer · team search']),
     );
     const text = await page.locator('[role=list][aria-label=Findings]').innerText();

@@ -86,7 +86,9 @@ test('a session lost mid-use (any 401) goes to sign-in, keeping the URL; next ne
   await page.getByText('No project yet').waitFor(); // the view's own request answered before the cookie goes
   await ctx.clearCookies({ name: '__Host-svc_session' });
   await page.getByRole('link', { name: 'Projects' }).click(); // a client-side navigation whose request answers 401
-  await page.waitForURL(/\/app\/sign-in\?next=%2Fapp%2Fprojects/);
+  await page.waitForURL(/\/app\/sign-in\?next=%2Fapp%2Fprojects&reason=expired$/);
+  // the page says why
+  expect(await page.getByRole('status').filter({ hasText: 'Your session has ended' }).count()).toBe(1);
   // a next pointing elsewhere is ignored after sign-in
   await page.goto(`${app.baseUrl}/app/sign-in?next=${encodeURIComponent('//evil.example/app/')}`);
   const again = await requestCode(page, OWNER);

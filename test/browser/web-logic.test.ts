@@ -1,6 +1,8 @@
 // The web app's pure pieces (web/src): the findings filters' URL form and the grouped rows of the findings list.
 import { apiQuery, filtersFromQuery, filtersToQuery } from '../../web/src/filters';
-import { buildRows, groupsOf } from '../../web/src/rows';
+import { buildRows, findingRows, groupsOf, listCountText } from '../../web/src/rows';
+import { advisoryLinks } from '../../web/src/advisories';
+import { refusal } from '../../web/src/errors';
 import { safeNext } from '../../web/src/paths';
 import { pageCursor, withPage } from '../../web/src/pages';
 import { ORG_WIDE_SCOPES, SCOPES } from '../../src/domain/scopes';
@@ -106,6 +108,36 @@ test('rows: grouped by declaring module (introduced) or consuming module (affect
   );
   expect(twice).toHaveLength(2);
   expect(new Set(twice.map((r) => r.key)).size).toBe(2);
+  // the counts in words: findings, and the rows when a finding is listed under several groups, in every grouping
+  const affected = buildRows([a], filtersFromQuery({ attribution: 'affected' }), teamOf);
+  expect(listCountText(1, findingRows(affected), filtersFromQuery({ attribution: 'affected' }), true)).toBe(
+    '1 finding, shown in 2 rows: a finding is listed under every module it affects, so the groups add up to more',
+  );
+  expect(listCountText(3, 5, filtersFromQuery({}), true)).toBe(
+    '3 findings, shown in 5 rows: a finding is listed under every module that introduces it, so the groups add up to more',
+  );
+  expect(listCountText(3, 5, filtersFromQuery({ group: 'dependency' }), false)).toBe(
+    '3 findings loaded so far, shown in 5 rows: a finding is listed under every dependency that introduces it, so the groups add up to more',
+  );
+  expect(listCountText(2, 2, filtersFromQuery({}), true)).toBe('2 findings');
+  expect(listCountText(2, 2, filtersFromQuery({ group: 'none' }), true)).toBe('2 findings');
+  // a module without a team is named as unassigned
+  expect(buildRows([a], introduced, () => null)[0]).toMatchObject({ kind: 'group', label: ':lib · team unassigned' });
+});
+
+test('advisory links: GitHub for a well-formed GHSA id, NVD for a CVE, OSV for the ids it serves, nothing else', () => {
+  const hrefs = (id: string) => advisoryLinks(id).map((l) => l.href);
+  expect(hrefs('GHSA-jfh8-c2jp-5v3q')).toEqual([
+    'https://github.com/advisories/GHSA-jfh8-c2jp-5v3q',
+    'https://osv.dev/vulnerability/GHSA-jfh8-c2jp-5v3q',
+  ]);
+  expect(hrefs('CVE-2021-44228')).toEqual([
+    'https://nvd.nist.gov/vuln/detail/CVE-2021-44228',
+    'https://osv.dev/vulnerability/CVE-2021-44228',
+  ]);
+  expect(hrefs('PYSEC-2021-19')).toEqual(['https://osv.dev/vulnerability/PYSEC-2021-19']);
+  expect(hrefs('javascript:alert(1)')).toEqual([]);
+  expect(hrefs('CVE-2021-44228/../x')).toEqual([]);
 });
 
 test('scopes: the API-key form lists the scopes of the server (one module, src/domain/scopes.ts, dependency-free)', () => {
@@ -139,4 +171,41 @@ test('pages of a list shown whole: a first page replaces the rows, a later one i
   // another project, other filters: the first page, whatever cursor was asked for before
   expect(pageCursor({ key: 'prj_1', cursor: 'cur1' }, 'prj_2')).toBeUndefined();
   expect(pageCursor({ key: 'prj_1' }, 'prj_1')).toBeUndefined();
+});
+
+test('refusals in words: the field apart, its name in words, never the error code', () => {
+  expect(refusal(422, 'invalid_parameter', 'expiresAt: must be in the future')).toEqual({
+    field: 'expiresAt',
+    text: 'The expiry date must be in the future.',
+  });
+  expect(refusal(422, 'missing_parameter', 'role: is required')).toEqual({
+    field: 'role',
+    text: 'The role is required.',
+  });
+  expect(refusal(409, 'already_member', 'email: a@example.test is already a member of this organization')).toEqual({
+    field: 'email',
+    text: 'a@example.test is already a member of this organization.', // a value is never capitalised
+  });
+  expect(refusal(422, 'invalid_scope', 'scopes: hosts:read covers the whole organization')).toEqual({
+    field: 'scopes',
+    text: 'The scopes: hosts:read covers the whole organization.',
+  });
+  expect(refusal(422, 'invalid_parameter', 'issue: must be one of a, b')).toEqual({
+    field: 'issue',
+    text: 'Must be one of a, b (issue).',
+  });
+  expect(refusal(409, 'last_owner', 'the organization must keep at least one owner')).toEqual({
+    text: 'The organization must keep at least one owner.',
+  });
+  expect(refusal(403, 'insufficient_scope', 'requires role owner').text).toBe(
+    'You are not allowed to do this: requires role owner.',
+  );
+  expect(refusal(503, 'service_unavailable', 'database unavailable').text).toBe(
+    'The service is busy or restarting: try again in a moment.',
+  );
+  expect(refusal(422, 'missing_parameter', 'entries[0].identity: is required').text).toBe(
+    'The field entries[0].identity is required.',
+  );
+  for (const code of ['invalid_parameter', 'missing_parameter', 'already_member', 'last_owner', 'insufficient_scope'])
+    expect(refusal(422, code, 'x: y').text).not.toContain(code);
 });

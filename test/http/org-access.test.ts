@@ -218,8 +218,15 @@ describe('invitations', () => {
       'invitation.created',
     ]);
 
-    // expired, and already in an organization
-    const later = await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'member' });
+    // a member is not invited again by this organization; another one's invitation is refused at acceptance, expired
+    expect(
+      err(await t.api.post('/v1/invitations').set(bearer(admin)).send({ email: invitee, role: 'member' })),
+    ).toEqual({ status: 409, code: 'already_member' });
+    const elsewhere = await newOrg(t.store, 'Elsewhere Inc');
+    const later = await t.api
+      .post('/v1/invitations')
+      .set(bearer(elsewhere.ownerToken))
+      .send({ email: invitee, role: 'member' });
     expect(err(await accept(inviteeTok, later.body.token))).toEqual({ status: 409, code: 'already_in_org' });
     await t.store.c.invitations.updateOne(
       { id: later.body.invitation.id },
@@ -240,6 +247,30 @@ describe('invitations', () => {
       code: 'not_found',
     });
   });
+});
+
+test('inviting a member of this organization is 409 already_member (any case); a member of another organization is invited like anyone', async () => {
+  const org = await newOrg(t.store, 'Members Inc');
+  const other = await newOrg(t.store, 'Elsewhere Ltd');
+  const owner = org.ownerToken;
+  const inside = email('inside');
+  await addMember(t.store, org.orgId, inside, 'member');
+  const outside = email('outside');
+  await addMember(t.store, other.orgId, outside, 'member');
+  const before = await t.store.c.invitations.countDocuments({ orgId: org.orgId });
+  for (const address of [inside, inside.toUpperCase(), ` ${inside} `]) {
+    const res = await t.api.post('/v1/invitations').set(bearer(owner)).send({ email: address, role: 'member' });
+    expect({ address, ...err(res), message: res.body.error?.message }).toEqual({
+      address,
+      status: 409,
+      code: 'already_member',
+      message: `email: ${inside} is already a member of this organization`,
+    });
+  }
+  expect(await t.store.c.invitations.countDocuments({ orgId: org.orgId })).toBe(before); // nothing written
+  // whether an address belongs to another organization is never said: its invitation is created as any other
+  const res = await t.api.post('/v1/invitations').set(bearer(owner)).send({ email: outside, role: 'member' });
+  expect(res.status).toBe(201);
 });
 
 describe('invitation decisions: revocation and acceptance have one winner', () => {

@@ -32,7 +32,7 @@ export function url(path: string, query?: Query): string {
 async function call<T>(
   method: string,
   path: string,
-  opts: { query?: Query; body?: unknown; signal?: AbortSignal; quiet401?: boolean } = {},
+  opts: { query?: Query; body?: unknown; signal?: AbortSignal; quiet401?: boolean; raw?: boolean } = {},
 ): Promise<T> {
   const headers: Record<string, string> = { 'X-Svc-App': '1', Accept: 'application/json' };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -45,6 +45,7 @@ async function call<T>(
   });
   if (res.status === 204) return undefined as T;
   const text = await res.text();
+  if (res.ok && opts.raw) return text as T;
   let data: any = null;
   try {
     data = text ? JSON.parse(text) : null;
@@ -71,6 +72,8 @@ export const api = {
   post: <T>(path: string, body: unknown, opts: { quiet401?: boolean } = {}) => call<T>('POST', path, { body, ...opts }),
   patch: <T>(path: string, body: unknown) => call<T>('PATCH', path, { body }),
   del: <T = void>(path: string) => call<T>('DELETE', path),
+  /** A document as the API sends it (an export), not parsed. */
+  text: (path: string) => call<string>('GET', path, { raw: true }),
   /** For calls whose 401 means "wrong code", not "signed out" (sign-in). */
   call,
 };

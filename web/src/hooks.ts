@@ -74,3 +74,18 @@ export function usePages<T>(
     },
   };
 }
+
+/** Whether a CSS media query matches now, following its changes (a narrow screen's layout). */
+export function useMedia(query: string): boolean {
+  const get = () => typeof matchMedia === 'function' && matchMedia(query).matches;
+  const [matches, setMatches] = useState(get);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const m = matchMedia(query);
+    const on = () => setMatches(m.matches);
+    on();
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, [query]);
+  return matches;
+}

@@ -1,5 +1,8 @@
-// The one layout: skip link, header with the organization, the navigation (from the routes table) and sign-out.
+// The one layout: skip link, header with the organization, the navigation (from the routes table) and sign-out. On
+// a narrow screen the navigation and the account fold behind a Menu button (closed again on every navigation), so
+// that the header takes one line; on a wide one they share the header's one line.
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { routes } from './routes';
 import { paths } from './paths';
@@ -26,6 +29,8 @@ function SignOutButton() {
 export function Layout({ children }: { children: ComponentChildren }) {
   const me = useMe();
   const { path } = useLocation();
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [path]);
   const admin = isManager(me.member?.role);
   // every role reads members, hosts and gateways (hosts:read, gateways:read); the rest is for owners and admins
   const nav = routes.filter((r) => r.nav && (r.nav.section === 'triage' || admin || r.nav.allRoles));
@@ -38,28 +43,42 @@ export function Layout({ children }: { children: ComponentChildren }) {
       <a class="skip" href="#main">
         Skip to content
       </a>
-      <header class="top">
+      <header class={`top${open ? ' menu-open' : ''}`}>
         <a class="brand" href={paths.home()}>
           Supply-chain scanner
         </a>
-        <nav aria-label="Main">
-          <ul>
-            {nav.map((r) => (
-              <li key={r.path}>
-                <a href={r.path} aria-current={current(r.path) ? 'page' : undefined}>
-                  {r.nav!.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div class="who">
-          <span class="muted">
-            {me.user.email}
-            {me.org ? ` · ${me.org.name}` : ''}
-            {me.member ? ` (${me.member.role})` : ''}
-          </span>
-          <SignOutButton />
+        <button
+          type="button"
+          class="menu-toggle"
+          aria-expanded={open ? 'true' : 'false'}
+          aria-controls="main-menu"
+          onClick={() => setOpen(!open)}
+        >
+          Menu
+        </button>
+        <div class="menu" id="main-menu">
+          <nav aria-label="Main">
+            <ul>
+              {nav.map((r) => (
+                <li key={r.path}>
+                  <a href={r.path} aria-current={current(r.path) ? 'page' : undefined}>
+                    {r.nav!.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div class="who">
+            <span class="muted who-name">
+              <span class="who-email">
+                {me.user.email}
+                {me.org ? ' · ' : ''}
+              </span>
+              {me.org ? <span class="who-org">{me.org.name}</span> : null}
+              {me.member ? <span class="who-role"> ({me.member.role})</span> : null}
+            </span>
+            <SignOutButton />
+          </div>
         </div>
       </header>
       <main id="main" tabIndex={-1}>

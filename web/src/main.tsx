@@ -36,16 +36,19 @@ function Shell() {
     setUnauthorizedHandler(() => {
       session.lost();
       const here = location.pathname + location.search + location.hash;
-      if (!location.pathname.startsWith(`${BASE}/sign-in`)) route(paths.signIn(here), true);
+      if (!location.pathname.startsWith(`${BASE}/sign-in`)) route(paths.signIn(here, 'expired'), true);
     });
   }, []);
   const entry = routeOf(path);
   const s = session.state;
   if (s.status === 'loading')
     return (
-      <p role="status" class="muted boot">
-        Loading…
-      </p>
+      <div class="boot">
+        <p class="brand">Supply-chain scanner</p>
+        <p role="status" class="muted">
+          Checking your session…
+        </p>
+      </div>
     );
   if (s.status === 'error')
     return (

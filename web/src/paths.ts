@@ -3,7 +3,8 @@ export const BASE = '/app';
 
 export const paths = {
   home: () => `${BASE}/`,
-  signIn: (next?: string) => `${BASE}/sign-in${next ? `?next=${encodeURIComponent(next)}` : ''}`,
+  /** `reason`: why the user is sent there (`expired`: a session that ended while in use), said on the page. */
+  signIn: (next?: string, reason?: 'expired') => withQuery(`${BASE}/sign-in`, { next: next || undefined, reason }),
   projects: () => `${BASE}/projects`,
   project: (id: string) => `${BASE}/projects/${encodeURIComponent(id)}`,
   inventory: (id: string) => `${BASE}/projects/${encodeURIComponent(id)}/inventory`,

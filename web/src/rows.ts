@@ -5,7 +5,7 @@ import type { FindingFilters } from './filters';
 import type { Finding } from './types';
 
 export type Row =
-  | { kind: 'group'; key: string; label: string; count: number }
+  | { kind: 'group'; key: string; label: string; count: number; id: string }
   | { kind: 'finding'; key: string; finding: Finding; via: string };
 
 const NO_MODULES = '(no module attribution)';
@@ -66,6 +66,29 @@ export function viaText(x: Finding, group?: { key: string; f: FindingFilters }):
   return `introduced by ${list.slice(0, 2).join('; ')}${list.length > 2 ? ` (+${list.length - 2})` : ''}`;
 }
 
+/** How many rows of findings the list shows (a finding is shown once under each of its groups). */
+export function findingRows(rows: Row[]): number {
+  let n = 0;
+  for (const r of rows) if (r.kind === 'finding') n++;
+  return n;
+}
+
+/**
+ * What the list counts, in words, the same way in every grouping: the findings, and when a finding is shown under
+ * several groups, the rows too, saying why the groups add up to more.
+ */
+export function listCountText(findings: number, rows: number, f: FindingFilters, complete: boolean): string {
+  const head = `${findings} ${findings === 1 ? 'finding' : 'findings'}${complete ? '' : ' loaded so far'}`;
+  if (f.group === 'none' || rows <= findings) return head;
+  const under =
+    f.group === 'module'
+      ? f.attribution === 'affected'
+        ? 'every module it affects'
+        : 'every module that introduces it'
+      : 'every dependency that introduces it';
+  return `${head}, shown in ${rows} rows: a finding is listed under ${under}, so the groups add up to more`;
+}
+
 export function buildRows(
   findings: Finding[],
   f: FindingFilters,
@@ -83,8 +106,9 @@ export function buildRows(
   const rows: Row[] = [];
   for (const [g, list] of groups) {
     const team = f.group === 'module' ? teamOf(g) : undefined;
-    const label = f.group === 'module' ? `${g}${team ? ` · team ${team}` : ''}` : `introduced through ${g}`;
-    rows.push({ kind: 'group', key: `g:${g}`, label, count: list.length });
+    const label =
+      f.group === 'module' ? `${g} · ${team ? `team ${team}` : 'team unassigned'}` : `introduced through ${g}`;
+    rows.push({ kind: 'group', key: `g:${g}`, label, count: list.length, id: g });
     for (const x of list)
       rows.push({ kind: 'finding', key: `${g}\u0000${x.id}`, finding: x, via: viaText(x, { key: g, f }) });
   }

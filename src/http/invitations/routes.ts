@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { findOrg, memberOfUser, normalizeEmail } from '../../storage/accounts';
 import { recordAudit } from '../../storage/audit';
+import { memberByEmail } from '../../storage/members';
 import type { InvitationDoc } from '../../storage/documents/accounts';
 import { isManager, ROLES, type Role } from '../../domain/roles';
 import {
@@ -81,6 +82,9 @@ export function invitationRoutes(deps: AppDeps): Router {
     const role = body.role as Role;
     if (isManager(role) && me?.role !== 'owner')
       throw new ApiError(403, 'insufficient_scope', `requires role owner (inviting as ${role})`);
+    // Only this organization's members are looked at: whether the address belongs to another one is never said.
+    if (await memberByEmail(deps.store, p.orgId, email))
+      throw new ApiError(409, 'already_member', `email: ${email} is already a member of this organization`);
     await recheck(deps, p);
     const { doc, token, replaced } = await createInvitation(deps.store, {
       orgId: p.orgId,

@@ -126,6 +126,11 @@ export const platformOperations = {
     responses: {
       201: { description: 'The invitation, its token and link (returned once).', schema: ref('InvitationCreated') },
       ...OBJECT_BODY_ERRORS,
+      409: {
+        description:
+          'already_member: the email address is already a member of this organization (whether it belongs to another organization is never said).',
+        codes: ['already_member'],
+      },
       422: { description: `${json422}.`, codes: ['invalid_parameter', 'missing_parameter'] },
     },
     usesDatabase: true,

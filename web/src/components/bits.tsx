@@ -17,11 +17,13 @@ export function Counts({
   return (
     <span class="counts">
       {SEVERITIES.map((s) => (
-        <span key={s} class={`count sev-${s}`} title={s}>
+        <span key={s} class={`count sev-${s}${counts[s] === 0 ? ' count-zero' : ''}`} title={s}>
           <span class="count-label">{s}</span> {counts[s]}
         </span>
       ))}
-      {suppressed !== undefined && suppressed !== null ? <span class="count">suppressed {suppressed}</span> : null}
+      {suppressed !== undefined && suppressed !== null ? (
+        <span class={`count${suppressed === 0 ? ' count-zero' : ''}`}>suppressed {suppressed}</span>
+      ) : null}
     </span>
   );
 }

@@ -14,7 +14,11 @@ export function Page({
   const h = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · Supply-chain scanner`;
-    h.current?.focus({ preventScroll: true });
+    // The new page's heading takes the focus, unless the page has already put it somewhere (the row a reader came
+    // back to): a title completed by a late answer must not take it away from there.
+    const at = document.activeElement;
+    const placed = at && at !== document.body && at.closest('main') && !at.matches('main, h1');
+    if (!placed) h.current?.focus({ preventScroll: true });
   }, [title]);
   return (
     <section class="page" aria-labelledby="page-title">

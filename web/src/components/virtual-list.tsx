@@ -1,7 +1,9 @@
 // A virtualised list (rows of one fixed height) over @tanstack/virtual-core: only the rows in view (plus a few) are
 // in the DOM, so 10,000 findings scroll smoothly. Accessible as a list: role=list, each row a listitem with its
-// position (aria-posinset/aria-setsize). Keyboard: ArrowUp/ArrowDown/Home/End/PageUp/PageDown move the focus from
-// row to row (scrolling the row into view first), Tab leaves the list.
+// position (aria-posinset/aria-setsize). Keyboard: the list is one Tab stop (a roving tabindex: only the current
+// row's control, or the row itself, is tabbable); ArrowUp/ArrowDown/Home/End/PageUp/PageDown move the focus from row
+// to row (scrolling the row into view first), Tab leaves the list. `stickyLabel` pins the header of the group the
+// top row belongs to above the rows; `focusIndex` scrolls to a row and focuses it (the row a reader came back to).
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
 import {
@@ -26,6 +28,10 @@ export interface VirtualListProps<T> {
   onRangeEnd?(lastIndex: number): void;
   /** Called once the first rows are in the DOM. */
   onFirstRows?(rows: number): void;
+  /** The header pinned above the rows for the row at the top (its group's), or null for none. */
+  stickyLabel?(index: number): ComponentChildren | null;
+  /** A row to scroll to and focus (when it changes to a row index). */
+  focusIndex?: number;
 }
 
 function useVirtualizer(
@@ -64,6 +70,29 @@ export function VirtualList<T>(p: VirtualListProps<T>) {
   });
   const rows = v.getVirtualItems();
   const last = rows.length ? rows[rows.length - 1].index : -1;
+  // the row that holds the list's one Tab stop
+  const current = useRef(0);
+  const top = Math.min(p.items.length - 1, Math.floor((v.scrollOffset ?? 0) / p.rowHeight));
+  const sticky = p.stickyLabel && top >= 0 ? p.stickyLabel(top) : null;
+
+  useEffect(() => {
+    // the roving tabindex: every control in the rendered rows leaves the Tab order but the current row's first one
+    for (const el of Array.from(scroller.current?.querySelectorAll<HTMLElement>('[data-index]') ?? [])) {
+      const own = Number(el.dataset.index) === Math.min(current.current, p.items.length - 1);
+      const controls = Array.from(el.querySelectorAll<HTMLElement>(focusables));
+      controls.forEach((c, i) => c.setAttribute('tabindex', own && i === 0 ? '0' : '-1'));
+      el.setAttribute('tabindex', own && controls.length === 0 ? '0' : '-1');
+    }
+  });
+  useEffect(() => {
+    if (p.focusIndex === undefined || p.focusIndex < 0 || p.focusIndex >= p.items.length) return;
+    current.current = p.focusIndex;
+    v.scrollToIndex(p.focusIndex, { align: 'center' });
+    if (!focusRow(p.focusIndex)) {
+      pendingFocus.current = p.focusIndex;
+      rerender(0);
+    }
+  }, [p.focusIndex]);
 
   useEffect(() => {
     if (last >= 0) p.onRangeEnd?.(last);
@@ -89,6 +118,14 @@ export function VirtualList<T>(p: VirtualListProps<T>) {
     return true;
   }
 
+  const enter = (e: FocusEvent) => {
+    const rowEl = (e.target as HTMLElement).closest<HTMLElement>('[data-index]');
+    if (rowEl && Number(rowEl.dataset.index) !== current.current) {
+      current.current = Number(rowEl.dataset.index);
+      rerender(0);
+    }
+  };
+
   const move = (e: KeyboardEvent) => {
     const rowEl = (e.target as HTMLElement).closest<HTMLElement>('[data-index]');
     const at = rowEl ? Number(rowEl.dataset.index) : -1;
@@ -112,7 +149,12 @@ export function VirtualList<T>(p: VirtualListProps<T>) {
   };
 
   return (
-    <div class="vlist" ref={scroller} onKeyDown={move}>
+    <div class="vlist" ref={scroller} onKeyDown={move} onFocusIn={enter}>
+      {sticky ? (
+        <div class="vlist-sticky" aria-hidden="true">
+          <div class="vrow group">{sticky}</div>
+        </div>
+      ) : null}
       <div
         class="vlist-inner"
         role="list"

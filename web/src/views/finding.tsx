@@ -5,9 +5,12 @@ import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../api';
 import { SeverityBadge, When } from '../components/bits';
 import { Page, Status } from '../components/page';
+import { ListTable } from '../components/list';
 import { PathGraph } from '../components/path-graph';
 import { recall, remember } from '../finding-cache';
 import { useLoad } from '../hooks';
+import { advisoryLinks } from '../advisories';
+import { filtersFromQuery, filtersToQuery } from '../filters';
 import { paths, withQuery } from '../paths';
 import type { AttributionList, AttributionPath, Finding, FindingsPage } from '../types';
 
@@ -33,6 +36,24 @@ async function findingById(scanId: string, id: string, signal: AbortSignal): Pro
   throw new Error(`finding ${id} is not in this scan`);
 }
 
+function AdvisoryLinks({ id }: { id: string }) {
+  const links = advisoryLinks(id);
+  return (
+    <>
+      {id}
+      {links.map((l) => (
+        <span key={l.label} class="muted">
+          {' · '}
+          <a href={l.href} rel="noopener noreferrer" target="_blank">
+            {l.label}
+            <span class="visually-hidden"> page of {id} (opens a new tab)</span>
+          </a>
+        </span>
+      ))}
+    </>
+  );
+}
+
 export default function FindingView() {
   const { params } = useRoute();
   const { query } = useLocation();
@@ -55,11 +76,8 @@ export default function FindingView() {
   );
   const [selected, setSelected] = useState(0);
   const f = finding.data;
-  const back = withQuery(paths.scan(scanId), {
-    attribution: view === 'introduced' ? undefined : view,
-    module: query.module,
-    team: query.team,
-  });
+  // Back to the list as it was left: every filter, and the row of this finding focused again.
+  const back = `${withQuery(paths.scan(scanId), filtersToQuery(filtersFromQuery(query)))}#finding-${encodeURIComponent(findingId)}`;
   const chosen = attributions.data?.paths[selected];
   const vulnerable = f ? `${f.package}@${f.installedVersion}` : '';
   const graphPaths = chosen ? [chosen.path, ...chosen.origins.map((o) => o.path)] : f ? [f.path] : [];
@@ -78,9 +96,22 @@ export default function FindingView() {
               <SeverityBadge severity={f.severity} />
             </dd>
             <dt>Advisory</dt>
-            <dd>{f.cve}</dd>
+            <dd>
+              <AdvisoryLinks id={f.cve} />
+            </dd>
             <dt>Aliases</dt>
-            <dd>{(f.aliases ?? []).filter((a) => a !== f.cve).join(', ') || 'none'}</dd>
+            <dd>
+              {(f.aliases ?? []).filter((a) => a !== f.cve).length
+                ? (f.aliases ?? [])
+                    .filter((a) => a !== f.cve)
+                    .map((a, i) => (
+                      <span key={a}>
+                        {i ? ', ' : ''}
+                        <AdvisoryLinks id={a} />
+                      </span>
+                    ))
+                : 'none'}
+            </dd>
             <dt>Summary</dt>
             <dd>{f.summary || 'none'}</dd>
             <dt>Package</dt>
@@ -109,39 +140,30 @@ export default function FindingView() {
           ) : null}
           {attributions.data?.items.length ? (
             <>
-              <table class="grid">
-                <caption class="visually-hidden">Attributions of this finding</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Module</th>
-                    <th scope="col">Context</th>
-                    <th scope="col">Relationship</th>
-                    <th scope="col">Origins (module via dependency)</th>
-                    <th scope="col">Graph</th>
+              <ListTable
+                caption="Attributions of this finding"
+                columns={['Module', 'Context', 'Relationship', 'Origins (module via dependency)', 'Graph']}
+              >
+                {attributions.data.items.map((a, i) => (
+                  <tr key={a.id}>
+                    <th scope="row">{a.module}</th>
+                    <td>{a.context}</td>
+                    <td>{a.relationship}</td>
+                    <td>{a.origins.map((o) => `${o.module} via ${o.dependency}`).join('; ')}</td>
+                    <td>
+                      {i < MAX_PATHS ? (
+                        <button type="button" aria-pressed={i === selected} onClick={() => setSelected(i)}>
+                          Show
+                          <span class="visually-hidden">
+                            {' '}
+                            the graph of {a.module} ({a.context})
+                          </span>
+                        </button>
+                      ) : null}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {attributions.data.items.map((a, i) => (
-                    <tr key={a.id}>
-                      <th scope="row">{a.module}</th>
-                      <td>{a.context}</td>
-                      <td>{a.relationship}</td>
-                      <td>{a.origins.map((o) => `${o.module} via ${o.dependency}`).join('; ')}</td>
-                      <td>
-                        {i < MAX_PATHS ? (
-                          <button type="button" aria-pressed={i === selected} onClick={() => setSelected(i)}>
-                            Show
-                            <span class="visually-hidden">
-                              {' '}
-                              the graph of {a.module} ({a.context})
-                            </span>
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </ListTable>
               {attributions.data.more ? (
                 <p class="muted">More attributions exist; narrow the scope with a module or team filter.</p>
               ) : null}

@@ -6,20 +6,41 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso';
 import { allPages, api } from '../api';
 import { Counts, ScanStatusText, SeverityBadge, When } from '../components/bits';
+import { ScanExports } from '../components/exports';
 import { Page, Status } from '../components/page';
 import { VirtualList } from '../components/virtual-list';
 import { remember } from '../finding-cache';
 import { apiQuery, filtersFromQuery, filtersToQuery, type FindingFilters } from '../filters';
-import { useLoad } from '../hooks';
+import { useLoad, useMedia } from '../hooks';
 import { useLiveScan } from '../live-scan';
 import { paths, withQuery } from '../paths';
-import { buildRows, type Row } from '../rows';
+import { buildRows, findingRows, listCountText, type Row } from '../rows';
 import type { Finding, FindingsPage, ScanModuleWithCounts } from '../types';
 import { FiltersForm } from './findings-filters';
 
 const FIRST_PAGE = 100;
 const NEXT_PAGES = 200;
+/** A row's height: one line, or two on a narrow screen (the identifier, then the package). */
 const ROW = 36;
+const ROW_NARROW = 52;
+
+/** The finding a reader came back to (browser Back, or the finding page's link), to focus its row again. */
+function returnedFinding(): string | undefined {
+  const fromLink = /^#finding-(.+)$/.exec(location.hash)?.[1];
+  if (fromLink) return decodeURIComponent(fromLink);
+  const state = history.state as { returnFinding?: string } | null;
+  return state?.returnFinding;
+}
+
+/** Remembers, in the list's own history entry, the finding opened from it (browser Back returns to its row). */
+function rememberOpened(findingId: string): void {
+  history.replaceState({ ...(history.state ?? {}), returnFinding: findingId }, '');
+}
+
+/** Whether the filters narrow the list (a list empty under them says so; an unfiltered one is clean). */
+function narrowed(f: FindingFilters): boolean {
+  return !!(f.module || f.team || f.severity || f.suppressed !== 'false');
+}
 
 interface ListState {
   key: string;
@@ -118,6 +139,29 @@ export default function Findings() {
   }, [key, scan?.status]);
 
   const rows = useMemo(() => buildRows(list.findings, filters, teamOf), [list.findings, key, filters.group, teamOf]);
+  const narrow = useMedia('(max-width: 640px)');
+  // The row to focus once it is loaded: the finding the reader came back to.
+  const returning = useRef(returnedFinding());
+  const [focusIndex, setFocusIndex] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    const id = returning.current;
+    if (!id || list.key !== key || list.loading) return;
+    const at = rows.findIndex((r) => r.kind === 'finding' && r.finding.id === id);
+    if (at >= 0 || !list.nextCursor) {
+      returning.current = undefined;
+      if (at >= 0) setFocusIndex(at);
+    } else void load(list.nextCursor, key); // further down: read on until it is there
+  }, [rows, list.loading]);
+  /** For each row, the index of the group header above it (the pinned header). */
+  const groupAt = useMemo(() => {
+    const out: number[] = [];
+    let g = -1;
+    rows.forEach((r, i) => {
+      if (r.kind === 'group') g = i;
+      out.push(g);
+    });
+    return out;
+  }, [rows]);
   const total = expectedTotal(filters, list.counts);
   const firstScreen = (rendered: number) => {
     if (marked.current === key) return;
@@ -131,20 +175,26 @@ export default function Findings() {
   }, [list]);
 
   const setFilters = (next: FindingFilters) => route(withQuery(path, filtersToQuery(next)));
-  const detailQuery = (() => {
-    const q = withQuery('', { attribution: filters.attribution, module: filters.module, team: filters.team });
-    return q;
-  })();
+  // The finding page keeps every filter, so that its way back shows the same list.
+  const detailQuery = withQuery('', filtersToQuery(filters));
 
+  const groupText = (r: Extract<Row, { kind: 'group' }>) => (
+    <span>
+      {r.label}{' '}
+      <span class="muted">
+        · {r.count} {r.count === 1 ? 'finding' : 'findings'}
+      </span>
+    </span>
+  );
   const renderRow = (r: Row) =>
     r.kind === 'group' ? (
-      <span>
-        {r.label} <span class="muted">({r.count})</span>
-      </span>
+      groupText(r)
     ) : (
       <>
         <SeverityBadge severity={r.finding.severity} />
-        <a href={paths.finding(scanId, r.finding.id, detailQuery)}>{r.finding.cve}</a>
+        <a href={paths.finding(scanId, r.finding.id, detailQuery)} onClick={() => rememberOpened(r.finding.id)}>
+          {r.finding.cve}
+        </a>
         <span class="cell-pkg">
           {r.finding.package}@{r.finding.installedVersion}
           {r.finding.fixedVersion ? (
@@ -153,7 +203,9 @@ export default function Findings() {
             <span class="muted"> · no fix</span>
           )}
         </span>
-        <span class="cell-intro">{r.via}</span>
+        <span class="cell-intro" title={r.via}>
+          {r.via}
+        </span>
         {r.finding.suppressed ? <span class="muted">suppressed</span> : null}
       </>
     );
@@ -174,6 +226,7 @@ export default function Findings() {
           ) : null}
         </p>
       ) : null}
+      {completed ? <ScanExports scanId={scanId} /> : null}
       {scan?.status === 'completed' && scan.advisoryGeneration === null ? (
         <p class="notice" id="no-advisories">
           No advisories were imported on the service when this scan ran, so it could not find anything. An operator
@@ -185,14 +238,17 @@ export default function Findings() {
         <p role="status">The scan is {scan.status}; its findings appear when it completes.</p>
       ) : null}
       {completed ? (
-        <div class="findings" data-ready-url={list.key === key && !list.loading && !modules.loading ? url : undefined}>
+        <div
+          class="findings"
+          data-ready-url={list.key === key && !list.loading && !modules.loading ? url.split('#')[0] : undefined}
+        >
           <FiltersForm f={filters} modules={modules.data ?? []} onChange={setFilters} />
           <p role="status" aria-live="polite" class="list-counts">
             {list.counts ? (
               <>
                 In this scope: <Counts counts={list.counts} suppressed={list.counts.suppressed} /> ·{' '}
-                {total >= 0 ? `${total} findings listed` : `${list.findings.length} loaded`}
-                {list.nextCursor ? ` (${list.findings.length} loaded)` : ''}
+                {listCountText(total >= 0 ? total : list.findings.length, findingRows(rows), filters, total >= 0)}
+                {total >= 0 && list.nextCursor ? ` (${list.findings.length} loaded so far)` : ''}
               </>
             ) : list.loading ? (
               'Loading findings…'
@@ -200,18 +256,32 @@ export default function Findings() {
           </p>
           <Status error={list.error ?? modules.error} />
           {list.key === key && list.pages > 0 && list.findings.length === 0 ? (
-            <p>No finding matches these filters.</p>
+            narrowed(filters) ? (
+              <p>No finding matches these filters.</p>
+            ) : (
+              <p class="clean">
+                No known vulnerability: none of this scan's packages matches an advisory (scanned{' '}
+                <When iso={scan?.startedAt} />
+                {scan?.advisoryGeneration ? ', against the advisories imported then' : ''}).
+              </p>
+            )
           ) : null}
           {rows.length ? (
             <VirtualList<Row>
-              key={key}
+              key={`${key} ${narrow}`}
               items={rows}
-              rowHeight={ROW}
+              rowHeight={narrow ? ROW_NARROW : ROW}
               label="Findings"
               setSize={filters.group === 'none' ? total : -1}
               itemKey={(r) => r.key}
               rowClass={(r) => (r.kind === 'group' ? 'group' : '')}
               renderRow={renderRow}
+              focusIndex={focusIndex}
+              stickyLabel={(i) => {
+                const g = groupAt[i];
+                const head = g >= 0 ? rows[g] : undefined;
+                return head?.kind === 'group' && g !== i ? groupText(head) : null;
+              }}
               onFirstRows={firstScreen}
               onRangeEnd={(last) => {
                 if (last >= rows.length - 30 && list.nextCursor && !list.loading && list.key === key)

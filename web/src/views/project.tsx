@@ -40,8 +40,21 @@ export default function ProjectView() {
   }, [liveIds]);
 
   const name = project.data?.slug ?? projectId;
+  // A project that is not there (or not reachable with this session) offers nothing of its own.
+  const missing = !project.loading && !project.error && !project.data;
+  if (missing)
+    return (
+      <Page title="Project not found">
+        <p role="alert">
+          No project <code>{projectId}</code> in this organization. <a href={paths.projects()}>See every project</a>.
+        </p>
+      </Page>
+    );
   return (
-    <Page title={`Project ${name}`} actions={<a href={paths.inventory(projectId)}>Dependency inventory</a>}>
+    <Page
+      title={`Project ${name}`}
+      actions={project.data ? <a href={paths.inventory(projectId)}>Dependency inventory</a> : null}
+    >
       <Status loading={pages.loading && !scans.length} error={pages.error ?? project.error} />
       {pages.loaded && !scans.length ? <p>No scan of this project yet.</p> : null}
       {scans.length ? (

@@ -1,18 +1,25 @@
 // The organization's projects (GET /v1/projects), each with its latest scan.
 import { api } from '../api';
 import { Counts, ScanStatusText, When } from '../components/bits';
-import { ListTable, MoreButton } from '../components/list';
+import { ListTable, MoreButton, severityRank, useSorted } from '../components/list';
 import { Page, Status } from '../components/page';
 import { usePages } from '../hooks';
 import { paths } from '../paths';
-import type { ProjectList } from '../types';
+import type { Project, ProjectList } from '../types';
+
+const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
 export default function Projects() {
   const pages = usePages('', async (cursor, signal) => {
     const p = await api.get<ProjectList>('/projects', { cursor }, signal);
     return { items: p.projects, nextCursor: p.nextCursor };
   });
-  const shown = pages.items;
+  const { rows: shown, sort } = useSorted<Project>(pages.items, [
+    (p) => p.slug,
+    (p) => p.latestScan?.status ?? null,
+    (p) => time(p.latestScan?.startedAt),
+    (p) => severityRank(p.latestScan?.findings),
+  ]);
   return (
     <Page title="Projects">
       <Status loading={pages.loading && !shown.length} error={pages.error} />
@@ -20,7 +27,11 @@ export default function Projects() {
         <p>No project yet: upload a snapshot with the CI client to create one.</p>
       ) : null}
       {shown.length ? (
-        <ListTable caption="Projects and their latest scan" columns={['Project', 'Latest scan', 'Started', 'Findings']}>
+        <ListTable
+          caption="Projects and their latest scan"
+          columns={['Project', 'Latest scan', 'Started', 'Findings']}
+          sort={sort}
+        >
           {shown.map((p) => (
             <tr key={p.id}>
               <th scope="row">

@@ -11,6 +11,12 @@ export default function SignIn() {
   const { refresh } = useSession();
   return (
     <Page title="Sign in">
+      {query.reason === 'expired' ? (
+        <p role="status" class="notice">
+          Your session has ended (it was signed out, or went 7 days unused, or reached its 30 days). Sign in again to go
+          on where you were.
+        </p>
+      ) : null}
       <CodeSignInForm
         onSignedIn={async () => {
           await refresh();

@@ -6,16 +6,45 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, ApiError } from '../../api';
 import { useLoad } from '../../hooks';
+import { refusal } from '../../errors';
 import { withQuery } from '../../paths';
 import './admin.css';
 
-/** What to show for a failed call: the server's envelope message (with its code), or the error's text. */
+/** What to show for a failed call: the API's refusal in words (errors.ts), or the error's text. */
 export function errorText(e: unknown): string {
   if (e instanceof ApiError) {
     if (e.status === 429) return `Too many requests. Try again in ${e.retryAfter ?? 60} seconds.`;
-    return e.code && e.code !== 'http_error' ? `${e.message} (${e.code})` : e.message;
+    return refusal(e.status, e.code, e.message).text;
   }
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The field a failed call's refusal names (an API body field such as `expiresAt`), if any. */
+export function errorField(e: unknown): string | undefined {
+  return e instanceof ApiError ? refusal(e.status, e.code, e.message).field : undefined;
+}
+
+/** A form's refusal, shown at the field it names (FieldError) or, naming none, under the form (Outcome). */
+export function useFormError() {
+  const [failure, setFailure] = useState<{ field?: string; text: string } | null>(null);
+  return {
+    failure,
+    clear: () => setFailure(null),
+    set: (field: string | undefined, text: string) => setFailure({ field, text }),
+    fail: (e: unknown) => setFailure({ field: errorField(e), text: errorText(e) }),
+    /** The attributes of a field's input: invalid, and described by its message, while the refusal names it. */
+    input: (field: string, id: string) =>
+      failure?.field === field ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {},
+    /** The message of a field, under its input. */
+    at: (field: string, id: string) =>
+      failure?.field === field ? (
+        <p id={`${id}-error`} class="field-error" role="alert">
+          {failure.text}
+        </p>
+      ) : null,
+    /** The refusal that names no field of the form, for <Outcome>. */
+    general: (fields: readonly string[]) => (failure && !fields.includes(failure.field ?? '') ? failure.text : null),
+  };
 }
 
 /** An alert for the last action's failure, a polite status for its success. */

@@ -14,10 +14,12 @@ import {
   oneOf,
   Outcome,
   Pager,
+  useFormError,
   useOutcome,
   useUrlList,
 } from '../../components/admin/common';
-import { ListTable } from '../../components/list';
+import { firstExpiryDay } from '../../errors';
+import { ListTable, useSorted } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { useLoad } from '../../hooks';
 import { isOrgWide, SCOPES as SCOPE_NAMES } from '../../scopes';
@@ -40,9 +42,16 @@ const SCOPES: { scope: Scope; label: string; orgWide: boolean }[] = SCOPE_NAMES.
   label: SCOPE_LABELS[scope],
   orgWide: isOrgWide(scope),
 }));
+/** The three scopes `scanner scan` needs: upload, then read the scan and its findings. */
+const CI_PRESET: Scope[] = ['sca:upload', 'scans:read', 'findings:read'];
+/** The form's fields, as the API names them in its refusals. */
+const FIELDS = ['name', 'scopes', 'projects', 'expiresAt'] as const;
 const STATUSES = ['active', 'expired', 'revoked'] as const satisfies readonly ApiKey['status'][];
 export type StatusesListed = Checked<ListsEvery<ApiKey['status'], typeof STATUSES>>;
 const STATUS_LABELS: Record<string, string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
+
+const NONE: ApiKey[] = [];
+const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
 export default function ApiKeys() {
   const { query } = useLocation();
@@ -57,8 +66,9 @@ export default function ApiKeys() {
   const [chosen, setChosen] = useState<string[]>([]);
   const [expires, setExpires] = useState('');
   const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const [created, setCreated] = useState<{ id: string; name: string; secret: string } | null>(null);
   const { error, done, setError, setDone, run } = useOutcome();
+  const form = useFormError();
   const toggle = (list: string[], v: string, on: boolean) =>
     on ? [...list.filter((x) => x !== v), v] : list.filter((x) => x !== v);
 
@@ -67,9 +77,10 @@ export default function ApiKeys() {
     setError(null);
     setDone(null);
     setCreated(null);
-    if (!scopes.length) return setError('Choose at least one scope.');
+    form.clear();
+    if (!scopes.length) return form.set('scopes', 'Choose at least one scope.');
     if (reach === 'chosen' && !chosen.length)
-      return setError('Choose at least one project, or give the key every project.');
+      return form.set('projects', 'Choose at least one project, or give the key every project.');
     setBusy(true);
     try {
       const body = {
@@ -79,7 +90,7 @@ export default function ApiKeys() {
         ...(expires ? { expiresAt: new Date(`${expires}T23:59:59Z`).toISOString() } : {}),
       };
       const r = await api.post<ApiKeyCreated>('/api-keys', body);
-      setCreated({ name: r.apiKey.name, secret: r.secret });
+      setCreated({ id: r.apiKey.id, name: r.apiKey.name, secret: r.secret });
       setName('');
       setScopes([]);
       setChosen([]);
@@ -87,7 +98,7 @@ export default function ApiKeys() {
       setExpires('');
       list.reload();
     } catch (err) {
-      setError(`Could not create the key: ${errorText(err)}`);
+      form.fail(err);
     } finally {
       setBusy(false);
     }
@@ -95,11 +106,22 @@ export default function ApiKeys() {
   const revoke = (k: ApiKey) =>
     run(`Could not revoke the key ${k.name}`, async () => {
       await api.del(`/api-keys/${encodeURIComponent(k.id)}`);
+      // a secret still on screen stops being shown once its key is revoked
+      setCreated((c) => (c?.id === k.id ? null : c));
       list.reload();
       return `The key ${k.name} was revoked: it stops working now.`;
     });
 
-  const keys = list.data?.apiKeys ?? [];
+  const { rows: keys, sort } = useSorted<ApiKey>(list.data?.apiKeys ?? NONE, [
+    (k) => k.name,
+    null,
+    null,
+    null,
+    (k) => k.status,
+    (k) => time(k.createdAt),
+    (k) => time(k.lastUsedAt),
+    null,
+  ]);
   const orgWideChosen = reach === 'chosen' && scopes.some((s) => SCOPES.find((x) => x.scope === s)?.orgWide);
   return (
     <Page title="API keys">
@@ -114,10 +136,20 @@ export default function ApiKeys() {
             autoComplete="off"
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}
+            {...form.input('name', 'key-name')}
           />
+          {form.at('name', 'key-name')}
         </div>
-        <fieldset>
+        <fieldset id="key-scopes" {...form.input('scopes', 'key-scopes')}>
           <legend>Scopes</legend>
+          <p class="preset">
+            <button type="button" onClick={() => setScopes([...CI_PRESET])}>
+              CI upload preset
+            </button>{' '}
+            <span class="muted">
+              the three scopes <code>scanner scan</code> needs: {CI_PRESET.join(', ')}
+            </span>
+          </p>
           {SCOPES.map((s) => (
             <label key={s.scope} class="check">
               <input
@@ -136,8 +168,9 @@ export default function ApiKeys() {
               </span>
             </label>
           ))}
+          {form.at('scopes', 'key-scopes')}
         </fieldset>
-        <fieldset>
+        <fieldset id="key-projects" {...form.input('projects', 'key-projects')}>
           <legend>Projects</legend>
           <label class="check">
             <input type="radio" name="reach" value="all" checked={reach === 'all'} onChange={() => setReach('all')} />
@@ -153,6 +186,7 @@ export default function ApiKeys() {
             />
             Chosen projects
           </label>
+          {form.at('projects', 'key-projects')}
         </fieldset>
         {reach === 'chosen' ? (
           <fieldset>
@@ -175,7 +209,15 @@ export default function ApiKeys() {
         ) : null}
         <div class="field">
           <label for="key-expires">Expires on (optional)</label>
-          <input id="key-expires" type="date" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
+          <input
+            id="key-expires"
+            type="date"
+            min={firstExpiryDay()}
+            value={expires}
+            onInput={(e) => setExpires(e.currentTarget.value)}
+            {...form.input('expiresAt', 'key-expires')}
+          />
+          {form.at('expiresAt', 'key-expires')}
         </div>
         <button type="submit" class="primary" disabled={busy}>
           Create key
@@ -202,7 +244,10 @@ export default function ApiKeys() {
           </p>
         </CopyOnce>
       ) : null}
-      <Outcome error={error} done={done} />
+      <Outcome
+        error={error ?? (form.general(FIELDS) ? `Could not create the key: ${form.general(FIELDS)}` : null)}
+        done={done}
+      />
       <ListFilter
         form="Filter API keys"
         id="key-status-filter"
@@ -222,6 +267,7 @@ export default function ApiKeys() {
         <ListTable
           caption="API keys, newest first"
           columns={['Name', 'Prefix', 'Scopes', 'Projects', 'Status', 'Created', 'Last used', 'Actions']}
+          sort={sort}
         >
           {keys.map((k) => (
             <tr key={k.id}>

@@ -13,10 +13,11 @@ import {
   oneOf,
   Outcome,
   Pager,
+  useFormError,
   useOutcome,
   useUrlList,
 } from '../../components/admin/common';
-import { ListTable } from '../../components/list';
+import { ListTable, useSorted } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { invitableRoles, ROLE_LABELS } from '../../roles';
 import { useMe } from '../../session';
@@ -31,6 +32,9 @@ const STATUS_LABELS: Record<string, string> = {
   expired: 'Expired',
 };
 
+const NONE: Invitation[] = [];
+const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
+
 export default function Invitations() {
   const me = useMe();
   const { query } = useLocation();
@@ -43,6 +47,7 @@ export default function Invitations() {
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<{ email: string; role: string; inviteUrl: string } | null>(null);
   const { error, done, setError, setDone, run } = useOutcome();
+  const form = useFormError();
 
   const invite = async (e: Event) => {
     e.preventDefault();
@@ -50,13 +55,14 @@ export default function Invitations() {
     setError(null);
     setDone(null);
     setCreated(null);
+    form.clear();
     try {
       const r = await api.post<InvitationCreated>('/invitations', { email: email.trim(), role });
       setCreated({ email: r.invitation.email, role: r.invitation.role, inviteUrl: r.inviteUrl });
       setEmail('');
       list.reload();
     } catch (err) {
-      setError(`Could not invite ${email.trim()}: ${errorText(err)}`);
+      form.fail(err);
     } finally {
       setBusy(false);
     }
@@ -68,7 +74,14 @@ export default function Invitations() {
       return `The invitation of ${i.email} was revoked.`;
     });
 
-  const invitations = list.data?.invitations ?? [];
+  const { rows: invitations, sort } = useSorted<Invitation>(list.data?.invitations ?? NONE, [
+    (i) => i.email,
+    (i) => i.role,
+    (i) => i.status,
+    (i) => time(i.createdAt),
+    (i) => time(i.expiresAt),
+    null,
+  ]);
   return (
     <Page title="Invitations">
       <form class="admin-form" aria-label="Invite someone" onSubmit={invite}>
@@ -81,7 +94,9 @@ export default function Invitations() {
             autoComplete="off"
             value={email}
             onInput={(e) => setEmail(e.currentTarget.value)}
+            {...form.input('email', 'invite-email')}
           />
+          {form.at('email', 'invite-email')}
         </div>
         <div class="field">
           <label for="invite-role">Role</label>
@@ -106,7 +121,12 @@ export default function Invitations() {
           </p>
         </CopyOnce>
       ) : null}
-      <Outcome error={error} done={done} />
+      <Outcome
+        error={
+          error ?? (form.general(['email']) ? `Could not invite ${email.trim()}: ${form.general(['email'])}` : null)
+        }
+        done={done}
+      />
       <ListFilter
         form="Filter invitations"
         id="invitation-status-filter"
@@ -126,6 +146,7 @@ export default function Invitations() {
         <ListTable
           caption="Invitations, newest first"
           columns={['Email', 'Role', 'Status', 'Sent', 'Expires', 'Actions']}
+          sort={sort}
         >
           {invitations.map((i) => (
             <tr key={i.id}>

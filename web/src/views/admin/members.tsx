@@ -16,12 +16,15 @@ import {
   useOutcome,
   useUrlList,
 } from '../../components/admin/common';
-import { ListTable } from '../../components/list';
+import { ListTable, useSorted } from '../../components/list';
 import { Page, Status } from '../../components/page';
 import { paths } from '../../paths';
 import { ASSIGNABLE_ROLES, isManager, ROLE_LABELS, ROLES } from '../../roles';
 import { useMe, useSession } from '../../session';
 import type { Member, MemberList } from '../../types';
+
+const NONE: Member[] = [];
+const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
 export default function Members() {
   const me = useMe();
@@ -63,7 +66,12 @@ export default function Members() {
     });
   };
 
-  const members = list.data?.members ?? [];
+  const { rows: members, sort } = useSorted<Member>(list.data?.members ?? NONE, [
+    (m) => m.email,
+    (m) => ROLES.indexOf(m.role as (typeof ROLES)[number]),
+    (m) => time(m.joinedAt),
+    null,
+  ]);
   return (
     <Page title="Members">
       <ListFilter
@@ -81,7 +89,11 @@ export default function Members() {
       <Status loading={list.loading && !list.data} error={list.error ? errorText(list.error) : undefined} />
       {list.data && !members.length ? <p>No member{role ? ` with the role ${ROLE_LABELS[role]}` : ''}.</p> : null}
       {members.length ? (
-        <ListTable caption="Members of the organization, owners first" columns={['Email', 'Role', 'Joined', 'Actions']}>
+        <ListTable
+          caption="Members of the organization, owners first"
+          columns={['Email', 'Role', 'Joined', 'Actions']}
+          sort={sort}
+        >
           {members.map((m) => {
             const self = m.id === me.member?.id;
             return (
