@@ -64,11 +64,17 @@ export async function listApiKeys(
   return out;
 }
 
-export async function revokeApiKey(store: Store, orgId: string, id: string, now = new Date()): Promise<boolean> {
+/** Revokes the key (once; a second call changes nothing); the key as it was, or null when there is none. */
+export async function revokeApiKey(
+  store: Store,
+  orgId: string,
+  id: string,
+  now = new Date(),
+): Promise<ApiKeyDoc | null> {
   const doc = await findApiKeyById(store, orgId, id);
-  if (!doc) return false;
+  if (!doc) return null;
   if (!doc.revokedAt) await store.c.apiKeys.updateOne({ _id: doc._id, revokedAt: null }, { $set: { revokedAt: now } });
-  return true;
+  return doc;
 }
 
 const LAST_USED_GRANULARITY_MS = 60_000;

@@ -1,33 +1,38 @@
 // The audit trail (additive): who did what to whom, when, in which request. Append-only.
 import { newId } from '../domain/ids';
 import type { AuditEventDoc } from './documents/service';
+import type { Filter } from 'mongodb';
 import type { Store } from './mongo';
 
-export type AuditType =
-  | 'api_key.created'
-  | 'api_key.revoked'
-  | 'member.role_changed'
-  | 'member.removed'
-  | 'invitation.created'
-  | 'invitation.accepted'
-  | 'invitation.revoked'
-  | 'webhook.created'
-  | 'webhook.deleted'
-  | 'session.created'
-  | 'session.revoked'
-  | 'registration_token.created'
-  | 'registration_token.revoked'
-  | 'host.registered'
-  | 'host.reattested'
-  | 'host.revoked'
-  | 'enrollment_token.created'
-  | 'enrollment_token.revoked'
-  | 'gateway.enrolled'
-  | 'gateway.approved'
-  | 'gateway.revoked'
-  | 'mcp_registry.entries_upserted'
-  | 'mcp_registry.entry_deleted'
-  | 'mcp_control_level.changed';
+/** Every event type of the trail, in the order the docs list them. */
+export const AUDIT_TYPES = [
+  'api_key.created',
+  'api_key.revoked',
+  'member.role_changed',
+  'member.removed',
+  'invitation.created',
+  'invitation.accepted',
+  'invitation.revoked',
+  'webhook.created',
+  'webhook.deleted',
+  'session.created',
+  'session.revoked',
+  'registration_token.created',
+  'registration_token.revoked',
+  'host.registered',
+  'host.reattested',
+  'host.revoked',
+  'enrollment_token.created',
+  'enrollment_token.revoked',
+  'gateway.enrolled',
+  'gateway.approved',
+  'gateway.revoked',
+  'mcp_registry.entries_upserted',
+  'mcp_registry.entry_deleted',
+  'mcp_control_level.changed',
+] as const;
+
+export type AuditType = (typeof AUDIT_TYPES)[number];
 
 export async function recordAudit(
   store: Store,
@@ -39,12 +44,15 @@ export async function recordAudit(
   return doc;
 }
 
-/** Newest first, after a cursor id. */
+/** Newest first, after a cursor id; only events of one type, or of one actor (by email), when asked. */
 export async function listAudit(
   store: Store,
   orgId: string,
-  o: { beforeId?: string; limit: number },
+  o: { beforeId?: string; limit: number; type?: AuditType; actorEmail?: string },
 ): Promise<AuditEventDoc[]> {
-  const filter = o.beforeId ? { orgId, _id: { $lt: o.beforeId } } : { orgId };
+  const filter: Filter<AuditEventDoc> = { orgId };
+  if (o.type) filter.type = o.type;
+  if (o.actorEmail) filter['actor.email'] = o.actorEmail;
+  if (o.beforeId) filter._id = { $lt: o.beforeId };
   return store.c.auditEvents.find(filter).sort({ _id: -1 }).limit(o.limit).toArray();
 }

@@ -221,6 +221,8 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.invitations.createIndex({ id: 1 }, { unique: true }),
     c.invitations.createIndex({ orgId: 1 }),
     c.auditEvents.createIndex({ orgId: 1, _id: -1 }),
+    c.auditEvents.createIndex({ orgId: 1, type: 1, _id: -1 }),
+    c.auditEvents.createIndex({ orgId: 1, 'actor.email': 1, _id: -1 }),
     c.uploads.createIndex({ status: 1, expiresAt: 1 }),
     c.uploadParts.createIndex({ uploadId: 1 }),
     c.uploadLedger.createIndex({ uploadId: 1, seq: 1 }),

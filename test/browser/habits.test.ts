@@ -256,3 +256,45 @@ test('tables sort by a column header (aria-sort says how), the findings by sever
     expect(await header(column).getAttribute('aria-sort')).toBe('ascending');
   }
 });
+
+test('the audit trail filters by event and by actor (in the URL), and names keys and projects', async () => {
+  // a key restricted to a project, then revoked: its events carry the project and the key by name
+  const restricted = await app.t.api
+    .post('/v1/api-keys')
+    .set(bearer(org.ownerToken))
+    .send({ name: 'deploy bot', scopes: ['scans:read'], projects: [cleanProject] });
+  expect(restricted.status).toBe(201);
+  expect((await app.t.api.delete(`/v1/api-keys/${restricted.body.apiKey.id}`).set(bearer(org.ownerToken))).status).toBe(
+    204,
+  );
+  await page.goto(`${app.baseUrl}/app/audit`);
+  await page.getByLabel('Event', { exact: true }).selectOption('api_key.created');
+  await page.waitForURL(/\/app\/audit\?type=api_key\.created$/);
+  /** Waits until every row of the table is an event of this kind. */
+  const onlyRows = (label: string) =>
+    page.waitForFunction((l) => {
+      const rows = Array.from(document.querySelectorAll('table.grid tbody tr'));
+      return rows.length > 0 && rows.every((r) => r.querySelector('th')?.textContent?.startsWith(l));
+    }, label);
+  await onlyRows('API key created');
+  // the project by its slug, not its prj_ id
+  await page.getByRole('row').filter({ hasText: 'deploy bot' }).filter({ hasText: 'projects: clean-web' }).waitFor();
+  await page.getByLabel('Event', { exact: true }).selectOption('api_key.revoked');
+  await page.waitForURL(/type=api_key\.revoked/);
+  await onlyRows('API key revoked');
+  await page.getByRole('row').filter({ hasText: 'deploy bot' }).waitFor();
+  // by actor: the owner (any case) has events; nobody has none
+  const owner = (await app.t.store.c.members.findOne({ orgId: org.orgId, role: 'owner' }))!.email;
+  await page.getByLabel('Actor (email)').fill(owner.toUpperCase());
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/actor=/);
+  await page.getByRole('row').filter({ hasText: 'deploy bot' }).waitFor();
+  await page.getByLabel('Actor (email)').fill('nobody@example.test');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByText('No event matches these filters.').waitFor();
+  // a reload keeps both filters
+  await page.reload();
+  expect(await page.getByLabel('Event', { exact: true }).inputValue()).toBe('api_key.revoked');
+  expect(await page.getByLabel('Actor (email)').inputValue()).toBe('nobody@example.test');
+  await checkView(page, 'habits-audit-filtered');
+});

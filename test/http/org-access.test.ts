@@ -480,6 +480,30 @@ describe('audit trail', () => {
     expect([...page.body.auditEvents, ...rest.body.auditEvents].map((e: any) => e.id)).toEqual(
       res.body.auditEvents.map((e: any) => e.id),
     );
+    // a revoked key is named in its event
+    expect(res.body.auditEvents[4].target).toEqual({ kind: 'api_key', id: key.body.apiKey.id, name: 'ci' });
+    // by type, and by actor (email, any case); a cursor belongs to its filters
+    const types = async (q: string) =>
+      (await t.api.get(`/v1/audit-events?${q}`).set(bearer(org.ownerToken))).body.auditEvents.map((e: any) => e.type);
+    expect(await types('type=invitation.created')).toEqual(['invitation.created']);
+    expect(await types('type=api_key.revoked&limit=1')).toEqual(['api_key.revoked']);
+    const ownerEmail = (await t.store.c.members.findOne({ _id: org.memberId }))!.email;
+    expect(await types(`actor=${encodeURIComponent(ownerEmail.toUpperCase())}`)).toHaveLength(6);
+    expect(await types('actor=nobody%40example.test')).toEqual([]);
+    const first = await t.api.get('/v1/audit-events?type=member.removed&limit=1').set(bearer(org.ownerToken));
+    expect(first.body.auditEvents).toHaveLength(1);
+    expect(
+      err(
+        await t.api
+          .get(`/v1/audit-events?limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}&type=member.removed`)
+          .set(bearer(org.ownerToken)),
+      ),
+    ).toEqual({ status: 422, code: 'invalid_cursor' });
+    for (const bad of ['type=nope', 'actor=not-an-email', `actor=${'a'.repeat(320)}@x`, 'type=a&type=b'])
+      expect(err(await t.api.get(`/v1/audit-events?${bad}`).set(bearer(org.ownerToken)))).toEqual({
+        status: 422,
+        code: 'invalid_parameter',
+      });
     expect(err(await t.api.get('/v1/audit-events').set(bearer(await org.session('member'))))).toEqual({
       status: 403,
       code: 'insufficient_scope',

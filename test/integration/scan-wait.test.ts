@@ -191,7 +191,7 @@ test('a key revoked while its wait is held gets 401 at the answer, also when the
     .then((r) => r);
   await started;
   const stored = await t.store.c.apiKeys.findOne({ _id: sha256Hex(own) });
-  expect(await revokeApiKey(t.store, org.orgId, stored!.id)).toBe(true);
+  expect(await revokeApiKey(t.store, org.orgId, stored!.id)).not.toBeNull();
   await t.store.c.scans.updateOne({ _id: id }, { $set: { status: 'failed', finishedAt: new Date() } });
   const res = await answer;
   expect([res.status, res.body.error?.code]).toEqual([401, 'invalid_token']);

@@ -119,13 +119,14 @@ export function apiKeyRoutes(deps: AppDeps): Router {
   r.delete('/v1/api-keys/:keyId', access(deps, 'DELETE /v1/api-keys/:keyId'), async (ctx) => {
     const p = principalOf(ctx);
     await recheck(deps, p);
-    if (!(await revokeApiKey(deps.store, p.orgId, pathId(ctx, 'keyId', 'API key'))))
-      throw notFound(`API key ${ctx.params.keyId}`);
+    const key = await revokeApiKey(deps.store, p.orgId, pathId(ctx, 'keyId', 'API key'));
+    if (!key) throw notFound(`API key ${ctx.params.keyId}`);
     await recordAudit(deps.store, {
       orgId: p.orgId,
       type: 'api_key.revoked',
       actor: actorOf(p),
-      target: { kind: 'api_key', id: ctx.params.keyId },
+      // named, so that the trail reads without the key list
+      target: { kind: 'api_key', id: key.id, name: key.name },
       requestId: ctx.state.requestId,
     });
     ctx.status = 204;

@@ -3,6 +3,7 @@
 import { INVITATION_STATUS, KEY_STATUS } from './schemas/platform';
 import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, queryEnum, type Operation } from './operation';
 import { ROLES } from '../../domain/roles';
+import { AUDIT_TYPES } from '../../storage/audit';
 import { ref } from './schemas/common';
 
 const json422 =
@@ -239,7 +240,16 @@ export const platformOperations = {
     operationId: 'listAuditEvents',
     tag: 'audit',
     summary: "List the organization's audit events, newest first",
-    parameters: [...PAGINATION],
+    parameters: [
+      queryEnum('type', AUDIT_TYPES, 'Only events of this type.'),
+      {
+        name: 'actor',
+        in: 'query',
+        description: 'Only events whose actor has this email address (compared case-insensitively).',
+        schema: { type: 'string', minLength: 3, maxLength: 320 },
+      },
+      ...PAGINATION,
+    ],
     responses: {
       200: { description: 'A page of audit events.', schema: ref('AuditEventList') },
       422: { description: 'invalid_parameter, invalid_cursor.', codes: LIST_ERRORS },
