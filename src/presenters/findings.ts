@@ -22,6 +22,8 @@ export function presentFinding(f: Finding, light?: { attributionCount: number })
     summary: f.summary,
     aliases: f.aliases,
     packageRef: f.packageRef,
+    // null: the advisory has no CVSS vector, or the finding is from a scan made before findings carried it
+    cvss: f.cvss ?? null,
     ...(light ? { attributionCount: light.attributionCount } : {}),
   };
 }

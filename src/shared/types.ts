@@ -166,6 +166,15 @@ export interface Finding {
   aliases: string[];
   /** The dep_ id of the package's inventory item: the same derivation, on every scan. */
   packageRef: string;
+  /** The advisory's CVSS vector that decided the severity (additive; absent on findings of older scans). */
+  cvss?: Cvss | null;
+}
+
+/** A CVSS vector with its version and base score. */
+export interface Cvss {
+  version: '2.0' | '3.0' | '3.1' | '4.0';
+  vector: string;
+  score: number;
 }
 
 export type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';

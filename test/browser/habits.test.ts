@@ -161,6 +161,9 @@ test('a finding links its advisory and aliases to where they are published (NVD,
   );
   // a well-formed GHSA id links to GitHub's advisory database (the demo ids are not well formed)
   expect(links.some((l) => l.href?.startsWith('https://github.com/'))).toBe(false);
+  // the CVSS score, version and vector the advisory gave
+  const facts = await page.locator('dl.facts').innerText();
+  expect(facts).toContain('9.8 (CVSS 3.1) CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H');
 });
 
 test("the key form: a CI upload preset, no past expiry offered, refusals at their field in words, and a revoked key's secret taken off the screen", async () => {

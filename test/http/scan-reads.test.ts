@@ -291,6 +291,19 @@ itWithSharedData(
     const yaml = full.filter((f) => `${f.package}@${f.installedVersion}` === SNAKEYAML);
     expect(jackson.length).toBeGreaterThan(0);
     expect(yaml.some((f) => f.suppressed)).toBe(true);
+    // each finding carries the CVSS that decided its severity (the real advisories have vectors)
+    const band = (score: number) => (score >= 9 ? 'critical' : score >= 7 ? 'high' : score >= 4 ? 'medium' : 'low');
+    const scored = full.filter((f) => f.cvss);
+    expect(scored.length).toBeGreaterThan(0);
+    for (const f of scored) {
+      expect(f.cvss.vector.startsWith(f.cvss.version === '2.0' ? 'AV:' : `CVSS:${f.cvss.version}/`)).toBe(true);
+      expect(band(f.cvss.score)).toBe(f.severity);
+    }
+    // the paged scan's findings carry the same
+    const pagedFull = await all(`/v1/scans/${paged}/findings?suppressed=all`, FINDINGS, 'findings');
+    expect(new Map(pagedFull.map((f) => [f.cve + f.package, f.cvss]))).toEqual(
+      new Map(full.map((f) => [f.cve + f.package, f.cvss])),
+    );
     expect(modules).toEqual({
       modules: [
         {

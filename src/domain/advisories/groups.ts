@@ -1,7 +1,8 @@
 // Alias groups: advisories linked by `aliases`, in either direction and transitively, are one
 // advisory for matching, de-duplication and suppression. Withdrawn advisories take no part: they never match.
 import type { OsvAdvisory, Severity } from '../../shared/types';
-import { groupSeverity } from './severity';
+import { groupCvss, groupSeverity } from './severity';
+import type { Cvss } from '../../shared/types';
 
 export interface AdvisoryGroup {
   /** Stable identity of the group: its sorted ids joined (used in finding ids). */
@@ -11,6 +12,8 @@ export interface AdvisoryGroup {
   /** The finding's `cve`: the lowest CVE id, else the lowest GHSA id, else the lowest advisory id. */
   cve: string;
   severity: Severity;
+  /** The CVSS vector that decided the severity, if any. */
+  cvss: Cvss | null;
   publishedAt: string | null;
   summary: string;
 }
@@ -97,11 +100,13 @@ export function buildGroups(advisories: OsvAdvisory[]): { groups: AdvisoryGroup[
       .filter((x): x is string => !!x)
       .sort();
     const n = groups.length;
+    const cvss = groupCvss(members_);
     groups.push({
       key: sortedIds.join(','),
       ids: sortedIds,
       cve,
-      severity: groupSeverity(members_),
+      severity: groupSeverity(members_, cvss),
+      cvss,
       publishedAt: published[0] ?? null,
       summary: byPreference.map(summaryOf).find((s) => s) ?? '',
     });

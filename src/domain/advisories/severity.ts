@@ -1,7 +1,8 @@
 // Severity of an alias group: the highest CVSS version present (v4, then v3.x, then v2), the highest
-// base score among that version's vectors, banded; else the database's own severity; else medium.
+// base score among that version's vectors, banded; else the database's own severity; else medium. The vector that
+// decided it is the group's CVSS (version, vector, score), shown on findings.
 import { Cvss2, Cvss3P0, Cvss3P1, Cvss4P0 } from 'ae-cvss-calculator';
-import type { OsvAdvisory, Severity } from '../../shared/types';
+import type { Cvss, OsvAdvisory, Severity } from '../../shared/types';
 
 export function band(score: number): Severity {
   if (score >= 9) return 'critical';
@@ -46,20 +47,32 @@ const DATABASE: Record<string, Severity> = {
   LOW: 'low',
 };
 
-export function groupSeverity(group: OsvAdvisory[]): Severity {
-  let best: [number, number] | null = null;
+const VERSION_OF_RANK = { 1: '2.0', 2: '3', 3: '4.0' } as const;
+
+/** The group's CVSS: the vector of the highest version present with the highest base score; null without one. */
+export function groupCvss(group: OsvAdvisory[]): Cvss | null {
+  let best: { rank: number; score: number; vector: string } | null = null;
   for (const a of group) {
     for (const s of a.severity ?? []) {
-      const scored = typeof s?.score === 'string' ? scoreVector(String(s.type), s.score) : null;
+      const vector = typeof s?.score === 'string' ? s.score.trim() : null;
+      const scored = vector ? scoreVector(String(s.type), vector) : null;
       if (
         scored &&
+        vector &&
         Number.isFinite(scored[1]) &&
-        (!best || scored[0] > best[0] || (scored[0] === best[0] && scored[1] > best[1]))
+        (!best || scored[0] > best.rank || (scored[0] === best.rank && scored[1] > best.score))
       )
-        best = scored;
+        best = { rank: scored[0], score: scored[1], vector };
     }
   }
-  if (best) return band(best[1]);
+  if (!best) return null;
+  const version =
+    best.rank === 2 ? (best.vector.startsWith('CVSS:3.0/') ? '3.0' : '3.1') : VERSION_OF_RANK[best.rank as 1 | 3];
+  return { version, vector: best.vector, score: best.score };
+}
+
+export function groupSeverity(group: OsvAdvisory[], cvss: Cvss | null = groupCvss(group)): Severity {
+  if (cvss) return band(cvss.score);
   const ranks: Severity[] = ['critical', 'high', 'medium', 'low'];
   let db: Severity | null = null;
   for (const a of group) {

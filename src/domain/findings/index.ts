@@ -69,6 +69,7 @@ export function buildFindings(input: BuildInput): BuiltFindings {
       summary: m.group.summary,
       aliases: m.group.ids,
       packageRef: dependencyId(input.projectId, input.snapshot.ecosystem, m.name, m.version),
+      cvss: m.group.cvss,
     });
   }
   const findings = [...byId.values()].sort(

@@ -230,3 +230,49 @@ describe('severity', () => {
     expect(groups[0].severity).toBe('critical');
   });
 });
+
+describe('the CVSS a finding carries', () => {
+  const cvssOf = (...list: Parameters<typeof buildGroups>[0]) => groupsOf(...list).groups[0].cvss;
+
+  test('the vector that decided the severity: the highest version, then the highest score, with its version', () => {
+    expect(cvssOf(adv('GHSA-a', { severity: [sev('CVSS_V3', V31_50), sev('CVSS_V3', V31_98)] }))).toEqual({
+      version: '3.1',
+      vector: V31_98,
+      score: 9.8,
+    });
+    // v4 wins over a higher v3 score; across the group's members
+    expect(
+      cvssOf(
+        adv('GHSA-a', { aliases: ['CVE-1'], severity: [sev('CVSS_V3', V31_98)] }),
+        adv('CVE-1', { severity: [sev('CVSS_V4', V40_23)] }),
+      ),
+    ).toEqual({ version: '4.0', vector: V40_23, score: 2.3 });
+    expect(cvssOf(adv('GHSA-a', { severity: [sev('CVSS_V3', V30_88)] }))).toEqual({
+      version: '3.0',
+      vector: V30_88,
+      score: 8.8,
+    });
+    expect(cvssOf(adv('GHSA-a', { severity: [sev('CVSS_V2', V2_75)] }))).toEqual({
+      version: '2.0',
+      vector: V2_75,
+      score: 7.5,
+    });
+  });
+
+  test('none without a scorable vector (a database severity only, or a broken vector)', () => {
+    expect(cvssOf(adv('GHSA-a', { database_specific: { severity: 'HIGH' } }))).toBeNull();
+    expect(cvssOf(adv('GHSA-a', { severity: [sev('CVSS_V3', 'CVSS:3.1/AV:N/garbage')] }))).toBeNull();
+    expect(cvssOf(adv('GHSA-a', { severity: [sev('CVSS_V4', 'CVSS:4.0/AV:N/AC:L')] }))).toBeNull(); // incomplete
+  });
+
+  test("the severity stays the band of the CVSS's score", () => {
+    for (const v of [V31_98, V31_72, V31_50, V31_18, V40_93, V2_100]) {
+      const { groups } = groupsOf(
+        adv('GHSA-a', {
+          severity: [sev(v.startsWith('CVSS:4') ? 'CVSS_V4' : v.startsWith('CVSS:3') ? 'CVSS_V3' : 'CVSS_V2', v)],
+        }),
+      );
+      expect(groups[0].severity).toBe(band(groups[0].cvss!.score));
+    }
+  });
+});

@@ -95,6 +95,17 @@ export default function FindingView() {
             <dd>
               <SeverityBadge severity={f.severity} />
             </dd>
+            <dt>CVSS</dt>
+            <dd>
+              {f.cvss ? (
+                <>
+                  {f.cvss.score.toFixed(1)} <span class="muted">(CVSS {f.cvss.version})</span>{' '}
+                  <code class="cvss-vector">{f.cvss.vector}</code>
+                </>
+              ) : (
+                <span class="muted">no CVSS vector in the advisory</span>
+              )}
+            </dd>
             <dt>Advisory</dt>
             <dd>
               <AdvisoryLinks id={f.cve} />

@@ -141,6 +141,22 @@ export const scanSchemas = {
         description:
           "The light shape (paged scans, details=summary): the finding's attributions in the view and module/team scope; `attributions` is then [] (additive).",
       },
+      cvss: {
+        description:
+          "The advisory's CVSS vector that decided the severity: the highest version present (4.0, then 3.x, then 2.0), its highest base score (additive). null when the advisory has none, or on findings of scans completed before findings carried it.",
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            required: ['version', 'vector', 'score'],
+            properties: {
+              version: { type: 'string', enum: ['2.0', '3.0', '3.1', '4.0'] },
+              vector: str,
+              score: { type: 'number', minimum: 0, maximum: 10 },
+            },
+          },
+        ],
+      },
     },
   },
   FindingCounts: {
