@@ -65,4 +65,18 @@ test('10,000 findings: the first screen comes from the first page, the list is v
   await page.keyboard.press('End');
   await page.waitForFunction(() => document.activeElement?.closest('[role=listitem]') !== null);
   expect(await listItems(page).count()).toBeLessThan(100);
+  // scrolled past its header, the group of the top row stays pinned above the rows (hidden from screen readers,
+  // which have the header row itself)
+  await page.goto(`${app.baseUrl}/app/scans/${scanId}`);
+  await listItems(page).first().waitFor();
+  const header = (await page.locator('[role=listitem].group').first().textContent()) ?? '';
+  expect(header).toMatch(/^\(no module attribution\) · \d+ findings loaded so far$/); // more pages to read
+  await page.locator('.vlist').evaluate((el) => el.scrollTo(0, 2000));
+  const pinned = page.locator('.vlist-sticky');
+  await pinned.locator('.vrow').waitFor();
+  expect(await page.locator('[role=listitem].group').count()).toBe(0); // the header row itself is out of the DOM
+  expect(await pinned.getAttribute('aria-hidden')).toBe('true');
+  expect(await pinned.textContent()).toMatch(/^\(no module attribution\) · \d+ findings/);
+  const [list, pin] = await Promise.all([page.locator('.vlist').boundingBox(), pinned.locator('.vrow').boundingBox()]);
+  expect(Math.abs(pin!.y - list!.y)).toBeLessThan(3);
 });

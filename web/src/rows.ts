@@ -106,8 +106,13 @@ export function buildRows(
   const rows: Row[] = [];
   for (const [g, list] of groups) {
     const team = f.group === 'module' ? teamOf(g) : undefined;
+    const pseudo = g === NO_MODULES || g === PAGED;
     const label =
-      f.group === 'module' ? `${g} · ${team ? `team ${team}` : 'team unassigned'}` : `introduced through ${g}`;
+      f.group !== 'module'
+        ? `introduced through ${g}`
+        : pseudo
+          ? g
+          : `${g} · ${team ? `team ${team}` : 'team unassigned'}`;
     rows.push({ kind: 'group', key: `g:${g}`, label, count: list.length, id: g });
     for (const x of list)
       rows.push({ kind: 'finding', key: `${g}\u0000${x.id}`, finding: x, via: viaText(x, { key: g, f }) });

@@ -178,11 +178,13 @@ export default function Findings() {
   // The finding page keeps every filter, so that its way back shows the same list.
   const detailQuery = withQuery('', filtersToQuery(filters));
 
+  // While pages remain to be read, a group's count is of what is loaded: it says so.
   const groupText = (r: Extract<Row, { kind: 'group' }>) => (
     <span>
       {r.label}{' '}
       <span class="muted">
         · {r.count} {r.count === 1 ? 'finding' : 'findings'}
+        {list.nextCursor ? ' loaded so far' : ''}
       </span>
     </span>
   );
