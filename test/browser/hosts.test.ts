@@ -211,13 +211,15 @@ test('registration token: created with uses, lifetime and labels, shown once (no
   await page.getByLabel('Name', { exact: true }).fill('rack 7');
   await page.getByLabel('Labels (optional, one key=value a line)').fill('rack=7\nnope');
   await page.getByRole('button', { name: 'Create token' }).click();
-  await page.getByRole('alert').filter({ hasText: 'Labels, line 2: write key=value' }).waitFor();
+  // both at the labels field (invalid, described by its hint and its message)
+  const labelsError = page.locator('#reg-labels-error');
+  await labelsError.filter({ hasText: 'Labels, line 2: write key=value' }).waitFor();
   await page.getByLabel('Labels (optional, one key=value a line)').fill('bad key=1');
   await page.getByRole('button', { name: 'Create token' }).click();
-  await page
-    .getByRole('alert')
-    .filter({ hasText: /^Could not create the registration token: The labels: key "bad key": .*[^)]$/ })
-    .waitFor();
+  await labelsError.filter({ hasText: /^The labels: key "bad key": .*[^)]$/ }).waitFor();
+  const labels = page.getByLabel('Labels (optional, one key=value a line)');
+  expect(await labels.getAttribute('aria-invalid')).toBe('true');
+  expect(await labels.getAttribute('aria-describedby')).toBe('reg-labels-hint reg-labels-error');
 
   await page.getByLabel('Labels (optional, one key=value a line)').fill('rack=7\nsite=dc2');
   await page.getByLabel('Uses (hosts it can register)').fill('3');

@@ -32,9 +32,16 @@ export function useFormError() {
     clear: () => setFailure(null),
     set: (field: string | undefined, text: string) => setFailure({ field, text }),
     fail: (e: unknown) => setFailure({ field: errorField(e), text: errorText(e) }),
-    /** The attributes of a field's input: invalid, and described by its message, while the refusal names it. */
-    input: (field: string, id: string) =>
-      failure?.field === field ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {},
+    /**
+     * The attributes of a field's input: invalid, and described by its message, while the refusal names it; `hint`:
+     * the id of the field's own description, kept.
+     */
+    input: (field: string, id: string, hint?: string) =>
+      failure?.field === field
+        ? { 'aria-invalid': true as const, 'aria-describedby': [hint, `${id}-error`].filter(Boolean).join(' ') }
+        : hint
+          ? { 'aria-describedby': hint }
+          : {},
     /** The message of a field, under its input. */
     at: (field: string, id: string) =>
       failure?.field === field ? (

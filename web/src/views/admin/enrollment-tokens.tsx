@@ -14,6 +14,7 @@ import {
   oneOf,
   Outcome,
   Pager,
+  useFormError,
   useOutcome,
   useUrlList,
 } from '../../components/admin/common';
@@ -60,12 +61,14 @@ export default function EnrollmentTokens() {
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<{ token: string; name: string; expiresAt: string } | null>(null);
   const { error, done, setError, setDone, run } = useOutcome();
+  const form = useFormError();
 
   const create = async (e: Event) => {
     e.preventDefault();
     setError(null);
     setDone(null);
     setCreated(null);
+    form.clear();
     setBusy(true);
     try {
       const r = await api.post<EnrollmentTokenCreated>('/gateways/enrollment-tokens', {
@@ -77,7 +80,7 @@ export default function EnrollmentTokens() {
       setExpiry('1d');
       list.reload();
     } catch (err) {
-      setError(`Could not create the enrollment token: ${errorText(err)}`);
+      form.fail(err);
     } finally {
       setBusy(false);
     }
@@ -109,7 +112,9 @@ export default function EnrollmentTokens() {
               autoComplete="off"
               value={name}
               onInput={(e) => setName(e.currentTarget.value)}
+              {...form.input('name', 'enroll-name')}
             />
+            {form.at('name', 'enroll-name')}
           </div>
           <div class="field">
             <label for="enroll-expiry">Valid for</label>
@@ -149,7 +154,12 @@ export default function EnrollmentTokens() {
           </p>
         </CopyOnce>
       ) : null}
-      <Outcome error={error} done={done} />
+      <Outcome
+        error={
+          error ?? (form.general(['name']) ? `Could not create the enrollment token: ${form.general(['name'])}` : null)
+        }
+        done={done}
+      />
       <ListFilter
         form="Filter enrollment tokens"
         id="enroll-status-filter"

@@ -14,6 +14,7 @@ import {
   oneOf,
   Outcome,
   Pager,
+  useFormError,
   useOutcome,
   useUrlList,
 } from '../../components/admin/common';
@@ -71,17 +72,19 @@ export default function RegistrationTokens() {
     labels: Labels;
   } | null>(null);
   const { error, done, setError, setDone, run } = useOutcome();
+  const form = useFormError();
 
   const create = async (e: Event) => {
     e.preventDefault();
     setError(null);
     setDone(null);
     setCreated(null);
+    form.clear();
     const n = Number(uses);
     if (uses.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_USES)
-      return setError('Uses: a whole number from 1 to 10,000.');
+      return form.set('uses', 'The uses must be a whole number from 1 to 10,000.');
     const parsed = parseLabelLines(labelText);
-    if ('error' in parsed) return setError(parsed.error);
+    if ('error' in parsed) return form.set('labels', parsed.error);
     setBusy(true);
     try {
       const body = {
@@ -105,7 +108,7 @@ export default function RegistrationTokens() {
       setLabelText('');
       list.reload();
     } catch (err) {
-      setError(`Could not create the registration token: ${errorText(err)}`);
+      form.fail(err);
     } finally {
       setBusy(false);
     }
@@ -136,7 +139,9 @@ export default function RegistrationTokens() {
               autoComplete="off"
               value={name}
               onInput={(e) => setName(e.currentTarget.value)}
+              {...form.input('name', 'reg-name')}
             />
+            {form.at('name', 'reg-name')}
           </div>
           <div class="field">
             <label for="reg-uses">Uses (hosts it can register)</label>
@@ -149,7 +154,9 @@ export default function RegistrationTokens() {
               step={1}
               value={uses}
               onInput={(e) => setUses(e.currentTarget.value)}
+              {...form.input('uses', 'reg-uses')}
             />
+            {form.at('uses', 'reg-uses')}
           </div>
           <div class="field">
             <label for="reg-expiry">Valid for</label>
@@ -168,10 +175,11 @@ export default function RegistrationTokens() {
               rows={3}
               cols={28}
               spellcheck={false}
-              aria-describedby="reg-labels-hint"
               value={labelText}
               onInput={(e) => setLabelText(e.currentTarget.value)}
+              {...form.input('labels', 'reg-labels', 'reg-labels-hint')}
             />
+            {form.at('labels', 'reg-labels')}
           </div>
           <button type="submit" class="primary" disabled={busy}>
             Create token
@@ -208,7 +216,15 @@ export default function RegistrationTokens() {
           ) : null}
         </CopyOnce>
       ) : null}
-      <Outcome error={error} done={done} />
+      <Outcome
+        error={
+          error ??
+          (form.general(['name', 'uses', 'labels'])
+            ? `Could not create the registration token: ${form.general(['name', 'uses', 'labels'])}`
+            : null)
+        }
+        done={done}
+      />
       <ListFilter
         form="Filter registration tokens"
         id="reg-status-filter"
