@@ -30,6 +30,7 @@ export const AUDIT_TYPES = [
   'mcp_registry.entries_upserted',
   'mcp_registry.entry_deleted',
   'mcp_control_level.changed',
+  'project.default_branch_changed',
 ] as const;
 
 export type AuditType = (typeof AUDIT_TYPES)[number];

@@ -12,6 +12,12 @@ export async function findProject(store: Store, orgId: string, ref: string): Pro
   return store.c.projects.findOne({ orgId, slug: ref });
 }
 
+/** Sets the project's default branch; the project as it is then, or null when it is not there. */
+export async function setDefaultBranch(store: Store, project: ProjectDoc, branch: string): Promise<ProjectDoc | null> {
+  await store.c.projects.updateOne({ _id: project._id, orgId: project.orgId }, { $set: { defaultBranch: branch } });
+  return store.c.projects.findOne({ _id: project._id });
+}
+
 /** Creates the project for a slug, or returns the one a concurrent upload created first (unique orgId+slug). */
 export async function createProject(store: Store, orgId: string, slug: string): Promise<ProjectDoc> {
   const doc: ProjectDoc = { _id: newId('prj'), orgId, slug, createdAt: new Date() };

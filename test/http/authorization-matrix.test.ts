@@ -526,6 +526,10 @@ async function request(endpoint: Endpoint, token: string | null, via?: Via) {
   // ids that do not exist: the endpoint answers 404 not_found past access, as it does for a scan out of reach
   path = path.replace(':findingId', 'fnd_0000000000000000').replace(':attributionId', 'att_0000000000000000');
   if (endpoint === 'GET /v1/dependencies') path = `${route}?project=${ids.project}`; // by id: org b has an "alpha" of its own
+  if (endpoint === 'PATCH /v1/projects/:projectId') {
+    path = route.replace(':projectId', ids.project);
+    body = { defaultBranch: 'main' };
+  }
   if (endpoint === 'POST /v1/scans/dependency-snapshots/uploads') body = uploadCreate();
   if (endpoint === 'POST /v1/scans/dependency-snapshots') body = v1Snapshot('alpha');
   if (endpoint === 'POST /v1/api-keys') body = { name: 'matrix', scopes: ['scans:read'], projects: 'all' };

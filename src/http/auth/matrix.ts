@@ -57,6 +57,7 @@ export const MATRIX = {
   'GET /v1/scans/:scanId/findings': { kind: 'scope', scope: 'findings:read' },
   // Projects and the dependency inventory (src/http/projects/routes.ts)
   'GET /v1/projects': { kind: 'scope', scope: 'scans:read' },
+  'PATCH /v1/projects/:projectId': { kind: 'roles', roles: ADMINS },
   'GET /v1/dependencies': { kind: 'scope', scope: 'deps:read' },
   // Multipart upload (src/http/multipart-uploads/routes.ts)
   'POST /v1/scans/dependency-snapshots/uploads': { kind: 'scope', scope: 'sca:upload' },

@@ -2,10 +2,10 @@
 // (src/http/projects/routes.ts).
 import { ECOSYSTEMS } from '../../shared/types';
 import type { Endpoint } from '../auth/matrix';
-import { LIST_ERRORS, PAGINATION, queryEnum, type Operation } from './operation';
+import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, queryEnum, type Operation } from './operation';
 import { ref } from './schemas/common';
 
-type InventoryRoute = Extract<Endpoint, 'GET /v1/projects' | 'GET /v1/dependencies'>;
+type InventoryRoute = Extract<Endpoint, 'GET /v1/projects' | 'PATCH /v1/projects/:projectId' | 'GET /v1/dependencies'>;
 
 export const inventoryOperations: Record<InventoryRoute, Operation> = {
   'GET /v1/projects': {
@@ -18,6 +18,26 @@ export const inventoryOperations: Record<InventoryRoute, Operation> = {
     responses: {
       200: { description: 'A page of projects.', schema: ref('ProjectList') },
       422: { description: 'invalid_parameter (limit, a repeated parameter), invalid_cursor.', codes: LIST_ERRORS },
+    },
+    usesDatabase: true,
+  },
+  'PATCH /v1/projects/:projectId': {
+    operationId: 'updateProject',
+    tag: 'projects',
+    summary: "Set a project's default branch (owners and admins)",
+    description:
+      'The default branch decides which scans are tracked: those whose metadata.ref is absent or names it. A change applies from the next tracked scan, and is audited (project.default_branch_changed).',
+    parameters: [pathParam('projectId', 'The project id (prj_...) or slug.')],
+    requestBody: { description: 'The new default branch.', required: true, schema: ref('ProjectUpdate') },
+    responses: {
+      200: { description: 'The project.', schema: ref('Project') },
+      404: { description: 'not_found: no such project in the organization.', codes: ['not_found'] },
+      ...OBJECT_BODY_ERRORS,
+      422: {
+        description:
+          'invalid_parameter (not a JSON object, an unknown field, a branch name git would refuse), missing_parameter.',
+        codes: ['invalid_parameter', 'missing_parameter'],
+      },
     },
     usesDatabase: true,
   },

@@ -1,12 +1,17 @@
 // GET /v1/projects and GET /v1/dependencies.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ApiError } from '../../domain/errors';
+import { branchNameProblem, branchOf, DEFAULT_BRANCH, MAX_BRANCH_LENGTH } from '../../domain/alerts/tracked';
+import { ApiError, invalidParameter, notFound } from '../../domain/errors';
+import { recordAudit } from '../../storage/audit';
+import { actorOf } from '../audit/actor';
+import { objectBody, requiredString } from '../json-body';
+import { pathId } from '../params';
 import { inventoryPage, type InventoryFilter, type ItemKey } from '../../domain/inventory';
 import { ECOSYSTEMS } from '../../shared/types';
 import type { ProjectDoc, ScanDoc } from '../../storage/documents/scans';
 import { latestInventories, readInventory } from '../../storage/inventory';
-import { findProject, listProjects } from '../../storage/projects';
+import { findProject, listProjects, setDefaultBranch } from '../../storage/projects';
 import { listScans } from '../../storage/scans';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -28,7 +33,13 @@ function presentLatest(s: ScanDoc | undefined) {
 }
 
 function presentProject(p: ProjectDoc, latest: ScanDoc | undefined) {
-  return { id: p._id, slug: p.slug, createdAt: p.createdAt.toISOString(), latestScan: presentLatest(latest) };
+  return {
+    id: p._id,
+    slug: p.slug,
+    createdAt: p.createdAt.toISOString(),
+    defaultBranch: p.defaultBranch ?? DEFAULT_BRANCH,
+    latestScan: presentLatest(latest),
+  };
 }
 
 /** Where the next page of an inventory listing starts: the scans read by its first page, and the last item shown. */
@@ -62,6 +73,33 @@ export function projectRoutes(deps: AppDeps): Router {
       projects: shown.map((project, i) => presentProject(project, latest[i].scans[0])),
       nextCursor: found.length > limit ? deps.cursors.encode(listing, shown[shown.length - 1].slug) : null,
     };
+  });
+
+  // The default branch, whose scans are tracked (src/domain/alerts/tracked.ts): from the next tracked scan on.
+  r.patch('/v1/projects/:projectId', access(deps, 'PATCH /v1/projects/:projectId'), async (ctx) => {
+    const p = principalOf(ctx);
+    const project = await findProject(deps.store, p.orgId, pathId(ctx, 'projectId', 'project'));
+    if (!project) throw notFound(`project ${ctx.params.projectId}`);
+    const body = await objectBody(ctx);
+    for (const k of Object.keys(body))
+      if (k !== 'defaultBranch') throw invalidParameter(k, 'is not a field of a project update (defaultBranch)');
+    const raw = requiredString(body, 'defaultBranch', MAX_BRANCH_LENGTH);
+    const branch = branchOf(raw);
+    const problem = branchNameProblem(branch);
+    if (problem) throw invalidParameter('defaultBranch', problem);
+    await recheck(deps, p);
+    const before = project.defaultBranch ?? DEFAULT_BRANCH;
+    const updated = (await setDefaultBranch(deps.store, project, branch)) ?? project;
+    if (before !== branch)
+      await recordAudit(deps.store, {
+        orgId: p.orgId,
+        type: 'project.default_branch_changed',
+        actor: actorOf(p),
+        target: { kind: 'project', id: project._id, name: project.slug, from: before, to: branch },
+        requestId: ctx.state.requestId,
+      });
+    const latest = await listScans(deps.store, { orgId: p.orgId, projectIds: [project._id], limit: 1 });
+    ctx.body = presentProject(updated, latest.scans[0]);
   });
 
   r.get('/v1/dependencies', access(deps, 'GET /v1/dependencies'), async (ctx) => {

@@ -9,6 +9,8 @@ export interface ProjectDoc {
   orgId: string;
   slug: string;
   createdAt: Date;
+  /** The branch whose scans are tracked (move the project's alerts); absent: `main`. */
+  defaultBranch?: string;
 }
 
 export interface ScanDoc {

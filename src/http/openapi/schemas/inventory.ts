@@ -20,6 +20,20 @@ export const inventorySchemas = {
       },
     },
   },
+  ProjectUpdate: {
+    type: 'object',
+    required: ['defaultBranch'],
+    additionalProperties: false,
+    properties: {
+      defaultBranch: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        description:
+          'A branch name as git allows it; refs/heads/ and origin/ prefixes are taken off. Applies from the next tracked scan.',
+      },
+    },
+  },
   Project: {
     type: 'object',
     required: ['id', 'slug', 'createdAt', 'latestScan'],
@@ -27,6 +41,11 @@ export const inventorySchemas = {
       id: { type: 'string', pattern: '^prj_' },
       slug: str,
       createdAt: timestamp,
+      defaultBranch: {
+        ...str,
+        description:
+          'The branch whose scans are tracked (a scan whose metadata.ref is absent or names it; main, refs/heads/main and origin/main alike). Default main (additive).',
+      },
       latestScan: {
         oneOf: [ref('ProjectLatestScan'), { type: 'null' }],
         description: 'null when the project has no scan.',

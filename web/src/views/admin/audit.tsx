@@ -37,6 +37,7 @@ const TYPES: Record<string, string> = {
   'mcp_registry.entries_upserted': 'MCP registry entries saved',
   'mcp_registry.entry_deleted': 'MCP registry entry removed',
   'mcp_control_level.changed': 'MCP control level changed',
+  'project.default_branch_changed': 'Default branch changed',
 };
 const TYPE_VALUES = Object.keys(TYPES);
 
