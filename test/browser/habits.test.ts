@@ -301,3 +301,26 @@ test('the audit trail filters by event and by actor (in the URL), and names keys
   expect(await page.getByLabel('Actor (email)').inputValue()).toBe('nobody@example.test');
   await checkView(page, 'habits-audit-filtered');
 });
+
+test("an admin sets a project's default branch on its page; a name git refuses is refused at the field", async () => {
+  const projectId = (await app.t.api.get(`/v1/scans/${scanId}`).set(bearer(org.ownerToken))).body.project as string;
+  await page.goto(`${app.baseUrl}/app/projects/${projectId}`);
+  const input = page.getByLabel('Default branch', { exact: true });
+  await input.waitFor();
+  expect(await input.inputValue()).toBe('main');
+  await input.fill('a b');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const message = page.locator('#default-branch-error');
+  await message.waitFor();
+  expect(await message.textContent()).toBe(
+    'The default branch must not hold spaces, control characters or any of ~^:?*[\\.',
+  );
+  expect(await input.getAttribute('aria-describedby')).toBe('default-branch-hint default-branch-error');
+  await input.fill('refs/heads/develop');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('The default branch is now develop: its scans are tracked from the next one.').waitFor();
+  expect(await input.inputValue()).toBe('develop');
+  await page.reload();
+  expect(await page.getByLabel('Default branch', { exact: true }).inputValue()).toBe('develop');
+  await checkView(page, 'habits-default-branch');
+});

@@ -19,6 +19,7 @@ const FIELD_WORDS: Record<string, string> = {
   token: 'The token',
   code: 'The code',
   networkScope: 'The network scope',
+  defaultBranch: 'The default branch',
 };
 
 /** A refusal's words that read on from the field's name ("must be in the future"); others follow a colon. */

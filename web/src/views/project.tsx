@@ -1,6 +1,6 @@
 // A project's scans (GET /v1/scans?project=), newest first: status, counts, failure reasons; scans still queued or
 // running are followed live with ?wait= until they finish.
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { allPages, api } from '../api';
 import { Counts, ScanStatusText, When } from '../components/bits';
@@ -10,6 +10,76 @@ import { useLoad, usePages } from '../hooks';
 import { followScan } from '../live-scan';
 import { paths } from '../paths';
 import type { Project, ScanList } from '../types';
+import { isManager } from '../roles';
+import { useMe } from '../session';
+import { useFormError } from '../components/admin/common';
+
+/**
+ * The project's default branch (the branch whose scans are tracked), and for owners and admins a form to change it
+ * (PATCH /v1/projects/{id}): the refusal at the field, in words; the change said in a polite status.
+ */
+function DefaultBranch({ project, onChanged }: { project: Project; onChanged(p: Project): void }) {
+  const me = useMe();
+  const [value, setValue] = useState(project.defaultBranch ?? 'main');
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const form = useFormError();
+  if (!isManager(me.member?.role))
+    return (
+      <p class="muted">
+        Default branch: <code>{project.defaultBranch ?? 'main'}</code> (its scans are the tracked ones).
+      </p>
+    );
+  return (
+    <form
+      class="toolbar"
+      aria-label="Set the default branch"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        form.clear();
+        setDone(null);
+        setBusy(true);
+        try {
+          const p = await api.patch<Project>(`/projects/${encodeURIComponent(project.id)}`, {
+            defaultBranch: value.trim(),
+          });
+          setValue(p.defaultBranch ?? 'main');
+          setDone(`The default branch is now ${p.defaultBranch}: its scans are tracked from the next one.`);
+          onChanged(p);
+        } catch (err) {
+          form.fail(err);
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <div class="field">
+        <label for="default-branch">Default branch</label>
+        <input
+          id="default-branch"
+          type="text"
+          required
+          maxLength={255}
+          autoComplete="off"
+          spellcheck={false}
+          value={value}
+          onInput={(e) => setValue(e.currentTarget.value)}
+          {...form.input('defaultBranch', 'default-branch', 'default-branch-hint')}
+        />
+        {form.at('defaultBranch', 'default-branch')}
+      </div>
+      <button type="submit" disabled={busy || value.trim() === (project.defaultBranch ?? 'main')}>
+        Save
+      </button>
+      <p id="default-branch-hint" class="muted hint">
+        Scans whose ref is this branch (or that give no ref) are the tracked ones.
+      </p>
+      <p role="status" class="muted">
+        {done ?? (form.general(['defaultBranch']) ? `Could not save: ${form.general(['defaultBranch'])}` : '')}
+      </p>
+    </form>
+  );
+}
 
 export default function ProjectView() {
   const { params } = useRoute();
@@ -55,6 +125,7 @@ export default function ProjectView() {
       title={`Project ${name}`}
       actions={project.data ? <a href={paths.inventory(projectId)}>Dependency inventory</a> : null}
     >
+      {project.data ? <DefaultBranch project={project.data} onChanged={() => project.reload()} /> : null}
       <Status loading={pages.loading && !scans.length} error={pages.error ?? project.error} />
       {pages.loaded && !scans.length ? <p>No scan of this project yet.</p> : null}
       {scans.length ? (
