@@ -112,6 +112,7 @@ test('ordered by slug in code-point order, across pages of any size', async () =
     id: expect.stringMatching(/^prj_/),
     slug: 'web',
     createdAt: expect.any(String),
+    defaultBranch: 'main', // until an admin sets another
     latestScan: null,
   });
   expect(new Date(web.createdAt).toISOString()).toBe(web.createdAt);
