@@ -215,3 +215,15 @@ export function scanSweep(t: TestContext, opts: { graceMs?: number; staleMs?: nu
   const events = scanEvents({ store: t.store, logger, taskQueue: t.temporal.taskQueue, client: t.temporal.client });
   return { store: t.store, runs: scanRuns(t.temporal), events, logger, ...opts };
 }
+
+/**
+ * Resolves once the scan's workflow has closed. A `?wait=` answer may come a moment before it (the watch of the scan
+ * document sees the terminal write; the workflow's last activity then clears the scan's intermediate work): a test
+ * that checks that nothing intermediate is left waits for this first.
+ */
+export async function workflowClosed(t: TestContext, scanId: string): Promise<void> {
+  await t.temporal.client.workflow
+    .getHandle(scanId)
+    .result()
+    .catch(() => undefined); // a failed scan's workflow fails: closed all the same
+}

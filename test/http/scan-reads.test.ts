@@ -15,7 +15,7 @@ import type { Snapshot } from '../../src/shared/types';
 import { openApiDocument } from '../../src/http/openapi/document';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
 import { installRuntime } from '../../workers/temporal-runtime';
-import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
+import { bearer, newOrg, testContext, type Org, type TestContext, workflowClosed } from '../helpers/context';
 import { createPagedScan } from '../helpers/paged';
 import { v1Snapshot } from '../helpers/snapshots';
 import { v2Snapshot } from '../helpers/v2';
@@ -127,6 +127,7 @@ async function both(snapshot: Snapshot): Promise<{ inline: string; paged: string
   // the paged scan's attributions are stored apart, the inline one's inside its findings; no intermediate results left
   expect(await t.store.c.scanAttributions.countDocuments({ scanId: paged })).toBeGreaterThan(0);
   expect(await t.store.c.scanAttributions.countDocuments({ scanId: inline })).toBe(0);
+  await Promise.all([workflowClosed(t, inline), workflowClosed(t, paged)]);
   expect(await t.store.c.scanWork.countDocuments({ scanId: { $in: [inline, paged] } })).toBe(0);
   return { inline, paged };
 }

@@ -10,7 +10,15 @@ import path from 'node:path';
 import type { temporal } from '@temporalio/proto';
 import { importAdvisories } from '../../src/advisories/import';
 import { syntheticSnapshot } from '../../src/domain/snapshot/synthetic';
-import { bearer, newOrg, requireEnv, testContext, type Org, type TestContext } from '../helpers/context';
+import {
+  bearer,
+  newOrg,
+  requireEnv,
+  testContext,
+  type Org,
+  type TestContext,
+  workflowClosed,
+} from '../helpers/context';
 import { SA } from '../../src/temporal/scan-workflow-contract';
 import { createPagedScan } from '../helpers/paged';
 
@@ -224,6 +232,7 @@ test('SIGKILL of a worker while it holds a shard: the scan completes on the othe
       .map((h) => h.pid)
       .sort(),
   ).toEqual([victim.pid, survivor.pid].sort());
+  await workflowClosed(t, scan._id);
   expect(await t.store.c.scanWork.countDocuments({ scanId: scan._id })).toBe(0);
 
   const [a, b] = await Promise.all([results(uninterrupted), results(scan._id)]);

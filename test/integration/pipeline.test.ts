@@ -9,7 +9,16 @@ import { createLogger } from '../../src/logger';
 import { getScan } from '../../src/storage/scans';
 import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/temporal-runtime';
-import { bearer, newOrg, requireEnv, scanSweep, testContext, type Org, type TestContext } from '../helpers/context';
+import {
+  bearer,
+  newOrg,
+  requireEnv,
+  scanSweep,
+  testContext,
+  type Org,
+  type TestContext,
+  workflowClosed,
+} from '../helpers/context';
 import { itWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
 const SHARED = sharedDataDir();
@@ -338,6 +347,7 @@ itWithSharedData(
         .sort();
     expect(await view(large.id)).toEqual(await view(small.id));
     expect(large.scan.findings).toEqual(small.scan.findings);
+    await workflowClosed(t, large.id);
     expect(await t.store.c.scanWork.countDocuments({ scanId: large.id })).toBe(0);
   },
 );
@@ -432,6 +442,7 @@ itWithSharedData(
       findings: null,
       suppressed: null,
     });
+    await workflowClosed(t, id);
     expect(await t.store.c.scanResults.countDocuments({ scanId: id })).toBe(0);
     expect(await t.store.c.scanWork.countDocuments({ scanId: id })).toBe(0);
     const findings = await t.api.get(`/v1/scans/${id}/findings`).set(bearer(key));
