@@ -9,6 +9,7 @@ import type { ScanWaiter } from '../ports';
 import type { ScanDoc } from './documents/scans';
 import type { Store } from './mongo';
 import { getScan } from './scans';
+import { abortableSleep } from '../shared/sleep';
 
 export interface ScanWatchOptions {
   /** Between two reads of one scan. */
@@ -22,19 +23,6 @@ export interface ScanWatchOptions {
 export const SCAN_WATCH_DEFAULTS: Required<ScanWatchOptions> = { intervalMs: 3, windowMs: 3_000, maxWatched: 32 };
 
 /** Resolves after `ms`, or at once when `signal` aborts; leaves no listener behind. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /**
  * A ScanWaiter that ends with the scan when its document turns terminal within the watch window; past the window,
  * out of watch slots, or on a read error it waits until `ms` pass or `signal` aborts (the workflow's close ends the
@@ -59,7 +47,7 @@ export function scanWatch(store: Store, options: ScanWatchOptions = {}): ScanWai
           try {
             const end = started + Math.min(ms, o.windowMs);
             while (!ac.signal.aborted && Date.now() < end) {
-              await sleep(o.intervalMs, ac.signal);
+              await abortableSleep(o.intervalMs, ac.signal);
               if (ac.signal.aborted) return undefined;
               const scan: ScanDoc | null = await getScan(store, scanId);
               if (!scan) return undefined;
@@ -71,7 +59,7 @@ export function scanWatch(store: Store, options: ScanWatchOptions = {}): ScanWai
             watching--;
           }
         }
-        await sleep(Math.max(0, started + ms - Date.now()), ac.signal);
+        await abortableSleep(Math.max(0, started + ms - Date.now()), ac.signal);
         return undefined;
       } finally {
         signal?.removeEventListener('abort', abort);

@@ -12,6 +12,7 @@ import { closeConnections, exchange, TransportError, type Exchange } from '../ap
 import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
 import { VERSION } from '../version';
+import { abortableSleep } from '../../shared/sleep';
 
 /** What tests (and only tests) replace: the clock, the waits, the randomness, the stop signal. */
 export interface AgentHooks {
@@ -79,18 +80,6 @@ export function backoffFromEnv(env: NodeJS.ProcessEnv, defaults: BackoffOptions)
   const capMs = Math.max(baseMs, int('SCANNER_RETRY_MAX_MS', 1) ?? defaults.capMs);
   return { ...defaults, baseMs, capMs };
 }
-
-const abortableSleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
 
 /** The agent's connection to the service: one server, one bearer secret at a time, the away/back bookkeeping. */
 export class Link {
