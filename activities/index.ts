@@ -15,6 +15,7 @@ import * as engine from './scan-steps';
 import { withOutagePatience } from './outage';
 import { recordScanCompleted, recordScanFailed, timedStages } from '../src/metrics/worker';
 import { loadScanInputs } from './inputs';
+import { moveScanAlerts } from './alert-steps';
 import { createPagedActivities } from './paged';
 import { createWebhookActivities, type WebhookConfig } from './webhooks';
 import type { ScanEvents } from '../src/temporal/events';
@@ -61,6 +62,7 @@ const SCAN_STAGES = {
   planAttribution: 'attribute',
   attributeShard: 'attribute_shard',
   publishPaged: 'publish',
+  moveAlerts: 'move_alerts',
 } as const;
 
 export function createActivities(deps: ActivityDeps) {
@@ -301,6 +303,20 @@ export function createActivities(deps: ActivityDeps) {
               failed: failed.length,
               failedFiles: r.failedFiles.length,
             };
+          },
+
+          /**
+           * After a scan is published: move the project's alerts of its ecosystem when the scan is tracked (the
+           * alert steps, activities/alert-steps.ts). Idempotent and ordered by the scans' startedAt.
+           */
+          async moveAlerts({ scanId }: { scanId: string }) {
+            const r = await moveScanAlerts(ctx, scanId);
+            if (r.outcome === 'moved')
+              deps.logger.info(
+                { scanId, seq: r.seq, opened: r.opened, fixed: r.fixed, reopened: r.reopened },
+                'alerts moved',
+              );
+            return r;
           },
 
           async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {

@@ -19,6 +19,7 @@ import { pruneInventoryHeads, writeInventory } from '../src/storage/inventory';
 import { clearAllWork } from '../src/storage/activity-work';
 import type { ScanEvents } from '../src/temporal/events';
 import { Lru } from './cache';
+import { startResolution } from './alert-steps';
 import { forgetScan, loadScan, loadScanInputs, loadSnapshot, type ScanEngineDeps, type ScanInputs } from './inputs';
 
 /**
@@ -194,6 +195,8 @@ export async function publish(
   intermediates = true,
   before?: (findings: ReturnType<typeof buildFindings>['findings']) => Promise<void>,
 ) {
+  // Each finding's alert: the reads start now and overlap the building of the findings.
+  const resolution = startResolution(deps.store, inputs.scan);
   const built = buildFindings({
     scanId,
     projectId: inputs.scan.projectId,
@@ -203,6 +206,7 @@ export async function publish(
     attributions: derived.attributions,
     processingDay: new Date().toISOString().slice(0, 10),
   });
+  await resolution.apply(built.findings);
   if (before) await before(built.findings);
   const v2 = inputs.snapshot.schemaVersion === 2;
   const claimed = claimCompletion(deps.store, scanId);

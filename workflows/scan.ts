@@ -61,6 +61,13 @@ const shards = proxyActivities<Activities>({
   retry,
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
+// Moving the project's alerts after a scan is published: retried (a database outage, a race lost to another move)
+// for up to an hour; a move that still fails is logged and shown in the workflow, and the scan stays completed.
+const alerts = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  scheduleToCloseTimeout: '1 hour',
+  retry: { ...retry, nonRetryableErrorTypes: [] },
+});
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
   scheduleToCloseTimeout: STEP_PATIENCE,
@@ -144,12 +151,32 @@ async function pagedScan(scanId: string): Promise<ScanWorkflowResult> {
   return { scanId, status: 'completed', findings: result.findings };
 }
 
-export async function scanWorkflow({
-  scanId,
-  nodeCount,
-  graphSize,
-  paged,
-}: ScanWorkflowInput): Promise<ScanWorkflowResult> {
+export async function scanWorkflow(input: ScanWorkflowInput): Promise<ScanWorkflowResult> {
+  const result = await scanSteps(input);
+  await moveAlertsOf(result);
+  return result;
+}
+
+/**
+ * The alerts step after publishing: never fails the scan, whose findings are complete. A move failing for good is
+ * logged by the workflow and its details say so; the next tracked scan of the project moves the alerts again.
+ */
+async function moveAlertsOf(result: ScanWorkflowResult): Promise<void> {
+  if (result.status !== 'completed') return;
+  try {
+    const r = await alerts.moveAlerts({ scanId: result.scanId });
+    if (r.outcome === 'moved')
+      setCurrentDetails(
+        `Completed: ${result.findings} findings; alerts moved: ${r.opened} opened, ${r.fixed} fixed, ${r.reopened} reopened`,
+      );
+  } catch (err) {
+    const message = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
+    log.error('alerts not moved', { scanId: result.scanId, message });
+    setCurrentDetails(`Completed: ${result.findings} findings; the alerts were NOT moved: ${message}`);
+  }
+}
+
+async function scanSteps({ scanId, nodeCount, graphSize, paged }: ScanWorkflowInput): Promise<ScanWorkflowResult> {
   try {
     if (paged) return await pagedScan(scanId);
     if (nodeCount !== undefined && nodeCount <= FAST_PATH_MAX_NODES && (graphSize ?? 0) <= FAST_PATH_MAX_GRAPH) {

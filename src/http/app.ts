@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppDeps, AppState } from './deps';
 import { apiKeyRoutes } from './api-keys/routes';
 import { findingRoutes } from './findings/routes';
+import { alertRoutes } from './alerts/routes';
 import { healthRoutes } from './health/routes';
 import { meRoutes } from './me/routes';
 import { errorEnvelope } from './middleware/errors';
@@ -76,6 +77,7 @@ export function createApp(given: AppDeps): Koa<AppState> {
     uploadRoutes(deps),
     scanRoutes(deps),
     findingRoutes(deps),
+    alertRoutes(deps),
     scanReadRoutes(deps),
     projectRoutes(deps),
     exportRoutes(deps),

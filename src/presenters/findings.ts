@@ -24,6 +24,9 @@ export function presentFinding(f: Finding, light?: { attributionCount: number })
     packageRef: f.packageRef,
     // null: the advisory has no CVSS vector, or the finding is from a scan made before findings carried it
     cvss: f.cvss ?? null,
+    // null: no alert holds the finding (a branch-only finding), or a scan made before findings carried alerts
+    alertId: f.alertId ?? null,
+    firstSeenAt: f.firstSeenAt ?? null,
     ...(light ? { attributionCount: light.attributionCount } : {}),
   };
 }

@@ -168,6 +168,10 @@ export interface Finding {
   packageRef: string;
   /** The advisory's CVSS vector that decided the severity (additive; absent on findings of older scans). */
   cvss?: Cvss | null;
+  /** The project alert the finding belongs to (additive; null: none, as on a branch-only finding; absent on older scans). */
+  alertId?: string | null;
+  /** When the project first saw the alert (its firstSeenAt); null without an alert. */
+  firstSeenAt?: string | null;
 }
 
 /** A CVSS vector with its version and base score. */

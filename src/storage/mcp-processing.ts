@@ -3,7 +3,6 @@
 // none relies on a unique secondary index (FerretDB does not enforce them reliably): two workers racing on one
 // server, pin or placement collide on its _id, and the loser's duplicate-key error is handled.
 import { createHash } from 'node:crypto';
-import { MongoBulkWriteError } from 'mongodb';
 import type {
   McpIssueCode,
   McpIssueDoc,
@@ -13,7 +12,7 @@ import type {
   McpServerDoc,
   McpToolPinDoc,
 } from './documents/mcp';
-import { isDuplicateKey, type Store } from './mongo';
+import { isDuplicateKey, onlyDuplicates, type Store } from './mongo';
 
 /**
  * Runs `fn` over ITEMS, at most `limit` at a time. One update per document rather than a bulkWrite: on FerretDB a
@@ -52,14 +51,6 @@ export const mcpPlacementId = (
 /** The host key of placements: the host's id, else `name:<reportedHostname>`. */
 export const mcpHostKey = (scan: Pick<McpScanDoc, 'hostId' | 'reportedHostname'>): string =>
   scan.hostId ?? `name:${scan.reportedHostname ?? ''}`;
-
-/** A bulk write that failed only on duplicate _ids (someone else, or an earlier attempt, wrote those documents). */
-function onlyDuplicates(err: unknown): boolean {
-  if (isDuplicateKey(err)) return true;
-  if (!(err instanceof MongoBulkWriteError)) return false;
-  const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-  return errors.length > 0 && errors.every((e) => e.code === 11000);
-}
 
 export const getMcpScan = (store: Store, scanId: string) => store.c.mcpScans.findOne({ _id: scanId });
 

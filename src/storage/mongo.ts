@@ -1,7 +1,7 @@
 // One MongoDB connection per process and the collections the service uses. The same code runs on a real MongoDB
 // replica set and on the local FerretDB: every hot path is an _id lookup or top-level equality (docs/configuration.md,
 // "Local MongoDB-wire database").
-import { MongoClient, Db, Collection, MongoServerError } from 'mongodb';
+import { MongoBulkWriteError, MongoClient, Db, Collection, MongoServerError } from 'mongodb';
 import type {
   ApiKeyDoc,
   InvitationDoc,
@@ -23,6 +23,7 @@ import type {
   RegistrationTokenDoc,
   RegistrationUseDoc,
 } from './documents/fleet';
+import type { AlertEventDoc, AlertSetDoc, AlertStateDoc } from './documents/alerts';
 import type { InventoryChunkDoc, InventoryHeadDoc } from './documents/inventory';
 import type {
   McpControlDoc,
@@ -104,6 +105,9 @@ export interface CollectionDocs {
   mcpControl: McpControlDoc;
   mcpUsageEvents: McpUsageEventDoc;
   gatewayCredentials: GatewayCredentialDoc;
+  alertSets: AlertSetDoc;
+  alertStates: AlertStateDoc;
+  alertEvents: AlertEventDoc;
 }
 
 export type Collections = { [K in keyof CollectionDocs]: Collection<CollectionDocs[K]> };
@@ -158,6 +162,9 @@ const COLLECTION_NAMES = Object.keys({
   mcpControl: true,
   mcpUsageEvents: true,
   gatewayCredentials: true,
+  alertSets: true,
+  alertStates: true,
+  alertEvents: true,
 } satisfies Record<keyof CollectionDocs, true>) as (keyof CollectionDocs)[];
 
 export interface Store {
@@ -257,6 +264,9 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, id: -1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, occurredAt: -1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, hostId: 1, id: -1 }),
+    c.alertSets.createIndex({ orgId: 1 }),
+    c.alertStates.createIndex({ pairId: 1, scanId: 1 }),
+    c.alertEvents.createIndex({ alertId: 1 }),
   ]);
   // Earlier indexes: the scan-list ones of the bucket alone (superseded by the two above), the list tokens' by `b`.
   await Promise.all(
@@ -269,6 +279,14 @@ export async function ensureIndexes(store: Store): Promise<void> {
 
 export function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === 11000;
+}
+
+/** A bulk write that failed only on duplicate _ids (someone else, or an earlier attempt, wrote those documents). */
+export function onlyDuplicates(err: unknown): boolean {
+  if (isDuplicateKey(err)) return true;
+  if (!(err instanceof MongoBulkWriteError)) return false;
+  const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+  return errors.length > 0 && errors.every((e) => e.code === 11000);
 }
 
 export async function ping(store: Store): Promise<void> {

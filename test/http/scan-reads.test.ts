@@ -158,7 +158,8 @@ async function all(url: string, template: string, items: string): Promise<any[]>
 
 const findingKey = (f: any) => `${f.cve} ${f.package}@${f.installedVersion}`;
 const byKey = (fs: any[]) => new Map(fs.map((f) => [findingKey(f), f]));
-const strip = ({ id: _i, scanId: _s, attributions: _a, attributionCount: _c, ...rest }: any) => rest;
+// firstSeenAt: each scan is the first of its project to see the alerts here (no move runs between them), at its own time.
+const strip = ({ id: _i, scanId: _s, attributions: _a, attributionCount: _c, firstSeenAt: _f, ...rest }: any) => rest;
 
 /** :app depends on :lib; :lib declares jackson-databind; :app declares snakeyaml and gets jackson through :lib. */
 function monorepo(project: string): Snapshot {

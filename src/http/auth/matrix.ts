@@ -74,6 +74,10 @@ export const MATRIX = {
   // CycloneDX exports of a scan (src/http/scans/exports.ts)
   'GET /v1/scans/:scanId/sbom': { kind: 'scope', scope: 'deps:read' },
   'GET /v1/scans/:scanId/vex': { kind: 'scope', scope: 'findings:read' },
+  // Project alerts across scans (src/http/alerts/routes.ts)
+  'GET /v1/alerts': { kind: 'scope', scope: 'findings:read' },
+  'GET /v1/alerts/:alertId': { kind: 'scope', scope: 'findings:read' },
+  'GET /v1/alerts/:alertId/history': { kind: 'scope', scope: 'findings:read' },
   // Webhooks (src/http/webhooks/routes.ts) and their delivery log (src/http/webhooks/deliveries.ts)
   'POST /v1/webhooks': { kind: 'roles', roles: ADMINS },
   'GET /v1/webhooks': { kind: 'roles', roles: ADMINS },

@@ -36,6 +36,8 @@ import { sessionSchemas } from './schemas/sessions';
 import { hostSchemas } from './schemas/hosts';
 import { gatewaySchemas } from './schemas/gateways';
 import { mcpSchemas } from './schemas/mcp';
+import { alertSchemas } from './schemas/alerts';
+import { alertOperations } from './operations-alerts';
 
 /** Routes outside the matrix: served without any guard (load balancers and orchestrators call them). */
 export type Unguarded = 'GET /healthz' | 'GET /readyz';
@@ -55,6 +57,7 @@ export const OPERATIONS: Record<Route, Operation> = {
   ...hostOperations,
   ...gatewayOperations,
   ...mcpOperations,
+  ...alertOperations,
 };
 
 export function accessOf(route: Route): Access {
@@ -273,6 +276,7 @@ export function buildOpenApiDocument() {
         ...hostSchemas,
         ...gatewaySchemas,
         ...mcpSchemas,
+        ...alertSchemas,
       },
     },
   };

@@ -157,6 +157,17 @@ export const scanSchemas = {
           },
         ],
       },
+      alertId: {
+        type: ['string', 'null'],
+        pattern: '^alr_',
+        description:
+          'The project alert the finding belongs to (GET /v1/alerts/{alertId}): on any scan whose findings match an alert of the project, and the alert a tracked scan opens. null when none holds it (a finding of a branch scan that no tracked scan has), or on scans completed before alerts existed (additive).',
+      },
+      firstSeenAt: {
+        ...timestampOrNull,
+        description:
+          "When the project first saw the finding's alert (the alert's firstSeenAt); null without an alert (additive).",
+      },
     },
   },
   FindingCounts: {

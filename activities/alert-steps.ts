@@ -1,0 +1,175 @@
+// The two alert steps of a scan (src/domain/alerts): `resolveFindings` before the scan's counts are published (each
+// finding's alert and first-seen time), and `moveScanAlerts` after (the project's alerts of the scan's ecosystem move
+// to what the scan found, when the scan is tracked). Both are idempotent: the resolution is a pure function of the
+// stored state, and a move is stored as the next state of a chain keyed by sequence number (src/storage/alerts.ts),
+// so a retried or concurrent move computes again from what is stored and never applies twice.
+import { alertIdsOf, moveAlerts, type AlertRecord } from '../src/domain/alerts/move';
+import { isTracked } from '../src/domain/alerts/tracked';
+import type { Logger } from '../src/logger';
+import type { Finding } from '../src/shared/types';
+import {
+  advanceHead,
+  headState,
+  insertState,
+  latestState,
+  pairIdOf,
+  stateOfScan,
+  writeAlertEvents,
+  type StoredMove,
+} from '../src/storage/alerts';
+import type { ScanDoc } from '../src/storage/documents/scans';
+import type { Store } from '../src/storage/mongo';
+import { readModules, readResults } from '../src/storage/results';
+import { getScan } from '../src/storage/scans';
+
+export interface AlertStepDeps {
+  store: Store;
+  logger: Logger;
+}
+
+/** Whether a scan is tracked by its project (its default branch, read now). */
+export async function trackedScan(store: Store, scan: Pick<ScanDoc, 'projectId' | 'metadata'>): Promise<boolean> {
+  const project = await store.c.projects.findOne({ _id: scan.projectId }, { projection: { defaultBranch: 1 } });
+  return isTracked(scan.metadata?.ref, project?.defaultBranch);
+}
+
+/**
+ * Starts reading what the resolution needs (the pair's head state, whether the scan is tracked), so that the reads
+ * overlap the building of the findings; `apply` then sets `alertId` and `firstSeenAt` on each finding. A finding of an
+ * existing alert carries it on any scan; one new to the project carries the alert its tracked scan opens, and null on
+ * a branch scan.
+ */
+export function startResolution(store: Store, scan: ScanDoc) {
+  const reads = Promise.all([headState(store, pairIdOf(scan.projectId, scan.ecosystem)), trackedScan(store, scan)]);
+  reads.catch(() => undefined); // awaited by apply
+  return {
+    async apply(findings: Finding[]): Promise<void> {
+      const [state, tracked] = await reads;
+      const resolved = alertIdsOf(
+        scan.ecosystem,
+        state.alerts,
+        findings,
+        tracked ? { projectId: scan.projectId, at: scan.startedAt.toISOString() } : null,
+      );
+      for (const f of findings) {
+        const r = resolved.get(f.id);
+        f.alertId = r?.alertId ?? null;
+        f.firstSeenAt = r?.firstSeenAt ?? null;
+      }
+    },
+  };
+}
+
+export interface MoveOutcome {
+  /** moved: this call (or an earlier attempt) stored the scan's state; skipped: why not. */
+  outcome: 'moved' | 'untracked' | 'superseded' | 'not_completed';
+  seq?: number;
+  opened: number;
+  fixed: number;
+  reopened: number;
+  /** The move's alert ids by change, for the webhook events (empty on a pair's first tracked scan). */
+  announce?: Pick<StoredMove, 'opened' | 'fixed' | 'reopened'>;
+}
+
+const newer = (a: { startedAt: Date; scanId: string }, b: { startedAt: Date; scanId: string }) =>
+  a.startedAt.getTime() > b.startedAt.getTime() ||
+  (a.startedAt.getTime() === b.startedAt.getTime() && a.scanId > b.scanId);
+
+/** The side effects of a stored move: its history events, then the head. Repeating them changes nothing. */
+async function finish(
+  store: Store,
+  scan: ScanDoc,
+  seq: number,
+  move: StoredMove,
+  alerts: AlertRecord[],
+): Promise<MoveOutcome> {
+  const pairId = pairIdOf(scan.projectId, scan.ecosystem);
+  await writeAlertEvents(store, scan.orgId, seq, move.events);
+  await advanceHead(store, {
+    pairId,
+    orgId: scan.orgId,
+    projectId: scan.projectId,
+    ecosystem: scan.ecosystem,
+    seq,
+    scanId: scan._id,
+    startedAt: scan.startedAt,
+    at: new Date(),
+    open: alerts.filter((a) => a.status === 'open').length,
+  });
+  return {
+    outcome: 'moved',
+    seq,
+    opened: move.opened.length,
+    fixed: move.fixed.length,
+    reopened: move.reopened.length,
+    ...(move.announce ? { announce: { opened: move.opened, fixed: move.fixed, reopened: move.reopened } } : {}),
+  };
+}
+
+/** Moves the project's alerts of the scan's ecosystem to what a completed tracked scan found. */
+export async function moveScanAlerts(deps: AlertStepDeps, scanId: string): Promise<MoveOutcome> {
+  const none = { opened: 0, fixed: 0, reopened: 0 };
+  const scan = await getScan(deps.store, scanId);
+  if (!scan || scan.status !== 'completed') return { outcome: 'not_completed', ...none };
+  if (!(await trackedScan(deps.store, scan))) return { outcome: 'untracked', ...none };
+  const pairId = pairIdOf(scan.projectId, scan.ecosystem);
+  const [findings, modules] = await Promise.all([
+    readResults(deps.store, scanId, scan.resultChunks ?? 1),
+    scan.schemaVersion === 2 && (scan.moduleCount ?? 0) > 0 ? readModules(deps.store, scanId) : [],
+  ]);
+  const teams = new Map(modules.map((m) => [m.path, m.teamName ?? null]));
+  const me = { startedAt: scan.startedAt, scanId };
+  for (let attempt = 1; ; attempt++) {
+    const state = await latestState(deps.store, pairId);
+    if (
+      state.scanId === scanId ||
+      (state.scanId && state.startedAt && newer({ startedAt: state.startedAt, scanId: state.scanId }, me))
+    ) {
+      // This scan's move is stored already (a retry), or a newer tracked scan moved the alerts: a late, older scan
+      // never overrides it. Either way, finish what a stored move of this scan may have left undone.
+      const mine = await stateOfScan(deps.store, pairId, scanId);
+      if (mine) return finish(deps.store, scan, mine.seq, mine.move, mine.alerts);
+      return { outcome: 'superseded', ...none };
+    }
+    const first = state.seq === 0;
+    const m = moveAlerts(
+      state.alerts,
+      findings,
+      {
+        projectId: scan.projectId,
+        ecosystem: scan.ecosystem,
+        scanId,
+        startedAt: scan.startedAt.toISOString(),
+        at: (scan.finishedAt ?? scan.startedAt).toISOString(),
+        generation: scan.advisoryGeneration ?? null,
+      },
+      (module) => teams.get(module),
+      first,
+    );
+    const move: StoredMove = {
+      events: m.events,
+      opened: m.opened,
+      fixed: m.fixed,
+      reopened: m.reopened,
+      announce: !first,
+    };
+    const seq = state.seq + 1;
+    const stored = await insertState(deps.store, {
+      pairId,
+      orgId: scan.orgId,
+      projectId: scan.projectId,
+      ecosystem: scan.ecosystem,
+      seq,
+      scanId,
+      startedAt: scan.startedAt,
+      at: new Date(),
+      generation: scan.advisoryGeneration ?? null,
+      rematch: false,
+      alerts: m.alerts,
+      move,
+    });
+    if (stored) return finish(deps.store, scan, seq, move, m.alerts);
+    // Another move stored this seq first: read the chain again and compute from its new end.
+    deps.logger.debug({ scanId, pairId, seq, attempt }, 'alert move raced; computing again');
+  }
+}

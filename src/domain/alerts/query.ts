@@ -1,0 +1,145 @@
+// The alerts list (`GET /v1/alerts`): filters and orders over an organization's alerts, and the alert history's
+// order. Pure: the HTTP layer parses the query into an AlertQuery, storage gives the alerts.
+import { normalizedName } from '../../shared/package-names';
+import { severityRank, type Severity } from '../../shared/types';
+import type { AlertEvent, AlertRecord } from './move';
+
+export const ALERT_SORTS = ['severity', 'risk', 'firstSeen', 'lastSeen'] as const;
+export type AlertSort = (typeof ALERT_SORTS)[number];
+export const ANALYSIS_STATES = ['in_triage', 'exploitable', 'not_affected', 'false_positive', 'resolved'] as const;
+
+export interface AlertQuery {
+  /** The projects in reach (a restricted key's, or the one asked for); undefined: every project. */
+  projectIds?: readonly string[];
+  ecosystem?: string;
+  status: 'open' | 'fixed' | 'all';
+  severity?: Severity;
+  severityMode: 'at_least' | 'exact';
+  /** An analysis state, or `none` (no analysis). Analyses come with triage: until then every alert has none. */
+  analysis?: (typeof ANALYSIS_STATES)[number] | 'none';
+  suppressed: 'false' | 'true' | 'all';
+  team?: string;
+  module?: string;
+  /** Exact package name, as the ecosystem compares names. */
+  package?: string;
+  /** Any id of the alert's alias group (case-insensitive). */
+  advisory?: string;
+  fixable?: boolean;
+  kev?: boolean;
+  epssMin?: number;
+  /** Prefix of the package name or of any advisory id (case-insensitive). */
+  q?: string;
+  sort: AlertSort;
+}
+
+/** The alert as reads see it: the stored record and what later issues add (analysis, KEV, EPSS: null until then). */
+export interface AlertView extends AlertRecord {
+  analysis: null;
+  ruleId: null;
+  kev: null;
+  epss: null;
+}
+
+export const viewOf = (a: AlertRecord): AlertView => ({ ...a, analysis: null, ruleId: null, kev: null, epss: null });
+
+/** Whether an alert passes every filter of the query. */
+export function matchesQuery(a: AlertView, q: AlertQuery): boolean {
+  if (a.status === 'merged') return false;
+  if (q.projectIds && !q.projectIds.includes(a.projectId)) return false;
+  if (q.ecosystem !== undefined && a.ecosystem !== q.ecosystem) return false;
+  if (q.status !== 'all' && a.status !== q.status) return false;
+  if (q.severity !== undefined) {
+    const r = severityRank(a.severity);
+    const want = severityRank(q.severity);
+    if (q.severityMode === 'exact' ? r !== want : r > want) return false;
+  }
+  if (q.analysis !== undefined) {
+    const state = a.analysis === null ? 'none' : (a.analysis as { state: string }).state;
+    if (state !== q.analysis) return false;
+  }
+  if (q.suppressed !== 'all' && a.suppressed !== (q.suppressed === 'true')) return false;
+  if (q.team !== undefined && !a.teams.includes(q.team)) return false;
+  if (q.module !== undefined && !a.modules.includes(q.module)) return false;
+  if (q.package !== undefined && a.key !== normalizedName(a.ecosystem, q.package)) return false;
+  if (q.advisory !== undefined) {
+    const want = q.advisory.toUpperCase();
+    if (!a.aliases.some((id) => id.toUpperCase() === want) && a.advisory.toUpperCase() !== want) return false;
+  }
+  if (q.fixable !== undefined && (a.fixedVersion !== null) !== q.fixable) return false;
+  if (q.kev !== undefined && (a.kev === true) !== q.kev) return false;
+  if (q.epssMin !== undefined && !(a.epss !== null && (a.epss as { score: number }).score >= q.epssMin)) return false;
+  if (q.q !== undefined) {
+    const p = q.q.toLowerCase();
+    const hit =
+      a.package.toLowerCase().startsWith(p) ||
+      a.key.startsWith(p) ||
+      a.advisory.toLowerCase().startsWith(p) ||
+      a.aliases.some((id) => id.toLowerCase().startsWith(p));
+    if (!hit) return false;
+  }
+  return true;
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const score = (a: AlertView) => a.cvss?.score ?? -1;
+
+/**
+ * The order of a sort. severity: most severe first, then the highest CVSS score, then the newest firstSeenAt, then
+ * id. risk is the severity order until the intelligence feeds exist. firstSeen and lastSeen: newest first, then id.
+ */
+export function alertOrder(sort: AlertSort): (a: AlertView, b: AlertView) => number {
+  switch (sort) {
+    case 'firstSeen':
+      return (a, b) => cmp(b.firstSeenAt, a.firstSeenAt) || cmp(a.id, b.id);
+    case 'lastSeen':
+      return (a, b) => cmp(b.lastSeenAt, a.lastSeenAt) || cmp(a.id, b.id);
+    default:
+      return (a, b) =>
+        severityRank(a.severity) - severityRank(b.severity) ||
+        score(b) - score(a) ||
+        cmp(b.firstSeenAt, a.firstSeenAt) ||
+        cmp(a.id, b.id);
+  }
+}
+
+/** A stable key of a query (the cursor binds it: a cursor of another query is refused). */
+export function queryKey(q: AlertQuery): string {
+  return JSON.stringify([
+    q.projectIds ?? null,
+    q.ecosystem ?? null,
+    q.status,
+    q.severity ?? null,
+    q.severityMode,
+    q.analysis ?? null,
+    q.suppressed,
+    q.team ?? null,
+    q.module ?? null,
+    q.package ?? null,
+    q.advisory ?? null,
+    q.fixable ?? null,
+    q.kev ?? null,
+    q.epssMin ?? null,
+    q.q ?? null,
+    q.sort,
+  ]);
+}
+
+/**
+ * An alert's history, newest first: the stored events (of the alert and of the alerts merged into it) and its
+ * opening, which is derived from the alert itself (first seen, by which scan and generation).
+ */
+export function historyOf(
+  alert: AlertRecord,
+  stored: ReadonlyArray<AlertEvent & { seq: number }>,
+): Array<AlertEvent & { seq: number }> {
+  const opened: AlertEvent & { seq: number } = {
+    alertId: alert.id,
+    type: 'opened',
+    at: alert.firstSeenAt,
+    scanId: alert.firstSeenScanId,
+    generation: alert.openedGeneration,
+    details: {},
+    seq: 0,
+  };
+  return [opened, ...stored].sort((a, b) => cmp(b.at, a.at) || b.seq - a.seq || cmp(a.alertId, b.alertId));
+}

@@ -1,0 +1,296 @@
+// Project alerts through the whole pipeline (real Temporal, the MongoDB-wire store, the real npm advisories): tracked
+// scans open, fix, reopen and change the versions of alerts; branch scans move nothing but their findings carry the
+// alerts they share; the reads (list filters, one alert, history), access of restricted keys, and the moves' order
+// and idempotency (two tracked scans moved in either order leave the newer one's state; a move repeated or raced
+// stores one state).
+import path from 'node:path';
+import type { Worker } from '@temporalio/worker';
+import { moveScanAlerts } from '../../activities/alert-steps';
+import { importAdvisories } from '../../src/advisories/import';
+import { createLogger } from '../../src/logger';
+import { pairIdOf } from '../../src/storage/alerts';
+import { createScanWorker } from '../../workers/worker';
+import { installRuntime } from '../../workers/temporal-runtime';
+import {
+  bearer,
+  newOrg,
+  requireEnv,
+  testContext,
+  workflowClosed,
+  type Org,
+  type TestContext,
+} from '../helpers/context';
+import { describeWithSharedData, sharedDataDir } from '../helpers/shared-data';
+
+let t: TestContext;
+let org: Org;
+let key: string;
+let worker: Worker;
+let running: Promise<void>;
+const logger = createLogger('test', 'silent');
+
+type Pkg = [name: string, version: string];
+
+/** A v1 snapshot whose root depends directly on every package given. */
+function snapshot(project: string, pkgs: Pkg[], ref?: string) {
+  const ids = pkgs.map(([n, v]) => `${n}@${v}`);
+  return {
+    schemaVersion: 1,
+    project,
+    ecosystem: 'javascript',
+    manifests: ['package.json'],
+    roots: [{ module: project, context: 'dependencies', dependencies: ids }],
+    nodes: pkgs.map(([name, version], i) => ({ id: ids[i], name, version, relationship: 'direct', dependencies: [] })),
+    ...(ref ? { metadata: { ref } } : {}),
+  };
+}
+
+async function scan(project: string, pkgs: Pkg[], ref?: string): Promise<{ id: string; projectId: string }> {
+  const res = await t.api
+    .post('/v1/scans/dependency-snapshots')
+    .set(bearer(key))
+    .send(snapshot(project, pkgs, ref));
+  expect(res.status).toBe(201);
+  let got = await t.api.get(`/v1/scans/${res.body.id}?wait=30`).set(bearer(key));
+  for (let i = 0; i < 100 && got.body.status !== 'completed'; i++)
+    got = await t.api.get(`/v1/scans/${res.body.id}?wait=30`).set(bearer(key));
+  expect(got.body.status).toBe('completed');
+  await workflowClosed(t, res.body.id); // the alerts move after the scan completes, before its workflow closes
+  return { id: res.body.id, projectId: got.body.project };
+}
+
+const get = async (url: string, token = key) => {
+  const res = await t.api.get(url).set(bearer(token));
+  return res;
+};
+const alertsOf = async (query: string) => {
+  const res = await get(`/v1/alerts?${query}`);
+  expect(res.status).toBe(200);
+  return res.body.alerts as Array<Record<string, any>>;
+};
+const byPackage = (alerts: Array<Record<string, any>>) =>
+  Object.fromEntries(alerts.map((a) => [`${a.package} ${a.advisory}`, a]));
+
+describeWithSharedData('alerts', () => {
+  beforeAll(async () => {
+    installRuntime('error');
+    t = await testContext();
+    const report = await importAdvisories(t.store, [path.join(sharedDataDir(), 'advisories/npm')]);
+    expect(report.rejected).toEqual([]);
+    const w = await createScanWorker({
+      store: t.store,
+      logger,
+      temporalAddress: requireEnv('TEMPORAL_ADDRESS'),
+      namespace: 'default',
+      taskQueue: t.taskQueue,
+    });
+    worker = w.worker;
+    running = worker.run();
+    org = await newOrg(t.store, 'Alerting');
+    key = await org.key(['sca:upload', 'scans:read', 'findings:read']);
+  }, 120_000);
+
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await t.close();
+  });
+
+  test('tracked scans open, change, fix and reopen alerts; branch scans move nothing; findings carry their alert', async () => {
+    const s1 = await scan('shop', [
+      ['lodash', '4.17.20'],
+      ['moment', '2.29.1'],
+      ['express', '4.18.0'],
+    ]);
+    let alerts = byPackage(await alertsOf(`project=shop`));
+    // express has two advisories: two alerts; one per other package.
+    expect(Object.keys(alerts).sort()).toEqual([
+      'express CVE-2024-29041',
+      'express CVE-2024-43796',
+      'lodash CVE-2021-23337',
+      'moment CVE-2022-24785',
+    ]);
+    for (const a of Object.values(alerts))
+      expect(a).toMatchObject({
+        id: expect.stringMatching(/^alr_/),
+        project: s1.projectId,
+        ecosystem: 'javascript',
+        status: 'open',
+        firstSeenScanId: s1.id,
+        lastSeenScanId: s1.id,
+        fixedAt: null,
+        analysis: null,
+        kev: null,
+      });
+    expect(alerts['lodash CVE-2021-23337']).toMatchObject({
+      installedVersions: ['4.17.20'],
+      fixedVersion: '4.17.21',
+      aliases: expect.arrayContaining(['GHSA-35jh-r3h4-6jhm', 'CVE-2021-23337']),
+    });
+    // Every finding of the scan carries its alert and when the project first saw it.
+    const f1 = (await get(`/v1/scans/${s1.id}/findings`)).body.findings as Array<Record<string, any>>;
+    expect(f1).toHaveLength(4);
+    for (const f of f1) {
+      const a = alerts[`${f.package} ${f.cve}`];
+      expect(f.alertId).toBe(a.id);
+      expect(f.firstSeenAt).toBe(a.firstSeenAt);
+    }
+
+    // A branch scan: its findings of known alerts carry them, a new one none; the alerts do not move.
+    const b = await scan(
+      'shop',
+      [
+        ['lodash', '4.17.20'],
+        ['ip', '1.1.8'],
+      ],
+      'feature/upgrade',
+    );
+    const fb = (await get(`/v1/scans/${b.id}/findings`)).body.findings as Array<Record<string, any>>;
+    expect(fb.find((f) => f.package === 'lodash')!.alertId).toBe(alerts['lodash CVE-2021-23337'].id);
+    expect(fb.find((f) => f.package === 'ip')).toMatchObject({ alertId: null, firstSeenAt: null });
+    expect((await alertsOf('project=shop')).map((a) => a.lastSeenScanId)).toEqual([s1.id, s1.id, s1.id, s1.id]);
+
+    // Tracked again (refs/heads/main names the default branch): moment gone, lodash at two versions.
+    const s2 = await scan(
+      'shop',
+      [
+        ['lodash', '4.17.20'],
+        ['lodash', '4.17.19'],
+        ['express', '4.18.0'],
+      ],
+      'refs/heads/main',
+    );
+    const open2 = byPackage(await alertsOf('project=shop'));
+    expect(Object.keys(open2).sort()).toEqual([
+      'express CVE-2024-29041',
+      'express CVE-2024-43796',
+      'lodash CVE-2021-23337',
+    ]);
+    expect(open2['lodash CVE-2021-23337']).toMatchObject({
+      id: alerts['lodash CVE-2021-23337'].id,
+      installedVersions: ['4.17.19', '4.17.20'],
+      firstSeenScanId: s1.id,
+      lastSeenScanId: s2.id,
+    });
+    const moment = alerts['moment CVE-2022-24785'];
+    const fixed = await alertsOf('project=shop&status=fixed');
+    expect(fixed).toEqual([expect.objectContaining({ id: moment.id, status: 'fixed', fixedAt: expect.any(String) })]);
+    expect((await alertsOf('project=shop&status=all')).length).toBe(4);
+
+    // moment back: the same alert reopens, keeping its first sight.
+    const s3 = await scan('shop', [
+      ['lodash', '4.17.21'],
+      ['moment', '2.29.1'],
+      ['express', '4.18.0'],
+    ]);
+    const m3 = (await get(`/v1/alerts/${moment.id}`)).body;
+    expect(m3).toMatchObject({
+      id: moment.id,
+      status: 'open',
+      fixedAt: null,
+      firstSeenScanId: s1.id,
+      lastSeenScanId: s3.id,
+    });
+    const history = (await get(`/v1/alerts/${moment.id}/history`)).body;
+    expect(history.events.map((e: { type: string; scanId: string }) => [e.type, e.scanId])).toEqual([
+      ['reopened', s3.id],
+      ['fixed', s2.id],
+      ['opened', s1.id],
+    ]);
+    expect(history.events[2].generation).toMatch(/^adv_/);
+    const lodashHistory = (await get(`/v1/alerts/${alerts['lodash CVE-2021-23337'].id}/history?limit=1`)).body;
+    expect(lodashHistory.events).toEqual([expect.objectContaining({ type: 'fixed', scanId: s3.id })]);
+    expect(lodashHistory.nextCursor).toEqual(expect.any(String));
+    const page2 = (
+      await get(`/v1/alerts/${alerts['lodash CVE-2021-23337'].id}/history?limit=1&cursor=${lodashHistory.nextCursor}`)
+    ).body;
+    expect(page2.events).toEqual([
+      expect.objectContaining({ type: 'versions_changed', details: { from: ['4.17.20'], to: ['4.17.19', '4.17.20'] } }),
+    ]);
+
+    // Filters and pages.
+    expect((await alertsOf('project=shop&package=Moment')).map((a) => a.id)).toEqual([moment.id]);
+    expect((await alertsOf('project=shop&advisory=ghsa-35jh-r3h4-6jhm&status=all')).length).toBe(1);
+    expect((await alertsOf('project=shop&q=expr')).length).toBe(2);
+    const p1 = await get('/v1/alerts?project=shop&limit=2');
+    expect(p1.body.alerts).toHaveLength(2);
+    const p2 = await get(`/v1/alerts?project=shop&limit=2&cursor=${p1.body.nextCursor}`);
+    expect(p2.body.nextCursor).toBeNull();
+    expect([...p1.body.alerts, ...p2.body.alerts].map((a: { id: string }) => a.id)).toEqual(
+      (await alertsOf('project=shop')).map((a) => a.id),
+    );
+    // A cursor is bound to its query.
+    const other = await get(`/v1/alerts?project=shop&limit=2&sort=firstSeen&cursor=${p1.body.nextCursor}`);
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('invalid_cursor');
+  }, 120_000);
+
+  test('access: a key restricted to another project sees none of these alerts; malformed queries are 422', async () => {
+    const { projectId } = await scan('elsewhere', [['lodash', '4.17.20']]);
+    const elsewhere = await org.key(['findings:read'], [projectId]);
+    const shop = (await alertsOf('status=all&project=shop')).find((a) => a.package === 'moment')!;
+    const seen = (await get('/v1/alerts?status=all', elsewhere)).body.alerts as Array<{ project: string }>;
+    expect(seen.length).toBe(1);
+    expect(seen[0].project).toBe(projectId);
+    expect((await get(`/v1/alerts/${shop.id}`, elsewhere)).status).toBe(404);
+    expect((await get(`/v1/alerts/${shop.id}/history`, elsewhere)).status).toBe(404);
+    expect((await get(`/v1/alerts?project=shop`, elsewhere)).body.error.code).toBe('unknown_project');
+    for (const q of [
+      'status=closed',
+      'severity=huge',
+      'sort=name',
+      'epssMin=2',
+      'fixable=yes',
+      'q=',
+      'status=open&status=all',
+    ])
+      expect([q, (await get(`/v1/alerts?${q}`)).status]).toEqual([q, 422]);
+    expect((await get('/v1/alerts/alr_000000000000000000000000')).status).toBe(404);
+    expect((await get('/v1/alerts/%00')).status).toBe(404);
+    const reader = await org.key(['scans:read']);
+    expect((await get('/v1/alerts', reader)).status).toBe(403);
+  }, 60_000);
+
+  test("moves are ordered by startedAt and idempotent: either order leaves the newer scan's state; a repeat stores nothing", async () => {
+    // Scans made untracked (another default branch), then moved by hand in both orders.
+    const owner = org.ownerToken;
+    const older = await scan('ordered', [
+      ['lodash', '4.17.20'],
+      ['moment', '2.29.1'],
+    ]);
+    const projectId = older.projectId;
+    await t.api.patch(`/v1/projects/${projectId}`).set(bearer(owner)).send({ defaultBranch: 'release' });
+    const newer = await scan('ordered', [
+      ['lodash', '4.17.20'],
+      ['express', '4.18.0'],
+    ]);
+    await t.api.patch(`/v1/projects/${projectId}`).set(bearer(owner)).send({ defaultBranch: 'main' });
+    const pair = pairIdOf(projectId, 'javascript');
+    const reset = async () => {
+      await t.store.c.alertSets.deleteMany({ _id: pair });
+      await t.store.c.alertStates.deleteMany({ pairId: pair });
+    };
+    const openState = async () =>
+      (await alertsOf('project=ordered')).map((a) => [a.package, a.advisory, a.installedVersions, a.lastSeenScanId]);
+    const deps = { store: t.store, logger };
+
+    await reset();
+    expect((await moveScanAlerts(deps, older.id)).outcome).toBe('moved');
+    expect((await moveScanAlerts(deps, newer.id)).outcome).toBe('moved');
+    const inOrder = await openState();
+    expect(inOrder.map((a) => a[0]).sort()).toEqual(['express', 'express', 'lodash']);
+    expect(inOrder.every((a) => a[3] === newer.id)).toBe(true);
+
+    await reset();
+    expect((await moveScanAlerts(deps, newer.id)).outcome).toBe('moved');
+    expect((await moveScanAlerts(deps, older.id)).outcome).toBe('superseded'); // late and older: never overrides
+    expect(await openState()).toEqual(inOrder);
+
+    // A repeated move (a retry) and two at once (a replay beside a retry): one state each, the same alerts.
+    const before = await t.store.c.alertStates.countDocuments({ pairId: pair });
+    const again = await Promise.all([moveScanAlerts(deps, newer.id), moveScanAlerts(deps, newer.id)]);
+    expect(again.map((r) => r.outcome)).toEqual(['moved', 'moved']);
+    expect(await t.store.c.alertStates.countDocuments({ pairId: pair })).toBe(before);
+    expect(await openState()).toEqual(inOrder);
+  }, 120_000);
+});
