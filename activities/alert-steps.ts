@@ -75,24 +75,37 @@ const newer = (a: { startedAt: Date; scanId: string }, b: { startedAt: Date; sca
   a.startedAt.getTime() > b.startedAt.getTime() ||
   (a.startedAt.getTime() === b.startedAt.getTime() && a.scanId > b.scanId);
 
+/** Who a pair's head names: its project and ecosystem, and the tracked scan its state comes from. */
+export interface PairHead {
+  pairId: string;
+  orgId: string;
+  projectId: string;
+  ecosystem: string;
+  scanId: string;
+  startedAt: Date;
+}
+
+export const headOf = (scan: ScanDoc): PairHead => ({
+  pairId: pairIdOf(scan.projectId, scan.ecosystem),
+  orgId: scan.orgId,
+  projectId: scan.projectId,
+  ecosystem: scan.ecosystem,
+  scanId: scan._id,
+  startedAt: scan.startedAt,
+});
+
 /** The side effects of a stored move: its history events, then the head. Repeating them changes nothing. */
-async function finish(
+export async function finishMove(
   store: Store,
-  scan: ScanDoc,
+  head: PairHead,
   seq: number,
   move: StoredMove,
   alerts: AlertRecord[],
 ): Promise<MoveOutcome> {
-  const pairId = pairIdOf(scan.projectId, scan.ecosystem);
-  await writeAlertEvents(store, scan.orgId, seq, move.events);
+  await writeAlertEvents(store, head.orgId, seq, move.events);
   await advanceHead(store, {
-    pairId,
-    orgId: scan.orgId,
-    projectId: scan.projectId,
-    ecosystem: scan.ecosystem,
+    ...head,
     seq,
-    scanId: scan._id,
-    startedAt: scan.startedAt,
     at: new Date(),
     open: alerts.filter((a) => a.status === 'open').length,
   });
@@ -128,7 +141,7 @@ export async function moveScanAlerts(deps: AlertStepDeps, scanId: string): Promi
       // This scan's move is stored already (a retry), or a newer tracked scan moved the alerts: a late, older scan
       // never overrides it. Either way, finish what a stored move of this scan may have left undone.
       const mine = await stateOfScan(deps.store, pairId, scanId);
-      if (mine) return finish(deps.store, scan, mine.seq, mine.move, mine.alerts);
+      if (mine) return finishMove(deps.store, headOf(scan), mine.seq, mine.move, mine.alerts);
       return { outcome: 'superseded', ...none };
     }
     const first = state.seq === 0;
@@ -168,7 +181,7 @@ export async function moveScanAlerts(deps: AlertStepDeps, scanId: string): Promi
       alerts: m.alerts,
       move,
     });
-    if (stored) return finish(deps.store, scan, seq, move, m.alerts);
+    if (stored) return finishMove(deps.store, headOf(scan), seq, move, m.alerts);
     // Another move stored this seq first: read the chain again and compute from its new end.
     deps.logger.debug({ scanId, pairId, seq, attempt }, 'alert move raced; computing again');
   }

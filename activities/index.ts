@@ -16,6 +16,8 @@ import { withOutagePatience } from './outage';
 import { recordScanCompleted, recordScanFailed, timedStages } from '../src/metrics/worker';
 import { loadScanInputs } from './inputs';
 import { moveScanAlerts } from './alert-steps';
+import { rematchPair } from './alert-rematch';
+import { alertPairs } from '../src/storage/alerts';
 import { createPagedActivities } from './paged';
 import { createWebhookActivities, type WebhookConfig } from './webhooks';
 import type { ScanEvents } from '../src/temporal/events';
@@ -299,6 +301,7 @@ export function createActivities(deps: ActivityDeps) {
             );
             return {
               generation: r.generation,
+              changed: r.generation !== null && r.generation !== r.previous,
               applied: r.sources.length - failed.length,
               failed: failed.length,
               failedFiles: r.failedFiles.length,
@@ -315,6 +318,22 @@ export function createActivities(deps: ActivityDeps) {
               deps.logger.info(
                 { scanId, seq: r.seq, opened: r.opened, fixed: r.fixed, reopened: r.reopened },
                 'alerts moved',
+              );
+            return r;
+          },
+
+          /** Continuous monitoring: every (project, ecosystem) with alerts. */
+          async listAlertPairs() {
+            return alertPairs(deps.store);
+          },
+
+          /** Continuous monitoring: one pair's latest tracked snapshot matched against the newest generation. */
+          async rematchAlerts({ pairId }: { pairId: string }) {
+            const r = await rematchPair(ctx, pairId);
+            if (r.outcome === 'moved')
+              deps.logger.info(
+                { pairId, generation: r.generation, opened: r.opened, fixed: r.fixed, reopened: r.reopened },
+                'alerts re-matched',
               );
             return r;
           },

@@ -256,6 +256,37 @@ export async function publish(
 }
 
 /**
+ * A completed scan's findings as a match against another advisory generation would give them (the re-match of a
+ * tracked snapshot after an advisory import): the same matching, paths and suppressions as the scan; attributions for
+ * inline scans within the budget (a paged scan's, or one over the budget, are left out: the alerts keep no paths).
+ */
+export async function findingsAgainst(
+  deps: ScanEngineDeps,
+  scanId: string,
+  generation: string | null,
+): Promise<{ findings: ReturnType<typeof buildFindings>['findings']; modules: ScanModule[] }> {
+  const inputs = await loadScanInputs(deps, scanId);
+  try {
+    const m = await computeMatches(deps, scanId, inputs, generation);
+    const modules = orderModules(inputs.snapshot.modules ?? []);
+    const derived = inputs.scan.attributionMode === 'paged' ? null : computePaths(inputs, m.matches);
+    const ok = derived?.kind === 'ok' ? derived : null;
+    const built = buildFindings({
+      scanId,
+      projectId: inputs.scan.projectId,
+      snapshot: inputs.snapshot,
+      matches: m.matches,
+      paths: ok?.paths ?? new Map(),
+      attributions: ok?.attributions,
+      processingDay: new Date().toISOString().slice(0, 10),
+    });
+    return { findings: built.findings, modules };
+  } finally {
+    forget(scanId);
+  }
+}
+
+/**
  * Emits the event of a scan's terminal status, read now (a retried completion, a failure). A scan whose failure lost
  * to a completion (the completion landed, then its activity failed for good, say on its own emission) is completed:
  * its scan.completed goes out here, its last chance. Deduplicated by the event's workflow id.

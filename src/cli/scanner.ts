@@ -44,6 +44,39 @@ function problemLines(r: ImportReport): string[] {
 }
 
 /** A one-line summary on stderr when something failed, also with --json (stdout keeps the report). */
+/**
+ * After an import that made a new generation: the alerts of every project are re-matched against it in the background
+ * (workflows/alert-rematch.ts), when the service's Temporal is known. Never fails the import: the import is done.
+ */
+async function rematchAlerts(generation: string | null, previous: string | null, json: boolean): Promise<void> {
+  if (!generation || generation === previous) return;
+  const config = loadConfig();
+  if (!config.temporalAddress) {
+    if (!json) console.error('alerts: not re-matched (TEMPORAL_ADDRESS unknown); the next tracked scans move them');
+    return;
+  }
+  try {
+    const { Client, Connection } = await import('@temporalio/client');
+    const { startAlertRematch, alertRematchId } = await import('../temporal/alert-rematch');
+    const connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: '5s' });
+    try {
+      await startAlertRematch(
+        new Client({ connection, namespace: config.temporalNamespace }),
+        config.taskQueue,
+        generation,
+      );
+      if (!json)
+        console.error(
+          `alerts: re-matching every project's latest tracked snapshot (workflow ${alertRematchId(generation)})`,
+        );
+    } finally {
+      await connection.close();
+    }
+  } catch (err) {
+    console.error(`alerts: the re-match was not started: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 function failureSummary(command: string, sources: number, files: number): void {
   if (sources + files) console.error(`advisories ${command}: ${sources} source(s) failed, ${files} file(s) failed`);
 }
@@ -176,6 +209,7 @@ export async function main(argv: string[]): Promise<number> {
         ...problemLines(r),
       ];
       print(json, r, lines.join('\n'));
+      await rematchAlerts(r.generation, r.previous, json);
       failureSummary('import', r.failedSources.length, r.failedFiles.length);
       return importFailed(r) ? 1 : 0;
     });
@@ -194,6 +228,7 @@ export async function main(argv: string[]): Promise<number> {
         ...problemLines({ ...r, failedSources: [] }), // failed sources are on their own lines above
       ];
       print(json, r, lines.join('\n'));
+      await rematchAlerts(r.generation, r.previous, json);
       const failedSources = r.sources.filter((s) => s.status === 'failed').length;
       failureSummary('sync', failedSources, r.failedFiles.length);
       return failedSources + r.failedFiles.length > 0 ? 1 : 0;

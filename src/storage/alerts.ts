@@ -28,6 +28,8 @@ export interface AlertState {
   seq: number;
   scanId: string | null;
   startedAt: Date | null;
+  /** The advisory generation the state was computed with (its scan's, or its re-match's). */
+  generation?: string | null;
   alerts: AlertRecord[];
 }
 
@@ -71,7 +73,14 @@ export async function latestState(store: Store, pairId: string): Promise<AlertSt
   }
   if (!doc && seq > 0) doc = await store.c.alertStates.findOne({ _id: stateId(pairId, seq) });
   if (!doc) return { pairId, seq: 0, scanId: null, startedAt: null, alerts: [] };
-  return { pairId, seq, scanId: doc.scanId, startedAt: doc.startedAt, alerts: await alertsOf(doc) };
+  return {
+    pairId,
+    seq,
+    scanId: doc.scanId,
+    startedAt: doc.startedAt,
+    generation: doc.generation,
+    alerts: await alertsOf(doc),
+  };
 }
 
 /** The head's state, for reads that resolve findings (no probing: a state is at most one move behind). */
@@ -216,4 +225,20 @@ export async function orgAlerts(store: Store, orgId: string): Promise<AlertRecor
   const heads = await orgAlertSets(store, orgId);
   const lists = await Promise.all(heads.map((h) => readStateAlerts(store, h._id, h.seq)));
   return lists.flat();
+}
+
+/** Every (project, ecosystem) with alerts: what a re-match after an advisory import goes over. */
+export async function alertPairs(store: Store): Promise<string[]> {
+  const heads = await store.c.alertSets.find({}, { projection: { _id: 1 } }).toArray();
+  return heads.map((h) => h._id).sort();
+}
+
+/** The move stored with one state, and whether it was a re-match; null when the state is not there. */
+export async function storedMove(
+  store: Store,
+  pairId: string,
+  seq: number,
+): Promise<{ rematch: boolean; move: StoredMove } | null> {
+  const doc = await store.c.alertStates.findOne({ _id: stateId(pairId, seq) }, { projection: { rematch: 1, move: 1 } });
+  return doc ? { rematch: doc.rematch, move: await unpackJson<StoredMove>(doc.move) } : null;
 }

@@ -3,12 +3,16 @@
 // alerts they share; the reads (list filters, one alert, history), access of restricted keys, and the moves' order
 // and idempotency (two tracked scans moved in either order leave the newer one's state; a move repeated or raced
 // stores one state).
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import { moveScanAlerts } from '../../activities/alert-steps';
 import { importAdvisories } from '../../src/advisories/import';
 import { createLogger } from '../../src/logger';
+import { currentGeneration } from '../../src/storage/advisories';
 import { pairIdOf } from '../../src/storage/alerts';
+import { alertRematchId, startAlertRematch } from '../../src/temporal/alert-rematch';
 import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/temporal-runtime';
 import {
@@ -28,6 +32,9 @@ let key: string;
 let worker: Worker;
 let running: Promise<void>;
 const logger = createLogger('test', 'silent');
+const NPM = path.join(sharedDataDir(), 'advisories/npm');
+/** decode-uri-component's advisory, left out of the first import. */
+const LATER = 'GHSA-w573-4hg7-7wgq.json';
 
 type Pkg = [name: string, version: string];
 
@@ -75,7 +82,10 @@ describeWithSharedData('alerts', () => {
   beforeAll(async () => {
     installRuntime('error');
     t = await testContext();
-    const report = await importAdvisories(t.store, [path.join(sharedDataDir(), 'advisories/npm')]);
+    // Every npm advisory but one: it is published later, after the scans (the continuous monitoring test).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alerts-advisories-'));
+    for (const f of fs.readdirSync(NPM)) if (f !== LATER) fs.copyFileSync(path.join(NPM, f), path.join(dir, f));
+    const report = await importAdvisories(t.store, [dir]);
     expect(report.rejected).toEqual([]);
     const w = await createScanWorker({
       store: t.store,
@@ -292,5 +302,57 @@ describeWithSharedData('alerts', () => {
     expect(again.map((r) => r.outcome)).toEqual(['moved', 'moved']);
     expect(await t.store.c.alertStates.countDocuments({ pairId: pair })).toBe(before);
     expect(await openState()).toEqual(inOrder);
+  }, 120_000);
+
+  test('continuous monitoring: an advisory published after the scan opens an alert, a withdrawn one fixes it, without an upload', async () => {
+    const { id: scanId, projectId } = await scan('monitored', [
+      ['decode-uri-component', '0.2.0'],
+      ['moment', '2.29.1'],
+    ]);
+    const before = await alertsOf('project=monitored');
+    expect(before.map((a) => a.package)).toEqual(['moment']);
+    const rematch = async () => {
+      const gen = (await currentGeneration(t.store))!;
+      expect(await startAlertRematch(t.temporal.client, t.taskQueue, gen)).toBe(true);
+      const r = await t.temporal.client.workflow.getHandle(alertRematchId(gen)).result();
+      expect(r).toMatchObject({ generation: gen, failed: 0 });
+      // A second start for the same generation is a no-op.
+      expect(await startAlertRematch(t.temporal.client, t.taskQueue, gen)).toBe(false);
+      return gen;
+    };
+
+    // The real advisory left out of the first import is published: its alert opens, said to come from that generation.
+    const published = await importAdvisories(t.store, [path.join(NPM, LATER)]);
+    expect(published.new).toBe(1);
+    const gen1 = await rematch();
+    const opened = (await alertsOf('project=monitored')).find((a) => a.package === 'decode-uri-component')!;
+    expect(opened).toMatchObject({
+      status: 'open',
+      advisory: 'CVE-2022-38900',
+      lastSeenScanId: scanId,
+      project: projectId,
+    });
+    const h1 = (await get(`/v1/alerts/${opened.id}/history`)).body.events;
+    expect(h1).toEqual([expect.objectContaining({ type: 'opened', scanId, generation: gen1 })]);
+    // Re-matching again with nothing new changes nothing.
+    const heads = await t.store.c.alertSets.findOne({ _id: pairIdOf(projectId, 'javascript') });
+
+    // moment's advisory is withdrawn: its alert is fixed by the re-match, with the generation that did it.
+    const withdrawnDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alerts-withdrawn-'));
+    const momentFile = 'GHSA-8hfj-j24r-96c4.json';
+    const doc = JSON.parse(fs.readFileSync(path.join(NPM, momentFile), 'utf8'));
+    fs.writeFileSync(
+      path.join(withdrawnDir, momentFile),
+      JSON.stringify({ ...doc, withdrawn: '2026-11-01T00:00:00Z', modified: '2026-11-01T00:00:00Z' }),
+    );
+    const withdrawn = await importAdvisories(t.store, [withdrawnDir]);
+    expect(withdrawn.withdrawn).toBe(1);
+    const gen2 = await rematch();
+    const moment = (await alertsOf('project=monitored&status=fixed')).find((a) => a.package === 'moment')!;
+    expect(moment).toMatchObject({ status: 'fixed', fixedAt: expect.any(String) });
+    const h2 = (await get(`/v1/alerts/${moment.id}/history`)).body.events;
+    expect(h2[0]).toMatchObject({ type: 'fixed', scanId, generation: gen2 });
+    expect((await alertsOf('project=monitored')).map((a) => a.package)).toEqual(['decode-uri-component']);
+    expect((await t.store.c.alertSets.findOne({ _id: pairIdOf(projectId, 'javascript') }))!.seq).toBe(heads!.seq + 1);
   }, 120_000);
 });

@@ -183,6 +183,8 @@ export function moveAlerts(
   const { ecosystem, projectId } = source;
   const taken = new Set(previous.map((a) => a.id));
   const live = previous.filter((a) => a.status !== 'merged');
+  // An alert a re-match opens was first seen then, not when its scan was uploaded.
+  const openedAt = source.rematch ? source.at : source.startedAt;
   const r = resolveAlerts(
     ecosystem,
     live.map(identityOf),
@@ -192,7 +194,7 @@ export function moveAlerts(
       taken.add(id);
       return id;
     },
-    source.startedAt,
+    openedAt,
   );
 
   const byAlert = new Map<string, MoveFinding[]>();
@@ -241,7 +243,7 @@ export function moveAlerts(
       installedVersions: sortedUnique(list.map((f) => f.installedVersion)),
       fixedVersion: lead.fixedVersion,
       status: 'open',
-      firstSeenAt: base?.firstSeenAt ?? source.startedAt,
+      firstSeenAt: base?.firstSeenAt ?? openedAt,
       firstSeenScanId: base?.firstSeenScanId ?? source.scanId,
       lastSeenAt: source.startedAt,
       lastSeenScanId: source.scanId,
