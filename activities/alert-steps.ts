@@ -21,6 +21,8 @@ import type { ScanDoc } from '../src/storage/documents/scans';
 import type { Store } from '../src/storage/mongo';
 import { readModules, readResults } from '../src/storage/results';
 import { getScan } from '../src/storage/scans';
+import type { AlertWebhookEvent } from '../src/storage/webhooks';
+import type { ScanEvents } from '../src/temporal/events';
 
 export interface AlertStepDeps {
   store: Store;
@@ -69,6 +71,8 @@ export interface MoveOutcome {
   reopened: number;
   /** The move's alert ids by change, for the webhook events (empty on a pair's first tracked scan). */
   announce?: Pick<StoredMove, 'opened' | 'fixed' | 'reopened'>;
+  /** Who moved: for the webhook events. */
+  head?: PairHead;
 }
 
 const newer = (a: { startedAt: Date; scanId: string }, b: { startedAt: Date; scanId: string }) =>
@@ -115,6 +119,7 @@ export async function finishMove(
     opened: move.opened.length,
     fixed: move.fixed.length,
     reopened: move.reopened.length,
+    head,
     ...(move.announce ? { announce: { opened: move.opened, fixed: move.fixed, reopened: move.reopened } } : {}),
   };
 }
@@ -186,3 +191,29 @@ export async function moveScanAlerts(deps: AlertStepDeps, scanId: string): Promi
     deps.logger.debug({ scanId, pairId, seq, attempt }, 'alert move raced; computing again');
   }
 }
+
+/** Starts the webhook events of a move (one per kind of change it made); a repeat starts none twice. */
+export async function announceMove(
+  events: ScanEvents | undefined,
+  r: Pick<MoveOutcome, 'announce' | 'head' | 'seq'> & { outcome: string },
+): Promise<void> {
+  if (!events || r.outcome !== 'moved' || !r.announce || !r.head || r.seq === undefined) return;
+  const { head, seq } = r;
+  const kinds: Array<[AlertWebhookEvent, string[]]> = [
+    ['alert.opened', r.announce.opened],
+    ['alert.fixed', r.announce.fixed],
+    ['alert.reopened', r.announce.reopened],
+  ];
+  await Promise.all(
+    kinds
+      .filter(([, ids]) => ids.length > 0)
+      .map(([type]) => events.emitAlerts(head.scanId, head.orgId, type, { pairId: head.pairId, seq })),
+  );
+}
+
+/** What an alert activity returns to its workflow: counts, not the ids (the history stays small). */
+export const moveSummary = <R extends MoveOutcome | (Omit<MoveOutcome, 'outcome'> & { outcome: string })>({
+  announce: _a,
+  head: _h,
+  ...rest
+}: R) => rest;

@@ -15,7 +15,7 @@ import * as engine from './scan-steps';
 import { withOutagePatience } from './outage';
 import { recordScanCompleted, recordScanFailed, timedStages } from '../src/metrics/worker';
 import { loadScanInputs } from './inputs';
-import { moveScanAlerts } from './alert-steps';
+import { announceMove, moveScanAlerts, moveSummary } from './alert-steps';
 import { rematchPair } from './alert-rematch';
 import { alertPairs } from '../src/storage/alerts';
 import { createPagedActivities } from './paged';
@@ -314,12 +314,13 @@ export function createActivities(deps: ActivityDeps) {
            */
           async moveAlerts({ scanId }: { scanId: string }) {
             const r = await moveScanAlerts(ctx, scanId);
+            await announceMove(deps.events, r);
             if (r.outcome === 'moved')
               deps.logger.info(
                 { scanId, seq: r.seq, opened: r.opened, fixed: r.fixed, reopened: r.reopened },
                 'alerts moved',
               );
-            return r;
+            return moveSummary(r);
           },
 
           /** Continuous monitoring: every (project, ecosystem) with alerts. */
@@ -330,12 +331,13 @@ export function createActivities(deps: ActivityDeps) {
           /** Continuous monitoring: one pair's latest tracked snapshot matched against the newest generation. */
           async rematchAlerts({ pairId }: { pairId: string }) {
             const r = await rematchPair(ctx, pairId);
+            await announceMove(deps.events, r);
             if (r.outcome === 'moved')
               deps.logger.info(
                 { pairId, generation: r.generation, opened: r.opened, fixed: r.fixed, reopened: r.reopened },
                 'alerts re-matched',
               );
-            return r;
+            return moveSummary(r);
           },
 
           async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {

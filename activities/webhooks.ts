@@ -6,6 +6,10 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { deliveryHeaders, deliveryId, delivered, eventBody, statusError } from '../src/domain/webhooks/deliveries';
 import { signatureHeader } from '../src/domain/webhooks/signature';
 import { presentScan } from '../src/presenters/scans';
+import { presentAlert } from '../src/presenters/alerts';
+import { viewOf } from '../src/domain/alerts/query';
+import { alertEventBody, alertsForWebhook } from '../src/domain/webhooks/alert-events';
+import { readStateAlerts, storedMove } from '../src/storage/alerts';
 import { checkDestination, policyFromEnv, type DestinationPolicy } from '../src/infra/webhooks/destination';
 import { postWebhook } from '../src/infra/webhooks/send';
 import type { Logger } from '../src/logger';
@@ -44,13 +48,65 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     );
   }
 
+  /**
+   * An alert event: the alerts its move changed that way, read from the move's stored state (states never change, so
+   * a retry builds the same bodies); one delivery per subscribed webhook whose filters keep at least one alert.
+   */
+  async function recordAlertEvent(input: Required<Omit<WebhookEventInput, 'retry'>>) {
+    const { eventId, type, orgId, createdAt } = input;
+    const { pairId, seq } = input.alerts;
+    const [hooks, states, stored] = await Promise.all([
+      subscribedWebhooks(store, orgId, type),
+      readStateAlerts(store, pairId, seq),
+      storedMove(store, pairId, seq),
+    ]);
+    if (!stored) throw ApplicationFailure.nonRetryable(`alert move ${pairId}:${seq} not found`, 'alert_move_not_found');
+    const ids = new Set(
+      type === 'alert.opened' ? stored.move.opened : type === 'alert.fixed' ? stored.move.fixed : stored.move.reopened,
+    );
+    const changed = states.filter((a) => ids.has(a.id)).map(viewOf);
+    const first = changed[0] ?? states[0];
+    const data = {
+      project: first?.projectId ?? '',
+      ecosystem: first?.ecosystem ?? '',
+      scanId: input.scanId,
+      trigger: stored.rematch ? ('rematch' as const) : ('scan' as const),
+      generation: stored.generation,
+    };
+    const now = new Date();
+    const docs: WebhookDeliveryDoc[] = [];
+    for (const w of hooks) {
+      const kept = alertsForWebhook(changed, w);
+      if (!kept.length) continue;
+      docs.push({
+        _id: deliveryId(eventId, w._id),
+        orgId,
+        webhookId: w._id,
+        eventId,
+        type,
+        status: 'pending',
+        attempts: [],
+        body: alertEventBody({ id: eventId, type, createdAt }, data, kept.map(presentAlert)),
+        error: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    await recordDeliveries(store, docs);
+    return {
+      deliveries: docs.map((d) => ({ deliveryId: d._id, webhookId: d.webhookId })),
+      bytes: docs.reduce((n, d) => n + Buffer.byteLength(d.body), 0),
+    };
+  }
+
   return {
     /**
      * Builds the event's body once ({id, type, createdAt, data: {scan}}, the scan as the API presents it: terminal
      * scans never change, so a retry builds the same) and records one pending delivery per webhook subscribed now.
      * Delivery ids are derived from the event and webhook ids: a retry inserts none twice.
      */
-    async recordWebhookEvent({ eventId, type, scanId, orgId, createdAt }: Omit<WebhookEventInput, 'retry'>) {
+    async recordWebhookEvent({ eventId, type, scanId, orgId, createdAt, alerts }: Omit<WebhookEventInput, 'retry'>) {
+      if (alerts) return recordAlertEvent({ eventId, type, scanId, orgId, createdAt, alerts });
       const [scan, hooks] = await Promise.all([getScan(store, scanId), subscribedWebhooks(store, orgId, type)]);
       if (!scan) throw ApplicationFailure.nonRetryable(`scan ${scanId} not found`, 'scan_not_found');
       const body = eventBody({ id: eventId, type, createdAt, data: { scan: presentScan(scan) } });

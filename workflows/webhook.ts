@@ -59,7 +59,14 @@ export async function webhookEventWorkflow(input: WebhookEventInput): Promise<We
   setCurrentDetails(
     `${type} of ${scanId} (${eventId}): building the body and recording a delivery per subscribed webhook`,
   );
-  const { deliveries } = await book.recordWebhookEvent({ eventId, type, scanId, orgId, createdAt });
+  const { deliveries } = await book.recordWebhookEvent({
+    eventId,
+    type,
+    scanId,
+    orgId,
+    createdAt,
+    ...(input.alerts ? { alerts: input.alerts } : {}),
+  });
   const states = new Map<string, State>(deliveries.map((d) => [d.deliveryId, 'retrying']));
   const show = () =>
     setCurrentDetails(

@@ -238,7 +238,12 @@ export async function storedMove(
   store: Store,
   pairId: string,
   seq: number,
-): Promise<{ rematch: boolean; move: StoredMove } | null> {
-  const doc = await store.c.alertStates.findOne({ _id: stateId(pairId, seq) }, { projection: { rematch: 1, move: 1 } });
-  return doc ? { rematch: doc.rematch, move: await unpackJson<StoredMove>(doc.move) } : null;
+): Promise<{ rematch: boolean; generation: string | null; move: StoredMove } | null> {
+  const doc = await store.c.alertStates.findOne(
+    { _id: stateId(pairId, seq) },
+    { projection: { rematch: 1, generation: 1, move: 1 } },
+  );
+  return doc
+    ? { rematch: doc.rematch, generation: doc.generation, move: await unpackJson<StoredMove>(doc.move) }
+    : null;
 }

@@ -6,7 +6,16 @@ import type { WebhookDoc } from './documents/webhooks';
 import { isDuplicateKey, type Store } from './mongo';
 import type { SecretBox } from './secrets';
 
-export const WEBHOOK_EVENTS = ['scan.completed', 'scan.failed'] as const;
+export const WEBHOOK_EVENTS = [
+  'scan.completed',
+  'scan.failed',
+  'alert.opened',
+  'alert.fixed',
+  'alert.reopened',
+] as const;
+/** The alert events: one per tracked scan or re-match that opened, fixed or reopened alerts, listing them. */
+export const ALERT_EVENTS = ['alert.opened', 'alert.fixed', 'alert.reopened'] as const;
+export type AlertWebhookEvent = (typeof ALERT_EVENTS)[number];
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Live webhooks per organization (POST /v1/webhooks refuses one more with 422 invalid_parameter). */
 export const MAX_WEBHOOKS_PER_ORG = 20;
@@ -16,6 +25,8 @@ export interface NewWebhook {
   url: string;
   events: WebhookEvent[];
   createdBy: string | null;
+  minSeverity?: WebhookDoc['minSeverity'];
+  projects?: string[] | null;
 }
 
 export async function createWebhook(

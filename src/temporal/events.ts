@@ -8,11 +8,12 @@ import { newId } from '../domain/ids';
 import type { Logger } from '../logger';
 import type { Store } from '../storage/mongo';
 import { hasSubscriber } from '../storage/webhook-deliveries';
-import type { WebhookEvent } from '../storage/webhooks';
+import type { AlertWebhookEvent, WebhookEvent } from '../storage/webhooks';
 import { SA } from './scan-workflow-contract';
 import {
   DEFAULT_DELIVERY_RETRY,
   WEBHOOK_EVENT_WORKFLOW,
+  alertEventWorkflowId,
   eventWorkflowId,
   type DeliveryRetry,
   type WebhookEventInput,
@@ -27,6 +28,16 @@ export interface ScanEvents {
    * subscribed or it had been started before (by any process).
    */
   emit(scanId: string, orgId: string, type: WebhookEvent, subscribed?: Promise<boolean>): Promise<boolean>;
+  /**
+   * Starts an alert event's workflow (one per alert move and type) when the organization is subscribed; true when this
+   * call started it.
+   */
+  emitAlerts(
+    scanId: string,
+    orgId: string,
+    type: AlertWebhookEvent,
+    alerts: { pairId: string; seq: number },
+  ): Promise<boolean>;
   /** Whether this process emitted (or found nothing to emit for) the pair already: a retry may skip its reads. */
   emitted(scanId: string, type: WebhookEvent): boolean;
   /** Closes the Temporal connection this emitter opened, if any. */
@@ -94,7 +105,12 @@ export function scanEvents(o: ScanEventsOptions): ScanEvents {
     if (done.size > REMEMBERED) done.delete(done.values().next().value as string);
   };
 
-  async function start(scanId: string, orgId: string, type: WebhookEvent): Promise<boolean> {
+  async function start(
+    scanId: string,
+    orgId: string,
+    type: WebhookEvent,
+    alerts?: { pairId: string; seq: number },
+  ): Promise<boolean> {
     const at = now();
     const input: WebhookEventInput = {
       eventId: newId('evt', at.getTime()),
@@ -103,13 +119,14 @@ export function scanEvents(o: ScanEventsOptions): ScanEvents {
       orgId,
       createdAt: at.toISOString(),
       retry,
+      ...(alerts ? { alerts } : {}),
     };
     try {
       await (
         await client()
       ).workflow.start(WEBHOOK_EVENT_WORKFLOW, {
         taskQueue: o.taskQueue,
-        workflowId: eventWorkflowId(scanId, type),
+        workflowId: alerts ? alertEventWorkflowId(alerts.pairId, alerts.seq, type) : eventWorkflowId(scanId, type),
         args: [input],
         // One event per (scan, type), ever: a closed workflow is not started again either.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -117,7 +134,9 @@ export function scanEvents(o: ScanEventsOptions): ScanEvents {
           { key: SA.scanId, value: scanId },
           { key: SA.orgId, value: orgId },
         ],
-        staticSummary: `Webhook event ${type} of scan ${scanId} (${input.eventId})`,
+        staticSummary: alerts
+          ? `Webhook event ${type} of the alerts of ${alerts.pairId} (move ${alerts.seq}, scan ${scanId}; ${input.eventId})`
+          : `Webhook event ${type} of scan ${scanId} (${input.eventId})`,
         staticDetails: `org ${orgId} · retried up to ${Math.round(retry.windowMs / 60_000)} min from ${Math.round(retry.initialMs / 1000)} s, at most ${Math.round(retry.maxIntervalMs / 60_000)} min apart`,
       });
       o.logger.info({ scanId, type, eventId: input.eventId }, 'webhook event started');
@@ -140,6 +159,13 @@ export function scanEvents(o: ScanEventsOptions): ScanEvents {
       return started;
     },
     emitted: (scanId, type) => done.has(`${scanId} ${type}`),
+    async emitAlerts(scanId, orgId, type, alerts) {
+      const key = `${alerts.pairId}:${alerts.seq} ${type}`;
+      if (done.has(key)) return false;
+      const started = (await hasSubscriber(o.store, orgId, type)) ? await start(scanId, orgId, type, alerts) : false;
+      remember(key);
+      return started;
+    },
     close: () => (o.client instanceof Client ? Promise.resolve() : o.client.close()),
   };
 }

@@ -8,6 +8,10 @@ export const WEBHOOK_EVENT_WORKFLOW = 'webhookEventWorkflow';
 /** One workflow per (scan, event type): a second start of the same id is rejected, so an event is never sent twice. */
 export const eventWorkflowId = (scanId: string, type: string): string => `scan-event-${scanId}-${type}`;
 
+/** One workflow per (alert move, event type): the move is a state of its pair's chain. */
+export const alertEventWorkflowId = (pairId: string, seq: number, type: string): string =>
+  `alert-event-${pairId}-${seq}-${type}`;
+
 /** How a delivery is retried: exponential backoff from `initialMs`, at most `maxIntervalMs` apart, for `windowMs`. */
 export interface DeliveryRetry {
   initialMs: number;
@@ -51,8 +55,11 @@ export const WEBHOOK_DELETED = 'webhook_deleted';
 
 export interface WebhookEventInput {
   eventId: string; // evt_..., made once by the start that created the workflow
-  type: 'scan.completed' | 'scan.failed';
+  type: 'scan.completed' | 'scan.failed' | 'alert.opened' | 'alert.fixed' | 'alert.reopened';
+  /** A scan event's scan; an alert event's tracked scan (the one the move or re-match came from). */
   scanId: string;
+  /** Alert events: the state of the (project, ecosystem) whose move the event announces (src/storage/alerts.ts). */
+  alerts?: { pairId: string; seq: number };
   orgId: string;
   createdAt: string; // ISO 8601: the payload's createdAt
   retry: DeliveryRetry;

@@ -22,8 +22,9 @@ export const webhookOperations: Record<WebhookRoute, Operation> = {
         description:
           'missing_parameter (url or events absent or empty), invalid_parameter (the body is not a JSON object; a field of the wrong type; ' +
           'an unknown event type, named; a URL that is not https, malformed, or whose host does not resolve or resolves to a refused address, with the reason; ' +
-          `the organization already has ${MAX_WEBHOOKS_PER_ORG} webhooks).`,
-        codes: ['invalid_parameter', 'missing_parameter'],
+          `the organization already has ${MAX_WEBHOOKS_PER_ORG} webhooks; minSeverity not a severity; projects not a non-empty array of at most 100 strings), ` +
+          'unknown_project (projects names a project that does not exist).',
+        codes: ['invalid_parameter', 'missing_parameter', 'unknown_project'],
       },
     },
     usesDatabase: true,

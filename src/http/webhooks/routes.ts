@@ -1,7 +1,9 @@
 // Webhooks: session-only, Admin or Owner. The secret is in the 201 response once and nowhere else;
 // it is stored sealed (storage/secrets.ts), since signing deliveries needs it back.
 import Router from '@koa/router';
-import { invalidParameter, notFound } from '../../domain/errors';
+import { ApiError, invalidParameter, notFound } from '../../domain/errors';
+import { SEVERITIES, type Severity } from '../../shared/types';
+import { findProject } from '../../storage/projects';
 import {
   checkDestination,
   DestinationRefused,
@@ -32,7 +34,37 @@ import { cursorQuery, parseLimit } from '../pagination';
 import { pathId } from '../params';
 
 export function presentWebhook(w: WebhookDoc) {
-  return { id: w._id, url: w.url, events: w.events, createdBy: w.createdBy, createdAt: w.createdAt.toISOString() };
+  return {
+    id: w._id,
+    url: w.url,
+    events: w.events,
+    createdBy: w.createdBy,
+    createdAt: w.createdAt.toISOString(),
+    minSeverity: w.minSeverity ?? null,
+    projects: w.projects ?? null,
+  };
+}
+
+/** `minSeverity`: absent or null (every alert), or a severity. */
+function parseMinSeverity(v: unknown): WebhookDoc['minSeverity'] {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string' || !(SEVERITIES as readonly string[]).includes(v))
+    throw invalidParameter('minSeverity', `must be one of ${SEVERITIES.join(', ')}, or null`);
+  return v as Severity;
+}
+
+/** `projects`: absent or null (every project), or project ids or slugs of the organization, at most 100. */
+async function parseProjects(deps: AppDeps, orgId: string, v: unknown): Promise<string[] | null> {
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v) || v.length === 0 || v.length > 100 || v.some((x) => typeof x !== 'string' || x === ''))
+    throw invalidParameter('projects', 'must be a non-empty array of at most 100 project ids or slugs, or null');
+  const ids: string[] = [];
+  for (const ref of new Set(v as string[])) {
+    const project = await findProject(deps.store, orgId, ref);
+    if (!project) throw new ApiError(422, 'unknown_project', `projects: "${ref}" does not exist or is out of reach`);
+    ids.push(project._id);
+  }
+  return [...new Set(ids)];
 }
 
 /** `events`: a non-empty array of known event types, duplicates folded, in the order first given. */
@@ -58,6 +90,8 @@ export function webhookRoutes(deps: AppDeps): Router {
     const body = await objectBody(ctx);
     const url = requiredString(body, 'url', MAX_URL_LENGTH);
     const events = parseEvents(body.events);
+    const minSeverity = parseMinSeverity(body.minSeverity);
+    const projects = await parseProjects(deps, p.orgId, body.projects);
     const { box, policy } = config();
     const full = () =>
       invalidParameter('webhooks', `at most ${MAX_WEBHOOKS_PER_ORG} per organization; delete one first`);
@@ -73,7 +107,14 @@ export function webhookRoutes(deps: AppDeps): Router {
     }
     await recheck(deps, p); // after the resolution, just before the write: a session revoked meanwhile stores nothing
     const createdBy = p.kind === 'session' ? (p.member?._id ?? null) : null;
-    const { doc, secret } = await createWebhook(deps.store, box, { orgId: p.orgId, url: href, events, createdBy });
+    const { doc, secret } = await createWebhook(deps.store, box, {
+      orgId: p.orgId,
+      url: href,
+      events,
+      createdBy,
+      ...(minSeverity ? { minSeverity } : {}),
+      ...(projects ? { projects } : {}),
+    });
     // Concurrent creations may pass the count together: the newest past the bound withdraw themselves.
     if (!(await withinFirst(deps.store, p.orgId, doc._id, MAX_WEBHOOKS_PER_ORG))) {
       await deleteWebhook(deps.store, p.orgId, doc._id);

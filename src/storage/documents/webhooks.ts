@@ -9,6 +9,10 @@ export interface WebhookDoc {
   orgId: string;
   url: string;
   events: string[];
+  /** Alert events only: the least severity an alert must have to be sent (absent: every alert). */
+  minSeverity?: 'critical' | 'high' | 'medium' | 'low' | null;
+  /** Alert events only: the projects (ids) whose alerts are sent (absent: every project). */
+  projects?: string[] | null;
   secret: EncryptedSecret;
   createdBy: string | null;
   createdAt: Date;

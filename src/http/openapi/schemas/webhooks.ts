@@ -2,6 +2,7 @@
 // presenter, and the request body that route reads by hand (these schemas state the same rules for clients).
 import { MAX_URL_LENGTH } from '../../../infra/webhooks/destination';
 import { WEBHOOK_EVENTS } from '../../../storage/webhooks';
+import { SEVERITIES } from '../../../shared/types';
 import { listEnvelope, ref, strOrNull, timestamp } from './common';
 
 const events = {
@@ -11,10 +12,13 @@ const events = {
   items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
 } as const;
 
+const minSeverity = { type: ['string', 'null'], enum: [...SEVERITIES, null] } as const;
+const projects = { type: ['array', 'null'], minItems: 1, maxItems: 100, items: { type: 'string' } } as const;
+
 export const webhookSchemas = {
   Webhook: {
     type: 'object',
-    required: ['id', 'url', 'events', 'createdBy', 'createdAt'],
+    required: ['id', 'url', 'events', 'createdBy', 'createdAt', 'minSeverity', 'projects'],
     additionalProperties: false,
     properties: {
       id: { type: 'string', pattern: '^whk_' },
@@ -28,6 +32,11 @@ export const webhookSchemas = {
       events: { ...events, description: 'The event types delivered to it, duplicates of the request folded.' },
       createdBy: { ...strOrNull, description: 'The member id (mem_...) of who created it.' },
       createdAt: timestamp,
+      minSeverity: {
+        ...minSeverity,
+        description: 'Alert events: only alerts at least this severe (null: every alert).',
+      },
+      projects: { ...projects, description: 'Alert events: only alerts of these projects (ids; null: every project).' },
     },
   },
   WebhookList: listEnvelope('webhooks', 'Webhook'),
@@ -46,7 +55,18 @@ export const webhookSchemas = {
         type: 'array',
         minItems: 1,
         items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
-        description: 'Duplicates are folded.',
+        description:
+          "Duplicates are folded. alert.opened, alert.fixed, alert.reopened: one event per tracked scan or re-match after an advisory import that changed alerts that way (none on a project's first tracked scan), data {project, ecosystem, scanId, trigger: scan|rematch, generation, alerts (Alert resources, most severe first, at most 500), truncated}.",
+      },
+      minSeverity: {
+        ...minSeverity,
+        description:
+          "Alert events: send only alerts at least this severe; a webhook whose filters keep none of an event's alerts receives nothing.",
+      },
+      projects: {
+        ...projects,
+        description:
+          'Alert events: send only alerts of these projects (ids or slugs, stored as ids). Unknown: 422 unknown_project.',
       },
     },
   },
