@@ -217,3 +217,41 @@ export const moveSummary = <R extends MoveOutcome | (Omit<MoveOutcome, 'outcome'
   head: _h,
   ...rest
 }: R) => rest;
+
+/** The upgrade's setting: present once every pair's alerts were built from its latest tracked scan. */
+export const ALERT_UPGRADE_SETTING = 'migration:alerts-from-latest-tracked-scans';
+
+/** The upgrade's work list: every (project, ecosystem) with completed scans and no alerts yet. */
+export async function upgradePairs(store: Store): Promise<Array<{ projectId: string; ecosystem: string }>> {
+  const [scans, heads] = await Promise.all([
+    store.c.scans.find({ status: 'completed' }, { projection: { projectId: 1, ecosystem: 1 } }).toArray(),
+    store.c.alertSets.find({}, { projection: { _id: 1 } }).toArray(),
+  ]);
+  const have = new Set(heads.map((h) => h._id));
+  const pairs = new Map<string, { projectId: string; ecosystem: string }>();
+  for (const s of scans) {
+    const id = pairIdOf(s.projectId, s.ecosystem);
+    if (!have.has(id)) pairs.set(id, { projectId: s.projectId, ecosystem: s.ecosystem });
+  }
+  return [...pairs.keys()].sort().map((k) => pairs.get(k)!);
+}
+
+/**
+ * Upgrade of one pair: its alerts from its latest completed tracked scan (history starts there, nothing announced).
+ * A pair that a tracked scan moved meanwhile keeps that newer state (the upgrade's scan is older: superseded).
+ */
+export async function upgradePair(
+  deps: AlertStepDeps,
+  projectId: string,
+  ecosystem: string,
+): Promise<MoveOutcome | { outcome: 'no_tracked_scan' }> {
+  const scans = await deps.store.c.scans
+    .find({ projectId, ecosystem, status: 'completed' } as never, { projection: { _id: 1, startedAt: 1 } })
+    .toArray();
+  scans.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || (a._id < b._id ? 1 : -1));
+  for (const s of scans) {
+    const scan = await getScan(deps.store, s._id);
+    if (scan && (await trackedScan(deps.store, scan))) return moveScanAlerts(deps, scan._id);
+  }
+  return { outcome: 'no_tracked_scan' };
+}

@@ -15,7 +15,14 @@ import * as engine from './scan-steps';
 import { withOutagePatience } from './outage';
 import { recordScanCompleted, recordScanFailed, timedStages } from '../src/metrics/worker';
 import { loadScanInputs } from './inputs';
-import { announceMove, moveScanAlerts, moveSummary } from './alert-steps';
+import {
+  ALERT_UPGRADE_SETTING,
+  announceMove,
+  moveScanAlerts,
+  moveSummary,
+  upgradePair,
+  upgradePairs,
+} from './alert-steps';
 import { rematchPair } from './alert-rematch';
 import { alertPairs } from '../src/storage/alerts';
 import { createPagedActivities } from './paged';
@@ -321,6 +328,26 @@ export function createActivities(deps: ActivityDeps) {
                 'alerts moved',
               );
             return moveSummary(r);
+          },
+
+          /** The upgrade to alerts: the pairs with completed scans and no alerts yet. */
+          async alertUpgradePairs() {
+            return upgradePairs(deps.store);
+          },
+
+          /** The upgrade of one pair (no webhook events: the upgrade announces nothing). */
+          async upgradeAlertPair({ projectId, ecosystem }: { projectId: string; ecosystem: string }) {
+            const r = await upgradePair(ctx, projectId, ecosystem);
+            return { outcome: r.outcome, ...('opened' in r ? { opened: r.opened } : {}) };
+          },
+
+          /** The upgrade is done: recorded, so that no process starts it again. */
+          async finishAlertUpgrade({ pairs }: { pairs: number }) {
+            await deps.store.c.settings.updateOne(
+              { _id: ALERT_UPGRADE_SETTING },
+              { $set: { value: { at: new Date().toISOString(), pairs } } },
+              { upsert: true },
+            );
           },
 
           /** Continuous monitoring: every (project, ecosystem) with alerts. */

@@ -3,6 +3,8 @@ import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import { configuredSources } from '../src/advisories/sync';
 import { ensureAdvisoryRefreshSchedule } from '../src/temporal/schedules';
+import { startAlertUpgrade } from '../src/temporal/alert-rematch';
+import { ALERT_UPGRADE_SETTING } from '../activities/alert-steps';
 import { envInt, loadConfig, requireMongoUri, requireTemporalAddress } from '../src/config';
 import { createLogger } from '../src/logger';
 import { connectStore } from '../src/storage/mongo';
@@ -60,6 +62,19 @@ async function main(): Promise<void> {
       logger.warn({ err }, 'could not create the advisory-refresh schedule');
     } finally {
       await client.connection.close();
+    }
+  }
+  // The upgrade to alerts, once per database: in a workflow of its own (readiness never waits for it).
+  if (!(await store.c.settings.findOne({ _id: ALERT_UPGRADE_SETTING }))) {
+    const connection = await Connection.connect({ address });
+    try {
+      const client = new Client({ connection, namespace: config.temporalNamespace });
+      if (await startAlertUpgrade(client, config.taskQueue, store.db.databaseName))
+        logger.info('alerts: upgrade started (workflow alert-upgrade-<database>)');
+    } catch (err) {
+      logger.warn({ err }, 'alerts: the upgrade was not started; the next worker start tries again');
+    } finally {
+      await connection.close();
     }
   }
   // WORKER_MAX_CONCURRENT_ACTIVITIES: activities this process runs at once (default 8); 1 makes a worker take one

@@ -65,3 +65,34 @@ export async function alertRematchWorkflow({ generation }: { generation: string 
   await Promise.all(Array.from({ length: Math.min(REMATCH_CONCURRENCY, pairs.length) }, lane));
   return out;
 }
+
+/**
+ * The upgrade to alerts (once per database, id alert-upgrade-<database>): each (project, ecosystem) with completed scans gets its
+ * alerts from its latest completed tracked scan, a few pairs at a time, in the background: readiness never waits.
+ */
+export async function alertUpgradeWorkflow(): Promise<{ pairs: number; moved: number; failed: number }> {
+  const pairs = await acts.alertUpgradePairs();
+  let next = 0;
+  let moved = 0;
+  let failed = 0;
+  const lane = async () => {
+    while (next < pairs.length) {
+      const pair = pairs[next++];
+      try {
+        if ((await acts.upgradeAlertPair(pair)).outcome === 'moved') moved++;
+      } catch (err) {
+        failed++;
+        log.error('alert upgrade of a pair failed', {
+          ...pair,
+          message: err instanceof Error ? err.message : String(err),
+        });
+      }
+      setCurrentDetails(
+        `Alerts from the latest tracked scans: ${next} of ${pairs.length} pairs started, ${moved} moved, ${failed} failed`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(REMATCH_CONCURRENCY, pairs.length) }, lane));
+  if (!failed) await acts.finishAlertUpgrade({ pairs: pairs.length });
+  return { pairs: pairs.length, moved, failed };
+}

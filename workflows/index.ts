@@ -3,4 +3,4 @@ export { scanWorkflow } from './scan';
 export { advisoryRefreshWorkflow } from './advisory-refresh';
 export { webhookEventWorkflow } from './webhook';
 export { mcpScanWorkflow } from './mcp-scan';
-export { alertRematchWorkflow } from './alert-rematch';
+export { alertRematchWorkflow, alertUpgradeWorkflow } from './alert-rematch';

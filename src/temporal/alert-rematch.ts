@@ -22,3 +22,24 @@ export async function startAlertRematch(client: Client, taskQueue: string, gener
     throw err;
   }
 }
+
+export const ALERT_UPGRADE_WORKFLOW = 'alertUpgradeWorkflow';
+/** One upgrade per database (several deployments may share a Temporal namespace). */
+export const alertUpgradeId = (database: string) => `alert-upgrade-${database}`;
+
+/** Starts the upgrade to alerts unless it ran (or runs) already; false when it was started before. */
+export async function startAlertUpgrade(client: Client, taskQueue: string, database: string): Promise<boolean> {
+  try {
+    await client.workflow.start(ALERT_UPGRADE_WORKFLOW, {
+      taskQueue,
+      workflowId: alertUpgradeId(database),
+      args: [],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      staticSummary: "Upgrade: every project's alerts from its latest completed tracked scan per ecosystem",
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw err;
+  }
+}

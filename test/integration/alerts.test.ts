@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
-import { moveScanAlerts } from '../../activities/alert-steps';
+import { ALERT_UPGRADE_SETTING, moveScanAlerts } from '../../activities/alert-steps';
 import { importAdvisories } from '../../src/advisories/import';
 import { createLogger } from '../../src/logger';
 import { currentGeneration } from '../../src/storage/advisories';
 import { pairIdOf } from '../../src/storage/alerts';
-import { alertRematchId, startAlertRematch } from '../../src/temporal/alert-rematch';
+import { alertRematchId, alertUpgradeId, startAlertRematch, startAlertUpgrade } from '../../src/temporal/alert-rematch';
 import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/temporal-runtime';
 import {
@@ -354,5 +354,33 @@ describeWithSharedData('alerts', () => {
     expect(h2[0]).toMatchObject({ type: 'fixed', scanId, generation: gen2 });
     expect((await alertsOf('project=monitored')).map((a) => a.package)).toEqual(['decode-uri-component']);
     expect((await t.store.c.alertSets.findOne({ _id: pairIdOf(projectId, 'javascript') }))!.seq).toBe(heads!.seq + 1);
+  }, 120_000);
+
+  test("the upgrade builds alerts from each project's latest completed tracked scan, once, in the background", async () => {
+    const shopId = (await get('/v1/projects')).body.projects.find((p: { slug: string }) => p.slug === 'shop').id;
+    const before = (await alertsOf(`project=shop&status=all`)).map((a) => [a.id, a.status, a.installedVersions]);
+    const latest = (await alertsOf('project=shop'))[0].lastSeenScanId;
+    // As a database from before alerts: none stored.
+    await Promise.all([
+      t.store.c.alertSets.deleteMany({}),
+      t.store.c.alertStates.deleteMany({}),
+      t.store.c.alertEvents.deleteMany({}),
+    ]);
+    expect(await alertsOf('status=all')).toEqual([]);
+    expect(await startAlertUpgrade(t.temporal.client, t.taskQueue, t.store.db.databaseName)).toBe(true);
+    const r = await t.temporal.client.workflow.getHandle(alertUpgradeId(t.store.db.databaseName)).result();
+    expect(r.failed).toBe(0);
+    expect(r.moved).toBeGreaterThanOrEqual(4); // shop, elsewhere, ordered, monitored
+    // The same alerts (ids derive from what they are) open as the latest tracked scan has them; history starts there.
+    const after = await alertsOf(`project=shop&status=all`);
+    // What the latest tracked scan found (moment's advisory was withdrawn since: a re-match would fix it again).
+    const found = (await get(`/v1/scans/${latest}/findings`)).body.findings as Array<{ alertId: string }>;
+    expect(after.map((a) => a.id).sort()).toEqual([...new Set(found.map((f) => f.alertId))].sort());
+    for (const a of after) expect(before.find((b) => b[0] === a.id)).toBeDefined();
+    for (const a of after)
+      expect(a).toMatchObject({ firstSeenScanId: latest, lastSeenScanId: latest, project: shopId });
+    expect(await t.store.c.settings.findOne({ _id: ALERT_UPGRADE_SETTING })).not.toBeNull();
+    // Once: a second start is refused.
+    expect(await startAlertUpgrade(t.temporal.client, t.taskQueue, t.store.db.databaseName)).toBe(false);
   }, 120_000);
 });
