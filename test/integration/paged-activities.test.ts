@@ -101,7 +101,9 @@ test('every paged step run twice: shards reused, not walked again; the same publ
     moduleCount: 12,
   });
   const strip = (fs_: Array<{ id: string; scanId: string }>) =>
-    fs_.map(({ id: _i, scanId: _s, ...rest }) => rest).sort((x: any, y: any) => (x.package < y.package ? -1 : 1));
+    fs_
+      .map(({ id: _i, scanId: _s, firstSeenAt: _f, ...rest }: any) => rest)
+      .sort((x: any, y: any) => (x.package < y.package ? -1 : 1));
   const ra = await readResults(t.store, once, a!.resultChunks!);
   const rb = await readResults(t.store, twice, b!.resultChunks!);
   expect(strip(rb)).toEqual(strip(ra));

@@ -336,7 +336,7 @@ itWithSharedData(
     const scheduled = (history.events ?? [])
       .filter((e) => e.activityTaskScheduledEventAttributes)
       .map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
-    expect(scheduled).toEqual(['prepareScan', 'matchAdvisories', 'derivePaths', 'publishResults']);
+    expect(scheduled).toEqual(['prepareScan', 'matchAdvisories', 'derivePaths', 'publishResults', 'moveAlerts']);
     const view = async (id: string) =>
       (await t.api.get(`/v1/scans/${id}/findings?suppressed=all&limit=200`).set(bearer(key))).body.findings
         .map((f: Record<string, unknown>) =>

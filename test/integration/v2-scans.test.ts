@@ -299,9 +299,10 @@ itWithSharedData(
       // An uninterrupted run of the same snapshot on the new worker gives identical findings.
       const again = await upload({ ...snapshot, project: 'uninterrupted' });
       expect((await finished(again, 120_000)).status).toBe('completed');
-      // packageRef names the package's inventory item in its own project: the two projects' differ by design.
+      // packageRef names the package's inventory item in its own project, and alertId the project's alert: the two
+      // projects' differ by design (as firstSeenAt, each project's first sight).
       const strip = (fs: Record<string, any>[]) =>
-        fs.map(({ id: _id, scanId: _scan, packageRef: _ref, ...rest }) => rest);
+        fs.map(({ id: _id, scanId: _scan, packageRef: _ref, alertId: _a, firstSeenAt: _f, ...rest }) => rest);
       const a = (await allFindings(id)).findings;
       const b = (await allFindings(again)).findings;
       expect(new Set(a.map((f) => f.id)).size).toBe(a.length);

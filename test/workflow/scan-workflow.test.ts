@@ -45,6 +45,7 @@ function activities(overrides: Partial<Acts>, calls: string[]): Acts {
       }
     ),
     failScan: async (i: { reason: string }) => void calls.push(`fail:${i.reason}`),
+    moveAlerts: async () => (calls.push('alerts'), { outcome: 'moved', seq: 2, opened: 1, fixed: 0, reopened: 0 }),
   };
   return { ...base, ...overrides } as unknown as Acts;
 }
@@ -69,7 +70,9 @@ async function run(acts: Acts, scanId: string, nodeCount?: number) {
       (e) => ({ ok: false as const, e }),
     );
     const desc = await handle.describe();
-    return { outcome, desc };
+    // The details the Temporal UI shows (the worker still runs: a closed workflow is queried by replay).
+    const meta = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata').catch(() => null);
+    return { outcome, desc, details: meta?.currentDetails };
   });
 }
 
@@ -77,7 +80,7 @@ test('stages run in order and the run ends with Stage=completed and typed attrib
   const calls: string[] = [];
   const { outcome, desc } = await run(activities({}, calls), 'scn_wf_ok');
   expect(outcome.ok).toBe(true);
-  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish']);
+  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish', 'alerts']);
   expect(desc.typedSearchAttributes.get(SA.stage)).toBe('completed');
   expect(desc.typedSearchAttributes.get(SA.ecosystem)).toBe('javascript');
   expect(desc.typedSearchAttributes.get(SA.nodeCount)).toBe(2);
@@ -134,7 +137,7 @@ test('a transient activity error is retried and the scan still completes', async
   );
   const { outcome } = await run(acts, 'scn_wf_retry');
   expect(outcome.ok).toBe(true);
-  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish']);
+  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish', 'alerts']);
 });
 
 test('any other failure is internal_error', async () => {
@@ -155,7 +158,7 @@ test('a small snapshot takes the fast path: one local activity, same outcome and
   const calls: string[] = [];
   const { outcome, desc } = await run(activities({}, calls), 'scn_wf_small', 12);
   expect(outcome.ok).toBe(true);
-  expect(calls).toEqual(['small']);
+  expect(calls).toEqual(['small', 'alerts']);
   expect(desc.typedSearchAttributes.get(SA.stage)).toBe('completed');
   expect(desc.typedSearchAttributes.get(SA.ecosystem)).toBe('typescript');
 });
@@ -163,7 +166,7 @@ test('a small snapshot takes the fast path: one local activity, same outcome and
 test('a large snapshot takes the activity pipeline (heartbeats, claim checks)', async () => {
   const calls: string[] = [];
   await run(activities({}, calls), 'scn_wf_large', 50_000);
-  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish']);
+  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish', 'alerts']);
 });
 
 test('the fast path fails like the pipeline: unsupported_ecosystem, not retried', async () => {
@@ -182,4 +185,29 @@ test('the fast path fails like the pipeline: unsupported_ecosystem, not retried'
   expect(outcome.ok).toBe(false);
   expect(attempts).toBe(1);
   expect(calls).toEqual(['fail:unsupported_ecosystem']);
+});
+
+test('the alerts move after publishing; a move that fails for good is logged and shown, and the scan still completes', async () => {
+  const calls: string[] = [];
+  let attempts = 0;
+  const acts = activities(
+    {
+      moveAlerts: async () => {
+        attempts++;
+        calls.push('alerts');
+        // A transient failure is retried; then one that no retry can mend.
+        if (attempts === 1) throw new Error('connection reset');
+        throw ApplicationFailure.nonRetryable('alert state unreadable', 'alert_state_broken');
+      },
+    },
+    calls,
+  );
+  const { outcome, desc, details } = await run(acts, 'scn_wf_alerts_fail');
+  expect(attempts).toBe(2);
+  expect(outcome.ok).toBe(true);
+  expect((outcome as { r: { status: string } }).r.status).toBe('completed');
+  expect(calls).toEqual(['prepare', 'match', 'paths', 'publish', 'alerts', 'alerts']);
+  expect(desc.typedSearchAttributes.get(SA.stage)).toBe('completed');
+  // The Temporal UI's details say that the alerts were not moved, and why.
+  expect(details).toMatch(/the alerts were NOT moved: .*alert state unreadable/);
 });
