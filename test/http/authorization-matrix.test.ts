@@ -8,6 +8,8 @@ import { addMember, createSession, findOrCreateUser, revokeSession } from '../..
 import { createApiKey } from '../../src/storage/api-keys';
 import { secretsFromEnv } from '../../src/storage/secrets';
 import { createWebhook } from '../../src/storage/webhooks';
+import { moveAlerts } from '../../src/domain/alerts/move';
+import { advanceHead, insertState, pairIdOf } from '../../src/storage/alerts';
 import { MATRIX, type Access, type Endpoint } from '../../src/http/auth/matrix';
 import { SCOPES, type MachineKind } from '../../src/http/auth/principal';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
@@ -67,6 +69,55 @@ beforeAll(async () => {
   ids.scan = s1.body.id;
   ids.project = s1.body.project;
   ids.otherProject = s2.body.project;
+  // An alert of project "alpha" (stored as a tracked scan's move would store it).
+  const moved = moveAlerts(
+    [],
+    [
+      {
+        id: 'fnd_matrix',
+        package: 'lodash',
+        installedVersion: '4.17.20',
+        fixedVersion: '4.17.21',
+        severity: 'high',
+        cve: 'CVE-2021-23337',
+        aliases: ['CVE-2021-23337'],
+        summary: 'matrix',
+        publishedAt: null,
+        suppressed: false,
+        attributions: [],
+        cvss: null,
+      },
+    ],
+    {
+      projectId: ids.project,
+      ecosystem: 'javascript',
+      scanId: ids.scan,
+      startedAt: new Date().toISOString(),
+      at: new Date().toISOString(),
+      generation: null,
+    },
+    () => null,
+    true,
+  );
+  const head = {
+    pairId: pairIdOf(ids.project, 'javascript'),
+    orgId: a.orgId,
+    projectId: ids.project,
+    ecosystem: 'javascript',
+    scanId: ids.scan,
+    startedAt: new Date(),
+    seq: 1,
+  };
+  await insertState(t.store, {
+    ...head,
+    at: new Date(),
+    generation: null,
+    rematch: false,
+    alerts: moved.alerts,
+    move: { events: [], opened: [], fixed: [], reopened: [], announce: false },
+  });
+  await advanceHead(t.store, { ...head, at: new Date(), open: 1 });
+  ids.alert = moved.alerts[0].id;
 }, 60_000);
 afterAll(() => t.close());
 
@@ -425,6 +476,7 @@ async function request(endpoint: Endpoint, token: string | null, via?: Via) {
   let path = route;
   let body: object | undefined;
   if (route.includes(':scanId')) path = route.replace(':scanId', ids.scan);
+  if (route.includes(':alertId')) path = route.replace(':alertId', ids.alert);
   if (route.includes(':memberId')) {
     const throwaway = await addMember(t.store, a.orgId, `tmp-${Date.now()}-${Math.random()}@example.test`, 'member');
     path = route.replace(':memberId', throwaway._id);
@@ -593,7 +645,10 @@ function expected(
       return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
   } else if (!c.scopes!.includes(access.scope))
     return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
-  if ((c.org === 'b' || c.restricted) && (endpoint.includes(':scanId') || endpoint.includes(':uploadId')))
+  if (
+    (c.org === 'b' || c.restricted) &&
+    (endpoint.includes(':scanId') || endpoint.includes(':uploadId') || endpoint.includes(':alertId'))
+  )
     return { status: 404, code: 'not_found' };
   // MCP scans and servers are the organization's (org-wide scopes): another organization's are not found
   if (c.org === 'b' && /:(mcpScanId|serverId)/.test(endpoint)) return { status: 404, code: 'not_found' };
@@ -639,6 +694,8 @@ test.each(cases)(
       expect(res.status).toBeLessThan(500);
       // every MCP request above is valid for an entitled caller: it succeeds
       if (endpoint.includes(' /v1/mcp/')) expect(res.status).toBeLessThan(300);
+      // and so are the alert reads: the alert of project alpha is there
+      if (endpoint.includes(' /v1/alerts')) expect(res.status).toBe(200);
       if (access.kind !== 'public' && res.status >= 400) {
         // past access, a request can still be refused by the endpoint's own rules: never as an auth failure
         // (the VEX of a scan not completed yet, as the matrix's scans stay queued here, is 409 invalid_state)

@@ -20,6 +20,8 @@ test('a path id holding a NUL is 404 not_found on every route that takes an id',
   expect(err(await t.api.delete('/v1/members/mem_%00').set(auth))).toEqual(notFound);
   expect(err(await t.api.delete('/v1/invitations/inv_%00').set(auth))).toEqual(notFound);
   expect(err(await t.api.delete('/v1/api-keys/key_%00').set(auth))).toEqual(notFound);
+  expect(err(await t.api.get('/v1/alerts/alr_%00').set(auth))).toEqual(notFound);
+  expect(err(await t.api.get('/v1/alerts/alr_%00/history').set(auth))).toEqual(notFound);
 });
 
 test('a query value holding a NUL is 422 invalid_parameter naming it', async () => {
@@ -27,6 +29,11 @@ test('a query value holding a NUL is 422 invalid_parameter naming it', async () 
   const res = await t.api.get('/v1/scans?project=a%00b').set(bearer(org.ownerToken));
   expect(err(res)).toEqual({ status: 422, code: 'invalid_parameter' });
   expect(res.body.error.message).toMatch(/^project: /);
+  for (const name of ['project', 'package', 'advisory', 'team', 'module', 'q', 'status', 'sort']) {
+    const alerts = await t.api.get(`/v1/alerts?${name}=a%00b`).set(bearer(org.ownerToken));
+    expect([name, err(alerts)]).toEqual([name, { status: 422, code: 'invalid_parameter' }]);
+    expect(alerts.body.error.message).toMatch(new RegExp(`^${name}: `));
+  }
   expect(err(await t.api.get('/v1/scans?cursor=%00').set(bearer(org.ownerToken)))).toEqual({
     status: 422,
     code: 'invalid_parameter',
