@@ -186,7 +186,10 @@ export async function moveScanAlerts(deps: AlertStepDeps, scanId: string): Promi
       alerts: m.alerts,
       move,
     });
-    if (stored) return finishMove(deps.store, headOf(scan), seq, move, m.alerts);
+    if (stored) {
+      await faultPause();
+      return finishMove(deps.store, headOf(scan), seq, move, m.alerts);
+    }
     // Another move stored this seq first: read the chain again and compute from its new end.
     deps.logger.debug({ scanId, pairId, seq, attempt }, 'alert move raced; computing again');
   }
@@ -254,4 +257,14 @@ export async function upgradePair(
     if (scan && (await trackedScan(deps.store, scan))) return moveScanAlerts(deps, scan._id);
   }
   return { outcome: 'no_tracked_scan' };
+}
+
+/**
+ * Fault injection for the kill test (test/integration/alert-kill.test.ts): SCANNER_TEST_ALERT_PAUSE_MS holds a move
+ * between storing its state and finishing its side effects, so that a worker can be killed exactly there. Unset in
+ * production: no pause.
+ */
+async function faultPause(): Promise<void> {
+  const ms = Number(process.env.SCANNER_TEST_ALERT_PAUSE_MS ?? 0);
+  if (ms > 0) await new Promise((r) => setTimeout(r, ms));
 }

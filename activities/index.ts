@@ -56,6 +56,20 @@ type ShardCounts = { segments: number; characters: number; overBudget: boolean }
 
 type StoredMatches = { matches: Match[]; unmatchedVersions: number };
 
+/** Runs `fn`, heartbeating every 2 s meanwhile (activities whose work has no natural progress points). */
+async function whileBeating<T>(fn: () => Promise<T>): Promise<T> {
+  const info = Context.current().info;
+  if (info.isLocal) return fn();
+  const context = Context.current();
+  context.heartbeat();
+  const timer = setInterval(() => context.heartbeat(), 2000);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 function heartbeat(details: object): void {
   // Local activities cannot heartbeat; they are short by construction.
   if (!Context.current().info.isLocal) Context.current().heartbeat(details);
@@ -320,8 +334,11 @@ export function createActivities(deps: ActivityDeps) {
            * alert steps, activities/alert-steps.ts). Idempotent and ordered by the scans' startedAt.
            */
           async moveAlerts({ scanId }: { scanId: string }) {
-            const r = await moveScanAlerts(ctx, scanId);
-            await announceMove(deps.events, r);
+            const r = await whileBeating(async () => {
+              const moved = await moveScanAlerts(ctx, scanId);
+              await announceMove(deps.events, moved);
+              return moved;
+            });
             if (r.outcome === 'moved')
               deps.logger.info(
                 { scanId, seq: r.seq, opened: r.opened, fixed: r.fixed, reopened: r.reopened },

@@ -64,7 +64,10 @@ const shards = proxyActivities<Activities>({
 // Moving the project's alerts after a scan is published: retried (a database outage, a race lost to another move)
 // for up to an hour; a move that still fails is logged and shown in the workflow, and the scan stays completed.
 const alerts = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '5 minutes',
+  // The move heartbeats while it runs: a worker that dies in the middle is noticed within seconds, and the retry
+  // finishes what the dead attempt stored (activities/alert-steps.ts).
+  heartbeatTimeout: '10 seconds',
   scheduleToCloseTimeout: '1 hour',
   retry: { ...retry, nonRetryableErrorTypes: [] },
 });
