@@ -22,6 +22,8 @@ export interface Harness {
   baseUrl: string;
   /** The Temporal server the worker uses (workflow histories). */
   temporalAddress: string;
+  /** The task queue the service's worker polls. */
+  taskQueue: string;
   key: string;
   upload(body: string, headers?: Record<string, string>): Promise<{ status: number; id: string; timing: string }>;
   waitCompleted(id: string, pollMs?: number): Promise<{ status: string; ms: number }>;
@@ -127,6 +129,7 @@ export async function startHarness(
     importAdvisories: (paths) => tree.importAdvisories(store, paths),
     baseUrl,
     temporalAddress: infra.temporalAddress,
+    taskQueue,
     key: secret,
     async upload(body, headers = {}) {
       const r = await fetch(`${baseUrl}/v1/scans/dependency-snapshots`, {

@@ -125,6 +125,17 @@ async function scanPathOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- alerts`: only the alerts' figures (docs/alerts.md), a few minutes. */
+async function alertsOnly(): Promise<void> {
+  const { alertsBench } = await import('./alerts');
+  const h = await startHarness();
+  try {
+    await alertsBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 /** `npm run bench -- scans`: only the scan list (a minute instead of the whole run). */
 async function scansOnly(): Promise<void> {
   const h = await startHarness();
@@ -230,6 +241,7 @@ async function main(): Promise<void> {
   // every code request of the bench comes from 127.0.0.1, and a few hundred go to fresh emails
   process.env.SIGN_IN_CODES_PER_ADDRESS ??= '100000';
   if (process.argv.includes('--against')) return (await import('./against')).againstBench();
+  if (process.argv.includes('alerts')) return alertsOnly();
   if (process.argv.includes('scan-path')) return scanPathOnly();
   if (process.argv.includes('profile')) return (await import('./profile')).profileBench();
   if (process.argv.includes('sign-in')) return signInOnly();

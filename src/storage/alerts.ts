@@ -6,6 +6,7 @@
 // the state their head names; a state, once written, never changes, so it is cached by its _id.
 import { LRUCache } from 'lru-cache';
 import type { AlertEvent, AlertRecord } from '../domain/alerts/move';
+import { summariseEvents, type EventSummary } from '../domain/alerts/query';
 import { packJson, packPlainJson, unpackJson, unpackPlainJson } from './codec';
 import type { AlertSetDoc, AlertStateDoc } from './documents/alerts';
 import { isDuplicateKey, onlyDuplicates, type Store } from './mongo';
@@ -148,8 +149,49 @@ export async function stateOfScan(
   return { seq: doc.seq, move: await unpackJson<StoredMove>(doc.move), alerts: await alertsOf(doc) };
 }
 
-/** Writes a move's history events; a retry (same seq) adds nothing. */
-export async function writeAlertEvents(store: Store, orgId: string, seq: number, events: AlertEvent[]): Promise<void> {
+/** History events kept per alert; older ones are summarised in one `summarised` event. */
+export const MAX_ALERT_EVENTS = 1000;
+
+/**
+ * Writes a move's history events; a retry (same seq) adds nothing. An alert gets at most one event per move, so only
+ * a pair past `cap` moves can hold an alert with more than `cap` events: only then are the alerts of this move counted,
+ * and the oldest events of one past the cap folded into its summary event.
+ */
+export async function writeAlertEvents(
+  store: Store,
+  orgId: string,
+  seq: number,
+  events: AlertEvent[],
+  cap = MAX_ALERT_EVENTS,
+): Promise<void> {
+  await insertAlertEvents(store, orgId, seq, events);
+  if (seq > cap)
+    for (const alertId of new Set(events.map((e) => e.alertId))) await capHistory(store, orgId, alertId, cap);
+}
+
+async function capHistory(store: Store, orgId: string, alertId: string, cap: number): Promise<void> {
+  if ((await store.c.alertEvents.countDocuments({ alertId })) <= cap) return;
+  const docs = (await store.c.alertEvents.find({ alertId }).toArray()).sort((a, b) => a.seq - b.seq);
+  const summaryId = `${alertId}:summary`;
+  const old = docs.filter((d) => d._id !== summaryId);
+  const drop = old.slice(0, old.length - (cap - 1)); // keep cap - 1 events and the summary
+  if (!drop.length) return;
+  const prior = docs.find((d) => d._id === summaryId);
+  const summary = summariseEvents(
+    prior ? unpackPlainJson<EventSummary>(prior.details) : null,
+    drop.map((d) => ({ type: d.type, at: d.at.toISOString() })),
+  );
+  const last = drop[drop.length - 1];
+  // The summary first, then the deletions: a move killed between them leaves events counted twice, never lost.
+  await store.c.alertEvents.replaceOne(
+    { _id: summaryId },
+    { alertId, orgId, seq: last.seq, type: 'summarised', at: last.at, details: packPlainJson(summary) },
+    { upsert: true },
+  );
+  await store.c.alertEvents.deleteMany({ _id: { $in: drop.map((d) => d._id) } });
+}
+
+async function insertAlertEvents(store: Store, orgId: string, seq: number, events: AlertEvent[]): Promise<void> {
   if (!events.length) return;
   try {
     await store.c.alertEvents.insertMany(

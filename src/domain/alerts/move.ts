@@ -10,7 +10,15 @@ import { resolveAlerts, type AlertIdentity } from './identity';
 
 export type AlertStatus = 'open' | 'fixed' | 'merged';
 export type AlertEventType =
-  'opened' | 'fixed' | 'reopened' | 'versions_changed' | 'analysis_changed' | 'analysis_expired' | 'merged';
+  | 'opened'
+  | 'fixed'
+  | 'reopened'
+  | 'versions_changed'
+  | 'analysis_changed'
+  | 'analysis_expired'
+  | 'merged'
+  /** Older events folded into one, past the history's cap (details: EventSummary, src/domain/alerts/query.ts). */
+  | 'summarised';
 
 /** One alert as stored in its (project, ecosystem) state. */
 export interface AlertRecord {

@@ -143,3 +143,28 @@ export function historyOf(
   };
   return [opened, ...stored].sort((a, b) => cmp(b.at, a.at) || b.seq - a.seq || cmp(a.alertId, b.alertId));
 }
+
+/** What a `summarised` history event holds: the events folded into it, by type, and the time they span. */
+export interface EventSummary {
+  events: number;
+  byType: Record<string, number>;
+  from: string;
+  to: string;
+}
+
+/** Folds events (oldest first) into a summary, on top of an earlier one. */
+export function summariseEvents(
+  prior: EventSummary | null,
+  events: ReadonlyArray<{ type: string; at: string }>,
+): EventSummary {
+  const out: EventSummary = prior
+    ? { ...prior, byType: { ...prior.byType } }
+    : { events: 0, byType: {}, from: events[0]?.at ?? '', to: events[0]?.at ?? '' };
+  for (const e of events) {
+    out.events++;
+    out.byType[e.type] = (out.byType[e.type] ?? 0) + 1;
+    if (e.at < out.from || !out.from) out.from = e.at;
+    if (e.at > out.to) out.to = e.at;
+  }
+  return out;
+}

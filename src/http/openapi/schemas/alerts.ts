@@ -88,7 +88,16 @@ export const alertSchemas = {
     properties: {
       type: {
         type: 'string',
-        enum: ['opened', 'fixed', 'reopened', 'versions_changed', 'analysis_changed', 'analysis_expired', 'merged'],
+        enum: [
+          'opened',
+          'fixed',
+          'reopened',
+          'versions_changed',
+          'analysis_changed',
+          'analysis_expired',
+          'merged',
+          'summarised',
+        ],
       },
       at: timestamp,
       scanId: { ...str, description: 'The tracked scan that made the change.' },
@@ -100,7 +109,7 @@ export const alertSchemas = {
       details: {
         type: 'object',
         description:
-          'versions_changed: {from, to}; fixed: {installedVersions}; reopened: {installedVersions, fixedAt}; merged: {mergedInto}; opened: {}.',
+          'versions_changed: {from, to}; fixed: {installedVersions}; reopened: {installedVersions, fixedAt}; merged: {mergedInto}; opened: {}; summarised (at most 1,000 events are kept per alert, the older ones folded into this one): {events, byType, from, to}.',
       },
     },
   },
