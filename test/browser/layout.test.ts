@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { bearer, type Org } from '../helpers/context';
+import { bearer, workflowClosed, type Org } from '../helpers/context';
 import { demoSnapshot } from './fixtures';
 import {
   demoOrg,
@@ -45,6 +45,10 @@ beforeAll(async () => {
   const scanId = await uploadAndWait(app, key, demoSnapshot('a-project-with-a-rather-long-name-for-a-phone'));
   const scan = (await app.t.api.get(`/v1/scans/${scanId}`).set(bearer(key))).body;
   const findings = (await app.t.api.get(`/v1/scans/${scanId}/findings?limit=1`).set(bearer(key))).body.findings;
+  // the scan is tracked: its alerts move before its workflow closes, and the alert page shows one of them
+  await workflowClosed(app.t, scanId);
+  const alerts = (await app.t.api.get(`/v1/alerts?project=${scan.project}&limit=1`).set(bearer(key))).body.alerts;
+  expect(alerts).toHaveLength(1);
   // a key with every scope and a long name, and an invitation: the admin tables have a row each
   const created = await app.t.api
     .post('/v1/api-keys')
@@ -59,7 +63,13 @@ beforeAll(async () => {
     .set(bearer(org.ownerToken))
     .send({ email: 'someone.with.a.long.address@example.test', role: 'member' });
   expect([created.status, invited.status, created.body.error]).toEqual([201, 201, undefined]);
-  params = { projectId: scan.project, scanId, findingId: findings[0].id, id: 'mcs_0000000000000000000000' };
+  params = {
+    projectId: scan.project,
+    scanId,
+    findingId: findings[0].id,
+    alertId: alerts[0].id,
+    id: 'mcs_0000000000000000000000',
+  };
 }, 180_000);
 
 afterAll(async () => {

@@ -380,7 +380,7 @@ test('a paged scan: its findings list, and a finding whose attributions, paths a
     expect.stringMatching(/^# :lib · team platform · 1 finding$/),
     expect.stringContaining(ADV.alpha.cve),
   ]);
-  await page.getByRole('link', { name: ADV.alpha.cve }).click();
+  await page.getByRole('link', { name: ADV.alpha.cve, exact: true }).click();
   await page.getByRole('heading', { name: `${ADV.alpha.cve} in org.demo:alpha` }).waitFor();
   await page.getByRole('rowheader', { name: MOD_LIB }).waitFor();
   await page.locator('svg.graph g.node-vulnerable').waitFor();

@@ -20,6 +20,11 @@ const FIELD_WORDS: Record<string, string> = {
   code: 'The code',
   networkScope: 'The network scope',
   defaultBranch: 'The default branch',
+  // the alerts list's filters
+  project: 'The project',
+  q: 'The search',
+  team: 'The team',
+  module: 'The module',
 };
 
 /** A refusal's words that read on from the field's name ("must be in the future"); others follow a colon. */

@@ -37,7 +37,8 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const current = (p: string) =>
     path === p ||
     path.startsWith(`${p}/`) ||
-    (p === paths.projects() && (path === paths.home() || path.startsWith('/app/scans')));
+    (p === paths.projects() &&
+      (path === paths.home() || path.startsWith('/app/scans') || path.startsWith('/app/alerts')));
   return (
     <div class="shell">
       <a class="skip" href="#main">

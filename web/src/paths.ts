@@ -8,6 +8,10 @@ export const paths = {
   projects: () => `${BASE}/projects`,
   project: (id: string) => `${BASE}/projects/${encodeURIComponent(id)}`,
   inventory: (id: string) => `${BASE}/projects/${encodeURIComponent(id)}/inventory`,
+  /** A project's alerts, with the Alerts view's URL query (alerts.ts: alertFiltersToQuery). */
+  alerts: (projectId: string, query: Record<string, string | undefined> = {}) =>
+    withQuery(`${BASE}/projects/${encodeURIComponent(projectId)}/alerts`, query),
+  alert: (id: string) => `${BASE}/alerts/${encodeURIComponent(id)}`,
   scan: (id: string) => `${BASE}/scans/${encodeURIComponent(id)}`,
   finding: (scanId: string, findingId: string, query = '') =>
     `${BASE}/scans/${encodeURIComponent(scanId)}/findings/${encodeURIComponent(findingId)}${query}`,

@@ -26,6 +26,8 @@ export const routes: AppRoute[] = [
   },
   { path: `${BASE}/projects/:projectId`, component: lazy(() => import('./views/project')) },
   { path: `${BASE}/projects/:projectId/inventory`, component: lazy(() => import('./views/inventory')) },
+  { path: `${BASE}/projects/:projectId/alerts`, component: lazy(() => import('./views/alerts')) },
+  { path: `${BASE}/alerts/:alertId`, component: lazy(() => import('./views/alert')) },
   { path: `${BASE}/scans/:scanId`, component: lazy(() => import('./views/findings')) },
   { path: `${BASE}/scans/:scanId/findings/:findingId`, component: lazy(() => import('./views/finding')) },
   {

@@ -41,6 +41,14 @@ export type Dependency = Schemas['Dependency'];
 export type DependencyList = Schemas['DependencyList'];
 export type Ecosystem = Dependency['ecosystem'];
 
+// ---- project alerts: one vulnerability of one project and ecosystem across its tracked scans (its history of events)
+export type Alert = Schemas['Alert'];
+export type AlertList = Schemas['AlertList'];
+export type AlertStatus = Alert['status'];
+export type AlertEvent = Schemas['AlertEvent'];
+export type AlertEventType = AlertEvent['type'];
+export type AlertHistory = Schemas['AlertHistory'];
+
 // ---- the organization: who is signed in, members, invitations, API keys, the audit trail (lists in ./roles.ts, ./scopes.ts)
 export type Me = Schemas['Me'];
 export type Role = Schemas['Role'];

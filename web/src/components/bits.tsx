@@ -1,4 +1,5 @@
 // Small display pieces shared by the views. Text only: every value from the API is rendered as a text node.
+import { advisoryLinks } from '../advisories';
 import type { ScanStatus, Severity, SeverityCounts } from '../types';
 import { SEVERITIES } from '../types';
 
@@ -47,4 +48,23 @@ export function When({ iso }: { iso: string | null | undefined }) {
   if (!iso) return <span class="muted">—</span>;
   const d = new Date(iso);
   return <time dateTime={iso}>{d.toISOString().replace('T', ' ').slice(0, 16)} UTC</time>;
+}
+
+/** An advisory id, then links to where it is published (GitHub, NVD, OSV), each opening a new tab. */
+export function AdvisoryLinks({ id }: { id: string }) {
+  const links = advisoryLinks(id);
+  return (
+    <>
+      {id}
+      {links.map((l) => (
+        <span key={l.label} class="muted">
+          {' · '}
+          <a href={l.href} rel="noopener noreferrer" target="_blank">
+            {l.label}
+            <span class="visually-hidden"> page of {id} (opens a new tab)</span>
+          </a>
+        </span>
+      ))}
+    </>
+  );
 }

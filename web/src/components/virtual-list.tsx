@@ -1,8 +1,9 @@
 // A virtualised list (rows of one fixed height) over @tanstack/virtual-core: only the rows in view (plus a few) are
 // in the DOM, so 10,000 findings scroll smoothly. Accessible as a list: role=list, each row a listitem with its
 // position (aria-posinset/aria-setsize). Keyboard: the list is one Tab stop (a roving tabindex: only the current
-// row's control, or the row itself, is tabbable); ArrowUp/ArrowDown/Home/End/PageUp/PageDown move the focus from row
-// to row (scrolling the row into view first), Tab leaves the list. `stickyLabel` pins the header of the group the
+// row's first control, or the row itself, is tabbable); ArrowUp/ArrowDown/Home/End/PageUp/PageDown move the focus
+// from row to row (scrolling the row into view first), ArrowRight/ArrowLeft from control to control within a row, Tab
+// leaves the list. `stickyLabel` pins the header of the group the
 // top row belongs to above the rows; `focusIndex` scrolls to a row and focuses it (the row a reader came back to).
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
@@ -129,6 +130,16 @@ export function VirtualList<T>(p: VirtualListProps<T>) {
   const move = (e: KeyboardEvent) => {
     const rowEl = (e.target as HTMLElement).closest<HTMLElement>('[data-index]');
     const at = rowEl ? Number(rowEl.dataset.index) : -1;
+    if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && rowEl) {
+      // from control to control within the row (a finding's own link, then its alert's)
+      const controls = Array.from(rowEl.querySelectorAll<HTMLElement>(focusables));
+      const next = controls[controls.indexOf(e.target as HTMLElement) + (e.key === 'ArrowRight' ? 1 : -1)];
+      if (next) {
+        e.preventDefault();
+        next.focus({ preventScroll: true });
+      }
+      return;
+    }
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? p.rowHeight * 10) / p.rowHeight) - 1);
     const to: Record<string, number> = {
       ArrowDown: at + 1,

@@ -1,15 +1,15 @@
-// One finding: advisory id and aliases, summary, versions, suppression, its representative path, and its
-// attributions in the chosen view with their paths and origins, as text and as a small SVG graph.
+// One finding: advisory id and aliases, summary, versions, suppression, the project alert it belongs to (and when
+// the project first saw it), its representative path, and its attributions in the chosen view with their paths and
+// origins, as text and as a small SVG graph.
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../api';
-import { SeverityBadge, When } from '../components/bits';
+import { AdvisoryLinks, SeverityBadge, When } from '../components/bits';
 import { Page, Status } from '../components/page';
 import { ListTable } from '../components/list';
 import { PathGraph } from '../components/path-graph';
 import { recall, remember } from '../finding-cache';
 import { useLoad } from '../hooks';
-import { advisoryLinks } from '../advisories';
 import { filtersFromQuery, filtersToQuery } from '../filters';
 import { paths, withQuery } from '../paths';
 import type { AttributionList, AttributionPath, Finding, FindingsPage } from '../types';
@@ -34,24 +34,6 @@ async function findingById(scanId: string, id: string, signal: AbortSignal): Pro
     if (!cursor) break;
   }
   throw new Error(`finding ${id} is not in this scan`);
-}
-
-function AdvisoryLinks({ id }: { id: string }) {
-  const links = advisoryLinks(id);
-  return (
-    <>
-      {id}
-      {links.map((l) => (
-        <span key={l.label} class="muted">
-          {' · '}
-          <a href={l.href} rel="noopener noreferrer" target="_blank">
-            {l.label}
-            <span class="visually-hidden"> page of {id} (opens a new tab)</span>
-          </a>
-        </span>
-      ))}
-    </>
-  );
 }
 
 export default function FindingView() {
@@ -137,6 +119,21 @@ export default function FindingView() {
             </dd>
             <dt>Suppressed</dt>
             <dd>{f.suppressed ? `yes: ${f.suppressionReason ?? ''}` : 'no'}</dd>
+            <dt>Project alert</dt>
+            <dd>
+              {f.alertId ? (
+                <>
+                  <a href={paths.alert(f.alertId)}>
+                    Alert<span class="visually-hidden"> of {f.cve} in this project</span>
+                  </a>{' '}
+                  · first seen <When iso={f.firstSeenAt} />
+                </>
+              ) : (
+                <span class="muted">
+                  none: no tracked scan of the project has had it (or this scan predates alerts)
+                </span>
+              )}
+            </dd>
           </dl>
           <h2>Representative path</h2>
           <ol class="path" aria-label="Representative path">

@@ -1,7 +1,9 @@
 // A scan's findings: the introduced view by default, affected on a toggle, grouped by module or introducing
 // dependency, filtered by module, team, severity (at least / exactly) and suppression, with the scope's counts.
-// Every filter lives in the URL. The first screen shows the first page only; later pages load as the list scrolls
-// near its end. `performance.mark('findings:first-screen')` is set when the first rows are in the DOM.
+// A finding that belongs to a project alert links to it (ArrowRight reaches that link from the row's own) and says
+// when the project first saw it. Every filter lives in the URL. The first screen shows the first page only; later
+// pages load as the list scrolls near its end. `performance.mark('findings:first-screen')` is set when the first
+// rows are in the DOM.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { allPages, api } from '../api';
@@ -197,6 +199,19 @@ export default function Findings() {
         <a href={paths.finding(scanId, r.finding.id, detailQuery)} onClick={() => rememberOpened(r.finding.id)}>
           {r.finding.cve}
         </a>
+        {r.finding.alertId ? (
+          <span class="cell-alert">
+            <a href={paths.alert(r.finding.alertId)}>
+              Alert<span class="visually-hidden"> of {r.finding.cve} in the project</span>
+            </a>
+            {r.finding.firstSeenAt ? (
+              <span class="muted first-seen">
+                {' '}
+                · first seen <time dateTime={r.finding.firstSeenAt}>{r.finding.firstSeenAt.slice(0, 10)}</time>
+              </span>
+            ) : null}
+          </span>
+        ) : null}
         <span class="cell-pkg">
           {r.finding.package}@{r.finding.installedVersion}
           {r.finding.fixedVersion ? (

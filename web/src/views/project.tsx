@@ -1,18 +1,20 @@
-// A project's scans (GET /v1/scans?project=), newest first: status, counts, failure reasons; scans still queued or
-// running are followed live with ?wait= until they finish.
-import { useEffect, useState } from 'preact/hooks';
+// A project's scans (GET /v1/scans?project=), newest first: status, counts, failure reasons, and the alerts each scan
+// opened; scans still queued or running are followed live with ?wait= until they finish. Above them, the project's
+// alerts in a line (open, fixed, suppressed), each a link to its Alerts view.
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { allPages, api } from '../api';
+import { alertSummary, openedByScan, openedText } from '../alerts';
 import { Counts, ScanStatusText, When } from '../components/bits';
 import { ListTable, MoreButton } from '../components/list';
 import { Page, Status } from '../components/page';
 import { useLoad, usePages } from '../hooks';
 import { followScan } from '../live-scan';
 import { paths } from '../paths';
-import type { Project, ScanList } from '../types';
+import type { Alert, Project, ScanList } from '../types';
 import { isManager } from '../roles';
 import { useMe } from '../session';
-import { useFormError } from '../components/admin/common';
+import { errorText, useFormError } from '../components/admin/common';
 
 /**
  * The project's default branch (the branch whose scans are tracked), and for owners and admins a form to change it
@@ -81,6 +83,25 @@ function DefaultBranch({ project, onChanged }: { project: Project; onChanged(p: 
   );
 }
 
+/** The project's alerts in one line: open, fixed and suppressed, each a link to the Alerts view filtered so. */
+function AlertsLine({ projectId, alerts }: { projectId: string; alerts: { data?: Alert[]; error?: unknown } }) {
+  if (alerts.error) return <p class="alert-summary muted">The alerts could not be read: {errorText(alerts.error)}</p>;
+  if (!alerts.data) return null;
+  const c = alertSummary(alerts.data);
+  return (
+    <p class="alert-summary">
+      Alerts of the default branch: <a href={paths.alerts(projectId)}>{c.open} open</a> ·{' '}
+      <a href={paths.alerts(projectId, { status: 'fixed' })}>{c.fixed} fixed</a>
+      {c.suppressed ? (
+        <>
+          {' '}
+          · <a href={paths.alerts(projectId, { status: 'all', suppressed: 'true' })}>{c.suppressed} suppressed</a>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 export default function ProjectView() {
   const { params } = useRoute();
   const projectId = params.projectId;
@@ -94,6 +115,15 @@ export default function ProjectView() {
     return { items: p.scans, nextCursor: p.nextCursor };
   });
   const scans = pages.items;
+  // What each scan opened comes from the project's alerts, every status and suppressed ones too, in one list read
+  // (alerts.ts, openedByScan): an alert names the scan that first saw it. What each scan fixed is not said per scan:
+  // an alert says when it was fixed, not by which scan (only its history does, one read per alert), so the line
+  // above the scans gives the fixed total, linking to the fixed ones.
+  const alerts = useLoad(
+    () => allPages<Alert>('/alerts', 'alerts', { project: projectId, status: 'all', suppressed: 'all' }),
+    [projectId],
+  );
+  const opened = useMemo(() => openedByScan(alerts.data ?? [], scans), [alerts.data, scans]);
   const liveIds = scans
     .filter((s) => s.status === 'queued' || s.status === 'running')
     .map((s) => s.id)
@@ -123,15 +153,23 @@ export default function ProjectView() {
   return (
     <Page
       title={`Project ${name}`}
-      actions={project.data ? <a href={paths.inventory(projectId)}>Dependency inventory</a> : null}
+      actions={
+        project.data ? (
+          <>
+            <a href={paths.alerts(projectId)}>Alerts</a>
+            <a href={paths.inventory(projectId)}>Dependency inventory</a>
+          </>
+        ) : null
+      }
     >
       {project.data ? <DefaultBranch project={project.data} onChanged={() => project.reload()} /> : null}
+      {project.data ? <AlertsLine projectId={projectId} alerts={alerts} /> : null}
       <Status loading={pages.loading && !scans.length} error={pages.error ?? project.error} />
       {pages.loaded && !scans.length ? <p>No scan of this project yet.</p> : null}
       {scans.length ? (
         <ListTable
           caption={`Scans of ${name}, newest first`}
-          columns={['Scan', 'Status', 'Ecosystem', 'Started', 'Finished', 'Findings']}
+          columns={['Scan', 'Status', 'Ecosystem', 'Started', 'Finished', 'Findings', 'Alerts']}
         >
           {scans.map((s) => (
             <tr key={s.id}>
@@ -160,6 +198,9 @@ export default function ProjectView() {
                 ) : (
                   <span class="muted">—</span>
                 )}
+              </td>
+              <td>
+                {s.status === 'completed' && alerts.data ? openedText(opened.get(s.id)) : <span class="muted">—</span>}
               </td>
             </tr>
           ))}

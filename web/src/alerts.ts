@@ -1,0 +1,214 @@
+// A project's alerts as the app shows them: the Alerts view's filters as they live in the URL (a reload, browser Back
+// or a shared link shows the same list; defaults are left out), the API query they make, the list's count in words,
+// an alert's history events in words, and what each scan of the project opened. Pure: tested in
+// test/browser/alerts-logic.test.ts.
+import type { Alert, AlertEvent, AlertEventType, Severity } from './types';
+import { SEVERITIES } from './types';
+
+export const ALERT_STATUSES = ['open', 'fixed', 'all'] as const;
+/** The list's orders the app offers (the API's `risk` orders as `severity` until the intelligence feeds exist). */
+export const ALERT_SORTS = ['severity', 'firstSeen', 'lastSeen'] as const;
+
+export interface AlertFilters {
+  status: (typeof ALERT_STATUSES)[number];
+  severity?: Severity;
+  severityMode: 'at_least' | 'exact';
+  team?: string;
+  module?: string;
+  /** Prefix of the package name or of any advisory id (the API's `q`). */
+  q?: string;
+  suppressed: 'false' | 'true' | 'all';
+  sort: (typeof ALERT_SORTS)[number];
+}
+
+const pick = <T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T =>
+  allowed.includes(v as T) ? (v as T) : fallback;
+
+export function alertFiltersFromQuery(q: Record<string, string | undefined>): AlertFilters {
+  return {
+    status: pick(q.status, ALERT_STATUSES, 'open'),
+    severity: SEVERITIES.includes(q.severity as Severity) ? (q.severity as Severity) : undefined,
+    severityMode: pick(q.severityMode, ['at_least', 'exact'] as const, 'at_least'),
+    team: q.team || undefined,
+    module: q.module || undefined,
+    // an over-long search is the server's to refuse, in words
+    q: q.q?.trim() || undefined,
+    suppressed: pick(q.suppressed, ['false', 'true', 'all'] as const, 'false'),
+    sort: pick(q.sort, ALERT_SORTS, 'severity'),
+  };
+}
+
+/** The URL query of a filter set: only what differs from the defaults. */
+export function alertFiltersToQuery(f: AlertFilters): Record<string, string | undefined> {
+  return {
+    status: f.status === 'open' ? undefined : f.status,
+    severity: f.severity,
+    severityMode: f.severity && f.severityMode === 'exact' ? 'exact' : undefined,
+    team: f.team,
+    module: f.module,
+    q: f.q,
+    suppressed: f.suppressed === 'false' ? undefined : f.suppressed,
+    sort: f.sort === 'severity' ? undefined : f.sort,
+  };
+}
+
+/** The query of GET /v1/alerts for a project's list under these filters (status and suppression sent explicitly). */
+export function alertApiQuery(project: string, f: AlertFilters): Record<string, string | undefined> {
+  return {
+    project,
+    status: f.status,
+    severity: f.severity,
+    severityMode: f.severity ? f.severityMode : undefined,
+    team: f.team,
+    module: f.module,
+    q: f.q,
+    suppressed: f.suppressed,
+    sort: f.sort,
+  };
+}
+
+/** Whether the filters narrow the list beyond its default (open, not suppressed): an empty list then says so. */
+export function alertsNarrowed(f: AlertFilters): boolean {
+  return !!(f.severity || f.team || f.module || f.q || f.status !== 'open' || f.suppressed !== 'false');
+}
+
+/** "3 open alerts", "1 fixed alert loaded so far", "4 suppressed alerts": what the list counts, in words. */
+export function alertsCountText(n: number, f: AlertFilters, complete: boolean): string {
+  const kind = [f.status === 'all' ? '' : f.status, f.suppressed === 'true' ? 'suppressed' : '']
+    .filter(Boolean)
+    .join(' ');
+  return `${n} ${kind ? `${kind} ` : ''}${n === 1 ? 'alert' : 'alerts'}${complete ? '' : ' loaded so far'}`;
+}
+
+/** The teams and the modules the project's alerts name (the filters' choices), sorted. */
+export function alertScopes(alerts: readonly Alert[]): { teams: string[]; modules: string[] } {
+  const teams = new Set<string>();
+  const modules = new Set<string>();
+  for (const a of alerts) {
+    a.teams.forEach((t) => teams.add(t));
+    a.modules.forEach((m) => modules.add(m));
+  }
+  const sorted = (s: Set<string>) => [...s].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  return { teams: sorted(teams), modules: sorted(modules) };
+}
+
+/** Every event type of the API, in words (a type the document gains fails the type-check here). */
+export const EVENT_WORDS = {
+  opened: 'Opened',
+  versions_changed: 'Installed versions changed',
+  fixed: 'Fixed',
+  reopened: 'Reopened',
+  analysis_changed: 'Analysis changed',
+  analysis_expired: 'Analysis expired',
+  merged: 'Merged',
+  summarised: 'Earlier events, summarised',
+} as const satisfies Record<AlertEventType, string>;
+
+/** A time as the app writes it (as <When>): `2024-01-01 00:00 UTC`. */
+export function utcText(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+}
+
+const versions = (v: unknown): string =>
+  Array.isArray(v) && v.length ? v.map(String).join(', ') : 'no version recorded';
+
+/**
+ * An event in words: its title, and what changed (the versions from and to, those a fix left behind, when it had been
+ * fixed, the alert it merged into). The scan, the time and the advisory generation are shown beside it by the view.
+ * `alertId` is the alert shown: an event of an alert merged into it says whose it was.
+ */
+export function eventWords(e: AlertEvent, alertId: string): { title: string; detail: string } {
+  const d = (e.details ?? {}) as Record<string, unknown>;
+  const parts: string[] = [];
+  switch (e.type) {
+    case 'opened':
+      parts.push('first seen');
+      break;
+    case 'versions_changed':
+      parts.push(`installed versions ${versions(d.from)} → ${versions(d.to)}`);
+      break;
+    case 'fixed':
+      parts.push(`no longer found; it had ${versions(d.installedVersions)}`);
+      break;
+    case 'reopened':
+      parts.push(
+        `found again in ${versions(d.installedVersions)}${typeof d.fixedAt === 'string' ? `; fixed since ${utcText(d.fixedAt)}` : ''}`,
+      );
+      break;
+    case 'merged':
+      // on the survivor's page the merged alert is another one: the event is about that one joining this one
+      if (e.alertId !== alertId)
+        return { title: EVENT_WORDS.merged, detail: `alert ${e.alertId} merged into this one` };
+      parts.push(typeof d.mergedInto === 'string' ? `merged into alert ${d.mergedInto}` : 'merged into another alert');
+      break;
+    case 'analysis_changed':
+      if (d.from !== undefined || d.to !== undefined)
+        parts.push(`${String(d.from ?? 'none')} → ${String(d.to ?? 'none')}`);
+      break;
+    case 'analysis_expired':
+      break;
+    case 'summarised': {
+      // the oldest events of a long history, folded into one (the service keeps 1,000 per alert)
+      const byType = Object.entries((d.byType ?? {}) as Record<string, number>)
+        .map(([t, n]) => `${n} ${(EVENT_WORDS[t as AlertEventType] ?? t).toLowerCase()}`)
+        .join(', ');
+      const span =
+        typeof d.from === 'string' && typeof d.to === 'string' ? ` from ${utcText(d.from)} to ${utcText(d.to)}` : '';
+      parts.push(`${Number(d.events ?? 0)} earlier events${span}${byType ? `: ${byType}` : ''}`);
+      break;
+    }
+  }
+  if (e.alertId !== alertId) parts.push(`(of alert ${e.alertId}, since merged into this one)`);
+  return { title: EVENT_WORDS[e.type] ?? e.type, detail: parts.join(' ') };
+}
+
+/** A project's open, fixed and suppressed alerts (open and fixed ones without the suppressed, as the list counts). */
+export function alertSummary(alerts: readonly Alert[]): { open: number; fixed: number; suppressed: number } {
+  const out = { open: 0, fixed: 0, suppressed: 0 };
+  for (const a of alerts) {
+    if (a.suppressed) out.suppressed++;
+    else if (a.status === 'open') out.open++;
+    else if (a.status === 'fixed') out.fixed++;
+  }
+  return out;
+}
+
+/** What a scan opened: by the scan itself, and later by a re-match of its snapshot against newer advisories. */
+export interface ScanOpened {
+  byScan: number;
+  byRematch: number;
+}
+
+/**
+ * What each scan opened, from the project's alerts (every status, suppressed ones too), at the cost of the one list
+ * read: an alert was opened by the scan it was first seen in (`firstSeenScanId`). Its `firstSeenAt` is that scan's
+ * startedAt when the scan itself opened it, and the re-match's time when a newer advisory generation matched against
+ * the scan's snapshot opened it later: those are counted apart. Reopenings keep the first sight, so they count where
+ * the alert was first opened. Fixes are not counted per scan: the list says when an alert was fixed, not by which
+ * scan (only its history does, one read per alert), so the project page gives the fixed total instead.
+ */
+export function openedByScan(
+  alerts: readonly Pick<Alert, 'firstSeenScanId' | 'firstSeenAt'>[],
+  scans: readonly { id: string; startedAt: string }[],
+): Map<string, ScanOpened> {
+  const started = new Map(scans.map((s) => [s.id, Date.parse(s.startedAt)]));
+  const out = new Map<string, ScanOpened>();
+  for (const a of alerts) {
+    const at = started.get(a.firstSeenScanId);
+    if (at === undefined) continue;
+    const c = out.get(a.firstSeenScanId) ?? { byScan: 0, byRematch: 0 };
+    if (Date.parse(a.firstSeenAt) === at) c.byScan++;
+    else c.byRematch++;
+    out.set(a.firstSeenScanId, c);
+  }
+  return out;
+}
+
+/** "opened 2 alerts", "opened none", and what re-matches of its snapshot opened later. */
+export function openedText(c: ScanOpened | undefined): string {
+  const n = c?.byScan ?? 0;
+  const head = n ? `opened ${n} ${n === 1 ? 'alert' : 'alerts'}` : 'opened no alert';
+  const later = c?.byRematch ?? 0;
+  return later ? `${head}; ${later} more later, by newer advisories matched against its snapshot` : head;
+}
