@@ -45,6 +45,7 @@ export async function rematchPair(deps: AlertStepDeps, pairId: string): Promise<
         at: at.toISOString(),
         generation,
         rematch: true,
+        seq: state.seq + 1,
       },
       (module) => teams.get(module),
       false,

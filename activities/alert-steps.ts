@@ -160,6 +160,7 @@ export async function moveScanAlerts(deps: AlertStepDeps, scanId: string): Promi
         startedAt: scan.startedAt.toISOString(),
         at: (scan.finishedAt ?? scan.startedAt).toISOString(),
         generation: scan.advisoryGeneration ?? null,
+        seq: state.seq + 1,
       },
       (module) => teams.get(module),
       first,

@@ -80,6 +80,7 @@ async function seedAlerts(h: Harness, projects: number, perProject: number) {
       startedAt: `2026-10-${String(day).padStart(2, '0')}T00:00:00.000Z`,
       at: `2026-10-${String(day).padStart(2, '0')}T00:00:01.000Z`,
       generation: 'adv_bench',
+      seq: day,
     });
     const one = moveAlerts([], findings(perProject, '1.0.0'), source(`scn_b${p}a`, 1), () => null, true);
     const two = moveAlerts(one.alerts, findings(perProject, '1.0.1'), source(`scn_b${p}b`, 2), () => null, false);

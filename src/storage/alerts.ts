@@ -6,7 +6,7 @@
 // the state their head names; a state, once written, never changes, so it is cached by its _id.
 import { LRUCache } from 'lru-cache';
 import type { AlertEvent, AlertRecord } from '../domain/alerts/move';
-import { summariseEvents, type EventSummary } from '../domain/alerts/query';
+import { eventId, summariseEvents, summaryId, type EventSummary } from '../domain/alerts/query';
 import { packJson, packPlainJson, unpackJson, unpackPlainJson } from './codec';
 import type { AlertSetDoc, AlertStateDoc } from './documents/alerts';
 import { isDuplicateKey, onlyDuplicates, type Store } from './mongo';
@@ -172,11 +172,11 @@ export async function writeAlertEvents(
 async function capHistory(store: Store, orgId: string, alertId: string, cap: number): Promise<void> {
   if ((await store.c.alertEvents.countDocuments({ alertId })) <= cap) return;
   const docs = (await store.c.alertEvents.find({ alertId }).toArray()).sort((a, b) => a.seq - b.seq);
-  const summaryId = `${alertId}:summary`;
-  const old = docs.filter((d) => d._id !== summaryId);
+  const summaryOf = summaryId(alertId);
+  const old = docs.filter((d) => d._id !== summaryOf);
   const drop = old.slice(0, old.length - (cap - 1)); // keep cap - 1 events and the summary
   if (!drop.length) return;
-  const prior = docs.find((d) => d._id === summaryId);
+  const prior = docs.find((d) => d._id === summaryOf);
   const summary = summariseEvents(
     prior ? unpackPlainJson<EventSummary>(prior.details) : null,
     drop.map((d) => ({ type: d.type, at: d.at.toISOString() })),
@@ -184,7 +184,7 @@ async function capHistory(store: Store, orgId: string, alertId: string, cap: num
   const last = drop[drop.length - 1];
   // The summary first, then the deletions: a move killed between them leaves events counted twice, never lost.
   await store.c.alertEvents.replaceOne(
-    { _id: summaryId },
+    { _id: summaryOf },
     { alertId, orgId, seq: last.seq, type: 'summarised', at: last.at, details: packPlainJson(summary) },
     { upsert: true },
   );
@@ -196,7 +196,7 @@ async function insertAlertEvents(store: Store, orgId: string, seq: number, event
   try {
     await store.c.alertEvents.insertMany(
       events.map((e) => ({
-        _id: `${e.alertId}:${seq}:${e.type}`,
+        _id: eventId(e.alertId, seq, e.type),
         alertId: e.alertId,
         orgId,
         seq,
@@ -288,4 +288,21 @@ export async function storedMove(
   return doc
     ? { rematch: doc.rematch, generation: doc.generation, move: await unpackJson<StoredMove>(doc.move) }
     : null;
+}
+
+/** Stored history events by id (a page of an alert's history), by their id; missing ones left out. */
+export async function alertEventsById(store: Store, ids: string[]): Promise<Map<string, AlertEvent>> {
+  const docs = await Promise.all(ids.map((_id) => store.c.alertEvents.findOne({ _id })));
+  const out = new Map<string, AlertEvent>();
+  for (const d of docs)
+    if (d)
+      out.set(d._id, {
+        alertId: d.alertId,
+        type: d.type as AlertEvent['type'],
+        at: d.at.toISOString(),
+        ...(d.scanId !== undefined ? { scanId: d.scanId } : {}),
+        ...(d.generation !== undefined ? { generation: d.generation } : {}),
+        details: unpackPlainJson<Record<string, unknown>>(d.details),
+      });
+  return out;
 }

@@ -54,7 +54,15 @@ export interface AlertRecord {
   suppressionSource: 'snapshot' | null;
   /** Set when merged into another alert. */
   mergedInto?: string;
+  /**
+   * The stored history events of the alert, oldest first, as [seq of the move, type] (their ids: `${id}:${seq}:${type}`,
+   * src/storage/alerts.ts): a history read fetches its page by id. At most MAX_EVENT_REFS, the newest.
+   */
+  events?: Array<[number, AlertEventType]>;
 }
+
+/** Event references kept per alert record (the history keeps as many: older ones are summarised). */
+export const MAX_EVENT_REFS = 1000;
 
 /** One history event, as stored and served (`opened` is derived from the alert itself, never stored). */
 export interface AlertEvent {
@@ -78,6 +86,8 @@ export interface AlertMoveSource {
   generation: string | null;
   /** Set on a re-match: the move keeps the tracked scan but comes from a new advisory generation. */
   rematch?: boolean;
+  /** The sequence number the move's state is stored under: its events are referenced from the alerts by it. */
+  seq?: number;
 }
 
 /** A finding as a move reads it, with the teams of its modules (v2). */
@@ -309,5 +319,15 @@ export function moveAlerts(
   }
   next.sort((a, b) => cmp(a.id, b.id));
   events.sort((a, b) => cmp(a.alertId, b.alertId) || cmp(a.type, b.type));
+  // Each alert keeps the references of its stored events (a record built from findings starts without them).
+  const before = new Map(previous.map((a) => [a.id, a.events]));
+  const added = new Map<string, Array<[number, AlertEventType]>>();
+  if (source.seq !== undefined)
+    for (const e of events) added.set(e.alertId, [...(added.get(e.alertId) ?? []), [source.seq, e.type]]);
+  for (let i = 0; i < next.length; i++) {
+    const refs = [...(before.get(next[i].id) ?? []), ...(added.get(next[i].id) ?? [])];
+    const { events: _old, ...rest } = next[i];
+    next[i] = refs.length ? { ...rest, events: refs.slice(-MAX_EVENT_REFS) } : rest;
+  }
   return { alerts: next, events, ...out, alertOf: r.alertOf };
 }

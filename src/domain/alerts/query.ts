@@ -42,6 +42,16 @@ export interface AlertView extends AlertRecord {
 
 export const viewOf = (a: AlertRecord): AlertView => ({ ...a, analysis: null, ruleId: null, kev: null, epss: null });
 
+// The query's package name as each ecosystem compares names: computed once per query, not once per alert.
+const packageKeys = new WeakMap<AlertQuery, Map<string, string>>();
+function packageKey(q: AlertQuery, ecosystem: string): string {
+  let keys = packageKeys.get(q);
+  if (!keys) packageKeys.set(q, (keys = new Map()));
+  let k = keys.get(ecosystem);
+  if (k === undefined) keys.set(ecosystem, (k = normalizedName(ecosystem, q.package!)));
+  return k;
+}
+
 /** Whether an alert passes every filter of the query. */
 export function matchesQuery(a: AlertView, q: AlertQuery): boolean {
   if (a.status === 'merged') return false;
@@ -60,7 +70,7 @@ export function matchesQuery(a: AlertView, q: AlertQuery): boolean {
   if (q.suppressed !== 'all' && a.suppressed !== (q.suppressed === 'true')) return false;
   if (q.team !== undefined && !a.teams.includes(q.team)) return false;
   if (q.module !== undefined && !a.modules.includes(q.module)) return false;
-  if (q.package !== undefined && a.key !== normalizedName(a.ecosystem, q.package)) return false;
+  if (q.package !== undefined && a.key !== packageKey(q, a.ecosystem)) return false;
   if (q.advisory !== undefined) {
     const want = q.advisory.toUpperCase();
     if (!a.aliases.some((id) => id.toUpperCase() === want) && a.advisory.toUpperCase() !== want) return false;
@@ -124,24 +134,42 @@ export function queryKey(q: AlertQuery): string {
   ]);
 }
 
+/** One entry of an alert's history before it is read: a stored event by id, the summary of older ones, the opening. */
+export type HistoryEntry =
+  { kind: 'stored'; id: string } | { kind: 'summary'; id: string } | { kind: 'opened'; event: AlertEvent };
+
+/** The id of a stored history event (src/storage/alerts.ts). */
+export const eventId = (alertId: string, seq: number, type: string) => `${alertId}:${seq}:${type}`;
+export const summaryId = (alertId: string) => `${alertId}:summary`;
+
 /**
- * An alert's history, newest first: the stored events (of the alert and of the alerts merged into it) and its
- * opening, which is derived from the alert itself (first seen, by which scan and generation).
+ * An alert's history, newest first, as entries to read: the stored events of the alert and of the alerts merged into
+ * it (moves of one project and ecosystem are numbered in one sequence, so their order is the order of seq), then the
+ * summary of older events when some were folded, then its opening, derived from the alert itself (first seen, by which
+ * scan and generation). A page reads only its own entries, by id.
  */
-export function historyOf(
+export function historyEntries(
   alert: AlertRecord,
-  stored: ReadonlyArray<AlertEvent & { seq: number }>,
-): Array<AlertEvent & { seq: number }> {
-  const opened: AlertEvent & { seq: number } = {
-    alertId: alert.id,
-    type: 'opened',
-    at: alert.firstSeenAt,
-    scanId: alert.firstSeenScanId,
-    generation: alert.openedGeneration,
-    details: {},
-    seq: 0,
-  };
-  return [opened, ...stored].sort((a, b) => cmp(b.at, a.at) || b.seq - a.seq || cmp(a.alertId, b.alertId));
+  merged: readonly AlertRecord[],
+  summarised: boolean,
+): HistoryEntry[] {
+  const refs = [alert, ...merged].flatMap((a) => (a.events ?? []).map(([seq, type]) => ({ alertId: a.id, seq, type })));
+  refs.sort((a, b) => b.seq - a.seq || cmp(a.alertId, b.alertId) || cmp(a.type, b.type));
+  return [
+    ...refs.map((r): HistoryEntry => ({ kind: 'stored', id: eventId(r.alertId, r.seq, r.type) })),
+    ...(summarised ? [{ kind: 'summary' as const, id: summaryId(alert.id) }] : []),
+    {
+      kind: 'opened',
+      event: {
+        alertId: alert.id,
+        type: 'opened',
+        at: alert.firstSeenAt,
+        scanId: alert.firstSeenScanId,
+        generation: alert.openedGeneration,
+        details: {},
+      },
+    },
+  ];
 }
 
 /** What a `summarised` history event holds: the events folded into it, by type, and the time they span. */

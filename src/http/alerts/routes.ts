@@ -2,18 +2,12 @@
 // scans (src/domain/alerts). A restricted key reads its projects' alerts only; an alert out of reach is 404.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import {
-  ALERT_SORTS,
-  ANALYSIS_STATES,
-  historyOf,
-  matchesQuery,
-  queryKey,
-  type AlertQuery,
-} from '../../domain/alerts/query';
+import { ALERT_SORTS, ANALYSIS_STATES, historyEntries, queryKey, type AlertQuery } from '../../domain/alerts/query';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { presentAlert, presentAlertEvent } from '../../presenters/alerts';
 import { SEVERITIES } from '../../shared/types';
-import { alertEvents } from '../../storage/alerts';
+import { alertEventsById } from '../../storage/alerts';
+import { MAX_EVENT_REFS } from '../../domain/alerts/move';
 import { findProject } from '../../storage/projects';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -101,21 +95,10 @@ export function alertRoutes(deps: AppDeps): Router {
     const listing = `alerts:${p.orgId}:${queryKey(q)}`;
     const offset = offsetOf(deps, listing, cursorQuery(ctx));
     const index = await orgAlertIndex(deps.store, p.orgId);
-    const page = [];
-    let seen = 0;
-    let more = false;
-    for (const a of index.sorted(q.sort)) {
-      if (!matchesQuery(a, q)) continue;
-      if (seen++ < offset) continue;
-      if (page.length === limit) {
-        more = true;
-        break;
-      }
-      page.push(a);
-    }
+    const { alerts, more } = index.page(q, offset, limit);
     await recheck(deps, p); // after the load, just before the answer
     ctx.body = {
-      alerts: page.map(presentAlert),
+      alerts: alerts.map(presentAlert),
       nextCursor: more ? deps.cursors.encode(listing, offset + limit) : null,
     };
   });
@@ -131,12 +114,19 @@ export function alertRoutes(deps: AppDeps): Router {
     const { alert, index } = await reachableAlert(deps, ctx);
     const listing = `alert-history:${alert.id}`;
     const offset = offsetOf(deps, listing, cursorQuery(ctx));
-    const stored = await alertEvents(deps.store, [alert.id, ...index.mergedInto(alert.id)]);
-    const events = historyOf(alert, stored);
+    const merged = index.mergedInto(alert.id).map((id) => index.record(id)!);
+    // Only an alert whose references reached the cap can have had older events folded into a summary.
+    const summarised = [alert, ...merged].some((a) => (a.events?.length ?? 0) >= MAX_EVENT_REFS - 1);
+    const entries = historyEntries(alert, merged, summarised);
+    const page = entries.slice(offset, offset + limit);
+    const read = await alertEventsById(
+      deps.store,
+      page.flatMap((e) => (e.kind === 'opened' ? [] : [e.id])),
+    );
     await recheck(deps, principalOf(ctx));
     ctx.body = {
-      events: events.slice(offset, offset + limit).map(presentAlertEvent),
-      nextCursor: offset + limit < events.length ? deps.cursors.encode(listing, offset + limit) : null,
+      events: page.flatMap((e) => (e.kind === 'opened' ? [e.event] : (read.get(e.id) ?? []))).map(presentAlertEvent),
+      nextCursor: offset + limit < entries.length ? deps.cursors.encode(listing, offset + limit) : null,
     };
   });
 

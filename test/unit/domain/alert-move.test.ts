@@ -3,7 +3,7 @@
 // two alerts come to share an id; deterministic (a retry computes the same ids and events); and the list's filters
 // and order (src/domain/alerts/query.ts).
 import { alertIdsOf, moveAlerts, type AlertRecord, type MoveFinding } from '../../../src/domain/alerts/move';
-import { alertOrder, historyOf, matchesQuery, viewOf, type AlertQuery } from '../../../src/domain/alerts/query';
+import { alertOrder, historyEntries, matchesQuery, viewOf, type AlertQuery } from '../../../src/domain/alerts/query';
 
 const f = (
   id: string,
@@ -236,11 +236,28 @@ test('the list filters and orders; history is newest first with the opening deri
   expect(list({ kev: true })).toEqual([]);
   expect(list({ status: 'fixed' })).toEqual([]);
   expect(list({ analysis: 'none' })).toHaveLength(3);
-  const history = historyOf(m.alerts[0], [
-    { alertId: m.alerts[0].id, type: 'fixed', at: '2026-11-03T00:00:00.000Z', scanId: 'scn_3', details: {}, seq: 3 },
+  // History: the events a move stores are referenced from the alert by [seq, type], newest first, the opening last.
+  const id = m.alerts.find((a) => a.key === 'lodash')!.id;
+  const s2 = moveAlerts(m.alerts, [], { ...source('scn_2', 2), seq: 2 }, noTeam, false); // everything fixed
+  const s3 = moveAlerts(
+    s2.alerts,
+    [f('a3', 'lodash', '1.0.1', 'CVE-1', ['CVE-1', 'GHSA-x'])],
+    { ...source('scn_3', 3), seq: 3 },
+    noTeam,
+    false,
+  );
+  const lodash = s3.alerts.find((a) => a.id === id)!;
+  expect(lodash.events).toEqual([
+    [2, 'fixed'],
+    [3, 'reopened'],
   ]);
-  expect(history.map((e) => e.type)).toEqual(['fixed', 'opened']);
-  expect(history[1]).toMatchObject({ scanId: 'scn_1', generation: 'gen1', at: '2026-11-01T00:00:00.000Z' });
+  const entries = historyEntries(lodash, [], false);
+  expect(entries.map((e) => (e.kind === 'opened' ? `opened ${e.event.scanId} ${e.event.generation}` : e.id))).toEqual([
+    `${id}:3:reopened`,
+    `${id}:2:fixed`,
+    'opened scn_1 gen1',
+  ]);
+  expect(historyEntries(lodash, [], true).map((e) => e.kind)).toEqual(['stored', 'stored', 'summary', 'opened']);
 });
 
 test('alert ids avoid ids already taken (a merged alert keeps its id)', () => {
