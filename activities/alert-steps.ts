@@ -129,16 +129,20 @@ export async function moveScanAlerts(deps: AlertStepDeps, scanId: string): Promi
   const none = { opened: 0, fixed: 0, reopened: 0 };
   const scan = await getScan(deps.store, scanId);
   if (!scan || scan.status !== 'completed') return { outcome: 'not_completed', ...none };
-  if (!(await trackedScan(deps.store, scan))) return { outcome: 'untracked', ...none };
   const pairId = pairIdOf(scan.projectId, scan.ecosystem);
-  const [findings, modules] = await Promise.all([
+  // Read side by side: whether the scan is tracked, its findings and modules, and the pair's latest state.
+  const reads = Promise.all([
     readResults(deps.store, scanId, scan.resultChunks ?? 1),
     scan.schemaVersion === 2 && (scan.moduleCount ?? 0) > 0 ? readModules(deps.store, scanId) : [],
+    latestState(deps.store, pairId),
   ]);
+  reads.catch(() => undefined); // awaited below when the scan is tracked
+  if (!(await trackedScan(deps.store, scan))) return { outcome: 'untracked', ...none };
+  const [findings, modules, firstState] = await reads;
   const teams = new Map(modules.map((m) => [m.path, m.teamName ?? null]));
   const me = { startedAt: scan.startedAt, scanId };
   for (let attempt = 1; ; attempt++) {
-    const state = await latestState(deps.store, pairId);
+    const state = attempt === 1 ? firstState : await latestState(deps.store, pairId);
     if (
       state.scanId === scanId ||
       (state.scanId && state.startedAt && newer({ startedAt: state.startedAt, scanId: state.scanId }, me))

@@ -16,6 +16,12 @@ export const RESULT_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Writes the chunks a few at a time (never the whole result in flight at once); returns how many there are. */
 export async function writeResults(store: Store, scanId: string, findings: Finding[]): Promise<number> {
   const chunks = jsonChunks(findings, RESULT_CHUNK_SIZE, RESULT_CHUNK_BYTES);
+  // Kept for this process's next read of them (the worker's next step, moving the alerts): never changed after this.
+  findingsCache.set(
+    scanId,
+    findings,
+    chunks.reduce((n, c) => n + c.json.length, 0),
+  );
   const PARALLEL = 4;
   for (let i = 0; i < chunks.length; i += PARALLEL) {
     await Promise.all(
@@ -61,6 +67,7 @@ export function byteBoundedCache<V, C>(maxBytes: number, load: (key: string, con
     return {
       get: async (key: string, context: C) => (await load(key, context)).value,
       delete: (_key: string) => undefined,
+      set: (_key: string, _value: V, _bytes: number) => undefined,
       calculatedSize: () => 0,
     };
   const lru = new LRUCache<string, Sized<V>, unknown>({
@@ -74,6 +81,10 @@ export function byteBoundedCache<V, C>(maxBytes: number, load: (key: string, con
     },
     delete(key: string): void {
       lru.delete(key);
+    },
+    /** Keeps a value this process just stored, so that its next read needs no load. */
+    set(key: string, value: V, bytes: number): void {
+      if (bytes <= maxBytes) lru.set(key, { value, bytes });
     },
     calculatedSize: () => lru.calculatedSize,
   };

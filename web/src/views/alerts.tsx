@@ -17,6 +17,7 @@ import {
   type AlertFilters,
 } from '../alerts';
 import { SeverityBadge, When } from '../components/bits';
+import { SelectField, SeverityFields, SUPPRESSED_OPTIONS, valueOptions } from '../components/fields';
 import { errorText } from '../components/admin/common';
 import { ListTable, MoreButton, useSorted } from '../components/list';
 import { Page, Status } from '../components/page';
@@ -37,35 +38,6 @@ const SORT_LABELS: Record<AlertFilters['sort'], string> = {
 };
 const COLUMNS = ['Advisory', 'Severity', 'Package', 'Fixed version', 'Status', 'First seen', 'Last seen', 'Modules'];
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
-
-/** A select of values the alerts name (teams, modules), keeping one from the URL that none names any more. */
-function ScopeSelect(props: {
-  id: string;
-  label: string;
-  any: string;
-  value: string | undefined;
-  values: string[];
-  onChange(v: string | undefined): void;
-}) {
-  return (
-    <div class="field">
-      <label for={props.id}>{props.label}</label>
-      <select
-        id={props.id}
-        value={props.value ?? ''}
-        onChange={(e) => props.onChange(e.currentTarget.value || undefined)}
-      >
-        <option value="">{props.any}</option>
-        {props.value && !props.values.includes(props.value) ? <option value={props.value}>{props.value}</option> : null}
-        {props.values.map((v) => (
-          <option key={v} value={v}>
-            {v}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 function AlertFiltersForm({
   f,
@@ -91,89 +63,44 @@ function AlertFiltersForm({
         set({ q: text.trim() || undefined });
       }}
     >
-      <div class="field">
-        <label for="a-status">Status</label>
-        <select
-          id="a-status"
-          value={f.status}
-          onChange={(e) => set({ status: e.currentTarget.value as AlertFilters['status'] })}
-        >
-          {ALERT_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="a-severity">Severity</label>
-        <select
-          id="a-severity"
-          value={f.severity ?? ''}
-          onChange={(e) => set({ severity: (e.currentTarget.value || undefined) as AlertFilters['severity'] })}
-        >
-          <option value="">Any</option>
-          {SEVERITIES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="a-mode">Severity match</label>
-        <select
-          id="a-mode"
-          value={f.severityMode}
-          disabled={!f.severity}
-          onChange={(e) => set({ severityMode: e.currentTarget.value as AlertFilters['severityMode'] })}
-        >
-          <option value="at_least">at least</option>
-          <option value="exact">exactly</option>
-        </select>
-      </div>
-      <ScopeSelect
+      <SelectField
+        id="a-status"
+        label="Status"
+        value={f.status}
+        options={ALERT_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        onChange={(status) => status && set({ status })}
+      />
+      <SeverityFields idPrefix="a" severity={f.severity} severityMode={f.severityMode} onChange={set} />
+      <SelectField
         id="a-team"
         label="Team"
         any="All teams"
         value={f.team}
-        values={teams}
+        options={valueOptions(teams, f.team)}
         onChange={(team) => set({ team })}
       />
-      <ScopeSelect
+      <SelectField
         id="a-module"
         label="Module"
         any="All modules"
         value={f.module}
-        values={modules}
+        options={valueOptions(modules, f.module)}
         onChange={(module) => set({ module })}
       />
-      <div class="field">
-        <label for="a-suppressed">Suppressed</label>
-        <select
-          id="a-suppressed"
-          value={f.suppressed}
-          onChange={(e) => set({ suppressed: e.currentTarget.value as AlertFilters['suppressed'] })}
-        >
-          <option value="false">Hide suppressed</option>
-          <option value="true">Only suppressed</option>
-          <option value="all">Show all</option>
-        </select>
-      </div>
-      <div class="field">
-        <label for="a-sort">Order</label>
-        <select
-          id="a-sort"
-          value={f.sort}
-          onChange={(e) => set({ sort: e.currentTarget.value as AlertFilters['sort'] })}
-        >
-          {ALERT_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {SORT_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        id="a-suppressed"
+        label="Suppressed"
+        value={f.suppressed}
+        options={SUPPRESSED_OPTIONS}
+        onChange={(suppressed) => suppressed && set({ suppressed })}
+      />
+      <SelectField
+        id="a-sort"
+        label="Order"
+        value={f.sort}
+        options={ALERT_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))}
+        onChange={(sort) => sort && set({ sort })}
+      />
       <div class="field">
         <label for="a-q">Package or advisory (starts with)</label>
         <input
