@@ -241,6 +241,28 @@ export async function advanceHead(
     // The head is already at or past seq (the upsert's insert met the existing head).
     if (!isDuplicateKey(err)) throw err;
   }
+  await touchOrgAlerts(store, s.orgId, `${s.pairId}:${s.seq}:${Date.now()}`);
+}
+
+const versionId = (orgId: string) => `alertsVersion:${orgId}`;
+
+/**
+ * The organization's alerts changed: a new value of its version (written after the head, so that a reader that read
+ * the version before the heads never keeps an index older than the heads it saw; see src/http/alerts/index-cache.ts).
+ */
+async function touchOrgAlerts(store: Store, orgId: string, value: string): Promise<void> {
+  try {
+    await store.c.settings.updateOne({ _id: versionId(orgId) }, { $set: { value } }, { upsert: true });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    await store.c.settings.updateOne({ _id: versionId(orgId) }, { $set: { value } });
+  }
+}
+
+/** The version of the organization's alerts: changes whenever a head moves (null before any move). */
+export async function orgAlertsVersion(store: Store, orgId: string): Promise<string | null> {
+  const doc = await store.c.settings.findOne({ _id: versionId(orgId) });
+  return doc ? String(doc.value) : null;
 }
 
 /** Every head of an organization's alerts (small documents, one query). */

@@ -360,11 +360,12 @@ describeWithSharedData('alerts', () => {
     const shopId = (await get('/v1/projects')).body.projects.find((p: { slug: string }) => p.slug === 'shop').id;
     const before = (await alertsOf(`project=shop&status=all`)).map((a) => [a.id, a.status, a.installedVersions]);
     const latest = (await alertsOf('project=shop'))[0].lastSeenScanId;
-    // As a database from before alerts: none stored.
+    // As a database from before alerts: none stored (the organizations' alerts versions with them).
     await Promise.all([
       t.store.c.alertSets.deleteMany({}),
       t.store.c.alertStates.deleteMany({}),
       t.store.c.alertEvents.deleteMany({}),
+      t.store.c.settings.deleteMany({ _id: { $regex: '^alertsVersion:' } }),
     ]);
     expect(await alertsOf('status=all')).toEqual([]);
     expect(await startAlertUpgrade(t.temporal.client, t.taskQueue, t.store.db.databaseName)).toBe(true);

@@ -83,6 +83,10 @@ export class AlertIndex {
         `project:${q.projectIds.join(',')}`,
         () => q.projectIds!.flatMap((p) => this.map('project').get(p) ?? []),
       ]);
+    if (q.q !== undefined) {
+      const prefix = q.q.toLowerCase();
+      options.push([`q:${prefix}`, () => this.withPrefix(prefix)]);
+    }
     if (q.team !== undefined) options.push([`team:${q.team}`, () => this.map('team').get(q.team!) ?? []]);
     if (q.module !== undefined) options.push([`module:${q.module}`, () => this.map('module').get(q.module!) ?? []]);
     if (q.status !== 'all') options.push([`status:${q.status}`, () => this.map('status').get(q.status) ?? []]);
@@ -101,6 +105,30 @@ export class AlertIndex {
       this.sortedLists.set(cacheKey, sorted);
     }
     return sorted;
+  }
+
+  private tokens?: Array<[string, AlertView]>;
+
+  /** The alerts whose package name or any advisory id starts with `prefix` (lower case): a binary search. */
+  private withPrefix(prefix: string): AlertView[] {
+    if (!this.tokens) {
+      const tokens: Array<[string, AlertView]> = [];
+      for (const a of this.all)
+        for (const t of new Set([a.package, a.key, a.advisory, ...a.aliases].map((x) => x.toLowerCase())))
+          tokens.push([t, a]);
+      this.tokens = tokens.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+    }
+    const tokens = this.tokens;
+    let lo = 0;
+    let hi = tokens.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (tokens[mid][0] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out = new Set<AlertView>();
+    for (let i = lo; i < tokens.length && tokens[i][0].startsWith(prefix); i++) out.add(tokens[i][1]);
+    return [...out];
   }
 
   private map(key: Key): Map<string, AlertView[]> {

@@ -52,6 +52,9 @@ test('every query answers as a filter and sort over every alert, page after page
     { team: 'team-1' },
     { module: ':mod-2', fixable: true },
     { q: 'pkg-1' },
+    { q: 'PKG_' },
+    { q: 'cve-2024-1', status: 'all' },
+    { q: 'zzz' },
     { severity: 'critical', severityMode: 'exact' },
   ];
   for (const extra of queries)
