@@ -311,20 +311,3 @@ export async function storedMove(
     ? { rematch: doc.rematch, generation: doc.generation, move: await unpackJson<StoredMove>(doc.move) }
     : null;
 }
-
-/** Stored history events by id (a page of an alert's history), by their id; missing ones left out. */
-export async function alertEventsById(store: Store, ids: string[]): Promise<Map<string, AlertEvent>> {
-  const docs = await Promise.all(ids.map((_id) => store.c.alertEvents.findOne({ _id })));
-  const out = new Map<string, AlertEvent>();
-  for (const d of docs)
-    if (d)
-      out.set(d._id, {
-        alertId: d.alertId,
-        type: d.type as AlertEvent['type'],
-        at: d.at.toISOString(),
-        ...(d.scanId !== undefined ? { scanId: d.scanId } : {}),
-        ...(d.generation !== undefined ? { generation: d.generation } : {}),
-        details: unpackPlainJson<Record<string, unknown>>(d.details),
-      });
-  return out;
-}

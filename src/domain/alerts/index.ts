@@ -92,7 +92,8 @@ export class AlertIndex {
     if (q.status !== 'all') options.push([`status:${q.status}`, () => this.map('status').get(q.status) ?? []]);
     let best: [string, AlertView[]] | undefined;
     for (const [key, list] of options) {
-      const l = list();
+      // A list sorted for an earlier query is reused as it is (computing some lists, a prefix's, costs a search).
+      const l = this.sortedLists.get(`${key}\0${q.sort}`) ?? list();
       if (!best || l.length < best[1].length) best = [key, l];
     }
     // A selective list is sorted (once per list and sort); otherwise the whole presorted list is read.

@@ -55,14 +55,16 @@ export interface AlertRecord {
   /** Set when merged into another alert. */
   mergedInto?: string;
   /**
-   * The stored history events of the alert, oldest first, as [seq of the move, type] (their ids: `${id}:${seq}:${type}`,
-   * src/storage/alerts.ts): a history read fetches its page by id. At most MAX_EVENT_REFS, the newest.
+   * The alert's newest history events (at most INLINE_HISTORY, oldest first), kept in the state so that a history read
+   * needs no other read; every event is also stored on its own (src/storage/alerts.ts), where a longer history is read.
    */
-  events?: Array<[number, AlertEventType]>;
+  history?: Array<AlertEvent & { seq: number }>;
+  /** How many events the alert has had in all (beyond `history` when more than INLINE_HISTORY). */
+  historyCount?: number;
 }
 
-/** Event references kept per alert record (the history keeps as many: older ones are summarised). */
-export const MAX_EVENT_REFS = 1000;
+/** History events kept in each alert record (the store keeps up to 1,000 per alert, older ones summarised). */
+export const INLINE_HISTORY = 100;
 
 /** One history event, as stored and served (`opened` is derived from the alert itself, never stored). */
 export interface AlertEvent {
@@ -319,15 +321,22 @@ export function moveAlerts(
   }
   next.sort((a, b) => cmp(a.id, b.id));
   events.sort((a, b) => cmp(a.alertId, b.alertId) || cmp(a.type, b.type));
-  // Each alert keeps the references of its stored events (a record built from findings starts without them).
-  const before = new Map(previous.map((a) => [a.id, a.events]));
-  const added = new Map<string, Array<[number, AlertEventType]>>();
-  if (source.seq !== undefined)
-    for (const e of events) added.set(e.alertId, [...(added.get(e.alertId) ?? []), [source.seq, e.type]]);
+  // Each alert keeps its newest events (a record built from findings starts without them).
+  const before = new Map(previous.map((a) => [a.id, a]));
+  const added = new Map<string, Array<AlertEvent & { seq: number }>>();
+  for (const e of events) added.set(e.alertId, [...(added.get(e.alertId) ?? []), { ...e, seq: source.seq ?? 0 }]);
   for (let i = 0; i < next.length; i++) {
-    const refs = [...(before.get(next[i].id) ?? []), ...(added.get(next[i].id) ?? [])];
-    const { events: _old, ...rest } = next[i];
-    next[i] = refs.length ? { ...rest, events: refs.slice(-MAX_EVENT_REFS) } : rest;
+    const prior = before.get(next[i].id);
+    const fresh = added.get(next[i].id) ?? [];
+    const history = [...(prior?.history ?? []), ...fresh];
+    const { history: _h, historyCount: _c, ...rest } = next[i];
+    next[i] = history.length
+      ? {
+          ...rest,
+          history: history.slice(-INLINE_HISTORY),
+          historyCount: (prior?.historyCount ?? prior?.history?.length ?? 0) + fresh.length,
+        }
+      : rest;
   }
   return { alerts: next, events, ...out, alertOf: r.alertOf };
 }

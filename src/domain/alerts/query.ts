@@ -134,43 +134,43 @@ export function queryKey(q: AlertQuery): string {
   ]);
 }
 
-/** One entry of an alert's history before it is read: a stored event by id, the summary of older ones, the opening. */
-export type HistoryEntry =
-  { kind: 'stored'; id: string } | { kind: 'summary'; id: string } | { kind: 'opened'; event: AlertEvent };
+type Dated = AlertEvent & { seq: number };
 
-/** The id of a stored history event (src/storage/alerts.ts). */
-export const eventId = (alertId: string, seq: number, type: string) => `${alertId}:${seq}:${type}`;
-export const summaryId = (alertId: string) => `${alertId}:summary`;
+/** The opening of an alert: derived from the alert itself (first seen, by which scan and generation), never stored. */
+export const openedEvent = (alert: AlertRecord): Dated => ({
+  alertId: alert.id,
+  type: 'opened',
+  at: alert.firstSeenAt,
+  scanId: alert.firstSeenScanId,
+  generation: alert.openedGeneration,
+  details: {},
+  seq: -1,
+});
 
 /**
- * An alert's history, newest first, as entries to read: the stored events of the alert and of the alerts merged into
- * it (moves of one project and ecosystem are numbered in one sequence, so their order is the order of seq), then the
- * summary of older events when some were folded, then its opening, derived from the alert itself (first seen, by which
- * scan and generation). A page reads only its own entries, by id.
+ * Whether the alerts' histories are whole in their records (none has had more events than it keeps inline): then a
+ * history read needs nothing else.
  */
-export function historyEntries(
-  alert: AlertRecord,
-  merged: readonly AlertRecord[],
-  summarised: boolean,
-): HistoryEntry[] {
-  const refs = [alert, ...merged].flatMap((a) => (a.events ?? []).map(([seq, type]) => ({ alertId: a.id, seq, type })));
-  refs.sort((a, b) => b.seq - a.seq || cmp(a.alertId, b.alertId) || cmp(a.type, b.type));
-  return [
-    ...refs.map((r): HistoryEntry => ({ kind: 'stored', id: eventId(r.alertId, r.seq, r.type) })),
-    ...(summarised ? [{ kind: 'summary' as const, id: summaryId(alert.id) }] : []),
-    {
-      kind: 'opened',
-      event: {
-        alertId: alert.id,
-        type: 'opened',
-        at: alert.firstSeenAt,
-        scanId: alert.firstSeenScanId,
-        generation: alert.openedGeneration,
-        details: {},
-      },
-    },
-  ];
+export const historyInline = (alerts: readonly AlertRecord[]): boolean =>
+  alerts.every((a) => (a.historyCount ?? a.history?.length ?? 0) === (a.history?.length ?? 0));
+
+/**
+ * An alert's history, newest first: the events of the alert and of the alerts merged into it (moves of one project
+ * and ecosystem are numbered in one sequence, so their order is that of seq; a summary of folded events comes before
+ * the events it folded), then its opening.
+ */
+export function historyOf(alert: AlertRecord, events: readonly Dated[]): Dated[] {
+  return [...events]
+    .sort((a, b) => b.seq - a.seq || cmp(a.alertId, b.alertId) || cmp(a.type, b.type))
+    .concat(openedEvent(alert));
 }
+
+/** The events kept in the records of an alert and of the alerts merged into it. */
+export const inlineEvents = (alerts: readonly AlertRecord[]): Dated[] => alerts.flatMap((a) => a.history ?? []);
+
+/** The id of a stored history event (src/storage/alerts.ts), and of an alert's summary of folded events. */
+export const eventId = (alertId: string, seq: number, type: string) => `${alertId}:${seq}:${type}`;
+export const summaryId = (alertId: string) => `${alertId}:summary`;
 
 /** What a `summarised` history event holds: the events folded into it, by type, and the time they span. */
 export interface EventSummary {

@@ -2,12 +2,19 @@
 // scans (src/domain/alerts). A restricted key reads its projects' alerts only; an alert out of reach is 404.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ALERT_SORTS, ANALYSIS_STATES, historyEntries, queryKey, type AlertQuery } from '../../domain/alerts/query';
+import {
+  ALERT_SORTS,
+  ANALYSIS_STATES,
+  historyInline,
+  historyOf,
+  inlineEvents,
+  queryKey,
+  type AlertQuery,
+} from '../../domain/alerts/query';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { presentAlert, presentAlertEvent } from '../../presenters/alerts';
 import { SEVERITIES } from '../../shared/types';
-import { alertEventsById } from '../../storage/alerts';
-import { MAX_EVENT_REFS } from '../../domain/alerts/move';
+import { alertEvents } from '../../storage/alerts';
 import { findProject } from '../../storage/projects';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
@@ -114,19 +121,21 @@ export function alertRoutes(deps: AppDeps): Router {
     const { alert, index } = await reachableAlert(deps, ctx);
     const listing = `alert-history:${alert.id}`;
     const offset = offsetOf(deps, listing, cursorQuery(ctx));
-    const merged = index.mergedInto(alert.id).map((id) => index.record(id)!);
-    // Only an alert whose references reached the cap can have had older events folded into a summary.
-    const summarised = [alert, ...merged].some((a) => (a.events?.length ?? 0) >= MAX_EVENT_REFS - 1);
-    const entries = historyEntries(alert, merged, summarised);
-    const page = entries.slice(offset, offset + limit);
-    const read = await alertEventsById(
-      deps.store,
-      page.flatMap((e) => (e.kind === 'opened' ? [] : [e.id])),
+    const records = [alert, ...index.mergedInto(alert.id).map((id) => index.record(id)!)];
+    // The newest events are kept in the alerts themselves; a longer history is read from the events stored apart.
+    const events = historyOf(
+      alert,
+      historyInline(records)
+        ? inlineEvents(records)
+        : await alertEvents(
+            deps.store,
+            records.map((a) => a.id),
+          ),
     );
     await recheck(deps, principalOf(ctx));
     ctx.body = {
-      events: page.flatMap((e) => (e.kind === 'opened' ? [e.event] : (read.get(e.id) ?? []))).map(presentAlertEvent),
-      nextCursor: offset + limit < entries.length ? deps.cursors.encode(listing, offset + limit) : null,
+      events: events.slice(offset, offset + limit).map(presentAlertEvent),
+      nextCursor: offset + limit < events.length ? deps.cursors.encode(listing, offset + limit) : null,
     };
   });
 

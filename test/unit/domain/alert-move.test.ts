@@ -2,8 +2,22 @@
 // first tracked scan), fixed when a later scan lacks them, reopened when they come back, versions changed, merged when
 // two alerts come to share an id; deterministic (a retry computes the same ids and events); and the list's filters
 // and order (src/domain/alerts/query.ts).
-import { alertIdsOf, moveAlerts, type AlertRecord, type MoveFinding } from '../../../src/domain/alerts/move';
-import { alertOrder, historyEntries, matchesQuery, viewOf, type AlertQuery } from '../../../src/domain/alerts/query';
+import {
+  INLINE_HISTORY,
+  alertIdsOf,
+  moveAlerts,
+  type AlertRecord,
+  type MoveFinding,
+} from '../../../src/domain/alerts/move';
+import {
+  alertOrder,
+  historyInline,
+  historyOf,
+  inlineEvents,
+  matchesQuery,
+  viewOf,
+  type AlertQuery,
+} from '../../../src/domain/alerts/query';
 
 const f = (
   id: string,
@@ -236,7 +250,7 @@ test('the list filters and orders; history is newest first with the opening deri
   expect(list({ kev: true })).toEqual([]);
   expect(list({ status: 'fixed' })).toEqual([]);
   expect(list({ analysis: 'none' })).toHaveLength(3);
-  // History: the events a move stores are referenced from the alert by [seq, type], newest first, the opening last.
+  // History: each alert keeps its newest events (with the move's seq), read newest first, the opening last.
   const id = m.alerts.find((a) => a.key === 'lodash')!.id;
   const s2 = moveAlerts(m.alerts, [], { ...source('scn_2', 2), seq: 2 }, noTeam, false); // everything fixed
   const s3 = moveAlerts(
@@ -247,17 +261,33 @@ test('the list filters and orders; history is newest first with the opening deri
     false,
   );
   const lodash = s3.alerts.find((a) => a.id === id)!;
-  expect(lodash.events).toEqual([
+  expect(lodash.history!.map((e) => [e.seq, e.type])).toEqual([
     [2, 'fixed'],
     [3, 'reopened'],
   ]);
-  const entries = historyEntries(lodash, [], false);
-  expect(entries.map((e) => (e.kind === 'opened' ? `opened ${e.event.scanId} ${e.event.generation}` : e.id))).toEqual([
-    `${id}:3:reopened`,
-    `${id}:2:fixed`,
-    'opened scn_1 gen1',
+  expect(lodash.historyCount).toBe(2);
+  expect(historyInline([lodash])).toBe(true);
+  const history = historyOf(lodash, inlineEvents([lodash]));
+  expect(history.map((e) => [e.type, e.scanId])).toEqual([
+    ['reopened', 'scn_3'],
+    ['fixed', 'scn_2'],
+    ['opened', 'scn_1'],
   ]);
-  expect(historyEntries(lodash, [], true).map((e) => e.kind)).toEqual(['stored', 'stored', 'summary', 'opened']);
+  expect(history[2].generation).toBe('gen1');
+  // Past the inline bound, the record keeps the newest and says there are more.
+  let alerts = s3.alerts;
+  for (let seq = 4; seq < 4 + INLINE_HISTORY + 10; seq++)
+    alerts = moveAlerts(
+      alerts,
+      seq % 2 ? [] : [f('x', 'lodash', '1.0.1', 'CVE-1', ['CVE-1', 'GHSA-x'])],
+      { ...source('scn_x', 4), seq },
+      noTeam,
+      false,
+    ).alerts;
+  const long = alerts.find((a) => a.id === id)!;
+  expect(long.history).toHaveLength(INLINE_HISTORY);
+  expect(long.historyCount).toBe(2 + INLINE_HISTORY + 9); // the first of those moves changed nothing (still open)
+  expect(historyInline([long])).toBe(false);
 });
 
 test('alert ids avoid ids already taken (a merged alert keeps its id)', () => {
