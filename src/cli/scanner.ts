@@ -66,7 +66,7 @@ async function rematchAlerts(generation: string | null, previous: string | null,
         generation,
       );
       if (!json)
-        console.error(
+        console.log(
           `alerts: re-matching every project's latest tracked snapshot (workflow ${alertRematchId(generation)})`,
         );
     } finally {

@@ -21,6 +21,7 @@ export function presentAlert(a: AlertView) {
     lastSeenAt: a.lastSeenAt,
     lastSeenScanId: a.lastSeenScanId,
     fixedAt: a.fixedAt,
+    fixedScanId: a.fixedScanId ?? null,
     modules: a.modules,
     teams: a.teams,
     suppressed: a.suppressed,

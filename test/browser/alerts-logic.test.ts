@@ -109,6 +109,7 @@ const alert = (over: Partial<Alert>): Alert =>
     lastSeenAt: '2024-01-01T00:00:00.000Z',
     lastSeenScanId: 'scn_1',
     fixedAt: null,
+    fixedScanId: null,
     modules: [],
     teams: [],
     suppressed: false,
@@ -154,17 +155,23 @@ test('what each scan opened: first seen there, at its start; later first sights 
       alert({ firstSeenScanId: 'scn_1', firstSeenAt: '2024-01-15T10:00:00.000Z' }), // a re-match opened it
       alert({ firstSeenScanId: 'scn_2', firstSeenAt: '2024-02-01T00:00:00.000Z' }),
       alert({ firstSeenScanId: 'scn_0', firstSeenAt: '2023-12-01T00:00:00.000Z' }), // a scan not listed
+      alert({
+        firstSeenScanId: 'scn_0',
+        firstSeenAt: '2023-12-01T00:00:00.000Z',
+        status: 'fixed',
+        fixedScanId: 'scn_2',
+      }),
     ],
     scans,
   );
   expect(Object.fromEntries(c)).toEqual({
-    scn_1: { byScan: 2, byRematch: 1 },
-    scn_2: { byScan: 1, byRematch: 0 },
+    scn_1: { byScan: 2, byRematch: 1, fixed: 0 },
+    scn_2: { byScan: 1, byRematch: 0, fixed: 1 },
   });
   expect(openedText(c.get('scn_1'))).toBe(
     'opened 2 alerts; 1 more later, by newer advisories matched against its snapshot',
   );
-  expect(openedText(c.get('scn_2'))).toBe('opened 1 alert');
+  expect(openedText(c.get('scn_2'))).toBe('opened 1 alert, fixed 1 alert');
   expect(openedText(undefined)).toBe('opened no alert');
 });
 

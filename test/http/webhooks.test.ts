@@ -122,6 +122,8 @@ describe('POST /v1/webhooks', () => {
         events: ['scan.completed', 'scan.failed'],
         createdBy: expect.stringMatching(/^mem_/),
         createdAt: expect.any(String),
+        minSeverity: null, // alert events' filters: none
+        projects: null,
       });
       expect(Math.abs(Date.parse(webhook.createdAt) - Date.now())).toBeLessThan(10 * 60_000);
       expect(secret).toMatch(/^svc_whs_[0-9A-Za-z]{40}$/);
@@ -420,7 +422,16 @@ describe('GET /v1/webhooks', () => {
     expect(listed.map((w: { url: string }) => w.url)).toEqual(
       [4, 3, 2, 1, 0].map((i) => `https://hooks.example.test/p${i}`),
     );
-    for (const w of listed) expect(Object.keys(w).sort()).toEqual(['createdAt', 'createdBy', 'events', 'id', 'url']);
+    for (const w of listed)
+      expect(Object.keys(w).sort()).toEqual([
+        'createdAt',
+        'createdBy',
+        'events',
+        'id',
+        'minSeverity',
+        'projects',
+        'url',
+      ]);
     const text = JSON.stringify(pages.map((p) => p.body));
     for (const s of secrets) expect(text).not.toContain(s.slice('svc_whs_'.length));
     // the whole list at the default limit, and an admin sees the same

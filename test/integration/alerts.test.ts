@@ -184,7 +184,7 @@ describeWithSharedData('alerts', () => {
     });
     const moment = alerts['moment CVE-2022-24785'];
     const fixed = await alertsOf('project=shop&status=fixed');
-    expect(fixed).toEqual([expect.objectContaining({ id: moment.id, status: 'fixed', fixedAt: expect.any(String) })]);
+    expect(fixed).toEqual([expect.objectContaining({ id: moment.id, status: 'fixed', fixedAt: expect.any(String), fixedScanId: s2.id })]);
     expect((await alertsOf('project=shop&status=all')).length).toBe(4);
 
     // moment back: the same alert reopens, keeping its first sight.
@@ -198,6 +198,7 @@ describeWithSharedData('alerts', () => {
       id: moment.id,
       status: 'open',
       fixedAt: null,
+      fixedScanId: null,
       firstSeenScanId: s1.id,
       lastSeenScanId: s3.id,
     });

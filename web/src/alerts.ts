@@ -178,6 +178,8 @@ export function alertSummary(alerts: readonly Alert[]): { open: number; fixed: n
 export interface ScanOpened {
   byScan: number;
   byRematch: number;
+  /** Alerts this scan fixed (their latest fix: an alert fixed, reopened and fixed again counts at its last fix). */
+  fixed: number;
 }
 
 /**
@@ -185,22 +187,26 @@ export interface ScanOpened {
  * read: an alert was opened by the scan it was first seen in (`firstSeenScanId`). Its `firstSeenAt` is that scan's
  * startedAt when the scan itself opened it, and the re-match's time when a newer advisory generation matched against
  * the scan's snapshot opened it later: those are counted apart. Reopenings keep the first sight, so they count where
- * the alert was first opened. Fixes are not counted per scan: the list says when an alert was fixed, not by which
- * scan (only its history does, one read per alert), so the project page gives the fixed total instead.
+ * the alert was first opened. A fixed alert names the scan that fixed it (`fixedScanId`): counted there.
  */
 export function openedByScan(
-  alerts: readonly Pick<Alert, 'firstSeenScanId' | 'firstSeenAt'>[],
+  alerts: readonly Pick<Alert, 'firstSeenScanId' | 'firstSeenAt' | 'status' | 'fixedScanId'>[],
   scans: readonly { id: string; startedAt: string }[],
 ): Map<string, ScanOpened> {
   const started = new Map(scans.map((s) => [s.id, Date.parse(s.startedAt)]));
   const out = new Map<string, ScanOpened>();
+  const of = (id: string) => {
+    let c = out.get(id);
+    if (!c) out.set(id, (c = { byScan: 0, byRematch: 0, fixed: 0 }));
+    return c;
+  };
   for (const a of alerts) {
     const at = started.get(a.firstSeenScanId);
-    if (at === undefined) continue;
-    const c = out.get(a.firstSeenScanId) ?? { byScan: 0, byRematch: 0 };
-    if (Date.parse(a.firstSeenAt) === at) c.byScan++;
-    else c.byRematch++;
-    out.set(a.firstSeenScanId, c);
+    if (at !== undefined) {
+      if (Date.parse(a.firstSeenAt) === at) of(a.firstSeenScanId).byScan++;
+      else of(a.firstSeenScanId).byRematch++;
+    }
+    if (a.status === 'fixed' && a.fixedScanId && started.has(a.fixedScanId)) of(a.fixedScanId).fixed++;
   }
   return out;
 }
@@ -210,5 +216,9 @@ export function openedText(c: ScanOpened | undefined): string {
   const n = c?.byScan ?? 0;
   const head = n ? `opened ${n} ${n === 1 ? 'alert' : 'alerts'}` : 'opened no alert';
   const later = c?.byRematch ?? 0;
-  return later ? `${head}; ${later} more later, by newer advisories matched against its snapshot` : head;
+  const fixed = c?.fixed ?? 0;
+  const fixes = fixed ? `, fixed ${fixed} ${fixed === 1 ? 'alert' : 'alerts'}` : '';
+  return later
+    ? `${head}${fixes}; ${later} more later, by newer advisories matched against its snapshot`
+    : `${head}${fixes}`;
 }

@@ -44,6 +44,8 @@ export interface AlertRecord {
   lastSeenAt: string;
   lastSeenScanId: string;
   fixedAt: string | null;
+  /** The tracked scan whose move (or the re-match of whose snapshot) fixed the alert; null while open. */
+  fixedScanId?: string | null;
   /** The advisory generation of the scan or re-match that opened the alert. */
   openedGeneration: string | null;
   /** Introducing modules (v2) in the latest scan that had the alert, and their teams. */
@@ -268,6 +270,7 @@ export function moveAlerts(
       lastSeenAt: source.startedAt,
       lastSeenScanId: source.scanId,
       fixedAt: null,
+      fixedScanId: null,
       openedGeneration: base ? base.openedGeneration : source.generation,
       modules,
       teams: sortedUnique(modules.map((m) => teamOf(m)).filter((t): t is string => !!t)),
@@ -290,7 +293,7 @@ export function moveAlerts(
     const list = byAlert.get(a.id);
     if (!list) {
       if (a.status === 'open') {
-        next.push({ ...a, status: 'fixed', fixedAt: source.at });
+        next.push({ ...a, status: 'fixed', fixedAt: source.at, fixedScanId: source.scanId });
         events.push({ alertId: a.id, type: 'fixed', ...stamp, details: { installedVersions: a.installedVersions } });
         out.fixed.push(a.id);
       } else next.push(a);

@@ -102,6 +102,7 @@ test('later scans: fixed when absent, reopened when back, versions changed, open
   expect(s2.reopened).toEqual([]);
   expect(s2.alerts.find((a) => a.id === minimist)).toMatchObject({
     status: 'fixed',
+    fixedScanId: 'scn_2',
     fixedAt: '2026-11-02T00:00:01.000Z',
   });
   expect(s2.alerts.find((a) => a.id === lodash)).toMatchObject({
@@ -129,6 +130,7 @@ test('later scans: fixed when absent, reopened when back, versions changed, open
   expect(s3.alerts.find((a) => a.id === minimist)).toMatchObject({
     status: 'open',
     fixedAt: null,
+    fixedScanId: null,
     firstSeenAt: '2026-11-01T00:00:00.000Z',
     installedVersions: ['1.0.1'],
   });

@@ -115,10 +115,9 @@ export default function ProjectView() {
     return { items: p.scans, nextCursor: p.nextCursor };
   });
   const scans = pages.items;
-  // What each scan opened comes from the project's alerts, every status and suppressed ones too, in one list read
-  // (alerts.ts, openedByScan): an alert names the scan that first saw it. What each scan fixed is not said per scan:
-  // an alert says when it was fixed, not by which scan (only its history does, one read per alert), so the line
-  // above the scans gives the fixed total, linking to the fixed ones.
+  // What each scan opened and fixed comes from the project's alerts, every status and suppressed ones too, in one
+  // list read (alerts.ts, openedByScan): an alert names the scan that first saw it, and a fixed one the scan that
+  // fixed it.
   const alerts = useLoad(
     () => allPages<Alert>('/alerts', 'alerts', { project: projectId, status: 'all', suppressed: 'all' }),
     [projectId],

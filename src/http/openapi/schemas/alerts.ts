@@ -25,6 +25,7 @@ export const alertSchemas = {
       'lastSeenAt',
       'lastSeenScanId',
       'fixedAt',
+      'fixedScanId',
       'modules',
       'teams',
       'suppressed',
@@ -56,6 +57,11 @@ export const alertSchemas = {
       lastSeenAt: timestamp,
       lastSeenScanId: str,
       fixedAt: timestampOrNull,
+      fixedScanId: {
+        ...strOrNull,
+        description:
+          'The tracked scan that fixed the alert (for a fix by a re-match after an advisory import, the scan whose snapshot was matched again); null while open.',
+      },
       modules: { ...strArray, description: 'Introducing modules (v2) in the latest scan that had it.' },
       teams: { ...strArray, description: 'Teams of those modules.' },
       suppressed: { type: 'boolean' },
