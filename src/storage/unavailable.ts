@@ -35,10 +35,15 @@ const UNREACHABLE_NAMES = new Set([
 const UNAVAILABLE_SERVER_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
 /**
  * FerretDB answers the commands in flight while it shuts down with InternalError (code 1) "... context canceled"
- * (its request context ends with the server), or, over PostgreSQL, with its closed pool: MongoDB's
- * InterruptedAtShutdown in all but name.
+ * (its request context ends with the server), over PostgreSQL with its closed pool, and over SQLite, once its
+ * database handle is closed, with Go's database/sql errors: MongoDB's InterruptedAtShutdown in all but name.
  */
-const FERRETDB_SHUTDOWN = ['context canceled', 'closed pool'];
+const FERRETDB_SHUTDOWN = [
+  'context canceled',
+  'closed pool',
+  'sql: database is closed',
+  'sql: connection is already closed',
+];
 
 function unreachable(err: unknown): boolean {
   if (UNREACHABLE_CLASSES.some((c) => err instanceof c) || (err instanceof Error && UNREACHABLE_NAMES.has(err.name)))

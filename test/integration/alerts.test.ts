@@ -184,7 +184,9 @@ describeWithSharedData('alerts', () => {
     });
     const moment = alerts['moment CVE-2022-24785'];
     const fixed = await alertsOf('project=shop&status=fixed');
-    expect(fixed).toEqual([expect.objectContaining({ id: moment.id, status: 'fixed', fixedAt: expect.any(String), fixedScanId: s2.id })]);
+    expect(fixed).toEqual([
+      expect.objectContaining({ id: moment.id, status: 'fixed', fixedAt: expect.any(String), fixedScanId: s2.id }),
+    ]);
     expect((await alertsOf('project=shop&status=all')).length).toBe(4);
 
     // moment back: the same alert reopens, keeping its first sight.

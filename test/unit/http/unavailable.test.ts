@@ -67,6 +67,15 @@ test.each([
       codeName: 'InternalError',
     }),
   ],
+  [
+    'FerretDB over SQLite with its database handle closed (Go database/sql)',
+    new MongoServerError({
+      message:
+        '[msg_find.go:98 handler.(*Handler).MsgFind] [collection.go:80 sqlite.(*collection).Query] sql: database is closed',
+      code: 1,
+      codeName: 'InternalError',
+    }),
+  ],
 ])('%s maps to 503 service_unavailable', (_name, err) => {
   const e = unavailable(err);
   expect(e).toBeInstanceOf(ApiError);
