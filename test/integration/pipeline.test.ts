@@ -332,6 +332,7 @@ itWithSharedData(
     };
     const [small, large] = await Promise.all([scanOf(base), scanOf(big)]);
     expect(large.scan.status).toBe('completed');
+    await workflowClosed(t, large.id); // the alerts move after the scan is completed
     const history = await t.temporal.client.workflow.getHandle(large.id).fetchHistory();
     const scheduled = (history.events ?? [])
       .filter((e) => e.activityTaskScheduledEventAttributes)
