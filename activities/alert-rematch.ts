@@ -2,11 +2,10 @@
 // snapshot matched again against the newest generation, and its alerts move as a scan would move them: an advisory
 // published since opens alerts, a withdrawn one fixes them, without a new upload. The re-match is a state of the
 // pair's chain like any move (src/storage/alerts.ts): it races tracked scans safely, and a repeat finds it done.
-import { moveAlerts } from '../src/domain/alerts/move';
 import { currentGeneration } from '../src/storage/advisories';
-import { insertState, latestState, storedMove, type StoredMove } from '../src/storage/alerts';
+import { latestState, storedMove } from '../src/storage/alerts';
 import { getScan } from '../src/storage/scans';
-import { finishMove, headOf, type AlertStepDeps, type MoveOutcome } from './alert-steps';
+import { finishMove, headOf, tryMove, type AlertStepDeps, type MoveOutcome } from './alert-steps';
 import { findingsAgainst } from './scan-steps';
 
 export interface RematchOutcome extends Omit<MoveOutcome, 'outcome'> {
@@ -33,41 +32,13 @@ export async function rematchPair(deps: AlertStepDeps, pairId: string): Promise<
     }
     const { findings, modules } = await findingsAgainst(deps, scan._id, generation);
     const teams = new Map(modules.map((m) => [m.path, m.teamName ?? null]));
-    const at = new Date();
-    const m = moveAlerts(
-      state.alerts,
-      findings,
-      {
-        projectId: scan.projectId,
-        ecosystem: scan.ecosystem,
-        scanId: scan._id,
-        startedAt: scan.startedAt.toISOString(),
-        at: at.toISOString(),
-        generation,
-        rematch: true,
-        seq: state.seq + 1,
-      },
-      (module) => teams.get(module),
-      false,
-    );
-    const move: StoredMove = {
-      events: m.events,
-      opened: m.opened,
-      fixed: m.fixed,
-      reopened: m.reopened,
-      announce: true,
-    };
-    const seq = state.seq + 1;
-    const stored = await insertState(deps.store, {
-      ...headOf(scan),
-      seq,
-      at,
+    const moved = await tryMove(deps, scan, state, findings, teams, {
+      at: new Date(),
       generation,
       rematch: true,
-      alerts: m.alerts,
-      move,
+      first: false,
     });
-    if (stored) return { ...(await finishMove(deps.store, headOf(scan), seq, move, m.alerts)), generation };
-    deps.logger.debug({ pairId, seq, attempt }, 'alert re-match raced; computing again');
+    if (moved) return { ...moved, generation };
+    deps.logger.debug({ pairId, seq: state.seq + 1, attempt }, 'alert re-match raced; computing again');
   }
 }

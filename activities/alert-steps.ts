@@ -3,7 +3,7 @@
 // to what the scan found, when the scan is tracked). Both are idempotent: the resolution is a pure function of the
 // stored state, and a move is stored as the next state of a chain keyed by sequence number (src/storage/alerts.ts),
 // so a retried or concurrent move computes again from what is stored and never applies twice.
-import { alertIdsOf, moveAlerts, type AlertRecord } from '../src/domain/alerts/move';
+import { alertIdsOf, moveAlerts, type AlertRecord, type MoveFinding } from '../src/domain/alerts/move';
 import { isTracked } from '../src/domain/alerts/tracked';
 import type { Logger } from '../src/logger';
 import type { Finding } from '../src/shared/types';
@@ -15,6 +15,7 @@ import {
   pairIdOf,
   stateOfScan,
   writeAlertEvents,
+  type AlertState,
   type StoredMove,
 } from '../src/storage/alerts';
 import type { ScanDoc } from '../src/storage/documents/scans';
@@ -124,6 +125,58 @@ export async function finishMove(
   };
 }
 
+/**
+ * One attempt at a move of the scan's pair: the next state computed from `state` and `findings`, stored under the next
+ * seq, then finished (history, head). Null when another move stored that seq first: the caller reads again.
+ * `at`: when the move happened; a re-match keeps the tracked scan and comes from a newer generation.
+ */
+export async function tryMove(
+  deps: AlertStepDeps,
+  scan: ScanDoc,
+  state: AlertState,
+  findings: readonly MoveFinding[],
+  teams: ReadonlyMap<string, string | null>,
+  o: { at: Date; generation: string | null; rematch: boolean; first: boolean },
+): Promise<MoveOutcome | null> {
+  const seq = state.seq + 1;
+  const m = moveAlerts(
+    state.alerts,
+    findings,
+    {
+      projectId: scan.projectId,
+      ecosystem: scan.ecosystem,
+      scanId: scan._id,
+      startedAt: scan.startedAt.toISOString(),
+      at: o.at.toISOString(),
+      generation: o.generation,
+      ...(o.rematch ? { rematch: true } : {}),
+      seq,
+    },
+    (module) => teams.get(module),
+    o.first,
+  );
+  const move: StoredMove = {
+    events: m.events,
+    opened: m.opened,
+    fixed: m.fixed,
+    reopened: m.reopened,
+    announce: !o.first,
+  };
+  const head = headOf(scan);
+  const stored = await insertState(deps.store, {
+    ...head,
+    seq,
+    at: new Date(),
+    generation: o.generation,
+    rematch: o.rematch,
+    alerts: m.alerts,
+    move,
+  });
+  if (!stored) return null;
+  await faultPause();
+  return finishMove(deps.store, head, seq, move, m.alerts);
+}
+
 /** Moves the project's alerts of the scan's ecosystem to what a completed tracked scan found. */
 export async function moveScanAlerts(deps: AlertStepDeps, scanId: string): Promise<MoveOutcome> {
   const none = { opened: 0, fixed: 0, reopened: 0 };
@@ -154,49 +207,15 @@ export async function moveScanAlerts(deps: AlertStepDeps, scanId: string): Promi
       return { outcome: 'superseded', ...none };
     }
     const first = state.seq === 0;
-    const m = moveAlerts(
-      state.alerts,
-      findings,
-      {
-        projectId: scan.projectId,
-        ecosystem: scan.ecosystem,
-        scanId,
-        startedAt: scan.startedAt.toISOString(),
-        at: (scan.finishedAt ?? scan.startedAt).toISOString(),
-        generation: scan.advisoryGeneration ?? null,
-        seq: state.seq + 1,
-      },
-      (module) => teams.get(module),
-      first,
-    );
-    const move: StoredMove = {
-      events: m.events,
-      opened: m.opened,
-      fixed: m.fixed,
-      reopened: m.reopened,
-      announce: !first,
-    };
-    const seq = state.seq + 1;
-    const stored = await insertState(deps.store, {
-      pairId,
-      orgId: scan.orgId,
-      projectId: scan.projectId,
-      ecosystem: scan.ecosystem,
-      seq,
-      scanId,
-      startedAt: scan.startedAt,
-      at: new Date(),
+    const moved = await tryMove(deps, scan, state, findings, teams, {
+      at: scan.finishedAt ?? scan.startedAt,
       generation: scan.advisoryGeneration ?? null,
       rematch: false,
-      alerts: m.alerts,
-      move,
+      first,
     });
-    if (stored) {
-      await faultPause();
-      return finishMove(deps.store, headOf(scan), seq, move, m.alerts);
-    }
+    if (moved) return moved;
     // Another move stored this seq first: read the chain again and compute from its new end.
-    deps.logger.debug({ scanId, pairId, seq, attempt }, 'alert move raced; computing again');
+    deps.logger.debug({ scanId, pairId, seq: state.seq + 1, attempt }, 'alert move raced; computing again');
   }
 }
 

@@ -35,6 +35,30 @@ export interface WebhookActivityDeps {
 
 export const WEBHOOK_DELETED_MESSAGE = 'webhook deleted';
 
+/** A delivery of an event to one webhook, not attempted yet; its id derives from both (a retry records none twice). */
+function pendingDelivery(
+  eventId: string,
+  webhookId: string,
+  orgId: string,
+  type: string,
+  body: string,
+  now: Date,
+): WebhookDeliveryDoc {
+  return {
+    _id: deliveryId(eventId, webhookId),
+    orgId,
+    webhookId,
+    eventId,
+    type,
+    status: 'pending',
+    attempts: [],
+    body,
+    error: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const { store, logger } = deps;
   let fromEnv: WebhookConfig | undefined;
@@ -78,19 +102,16 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     for (const w of hooks) {
       const kept = alertsForWebhook(changed, w);
       if (!kept.length) continue;
-      docs.push({
-        _id: deliveryId(eventId, w._id),
-        orgId,
-        webhookId: w._id,
-        eventId,
-        type,
-        status: 'pending',
-        attempts: [],
-        body: alertEventBody({ id: eventId, type, createdAt }, data, kept.map(presentAlert)),
-        error: null,
-        createdAt: now,
-        updatedAt: now,
-      });
+      docs.push(
+        pendingDelivery(
+          eventId,
+          w._id,
+          orgId,
+          type,
+          alertEventBody({ id: eventId, type, createdAt }, data, kept.map(presentAlert)),
+          now,
+        ),
+      );
     }
     await recordDeliveries(store, docs);
     return {
@@ -111,19 +132,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       if (!scan) throw ApplicationFailure.nonRetryable(`scan ${scanId} not found`, 'scan_not_found');
       const body = eventBody({ id: eventId, type, createdAt, data: { scan: presentScan(scan) } });
       const now = new Date();
-      const docs: WebhookDeliveryDoc[] = hooks.map((w) => ({
-        _id: deliveryId(eventId, w._id),
-        orgId,
-        webhookId: w._id,
-        eventId,
-        type,
-        status: 'pending',
-        attempts: [],
-        body,
-        error: null,
-        createdAt: now,
-        updatedAt: now,
-      }));
+      const docs = hooks.map((w) => pendingDelivery(eventId, w._id, orgId, type, body, now));
       await recordDeliveries(store, docs);
       return {
         deliveries: docs.map((d) => ({ deliveryId: d._id, webhookId: d.webhookId })),

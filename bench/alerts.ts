@@ -65,6 +65,7 @@ async function seedAlerts(h: Harness, projects: number, perProject: number) {
         installedVersion: version,
         fixedVersion: i % 3 ? '9.0.0' : null,
         severity: SEVERITIES[i % 4],
+        // synthetic advisory ids shaped like GHSA ids (as scenarios.ts syntheticAdvisories makes them): one per alert
         cve: `GHSA-b${String(p).padStart(3, '0')}-${String(i).padStart(4, '0')}-xxxx`,
         aliases: [`CVE-2024-${p * 1000 + i}`],
         summary: `synthetic ${i}`,

@@ -20,3 +20,17 @@ export function v1Snapshot(project = 'web-app', extra: Record<string, unknown> =
     ...extra,
   };
 }
+
+/** A v1 npm snapshot whose root depends directly on each [name, version] given; `ref`: the snapshot's metadata.ref. */
+export function directSnapshot(project: string, pkgs: ReadonlyArray<[string, string]>, ref?: string) {
+  const ids = pkgs.map(([n, v]) => `${n}@${v}`);
+  return {
+    schemaVersion: 1,
+    project,
+    ecosystem: 'javascript',
+    manifests: ['package.json'],
+    roots: [{ module: project, context: 'dependencies', dependencies: ids }],
+    nodes: pkgs.map(([name, version], i) => ({ id: ids[i], name, version, relationship: 'direct', dependencies: [] })),
+    ...(ref ? { metadata: { ref } } : {}),
+  };
+}

@@ -6,6 +6,7 @@ import { importAdvisories } from '../../src/advisories/import';
 import { pairIdOf } from '../../src/storage/alerts';
 import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, requireEnv, testContext, workflowClosed, type TestContext } from '../helpers/context';
+import { directSnapshot } from '../helpers/snapshots';
 import { describeWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -54,24 +55,7 @@ describeWithSharedData('alert move killed', () => {
   };
 
   async function upload(project: string, pkgs: Array<[string, string]>): Promise<{ id: string; projectId: string }> {
-    const ids = pkgs.map(([n, v]) => `${n}@${v}`);
-    const res = await t.api
-      .post('/v1/scans/dependency-snapshots')
-      .set(bearer(key))
-      .send({
-        schemaVersion: 1,
-        project,
-        ecosystem: 'javascript',
-        manifests: ['package.json'],
-        roots: [{ module: project, context: 'dependencies', dependencies: ids }],
-        nodes: pkgs.map(([name, version], i) => ({
-          id: ids[i],
-          name,
-          version,
-          relationship: 'direct',
-          dependencies: [],
-        })),
-      });
+    const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(directSnapshot(project, pkgs));
     expect(res.status).toBe(201);
     return { id: res.body.id, projectId: res.body.project };
   }

@@ -15,6 +15,7 @@ import type { DeliveryRetry } from '../../src/temporal/webhook-workflow-contract
 import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, testContext, workflowClosed, type Org, type TestContext } from '../helpers/context';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server';
+import { directSnapshot } from '../helpers/snapshots';
 import { describeWithSharedData, sharedDataDir } from '../helpers/shared-data';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
 
@@ -89,24 +90,7 @@ describeWithSharedData('alert webhooks', () => {
   }
 
   async function scan(project: string, pkgs: Array<[string, string]>): Promise<{ id: string; projectId: string }> {
-    const ids = pkgs.map(([n, v]) => `${n}@${v}`);
-    const res = await t.api
-      .post('/v1/scans/dependency-snapshots')
-      .set(bearer(key))
-      .send({
-        schemaVersion: 1,
-        project,
-        ecosystem: 'javascript',
-        manifests: ['package.json'],
-        roots: [{ module: project, context: 'dependencies', dependencies: ids }],
-        nodes: pkgs.map(([name, version], i) => ({
-          id: ids[i],
-          name,
-          version,
-          relationship: 'direct',
-          dependencies: [],
-        })),
-      });
+    const res = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(directSnapshot(project, pkgs));
     expect(res.status).toBe(201);
     for (let i = 0; i < 100; i++) {
       const got = await t.api.get(`/v1/scans/${res.body.id}?wait=30`).set(bearer(key));

@@ -24,6 +24,7 @@ import {
   type Org,
   type TestContext,
 } from '../helpers/context';
+import { directSnapshot } from '../helpers/snapshots';
 import { describeWithSharedData, sharedDataDir } from '../helpers/shared-data';
 
 let t: TestContext;
@@ -38,25 +39,11 @@ const LATER = 'GHSA-w573-4hg7-7wgq.json';
 
 type Pkg = [name: string, version: string];
 
-/** A v1 snapshot whose root depends directly on every package given. */
-function snapshot(project: string, pkgs: Pkg[], ref?: string) {
-  const ids = pkgs.map(([n, v]) => `${n}@${v}`);
-  return {
-    schemaVersion: 1,
-    project,
-    ecosystem: 'javascript',
-    manifests: ['package.json'],
-    roots: [{ module: project, context: 'dependencies', dependencies: ids }],
-    nodes: pkgs.map(([name, version], i) => ({ id: ids[i], name, version, relationship: 'direct', dependencies: [] })),
-    ...(ref ? { metadata: { ref } } : {}),
-  };
-}
-
 async function scan(project: string, pkgs: Pkg[], ref?: string): Promise<{ id: string; projectId: string }> {
   const res = await t.api
     .post('/v1/scans/dependency-snapshots')
     .set(bearer(key))
-    .send(snapshot(project, pkgs, ref));
+    .send(directSnapshot(project, pkgs, ref));
   expect(res.status).toBe(201);
   let got = await t.api.get(`/v1/scans/${res.body.id}?wait=30`).set(bearer(key));
   for (let i = 0; i < 100 && got.body.status !== 'completed'; i++)

@@ -1,5 +1,6 @@
 // Schemas of project alerts (src/presenters/alerts.ts).
 import { SEVERITIES } from '../../../shared/types';
+import { cvssOrNull } from './scans';
 import { listEnvelope, ref, str, strArray, strOrNull, timestamp, timestampOrNull } from './common';
 
 const alertId = { type: 'string', pattern: '^alr_' } as const;
@@ -70,20 +71,7 @@ export const alertSchemas = {
       analysis: { description: 'The analysis in force (triage); null without one.', type: ['object', 'null'] },
       kev: { description: 'KEV (intelligence feeds); null until imported.', type: ['object', 'boolean', 'null'] },
       epss: { description: 'EPSS (intelligence feeds); null until imported.', type: ['object', 'null'] },
-      cvss: {
-        oneOf: [
-          { type: 'null' },
-          {
-            type: 'object',
-            required: ['version', 'vector', 'score'],
-            properties: {
-              version: { type: 'string', enum: ['2.0', '3.0', '3.1', '4.0'] },
-              vector: str,
-              score: { type: 'number', minimum: 0, maximum: 10 },
-            },
-          },
-        ],
-      },
+      cvss: cvssOrNull,
       mergedInto: { ...alertId, description: 'Present on merged alerts only.' },
     },
   },

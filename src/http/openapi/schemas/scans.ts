@@ -14,6 +14,22 @@ const severityCounts = {
   properties: { critical: count, high: count, medium: count, low: count },
 } as const;
 
+/** A CVSS vector with its version and base score, or null (findings and alerts). */
+export const cvssOrNull = {
+  oneOf: [
+    { type: 'null' },
+    {
+      type: 'object',
+      required: ['version', 'vector', 'score'],
+      properties: {
+        version: { type: 'string', enum: ['2.0', '3.0', '3.1', '4.0'] },
+        vector: str,
+        score: { type: 'number', minimum: 0, maximum: 10 },
+      },
+    },
+  ],
+};
+
 export const scanSchemas = {
   Severity: { type: 'string', enum: [...SEVERITIES] },
   SeverityCounts: severityCounts,
@@ -144,18 +160,7 @@ export const scanSchemas = {
       cvss: {
         description:
           "The advisory's CVSS vector that decided the severity: the highest version present (4.0, then 3.x, then 2.0), its highest base score (additive). null when the advisory has none, or on findings of scans completed before findings carried it.",
-        oneOf: [
-          { type: 'null' },
-          {
-            type: 'object',
-            required: ['version', 'vector', 'score'],
-            properties: {
-              version: { type: 'string', enum: ['2.0', '3.0', '3.1', '4.0'] },
-              vector: str,
-              score: { type: 'number', minimum: 0, maximum: 10 },
-            },
-          },
-        ],
+        ...cvssOrNull,
       },
       alertId: {
         type: ['string', 'null'],
