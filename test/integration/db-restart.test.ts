@@ -54,6 +54,8 @@ beforeAll(async () => {
   if (!binary) return;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'db-restart-'));
   ferret = await startFerretDB({ binary, dataDir, log: quiet }); // no postgresUrl: SQLite under dataDir, kept across the restart
+  // The API logs the error behind any 500 (an outage not recognised as one): the failure then says what it was.
+  process.env.TEST_LOG_LEVEL ??= 'error';
   t = await testContext({ mongoUri: ferret.uri, storeOptions: { serverSelectionTimeoutMS: API_DB_WAIT_MS } });
   // One advisory for lodash@4.17.20, so that every completed scan has a finding to compare.
   const adv = path.join(dataDir, 'advisories');
