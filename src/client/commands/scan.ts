@@ -243,6 +243,7 @@ async function scan(args: string[], io: Io): Promise<number> {
     server,
     view,
     failOn,
+    gate: 'all',
     gateFailed: gated > 0,
     results,
   };

@@ -1,5 +1,6 @@
 // What every report format (table, json, sarif) is made from: the scans of one `scanner scan` run (one per
 // ecosystem found), their findings, the gate's verdict, and where each package sits in its lockfile.
+import type { CompareResult } from '../../shared/compare';
 import type { Severity } from '../../shared/types';
 import type { ApiFinding, ApiScan } from '../api/types';
 import type { PackageLocation } from '../producers/types';
@@ -17,7 +18,15 @@ export interface ScanResult {
   lockfiles: string[];
   /** Package id (name@version) → its entry, file relative to the git root (or the project root outside git). */
   locations: Record<string, PackageLocation>;
+  /**
+   * The scan compared with its baseline (GET /v1/scans/{id}/compare, every part read whole), when the run asked for
+   * it (`--gate new`, or `--format markdown`); undefined otherwise.
+   */
+  compare?: CompareResult;
 }
+
+/** `new`: only findings the change adds fail the gate; `all`: every unsuppressed finding does. */
+export type Gate = 'new' | 'all';
 
 export interface ReportInput {
   tool: { name: 'scanner'; version: string };
@@ -25,7 +34,8 @@ export interface ReportInput {
   server: string;
   view: View;
   failOn: FailOn;
-  /** True when some scan has an unsuppressed finding at or above failOn. */
+  gate: Gate;
+  /** True when the gate counts an unsuppressed finding at or above failOn (with gate `new`: an added one). */
   gateFailed: boolean;
   results: ScanResult[];
 }

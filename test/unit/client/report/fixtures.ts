@@ -274,6 +274,7 @@ export function reportInput(over: Partial<ReportInput> = {}): ReportInput {
     server: 'https://scanner.acme.example',
     view: 'introduced',
     failOn: 'high',
+    gate: 'all',
     gateFailed: true,
     results: [v2Result(), v1Result()],
     ...over,
