@@ -46,6 +46,8 @@ export function startResolution(store: Store, scan: ScanDoc) {
   const reads = Promise.all([headState(store, pairIdOf(scan.projectId, scan.ecosystem)), trackedScan(store, scan)]);
   reads.catch(() => undefined); // awaited by apply
   return {
+    /** Whether the scan is tracked by its project (read once, with the resolution). */
+    tracked: reads.then(([, tracked]) => tracked),
     async apply(findings: Finding[]): Promise<void> {
       const [state, tracked] = await reads;
       const resolved = alertIdsOf(

@@ -16,6 +16,8 @@ import { claimCompletion, getScan, markCompleted, markFailed, markRunning } from
 import { writeModules, writeResults } from '../src/storage/results';
 import { computeInventory } from '../src/domain/inventory';
 import { pruneInventoryHeads, writeInventory } from '../src/storage/inventory';
+import { recordTrackedScan, writeScanSuppressions } from '../src/storage/tracked-scans';
+import { pairIdOf } from '../src/storage/alerts';
 import { clearAllWork } from '../src/storage/activity-work';
 import type { ScanEvents } from '../src/temporal/events';
 import { Lru } from './cache';
@@ -219,6 +221,18 @@ export async function publish(
   const results = Promise.all([
     writeResults(deps.store, scanId, built.findings),
     v2 ? writeModules(deps.store, scanId, derived.modules) : undefined,
+    // What the comparison of scans reads: the snapshot's suppressions, and the scan's filing when it is tracked.
+    writeScanSuppressions(deps.store, scanId, inputs.snapshot.suppressions),
+    resolution.tracked.then((tracked) =>
+      tracked
+        ? recordTrackedScan(deps.store, {
+            scanId,
+            pairId: pairIdOf(inputs.scan.projectId, inputs.scan.ecosystem),
+            commit: inputs.scan.metadata?.commit ?? null,
+            startedAt: inputs.scan.startedAt,
+          })
+        : undefined,
+    ),
   ]);
   results.catch(() => undefined); // awaited below
   const inventory = computeInventory(inputs.snapshot, inputs.scan.projectId, v2 ? graphOf(inputs) : undefined);

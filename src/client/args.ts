@@ -1,6 +1,7 @@
 // Command-line parsing shared by the commands: node's own parseArgs (strict: an unknown flag is a usage error, exit 2).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InputError } from './errors';
+import type { SnapshotMetadata } from '../shared/types';
 
 export const USAGE = `usage:
   scanner snapshot [PATH...] [--project P] [--output FILE]
@@ -12,6 +13,8 @@ export const USAGE = `usage:
       instead of the report, one per line on stdout; with several scans, --output a.json writes a.<ecosystem>.json
 
   common: [--commit SHA] [--ref REF] [--run-url URL]   metadata (default: from the CI environment or git)
+          [--base-ref REF] [--base-commit SHA]          on a pull or merge request, the branch it goes into and the
+                                                        commit of it compared with (default: from the CI)
   environment: SCANNER_URL (the service), SCANNER_TOKEN (an API key with sca:upload, scans:read, findings:read),
                SCANNER_PROJECT (default of --project)
   exit codes: 0 nothing at or above the gate; 1 findings at or above it; 2 usage or input error;
@@ -38,6 +41,8 @@ export const COMMON_OPTIONS = {
   commit: { type: 'string' },
   ref: { type: 'string' },
   'run-url': { type: 'string' },
+  'base-ref': { type: 'string' },
+  'base-commit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -47,4 +52,21 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
   } catch (err) {
     throw new InputError(`${(err as Error).message}\n${USAGE}`);
   }
+}
+
+/** The snapshot metadata the common flags give (each undefined when not passed: the CI or git fills it in). */
+export function metadataFlags(values: {
+  commit?: string;
+  ref?: string;
+  'run-url'?: string;
+  'base-ref'?: string;
+  'base-commit'?: string;
+}): SnapshotMetadata {
+  return {
+    commit: values.commit,
+    ref: values.ref,
+    runUrl: values['run-url'],
+    baseRef: values['base-ref'],
+    baseCommit: values['base-commit'],
+  };
 }

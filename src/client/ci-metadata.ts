@@ -1,4 +1,4 @@
-// The snapshot's `metadata` {commit, ref, runUrl}: from the flags, else the CI's predefined
+// The snapshot's `metadata` {commit, ref, runUrl, baseRef, baseCommit}: from the flags, else the CI's predefined
 // variables, else the git checkout. Each value is a v2 "text" or left out, so the service never refuses a snapshot
 // over it. Variable names are each CI's documented ones:
 //   GitHub Actions   docs.github.com/actions/reference/variables-reference
@@ -14,6 +14,21 @@
 // same checkout: GitHub's GITHUB_SHA is the merge commit of refs/pull/N/merge, not a commit of GITHUB_HEAD_REF.
 // `runUrl` is the run (workflow run, pipeline, build), not one attempt or job, where the CI offers both: re-running a
 // failed job then sends the same body, which the service answers with the same scan (Idempotency-Key).
+// `baseRef` and `baseCommit` describe a change under review (pull request, merge request, merge queue entry): the
+// branch it goes into and the commit of that branch it is compared with, so that the service can compare the change's
+// scan with its base's. From the flags, else the CI; never from git (a checkout does not know where it will be merged):
+//   GitHub Actions   the event payload at GITHUB_EVENT_PATH (docs.github.com/webhooks/webhook-events-and-payloads;
+//                    pull_request and pull_request_target: pull_request.base.{sha,ref}, else GITHUB_BASE_REF for the
+//                    ref; merge_group: merge_group.base_{sha,ref})
+//   GitLab CI        CI_MERGE_REQUEST_TARGET_BRANCH_SHA (merged results and merge trains), else
+//                    CI_MERGE_REQUEST_DIFF_BASE_SHA; CI_MERGE_REQUEST_TARGET_BRANCH_NAME
+//   Azure Pipelines  System.PullRequest.TargetBranch; no commit (System.PullRequest.SourceCommitId is the source's)
+//   Bitbucket        BITBUCKET_PR_DESTINATION_BRANCH, BITBUCKET_PR_DESTINATION_COMMIT
+//   Jenkins          CHANGE_TARGET (branch-api's multibranch change requests); no commit
+//   CircleCI         none: CircleCI documents no base branch or commit of a pull request (CIRCLE_PULL_REQUEST is its
+//                    URL; pipeline.git.base_revision is no environment variable, and is the previous build's commit)
+//   Buildkite        BUILDKITE_PULL_REQUEST_BASE_BRANCH; no commit
+// The base ref too is in the CI's own form (GitHub merge_group and Azure: refs/heads/main; the others: main).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SnapshotMetadata } from '../shared/types';
@@ -21,21 +36,92 @@ import { MAX_TEXT } from '../shared/snapshot-schema-parts';
 
 type Env = NodeJS.ProcessEnv;
 type Raw = { commit?: string; ref?: string; runUrl?: string };
+type Base = { baseRef?: string; baseCommit?: string };
+
+/** What kind of change under review a build is for: a pull request, a merge request, a merge queue's group. */
+export type ChangeKind = 'pull_request' | 'merge_request' | 'merge_queue';
 
 interface Ci {
   name: string;
   detect: (env: Env) => boolean;
   read: (env: Env) => Raw;
+  /** The change under review the build is for; null when it builds no change (a push, a tag, a schedule). */
+  change: (env: Env) => ChangeKind | null;
+  /** The base of that change; read only when the flags leave part of it open (GitHub's is in a file). */
+  base: (env: Env) => Base;
 }
 
 const CONTROL = /[\u0000-\u001F\u007F]/;
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/; // SHA-1 and SHA-256 repositories
 const set = (v: string | undefined) => v !== undefined && v.trim() !== '';
+const first = (...vs: Array<string | undefined>) => vs.find(set);
+/** v when it is a full object id: some CIs give abbreviated or symbolic commits, which name no commit for sure. */
+const objectId = (v: string | undefined) => (v !== undefined && OBJECT_ID.test(v.trim().toLowerCase()) ? v : undefined);
 
 /** `base/part/...` when every part is present: a URL assembled from a missing variable is no URL. */
 function joinUrl(base: string | undefined, ...parts: Array<string | undefined>): string | undefined {
   if (!set(base) || !parts.every(set)) return undefined;
   return [base!.trim().replace(/\/+$/, ''), ...parts.map((p) => p!.trim())].join('/');
+}
+
+/** GitHub's events for a change under review (GITHUB_EVENT_NAME); any other event builds none. */
+function githubChange(e: Env): ChangeKind | null {
+  switch (e.GITHUB_EVENT_NAME?.trim()) {
+    case 'pull_request':
+    case 'pull_request_target':
+      return 'pull_request';
+    case 'merge_group':
+      return 'merge_queue';
+    default:
+      return null;
+  }
+}
+
+/** Payloads above this are not read: GitHub's pull request and merge group payloads are tens of kilobytes. */
+export const MAX_EVENT_PAYLOAD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The webhook payload GitHub writes for the run's event (GITHUB_EVENT_PATH), parsed; undefined when the file is
+ * missing, not a regular file (a FIFO would block, a device never end), over MAX_EVENT_PAYLOAD_BYTES, or not JSON.
+ * Never throws: the base is optional, and no snapshot is refused for want of it.
+ */
+export function readEventPayload(file: string | undefined): unknown {
+  if (!set(file)) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file!, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_EVENT_PAYLOAD_BYTES) return undefined;
+    // One byte over the size seen, so a file that grew meanwhile shows as such rather than being cut.
+    const buf = Buffer.alloc(stat.size + 1);
+    let n = 0;
+    let r: number;
+    while (n < buf.length && (r = fs.readSync(fd, buf, n, buf.length - n, null)) > 0) n += r;
+    if (n > stat.size) return undefined;
+    const text = buf.toString('utf8', 0, n);
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // nothing to do: the payload is read or given up
+      }
+    }
+  }
+}
+
+/** The string at payload.k1.k2..., own properties only; undefined when any step is missing or of another type. */
+function field(payload: unknown, ...keys: string[]): string | undefined {
+  let v: unknown = payload;
+  for (const k of keys) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, k))
+      return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return typeof v === 'string' ? v : undefined;
 }
 
 /** In the order tried: the first CI whose marker variable is set is the one we are in. */
@@ -48,16 +134,47 @@ const CIS: readonly Ci[] = [
       ref: e.GITHUB_REF,
       runUrl: joinUrl(e.GITHUB_SERVER_URL, e.GITHUB_REPOSITORY, 'actions/runs', e.GITHUB_RUN_ID),
     }),
+    change: githubChange,
+    base: (e) => {
+      const kind = githubChange(e);
+      if (!kind) return {};
+      const payload = readEventPayload(e.GITHUB_EVENT_PATH);
+      if (kind === 'merge_queue')
+        return {
+          baseCommit: objectId(field(payload, 'merge_group', 'base_sha')),
+          baseRef: field(payload, 'merge_group', 'base_ref'),
+        };
+      return {
+        baseCommit: objectId(field(payload, 'pull_request', 'base', 'sha')),
+        baseRef: first(field(payload, 'pull_request', 'base', 'ref'), e.GITHUB_BASE_REF),
+      };
+    },
   },
   {
     name: 'GitLab CI',
     detect: (e) => set(e.GITLAB_CI),
     read: (e) => ({ commit: e.CI_COMMIT_SHA, ref: e.CI_COMMIT_REF_NAME, runUrl: e.CI_PIPELINE_URL || e.CI_JOB_URL }),
+    // CI_MERGE_REQUEST_EVENT_TYPE is detached, merged_result or merge_train in merge request pipelines.
+    change: (e) =>
+      e.CI_MERGE_REQUEST_EVENT_TYPE?.trim() === 'merge_train'
+        ? 'merge_queue'
+        : set(e.CI_MERGE_REQUEST_IID)
+          ? 'merge_request'
+          : null,
+    // The target branch's SHA is only given to merged results pipelines (merge trains run them too): the commit the
+    // merge was made on. Elsewhere the diff base, where the merge request's branch left the target branch.
+    base: (e) => ({
+      baseCommit: objectId(e.CI_MERGE_REQUEST_TARGET_BRANCH_SHA) ?? objectId(e.CI_MERGE_REQUEST_DIFF_BASE_SHA),
+      baseRef: e.CI_MERGE_REQUEST_TARGET_BRANCH_NAME,
+    }),
   },
   {
     name: 'CircleCI',
     detect: (e) => set(e.CIRCLECI),
     read: (e) => ({ commit: e.CIRCLE_SHA1, ref: e.CIRCLE_TAG || e.CIRCLE_BRANCH, runUrl: e.CIRCLE_BUILD_URL }),
+    change: (e) => (set(e.CIRCLE_PULL_REQUEST) ? 'pull_request' : null),
+    // No variable names the pull request's base: see the top of the file.
+    base: () => ({}),
   },
   {
     name: 'Azure Pipelines',
@@ -70,6 +187,9 @@ const CIS: readonly Ci[] = [
         : undefined;
       return { commit: e.BUILD_SOURCEVERSION, ref: e.BUILD_SOURCEBRANCH, runUrl: joinUrl(collection, project, build) };
     },
+    change: (e) => (e.BUILD_REASON?.trim() === 'PullRequest' ? 'pull_request' : null),
+    // Documented as a full ref (refs/heads/main), like BUILD_SOURCEBRANCH; no variable names its commit.
+    base: (e) => ({ baseRef: e.SYSTEM_PULLREQUEST_TARGETBRANCH }),
   },
   {
     name: 'Bitbucket Pipelines',
@@ -85,6 +205,12 @@ const CIS: readonly Ci[] = [
         e.BITBUCKET_BUILD_NUMBER,
       ),
     }),
+    change: (e) => (set(e.BITBUCKET_PR_ID) ? 'pull_request' : null),
+    // The destination commit is often abbreviated (12 hex digits): only an object id is a commit here.
+    base: (e) => ({
+      baseRef: e.BITBUCKET_PR_DESTINATION_BRANCH,
+      baseCommit: objectId(e.BITBUCKET_PR_DESTINATION_COMMIT),
+    }),
   },
   {
     name: 'Buildkite',
@@ -96,18 +222,31 @@ const CIS: readonly Ci[] = [
       ref: e.BUILDKITE_TAG || e.BUILDKITE_BRANCH,
       runUrl: e.BUILDKITE_BUILD_URL,
     }),
+    // BUILDKITE_PULL_REQUEST is the pull request's number, or "false".
+    change: (e) =>
+      set(e.BUILDKITE_PULL_REQUEST) && e.BUILDKITE_PULL_REQUEST!.trim() !== 'false' ? 'pull_request' : null,
+    base: (e) => ({ baseRef: e.BUILDKITE_PULL_REQUEST_BASE_BRANCH }),
   },
   {
     name: 'Jenkins',
     // JENKINS_URL is only set when the Jenkins URL is configured; JENKINS_HOME always is.
     detect: (e) => set(e.JENKINS_URL) || set(e.JENKINS_HOME),
     read: (e) => ({ commit: e.GIT_COMMIT, ref: e.GIT_BRANCH || e.BRANCH_NAME, runUrl: e.BUILD_URL }),
+    // A multibranch job's change request: a pull request, or whatever the branch source calls it (a GitLab merge
+    // request too); Jenkins does not tell them apart.
+    change: (e) => (set(e.CHANGE_ID) ? 'pull_request' : null),
+    base: (e) => ({ baseRef: e.CHANGE_TARGET }),
   },
 ];
 
 /** The CI the process runs in, by name; undefined outside the CIs we know. */
 export function detectCi(env: Env): string | undefined {
   return CIS.find((c) => c.detect(env))?.name;
+}
+
+/** Whether the build is for a change under review, and which kind; null for any other build, and outside a known CI. */
+export function ciChangeKind(env: Env): ChangeKind | null {
+  return CIS.find((c) => c.detect(env))?.change(env) ?? null;
 }
 
 /** A v2 "text" (1 to 2000 characters, no control characters) after trimming blanks, else undefined. */
@@ -128,10 +267,15 @@ function asUrl(v: string | undefined): string | undefined {
   }
 }
 
+/** A branch by its name: `main`, `refs/heads/main`, `origin/main` and `refs/remotes/origin/main` alike. */
+const branchName = (ref: string) => ref.replace(/^refs\/heads\//, '').replace(/^(?:refs\/remotes\/)?origin\//, '');
+
 /**
  * Metadata for a snapshot: each field the first valid of the flag, the CI's variable, the git checkout at gitRoot.
  * From git, the commit only when neither flag nor CI gives one, and the ref only when it names the commit chosen
  * (a CI's detached checkout, or a commit given by flag, is not described by whatever branch git has checked out).
+ * The base (baseRef, baseCommit) from the flag, else the CI, never git; the CI's base commit only with the CI's
+ * base branch (a base ref given by flag for another branch is not described by a commit of the CI's).
  * An invalid value counts as absent, so the next source applies.
  */
 export function ciMetadata(env: Env, flags: SnapshotMetadata, gitRoot?: string): SnapshotMetadata {
@@ -145,10 +289,21 @@ export function ciMetadata(env: Env, flags: SnapshotMetadata, gitRoot?: string):
     if (!commit && git.commit) commit = git.commit;
     if (!ref && git.ref && (!commit || commit.toLowerCase() === git.commit)) ref = asText(git.ref);
   }
+  let baseRef = asText(flags.baseRef);
+  let baseCommit = asText(flags.baseCommit);
+  if (ci && (!baseRef || !baseCommit)) {
+    const base = ci.base(env);
+    const ciRef = asText(base.baseRef);
+    if (!baseCommit && (!baseRef || (ciRef !== undefined && branchName(ciRef) === branchName(baseRef))))
+      baseCommit = asText(base.baseCommit);
+    baseRef ??= ciRef;
+  }
   const out: SnapshotMetadata = {};
   if (commit) out.commit = commit;
   if (ref) out.ref = ref;
   if (runUrl) out.runUrl = runUrl;
+  if (baseRef) out.baseRef = baseRef;
+  if (baseCommit) out.baseCommit = baseCommit;
   return out;
 }
 

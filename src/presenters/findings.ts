@@ -1,3 +1,5 @@
+import type { ClassifiedFinding } from '../domain/compare';
+import type { CompareFinding } from '../shared/compare';
 import type { Finding } from '../shared/types';
 
 /**
@@ -28,5 +30,18 @@ export function presentFinding(f: Finding, light?: { attributionCount: number })
     alertId: f.alertId ?? null,
     firstSeenAt: f.firstSeenAt ?? null,
     ...(light ? { attributionCount: light.attributionCount } : {}),
+  };
+}
+
+/** A finding of a comparison (GET /v1/scans/{id}/compare): the light shape, its introducing modules and teams. */
+export function presentCompareFinding(c: ClassifiedFinding): CompareFinding {
+  const f = c.finding;
+  const attributionCount = f.attributionCount ?? f.attributions.length;
+  return {
+    ...presentFinding(f, { attributionCount }),
+    attributionCount,
+    modules: c.modules,
+    teams: c.teams,
+    ...(c.baselineVersions ? { baselineVersions: c.baselineVersions, versionsChanged: c.versionsChanged } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // against a baseline scan of the same project and ecosystem, the suppressions the scan's snapshot added, and the
 // dependency changes. Shared by the service (which builds it), the CI client (which gates and reports on it) and the
 // web app (which shows it). No behaviour here.
-import type { Cvss, Severity, SeverityCounts, SnapshotSuppression } from './types';
+import type { Cvss, FindingAttribution, Severity, SeverityCounts, SnapshotSuppression } from './types';
 
 /** The four classes of a head finding (removed: a baseline finding the head no longer has). */
 export const COMPARE_CLASSES = ['added', 'unchanged', 'disclosed', 'removed'] as const;
@@ -41,7 +41,8 @@ export interface CompareFinding {
   path: string[];
   suppressed: boolean;
   suppressionReason: string | null;
-  attributions: [];
+  /** Always [] (the light shape): attributionCount says how many there are. */
+  attributions: FindingAttribution[];
   summary: string;
   aliases?: string[];
   packageRef?: string;

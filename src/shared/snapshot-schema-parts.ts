@@ -47,10 +47,11 @@ export const suppressions = { type: 'array', items: suppression } as const;
 
 /**
  * Where the snapshot comes from, as the CI client finds it (additive, both versions, echoed on the
- * Scan). Each field a "text"; other fields are ignored like any unknown field.
+ * Scan). Each field a "text"; other fields are ignored like any unknown field. baseRef and baseCommit: on a change
+ * under review, the branch it goes into and the commit of it the change is compared with.
  */
 export const metadata = {
   type: 'object',
   additionalProperties: OPEN,
-  properties: { commit: text, ref: text, runUrl: text },
+  properties: { commit: text, ref: text, runUrl: text, baseRef: text, baseCommit: text },
 } as const;

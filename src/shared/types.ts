@@ -70,13 +70,17 @@ export interface SnapshotMetadata {
   commit?: string;
   ref?: string;
   runUrl?: string;
+  /** On a change under review (pull request, merge request, merge queue): the branch it goes into. */
+  baseRef?: string;
+  /** On a change under review: the commit of the base branch it is compared with. */
+  baseCommit?: string;
 }
 
 /** The known fields of a snapshot's metadata, or null when it has none: what a Scan stores and shows. */
 export function scanMetadata(m: SnapshotMetadata | undefined): SnapshotMetadata | null {
   if (!m) return null;
   const out: SnapshotMetadata = {};
-  for (const k of ['commit', 'ref', 'runUrl'] as const) if (m[k] !== undefined) out[k] = m[k];
+  for (const k of ['commit', 'ref', 'runUrl', 'baseRef', 'baseCommit'] as const) if (m[k] !== undefined) out[k] = m[k];
   return out;
 }
 

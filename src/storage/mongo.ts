@@ -48,6 +48,7 @@ import type {
   SnapshotDoc,
   StoredScanDoc,
 } from './documents/scans';
+import type { ScanSuppressionsDoc, TrackedMonthsDoc, TrackedScanDoc } from './documents/compare';
 import type { AuditEventDoc, CounterDoc, RateCounterDoc, SettingDoc } from './documents/service';
 import type { UploadDoc, UploadLedgerDoc, UploadPartDoc } from './documents/uploads';
 import type { WebhookDeliveryDoc, WebhookDoc } from './documents/webhooks';
@@ -108,6 +109,9 @@ export interface CollectionDocs {
   alertSets: AlertSetDoc;
   alertStates: AlertStateDoc;
   alertEvents: AlertEventDoc;
+  trackedScans: TrackedScanDoc;
+  trackedMonths: TrackedMonthsDoc;
+  scanSuppressions: ScanSuppressionsDoc;
 }
 
 export type Collections = { [K in keyof CollectionDocs]: Collection<CollectionDocs[K]> };
@@ -165,6 +169,9 @@ const COLLECTION_NAMES = Object.keys({
   alertSets: true,
   alertStates: true,
   alertEvents: true,
+  trackedScans: true,
+  trackedMonths: true,
+  scanSuppressions: true,
 } satisfies Record<keyof CollectionDocs, true>) as (keyof CollectionDocs)[];
 
 export interface Store {
@@ -267,6 +274,8 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.alertSets.createIndex({ orgId: 1 }),
     c.alertStates.createIndex({ pairId: 1, scanId: 1 }),
     c.alertEvents.createIndex({ alertId: 1 }),
+    c.trackedScans.createIndex({ pairId: 1, commit: 1 }),
+    c.trackedScans.createIndex({ pairId: 1, month: 1 }),
   ]);
   // Earlier indexes: the scan-list ones of the bucket alone (superseded by the two above), the list tokens' by `b`.
   await Promise.all(

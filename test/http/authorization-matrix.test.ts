@@ -698,12 +698,15 @@ test.each(cases)(
       if (endpoint.includes(' /v1/alerts')) expect(res.status).toBe(200);
       if (access.kind !== 'public' && res.status >= 400) {
         // past access, a request can still be refused by the endpoint's own rules: never as an auth failure
-        // (the VEX of a scan not completed yet, as the matrix's scans stay queued here, is 409 invalid_state)
+        // (the VEX or the comparison of a scan not completed yet, as the matrix's scans stay queued here, is 409
+        // invalid_state)
         expect([
           'not_found',
           'invalid_parameter',
           'missing_parameter',
-          ...(endpoint === 'GET /v1/scans/:scanId/vex' ? ['invalid_state'] : []),
+          ...(endpoint === 'GET /v1/scans/:scanId/vex' || endpoint === 'GET /v1/scans/:scanId/compare'
+            ? ['invalid_state']
+            : []),
         ]).toContain(res.body.error.code);
       }
     } else {

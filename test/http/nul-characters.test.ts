@@ -22,6 +22,7 @@ test('a path id holding a NUL is 404 not_found on every route that takes an id',
   expect(err(await t.api.delete('/v1/api-keys/key_%00').set(auth))).toEqual(notFound);
   expect(err(await t.api.get('/v1/alerts/alr_%00').set(auth))).toEqual(notFound);
   expect(err(await t.api.get('/v1/alerts/alr_%00/history').set(auth))).toEqual(notFound);
+  expect(err(await t.api.get('/v1/scans/scn_a%00b/compare').set(auth))).toEqual(notFound);
 });
 
 test('a query value holding a NUL is 422 invalid_parameter naming it', async () => {
@@ -33,6 +34,11 @@ test('a query value holding a NUL is 422 invalid_parameter naming it', async () 
     const alerts = await t.api.get(`/v1/alerts?${name}=a%00b`).set(bearer(org.ownerToken));
     expect([name, err(alerts)]).toEqual([name, { status: 422, code: 'invalid_parameter' }]);
     expect(alerts.body.error.message).toMatch(new RegExp(`^${name}: `));
+  }
+  for (const name of ['baseline', 'suppressed', 'part', 'cursor']) {
+    const compare = await t.api.get(`/v1/scans/scn_nope/compare?${name}=a%00b`).set(bearer(org.ownerToken));
+    expect([name, err(compare)]).toEqual([name, { status: 422, code: 'invalid_parameter' }]);
+    expect(compare.body.error.message).toMatch(new RegExp(`^${name}: `));
   }
   expect(err(await t.api.get('/v1/scans?cursor=%00').set(bearer(org.ownerToken)))).toEqual({
     status: 422,

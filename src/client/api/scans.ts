@@ -3,6 +3,7 @@
 import { nodeCrypto } from '../builtins';
 import { ServiceError } from '../errors';
 import type { Http } from './http';
+import type { CompareResult, ComparePart, ComparePartPage } from '../../shared/compare';
 import type { ApiFinding, ApiScan } from './types';
 
 /** The key is the SHA-256 hex of the exact body bytes; --rescan adds the time for a new scan. */
@@ -87,5 +88,28 @@ export async function allFindings(http: Http, id: string, view: 'introduced' | '
     out.push(...res.body.findings);
     cursor = res.body.nextCursor;
   } while (cursor);
+  return out;
+}
+
+/**
+ * GET /v1/scans/{id}/compare, every part read whole: the answer carries each part's first items, and a part cut there
+ * (above 2,000 findings or 10,000 dependency changes) is read on page by page.
+ */
+export async function compareScan(http: Http, id: string, baseline: string): Promise<CompareResult> {
+  const path = `/v1/scans/${encodeURIComponent(id)}/compare`;
+  const res: { body: CompareResult } = await http.request('GET', `${path}?${new URLSearchParams({ baseline })}`);
+  const out = res.body;
+  for (const part of Object.keys(out.parts) as ComparePart[]) {
+    let cursor = out.parts[part].nextCursor;
+    const [kind, name] = part.split('.') as ['findings' | 'dependencies', string];
+    const list = (kind === 'findings' ? out.findings : out.dependencies)[name as never] as unknown[];
+    while (cursor) {
+      // The baseline the answer chose: the cursor is bound to it (an auto baseline may move meanwhile).
+      const q = new URLSearchParams({ baseline: out.baseline?.id ?? baseline, part, limit: '200', cursor });
+      const page: { body: ComparePartPage } = await http.request('GET', `${path}?${q}`);
+      list.push(...page.body.items);
+      cursor = page.body.nextCursor;
+    }
+  }
   return out;
 }

@@ -2,16 +2,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SEVERITIES, type Severity } from '../../shared/types';
-import { COMMON_OPTIONS, USAGE, parse } from '../args';
+import { COMMON_OPTIONS, USAGE, parse, metadataFlags } from '../args';
 import { Http } from '../api/http';
 import { closeConnections } from '../api/transport';
-import { allFindings, idempotencyKey, uploadSnapshot, waitForScan } from '../api/scans';
+import { allFindings, compareScan, idempotencyKey, uploadSnapshot, waitForScan } from '../api/scans';
 import { MULTIPART_BUDGETS, multipartKey, overSingleLimits, splitSnapshot, uploadMultipart } from '../api/multipart';
 import type { ApiScan } from '../api/types';
 import type { Snapshot } from '../../shared/types';
 import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
-import type { FailOn, Formatter, ReportInput, ScanResult, View } from '../report/types';
+import type { FailOn, Formatter, Gate, ReportInput, ScanResult, View } from '../report/types';
+import { ciChangeKind } from '../ci-metadata';
+import type { CompareResult } from '../../shared/compare';
 import { makeSnapshots } from '../snapshot/make';
 import { Timings } from '../timings';
 import { VERSION } from '../version';
@@ -24,10 +26,16 @@ const OPTIONS = {
   timeout: { type: 'string' },
   view: { type: 'string' },
   rescan: { type: 'boolean' },
+  gate: { type: 'string' },
+  baseline: { type: 'string' },
+  'baseline-missing': { type: 'string' },
 } as const;
 
 const FAIL_ON: readonly FailOn[] = [...SEVERITIES, 'none'];
-const FORMATS = ['table', 'json', 'sarif', 'cyclonedx'] as const;
+const FORMATS = ['table', 'json', 'sarif', 'cyclonedx', 'markdown'] as const;
+const GATES: readonly Gate[] = ['new', 'all'];
+const BASELINE_MISSING = ['all', 'pass', 'fail'] as const;
+type BaselineMissing = (typeof BASELINE_MISSING)[number];
 const VIEWS: readonly View[] = ['introduced', 'affected'];
 /** The API's polling guidance suggests an overall timeout "such as 5 minutes"; a CI job may set its own. */
 const DEFAULT_TIMEOUT_S = 300;
@@ -46,11 +54,29 @@ export function atOrAbove(scan: ApiScan, failOn: FailOn): number {
   return SEVERITIES.slice(0, rank + 1).reduce((n, s: Severity) => n + (scan.findings?.[s] ?? 0), 0);
 }
 
+/** Added unsuppressed findings at or above the gate, from the comparison's counts. */
+export function addedAtOrAbove(compare: CompareResult, failOn: FailOn): number {
+  if (failOn === 'none') return 0;
+  const rank = SEVERITIES.indexOf(failOn);
+  return SEVERITIES.slice(0, rank + 1).reduce((n, s: Severity) => n + compare.counts.added[s], 0);
+}
+
+/**
+ * `--gate`: the flag, else SCANNER_GATE, else `new` when the CI says the build is a change under review (a pull or
+ * merge request, a merge queue) and `all` otherwise.
+ */
+export function gateOf(flag: string | undefined, env: NodeJS.ProcessEnv): Gate {
+  if (flag !== undefined) return oneOf('gate', flag, GATES, 'all');
+  if (env.SCANNER_GATE) return oneOf('gate', env.SCANNER_GATE, GATES, 'all');
+  return ciChangeKind(env) ? 'new' : 'all';
+}
+
 async function formatterFor(
   format: Exclude<(typeof FORMATS)[number], 'cyclonedx'>,
   color: boolean,
 ): Promise<Formatter> {
   if (format === 'json') return (await import('../report/json')).formatJson;
+  if (format === 'markdown') return (await import('../report/markdown')).formatMarkdown;
   if (format === 'sarif') return (await import('../report/sarif')).formatSarif;
   const { formatTable } = await import('../report/table');
   return (input) => formatTable(input, { color });
@@ -137,6 +163,11 @@ async function scan(args: string[], io: Io): Promise<number> {
   const failOn = oneOf('fail-on', values['fail-on'], FAIL_ON, 'low');
   const format = oneOf('format', values.format, FORMATS, 'table');
   const view = oneOf('view', values.view, VIEWS, 'introduced');
+  const gate = gateOf(values.gate, io.env);
+  const baselineMissing = oneOf('baseline-missing', values['baseline-missing'], BASELINE_MISSING, 'all');
+  const baseline = values.baseline ?? 'auto';
+  if (baseline !== 'auto' && !/^scn_[A-Za-z0-9_-]+$/.test(baseline))
+    throw new InputError(`--baseline ${JSON.stringify(baseline)}: auto or a scan id (scn_...)`);
   const timeoutS = values.timeout === undefined ? DEFAULT_TIMEOUT_S : Number(values.timeout);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0)
     throw new InputError(`--timeout ${JSON.stringify(values.timeout)}: a number of seconds above 0`);
@@ -154,11 +185,15 @@ async function scan(args: string[], io: Io): Promise<number> {
   const made = makeSnapshots({
     paths: positionals,
     project,
-    metadataFlags: { commit: values.commit, ref: values.ref, runUrl: values['run-url'] },
+    metadataFlags: metadataFlags(values),
     env: io.env,
     cwd: io.cwd,
   });
   for (const m of made) for (const w of m.warnings) io.err(`scanner: warning: ${w}\n`);
+  if (baseline !== 'auto' && made.length > 1)
+    throw new InputError(
+      `--baseline ${baseline} names one scan, and this run makes ${made.length} snapshots (${made.map((m) => m.snapshot.ecosystem).join(', ')}): scan one ecosystem's lockfiles, or leave --baseline auto`,
+    );
   timings.mark('snapshot');
 
   const http = new Http({
@@ -226,6 +261,8 @@ async function scan(args: string[], io: Io): Promise<number> {
     // cyclonedx: the SBOM replaces the findings report; the gate reads the scan's counts, as for every format.
     if (format === 'cyclonedx') sboms.push(await sbomOf(m.snapshot, scan));
     const findings = format === 'cyclonedx' ? [] : await allFindings(http, scan.id, view);
+    // The comparison with the baseline: what the gate `new` counts, and what the markdown comment shows.
+    const compare = gate === 'new' || format === 'markdown' ? await compareScan(http, scan.id, baseline) : undefined;
     results.push({
       project,
       ecosystem: m.snapshot.ecosystem,
@@ -233,18 +270,43 @@ async function scan(args: string[], io: Io): Promise<number> {
       findings,
       lockfiles: m.lockfilesFromGitRoot,
       locations: m.locationsFromGitRoot,
+      ...(compare ? { compare } : {}),
     });
     timings.mark('findings');
   }
 
-  const gated = results.reduce((n, r) => n + atOrAbove(r.scan, failOn), 0);
+  let gated = 0;
+  let missingFails = false;
+  for (const r of results) {
+    if (gate === 'all' || !r.compare) {
+      gated += atOrAbove(r.scan, failOn);
+      continue;
+    }
+    if (!r.compare.baselineMissing) {
+      gated += addedAtOrAbove(r.compare, failOn);
+      continue;
+    }
+    // No baseline: the project has no completed scan of its default branch (for this ecosystem) before this one.
+    const why = `no baseline for scan ${r.scan.id} (${r.ecosystem}): the project has no completed scan of its default branch before it`;
+    if (baselineMissing === 'fail') {
+      io.err(`scanner: ${why}; --baseline-missing fail: exit 1\n`);
+      missingFails = true;
+    } else if (baselineMissing === 'pass') {
+      io.err(`scanner: warning: ${why}; --baseline-missing pass: its findings do not fail the gate\n`);
+    } else {
+      io.err(
+        `scanner: warning: ${why}; every finding counts as new (--baseline-missing all; scan the default branch first, or pass --baseline-missing pass|fail)\n`,
+      );
+      gated += atOrAbove(r.scan, failOn);
+    }
+  }
   const input: ReportInput = {
     tool: { name: 'scanner', version: VERSION },
     server,
     view,
     failOn,
-    gate: 'all',
-    gateFailed: gated > 0,
+    gate,
+    gateFailed: gated > 0 || missingFails,
     results,
   };
   const color = format === 'table' && !values.output && io.stdoutIsTTY && !io.env.NO_COLOR;
@@ -259,12 +321,16 @@ async function scan(args: string[], io: Io): Promise<number> {
   } else {
     io.out(report);
   }
+  // On GitHub Actions the comment also goes to the job's summary page.
+  if (format === 'markdown' && io.env.GITHUB_ACTIONS && io.env.GITHUB_STEP_SUMMARY)
+    fs.appendFileSync(io.env.GITHUB_STEP_SUMMARY, report.endsWith('\n') ? report : `${report}\n`);
   timings.mark('report');
   if (io.env.SCANNER_TIMINGS === '1') io.err(timings.line());
+  const what = gate === 'new' ? 'new finding(s)' : 'finding(s)';
   io.err(
-    `scanner: ${gated > 0 ? `${gated} finding(s) at or above --fail-on ${failOn}: exit 1` : `nothing at or above --fail-on ${failOn}`}\n`,
+    `scanner: ${gated > 0 ? `${gated} ${what} at or above --fail-on ${failOn}: exit 1` : `nothing${gate === 'new' ? ' new' : ''} at or above --fail-on ${failOn}`}\n`,
   );
-  return gated > 0 ? EXIT.findings : EXIT.ok;
+  return gated > 0 || missingFails ? EXIT.findings : EXIT.ok;
 }
 
 /** --output with cyclonedx: that file for a single scan, or one file per scan's ecosystem (sbomFile). */

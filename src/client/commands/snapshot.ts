@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../errors';
 import type { Io } from '../io';
-import { COMMON_OPTIONS, USAGE, parse } from '../args';
+import { COMMON_OPTIONS, USAGE, parse, metadataFlags } from '../args';
 import { makeSnapshots } from '../snapshot/make';
 
 export function outputFileFor(output: string, ecosystem: string, several: boolean): string {
@@ -23,7 +23,7 @@ export async function snapshotCommand(args: string[], io: Io): Promise<number> {
   const made = makeSnapshots({
     paths: positionals,
     project: values.project ?? io.env.SCANNER_PROJECT,
-    metadataFlags: { commit: values.commit, ref: values.ref, runUrl: values['run-url'] },
+    metadataFlags: metadataFlags(values),
     env: io.env,
     cwd: io.cwd,
   });

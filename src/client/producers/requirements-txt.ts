@@ -8,10 +8,21 @@
 // describes the project, not one interpreter. `-r` includes are read through input.readFile relative to the file
 // that names them (once each, so cycles end); their pins belong to the including file's root. `-c` constraint files
 // install nothing (constraints are not introductions) and are not read.
+//
+// A requirements file has no fixed name, so besides the usual names (FILE_NAME) discovery reads a file by its content
+// (looksLikeRequirements): a `.txt` named on the command line, and any `.txt` in a folder named `requirements` (the
+// Django layout: requirements/base.txt, requirements/local.txt with `-r base.txt`). Each such file is its own root,
+// as requirements.txt and requirements-dev.txt beside each other are: a root lists what `pip install -r` of that file
+// installs, its includes' pins too, so base.txt's pins are direct dependencies of base.txt, local.txt and
+// production.txt alike. That is not counting them twice: the assembler keeps one node per name@version and a
+// location at its first pin (base.txt, found first), and each root answers "which environment installs this".
+// Leaving included files out as roots of their own would need discovery to parse them, and would lose base.txt
+// whenever it is installed alone; a constraints file is the exception (mayBeRequirements), since it installs nothing.
 import { posix } from 'node:path';
 import type { SnapshotNode } from '../../shared/types';
+import type { DiscoverableProducer } from '../discover';
 import { byCodeUnit, inputError, lockDir, normalize, someOf } from './python-common';
-import type { LockfileInput, PackageLocation, ProducedPart, Producer } from './types';
+import type { LockfileInput, PackageLocation, ProducedPart } from './types';
 
 /** One logical line: continuations joined, comments removed, with the number of the physical line it starts on. */
 interface Line {
@@ -121,11 +132,101 @@ function produce(input: LockfileInput): ProducedPart {
 }
 
 /** requirements.txt and its usual variants (requirements-dev.txt, requirements_test.txt, requirements.prod.txt);
- *  other names (dev.txt, requirements/base.txt's base.txt) are read when a matched file includes them, or named. */
+ *  other names (dev.txt, requirements/base.txt's base.txt) are read when a matched file includes them, when they sit
+ *  in a requirements/ folder, or when they are named on the command line, if their content is requirements. */
 const FILE_NAME = /^requirements(?:[-_.][^/]*)?\.txt$/;
 
-export const requirementsProducer: Producer = {
+// ------------------------------------------------------------------------------------------- by content --
+
+/** The options pip accepts on a line of its own in a requirements file (SUPPORTED_OPTIONS in pip's req_file.py). */
+const FILE_OPTIONS = new Set([
+  '-i',
+  '--index-url',
+  '--extra-index-url',
+  '--no-index',
+  '-c',
+  '--constraint',
+  '-r',
+  '--requirement',
+  '-e',
+  '--editable',
+  '-f',
+  '--find-links',
+  '--no-binary',
+  '--only-binary',
+  '--prefer-binary',
+  '--require-hashes',
+  '--pre',
+  '--trusted-host',
+  '--use-feature',
+]);
+/** The options pip accepts after a requirement (SUPPORTED_OPTIONS_REQ; --install-option until pip 23.1). */
+const REQUIREMENT_OPTIONS = new Set(['--hash', '--global-option', '--install-option', '--config-settings', '-C']);
+const SPEC = String.raw`(?:~=|===|==|!=|<=|>=|<|>)\s*[A-Za-z0-9*._+!-]+`;
+const SPECS = String.raw`${SPEC}(?:\s*,\s*${SPEC})*`;
+/** A whole PEP 508 requirement: name, extras, then specifiers (maybe in parentheses) or `@ url`, then a marker. */
+const STRICT_REQUIREMENT = new RegExp(
+  String.raw`^${NAME}\s*(?:\[[A-Za-z0-9._,\s-]*\])?\s*(${SPECS}|\(\s*${SPECS}\s*\)|@\s*\S+)?\s*(?:;(.*))?$`,
+);
+/** A marker compares one of PEP 508's variables (`python_version < "3.11"`, `"win32" == sys_platform`). */
+const MARKER_VARIABLE = new RegExp(
+  String.raw`\b(?:python_version|python_full_version|os_name|sys_platform|platform_release|platform_system|` +
+    String.raw`platform_version|platform_machine|platform_python_implementation|implementation_name|` +
+    String.raw`implementation_version|extra)\b`,
+);
+const MARKER_OPERATOR = /[<>=!]=|~=|[<>]|\bin\b/;
+/** A URL or a local path pip installs from (an archive, a VCS checkout, a project folder). */
+const LOCATION = /^(?:[a-z][a-z0-9+.-]*:\/\/|\.{1,2}\/|\/)\S*$/i;
+
+/**
+ * Whether a text is a pip requirements file, for a file discovery finds by neither name nor include. Stricter than
+ * produce, which reads what pip would and skips the rest with a warning: here every line must be a comment, an option
+ * pip knows, or a whole PEP 508 requirement (a marker must name a marker variable), and at least one line must bound
+ * a version (`name==1.2.3`, `name>=2`, `name @ url`) or include another file (`-r base.txt`). Prose fails at its first
+ * sentence ("Django is the framework" is no requirement, nor is "Note; see below" one with a marker), a list of bare
+ * words proves nothing, and a comments-only or empty file says nothing worth a root.
+ */
+export function looksLikeRequirements(text: string): boolean {
+  if (text.includes('\u0000')) return false;
+  let bounded = false;
+  for (const { text: t } of logicalLines(text.replace(/^\uFEFF/, ''))) {
+    if (t.startsWith('-')) {
+      const name = t.startsWith('--') ? /^--[A-Za-z][A-Za-z-]*/.exec(t)?.[0] : t.slice(0, 2);
+      if (name === undefined || !FILE_OPTIONS.has(name)) return false;
+      if (name === '-r' || name === '--requirement') bounded = true;
+      continue;
+    }
+    // The requirement, then its own options (--hash=..., the common case in pip-compile output).
+    const [req, option] = t.split(/\s+(?=--?[A-Za-z])/, 2);
+    if (option !== undefined && !REQUIREMENT_OPTIONS.has(/^--?[A-Za-z][A-Za-z-]*/.exec(option)![0])) return false;
+    if (LOCATION.test(req)) {
+      bounded = true;
+      continue;
+    }
+    const m = STRICT_REQUIREMENT.exec(req);
+    if (!m || (m[2] !== undefined && !(MARKER_VARIABLE.test(m[2]) && MARKER_OPERATOR.test(m[2])))) return false;
+    if (m[1] !== undefined) bounded = true;
+  }
+  return bounded;
+}
+
+/** Files that may be requirements by where they sit: a `.txt` named on the command line, or one in a folder named
+ *  `requirements` or one level below it (requirements/envs/dev.txt); elsewhere a walk takes only FILE_NAME, since
+ *  a project's other `.txt` files (notes, data, licences) are no business of this client. A constraints file
+ *  (constraints.txt, named by `-c`) pins versions without installing anything, so it is never a root of its own. */
+function mayBeRequirements(fileName: string, folders: readonly string[], named: boolean): boolean {
+  if (!fileName.endsWith('.txt')) return false;
+  if (named) return true;
+  return (folders[0] === 'requirements' || folders[1] === 'requirements') && !/^constraints?[-_.]/i.test(fileName);
+}
+
+export const requirementsProducer: DiscoverableProducer = {
   format: 'requirements.txt',
   matches: (fileName) => FILE_NAME.test(fileName),
+  byContent: {
+    description: 'a .txt of pip requirements (name==version lines)',
+    candidate: mayBeRequirements,
+    reads: looksLikeRequirements,
+  },
   produce,
 };

@@ -103,7 +103,7 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
   for (const [flag, value] of Object.entries(opts.metadataFlags)) {
     if (value !== undefined && asText(value) === undefined)
       throw new InputError(
-        `--${flag === 'runUrl' ? 'run-url' : flag}: 1 to 2000 characters without control characters`,
+        `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: 1 to 2000 characters without control characters`,
       );
   }
   const metadata = ciMetadata(opts.env, opts.metadataFlags, gitRoot);

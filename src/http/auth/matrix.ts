@@ -55,6 +55,8 @@ export const MATRIX = {
   'GET /v1/scans': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/scans/:scanId': { kind: 'scope', scope: 'scans:read' },
   'GET /v1/scans/:scanId/findings': { kind: 'scope', scope: 'findings:read' },
+  // A scan against its baseline (src/http/compare/routes.ts)
+  'GET /v1/scans/:scanId/compare': { kind: 'scope', scope: 'findings:read' },
   // Projects and the dependency inventory (src/http/projects/routes.ts)
   'GET /v1/projects': { kind: 'scope', scope: 'scans:read' },
   'PATCH /v1/projects/:projectId': { kind: 'roles', roles: ADMINS },

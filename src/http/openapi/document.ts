@@ -38,6 +38,8 @@ import { gatewaySchemas } from './schemas/gateways';
 import { mcpSchemas } from './schemas/mcp';
 import { alertSchemas } from './schemas/alerts';
 import { alertOperations } from './operations-alerts';
+import { compareOperations } from './operations-compare';
+import { compareSchemas } from './schemas/compare';
 
 /** Routes outside the matrix: served without any guard (load balancers and orchestrators call them). */
 export type Unguarded = 'GET /healthz' | 'GET /readyz';
@@ -58,6 +60,7 @@ export const OPERATIONS: Record<Route, Operation> = {
   ...gatewayOperations,
   ...mcpOperations,
   ...alertOperations,
+  ...compareOperations,
 };
 
 export function accessOf(route: Route): Access {
@@ -277,6 +280,7 @@ export function buildOpenApiDocument() {
         ...gatewaySchemas,
         ...mcpSchemas,
         ...alertSchemas,
+        ...compareSchemas,
       },
     },
   };

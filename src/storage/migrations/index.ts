@@ -5,6 +5,7 @@ import { ensureIndexes, isDuplicateKey, type Store } from '../mongo';
 import { moveScanFieldsToTopLevel } from './scan-top-level-fields';
 import { renameScanListFields } from './scan-list-field-names';
 import { refileLegacyScans } from './scan-list-regions';
+import { fileTrackedScans } from './tracked-scans';
 
 export interface Migration {
   id: string;
@@ -29,6 +30,11 @@ export const MIGRATIONS: readonly Migration[] = [
     id: 'scan-top-level-fields',
     what: 'scan status, failure reason, project, target, ecosystem, times and counts as top-level fields',
     run: moveScanFieldsToTopLevel,
+  },
+  {
+    id: 'tracked-scans',
+    what: 'completed tracked scans filed by base commit and month, for the comparison of scans',
+    run: fileTrackedScans,
   },
 ];
 

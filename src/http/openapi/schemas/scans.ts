@@ -46,7 +46,19 @@ export const scanSchemas = {
   ScanMetadata: {
     type: 'object',
     description: 'Where the snapshot came from (the snapshot metadata, echoed).',
-    properties: { commit: str, ref: str, runUrl: str },
+    properties: {
+      commit: str,
+      ref: str,
+      runUrl: str,
+      baseRef: {
+        ...str,
+        description: 'On a change under review (pull or merge request, merge queue): its target branch.',
+      },
+      baseCommit: {
+        ...str,
+        description: 'On a change under review: the commit of the target branch it is compared with.',
+      },
+    },
   },
   Scan: {
     type: 'object',

@@ -197,3 +197,62 @@ describe('requirements producer: syntax', () => {
     expect(() => produceText(text)).toThrow(message);
   });
 });
+
+describe('requirements producer: by content (files discovery finds by neither name nor include)', () => {
+  const { candidate, reads } = requirementsProducer.byContent!;
+
+  it('takes a .txt named on the command line, and in a walk only one in requirements/ or one level below', () => {
+    expect(candidate('pins.txt', ['docs', 'home'], true)).toBe(true);
+    expect(candidate('base.txt', ['requirements', 'app'], false)).toBe(true);
+    expect(candidate('dev.txt', ['envs', 'requirements', 'app'], false)).toBe(true);
+    expect(candidate('old.txt', ['2023', 'archive', 'requirements'], false)).toBe(false);
+    expect(candidate('pins.txt', ['docs', 'home'], false)).toBe(false);
+    expect(candidate('base.in', ['requirements'], true)).toBe(false);
+    // A constraints file installs nothing: never a root of its own in a walk (when named, the user asked for it).
+    expect(candidate('constraints.txt', ['requirements'], false)).toBe(false);
+    expect(candidate('constraints-py312.txt', ['requirements'], false)).toBe(false);
+    expect(candidate('constraints.txt', ['requirements'], true)).toBe(true);
+  });
+
+  it('reads what pip-compile writes and the syntax pip accepts around pins', () => {
+    for (const f of ['requirements.txt', 'requirements-dev.txt', 'dev.txt']) expect(reads(read(f))).toBe(true);
+    expect(
+      reads(
+        [
+          '\uFEFF# comment',
+          '--index-url https://example.org/simple',
+          '--trusted-host example.org',
+          '-c constraints.txt',
+          'Django == 4.2.1  # pinned',
+          'typing_extensions==4.12.2 ; python_version < "3.11" \\',
+          '    --hash=sha256:aaaa',
+          'numpy>=1.24,<2 ; "win32" != sys_platform',
+          'Zope.Interface[test]==6.0',
+          'legacy===1.0-weird',
+          'old-style (>=1.0)',
+          'e @ https://x.org/e.whl',
+          'git+https://x.org/g.git#egg=g',
+          '-e .',
+          'requests',
+        ].join('\r\n'),
+      ),
+    ).toBe(true);
+    expect(reads('-r base.txt\n')).toBe(true);
+    expect(reads('Django>=4.2,<5.0\n')).toBe(true);
+  });
+
+  it.each([
+    ['prose', 'Requirements\n============\n\nThese files pin what each environment installs.\n'],
+    ['a sentence with a pin in it', 'Use django==5.0.9 here\n'],
+    ['a bulleted list', 'Todo\n- django==5.0.9\n- more\n'],
+    ['a semicolon that is no marker', 'django==5.0.9\nNote; see below\n'],
+    ['an option pip does not know', '--frobnicate\ndjango==5.0.9\n'],
+    ['an unknown option after a pin', 'django==5.0.9 --fast\n'],
+    ['bare words only', 'Hello\nWorld\n'],
+    ['comments only', '# nothing pinned yet\n'],
+    ['nothing', ''],
+    ['binary content', 'PK\u0003\u0004\u0000\u0000django==1\n'],
+  ])('does not take %s for requirements', (_what, text) => {
+    expect(reads(text)).toBe(false);
+  });
+});

@@ -280,3 +280,78 @@ export function reportInput(over: Partial<ReportInput> = {}): ReportInput {
     ...over,
   };
 }
+
+/**
+ * A finding as the comparison serves it (CompareFinding, src/shared/compare.ts): the light shape, no attributions,
+ * the introducing modules (sorted) and their teams, read from the scan's attributions and modules as the service
+ * reads them.
+ */
+export function asCompareFinding(
+  result: ScanResult,
+  f: ApiFinding,
+  over: Partial<NonNullable<ScanResult['compare']>['findings']['added'][number]> = {},
+): NonNullable<ScanResult['compare']>['findings']['added'][number] {
+  const teamOf = new Map(result.scan.modules.map((m) => [m.path, m.teamName ?? null]));
+  const modules = [...new Set(f.attributions.flatMap((a) => a.origins.map((o) => o.module)))].sort();
+  return {
+    ...f,
+    attributions: [],
+    aliases: f.aliases,
+    cvss: null,
+    alertId: null,
+    firstSeenAt: null,
+    attributionCount: f.attributions.length,
+    modules,
+    teams: [...new Set(modules.map((m) => teamOf.get(m)).filter((t): t is string => !!t))].sort(),
+    ...over,
+  };
+}
+
+/**
+ * The comparison (CompareResult) of a result with a baseline: each class's findings as given, counts made from the
+ * unsuppressed ones, parts sized by the lists. With `baseline: null` (and no reason given) the project had no
+ * tracked scan.
+ */
+export function compareResultOf(
+  result: ScanResult,
+  over: {
+    baseline?: NonNullable<ScanResult['compare']>['baseline'];
+    baselineMissing?: NonNullable<ScanResult['compare']>['baselineMissing'];
+    findings?: Partial<NonNullable<ScanResult['compare']>['findings']>;
+    suppressionsAdded?: NonNullable<ScanResult['compare']>['suppressionsAdded'];
+    dependencies?: Partial<NonNullable<ScanResult['compare']>['dependencies']>;
+  } = {},
+): NonNullable<ScanResult['compare']> {
+  const baseline =
+    over.baseline === undefined
+      ? { id: 'scn_01jd4base', ref: 'refs/heads/main', commit: 'b'.repeat(40), startedAt: '2026-11-22T09:00:00.000Z' }
+      : over.baseline;
+  const findings = { added: [], unchanged: [], disclosed: [], removed: [], ...over.findings };
+  const dependencies = { added: [], removed: [], changed: [], ...over.dependencies };
+  const counts = Object.fromEntries(
+    (['added', 'unchanged', 'disclosed', 'removed'] as const).map((cls) => {
+      const c = { critical: 0, high: 0, medium: 0, low: 0 };
+      for (const f of findings[cls]) if (!f.suppressed) c[f.severity]++;
+      return [cls, c];
+    }),
+  ) as NonNullable<ScanResult['compare']>['counts'];
+  const part = (n: number) => ({ count: n, nextCursor: null });
+  return {
+    scanId: result.scan.id,
+    baseline,
+    baselineMissing: over.baselineMissing !== undefined ? over.baselineMissing : baseline ? null : 'no_tracked_scan',
+    counts,
+    findings,
+    suppressionsAdded: over.suppressionsAdded ?? [],
+    dependencies,
+    parts: {
+      'findings.added': part(findings.added.length),
+      'findings.unchanged': part(findings.unchanged.length),
+      'findings.disclosed': part(findings.disclosed.length),
+      'findings.removed': part(findings.removed.length),
+      'dependencies.added': part(dependencies.added.length),
+      'dependencies.removed': part(dependencies.removed.length),
+      'dependencies.changed': part(dependencies.changed.length),
+    },
+  };
+}

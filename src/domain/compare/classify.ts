@@ -1,0 +1,215 @@
+// Compare (the PR gate's core): a completed scan's findings classified against a baseline scan of the same project
+// and ecosystem, from the two scans' stored findings and packages alone (no re-match):
+//   added      its package@version is not among the baseline's packages, and the baseline has no finding of that
+//              package sharing an id of its alias group: the change brought it;
+//   unchanged  the baseline has a finding of that package sharing an alias (a bump that stays vulnerable shows
+//              `versionsChanged`);
+//   disclosed  its package@version was in the baseline already, which had no finding of it for the advisory: the
+//              advisory became known since (not the change's doing);
+//   removed    a baseline finding with no head finding of that package sharing an alias.
+// Package names compare as the ecosystem compares them (npm scopes and case, PyPI normalisation, Maven coordinates).
+// Pure and deterministic: lists in severity then id order, dependency changes in name then version order.
+import { normalizedName } from '../../shared/package-names';
+import { severityRank, type Finding, type SeverityCounts, type SnapshotSuppression } from '../../shared/types';
+import type { CompareClass, CompareDependency, CompareDependencyChange, CompareFinding } from '../../shared/compare';
+import { compareCodePoints } from '../../shared/inventory-ids';
+
+/** A stored finding (paged scans' carry their attribution count, their attributions being stored apart). */
+export type ComparedFinding = Finding & { attributionCount?: number };
+
+export interface CompareSide {
+  findings: ComparedFinding[];
+  /** The scan's packages (its inventory): name as sent, and version. */
+  packages: Array<{ name: string; version: string }>;
+  suppressions: SnapshotSuppression[];
+  /** A module's team label (v2 module metadata); undefined or null: none. */
+  teamOf: (module: string) => string | null | undefined;
+}
+
+export interface Classified {
+  findings: Record<CompareClass, ClassifiedFinding[]>;
+  counts: Record<CompareClass, SeverityCounts>;
+  suppressionsAdded: SnapshotSuppression[];
+  dependencies: { added: CompareDependency[]; removed: CompareDependency[]; changed: CompareDependencyChange[] };
+}
+
+const CLASSES: readonly CompareClass[] = ['added', 'unchanged', 'disclosed', 'removed'];
+const zeroCounts = (): SeverityCounts => ({ critical: 0, high: 0, medium: 0, low: 0 });
+
+const idsOf = (f: Finding): string[] =>
+  f.aliases?.length ? (f.aliases.includes(f.cve) ? f.aliases : [...f.aliases, f.cve]) : [f.cve];
+
+const sortedUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort(compareCodePoints);
+
+/** Introducing modules of a finding (v2): its attributions' origins' modules, or the attributed module itself. */
+function introducing(f: Finding): string[] {
+  const out: string[] = [];
+  for (const a of f.attributions ?? []) {
+    if (a.origins?.length) for (const o of a.origins) out.push(o.module);
+    else out.push(a.module);
+  }
+  return sortedUnique(out);
+}
+
+/**
+ * A classified finding: the stored finding (presented by the HTTP layer in the findings list's light shape), its
+ * introducing modules and their teams, and for an unchanged one the baseline's versions.
+ */
+export interface ClassifiedFinding {
+  finding: ComparedFinding;
+  modules: string[];
+  teams: string[];
+  baselineVersions?: string[];
+  versionsChanged?: boolean;
+}
+
+function classified(f: ComparedFinding, teamOf: CompareSide['teamOf']): ClassifiedFinding {
+  const modules = introducing(f);
+  const teams = sortedUnique(modules.map(teamOf).filter((t): t is string => typeof t === 'string' && t !== ''));
+  return { finding: f, modules, teams };
+}
+
+/** Severity (critical first), then id: the findings list's order. */
+export function bySeverityThenId(a: { severity: string; id: string }, b: { severity: string; id: string }): number {
+  return severityRank(a.severity as never) - severityRank(b.severity as never) || compareCodePoints(a.id, b.id);
+}
+
+/** The findings of one side by package (as the ecosystem compares names), each with its alias ids. */
+function byPackage(
+  ecosystem: string,
+  findings: ComparedFinding[],
+): Map<string, Array<{ f: ComparedFinding; ids: Set<string> }>> {
+  const out = new Map<string, Array<{ f: ComparedFinding; ids: Set<string> }>>();
+  for (const f of findings) {
+    const key = normalizedName(ecosystem, f.package);
+    let list = out.get(key);
+    if (!list) out.set(key, (list = []));
+    list.push({ f, ids: new Set(idsOf(f)) });
+  }
+  return out;
+}
+
+const sharesAlias = (ids: string[], other: Set<string>): boolean => ids.some((id) => other.has(id));
+
+const suppressionKey = (s: SnapshotSuppression): string =>
+  JSON.stringify([s.cve, s.package ?? null, s.expires ?? null]);
+
+/**
+ * Suppressions in the head's snapshot that the baseline's did not carry: the same advisory id, package and expiry
+ * (a changed reason alone adds nothing; a later expiry silences for longer, so it is an added suppression).
+ */
+export function suppressionsAdded(head: SnapshotSuppression[], baseline: SnapshotSuppression[]): SnapshotSuppression[] {
+  const had = new Set(baseline.map(suppressionKey));
+  const seen = new Set<string>();
+  const out: SnapshotSuppression[] = [];
+  for (const s of head) {
+    const k = suppressionKey(s);
+    if (had.has(k) || seen.has(k)) continue;
+    seen.add(k);
+    out.push(s);
+  }
+  return out.sort(
+    (a, b) =>
+      compareCodePoints(a.cve, b.cve) ||
+      compareCodePoints(a.package ?? '', b.package ?? '') ||
+      compareCodePoints(a.expires ?? '', b.expires ?? ''),
+  );
+}
+
+/** Packages by name as the ecosystem compares them: the name to show (the first in code-point order) and versions. */
+function versionsByName(
+  ecosystem: string,
+  packages: CompareSide['packages'],
+): Map<string, { name: string; versions: Set<string> }> {
+  const out = new Map<string, { name: string; versions: Set<string> }>();
+  for (const p of packages) {
+    const key = normalizedName(ecosystem, p.name);
+    const entry = out.get(key);
+    if (!entry) out.set(key, { name: p.name, versions: new Set([p.version]) });
+    else {
+      entry.versions.add(p.version);
+      if (compareCodePoints(p.name, entry.name) < 0) entry.name = p.name;
+    }
+  }
+  return out;
+}
+
+/** Packages added and removed (each version), and packages whose set of versions changed. */
+export function dependencyChanges(
+  ecosystem: string,
+  head: CompareSide['packages'],
+  baseline: CompareSide['packages'],
+): Classified['dependencies'] {
+  const h = versionsByName(ecosystem, head);
+  const b = versionsByName(ecosystem, baseline);
+  const added: CompareDependency[] = [];
+  const removed: CompareDependency[] = [];
+  const changed: CompareDependencyChange[] = [];
+  const sorted = (s: Set<string>) => [...s].sort(compareCodePoints);
+  for (const [key, now] of h) {
+    const was = b.get(key);
+    if (!was) for (const version of sorted(now.versions)) added.push({ name: now.name, version });
+    else if (now.versions.size !== was.versions.size || [...now.versions].some((v) => !was.versions.has(v)))
+      changed.push({ name: now.name, from: sorted(was.versions), to: sorted(now.versions) });
+  }
+  for (const [key, was] of b) {
+    if (!h.has(key)) for (const version of sorted(was.versions)) removed.push({ name: was.name, version });
+  }
+  const byNameVersion = (x: CompareDependency, y: CompareDependency) =>
+    compareCodePoints(x.name, y.name) || compareCodePoints(x.version, y.version);
+  return {
+    added: added.sort(byNameVersion),
+    removed: removed.sort(byNameVersion),
+    changed: changed.sort((x, y) => compareCodePoints(x.name, y.name)),
+  };
+}
+
+/** The comparison of a head scan with its baseline; with no baseline, every head finding is `added`. */
+export function classify(ecosystem: string, head: CompareSide, baseline: CompareSide | null): Classified {
+  const findings: Classified['findings'] = { added: [], unchanged: [], disclosed: [], removed: [] };
+  const counts: Classified['counts'] = {
+    added: zeroCounts(),
+    unchanged: zeroCounts(),
+    disclosed: zeroCounts(),
+    removed: zeroCounts(),
+  };
+  const put = (cls: CompareClass, c: ClassifiedFinding) => {
+    findings[cls].push(c);
+    if (!c.finding.suppressed) counts[cls][c.finding.severity]++;
+  };
+  if (!baseline) {
+    for (const f of head.findings) put('added', classified(f, head.teamOf));
+  } else {
+    const before = byPackage(ecosystem, baseline.findings);
+    const after = byPackage(ecosystem, head.findings);
+    const baselinePackages = new Set(baseline.packages.map((p) => `${normalizedName(ecosystem, p.name)}@${p.version}`));
+    for (const f of head.findings) {
+      const key = normalizedName(ecosystem, f.package);
+      const ids = idsOf(f);
+      const matching = (before.get(key) ?? []).filter((b) => sharesAlias(ids, b.ids));
+      const out = classified(f, head.teamOf);
+      if (matching.length) {
+        const versions = sortedUnique(matching.map((m) => m.f.installedVersion));
+        put('unchanged', {
+          ...out,
+          baselineVersions: versions,
+          versionsChanged: !versions.includes(f.installedVersion),
+        });
+      } else if (baselinePackages.has(`${key}@${f.installedVersion}`)) put('disclosed', out);
+      else put('added', out);
+    }
+    for (const b of baseline.findings) {
+      const ids = idsOf(b);
+      const still = (after.get(normalizedName(ecosystem, b.package)) ?? []).some((h) => sharesAlias(ids, h.ids));
+      if (!still) put('removed', classified(b, baseline.teamOf));
+    }
+  }
+  for (const cls of CLASSES) findings[cls].sort((a, b) => bySeverityThenId(a.finding, b.finding));
+  return {
+    findings,
+    counts,
+    suppressionsAdded: suppressionsAdded(head.suppressions, baseline?.suppressions ?? []),
+    // With no baseline, the head alone: every package is added, as every finding is.
+    dependencies: dependencyChanges(ecosystem, head.packages, baseline?.packages ?? []),
+  };
+}

@@ -1,0 +1,233 @@
+// GET /v1/scans/{scanId}/compare (docs/pr-gate.md): a completed scan's findings against a baseline scan of the same
+// project and ecosystem (auto: the tracked scan of the scan's base commit, else the newest tracked scan before it),
+// classified added, unchanged, disclosed or removed (src/domain/compare), with the suppressions the snapshot added and
+// the dependency changes. Everything read is immutable once published, so a comparison is computed once per pair of
+// scans and remembered; the query's suppressed filter and paging apply to the remembered result.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { LRUCache } from 'lru-cache';
+import { chooseBaseline, classify, type Classified, type CompareSide } from '../../domain/compare';
+import { computeInventory } from '../../domain/inventory';
+import { ApiError, invalidParameter, notFound } from '../../domain/errors';
+import {
+  COMPARE_DEPENDENCIES_INLINE,
+  COMPARE_FINDINGS_INLINE,
+  COMPARE_PARTS,
+  type CompareBaseline,
+  type CompareFinding,
+  type CompareParts,
+  type ComparePart,
+  type CompareResult,
+} from '../../shared/compare';
+import { presentCompareFinding } from '../../presenters/findings';
+import { pairIdOf } from '../../storage/alerts';
+import type { ScanDoc } from '../../storage/documents/scans';
+import { readInventory } from '../../storage/inventory';
+import type { Store } from '../../storage/mongo';
+import { readScanSnapshot } from '../../storage/scan-snapshot';
+import { getScan } from '../../storage/scans';
+import {
+  readScanSuppressions,
+  trackedScansBefore,
+  trackedScansOfCommit,
+  type TrackedScan,
+} from '../../storage/tracked-scans';
+import { recheck } from '../auth/authenticate';
+import { principalOf } from '../auth/authorize';
+import { access } from '../auth/matrix';
+import { canReachProject } from '../auth/principal';
+import type { AppDeps } from '../deps';
+import { findingsOf, modulesOf, teamOf } from '../findings/scope';
+import { offsetOf } from '../findings/routes';
+import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
+import { pathId } from '../params';
+import { reachableScan } from '../scans/routes';
+
+const SCAN_ID = /^scn_[A-Za-z0-9_-]{1,64}$/;
+
+/** `baseline`: auto (default) or a scan id; any other value names no scan of the organization (404). */
+function baselineQuery(ctx: Context): string {
+  const v = singleQuery(ctx, 'baseline');
+  if (v === undefined || v === 'auto') return 'auto';
+  if (v === '') throw invalidParameter('baseline', 'must be auto or a scan id');
+  return v;
+}
+
+const invalidState = (what: string) => new ApiError(409, 'invalid_state', what);
+
+/** A scan of the organization in the credential's reach, or 404 not_found (checked before anything else). */
+async function reachableBaseline(deps: AppDeps, ctx: Context, id: string): Promise<ScanDoc> {
+  const p = principalOf(ctx);
+  const scan = SCAN_ID.test(id) ? await getScan(deps.store, id) : null;
+  if (!scan || scan.orgId !== p.orgId || !canReachProject(p, scan.projectId)) throw notFound(`scan ${id}`);
+  return scan;
+}
+
+/** The completed scans among tracked ones (a filing is written before its scan is marked completed). */
+async function completedOf(store: Store, scans: TrackedScan[]): Promise<Array<{ id: string; startedAt: Date }>> {
+  const docs = await Promise.all(scans.map((s) => getScan(store, s.scanId)));
+  return docs
+    .filter((d): d is ScanDoc => d?.status === 'completed')
+    .map((d) => ({ id: d._id, startedAt: d.startedAt }));
+}
+
+/** baseline=auto: the tracked scan of the head's base commit, else the newest tracked scan before it, else none. */
+async function autoBaseline(store: Store, head: ScanDoc): Promise<ScanDoc | null> {
+  const pairId = pairIdOf(head.projectId, head.ecosystem);
+  const me = { id: head._id, startedAt: head.startedAt };
+  const baseCommit = head.metadata?.baseCommit;
+  const byCommit = baseCommit ? await completedOf(store, await trackedScansOfCommit(store, pairId, baseCommit)) : [];
+  let chosen = chooseBaseline(me, byCommit, []);
+  if (!chosen) {
+    // Month by month back from the head's: the first month with a completed tracked scan before the head decides.
+    let found: Array<{ id: string; startedAt: Date }> = [];
+    await trackedScansBefore(store, pairId, head.startedAt, async (scans) => {
+      found = await completedOf(store, scans);
+      const pick = chooseBaseline(me, [], found);
+      return pick ? scans.filter((s) => s.scanId === pick.id) : [];
+    });
+    chosen = chooseBaseline(me, [], found);
+  }
+  return chosen ? getScan(store, chosen.id) : null;
+}
+
+/** A completed scan's side of a comparison: its findings, packages, snapshot suppressions and module teams. */
+async function sideOf(store: Store, scan: ScanDoc): Promise<CompareSide> {
+  const [findings, packages, suppressions, modules] = await Promise.all([
+    findingsOf(store, scan),
+    readInventory(store, scan._id, scan.ecosystem)
+      .then((inv) => inv.items)
+      // A scan published before inventories were stored: its packages from its snapshot.
+      .catch(async () => computeInventory((await readScanSnapshot(store, scan._id)).snapshot, scan.projectId)),
+    readScanSuppressions(store, scan._id),
+    modulesOf(store, scan),
+  ]);
+  return { findings, packages, suppressions, teamOf: teamOf(modules) };
+}
+
+/** A comparison as served: the findings presented once, the query's filter and paging applied per request. */
+interface Served {
+  counts: Classified['counts'];
+  findings: Record<'added' | 'unchanged' | 'disclosed' | 'removed', CompareFinding[]>;
+  suppressionsAdded: Classified['suppressionsAdded'];
+  dependencies: Classified['dependencies'];
+}
+
+function served(c: Classified): Served {
+  const present = (list: Classified['findings']['added']) => list.map(presentCompareFinding);
+  return {
+    counts: c.counts,
+    findings: {
+      added: present(c.findings.added),
+      unchanged: present(c.findings.unchanged),
+      disclosed: present(c.findings.disclosed),
+      removed: present(c.findings.removed),
+    },
+    suppressionsAdded: c.suppressionsAdded,
+    dependencies: c.dependencies,
+  };
+}
+
+// Pairs of scans compared: immutable inputs, so a comparison stands for as long as it is remembered.
+const compared = new LRUCache<string, Promise<Served>>({ max: 64 });
+
+function comparison(store: Store, head: ScanDoc, baseline: ScanDoc | null): Promise<Served> {
+  const key = `${head._id}:${baseline?._id ?? '-'}`;
+  let c = compared.get(key);
+  if (!c) {
+    c = Promise.all([sideOf(store, head), baseline ? sideOf(store, baseline) : null]).then(([h, b]) =>
+      served(classify(head.ecosystem, h, b)),
+    );
+    c.catch(() => compared.delete(key));
+    compared.set(key, c);
+  }
+  return c;
+}
+
+/** One part's items, the query's suppressed filter applied to findings. */
+function partItems(c: Served, part: ComparePart, suppressed: 'false' | 'true' | 'all'): unknown[] {
+  const [kind, name] = part.split('.') as ['findings' | 'dependencies', string];
+  if (kind === 'dependencies') return c.dependencies[name as 'added' | 'removed' | 'changed'];
+  const list = c.findings[name as 'added' | 'unchanged' | 'disclosed' | 'removed'];
+  return suppressed === 'all' ? list : list.filter((f) => f.suppressed === (suppressed === 'true'));
+}
+
+const inlineCap = (part: ComparePart) =>
+  part.startsWith('findings.') ? COMPARE_FINDINGS_INLINE : COMPARE_DEPENDENCIES_INLINE;
+
+const presentBaseline = (b: ScanDoc | null): CompareBaseline | null =>
+  b
+    ? {
+        id: b._id,
+        ref: b.metadata?.ref ?? null,
+        commit: b.metadata?.commit ?? null,
+        startedAt: b.startedAt.toISOString(),
+      }
+    : null;
+
+export function compareRoutes(deps: AppDeps): Router {
+  const r = new Router();
+  r.get('/v1/scans/:scanId/compare', access(deps, 'GET /v1/scans/:scanId/compare'), async (ctx) => {
+    const wanted = baselineQuery(ctx);
+    const suppressed = enumQuery(ctx, 'suppressed', ['false', 'true', 'all'] as const) ?? 'false';
+    const part = enumQuery(ctx, 'part', COMPARE_PARTS);
+    const limit = parseLimit(ctx);
+    const cursor = cursorQuery(ctx);
+    if (cursor !== undefined && !part) throw invalidParameter('cursor', 'is given with part');
+    // Ids out of reach are 404 before any other check: the scan's, then the baseline's.
+    const head = await reachableScan(deps, ctx, pathId(ctx, 'scanId', 'scan'));
+    const named = wanted === 'auto' ? null : await reachableBaseline(deps, ctx, wanted);
+    if (head.status !== 'completed') throw invalidState(`scan ${head._id} is ${head.status}, not completed`);
+    if (named && named.status !== 'completed')
+      throw invalidState(`baseline scan ${named._id} is ${named.status}, not completed`);
+    if (named && (named.projectId !== head.projectId || named.ecosystem !== head.ecosystem))
+      throw invalidParameter('baseline', 'must be a scan of the same project and ecosystem');
+    const baseline = wanted === 'auto' ? await autoBaseline(deps.store, head) : named;
+    const c = await comparison(deps.store, head, baseline);
+    const listingOf = (p: ComparePart) => `compare:${head._id}:${baseline?._id ?? '-'}:${suppressed}:${p}`;
+    const common = { scanId: head._id, baseline: presentBaseline(baseline) };
+    if (part) {
+      const items = partItems(c, part, suppressed);
+      const offset = offsetOf(deps, listingOf(part), cursor);
+      await recheck(deps, principalOf(ctx)); // after the load, just before the answer
+      ctx.body = {
+        ...common,
+        part,
+        items: items.slice(offset, offset + limit),
+        nextCursor: offset + limit < items.length ? deps.cursors.encode(listingOf(part), offset + limit) : null,
+      };
+      return;
+    }
+    const parts = {} as CompareParts;
+    const cut = (p: ComparePart) => {
+      const items = partItems(c, p, suppressed);
+      const cap = inlineCap(p);
+      parts[p] = {
+        count: items.length,
+        nextCursor: items.length > cap ? deps.cursors.encode(listingOf(p), cap) : null,
+      };
+      return items.slice(0, cap) as never;
+    };
+    const body: CompareResult = {
+      ...common,
+      baselineMissing: baseline ? null : 'no_tracked_scan',
+      counts: c.counts,
+      findings: {
+        added: cut('findings.added'),
+        unchanged: cut('findings.unchanged'),
+        disclosed: cut('findings.disclosed'),
+        removed: cut('findings.removed'),
+      },
+      suppressionsAdded: c.suppressionsAdded,
+      dependencies: {
+        added: cut('dependencies.added'),
+        removed: cut('dependencies.removed'),
+        changed: cut('dependencies.changed'),
+      },
+      parts,
+    };
+    await recheck(deps, principalOf(ctx)); // after the load, just before the answer
+    ctx.body = body;
+  });
+  return r;
+}
