@@ -7,8 +7,15 @@ export const USAGE = `usage:
   scanner snapshot [PATH...] [--project P] [--output FILE]
       write the dependency snapshot(s) of the lockfiles in PATH (default .), one per ecosystem
   scanner scan [PATH...] --project P [--server URL] [--fail-on critical|high|medium|low|none]
-               [--format table|json|sarif|cyclonedx] [--output FILE] [--timeout SECONDS] [--view introduced|affected] [--rescan]
+               [--format table|json|sarif|cyclonedx|markdown] [--output FILE] [--timeout SECONDS] [--view introduced|affected] [--rescan]
+               [--gate new|all] [--baseline auto|SCAN_ID] [--baseline-missing all|pass|fail]
       upload the snapshot(s), wait for the scan, report its findings and gate on them
+      --gate new: only findings the change adds fail (compared with --baseline: auto is the default branch's scan of
+      the base commit, else its latest before); default new on a pull/merge request or merge queue, else all
+      (SCANNER_GATE sets it too); --baseline-missing: with no baseline, gate every finding (all, the default, with a
+      warning), none (pass) or fail
+      --format markdown: the pull-request comment (new, disclosed, fixed findings, suppressions added, dependency
+      changes); on GitHub Actions also appended to $GITHUB_STEP_SUMMARY
       --format cyclonedx: write the CycloneDX 1.6 SBOM of what was uploaded (GET /v1/scans/{id}/sbom's document)
       instead of the report, one per line on stdout; with several scans, --output a.json writes a.<ecosystem>.json
 

@@ -54,10 +54,19 @@ function unreachable(err: unknown): boolean {
   );
 }
 
-/** True when the error, or one it wraps (an Error's cause, an AggregateError of parallel writes), is an outage. */
+/**
+ * True when the error, or one it wraps, is an outage: an Error's cause, an AggregateError of parallel writes, or the
+ * error a bulk write (MongoBulkWriteError, a MongoServerError without a code) carries as its `errorResponse` when
+ * the server could not be selected at all.
+ */
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (unreachable(err)) return true;
   if (depth >= 4 || !(err instanceof Error)) return false;
-  const inner = [err.cause, ...(err instanceof AggregateError ? err.errors : [])];
+  const response = (err as { errorResponse?: unknown }).errorResponse;
+  const inner = [
+    err.cause,
+    ...(err instanceof AggregateError ? err.errors : []),
+    ...(response instanceof Error ? [response] : []),
+  ];
   return inner.some((e) => e !== undefined && isDatabaseUnavailable(e, depth + 1));
 }

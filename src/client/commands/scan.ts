@@ -13,7 +13,7 @@ import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
 import type { FailOn, Formatter, Gate, ReportInput, ScanResult, View } from '../report/types';
 import { ciChangeKind } from '../ci-metadata';
-import type { CompareResult } from '../../shared/compare';
+import { addedAtOrAbove } from '../report/common';
 import { makeSnapshots } from '../snapshot/make';
 import { Timings } from '../timings';
 import { VERSION } from '../version';
@@ -52,13 +52,6 @@ export function atOrAbove(scan: ApiScan, failOn: FailOn): number {
   if (failOn === 'none' || !scan.findings) return 0;
   const rank = SEVERITIES.indexOf(failOn);
   return SEVERITIES.slice(0, rank + 1).reduce((n, s: Severity) => n + (scan.findings?.[s] ?? 0), 0);
-}
-
-/** Added unsuppressed findings at or above the gate, from the comparison's counts. */
-export function addedAtOrAbove(compare: CompareResult, failOn: FailOn): number {
-  if (failOn === 'none') return 0;
-  const rank = SEVERITIES.indexOf(failOn);
-  return SEVERITIES.slice(0, rank + 1).reduce((n, s: Severity) => n + compare.counts.added[s], 0);
 }
 
 /**

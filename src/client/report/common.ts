@@ -4,7 +4,8 @@
 import { SEVERITIES, type Severity } from '../../shared/types';
 import type { ApiFinding } from '../api/types';
 import type { PackageLocation } from '../producers/types';
-import type { FailOn, ScanResult, View } from './types';
+import type { CompareResult } from '../../shared/compare';
+import type { FailOn, ReportInput, ScanResult, View } from './types';
 
 export const severityIndex = (s: Severity): number => SEVERITIES.indexOf(s);
 
@@ -113,4 +114,48 @@ export function locator(result: ScanResult): (finding: ApiFinding) => PackageLoc
     }
     return null;
   };
+}
+
+/** How a finding stands against the scan's baseline (GET /v1/scans/{id}/compare): undefined without a comparison. */
+export type Change = 'new' | 'unchanged' | 'disclosed';
+
+const changesByResult = new WeakMap<ScanResult, Map<string, Change>>();
+
+/** The change of each finding of a result, by finding id (empty when the run did not compare). */
+export function changesOf(result: ScanResult): Map<string, Change> {
+  let map = changesByResult.get(result);
+  if (!map) {
+    map = new Map();
+    const c = result.compare;
+    if (c) {
+      for (const f of c.findings.added) map.set(f.id, 'new');
+      for (const f of c.findings.unchanged) map.set(f.id, 'unchanged');
+      for (const f of c.findings.disclosed) map.set(f.id, 'disclosed');
+    }
+    changesByResult.set(result, map);
+  }
+  return map;
+}
+
+/** Added unsuppressed findings at or above the gate (a comparison's counts). */
+export function addedAtOrAbove(compare: CompareResult, failOn: FailOn): number {
+  if (failOn === 'none') return 0;
+  const upTo = SEVERITIES.slice(0, severityIndex(failOn) + 1);
+  return upTo.reduce((n, s) => n + compare.counts.added[s], 0);
+}
+
+/**
+ * What the gate counted: with `--gate new`, the added findings of the results compared with a baseline and every
+ * finding of the others (no baseline under --baseline-missing all); with `all`, every finding.
+ */
+export function gatedCount(input: ReportInput): number {
+  if (input.gate === 'all') return countAtOrAbove(input.results, input.failOn);
+  return input.results.reduce(
+    (n, r) =>
+      n +
+      (r.compare && !r.compare.baselineMissing
+        ? addedAtOrAbove(r.compare, input.failOn)
+        : countAtOrAbove([r], input.failOn)),
+    0,
+  );
 }

@@ -7,15 +7,20 @@
 //   "server":  "https://scanner.example.com",          // the service the scans ran on
 //   "view":    "introduced" | "affected",              // the attribution view the findings were read in
 //   "failOn":  "critical" | "high" | "medium" | "low" | "none",
-//   "gate":    { "failOn": ..., "failed": true, "findingsAtOrAbove": 3 },
-//              // failed ⇔ exit code 1; the count is the scans' unsuppressed counts at or above failOn (0 for none)
+//   "gate":    { "failOn": ..., "failed": true, "findingsAtOrAbove": 3, "mode": "new" | "all", "counted": 1 },
+//              // failed ⇔ exit code 1; findingsAtOrAbove: the scans' unsuppressed counts at or above failOn (0 for
+//              // none); counted: what the gate counted (with mode new: the findings the change added)
 //   "scans": [                                         // one per ecosystem found, in the order they were uploaded
 //     {
 //       "project":   "acme-web",
 //       "ecosystem": "javascript",
 //       "scan":      { ...Scan },                      // as GET /v1/scans/{id} serves it (Scan), counts included
-//       "findings":  [ { ...Finding } ],               // unsuppressed, as GET /v1/scans/{id}/findings serves them
-//                                                      // (Finding; severity descending, then id)
+//       "findings":  [ { ...Finding, "change"? } ],    // unsuppressed, as GET /v1/scans/{id}/findings serves them
+//                                                      // (Finding; severity descending, then id); when the run
+//                                                      // compared with a baseline, change: new | unchanged | disclosed
+//       "compare":   { baseline, baselineMissing, counts, removed, suppressionsAdded, dependencies },
+//                                                      // only when compared (--gate new, --format markdown): as
+//                                                      // GET /v1/scans/{id}/compare, removed = findings.removed
 //       "lockfiles": ["package-lock.json"],            // what the snapshot was made from, relative to the git root
 //       "locations": { "minimist@1.2.5": { "file": "package-lock.json", "line": 812 } }
 //                                                      // name@version → its lockfile entry (line 1-based, absent
@@ -26,7 +31,8 @@
 //
 // Pretty-printed with two spaces, one trailing newline. Objects from the API pass through unchanged, so fields the
 // service adds later appear here too.
-import { countAtOrAbove, locator } from './common';
+import { changesOf, countAtOrAbove, gatedCount, locator, type Change } from './common';
+import type { CompareResult } from '../../shared/compare';
 import type { FailOn, ReportInput, ScanResult, View } from './types';
 import type { ApiFinding, ApiScan } from '../api/types';
 import type { PackageLocation } from '../producers/types';
@@ -39,12 +45,15 @@ export interface JsonReport {
   server: string;
   view: View;
   failOn: FailOn;
-  gate: { failOn: FailOn; failed: boolean; findingsAtOrAbove: number };
+  gate: { failOn: FailOn; failed: boolean; findingsAtOrAbove: number; mode: ReportInput['gate']; counted: number };
   scans: Array<{
     project: string;
     ecosystem: string;
     scan: ApiScan;
-    findings: ApiFinding[];
+    findings: Array<ApiFinding & { change?: Change }>;
+    compare?: Pick<CompareResult, 'baseline' | 'baselineMissing' | 'counts' | 'suppressionsAdded' | 'dependencies'> & {
+      removed: CompareResult['findings']['removed'];
+    };
     lockfiles: string[];
     locations: Record<string, PackageLocation>;
   }>;
@@ -61,6 +70,16 @@ function findingLocations(result: ScanResult): Record<string, PackageLocation> {
   return out;
 }
 
+/** The findings, each with its change against the baseline when the run compared. */
+function withChanges(result: ScanResult): Array<ApiFinding & { change?: Change }> {
+  const changes = changesOf(result);
+  if (changes.size === 0) return result.findings;
+  return result.findings.map((f) => {
+    const change = changes.get(f.id);
+    return change ? { ...f, change } : f;
+  });
+}
+
 export function jsonReport(input: ReportInput): JsonReport {
   return {
     reportVersion: JSON_REPORT_VERSION,
@@ -72,12 +91,26 @@ export function jsonReport(input: ReportInput): JsonReport {
       failOn: input.failOn,
       failed: input.gateFailed,
       findingsAtOrAbove: countAtOrAbove(input.results, input.failOn),
+      mode: input.gate,
+      counted: gatedCount(input),
     },
     scans: input.results.map((r) => ({
       project: r.project,
       ecosystem: r.ecosystem,
       scan: r.scan,
-      findings: r.findings,
+      findings: withChanges(r),
+      ...(r.compare
+        ? {
+            compare: {
+              baseline: r.compare.baseline,
+              baselineMissing: r.compare.baselineMissing,
+              counts: r.compare.counts,
+              removed: r.compare.findings.removed,
+              suppressionsAdded: r.compare.suppressionsAdded,
+              dependencies: r.compare.dependencies,
+            },
+          }
+        : {}),
       lockfiles: r.lockfiles,
       locations: findingLocations(r),
     })),

@@ -17,6 +17,7 @@ import { posix } from 'node:path';
 import { SEVERITIES, type Severity } from '../../shared/types';
 import type { ApiFinding } from '../api/types';
 import {
+  changesOf,
   countAtOrAbove,
   locator,
   moduleLabel,
@@ -201,6 +202,7 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
 
   const results = kept.map((e) => {
     const f = e.finding;
+    const change = changesOf(e.result).get(f.id);
     const loc = locators.get(e.result)!(f) ?? (e.result.lockfiles.length > 0 ? { file: e.result.lockfiles[0] } : null);
     const uri = loc ? toUri(loc.file) : null;
     const startLine = loc?.line !== undefined && Number.isInteger(loc.line) && loc.line >= 1 ? loc.line : undefined;
@@ -221,6 +223,8 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
             ],
           }
         : {}),
+      // Against the run's baseline (GET /v1/scans/{id}/compare): SARIF's own baselineState, and which kind of new.
+      ...(change ? { baselineState: change === 'unchanged' ? 'unchanged' : 'new' } : {}),
       partialFingerprints: {
         primaryLocationLineHash: fingerprint(f.cve, e.result.ecosystem, f.package, f.installedVersion, uri ?? ''),
       },
@@ -232,6 +236,7 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
         package: f.package,
         installedVersion: f.installedVersion,
         fixedVersion: f.fixedVersion,
+        ...(change ? { change } : {}),
       },
     };
   });

@@ -7,7 +7,9 @@
 import { SEVERITIES, type Severity } from '../../shared/types';
 import type { ApiFinding } from '../api/types';
 import {
+  changesOf,
   countAtOrAbove,
+  gatedCount,
   hasAttributions,
   moduleLabel,
   modulesOf,
@@ -44,6 +46,8 @@ const SEVERITY_STYLE: Record<Severity, string> = {
 };
 
 const MODULE_HEADING: Record<View, string> = { introduced: 'INTRODUCED BY', affected: 'AFFECTED MODULES' };
+/** The first column when the run compared with a baseline: what the change added, what was disclosed since. */
+const CHANGE_LABEL = { new: 'NEW', disclosed: 'DISCLOSED', unchanged: '' } as const;
 
 const width = (s: string) => [...s].length;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -61,7 +65,9 @@ export function modulesCell(modules: ModuleRef[], max = MAX_MODULES_SHOWN): stri
 }
 
 function row(result: ScanResult, f: ApiFinding, view: View, withModules: boolean): string[] {
+  const change = result.compare ? [CHANGE_LABEL[changesOf(result).get(f.id) ?? 'unchanged']] : [];
   const cells = [
+    ...change,
     f.package,
     f.installedVersion,
     f.fixedVersion ?? 'no fix',
@@ -95,12 +101,21 @@ function scanSection(result: ScanResult, view: View, paint: (style: string, text
     paint(ANSI.bold, `${result.project} · ${result.ecosystem} · scan ${scan.id} · ${scan.status}`),
     counts(result),
   ];
+  if (result.compare) lines.push(baselineLine(result.compare));
   if (result.findings.length === 0) {
     lines.push('', 'no findings');
     return lines;
   }
   const withModules = hasAttributions(result);
-  const header = ['PACKAGE', 'INSTALLED', 'FIXED', 'ADVISORY', 'PATH', ...(withModules ? [MODULE_HEADING[view]] : [])];
+  const header = [
+    ...(result.compare ? ['CHANGE'] : []),
+    'PACKAGE',
+    'INSTALLED',
+    'FIXED',
+    'ADVISORY',
+    'PATH',
+    ...(withModules ? [MODULE_HEADING[view]] : []),
+  ];
   const groups = SEVERITIES.map((s) => ({
     severity: s,
     rows: result.findings.filter((f) => f.severity === s).map((f) => row(result, f, view, withModules)),
@@ -115,13 +130,23 @@ function scanSection(result: ScanResult, view: View, paint: (style: string, text
   return lines;
 }
 
+/** Against what the findings are marked: the baseline scan, or why there is none. */
+function baselineLine(c: NonNullable<ScanResult['compare']>): string {
+  const k = c.counts;
+  const sum = (x: typeof k.added) => SEVERITIES.reduce((n, s) => n + x[s], 0);
+  const tally = `${sum(k.added)} new, ${sum(k.disclosed)} disclosed since, ${sum(k.removed)} fixed, ${sum(k.unchanged)} unchanged`;
+  if (!c.baseline) return `baseline: none (no completed scan of the default branch before this one) · ${tally}`;
+  const at = [c.baseline.ref, c.baseline.commit?.slice(0, 12)].filter(Boolean).join(' ');
+  return `baseline: scan ${c.baseline.id}${at ? ` (${at})` : ''} · ${tally}`;
+}
+
 export function gateLine(input: ReportInput, paint: (style: string, text: string) => string = (_s, t) => t): string {
   if (input.failOn === 'none') return `gate: --fail-on none → ${paint(ANSI.green, 'passed')} (no gate)`;
-  const n = countAtOrAbove(input.results, input.failOn);
-  const detail = `${plural(n, 'finding')} at or above ${input.failOn}`;
+  const n = gatedCount(input);
+  const detail = `${plural(n, input.gate === 'new' ? 'new finding' : 'finding')} at or above ${input.failOn}`;
   return input.gateFailed
     ? `gate: --fail-on ${input.failOn} → ${paint(ANSI.bold + ANSI.red, 'FAILED')} (${detail})`
-    : `gate: --fail-on ${input.failOn} → ${paint(ANSI.green, 'passed')} (${n === 0 ? `nothing at or above ${input.failOn}` : detail})`;
+    : `gate: --fail-on ${input.failOn} → ${paint(ANSI.green, 'passed')} (${n === 0 ? `nothing${input.gate === 'new' ? ' new' : ''} at or above ${input.failOn}` : detail})`;
 }
 
 export function formatTable(input: ReportInput, options: TableOptions = {}): string {

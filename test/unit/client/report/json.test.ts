@@ -1,7 +1,7 @@
 // --format json: the documented machine shape (json.ts header), API objects passed through unchanged, the gate's
 // verdict and count, locations of the findings' packages only; pretty-printed, and a lossless round trip.
 import { JSON_REPORT_VERSION, formatJson, jsonReport } from '../../../../src/client/report/json';
-import { reportInput, v1Result, v2Result } from './fixtures';
+import { asCompareFinding, compareResultOf, reportInput, v1Result, v2Result } from './fixtures';
 
 test('the documented shape: version, tool, server, view, failOn, gate, one entry per scan', () => {
   const report = JSON.parse(formatJson(reportInput()));
@@ -65,11 +65,15 @@ test("the gate: failed as the command decided, the count from the scans' counts;
     failOn: 'critical',
     failed: true,
     findingsAtOrAbove: 2,
+    mode: 'all',
+    counted: 2,
   });
   expect(jsonReport(reportInput({ failOn: 'none', gateFailed: false })).gate).toEqual({
     failOn: 'none',
     failed: false,
     findingsAtOrAbove: 0,
+    mode: 'all',
+    counted: 0,
   });
   expect(jsonReport(reportInput({ failOn: 'low', results: [v1Result()] })).gate.findingsAtOrAbove).toBe(2);
 });
@@ -90,5 +94,23 @@ test('no scans with findings: empty lists, still the full shape', () => {
   const report = JSON.parse(formatJson(reportInput({ results: [clean], gateFailed: false })));
   expect(report.scans[0].findings).toEqual([]);
   expect(report.scans[0].locations).toEqual({});
-  expect(report.gate).toEqual({ failOn: 'high', failed: false, findingsAtOrAbove: 0 });
+  expect(report.gate).toEqual({ failOn: 'high', failed: false, findingsAtOrAbove: 0, mode: 'all', counted: 0 });
+});
+
+test('compared with a baseline: each finding says new, unchanged or disclosed; the gate counts the new ones', () => {
+  const r = v2Result();
+  const [first, second, ...rest] = r.findings;
+  r.compare = compareResultOf(r, {
+    findings: {
+      added: [asCompareFinding(r, first)],
+      disclosed: [asCompareFinding(r, second)],
+      unchanged: rest.map((f) => asCompareFinding(r, f)),
+    },
+  });
+  const report = jsonReport(reportInput({ results: [r], gate: 'new', failOn: 'low' }));
+  expect(report.scans[0].findings.map((f) => f.change)).toEqual(['new', 'disclosed', ...rest.map(() => 'unchanged')]);
+  expect(report.gate).toMatchObject({ mode: 'new', counted: first.suppressed ? 0 : 1 });
+  expect(report.scans[0].compare).toMatchObject({ baseline: { id: 'scn_01jd4base' }, baselineMissing: null });
+  // Without a comparison, findings pass through as the API served them.
+  expect(jsonReport(reportInput()).scans[0].findings[0]).not.toHaveProperty('change');
 });

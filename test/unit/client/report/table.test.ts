@@ -4,7 +4,7 @@
 import { MAX_PATH_CHARS, formatTable, modulesCell } from '../../../../src/client/report/table';
 import { shortPath } from '../../../../src/client/report/common';
 import type { ScanResult } from '../../../../src/client/report/types';
-import { finding, reportInput, scan, v1Result, v2Result } from './fixtures';
+import { asCompareFinding, compareResultOf, finding, reportInput, scan, v1Result, v2Result } from './fixtures';
 
 const lines = (text: string) => text.split('\n');
 const section = (text: string, ecosystem: string) => {
@@ -212,4 +212,27 @@ test('colour only when asked, and the same text and widths once the escapes are 
   expect(coloured).toContain('\x1b[1m\x1b[35mCRITICAL (1)\x1b[0m');
   expect(coloured).toContain('\x1b[1m\x1b[31mFAILED\x1b[0m');
   expect(stripAnsi(coloured)).toBe(plain);
+});
+
+test('compared with a baseline: a CHANGE column marks new and disclosed findings, the gate counts new ones', () => {
+  const r = v2Result();
+  const [first, second, ...rest] = r.findings;
+  r.compare = compareResultOf(r, {
+    findings: {
+      added: [asCompareFinding(r, first)],
+      disclosed: [asCompareFinding(r, second)],
+      unchanged: rest.map((f) => asCompareFinding(r, f)),
+    },
+  });
+  const text = formatTable(reportInput({ results: [r], gate: 'new', failOn: 'low', gateFailed: true }));
+  expect(text).toMatch(/^baseline: scan scn_01jd4base \(refs\/heads\/main bbbbbbbbbbbb\) · 1 new, 1 disclosed since/m);
+  const rows = lines(text).filter((l) => l.includes(first.package) || l.includes(second.package));
+  expect(
+    rows
+      .find((l) => l.includes(`${first.package} `))
+      ?.trimStart()
+      .startsWith('NEW '),
+  ).toBe(true);
+  expect(rows.some((l) => l.trimStart().startsWith('DISCLOSED '))).toBe(true);
+  expect(lines(text).at(-2)).toContain('1 new finding at or above low');
 });
