@@ -136,6 +136,17 @@ async function alertsOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- compare`: only the PR gate's figures (docs/pr-gate.md), a few minutes. */
+async function compareOnly(): Promise<void> {
+  const { compareBench } = await import('./compare');
+  const h = await startHarness();
+  try {
+    await compareBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 /** `npm run bench -- scans`: only the scan list (a minute instead of the whole run). */
 async function scansOnly(): Promise<void> {
   const h = await startHarness();
@@ -242,6 +253,7 @@ async function main(): Promise<void> {
   process.env.SIGN_IN_CODES_PER_ADDRESS ??= '100000';
   if (process.argv.includes('--against')) return (await import('./against')).againstBench();
   if (process.argv.includes('alerts')) return alertsOnly();
+  if (process.argv.includes('compare')) return compareOnly();
   if (process.argv.includes('scan-path')) return scanPathOnly();
   if (process.argv.includes('profile')) return (await import('./profile')).profileBench();
   if (process.argv.includes('sign-in')) return signInOnly();

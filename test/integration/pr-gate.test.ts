@@ -309,6 +309,12 @@ describeWithSharedData('the PR gate on a real Gradle lockfile', () => {
     expect(res.body.error.message).toMatch(/^baseline: /);
     const unknown = await t.api.get(`/v1/scans/${baseScan}/compare?baseline=scn_nope`).set(bearer(key));
     expect({ status: unknown.status, code: unknown.body.error?.code }).toEqual({ status: 404, code: 'not_found' });
+    for (const q of ['baseline=auto&baseline=auto', 'limit=0', 'suppressed=maybe', 'cursor=abc', 'baseline=']) {
+      const bad = await t.api.get(`/v1/scans/${baseScan}/compare?${q}`).set(bearer(key));
+      expect([q, bad.status, bad.body.error?.code]).toEqual([q, 422, 'invalid_parameter']);
+    }
+    const wrongKind = await t.api.get(`/v1/scans/${baseScan}/compare?baseline=${'x'.repeat(5000)}`).set(bearer(key));
+    expect({ status: wrongKind.status, code: wrongKind.body.error?.code }).toEqual({ status: 404, code: 'not_found' });
     const part = await t.api.get(`/v1/scans/${baseScan}/compare?part=findings.nope`).set(bearer(key));
     expect({ status: part.status, code: part.body.error?.code }).toEqual({ status: 422, code: 'invalid_parameter' });
     // A part page, and a cursor of another part refused.

@@ -254,8 +254,10 @@ async function scan(args: string[], io: Io): Promise<number> {
     // cyclonedx: the SBOM replaces the findings report; the gate reads the scan's counts, as for every format.
     if (format === 'cyclonedx') sboms.push(await sbomOf(m.snapshot, scan));
     const findings = format === 'cyclonedx' ? [] : await allFindings(http, scan.id, view);
+    timings.mark('findings');
     // The comparison with the baseline: what the gate `new` counts, and what the markdown comment shows.
     const compare = gate === 'new' || format === 'markdown' ? await compareScan(http, scan.id, baseline) : undefined;
+    if (compare) timings.mark('compare');
     results.push({
       project,
       ecosystem: m.snapshot.ecosystem,
@@ -265,7 +267,6 @@ async function scan(args: string[], io: Io): Promise<number> {
       locations: m.locationsFromGitRoot,
       ...(compare ? { compare } : {}),
     });
-    timings.mark('findings');
   }
 
   let gated = 0;
