@@ -20,6 +20,7 @@ import {
   uploadAndWait,
   watchErrors,
   type WebApp,
+  atBothWidths,
 } from './helpers';
 
 const PROJECT = 'shop';
@@ -169,23 +170,6 @@ async function alertRows(p: Page = page): Promise<string[]> {
       location.pathname + location.search,
   );
   return p.$$eval('table.grid tbody th[scope=row]', (els) => els.map((e) => (e.textContent ?? '').trim()));
-}
-
-/** Checks the view at a phone's and a wide screen's width: axe, a screenshot, and no sideways scroll. */
-async function atBothWidths(p: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
-  for (const [width, height] of [
-    [390, 844],
-    [1280, 800],
-  ]) {
-    await p.setViewportSize({ width, height });
-    await ready();
-    await checkView(p, `${name}-${width}`);
-    expect({
-      name,
-      width,
-      sideways: await p.evaluate(() => document.documentElement.scrollWidth - innerWidth),
-    }).toEqual({ name, width, sideways: 0 });
-  }
 }
 
 test('the project page counts its alerts and says what each scan opened; its links lead to the Alerts view', async () => {

@@ -317,3 +317,20 @@ export async function findingsRows(p: Page): Promise<string[]> {
       .map((e) => (e.classList.contains('group') ? `# ${e.textContent}` : (e.textContent ?? '')).trim()),
   );
 }
+
+/** Checks the view at a phone's and a wide screen's width: axe, a screenshot, and no sideways scroll. */
+export async function atBothWidths(p: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ]) {
+    await p.setViewportSize({ width, height });
+    await ready();
+    await checkView(p, `${name}-${width}`);
+    expect({
+      name,
+      width,
+      sideways: await p.evaluate(() => document.documentElement.scrollWidth - innerWidth),
+    }).toEqual({ name, width, sideways: 0 });
+  }
+}

@@ -13,6 +13,9 @@ export const paths = {
     withQuery(`${BASE}/projects/${encodeURIComponent(projectId)}/alerts`, query),
   alert: (id: string) => `${BASE}/alerts/${encodeURIComponent(id)}`,
   scan: (id: string) => `${BASE}/scans/${encodeURIComponent(id)}`,
+  /** A scan compared with a baseline (automatic unless `query.baseline` names a scan; compare.ts: compareQueryToUrl). */
+  compare: (scanId: string, query: Record<string, string | undefined> = {}) =>
+    withQuery(`${BASE}/scans/${encodeURIComponent(scanId)}/compare`, query),
   finding: (scanId: string, findingId: string, query = '') =>
     `${BASE}/scans/${encodeURIComponent(scanId)}/findings/${encodeURIComponent(findingId)}${query}`,
   members: () => `${BASE}/members`,

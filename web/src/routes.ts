@@ -29,6 +29,7 @@ export const routes: AppRoute[] = [
   { path: `${BASE}/projects/:projectId/alerts`, component: lazy(() => import('./views/alerts')) },
   { path: `${BASE}/alerts/:alertId`, component: lazy(() => import('./views/alert')) },
   { path: `${BASE}/scans/:scanId`, component: lazy(() => import('./views/findings')) },
+  { path: `${BASE}/scans/:scanId/compare`, component: lazy(() => import('./views/compare')) },
   { path: `${BASE}/scans/:scanId/findings/:findingId`, component: lazy(() => import('./views/finding')) },
   {
     path: `${BASE}/members`,

@@ -228,7 +228,10 @@ export default function Findings() {
     );
 
   return (
-    <Page title={scan ? `Findings of ${scan.target}` : 'Findings'}>
+    <Page
+      title={scan ? `Findings of ${scan.target}` : 'Findings'}
+      actions={completed ? <a href={paths.compare(scanId)}>Compare with baseline</a> : null}
+    >
       <Status loading={!scan && !scanError} error={scanError} />
       {scan ? (
         <p class="scan-summary">

@@ -193,7 +193,14 @@ export default function ProjectView() {
               </td>
               <td>
                 {s.status === 'completed' ? (
-                  <Counts counts={s.findings} suppressed={s.suppressed} />
+                  <>
+                    <Counts counts={s.findings} suppressed={s.suppressed} />
+                    <div>
+                      <a href={paths.compare(s.id)}>
+                        Compare<span class="visually-hidden"> this scan</span> with its baseline
+                      </a>
+                    </div>
+                  </>
                 ) : (
                   <span class="muted">—</span>
                 )}
