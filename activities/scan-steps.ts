@@ -16,7 +16,8 @@ import { claimCompletion, getScan, markCompleted, markFailed, markRunning } from
 import { writeModules, writeResults } from '../src/storage/results';
 import { computeInventory } from '../src/domain/inventory';
 import { pruneInventoryHeads, writeInventory } from '../src/storage/inventory';
-import { recordTrackedScan, writeScanSuppressions } from '../src/storage/tracked-scans';
+import { recordTrackedScan, writeCompareInputs } from '../src/storage/tracked-scans';
+import { normalizedName } from '../src/shared/package-names';
 import { pairIdOf } from '../src/storage/alerts';
 import { clearAllWork } from '../src/storage/activity-work';
 import type { ScanEvents } from '../src/temporal/events';
@@ -221,8 +222,8 @@ export async function publish(
   const results = Promise.all([
     writeResults(deps.store, scanId, built.findings),
     v2 ? writeModules(deps.store, scanId, derived.modules) : undefined,
-    // What the comparison of scans reads: the snapshot's suppressions, and the scan's filing when it is tracked.
-    writeScanSuppressions(deps.store, scanId, inputs.snapshot.suppressions),
+    // What the comparison of scans reads: the scan's filing when it is tracked (its suppressions and packages are
+    // written with the inventory below).
     resolution.tracked.then((tracked) =>
       tracked
         ? recordTrackedScan(deps.store, {
@@ -236,7 +237,18 @@ export async function publish(
   ]);
   results.catch(() => undefined); // awaited below
   const inventory = computeInventory(inputs.snapshot, inputs.scan.projectId, v2 ? graphOf(inputs) : undefined);
-  const [[resultChunks]] = await Promise.all([results, writeInventory(deps.store, inputs.scan, inventory)]);
+  const [[resultChunks]] = await Promise.all([
+    results,
+    writeInventory(deps.store, inputs.scan, inventory),
+    writeCompareInputs(deps.store, scanId, {
+      suppressions: inputs.snapshot.suppressions ?? [],
+      packages: {
+        names: inventory.map((i) => i.name),
+        versions: inventory.map((i) => i.version),
+        keys: inventory.map((i) => normalizedName(inputs.scan.ecosystem, i.name)),
+      },
+    }),
+  ]);
   await markCompleted(
     deps.store,
     scanId,

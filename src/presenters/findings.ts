@@ -7,7 +7,11 @@ import type { Finding } from '../shared/types';
  * order, and nothing else a stored finding may carry. Fields absent on findings of older scans (aliases, packageRef)
  * stay absent. `light`: the shape of paged scans and `details=summary` (attributions read apart, their count given).
  */
-export function presentFinding(f: Finding, light?: { attributionCount: number }) {
+export function presentFinding<E extends object = Record<never, never>>(
+  f: Finding,
+  light?: { attributionCount: number },
+  extra?: E,
+) {
   return {
     id: f.id,
     scanId: f.scanId,
@@ -30,6 +34,8 @@ export function presentFinding(f: Finding, light?: { attributionCount: number })
     alertId: f.alertId ?? null,
     firstSeenAt: f.firstSeenAt ?? null,
     ...(light ? { attributionCount: light.attributionCount } : {}),
+    // Fields a read adds after the Finding's own (the comparison's modules and teams), in one object.
+    ...(extra as E),
   };
 }
 
@@ -37,11 +43,17 @@ export function presentFinding(f: Finding, light?: { attributionCount: number })
 export function presentCompareFinding(c: ClassifiedFinding): CompareFinding {
   const f = c.finding;
   const attributionCount = f.attributionCount ?? f.attributions.length;
-  return {
-    ...presentFinding(f, { attributionCount }),
-    attributionCount,
-    modules: c.modules,
-    teams: c.teams,
-    ...(c.baselineVersions ? { baselineVersions: c.baselineVersions, versionsChanged: c.versionsChanged } : {}),
-  };
+  return presentFinding(
+    f,
+    { attributionCount },
+    c.baselineVersions
+      ? {
+          attributionCount,
+          modules: c.modules,
+          teams: c.teams,
+          baselineVersions: c.baselineVersions,
+          versionsChanged: c.versionsChanged,
+        }
+      : { attributionCount, modules: c.modules, teams: c.teams },
+  );
 }

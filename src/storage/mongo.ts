@@ -48,7 +48,7 @@ import type {
   SnapshotDoc,
   StoredScanDoc,
 } from './documents/scans';
-import type { ScanSuppressionsDoc, TrackedMonthsDoc, TrackedScanDoc } from './documents/compare';
+import type { ScanCompareInputsDoc, TrackedMonthsDoc, TrackedScanDoc } from './documents/compare';
 import type { AuditEventDoc, CounterDoc, RateCounterDoc, SettingDoc } from './documents/service';
 import type { UploadDoc, UploadLedgerDoc, UploadPartDoc } from './documents/uploads';
 import type { WebhookDeliveryDoc, WebhookDoc } from './documents/webhooks';
@@ -111,7 +111,7 @@ export interface CollectionDocs {
   alertEvents: AlertEventDoc;
   trackedScans: TrackedScanDoc;
   trackedMonths: TrackedMonthsDoc;
-  scanSuppressions: ScanSuppressionsDoc;
+  scanCompareInputs: ScanCompareInputsDoc;
 }
 
 export type Collections = { [K in keyof CollectionDocs]: Collection<CollectionDocs[K]> };
@@ -171,7 +171,7 @@ const COLLECTION_NAMES = Object.keys({
   alertEvents: true,
   trackedScans: true,
   trackedMonths: true,
-  scanSuppressions: true,
+  scanCompareInputs: true,
 } satisfies Record<keyof CollectionDocs, true>) as (keyof CollectionDocs)[];
 
 export interface Store {

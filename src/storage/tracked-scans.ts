@@ -1,14 +1,13 @@
-// What the comparison of scans reads besides their results and inventories (docs/pr-gate.md): the tracked scans of
-// each (project, ecosystem), found by base commit or by month, and each scan's snapshot suppressions. Both are
+// What the comparison of scans reads besides their results (docs/pr-gate.md): the tracked scans of each (project,
+// ecosystem), found by base commit or by month, and each scan's snapshot suppressions and packages. Both are
 // written when a scan is published, before it is marked completed, and are idempotent; a reader checks the scans'
 // status. Every read is by `_id` or top-level equality, which FerretDB pushes down: a compare costs a few round trips
 // whatever the project's history.
 import { LRUCache } from 'lru-cache';
 import type { SnapshotSuppression } from '../shared/types';
-import { packPlainJson, unpackPlainJson } from './codec';
+import { packJsonText, packPlainJson, unpackJson, unpackPlainJson } from './codec';
 import type { TrackedScanDoc } from './documents/compare';
 import type { Store } from './mongo';
-import { readScanSnapshot } from './scan-snapshot';
 
 export const monthOf = (d: Date): string => d.toISOString().slice(0, 7);
 
@@ -66,33 +65,59 @@ export async function trackedScansBefore(
   return [];
 }
 
-/**
- * Stores a scan's snapshot suppressions, an empty list included: a scan published before this document existed has
- * none, and its suppressions are read from its snapshot instead.
- */
-export async function writeScanSuppressions(
-  store: Store,
-  scanId: string,
-  suppressions: SnapshotSuppression[] | undefined,
-): Promise<void> {
-  await store.c.scanSuppressions.replaceOne(
+/** A scan's packages as a comparison reads them: aligned lists of names as sent, versions and compared names. */
+export interface ScanPackages {
+  names: string[];
+  versions: string[];
+  keys: string[];
+}
+
+export interface CompareInputs {
+  suppressions: SnapshotSuppression[];
+  packages: ScanPackages;
+}
+
+/** Stores what a comparison reads of a scan (idempotent: a retried publish writes the same). */
+export async function writeCompareInputs(store: Store, scanId: string, inputs: CompareInputs): Promise<void> {
+  const { names, versions, keys } = inputs.packages;
+  // Compared names are usually the names as sent (npm, Maven): then they are not stored twice.
+  const sameKeys = keys.every((k, i) => k === names[i]);
+  await store.c.scanCompareInputs.replaceOne(
     { _id: scanId },
-    { data: packPlainJson(suppressions ?? []) },
+    {
+      suppressions: packPlainJson(inputs.suppressions),
+      packages: await packJsonText(JSON.stringify([names, versions, sameKeys ? null : keys])),
+    },
     { upsert: true },
   );
 }
 
-// Immutable once published: remembered (a scan's list is small; snapshots carry few suppressions).
-const suppressionCache = new LRUCache<string, SnapshotSuppression[]>({ max: 2000 });
+// Immutable once published: remembered, bounded by the packages held (a 10,000-package scan is about 10,000).
+const inputsCache = new LRUCache<string, CompareInputs>({
+  maxSize: 2_000_000,
+  sizeCalculation: (v) => v.packages.names.length + v.suppressions.length + 1,
+});
 
-/** A completed scan's snapshot suppressions, as its snapshot sent them. */
-export async function readScanSuppressions(store: Store, scanId: string): Promise<SnapshotSuppression[]> {
-  const known = suppressionCache.get(scanId);
+/**
+ * A completed scan's comparison inputs. A scan published before they were stored: its suppressions from its snapshot
+ * and its packages from its dependency inventory (`fallback`), read once and remembered like the others.
+ */
+export async function readCompareInputs(
+  store: Store,
+  scanId: string,
+  fallback: () => Promise<CompareInputs>,
+): Promise<CompareInputs> {
+  const known = inputsCache.get(scanId);
   if (known) return known;
-  const doc = await store.c.scanSuppressions.findOne({ _id: scanId });
-  const list = doc
-    ? unpackPlainJson<SnapshotSuppression[]>(doc.data)
-    : ((await readScanSnapshot(store, scanId)).snapshot.suppressions ?? []);
-  suppressionCache.set(scanId, list);
-  return list;
+  const doc = await store.c.scanCompareInputs.findOne({ _id: scanId });
+  let inputs: CompareInputs;
+  if (doc) {
+    const [names, versions, keys] = await unpackJson<[string[], string[], string[] | null]>(doc.packages);
+    inputs = {
+      suppressions: unpackPlainJson<SnapshotSuppression[]>(doc.suppressions),
+      packages: { names, versions, keys: keys ?? names },
+    };
+  } else inputs = await fallback();
+  inputsCache.set(scanId, inputs);
+  return inputs;
 }

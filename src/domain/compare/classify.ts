@@ -17,10 +17,25 @@ import { compareCodePoints } from '../../shared/inventory-ids';
 /** A stored finding (paged scans' carry their attribution count, their attributions being stored apart). */
 export type ComparedFinding = Finding & { attributionCount?: number };
 
+/** A scan's packages: aligned lists of names as sent, versions, and names as the ecosystem compares them. */
+export interface SidePackages {
+  names: string[];
+  versions: string[];
+  keys: string[];
+}
+
+/** Packages from name@version pairs, their keys computed (tests, and scans from before keys were stored). */
+export function sidePackages(ecosystem: string, list: Array<{ name: string; version: string }>): SidePackages {
+  return {
+    names: list.map((p) => p.name),
+    versions: list.map((p) => p.version),
+    keys: list.map((p) => normalizedName(ecosystem, p.name)),
+  };
+}
+
 export interface CompareSide {
   findings: ComparedFinding[];
-  /** The scan's packages (its inventory): name as sent, and version. */
-  packages: Array<{ name: string; version: string }>;
+  packages: SidePackages;
   suppressions: SnapshotSuppression[];
   /** A module's team label (v2 module metadata); undefined or null: none. */
   teamOf: (module: string) => string | null | undefined;
@@ -39,7 +54,8 @@ const zeroCounts = (): SeverityCounts => ({ critical: 0, high: 0, medium: 0, low
 const idsOf = (f: Finding): string[] =>
   f.aliases?.length ? (f.aliases.includes(f.cve) ? f.aliases : [...f.aliases, f.cve]) : [f.cve];
 
-const sortedUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort(compareCodePoints);
+const sortedUnique = (xs: string[]): string[] =>
+  xs.length === 0 ? [] : xs.length === 1 ? [xs[0]] : [...new Set(xs)].sort(compareCodePoints);
 
 /** Introducing modules of a finding (v2): its attributions' origins' modules, or the attributed module itself. */
 function introducing(f: Finding): string[] {
@@ -78,18 +94,19 @@ export function bySeverityThenId(a: { severity: string; id: string }, b: { sever
 function byPackage(
   ecosystem: string,
   findings: ComparedFinding[],
-): Map<string, Array<{ f: ComparedFinding; ids: Set<string> }>> {
-  const out = new Map<string, Array<{ f: ComparedFinding; ids: Set<string> }>>();
+): Map<string, Array<{ f: ComparedFinding; ids: string[] }>> {
+  const out = new Map<string, Array<{ f: ComparedFinding; ids: string[] }>>();
   for (const f of findings) {
     const key = normalizedName(ecosystem, f.package);
     let list = out.get(key);
     if (!list) out.set(key, (list = []));
-    list.push({ f, ids: new Set(idsOf(f)) });
+    list.push({ f, ids: idsOf(f) });
   }
   return out;
 }
 
-const sharesAlias = (ids: string[], other: Set<string>): boolean => ids.some((id) => other.has(id));
+// Alias groups are a few ids: arrays beat Sets here.
+const sharesAlias = (ids: string[], other: string[]): boolean => ids.some((id) => other.includes(id));
 
 const suppressionKey = (s: SnapshotSuppression): string =>
   JSON.stringify([s.cve, s.package ?? null, s.expires ?? null]);
@@ -117,43 +134,43 @@ export function suppressionsAdded(head: SnapshotSuppression[], baseline: Snapsho
 }
 
 /** Packages by name as the ecosystem compares them: the name to show (the first in code-point order) and versions. */
-function versionsByName(
-  ecosystem: string,
-  packages: CompareSide['packages'],
-): Map<string, { name: string; versions: Set<string> }> {
-  const out = new Map<string, { name: string; versions: Set<string> }>();
-  for (const p of packages) {
-    const key = normalizedName(ecosystem, p.name);
-    const entry = out.get(key);
-    if (!entry) out.set(key, { name: p.name, versions: new Set([p.version]) });
+function versionsByName(packages: SidePackages): Map<string, { name: string; versions: string[] }> {
+  // Plain arrays, not Sets: a package almost always has one version, and 10,000 Sets cost more than the whole walk.
+  const out = new Map<string, { name: string; versions: string[] }>();
+  const { names, versions, keys } = packages;
+  for (let i = 0; i < keys.length; i++) {
+    const entry = out.get(keys[i]);
+    if (!entry) out.set(keys[i], { name: names[i], versions: [versions[i]] });
     else {
-      entry.versions.add(p.version);
-      if (compareCodePoints(p.name, entry.name) < 0) entry.name = p.name;
+      if (!entry.versions.includes(versions[i])) entry.versions.push(versions[i]);
+      if (compareCodePoints(names[i], entry.name) < 0) entry.name = names[i];
     }
   }
   return out;
 }
 
+const sameVersions = (a: string[], b: string[]) => a.length === b.length && a.every((v) => b.includes(v));
+const sortedVersions = (vs: string[]) => (vs.length > 1 ? [...vs].sort(compareCodePoints) : vs);
+
 /** Packages added and removed (each version), and packages whose set of versions changed. */
-export function dependencyChanges(
-  ecosystem: string,
-  head: CompareSide['packages'],
-  baseline: CompareSide['packages'],
-): Classified['dependencies'] {
-  const h = versionsByName(ecosystem, head);
-  const b = versionsByName(ecosystem, baseline);
+export function dependencyChanges(head: SidePackages, baseline: SidePackages): Classified['dependencies'] {
+  return changesOf(versionsByName(head), versionsByName(baseline));
+}
+
+type ByName = ReturnType<typeof versionsByName>;
+
+function changesOf(h: ByName, b: ByName): Classified['dependencies'] {
   const added: CompareDependency[] = [];
   const removed: CompareDependency[] = [];
   const changed: CompareDependencyChange[] = [];
-  const sorted = (s: Set<string>) => [...s].sort(compareCodePoints);
   for (const [key, now] of h) {
     const was = b.get(key);
-    if (!was) for (const version of sorted(now.versions)) added.push({ name: now.name, version });
-    else if (now.versions.size !== was.versions.size || [...now.versions].some((v) => !was.versions.has(v)))
-      changed.push({ name: now.name, from: sorted(was.versions), to: sorted(now.versions) });
+    if (!was) for (const version of sortedVersions(now.versions)) added.push({ name: now.name, version });
+    else if (!sameVersions(now.versions, was.versions))
+      changed.push({ name: now.name, from: sortedVersions(was.versions), to: sortedVersions(now.versions) });
   }
   for (const [key, was] of b) {
-    if (!h.has(key)) for (const version of sorted(was.versions)) removed.push({ name: was.name, version });
+    if (!h.has(key)) for (const version of sortedVersions(was.versions)) removed.push({ name: was.name, version });
   }
   const byNameVersion = (x: CompareDependency, y: CompareDependency) =>
     compareCodePoints(x.name, y.name) || compareCodePoints(x.version, y.version);
@@ -177,12 +194,14 @@ export function classify(ecosystem: string, head: CompareSide, baseline: Compare
     findings[cls].push(c);
     if (!c.finding.suppressed) counts[cls][c.finding.severity]++;
   };
+  // The packages of each side by compared name: the disclosed test reads the baseline's, the changes both.
+  const headPackages = versionsByName(head.packages);
+  const baselinePackages = versionsByName(baseline?.packages ?? { names: [], versions: [], keys: [] });
   if (!baseline) {
     for (const f of head.findings) put('added', classified(f, head.teamOf));
   } else {
     const before = byPackage(ecosystem, baseline.findings);
     const after = byPackage(ecosystem, head.findings);
-    const baselinePackages = new Set(baseline.packages.map((p) => `${normalizedName(ecosystem, p.name)}@${p.version}`));
     for (const f of head.findings) {
       const key = normalizedName(ecosystem, f.package);
       const ids = idsOf(f);
@@ -195,7 +214,7 @@ export function classify(ecosystem: string, head: CompareSide, baseline: Compare
           baselineVersions: versions,
           versionsChanged: !versions.includes(f.installedVersion),
         });
-      } else if (baselinePackages.has(`${key}@${f.installedVersion}`)) put('disclosed', out);
+      } else if (baselinePackages.get(key)?.versions.includes(f.installedVersion)) put('disclosed', out);
       else put('added', out);
     }
     for (const b of baseline.findings) {
@@ -210,6 +229,6 @@ export function classify(ecosystem: string, head: CompareSide, baseline: Compare
     counts,
     suppressionsAdded: suppressionsAdded(head.suppressions, baseline?.suppressions ?? []),
     // With no baseline, the head alone: every package is added, as every finding is.
-    dependencies: dependencyChanges(ecosystem, head.packages, baseline?.packages ?? []),
+    dependencies: changesOf(headPackages, baselinePackages),
   };
 }

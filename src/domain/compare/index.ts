@@ -3,9 +3,11 @@ export {
   bySeverityThenId,
   classify,
   dependencyChanges,
+  sidePackages,
   suppressionsAdded,
   type Classified,
   type ClassifiedFinding,
   type CompareSide,
+  type SidePackages,
   type ComparedFinding,
 } from './classify';

@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
-import { chooseBaseline, classify, type Classified, type CompareSide } from '../../domain/compare';
+import { chooseBaseline, classify, sidePackages, type Classified, type CompareSide } from '../../domain/compare';
 import { computeInventory } from '../../domain/inventory';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import {
@@ -27,9 +27,10 @@ import type { Store } from '../../storage/mongo';
 import { readScanSnapshot } from '../../storage/scan-snapshot';
 import { getScan } from '../../storage/scans';
 import {
-  readScanSuppressions,
+  readCompareInputs,
   trackedScansBefore,
   trackedScansOfCommit,
+  type CompareInputs,
   type TrackedScan,
 } from '../../storage/tracked-scans';
 import { recheck } from '../auth/authenticate';
@@ -41,6 +42,7 @@ import { findingsOf, modulesOf, teamOf } from '../findings/scope';
 import { offsetOf } from '../findings/routes';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { pathId } from '../params';
+import { Timing } from '../timing';
 import { reachableScan } from '../scans/routes';
 
 const SCAN_ID = /^scn_[A-Za-z0-9_-]{1,64}$/;
@@ -93,16 +95,24 @@ async function autoBaseline(store: Store, head: ScanDoc): Promise<ScanDoc | null
 
 /** A completed scan's side of a comparison: its findings, packages, snapshot suppressions and module teams. */
 async function sideOf(store: Store, scan: ScanDoc): Promise<CompareSide> {
-  const [findings, packages, suppressions, modules] = await Promise.all([
+  const [findings, inputs, modules] = await Promise.all([
     findingsOf(store, scan),
-    readInventory(store, scan._id, scan.ecosystem)
-      .then((inv) => inv.items)
-      // A scan published before inventories were stored: its packages from its snapshot.
-      .catch(async () => computeInventory((await readScanSnapshot(store, scan._id)).snapshot, scan.projectId)),
-    readScanSuppressions(store, scan._id),
+    readCompareInputs(store, scan._id, () => olderInputs(store, scan)),
     modulesOf(store, scan),
   ]);
-  return { findings, packages, suppressions, teamOf: teamOf(modules) };
+  return { findings, packages: inputs.packages, suppressions: inputs.suppressions, teamOf: teamOf(modules) };
+}
+
+/**
+ * A scan published before its comparison inputs were stored: its suppressions from its snapshot, its packages from
+ * its dependency inventory (or, older still, from its snapshot).
+ */
+async function olderInputs(store: Store, scan: ScanDoc): Promise<CompareInputs> {
+  const snapshot = (await readScanSnapshot(store, scan._id)).snapshot;
+  const items = await readInventory(store, scan._id, scan.ecosystem)
+    .then((inv) => inv.items)
+    .catch(() => computeInventory(snapshot, scan.projectId));
+  return { suppressions: snapshot.suppressions ?? [], packages: sidePackages(scan.ecosystem, items) };
 }
 
 /** A comparison as served: the findings presented once, the query's filter and paging applied per request. */
@@ -111,6 +121,11 @@ interface Served {
   findings: Record<'added' | 'unchanged' | 'disclosed' | 'removed', CompareFinding[]>;
   suppressionsAdded: Classified['suppressionsAdded'];
   dependencies: Classified['dependencies'];
+  /**
+   * The whole answer serialised, by suppressed filter, when no part of it is cut (a cut answer carries cursors,
+   * which are made per request): a repeated read sends the same bytes without building them again.
+   */
+  bodies: Map<string, string>;
 }
 
 function served(c: Classified): Served {
@@ -125,11 +140,12 @@ function served(c: Classified): Served {
     },
     suppressionsAdded: c.suppressionsAdded,
     dependencies: c.dependencies,
+    bodies: new Map(),
   };
 }
 
 // Pairs of scans compared: immutable inputs, so a comparison stands for as long as it is remembered.
-const compared = new LRUCache<string, Promise<Served>>({ max: 64 });
+const compared = new LRUCache<string, Promise<Served>>({ max: 16 });
 
 function comparison(store: Store, head: ScanDoc, baseline: ScanDoc | null): Promise<Served> {
   const key = `${head._id}:${baseline?._id ?? '-'}`;
@@ -168,6 +184,8 @@ const presentBaseline = (b: ScanDoc | null): CompareBaseline | null =>
 export function compareRoutes(deps: AppDeps): Router {
   const r = new Router();
   r.get('/v1/scans/:scanId/compare', access(deps, 'GET /v1/scans/:scanId/compare'), async (ctx) => {
+    const timing = new Timing(ctx.state.startedAt);
+    timing.mark('auth');
     const wanted = baselineQuery(ctx);
     const suppressed = enumQuery(ctx, 'suppressed', ['false', 'true', 'all'] as const) ?? 'false';
     const part = enumQuery(ctx, 'part', COMPARE_PARTS);
@@ -183,13 +201,17 @@ export function compareRoutes(deps: AppDeps): Router {
     if (named && (named.projectId !== head.projectId || named.ecosystem !== head.ecosystem))
       throw invalidParameter('baseline', 'must be a scan of the same project and ecosystem');
     const baseline = wanted === 'auto' ? await autoBaseline(deps.store, head) : named;
+    timing.mark('scans');
     const c = await comparison(deps.store, head, baseline);
+    timing.mark('compare');
     const listingOf = (p: ComparePart) => `compare:${head._id}:${baseline?._id ?? '-'}:${suppressed}:${p}`;
     const common = { scanId: head._id, baseline: presentBaseline(baseline) };
     if (part) {
       const items = partItems(c, part, suppressed);
       const offset = offsetOf(deps, listingOf(part), cursor);
       await recheck(deps, principalOf(ctx)); // after the load, just before the answer
+      timing.mark('recheck');
+      timing.write(ctx);
       ctx.body = {
         ...common,
         part,
@@ -226,8 +248,18 @@ export function compareRoutes(deps: AppDeps): Router {
       },
       parts,
     };
+    const whole = Object.values(parts).every((p) => p.nextCursor === null);
+    let text = whole ? c.bodies.get(suppressed) : undefined;
+    if (text === undefined) {
+      text = JSON.stringify(body);
+      if (whole) c.bodies.set(suppressed, text);
+    }
+    timing.mark('body');
     await recheck(deps, principalOf(ctx)); // after the load, just before the answer
-    ctx.body = body;
+    timing.mark('recheck');
+    timing.write(ctx);
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = text;
   });
   return r;
 }

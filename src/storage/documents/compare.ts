@@ -22,8 +22,14 @@ export interface TrackedMonthsDoc {
   months: string[];
 }
 
-/** A scan's snapshot suppressions as sent (JSON, packed), written when it is published. _id = the scan id. */
-export interface ScanSuppressionsDoc {
+/**
+ * What a comparison reads of a scan besides its findings, written when it is published (_id = the scan id): its
+ * snapshot suppressions as sent (JSON), and its packages as three aligned lists (name as sent, version, name as the
+ * ecosystem compares it, null when every one is the name as sent), gzip-compressed JSON: a few milliseconds to read
+ * for 10,000 packages, where the dependency inventory carries every package's path too.
+ */
+export interface ScanCompareInputsDoc {
   _id: string;
-  data: Binary;
+  suppressions: Binary;
+  packages: Binary;
 }

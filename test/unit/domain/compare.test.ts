@@ -5,6 +5,7 @@ import {
   chooseBaseline,
   classify,
   dependencyChanges,
+  sidePackages,
   suppressionsAdded,
   type ClassifiedFinding,
   type CompareSide,
@@ -44,9 +45,13 @@ const side = (
   findings: ComparedFinding[],
   packages: Array<[string, string]>,
   extra: Partial<CompareSide> = {},
+  ecosystem = 'javascript',
 ): CompareSide => ({
   findings,
-  packages: packages.map(([name, version]) => ({ name, version })),
+  packages: sidePackages(
+    ecosystem,
+    packages.map(([name, version]) => ({ name, version })),
+  ),
   suppressions: [],
   teamOf: () => undefined,
   ...extra,
@@ -108,8 +113,15 @@ describe('classify', () => {
     const base = side(
       [f('b', 'Django', '3.2.0', 'PYSEC-2022-1', ['PYSEC-2022-1', 'CVE-2022-9'])],
       [['Django', '3.2.0']],
+      {},
+      'python',
     );
-    const head = side([f('h', 'django', '3.2.1', 'GHSA-dj1', ['GHSA-dj1', 'CVE-2022-9'])], [['django', '3.2.1']]);
+    const head = side(
+      [f('h', 'django', '3.2.1', 'GHSA-dj1', ['GHSA-dj1', 'CVE-2022-9'])],
+      [['django', '3.2.1']],
+      {},
+      'python',
+    );
     const c = classify('python', head, base);
     expect(ids(c.findings.unchanged)).toEqual(['django GHSA-dj1']);
     expect(c.findings.added).toEqual([]);
@@ -226,18 +238,17 @@ describe('suppressions added and dependency changes', () => {
 
   test('several versions of one package: a changed set is one change; names as the ecosystem compares them', () => {
     const d = dependencyChanges(
-      'javascript',
-      [
+      sidePackages('javascript', [
         { name: 'a', version: '1' },
         { name: 'a', version: '2' },
         { name: 'c', version: '1' },
         { name: 'B', version: '1' },
-      ],
-      [
+      ]),
+      sidePackages('javascript', [
         { name: 'a', version: '1' },
         { name: 'b', version: '1' },
         { name: 'd', version: '1' },
-      ],
+      ]),
     );
     expect(d.changed).toEqual([{ name: 'a', from: ['1'], to: ['1', '2'] }]);
     expect(d.added).toEqual([{ name: 'c', version: '1' }]);
