@@ -62,7 +62,8 @@ export const byRef = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 :
 /** The snapshot's metadata fields that are strings, in a fixed order. */
 function metadataProperties(m: SnapshotMetadata | undefined): CdxProperty[] {
   const out: CdxProperty[] = [];
-  for (const k of ['commit', 'ref', 'runUrl'] as const) if (typeof m?.[k] === 'string') out.push(prop(k, m[k]!));
+  for (const k of ['commit', 'ref', 'runUrl', 'baseRef', 'baseCommit'] as const)
+    if (typeof m?.[k] === 'string') out.push(prop(k, m[k]!));
   return out;
 }
 

@@ -77,7 +77,7 @@ function metadata(timestampText: string, component: Record<string, unknown>) {
       properties: {
         ...properties,
         description:
-          "scanner:scan (the scan id), scanner:ecosystem, and the snapshot's metadata when it has them: scanner:commit, scanner:ref, scanner:runUrl.",
+          "scanner:scan (the scan id), scanner:ecosystem, and the snapshot's metadata when it has them: scanner:commit, scanner:ref, scanner:runUrl, scanner:baseRef, scanner:baseCommit.",
       },
     },
   };
