@@ -20,7 +20,7 @@ import { SEVERITIES, type Severity } from '../../shared/types';
 import type { CompareFinding, ComparePart, CompareResult } from '../../shared/compare';
 import { compareCodePoints } from '../../shared/inventory-ids';
 import type { ApiFinding } from '../api/types';
-import { countAtOrAbove, modulesOf, notableAliases, severityIndex, truncate } from './common';
+import { countAtOrAbove, gatedCount, modulesOf, notableAliases, severityIndex, truncate } from './common';
 import type { ReportInput, ScanResult } from './types';
 
 /** The comment's first line: a CI job finds the comment it posted earlier by it. */
@@ -236,13 +236,8 @@ function verdict(input: ReportInput): string[] {
   const result = input.gateFailed ? '**failed**' : '**passed**';
   if (input.failOn === 'none') return [title, '', `**Gate:** none (\`--fail-on none\`): ${result}.`];
   const failOn = input.failOn;
-  const upTo = SEVERITIES.slice(0, severityIndex(failOn) + 1);
-  // The gate's reading: with `new`, the comparison's added counts (a scan without a comparison counts whole).
-  const atOrAbove = (r: ScanResult) =>
-    input.gate === 'new' && r.compare
-      ? upTo.reduce((n, s) => n + (r.compare?.counts.added[s] ?? 0), 0)
-      : countAtOrAbove([r], failOn);
-  const n = input.results.reduce((m, r) => m + atOrAbove(r), 0);
+  // The gate's reading: with `new`, the comparisons' added counts (a scan without a baseline counts whole).
+  const n = gatedCount(input);
   const what = input.gate === 'new' ? 'new finding' : 'unsuppressed finding';
   return [
     title,
