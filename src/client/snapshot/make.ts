@@ -44,7 +44,7 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
   const { root, lockfiles } = discover(opts.paths, PRODUCERS, opts.cwd);
   if (lockfiles.length === 0) {
     throw new InputError(
-      `nothing to scan: no lockfile found under ${root} (reads ${[...new Set(PRODUCERS.map((p) => p.format))].join(', ')})`,
+      `nothing to scan: no lockfile found under ${root} (reads ${[...new Set(PRODUCERS.map((p) => p.format))].join(', ')}, and .txt files of pip pins in a requirements/ folder)`,
     );
   }
   const readFile = (rel: string) => readText(path.join(root, rel));
