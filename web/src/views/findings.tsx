@@ -73,17 +73,24 @@ export default function Findings() {
   const filters = filtersFromQuery(query);
   const { scan, error: scanError } = useLiveScan(scanId);
   const completed = scan?.status === 'completed';
-  const modules = useLoad<ScanModuleWithCounts[]>(
+  // Tagged with the completed scan they belong to: on the render where the scan turns completed, the load of its
+  // modules has not started yet (effects run after the render), and the empty list of the unfinished scan is no
+  // answer (the page would say every team is unassigned, and call itself ready).
+  const modules = useLoad<{ of: string | null; list: ScanModuleWithCounts[] }>(
     () =>
       completed
-        ? allPages<ScanModuleWithCounts>(`/scans/${encodeURIComponent(scanId)}/modules`, 'modules')
-        : Promise.resolve([]),
+        ? allPages<ScanModuleWithCounts>(`/scans/${encodeURIComponent(scanId)}/modules`, 'modules').then((list) => ({
+            of: scanId,
+            list,
+          }))
+        : Promise.resolve({ of: null, list: [] }),
     [scanId, completed],
   );
+  const moduleList = modules.data?.of === scanId ? modules.data.list : undefined;
   const teamOf = useMemo(() => {
-    const m = new Map((modules.data ?? []).map((x) => [x.path, x.teamName ?? null]));
+    const m = new Map((moduleList ?? []).map((x) => [x.path, x.teamName ?? null]));
     return (p: string) => m.get(p);
-  }, [modules.data]);
+  }, [moduleList]);
 
   const key = `${scanId} ${JSON.stringify(apiQuery(filters))}`;
   const [list, setList] = useState<ListState>({
@@ -260,9 +267,11 @@ export default function Findings() {
       {completed ? (
         <div
           class="findings"
-          data-ready-url={list.key === key && !list.loading && !modules.loading ? url.split('#')[0] : undefined}
+          data-ready-url={
+            list.key === key && !list.loading && !modules.loading && moduleList ? url.split('#')[0] : undefined
+          }
         >
-          <FiltersForm f={filters} modules={modules.data ?? []} onChange={setFilters} />
+          <FiltersForm f={filters} modules={moduleList ?? []} onChange={setFilters} />
           <p role="status" aria-live="polite" class="list-counts">
             {list.counts ? (
               <>
