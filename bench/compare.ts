@@ -5,6 +5,7 @@
 //   in its compare phase (the phase's wall time less the compare request's own latency, measured right after).
 // The lockfile is a package-lock.json v3 of bench-<i> packages; synthetic advisories (bench-<i> < 1.0.1, ids shaped
 // like GHSA ids) make bench-0 … bench-2499 at 1.0.0 vulnerable.
+import { Client, Connection } from '@temporalio/client';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -90,7 +91,7 @@ async function timedGet(h: Harness, url: string): Promise<number> {
 }
 let lastServerTiming = '';
 
-export async function compareBench(h: Harness, reps = 8): Promise<void> {
+export async function compareBench(h: Harness, reps = 12): Promise<void> {
   await h.importAdvisories([syntheticAdvisories(2500)]);
   // Baseline: bench-0 … bench-1999 vulnerable (2,000 findings). Head: bench-500 … bench-2499 (500 fixed, 500 added).
   const base = checkout(packageLock(PACKAGES, (i) => i >= 2000));
@@ -103,12 +104,28 @@ export async function compareBench(h: Harness, reps = 8): Promise<void> {
   // The first compare of each pair (a new head scan each time: --rescan), then repeats of the last pair.
   const first: number[] = [];
   let headScan = '';
-  for (let i = 0; i < reps; i++) {
+  // Each head scan's workflow is let close first (its last activities run after the scan completes): the figure is
+  // the comparison's, not the worker's tail beside it on the same two cores.
+  const connection = await Connection.connect({ address: h.temporalAddress });
+  const temporal = new Client({ connection });
+  // One more pair first: the API process's very first comparison also compiles its code (printed, not counted).
+  let warm = 0;
+  for (let i = -1; i < reps; i++) {
     await quiesce(h);
     headScan = scan(h, head, [...pr, '--gate', 'all', '--rescan']).scanId;
-    first.push(await timedGet(h, `/v1/scans/${headScan}/compare`));
+    await temporal.workflow
+      .getHandle(headScan)
+      .result()
+      .catch(() => undefined);
+    const ms = await timedGet(h, `/v1/scans/${headScan}/compare`);
+    if (i < 0) {
+      warm = ms;
+      continue;
+    }
+    first.push(ms);
     console.log(`  (first request ${i + 1}: ${fmt(first[i])}, Server-Timing: ${lastServerTiming})`);
   }
+  await connection.close();
   const c = (await h.get(`/v1/scans/${headScan}/compare`)).body;
   const sizes = ['added', 'unchanged', 'disclosed', 'removed'].map((k) => `${c.parts[`findings.${k}`].count} ${k}`);
   if (c.baseline?.id !== baseline.scanId) throw new Error(`compare chose ${c.baseline?.id}, not ${baseline.scanId}`);
@@ -120,6 +137,7 @@ export async function compareBench(h: Harness, reps = 8): Promise<void> {
     `${fmt(percentile(first, 99))} (median ${fmt(median(first))}, ${reps} pairs)`,
     '≤ 150',
   );
+  row("the API process's first comparison (compiles the code; not counted above)", fmt(warm));
   row('repeated request, p99 (ms)', fmt(percentile(repeat, 99)), '≤ 150');
   console.log(`  (the last request's Server-Timing: ${lastServerTiming})`);
 
