@@ -2,7 +2,7 @@
 // against a baseline scan of the same project and ecosystem, the suppressions the scan's snapshot added, and the
 // dependency changes. Shared by the service (which builds it), the CI client (which gates and reports on it) and the
 // web app (which shows it). No behaviour here.
-import type { Cvss, FindingAttribution, Severity, SeverityCounts, SnapshotSuppression } from './types';
+import type { Cvss, Finding, FindingAttribution, SeverityCounts, SnapshotSuppression } from './types';
 
 /** The four classes of a head finding (removed: a baseline finding the head no longer has). */
 export const COMPARE_CLASSES = ['added', 'unchanged', 'disclosed', 'removed'] as const;
@@ -29,23 +29,9 @@ export const COMPARE_DEPENDENCIES_INLINE = 10_000;
  * modules that introduce it (v2; [] for v1) and their teams, so that a report can name who added it. A removed
  * finding is the baseline's (its id and scanId are the baseline's).
  */
-export interface CompareFinding {
-  id: string;
-  scanId: string;
-  severity: Severity;
-  cve: string;
-  publishedAt: string | null;
-  package: string;
-  installedVersion: string;
-  fixedVersion: string | null;
-  path: string[];
-  suppressed: boolean;
-  suppressionReason: string | null;
+export type CompareFinding = Finding & {
   /** Always [] (the light shape): attributionCount says how many there are. */
   attributions: FindingAttribution[];
-  summary: string;
-  aliases?: string[];
-  packageRef?: string;
   cvss: Cvss | null;
   alertId: string | null;
   firstSeenAt: string | null;
@@ -58,7 +44,7 @@ export interface CompareFinding {
   baselineVersions?: string[];
   /** Unchanged findings only: true when the installed version is not one of baselineVersions. */
   versionsChanged?: boolean;
-}
+};
 
 export interface CompareDependency {
   name: string;

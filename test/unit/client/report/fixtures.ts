@@ -355,3 +355,17 @@ export function compareResultOf(
     },
   };
 }
+
+/** v2Result compared with a baseline: its first finding added, its second disclosed since, the others unchanged. */
+export function comparedV2Result(): ScanResult {
+  const r = v2Result();
+  const [first, second, ...rest] = r.findings;
+  r.compare = compareResultOf(r, {
+    findings: {
+      added: [asCompareFinding(r, first)],
+      disclosed: [asCompareFinding(r, second)],
+      unchanged: rest.map((f) => asCompareFinding(r, f)),
+    },
+  });
+  return r;
+}

@@ -1,7 +1,7 @@
 // --format json: the documented machine shape (json.ts header), API objects passed through unchanged, the gate's
 // verdict and count, locations of the findings' packages only; pretty-printed, and a lossless round trip.
 import { JSON_REPORT_VERSION, formatJson, jsonReport } from '../../../../src/client/report/json';
-import { asCompareFinding, compareResultOf, reportInput, v1Result, v2Result } from './fixtures';
+import { comparedV2Result, reportInput, v1Result, v2Result } from './fixtures';
 
 test('the documented shape: version, tool, server, view, failOn, gate, one entry per scan', () => {
   const report = JSON.parse(formatJson(reportInput()));
@@ -98,15 +98,8 @@ test('no scans with findings: empty lists, still the full shape', () => {
 });
 
 test('compared with a baseline: each finding says new, unchanged or disclosed; the gate counts the new ones', () => {
-  const r = v2Result();
+  const r = comparedV2Result();
   const [first, second, ...rest] = r.findings;
-  r.compare = compareResultOf(r, {
-    findings: {
-      added: [asCompareFinding(r, first)],
-      disclosed: [asCompareFinding(r, second)],
-      unchanged: rest.map((f) => asCompareFinding(r, f)),
-    },
-  });
   const report = jsonReport(reportInput({ results: [r], gate: 'new', failOn: 'low' }));
   expect(report.scans[0].findings.map((f) => f.change)).toEqual(['new', 'disclosed', ...rest.map(() => 'unchanged')]);
   expect(report.gate).toMatchObject({ mode: 'new', counted: first.suppressed ? 0 : 1 });

@@ -4,7 +4,7 @@
 import { MAX_PATH_CHARS, formatTable, modulesCell } from '../../../../src/client/report/table';
 import { shortPath } from '../../../../src/client/report/common';
 import type { ScanResult } from '../../../../src/client/report/types';
-import { asCompareFinding, compareResultOf, finding, reportInput, scan, v1Result, v2Result } from './fixtures';
+import { comparedV2Result, finding, reportInput, scan, v1Result, v2Result } from './fixtures';
 
 const lines = (text: string) => text.split('\n');
 const section = (text: string, ecosystem: string) => {
@@ -215,15 +215,8 @@ test('colour only when asked, and the same text and widths once the escapes are 
 });
 
 test('compared with a baseline: a CHANGE column marks new and disclosed findings, the gate counts new ones', () => {
-  const r = v2Result();
+  const r = comparedV2Result();
   const [first, second, ...rest] = r.findings;
-  r.compare = compareResultOf(r, {
-    findings: {
-      added: [asCompareFinding(r, first)],
-      disclosed: [asCompareFinding(r, second)],
-      unchanged: rest.map((f) => asCompareFinding(r, f)),
-    },
-  });
   const text = formatTable(reportInput({ results: [r], gate: 'new', failOn: 'low', gateFailed: true }));
   expect(text).toMatch(/^baseline: scan scn_01jd4base \(refs\/heads\/main bbbbbbbbbbbb\) · 1 new, 1 disclosed since/m);
   const rows = lines(text).filter((l) => l.includes(first.package) || l.includes(second.package));
