@@ -139,7 +139,8 @@ async function alertsOnly(): Promise<void> {
 /** `npm run bench -- compare`: only the PR gate's figures (docs/pr-gate.md), a few minutes. */
 async function compareOnly(): Promise<void> {
   const { compareBench } = await import('./compare');
-  const h = await startHarness();
+  // BENCH_NODE_ARGS: node flags for the service's processes (for example --trace-gc while looking into a figure).
+  const h = await startHarness({ nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) });
   try {
     await compareBench(h);
   } finally {

@@ -145,6 +145,16 @@ async function resultsOf(scanId: string, opts: { attributionsOf?: (finding: any)
   }
   out.list = byContent(out.list);
   if (opts.scopes) {
+    // the comparison's introducing modules and teams of each of the scan's findings (a paged scan's from its scope
+    // index, an inline one's from its attributions)
+    const c = await t.api.get(`/v1/scans/${scanId}/compare?suppressed=all`).set(bearer(key));
+    expect(c.status).toBe(200);
+    const { added, unchanged, disclosed } = c.body.findings;
+    out.scopes.introducing = byContent([...added, ...unchanged, ...disclosed]).map((f: any) => ({
+      finding: contentKey(f),
+      modules: f.modules,
+      teams: f.teams,
+    }));
     // the module and team filters in both views: the same findings and counts
     for (const m of modules.items) {
       for (const view of ['affected', 'introduced']) {
@@ -182,6 +192,7 @@ test('random graphs: inline and in parts, the same results', async () => {
   let run = 0;
   let findings = 0;
   let attributions = 0;
+  let introduced = 0;
   await fc.assert(
     fc.asyncProperty(randomGraph(), fc.integer({ min: 1, max: 5 }), fc.nat(), async (graph, parts, seed) => {
       run++;
@@ -190,6 +201,7 @@ test('random graphs: inline and in parts, the same results', async () => {
       const [inl, pag] = await Promise.all([resultsOf(a, { scopes: true }), resultsOf(b, { scopes: true })]);
       expect(pag).toEqual(inl);
       findings += inl.list.length;
+      introduced += (inl.scopes.introducing as any[]).filter((f) => f.modules.length > 0).length;
       attributions += inl.list.reduce((n: number, f: any) => n + f.attributions.length, 0);
       // the reads of an inline scan are its stored attributions
       const own = await embedded(a);
@@ -201,6 +213,8 @@ test('random graphs: inline and in parts, the same results', async () => {
   // over the runs; every finding has at least one attribution)
   expect(findings).toBeGreaterThan(5);
   expect(attributions).toBeGreaterThanOrEqual(findings);
+  // and the comparison named introducing modules for most of them
+  expect(introduced).toBeGreaterThan(findings / 2);
 }, 600_000);
 
 test("the bench's largest single document: inline and in five parts, the same results", async () => {

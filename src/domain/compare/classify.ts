@@ -39,6 +39,11 @@ export interface CompareSide {
   suppressions: SnapshotSuppression[];
   /** A module's team label (v2 module metadata); undefined or null: none. */
   teamOf: (module: string) => string | null | undefined;
+  /**
+   * A finding's introducing modules when its attributions are stored apart (paged scans: from their scope index);
+   * absent: read from the finding's attributions.
+   */
+  introducedOf?: (f: ComparedFinding) => string[] | undefined;
 }
 
 export interface Classified {
@@ -49,6 +54,7 @@ export interface Classified {
 }
 
 const CLASSES: readonly CompareClass[] = ['added', 'unchanged', 'disclosed', 'removed'];
+const NO_PACKAGES: SidePackages = { names: [], versions: [], keys: [] };
 const zeroCounts = (): SeverityCounts => ({ critical: 0, high: 0, medium: 0, low: 0 });
 
 const idsOf = (f: Finding): string[] =>
@@ -79,9 +85,9 @@ export interface ClassifiedFinding {
   versionsChanged?: boolean;
 }
 
-function classified(f: ComparedFinding, teamOf: CompareSide['teamOf']): ClassifiedFinding {
-  const modules = introducing(f);
-  const teams = sortedUnique(modules.map(teamOf).filter((t): t is string => typeof t === 'string' && t !== ''));
+function classified(f: ComparedFinding, side: CompareSide): ClassifiedFinding {
+  const modules = side.introducedOf?.(f) ?? introducing(f);
+  const teams = sortedUnique(modules.map(side.teamOf).filter((t): t is string => typeof t === 'string' && t !== ''));
   return { finding: f, modules, teams };
 }
 
@@ -91,11 +97,16 @@ export function bySeverityThenId(a: { severity: string; id: string }, b: { sever
 }
 
 /** The findings of one side by package (as the ecosystem compares names), each with its alias ids. */
-function byPackage(
-  ecosystem: string,
-  findings: ComparedFinding[],
-): Map<string, Array<{ f: ComparedFinding; ids: string[] }>> {
-  const out = new Map<string, Array<{ f: ComparedFinding; ids: string[] }>>();
+type FindingsByPackage = Map<string, Array<{ f: ComparedFinding; ids: string[] }>>;
+// Remembered per findings array (a scan's, kept by the caller while it is compared): a baseline compared with many
+// heads is grouped once.
+const findingsByPackage = new WeakMap<ComparedFinding[], FindingsByPackage>();
+
+function byPackage(ecosystem: string, findings: ComparedFinding[]): FindingsByPackage {
+  const known = findingsByPackage.get(findings);
+  if (known) return known;
+  const out: FindingsByPackage = new Map();
+  findingsByPackage.set(findings, out);
   for (const f of findings) {
     const key = normalizedName(ecosystem, f.package);
     let list = out.get(key);
@@ -133,44 +144,83 @@ export function suppressionsAdded(head: SnapshotSuppression[], baseline: Snapsho
   );
 }
 
-/** Packages by name as the ecosystem compares them: the name to show (the first in code-point order) and versions. */
-function versionsByName(packages: SidePackages): Map<string, { name: string; versions: string[] }> {
-  // Plain arrays, not Sets: a package almost always has one version, and 10,000 Sets cost more than the whole walk.
-  const out = new Map<string, { name: string; versions: string[] }>();
-  const { names, versions, keys } = packages;
+/**
+ * A side's packages by name as the ecosystem compares them: the position of each name's first package, and all the
+ * positions of the few names with several. A package almost always has one version, so no per-name object is built
+ * (10,000 of them cost more than the whole walk); remembered per side, which the caller keeps while it is compared.
+ */
+interface ByName {
+  packages: SidePackages;
+  first: Map<string, number>;
+  several: Map<string, number[]>;
+}
+
+const byNames = new WeakMap<SidePackages, ByName>();
+
+function byName(packages: SidePackages): ByName {
+  let out = byNames.get(packages);
+  if (out) return out;
+  const first = new Map<string, number>();
+  const several = new Map<string, number[]>();
+  const { keys } = packages;
   for (let i = 0; i < keys.length; i++) {
-    const entry = out.get(keys[i]);
-    if (!entry) out.set(keys[i], { name: names[i], versions: [versions[i]] });
+    const at = first.get(keys[i]);
+    if (at === undefined) first.set(keys[i], i);
     else {
-      if (!entry.versions.includes(versions[i])) entry.versions.push(versions[i]);
-      if (compareCodePoints(names[i], entry.name) < 0) entry.name = names[i];
+      const list = several.get(keys[i]);
+      if (list) list.push(i);
+      else several.set(keys[i], [at, i]);
     }
   }
+  byNames.set(packages, (out = { packages, first, several }));
   return out;
 }
 
-const sameVersions = (a: string[], b: string[]) => a.length === b.length && a.every((v) => b.includes(v));
-const sortedVersions = (vs: string[]) => (vs.length > 1 ? [...vs].sort(compareCodePoints) : vs);
+/** The name to show for a compared name (the first in code-point order) and its versions, sorted and distinct. */
+function entryOf(side: ByName, key: string, at: number): { name: string; versions: string[] } {
+  const { names, versions } = side.packages;
+  const all = side.several.get(key);
+  if (!all) return { name: names[at], versions: [versions[at]] };
+  let name = names[at];
+  for (const i of all) if (compareCodePoints(names[i], name) < 0) name = names[i];
+  return { name, versions: sortedUnique(all.map((i) => versions[i])) };
+}
+
+/** Whether a side has this version of a compared name. */
+function hasVersion(side: ByName, key: string, version: string): boolean {
+  const at = side.first.get(key);
+  if (at === undefined) return false;
+  const all = side.several.get(key);
+  return all ? all.some((i) => side.packages.versions[i] === version) : side.packages.versions[at] === version;
+}
 
 /** Packages added and removed (each version), and packages whose set of versions changed. */
 export function dependencyChanges(head: SidePackages, baseline: SidePackages): Classified['dependencies'] {
-  return changesOf(versionsByName(head), versionsByName(baseline));
+  return changesOf(byName(head), byName(baseline));
 }
-
-type ByName = ReturnType<typeof versionsByName>;
 
 function changesOf(h: ByName, b: ByName): Classified['dependencies'] {
   const added: CompareDependency[] = [];
   const removed: CompareDependency[] = [];
   const changed: CompareDependencyChange[] = [];
-  for (const [key, now] of h) {
-    const was = b.get(key);
-    if (!was) for (const version of sortedVersions(now.versions)) added.push({ name: now.name, version });
-    else if (!sameVersions(now.versions, was.versions))
-      changed.push({ name: now.name, from: sortedVersions(was.versions), to: sortedVersions(now.versions) });
+  for (const [key, hi] of h.first) {
+    const bi = b.first.get(key);
+    if (bi === undefined) {
+      const now = entryOf(h, key, hi);
+      for (const version of now.versions) added.push({ name: now.name, version });
+    } else if (!h.several.has(key) && !b.several.has(key) && h.packages.versions[hi] === b.packages.versions[bi]) {
+      continue; // one version on each side, the same: the common case, nothing built
+    } else {
+      const now = entryOf(h, key, hi);
+      const was = entryOf(b, key, bi);
+      if (!sameVersions(now.versions, was.versions))
+        changed.push({ name: now.name, from: was.versions, to: now.versions });
+    }
   }
-  for (const [key, was] of b) {
-    if (!h.has(key)) for (const version of sortedVersions(was.versions)) removed.push({ name: was.name, version });
+  for (const [key, bi] of b.first) {
+    if (h.first.has(key)) continue;
+    const was = entryOf(b, key, bi);
+    for (const version of was.versions) removed.push({ name: was.name, version });
   }
   const byNameVersion = (x: CompareDependency, y: CompareDependency) =>
     compareCodePoints(x.name, y.name) || compareCodePoints(x.version, y.version);
@@ -180,6 +230,8 @@ function changesOf(h: ByName, b: ByName): Classified['dependencies'] {
     changed: changed.sort((x, y) => compareCodePoints(x.name, y.name)),
   };
 }
+
+const sameVersions = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** The comparison of a head scan with its baseline; with no baseline, every head finding is `added`. */
 export function classify(ecosystem: string, head: CompareSide, baseline: CompareSide | null): Classified {
@@ -195,10 +247,10 @@ export function classify(ecosystem: string, head: CompareSide, baseline: Compare
     if (!c.finding.suppressed) counts[cls][c.finding.severity]++;
   };
   // The packages of each side by compared name: the disclosed test reads the baseline's, the changes both.
-  const headPackages = versionsByName(head.packages);
-  const baselinePackages = versionsByName(baseline?.packages ?? { names: [], versions: [], keys: [] });
+  const headPackages = byName(head.packages);
+  const baselinePackages = byName(baseline?.packages ?? NO_PACKAGES);
   if (!baseline) {
-    for (const f of head.findings) put('added', classified(f, head.teamOf));
+    for (const f of head.findings) put('added', classified(f, head));
   } else {
     const before = byPackage(ecosystem, baseline.findings);
     const after = byPackage(ecosystem, head.findings);
@@ -206,7 +258,7 @@ export function classify(ecosystem: string, head: CompareSide, baseline: Compare
       const key = normalizedName(ecosystem, f.package);
       const ids = idsOf(f);
       const matching = (before.get(key) ?? []).filter((b) => sharesAlias(ids, b.ids));
-      const out = classified(f, head.teamOf);
+      const out = classified(f, head);
       if (matching.length) {
         const versions = sortedUnique(matching.map((m) => m.f.installedVersion));
         put('unchanged', {
@@ -214,13 +266,13 @@ export function classify(ecosystem: string, head: CompareSide, baseline: Compare
           baselineVersions: versions,
           versionsChanged: !versions.includes(f.installedVersion),
         });
-      } else if (baselinePackages.get(key)?.versions.includes(f.installedVersion)) put('disclosed', out);
+      } else if (hasVersion(baselinePackages, key, f.installedVersion)) put('disclosed', out);
       else put('added', out);
     }
     for (const b of baseline.findings) {
       const ids = idsOf(b);
       const still = (after.get(normalizedName(ecosystem, b.package)) ?? []).some((h) => sharesAlias(ids, h.ids));
-      if (!still) put('removed', classified(b, baseline.teamOf));
+      if (!still) put('removed', classified(b, baseline));
     }
   }
   for (const cls of CLASSES) findings[cls].sort((a, b) => bySeverityThenId(a.finding, b.finding));

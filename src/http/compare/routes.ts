@@ -6,7 +6,14 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
-import { chooseBaseline, classify, sidePackages, type Classified, type CompareSide } from '../../domain/compare';
+import {
+  chooseBaseline,
+  classify,
+  sidePackages,
+  type Classified,
+  type ClassifiedFinding,
+  type CompareSide,
+} from '../../domain/compare';
 import { computeInventory } from '../../domain/inventory';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import {
@@ -14,7 +21,6 @@ import {
   COMPARE_FINDINGS_INLINE,
   COMPARE_PARTS,
   type CompareBaseline,
-  type CompareFinding,
   type CompareParts,
   type ComparePart,
   type CompareResult,
@@ -38,7 +44,10 @@ import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
 import { canReachProject } from '../auth/principal';
 import type { AppDeps } from '../deps';
-import { findingsOf, modulesOf, teamOf } from '../findings/scope';
+import { findingsOf, isPaged, modulesOf, teamOf, type StoredFinding } from '../findings/scope';
+import type { ScanModule } from '../../domain/attribution/module-order';
+import { compareCodePoints } from '../../shared/inventory-ids';
+import { readScope } from '../../storage/attributions';
 import { offsetOf } from '../findings/routes';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { pathId } from '../params';
@@ -100,7 +109,39 @@ async function sideOf(store: Store, scan: ScanDoc): Promise<CompareSide> {
     readCompareInputs(store, scan._id, () => olderInputs(store, scan)),
     modulesOf(store, scan),
   ]);
-  return { findings, packages: inputs.packages, suppressions: inputs.suppressions, teamOf: teamOf(modules) };
+  return {
+    findings,
+    packages: inputs.packages,
+    suppressions: inputs.suppressions,
+    teamOf: teamOf(modules),
+    ...(isPaged(scan) ? { introducedOf: await pagedIntroduced(store, scan, findings, modules) } : {}),
+  };
+}
+
+/**
+ * A paged scan's introducing modules by finding (its findings carry no attributions): the introduced view of its
+ * scope index, one list per module (read in its 64 buckets, whatever the number of modules), turned around.
+ */
+async function pagedIntroduced(
+  store: Store,
+  scan: ScanDoc,
+  findings: StoredFinding[],
+  modules: ScanModule[],
+): Promise<(f: StoredFinding) => string[] | undefined> {
+  const lists = await Promise.all(modules.map((m) => readScope(store, scan._id, 'introduced', 'module', m.path)));
+  const byPosition = new Map<number, string[]>();
+  modules.forEach((m, i) => {
+    const pairs = lists[i];
+    for (let k = 0; k < pairs.length; k += 2) {
+      const list = byPosition.get(pairs[k]);
+      if (list) list.push(m.path);
+      else byPosition.set(pairs[k], [m.path]);
+    }
+  });
+  const byFinding = new Map<StoredFinding, string[]>();
+  for (const [position, paths] of byPosition)
+    if (findings[position]) byFinding.set(findings[position], [...new Set(paths)].sort(compareCodePoints));
+  return (f) => byFinding.get(f) ?? [];
 }
 
 /**
@@ -115,12 +156,12 @@ async function olderInputs(store: Store, scan: ScanDoc): Promise<CompareInputs> 
   return { suppressions: snapshot.suppressions ?? [], packages: sidePackages(scan.ecosystem, items) };
 }
 
-/** A comparison as served: the findings presented once, the query's filter and paging applied per request. */
+/**
+ * A comparison as served: the classification, findings presented only as a request slices them out (a remembered
+ * comparison holds references to the scans' findings, not 2,500 presented copies that every collection would walk).
+ */
 interface Served {
-  counts: Classified['counts'];
-  findings: Record<'added' | 'unchanged' | 'disclosed' | 'removed', CompareFinding[]>;
-  suppressionsAdded: Classified['suppressionsAdded'];
-  dependencies: Classified['dependencies'];
+  classified: Classified;
   /**
    * The whole answer serialised, by suppressed filter, when no part of it is cut (a cut answer carries cursors,
    * which are made per request): a repeated read sends the same bytes without building them again.
@@ -128,45 +169,37 @@ interface Served {
   bodies: Map<string, string>;
 }
 
-function served(c: Classified): Served {
-  const present = (list: Classified['findings']['added']) => list.map(presentCompareFinding);
-  return {
-    counts: c.counts,
-    findings: {
-      added: present(c.findings.added),
-      unchanged: present(c.findings.unchanged),
-      disclosed: present(c.findings.disclosed),
-      removed: present(c.findings.removed),
-    },
-    suppressionsAdded: c.suppressionsAdded,
-    dependencies: c.dependencies,
-    bodies: new Map(),
-  };
-}
-
 // Pairs of scans compared: immutable inputs, so a comparison stands for as long as it is remembered.
 const compared = new LRUCache<string, Promise<Served>>({ max: 16 });
 
-function comparison(store: Store, head: ScanDoc, baseline: ScanDoc | null): Promise<Served> {
+/** The comparison of a pair, computed once; the request that computes it marks its steps on `timing`. */
+function comparison(store: Store, head: ScanDoc, baseline: ScanDoc | null, timing: Timing): Promise<Served> {
   const key = `${head._id}:${baseline?._id ?? '-'}`;
   let c = compared.get(key);
   if (!c) {
-    c = Promise.all([sideOf(store, head), baseline ? sideOf(store, baseline) : null]).then(([h, b]) =>
-      served(classify(head.ecosystem, h, b)),
-    );
+    c = Promise.all([sideOf(store, head), baseline ? sideOf(store, baseline) : null]).then(([h, b]) => {
+      timing.mark('read');
+      const classified = classify(head.ecosystem, h, b);
+      timing.mark('classify');
+      return { classified, bodies: new Map() };
+    });
     c.catch(() => compared.delete(key));
     compared.set(key, c);
   }
   return c;
 }
 
-/** One part's items, the query's suppressed filter applied to findings. */
+/** One part's items, the query's suppressed filter applied to findings (not yet presented). */
 function partItems(c: Served, part: ComparePart, suppressed: 'false' | 'true' | 'all'): unknown[] {
   const [kind, name] = part.split('.') as ['findings' | 'dependencies', string];
-  if (kind === 'dependencies') return c.dependencies[name as 'added' | 'removed' | 'changed'];
-  const list = c.findings[name as 'added' | 'unchanged' | 'disclosed' | 'removed'];
-  return suppressed === 'all' ? list : list.filter((f) => f.suppressed === (suppressed === 'true'));
+  if (kind === 'dependencies') return c.classified.dependencies[name as 'added' | 'removed' | 'changed'];
+  const list = c.classified.findings[name as 'added' | 'unchanged' | 'disclosed' | 'removed'];
+  return suppressed === 'all' ? list : list.filter((f) => f.finding.suppressed === (suppressed === 'true'));
 }
+
+/** A slice of a part's items as served: findings presented, dependency changes as they are. */
+const presented = (part: ComparePart, items: unknown[]): unknown[] =>
+  part.startsWith('findings.') ? (items as ClassifiedFinding[]).map(presentCompareFinding) : items;
 
 const inlineCap = (part: ComparePart) =>
   part.startsWith('findings.') ? COMPARE_FINDINGS_INLINE : COMPARE_DEPENDENCIES_INLINE;
@@ -202,7 +235,7 @@ export function compareRoutes(deps: AppDeps): Router {
       throw invalidParameter('baseline', 'must be a scan of the same project and ecosystem');
     const baseline = wanted === 'auto' ? await autoBaseline(deps.store, head) : named;
     timing.mark('scans');
-    const c = await comparison(deps.store, head, baseline);
+    const c = await comparison(deps.store, head, baseline, timing);
     timing.mark('compare');
     const listingOf = (p: ComparePart) => `compare:${head._id}:${baseline?._id ?? '-'}:${suppressed}:${p}`;
     const common = { scanId: head._id, baseline: presentBaseline(baseline) };
@@ -215,7 +248,7 @@ export function compareRoutes(deps: AppDeps): Router {
       ctx.body = {
         ...common,
         part,
-        items: items.slice(offset, offset + limit),
+        items: presented(part, items.slice(offset, offset + limit)),
         nextCursor: offset + limit < items.length ? deps.cursors.encode(listingOf(part), offset + limit) : null,
       };
       return;
@@ -228,19 +261,19 @@ export function compareRoutes(deps: AppDeps): Router {
         count: items.length,
         nextCursor: items.length > cap ? deps.cursors.encode(listingOf(p), cap) : null,
       };
-      return items.slice(0, cap) as never;
+      return presented(p, items.slice(0, cap)) as never;
     };
     const body: CompareResult = {
       ...common,
       baselineMissing: baseline ? null : 'no_tracked_scan',
-      counts: c.counts,
+      counts: c.classified.counts,
       findings: {
         added: cut('findings.added'),
         unchanged: cut('findings.unchanged'),
         disclosed: cut('findings.disclosed'),
         removed: cut('findings.removed'),
       },
-      suppressionsAdded: c.suppressionsAdded,
+      suppressionsAdded: c.classified.suppressionsAdded,
       dependencies: {
         added: cut('dependencies.added'),
         removed: cut('dependencies.removed'),
