@@ -88,7 +88,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     const ids = new Set(
       type === 'alert.opened' ? stored.move.opened : type === 'alert.fixed' ? stored.move.fixed : stored.move.reopened,
     );
-    const changed = states.filter((a) => ids.has(a.id)).map(viewOf);
+    const changed = states.filter((a) => ids.has(a.id)).map((a) => viewOf(a));
     const first = changed[0] ?? states[0];
     const data = {
       project: first?.projectId ?? '',

@@ -50,7 +50,8 @@ export type IdPrefix =
   | 'mcs'
   | 'mcp'
   | 'mre'
-  | 'mue';
+  | 'mue'
+  | 'blk';
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   return `${prefix}_${(timePart(now) + randomChars(12, B32)).toLowerCase()}`;

@@ -5,6 +5,7 @@ export const SCOPES = [
   'sca:upload',
   'scans:read',
   'findings:read',
+  'findings:triage',
   'deps:read',
   'hosts:read',
   'gateways:read',

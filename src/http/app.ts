@@ -4,6 +4,7 @@ import type { AppDeps, AppState } from './deps';
 import { apiKeyRoutes } from './api-keys/routes';
 import { findingRoutes } from './findings/routes';
 import { alertRoutes } from './alerts/routes';
+import { triageRoutes } from './triage/routes';
 import { compareRoutes } from './compare/routes';
 import { healthRoutes } from './health/routes';
 import { meRoutes } from './me/routes';
@@ -79,6 +80,7 @@ export function createApp(given: AppDeps): Koa<AppState> {
     scanRoutes(deps),
     findingRoutes(deps),
     alertRoutes(deps),
+    triageRoutes(deps),
     compareRoutes(deps),
     scanReadRoutes(deps),
     projectRoutes(deps),

@@ -250,7 +250,7 @@ const versionId = (orgId: string) => `alertsVersion:${orgId}`;
  * The organization's alerts changed: a new value of its version (written after the head, so that a reader that read
  * the version before the heads never keeps an index older than the heads it saw; see src/http/alerts/index-cache.ts).
  */
-async function touchOrgAlerts(store: Store, orgId: string, value: string): Promise<void> {
+export async function touchOrgAlerts(store: Store, orgId: string, value: string): Promise<void> {
   try {
     await store.c.settings.updateOne({ _id: versionId(orgId) }, { $set: { value } }, { upsert: true });
   } catch (err) {

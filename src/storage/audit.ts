@@ -31,6 +31,8 @@ export const AUDIT_TYPES = [
   'mcp_registry.entry_deleted',
   'mcp_control_level.changed',
   'project.default_branch_changed',
+  'alert.analysis_changed',
+  'alert.analysis_deleted',
 ] as const;
 
 export type AuditType = (typeof AUDIT_TYPES)[number];

@@ -1,6 +1,7 @@
 // One MongoDB connection per process and the collections the service uses. The same code runs on a real MongoDB
 // replica set and on the local FerretDB: every hot path is an _id lookup or top-level equality (docs/configuration.md,
 // "Local MongoDB-wire database").
+import type { AlertAnalysisDoc } from './documents/triage';
 import { MongoBulkWriteError, MongoClient, Db, Collection, MongoServerError } from 'mongodb';
 import type {
   ApiKeyDoc,
@@ -112,6 +113,7 @@ export interface CollectionDocs {
   trackedScans: TrackedScanDoc;
   trackedMonths: TrackedMonthsDoc;
   scanCompareInputs: ScanCompareInputsDoc;
+  alertAnalyses: AlertAnalysisDoc;
 }
 
 export type Collections = { [K in keyof CollectionDocs]: Collection<CollectionDocs[K]> };
@@ -172,6 +174,7 @@ const COLLECTION_NAMES = Object.keys({
   trackedScans: true,
   trackedMonths: true,
   scanCompareInputs: true,
+  alertAnalyses: true,
 } satisfies Record<keyof CollectionDocs, true>) as (keyof CollectionDocs)[];
 
 export interface Store {
@@ -276,6 +279,8 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.alertEvents.createIndex({ alertId: 1 }),
     c.trackedScans.createIndex({ pairId: 1, commit: 1 }),
     c.trackedScans.createIndex({ pairId: 1, month: 1 }),
+    c.alertAnalyses.createIndex({ orgId: 1 }),
+    c.alertAnalyses.createIndex({ pairId: 1 }),
   ]);
   // Earlier indexes: the scan-list ones of the bucket alone (superseded by the two above), the list tokens' by `b`.
   await Promise.all(

@@ -541,6 +541,9 @@ async function request(endpoint: Endpoint, token: string | null, via?: Via) {
   if (endpoint === 'POST /v1/gateways/enrollments') body = { version: '1', networkScope: ['10.0.0.0/8'] };
   if (endpoint === 'POST /v1/gateways/:gatewayId/approval') body = { networkScope: ['10.0.0.0/8'] };
   if (endpoint.endsWith('/heartbeats')) body = {};
+  // triage: an analysis any entitled caller may set (in_triage needs nothing else)
+  if (endpoint === 'PUT /v1/alerts/:alertId/analysis') body = { state: 'in_triage' };
+  if (endpoint === 'POST /v1/alerts/analysis') body = { alertIds: [ids.alert], analysis: { state: 'in_triage' } };
   // MCP auditing: a scan, a server and a fresh registry entry of org a; bodies any entitled caller may send
   if (route.includes(':mcpScanId'))
     path = route.replace(':mcpScanId', (ids.mcpScan ??= (await post(owner, '/v1/mcp/scans', mcpScan)).id));
@@ -647,7 +650,11 @@ function expected(
     return { status: 403, code: 'insufficient_scope', message: new RegExp(`requires scope ${access.scope}`) };
   if (
     (c.org === 'b' || c.restricted) &&
-    (endpoint.includes(':scanId') || endpoint.includes(':uploadId') || endpoint.includes(':alertId'))
+    (endpoint.includes(':scanId') ||
+      endpoint.includes(':uploadId') ||
+      endpoint.includes(':alertId') ||
+      // a bulk decision names alert alpha's id in its body
+      endpoint === 'POST /v1/alerts/analysis')
   )
     return { status: 404, code: 'not_found' };
   // MCP scans and servers are the organization's (org-wide scopes): another organization's are not found
@@ -695,7 +702,7 @@ test.each(cases)(
       // every MCP request above is valid for an entitled caller: it succeeds
       if (endpoint.includes(' /v1/mcp/')) expect(res.status).toBeLessThan(300);
       // and so are the alert reads: the alert of project alpha is there
-      if (endpoint.includes(' /v1/alerts')) expect(res.status).toBe(200);
+      if (endpoint.includes(' /v1/alerts')) expect(res.status).toBe(endpoint.startsWith('DELETE') ? 204 : 200);
       if (access.kind !== 'public' && res.status >= 400) {
         // past access, a request can still be refused by the endpoint's own rules: never as an auth failure
         // (the VEX or the comparison of a scan not completed yet, as the matrix's scans stay queued here, is 409

@@ -3,10 +3,11 @@
 import { normalizedName } from '../../shared/package-names';
 import { severityRank, type Severity } from '../../shared/types';
 import type { AlertEvent, AlertRecord } from './move';
+import { ANALYSIS_STATES, analysisView, suppressesAlert, type Analysis, type AnalysisView } from '../triage/analysis';
 
 export const ALERT_SORTS = ['severity', 'risk', 'firstSeen', 'lastSeen'] as const;
 export type AlertSort = (typeof ALERT_SORTS)[number];
-export const ANALYSIS_STATES = ['in_triage', 'exploitable', 'not_affected', 'false_positive', 'resolved'] as const;
+export { ANALYSIS_STATES } from '../triage/analysis';
 
 export interface AlertQuery {
   /** The projects in reach (a restricted key's, or the one asked for); undefined: every project. */
@@ -32,15 +33,39 @@ export interface AlertQuery {
   sort: AlertSort;
 }
 
-/** The alert as reads see it: the stored record and what later issues add (analysis, KEV, EPSS: null until then). */
-export interface AlertView extends AlertRecord {
-  analysis: null;
-  ruleId: null;
+/**
+ * The alert as reads see it at a time: the stored record, its analysis in force (with `expired`), and the suppression
+ * that follows (a snapshot suppression wins the source; an analysis in a suppressing state suppresses while it has not
+ * expired and covers every installed version). KEV and EPSS: null until intelligence comes.
+ */
+export interface AlertView extends Omit<AlertRecord, 'suppressionSource'> {
+  suppressionSource: 'snapshot' | 'analysis' | 'rule' | null;
+  analysis: AnalysisView | null;
+  ruleId: string | null;
   kev: null;
   epss: null;
 }
 
-export const viewOf = (a: AlertRecord): AlertView => ({ ...a, analysis: null, ruleId: null, kev: null, epss: null });
+/** The stored record behind a view (its own suppression: the snapshot's). */
+export const recordOf = (v: AlertView): AlertRecord => {
+  const { analysis: _a, ruleId: _r, kev: _k, epss: _e, ...rest } = v;
+  const own = v.suppressionSource === 'snapshot';
+  return { ...rest, suppressed: own, suppressionSource: own ? 'snapshot' : null };
+};
+
+export function viewOf(
+  a: AlertRecord,
+  { analysis = null, now = new Date() }: { analysis?: Analysis | null; now?: Date } = {},
+): AlertView {
+  const view: AlertView = { ...a, analysis: null, ruleId: null, kev: null, epss: null };
+  if (!analysis) return view;
+  view.analysis = analysisView(analysis, now);
+  if (!a.suppressed && suppressesAlert(analysis, a.installedVersions, now)) {
+    view.suppressed = true;
+    view.suppressionSource = 'analysis';
+  }
+  return view;
+}
 
 // The query's package name as each ecosystem compares names: computed once per query, not once per alert.
 const packageKeys = new WeakMap<AlertQuery, Map<string, string>>();
@@ -64,8 +89,9 @@ export function matchesQuery(a: AlertView, q: AlertQuery): boolean {
     if (q.severityMode === 'exact' ? r !== want : r > want) return false;
   }
   if (q.analysis !== undefined) {
-    const state = a.analysis === null ? 'none' : (a.analysis as { state: string }).state;
-    if (state !== q.analysis) return false;
+    // an expired analysis matches no analysis filter
+    if (a.analysis?.expired) return false;
+    if ((a.analysis?.state ?? 'none') !== q.analysis) return false;
   }
   if (q.suppressed !== 'all' && a.suppressed !== (q.suppressed === 'true')) return false;
   if (q.team !== undefined && !a.teams.includes(q.team)) return false;
@@ -135,9 +161,10 @@ export function queryKey(q: AlertQuery): string {
 }
 
 type Dated = AlertEvent & { seq: number };
+type Opened = Pick<AlertRecord, 'id' | 'firstSeenAt' | 'firstSeenScanId' | 'openedGeneration'>;
 
 /** The opening of an alert: derived from the alert itself (first seen, by which scan and generation), never stored. */
-export const openedEvent = (alert: AlertRecord): Dated => ({
+export const openedEvent = (alert: Opened): Dated => ({
   alertId: alert.id,
   type: 'opened',
   at: alert.firstSeenAt,
@@ -151,22 +178,24 @@ export const openedEvent = (alert: AlertRecord): Dated => ({
  * Whether the alerts' histories are whole in their records (none has had more events than it keeps inline): then a
  * history read needs nothing else.
  */
-export const historyInline = (alerts: readonly AlertRecord[]): boolean =>
+export const historyInline = (alerts: ReadonlyArray<Pick<AlertRecord, 'history' | 'historyCount'>>): boolean =>
   alerts.every((a) => (a.historyCount ?? a.history?.length ?? 0) === (a.history?.length ?? 0));
 
 /**
  * An alert's history, newest first: the events of the alert and of the alerts merged into it (moves of one project
- * and ecosystem are numbered in one sequence, so their order is that of seq; a summary of folded events comes before
- * the events it folded), then its opening.
+ * and ecosystem are numbered in one sequence, so their order is that of seq; an analysis event carries the seq of the
+ * move before it and its own later time; a summary of folded events comes before the events it folded), then its
+ * opening.
  */
-export function historyOf(alert: AlertRecord, events: readonly Dated[]): Dated[] {
+export function historyOf(alert: Opened, events: readonly Dated[]): Dated[] {
   return [...events]
-    .sort((a, b) => b.seq - a.seq || cmp(a.alertId, b.alertId) || cmp(a.type, b.type))
+    .sort((a, b) => b.seq - a.seq || cmp(b.at, a.at) || cmp(a.alertId, b.alertId) || cmp(a.type, b.type))
     .concat(openedEvent(alert));
 }
 
 /** The events kept in the records of an alert and of the alerts merged into it. */
-export const inlineEvents = (alerts: readonly AlertRecord[]): Dated[] => alerts.flatMap((a) => a.history ?? []);
+export const inlineEvents = (alerts: ReadonlyArray<Pick<AlertRecord, 'history'>>): Dated[] =>
+  alerts.flatMap((a) => a.history ?? []);
 
 /** The id of a stored history event (src/storage/alerts.ts), and of an alert's summary of folded events. */
 export const eventId = (alertId: string, seq: number, type: string) => `${alertId}:${seq}:${type}`;

@@ -1,24 +1,46 @@
 // An organization's alerts as the reads use them (src/domain/alerts/index.ts), kept per API process and validated on
-// every read by one read by _id: the organization's alerts version, which every move of a head changes after the head
-// (src/storage/alerts.ts). The version is read before the heads, so an index is kept under a version no newer than
-// the heads it was built from: a later move changes the version and the next read builds again. States never change.
+// every read by one read by _id: the organization's alerts version, which every move of a head and every analysis
+// write changes after its own write (src/storage/alerts.ts, src/storage/triage.ts). The version is read before the
+// heads and analyses, so an index is kept under a version no newer than what it was built from: a later write changes
+// the version and the next read builds again. An analysis's expiry takes effect at read: an index is kept only until
+// the first expiry after it was built.
 import { LRUCache } from 'lru-cache';
 import { AlertIndex } from '../../domain/alerts/index';
 import { viewOf } from '../../domain/alerts/query';
 import { orgAlertSets, orgAlertsVersion, readStateAlerts } from '../../storage/alerts';
+import type { AlertAnalysisDoc } from '../../storage/documents/triage';
 import type { Store } from '../../storage/mongo';
+import { orgAnalyses } from '../../storage/triage';
 
-const indexes = new LRUCache<string, { version: string; index: AlertIndex }>({ max: 64 });
-const EMPTY = new AlertIndex([]);
-
-export async function orgAlertIndex(store: Store, orgId: string): Promise<AlertIndex> {
-  const version = await orgAlertsVersion(store, orgId);
-  if (version === null) return EMPTY; // no alert ever moved in this organization
-  const cached = indexes.get(orgId);
-  if (cached && cached.version === version) return cached.index;
-  const heads = await orgAlertSets(store, orgId);
-  const lists = await Promise.all(heads.map((h) => readStateAlerts(store, h._id, h.seq)));
-  const index = new AlertIndex(lists.flat().map(viewOf));
-  indexes.set(orgId, { version, index });
-  return index;
+export interface OrgAlerts {
+  index: AlertIndex;
+  /** The analysis documents by alert id (their history events). */
+  analyses: ReadonlyMap<string, AlertAnalysisDoc>;
 }
+
+const indexes = new LRUCache<string, OrgAlerts & { version: string; until: number }>({ max: 64 });
+const EMPTY: OrgAlerts = { index: new AlertIndex([]), analyses: new Map() };
+
+export async function orgAlerts(store: Store, orgId: string, now = new Date()): Promise<OrgAlerts> {
+  const version = await orgAlertsVersion(store, orgId);
+  if (version === null) return EMPTY; // no alert ever moved or was triaged in this organization
+  const cached = indexes.get(orgId);
+  if (cached && cached.version === version && now.getTime() < cached.until) return cached;
+  const [heads, analyses] = await Promise.all([orgAlertSets(store, orgId), orgAnalyses(store, orgId)]);
+  const lists = await Promise.all(heads.map((h) => readStateAlerts(store, h._id, h.seq)));
+  let until = Infinity;
+  for (const d of analyses.values()) {
+    const t = d.analysis?.expiresAt ? Date.parse(d.analysis.expiresAt) : Infinity;
+    if (t > now.getTime() && t < until) until = t;
+  }
+  const index = new AlertIndex(
+    lists.flat().map((a) => viewOf(a, { analysis: analyses.get(a.id)?.analysis ?? null, now })),
+  );
+  const entry = { version, until, index, analyses };
+  indexes.set(orgId, entry);
+  return entry;
+}
+
+/** The organization's alert index (see orgAlerts). */
+export const orgAlertIndex = async (store: Store, orgId: string): Promise<AlertIndex> =>
+  (await orgAlerts(store, orgId)).index;

@@ -24,7 +24,7 @@ import type { AppDeps } from '../deps';
 import { offsetOf } from '../findings/routes';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { pathId } from '../params';
-import { orgAlertIndex } from './index-cache';
+import { orgAlertIndex, orgAlerts } from './index-cache';
 
 const ECOSYSTEMS = ['gradle', 'python', 'javascript', 'typescript'] as const;
 const MAX_TEXT = 512;
@@ -86,10 +86,10 @@ async function alertQuery(deps: AppDeps, ctx: Context): Promise<AlertQuery> {
 async function reachableAlert(deps: AppDeps, ctx: Context) {
   const p = principalOf(ctx);
   const id = pathId(ctx, 'alertId', 'alert');
-  const index = await orgAlertIndex(deps.store, p.orgId);
+  const { index, analyses } = await orgAlerts(deps.store, p.orgId);
   const alert = id.startsWith('alr_') ? index.get(id) : undefined;
   if (!alert || !canReachProject(p, alert.projectId)) throw notFound(`alert ${id}`);
-  return { alert, index };
+  return { alert, index, analyses };
 }
 
 export function alertRoutes(deps: AppDeps): Router {
@@ -118,15 +118,18 @@ export function alertRoutes(deps: AppDeps): Router {
 
   r.get('/v1/alerts/:alertId/history', access(deps, 'GET /v1/alerts/:alertId/history'), async (ctx) => {
     const limit = parseLimit(ctx);
-    const { alert, index } = await reachableAlert(deps, ctx);
+    const { alert, index, analyses } = await reachableAlert(deps, ctx);
     const listing = `alert-history:${alert.id}`;
     const offset = offsetOf(deps, listing, cursorQuery(ctx));
     const records = [alert, ...index.mergedInto(alert.id).map((id) => index.record(id)!)];
-    // The newest events are kept in the alerts themselves; a longer history is read from the events stored apart.
+    // The newest events are kept in the alerts and their analysis documents; a longer history is read from the events
+    // stored apart (which hold both).
+    const triage = records.map((a) => analyses.get(a.id)).filter((d) => d !== undefined);
+    const inline = historyInline(records) && triage.every((d) => d.eventCount === d.events.length);
     const events = historyOf(
       alert,
-      historyInline(records)
-        ? inlineEvents(records)
+      inline
+        ? [...inlineEvents(records), ...triage.flatMap((d) => d.events)]
         : await alertEvents(
             deps.store,
             records.map((a) => a.id),

@@ -80,6 +80,10 @@ export const MATRIX = {
   'GET /v1/alerts': { kind: 'scope', scope: 'findings:read' },
   'GET /v1/alerts/:alertId': { kind: 'scope', scope: 'findings:read' },
   'GET /v1/alerts/:alertId/history': { kind: 'scope', scope: 'findings:read' },
+  // Analyses of alerts (src/http/triage/routes.ts)
+  'PUT /v1/alerts/:alertId/analysis': { kind: 'scope', scope: 'findings:triage' },
+  'DELETE /v1/alerts/:alertId/analysis': { kind: 'scope', scope: 'findings:triage' },
+  'POST /v1/alerts/analysis': { kind: 'scope', scope: 'findings:triage' },
   // Webhooks (src/http/webhooks/routes.ts) and their delivery log (src/http/webhooks/deliveries.ts)
   'POST /v1/webhooks': { kind: 'roles', roles: ADMINS },
   'GET /v1/webhooks': { kind: 'roles', roles: ADMINS },

@@ -38,6 +38,8 @@ import { gatewaySchemas } from './schemas/gateways';
 import { mcpSchemas } from './schemas/mcp';
 import { alertSchemas } from './schemas/alerts';
 import { alertOperations } from './operations-alerts';
+import { triageOperations } from './operations-triage';
+import { triageSchemas } from './schemas/triage';
 import { compareOperations } from './operations-compare';
 import { compareSchemas } from './schemas/compare';
 
@@ -60,6 +62,7 @@ export const OPERATIONS: Record<Route, Operation> = {
   ...gatewayOperations,
   ...mcpOperations,
   ...alertOperations,
+  ...triageOperations,
   ...compareOperations,
 };
 
@@ -280,6 +283,7 @@ export function buildOpenApiDocument() {
         ...gatewaySchemas,
         ...mcpSchemas,
         ...alertSchemas,
+        ...triageSchemas,
         ...compareSchemas,
       },
     },

@@ -36,7 +36,7 @@ function alerts(n: number): AlertRecord[] {
 }
 
 test('every query answers as a filter and sort over every alert, page after page', () => {
-  const views = alerts(1500).map(viewOf);
+  const views = alerts(1500).map((a) => viewOf(a));
   const index = new AlertIndex(views);
   const base: AlertQuery = { status: 'open', severityMode: 'at_least', suppressed: 'false', sort: 'severity' };
   const queries: Array<Partial<AlertQuery>> = [

@@ -235,7 +235,7 @@ test('the list filters and orders; history is newest first with the opening deri
     noTeam,
     true,
   );
-  const views = m.alerts.map(viewOf);
+  const views = m.alerts.map((a) => viewOf(a));
   const q: AlertQuery = { status: 'open', severityMode: 'at_least', suppressed: 'false', sort: 'severity' };
   const list = (extra: Partial<AlertQuery>) =>
     views

@@ -68,7 +68,10 @@ export const alertSchemas = {
       suppressed: { type: 'boolean' },
       suppressionSource: { type: ['string', 'null'], enum: ['snapshot', 'analysis', 'rule', null] },
       ruleId: strOrNull,
-      analysis: { description: 'The analysis in force (triage); null without one.', type: ['object', 'null'] },
+      analysis: {
+        description: 'The analysis (triage); null without one. An expired one is shown with expired: true.',
+        oneOf: [ref('Analysis'), { type: 'null' }],
+      },
       kev: { description: 'KEV (intelligence feeds); null until imported.', type: ['object', 'boolean', 'null'] },
       epss: { description: 'EPSS (intelligence feeds); null until imported.', type: ['object', 'null'] },
       cvss: cvssOrNull,

@@ -30,6 +30,7 @@ const SCOPE_LABELS: Record<Scope, string> = {
   'sca:upload': 'upload dependency snapshots',
   'scans:read': 'read scans and projects',
   'findings:read': 'read findings',
+  'findings:triage': 'triage alerts (analyses)',
   'deps:read': 'read the dependency inventory',
   'hosts:read': 'read hosts',
   'gateways:read': 'read gateways',

@@ -1,0 +1,60 @@
+// Analyses of alerts (src/http/triage/routes.ts).
+import type { Endpoint } from '../auth/matrix';
+import { OBJECT_BODY_ERRORS, pathParam, type Operation } from './operation';
+import { ref } from './schemas/common';
+
+type TriageRoute = Extract<Endpoint, `${string} /v1/alerts/${string}analysis`>;
+
+const alertId = pathParam(
+  'alertId',
+  "The alert id (alr_...). A merged alert's id answers the alert it was merged into. Unknown or out of the credential's reach: 404 not_found.",
+);
+const notFound = {
+  description: "not_found: no such alert, or its project is out of the credential's reach.",
+  codes: ['not_found' as const],
+};
+const bodyErrors = {
+  ...OBJECT_BODY_ERRORS,
+  422: {
+    description:
+      'invalid_parameter or missing_parameter naming the field: an unknown field, a state, justification or response out of its list, a justification missing for not_affected, a detail missing (not_affected, false_positive, resolved) or over 2,000 characters, expiresAt not in the future or over a year ahead, versions not installed versions of the alert, ticketUrl not https.',
+    codes: ['invalid_parameter' as const, 'missing_parameter' as const],
+  },
+};
+
+export const triageOperations: Record<TriageRoute, Operation> = {
+  'PUT /v1/alerts/:alertId/analysis': {
+    operationId: 'setAlertAnalysis',
+    tag: 'alerts',
+    summary: "Set an alert's analysis (findings:triage)",
+    description:
+      'not_affected, false_positive and resolved suppress the alert while every installed version it has is covered and the analysis has not expired: findings of scans processed after the decision are suppressed (suppressionSource analysis) and leave counts, gate and events. The alert history and the audit trail (alert.analysis_changed) record the change with its actor, before and after. Two analyses at once: the later wins, the history holds both.',
+    parameters: [alertId],
+    requestBody: { description: 'The analysis.', required: true, schema: ref('AnalysisInput') },
+    responses: { 200: { description: 'The alert.', schema: ref('Alert') }, 404: notFound, ...bodyErrors },
+    usesDatabase: true,
+  },
+  'DELETE /v1/alerts/:alertId/analysis': {
+    operationId: 'deleteAlertAnalysis',
+    tag: 'alerts',
+    summary: "Remove an alert's analysis (findings:triage)",
+    description: 'The history keeps the removal (analysis_changed, after: null); audited as alert.analysis_deleted.',
+    parameters: [alertId],
+    responses: { 204: { description: 'Removed (or there was none).' }, 404: notFound },
+    usesDatabase: true,
+  },
+  'POST /v1/alerts/analysis': {
+    operationId: 'bulkAlertAnalysis',
+    tag: 'alerts',
+    summary: 'One analysis for up to 500 alerts (findings:triage)',
+    description:
+      "Every id is checked first (404 for any unknown or out of reach, nothing written); then the analysis (no versions: each alert's every version) is applied to each alert under one bulk id. Idempotent: an alert already holding the same decision is left as it is, so a retried request completes what a failed one started.",
+    requestBody: { description: 'The alerts and the analysis.', required: true, schema: ref('BulkAnalysis') },
+    responses: {
+      200: { description: 'The alerts as they now read.', schema: ref('BulkAnalysisResult') },
+      404: { description: 'not_found: an id names no alert in reach.', codes: ['not_found'] },
+      ...bodyErrors,
+    },
+    usesDatabase: true,
+  },
+};
