@@ -1,10 +1,12 @@
 // The two alert steps of a scan (src/domain/alerts): `resolveFindings` before the scan's counts are published (each
-// finding's alert and first-seen time), and `moveScanAlerts` after (the project's alerts of the scan's ecosystem move
+// finding's alert and first-seen time, and the analyses in force: src/domain/triage), and `moveScanAlerts` after (the project's alerts of the scan's ecosystem move
 // to what the scan found, when the scan is tracked). Both are idempotent: the resolution is a pure function of the
 // stored state, and a move is stored as the next state of a chain keyed by sequence number (src/storage/alerts.ts),
 // so a retried or concurrent move computes again from what is stored and never applies twice.
 import { alertIdsOf, moveAlerts, type AlertRecord, type MoveFinding } from '../src/domain/alerts/move';
 import { isTracked } from '../src/domain/alerts/tracked';
+import { applyAnalyses } from '../src/domain/triage/apply';
+import { pairAnalyses } from '../src/storage/triage';
 import type { Logger } from '../src/logger';
 import type { Finding } from '../src/shared/types';
 import {
@@ -43,13 +45,15 @@ export async function trackedScan(store: Store, scan: Pick<ScanDoc, 'projectId' 
  * a branch scan.
  */
 export function startResolution(store: Store, scan: ScanDoc) {
-  const reads = Promise.all([headState(store, pairIdOf(scan.projectId, scan.ecosystem)), trackedScan(store, scan)]);
+  const pairId = pairIdOf(scan.projectId, scan.ecosystem);
+  const reads = Promise.all([headState(store, pairId), trackedScan(store, scan), pairAnalyses(store, pairId)]);
   reads.catch(() => undefined); // awaited by apply
   return {
     /** Whether the scan is tracked by its project (read once, with the resolution). */
     tracked: reads.then(([, tracked]) => tracked),
-    async apply(findings: Finding[]): Promise<void> {
-      const [state, tracked] = await reads;
+    /** Sets each finding's alert, then applies the analyses in force; how many findings analyses suppressed. */
+    async apply(findings: Finding[], now = new Date()): Promise<number> {
+      const [state, tracked, analyses] = await reads;
       const resolved = alertIdsOf(
         scan.ecosystem,
         state.alerts,
@@ -61,6 +65,7 @@ export function startResolution(store: Store, scan: ScanDoc) {
         f.alertId = r?.alertId ?? null;
         f.firstSeenAt = r?.firstSeenAt ?? null;
       }
+      return analyses.size ? applyAnalyses(findings, analyses, now) : 0;
     },
   };
 }

@@ -10,7 +10,7 @@ import { moduleRank, orderModules, type ScanModule } from '../src/domain/attribu
 import { assembleV2, attributeInline } from '../src/domain/attribution/v2-assemble';
 import { buildAttributionGraph, type BuiltGraph } from '../src/domain/attribution/v2-graph';
 import type { FindingAttribution } from '../src/shared/types';
-import { buildFindings } from '../src/domain/findings';
+import { buildFindings, countFindings } from '../src/domain/findings';
 import { currentGeneration, loadGeneration } from '../src/storage/advisories';
 import { claimCompletion, getScan, markCompleted, markFailed, markRunning } from '../src/storage/scans';
 import { writeModules, writeResults } from '../src/storage/results';
@@ -209,7 +209,8 @@ export async function publish(
     attributions: derived.attributions,
     processingDay: new Date().toISOString().slice(0, 10),
   });
-  await resolution.apply(built.findings);
+  // Analyses in force suppress findings: the counts are then those after triage.
+  if ((await resolution.apply(built.findings)) > 0) Object.assign(built, countFindings(built.findings));
   if (before) await before(built.findings);
   const v2 = inputs.snapshot.schemaVersion === 2;
   const claimed = claimCompletion(deps.store, scanId);

@@ -88,7 +88,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     const ids = new Set(
       type === 'alert.opened' ? stored.move.opened : type === 'alert.fixed' ? stored.move.fixed : stored.move.reopened,
     );
-    const changed = states.filter((a) => ids.has(a.id)).map((a) => viewOf(a));
+    // Alerts that triage suppressed as the move's scan was processed leave the events (docs/triage.md).
+    const changed = states
+      .filter(
+        (a) =>
+          ids.has(a.id) && !(a.suppressed && (a.suppressionSource === 'analysis' || a.suppressionSource === 'rule')),
+      )
+      .map((a) => viewOf(a));
     const first = changed[0] ?? states[0];
     const data = {
       project: first?.projectId ?? '',

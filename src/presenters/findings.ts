@@ -1,3 +1,4 @@
+import { suppressionSourceOf } from '../domain/triage/apply';
 import type { ClassifiedFinding } from '../domain/compare';
 import type { CompareFinding } from '../shared/compare';
 import type { Finding } from '../shared/types';
@@ -33,6 +34,9 @@ export function presentFinding<E extends object = Record<never, never>>(
     // null: no alert holds the finding (a branch-only finding), or a scan made before findings carried alerts
     alertId: f.alertId ?? null,
     firstSeenAt: f.firstSeenAt ?? null,
+    // where the suppression comes from: the snapshot, the alert's analysis or a triage rule (additive)
+    suppressionSource: suppressionSourceOf(f),
+    ruleId: f.ruleId ?? null,
     ...(light ? { attributionCount: light.attributionCount } : {}),
     // Fields a read adds after the Finding's own (the comparison's modules and teams), in one object.
     ...(extra as E),

@@ -176,6 +176,13 @@ export interface Finding {
   alertId?: string | null;
   /** When the project first saw the alert (its firstSeenAt); null without an alert. */
   firstSeenAt?: string | null;
+  /**
+   * Where the suppression comes from (additive): the snapshot, the alert's analysis, or a triage rule; absent on
+   * findings stored before triage (then the snapshot's when suppressed).
+   */
+  suppressionSource?: 'snapshot' | 'analysis' | 'rule' | null;
+  /** The triage rule that suppressed the finding (suppressionSource rule). */
+  ruleId?: string | null;
 }
 
 /** A CVSS vector with its version and base score. */

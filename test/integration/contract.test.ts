@@ -168,18 +168,30 @@ function expectNoFailures(r: { cases: string[]; failures: Failure[]; output: str
   expect(tested).toEqual(expected);
 }
 
-// The owner's operations in two runs, each within RUN_LIMIT_MS on a loaded CI machine: MCP auditing
-// apart from the rest.
+// The owner's operations in three runs, each within RUN_LIMIT_MS on a loaded CI machine: MCP auditing, and alerts
+// with their triage and the comparison of scans, apart from the rest.
 const isMcp = (op: string) => / \/v1\/mcp\//.test(OPERATIONS.get(op) ?? '');
+const isAlerts = (op: string) => / \/v1\/alerts|\/compare$/.test(OPERATIONS.get(op) ?? '');
 const ownerOps = () =>
   allOps().filter((op) => !REVOKING.includes(op) && !HOST_OPS.includes(op) && !GATEWAY_OPS.includes(op));
 
 test(
-  "every operation but the revoking ones and MCP's, with an owner session: answers conform to the document",
+  "every operation but the revoking ones, MCP's and the alerts', with an owner session: answers conform to the document",
   async () => {
     const org = await newOrg(t.store);
-    const ops = ownerOps().filter((op) => !isMcp(op));
+    const ops = ownerOps().filter((op) => !isMcp(op) && !isAlerts(op));
     expectNoFailures(await run('owner', org.ownerToken, ops, 25), ops);
+  },
+  RUN_LIMIT_MS + 30_000,
+);
+
+test(
+  'the alert, triage and comparison operations with an owner session',
+  async () => {
+    const org = await newOrg(t.store);
+    const ops = ownerOps().filter(isAlerts);
+    expect(ops.length).toBeGreaterThanOrEqual(7);
+    expectNoFailures(await run('owner-alerts', org.ownerToken, ops, 25), ops);
   },
   RUN_LIMIT_MS + 30_000,
 );

@@ -51,9 +51,12 @@ export interface AlertRecord {
   /** Introducing modules (v2) in the latest scan that had the alert, and their teams. */
   modules: string[];
   teams: string[];
-  /** Every finding of the alert suppressed in the latest scan that had it (by the snapshot's suppressions). */
+  /**
+   * Every finding of the alert suppressed in the latest scan that had it, and by what as that scan was processed (the
+   * snapshot's suppressions win; triage's are read live: src/domain/alerts/query.ts viewOf).
+   */
   suppressed: boolean;
-  suppressionSource: 'snapshot' | null;
+  suppressionSource: 'snapshot' | 'analysis' | 'rule' | null;
   /** Set when merged into another alert. */
   mergedInto?: string;
   /**
@@ -107,6 +110,7 @@ export type MoveFinding = Pick<
   | 'summary'
   | 'publishedAt'
   | 'suppressed'
+  | 'suppressionSource'
   | 'attributions'
   | 'cvss'
 >;
@@ -249,7 +253,15 @@ export function moveAlerts(
     );
     const lead = ordered[0];
     const modules = sortedUnique(list.flatMap(introducing));
+    // Suppressed when every finding is; the source as processed (a snapshot's wins), read live by viewOf for triage.
     const allSuppressed = list.every((f) => f.suppressed);
+    const suppressedBy = !allSuppressed
+      ? null
+      : list.some((f) => (f.suppressionSource ?? 'snapshot') === 'snapshot')
+        ? ('snapshot' as const)
+        : list.some((f) => f.suppressionSource === 'analysis')
+          ? ('analysis' as const)
+          : ('rule' as const);
     return {
       id,
       projectId,
@@ -275,7 +287,7 @@ export function moveAlerts(
       modules,
       teams: sortedUnique(modules.map((m) => teamOf(m)).filter((t): t is string => !!t)),
       suppressed: allSuppressed,
-      suppressionSource: allSuppressed ? 'snapshot' : null,
+      suppressionSource: suppressedBy,
     };
   };
 

@@ -57,10 +57,20 @@ export function viewOf(
   a: AlertRecord,
   { analysis = null, now = new Date() }: { analysis?: Analysis | null; now?: Date } = {},
 ): AlertView {
-  const view: AlertView = { ...a, analysis: null, ruleId: null, kev: null, epss: null };
+  // The snapshot's suppression is the record's own; triage's is read live from the analysis in force.
+  const own = a.suppressed && a.suppressionSource === 'snapshot';
+  const view: AlertView = {
+    ...a,
+    suppressed: own,
+    suppressionSource: own ? 'snapshot' : null,
+    analysis: null,
+    ruleId: null,
+    kev: null,
+    epss: null,
+  };
   if (!analysis) return view;
   view.analysis = analysisView(analysis, now);
-  if (!a.suppressed && suppressesAlert(analysis, a.installedVersions, now)) {
+  if (!own && suppressesAlert(analysis, a.installedVersions, now)) {
     view.suppressed = true;
     view.suppressionSource = 'analysis';
   }

@@ -75,11 +75,16 @@ export function buildFindings(input: BuildInput): BuiltFindings {
   const findings = [...byId.values()].sort(
     (a, b) => severityRank(a.severity) - severityRank(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
+  return { findings, ...countFindings(findings) };
+}
+
+/** Unsuppressed findings by severity, and the suppressed total. */
+export function countFindings(findings: readonly Finding[]): { counts: SeverityCounts; suppressed: number } {
   const counts: SeverityCounts = { critical: 0, high: 0, medium: 0, low: 0 };
   let suppressed = 0;
   for (const f of findings) {
     if (f.suppressed) suppressed++;
     else counts[f.severity]++;
   }
-  return { findings, counts, suppressed };
+  return { counts, suppressed };
 }

@@ -185,6 +185,13 @@ export const scanSchemas = {
         description:
           "When the project first saw the finding's alert (the alert's firstSeenAt); null without an alert (additive).",
       },
+      suppressionSource: {
+        type: ['string', 'null'],
+        enum: ['snapshot', 'analysis', 'rule', null],
+        description:
+          "Where the suppression comes from: the snapshot's suppressions, the alert's analysis (docs/triage.md), or a triage rule; null when not suppressed (additive).",
+      },
+      ruleId: { type: ['string', 'null'], description: 'The triage rule that suppressed the finding (additive).' },
     },
   },
   FindingCounts: {
