@@ -33,6 +33,10 @@ export const AUDIT_TYPES = [
   'project.default_branch_changed',
   'alert.analysis_changed',
   'alert.analysis_deleted',
+  'triage_rule.created',
+  'triage_rule.updated',
+  'triage_rule.deleted',
+  'scan.uploaded',
 ] as const;
 
 export type AuditType = (typeof AUDIT_TYPES)[number];
