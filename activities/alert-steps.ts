@@ -5,7 +5,9 @@
 // so a retried or concurrent move computes again from what is stored and never applies twice.
 import { alertIdsOf, moveAlerts, type AlertRecord, type MoveFinding } from '../src/domain/alerts/move';
 import { isTracked } from '../src/domain/alerts/tracked';
-import { applyAnalyses } from '../src/domain/triage/apply';
+import { applyTriage } from '../src/domain/triage/apply';
+import { compileRule, ruleInForce } from '../src/domain/triage/rules';
+import { orgRules } from '../src/storage/triage-rules';
 import { pairAnalyses } from '../src/storage/triage';
 import type { Logger } from '../src/logger';
 import type { Finding } from '../src/shared/types';
@@ -46,14 +48,26 @@ export async function trackedScan(store: Store, scan: Pick<ScanDoc, 'projectId' 
  */
 export function startResolution(store: Store, scan: ScanDoc) {
   const pairId = pairIdOf(scan.projectId, scan.ecosystem);
-  const reads = Promise.all([headState(store, pairId), trackedScan(store, scan), pairAnalyses(store, pairId)]);
+  const reads = Promise.all([
+    headState(store, pairId),
+    trackedScan(store, scan),
+    pairAnalyses(store, pairId),
+    orgRules(store, scan.orgId),
+  ]);
   reads.catch(() => undefined); // awaited by apply
   return {
     /** Whether the scan is tracked by its project (read once, with the resolution). */
     tracked: reads.then(([, tracked]) => tracked),
-    /** Sets each finding's alert, then applies the analyses in force; how many findings analyses suppressed. */
-    async apply(findings: Finding[], now = new Date()): Promise<number> {
-      const [state, tracked, analyses] = await reads;
+    /**
+     * Sets each finding's alert, then applies triage (the alerts' analyses, then the rules in force); how many
+     * findings triage suppressed. `teamOf`: the scan's module teams (v2), for rules' team conditions.
+     */
+    async apply(
+      findings: Finding[],
+      teamOf: (module: string) => string | null | undefined = () => null,
+      now = new Date(),
+    ): Promise<number> {
+      const [state, tracked, analyses, rules] = await reads;
       const resolved = alertIdsOf(
         scan.ecosystem,
         state.alerts,
@@ -65,7 +79,19 @@ export function startResolution(store: Store, scan: ScanDoc) {
         f.alertId = r?.alertId ?? null;
         f.firstSeenAt = r?.firstSeenAt ?? null;
       }
-      return analyses.size ? applyAnalyses(findings, analyses, now) : 0;
+      const enforced = rules.filter((r) => ruleInForce(r, now));
+      if (!analyses.size && !enforced.length) return 0;
+      return applyTriage(
+        findings,
+        {
+          analyses,
+          rules: enforced.map(compileRule),
+          projectId: scan.projectId,
+          ecosystem: scan.ecosystem,
+          teamOf,
+        },
+        now,
+      );
     },
   };
 }

@@ -210,7 +210,9 @@ export async function publish(
     processingDay: new Date().toISOString().slice(0, 10),
   });
   // Analyses in force suppress findings: the counts are then those after triage.
-  if ((await resolution.apply(built.findings)) > 0) Object.assign(built, countFindings(built.findings));
+  const teams = new Map((derived.modules ?? []).map((m) => [m.path, m.teamName ?? null]));
+  if ((await resolution.apply(built.findings, (m) => teams.get(m))) > 0)
+    Object.assign(built, countFindings(built.findings));
   if (before) await before(built.findings);
   const v2 = inputs.snapshot.schemaVersion === 2;
   const claimed = claimCompletion(deps.store, scanId);

@@ -51,7 +51,8 @@ export type IdPrefix =
   | 'mcp'
   | 'mre'
   | 'mue'
-  | 'blk';
+  | 'blk'
+  | 'trl';
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   return `${prefix}_${(timePart(now) + randomChars(12, B32)).toLowerCase()}`;

@@ -5,6 +5,7 @@ import { apiKeyRoutes } from './api-keys/routes';
 import { findingRoutes } from './findings/routes';
 import { alertRoutes } from './alerts/routes';
 import { triageRoutes } from './triage/routes';
+import { triageRuleRoutes } from './triage/rules-routes';
 import { compareRoutes } from './compare/routes';
 import { healthRoutes } from './health/routes';
 import { meRoutes } from './me/routes';
@@ -81,6 +82,7 @@ export function createApp(given: AppDeps): Koa<AppState> {
     findingRoutes(deps),
     alertRoutes(deps),
     triageRoutes(deps),
+    triageRuleRoutes(deps),
     compareRoutes(deps),
     scanReadRoutes(deps),
     projectRoutes(deps),

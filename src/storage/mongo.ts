@@ -1,7 +1,7 @@
 // One MongoDB connection per process and the collections the service uses. The same code runs on a real MongoDB
 // replica set and on the local FerretDB: every hot path is an _id lookup or top-level equality (docs/configuration.md,
 // "Local MongoDB-wire database").
-import type { AlertAnalysisDoc } from './documents/triage';
+import type { AlertAnalysisDoc, TriageRuleDoc } from './documents/triage';
 import { MongoBulkWriteError, MongoClient, Db, Collection, MongoServerError } from 'mongodb';
 import type {
   ApiKeyDoc,
@@ -114,6 +114,7 @@ export interface CollectionDocs {
   trackedMonths: TrackedMonthsDoc;
   scanCompareInputs: ScanCompareInputsDoc;
   alertAnalyses: AlertAnalysisDoc;
+  triageRules: TriageRuleDoc;
 }
 
 export type Collections = { [K in keyof CollectionDocs]: Collection<CollectionDocs[K]> };
@@ -175,6 +176,7 @@ const COLLECTION_NAMES = Object.keys({
   trackedMonths: true,
   scanCompareInputs: true,
   alertAnalyses: true,
+  triageRules: true,
 } satisfies Record<keyof CollectionDocs, true>) as (keyof CollectionDocs)[];
 
 export interface Store {
@@ -281,6 +283,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.trackedScans.createIndex({ pairId: 1, month: 1 }),
     c.alertAnalyses.createIndex({ orgId: 1 }),
     c.alertAnalyses.createIndex({ pairId: 1 }),
+    c.triageRules.createIndex({ orgId: 1 }),
   ]);
   // Earlier indexes: the scan-list ones of the bucket alone (superseded by the two above), the list tokens' by `b`.
   await Promise.all(

@@ -8,6 +8,7 @@ import { addMember, createSession, findOrCreateUser, revokeSession } from '../..
 import { createApiKey } from '../../src/storage/api-keys';
 import { secretsFromEnv } from '../../src/storage/secrets';
 import { createWebhook } from '../../src/storage/webhooks';
+import { insertRule } from '../../src/storage/triage-rules';
 import { moveAlerts } from '../../src/domain/alerts/move';
 import { advanceHead, insertState, pairIdOf } from '../../src/storage/alerts';
 import { MATRIX, type Access, type Endpoint } from '../../src/http/auth/matrix';
@@ -541,6 +542,36 @@ async function request(endpoint: Endpoint, token: string | null, via?: Via) {
   if (endpoint === 'POST /v1/gateways/enrollments') body = { version: '1', networkScope: ['10.0.0.0/8'] };
   if (endpoint === 'POST /v1/gateways/:gatewayId/approval') body = { networkScope: ['10.0.0.0/8'] };
   if (endpoint.endsWith('/heartbeats')) body = {};
+  // triage rules: a fresh rule of org a to name; bodies any owner or admin may send
+  if (route.includes(':ruleId')) {
+    const now = new Date().toISOString();
+    const id = `trl_matrix${machineSeq++}`;
+    await insertRule(t.store, a.orgId, {
+      id,
+      name: 'matrix',
+      conditions: {},
+      analysis: {
+        state: 'in_triage',
+        justification: null,
+        response: [],
+        detail: null,
+        expiresAt: null,
+        versions: null,
+        ticketUrl: null,
+        updatedAt: now,
+        updatedBy: { kind: 'user', id: 'usr_matrix' },
+      },
+      expiresAt: null,
+      mode: 'dry_run',
+      createdAt: now,
+      createdBy: { kind: 'user', id: 'usr_matrix' },
+      updatedAt: now,
+    });
+    path = route.replace(':ruleId', id);
+  }
+  if (endpoint === 'POST /v1/triage-rules')
+    body = { name: 'matrix', analysis: { state: 'in_triage' }, mode: 'dry_run' };
+  if (endpoint === 'PATCH /v1/triage-rules/:ruleId') body = { name: 'matrix, renamed' };
   // triage: an analysis any entitled caller may set (in_triage needs nothing else)
   if (endpoint === 'PUT /v1/alerts/:alertId/analysis') body = { state: 'in_triage' };
   if (endpoint === 'POST /v1/alerts/analysis') body = { alertIds: [ids.alert], analysis: { state: 'in_triage' } };

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { normalizedName } from '../../shared/package-names';
 import { severityRank, type Cvss, type Finding, type Severity } from '../../shared/types';
 import { resolveAlerts, type AlertIdentity } from './identity';
+import { unitsOf, type Unit } from '../triage/rules';
 
 export type AlertStatus = 'open' | 'fixed' | 'merged';
 export type AlertEventType =
@@ -57,6 +58,11 @@ export interface AlertRecord {
    */
   suppressed: boolean;
   suppressionSource: 'snapshot' | 'analysis' | 'rule' | null;
+  /**
+   * The attributions of its findings in the introduced view (origin module, team, context, relationship), in the latest
+   * scan that had it; [] for v1 and paged scans; absent on alerts stored before triage rules.
+   */
+  units?: Unit[];
   /** Set when merged into another alert. */
   mergedInto?: string;
   /**
@@ -185,6 +191,13 @@ export function alertIdsOf(
 
 const sortedUnique = (xs: Iterable<string>) => [...new Set(xs)].sort(cmp);
 
+/** The introduced-view units of an alert's findings, each once (triage rules' conditions read them). */
+function unitsOfAll(list: readonly MoveFinding[], teamOf: (module: string) => string | null | undefined): Unit[] {
+  const seen = new Map<string, Unit>();
+  for (const f of list) for (const u of unitsOf(f.attributions, teamOf)) seen.set(u.join('\0'), u);
+  return [...seen.keys()].sort(cmp).map((k) => seen.get(k)!);
+}
+
 /** Introducing modules of a finding (v2): its attributions' origins, or the attributed module itself. */
 function introducing(f: MoveFinding): string[] {
   const out: string[] = [];
@@ -288,6 +301,8 @@ export function moveAlerts(
       teams: sortedUnique(modules.map((m) => teamOf(m)).filter((t): t is string => !!t)),
       suppressed: allSuppressed,
       suppressionSource: suppressedBy,
+      // what triage rules' attribution conditions read (src/domain/triage/rules.ts)
+      units: unitsOfAll(list, teamOf),
     };
   };
 

@@ -3,7 +3,16 @@
 import { normalizedName } from '../../shared/package-names';
 import { severityRank, type Severity } from '../../shared/types';
 import type { AlertEvent, AlertRecord } from './move';
-import { ANALYSIS_STATES, analysisView, suppressesAlert, type Analysis, type AnalysisView } from '../triage/analysis';
+import { ruleFor, type CompiledRule, type Subject } from '../triage/rules';
+import {
+  ANALYSIS_STATES,
+  analysisView,
+  isExpired,
+  suppressesAlert,
+  SUPPRESSING_STATES,
+  type Analysis,
+  type AnalysisView,
+} from '../triage/analysis';
 
 export const ALERT_SORTS = ['severity', 'risk', 'firstSeen', 'lastSeen'] as const;
 export type AlertSort = (typeof ALERT_SORTS)[number];
@@ -55,9 +64,14 @@ export const recordOf = (v: AlertView): AlertRecord => {
 
 export function viewOf(
   a: AlertRecord,
-  { analysis = null, now = new Date() }: { analysis?: Analysis | null; now?: Date } = {},
+  {
+    analysis = null,
+    rules = [],
+    now = new Date(),
+  }: { analysis?: Analysis | null; rules?: readonly CompiledRule[]; now?: Date } = {},
 ): AlertView {
-  // The snapshot's suppression is the record's own; triage's is read live from the analysis in force.
+  // The snapshot's suppression is the record's own; triage's is read live: the alert's own analysis, else the oldest
+  // enforce rule in force that matches it.
   const own = a.suppressed && a.suppressionSource === 'snapshot';
   const view: AlertView = {
     ...a,
@@ -68,14 +82,34 @@ export function viewOf(
     kev: null,
     epss: null,
   };
-  if (!analysis) return view;
-  view.analysis = analysisView(analysis, now);
-  if (!own && suppressesAlert(analysis, a.installedVersions, now)) {
-    view.suppressed = true;
-    view.suppressionSource = 'analysis';
+  if (analysis) view.analysis = analysisView(analysis, now);
+  if (analysis && !isExpired(analysis, now)) {
+    if (!own && suppressesAlert(analysis, a.installedVersions, now)) {
+      view.suppressed = true;
+      view.suppressionSource = 'analysis';
+    }
+    return view;
+  }
+  const rule = rules.length ? ruleFor(rules, subjectOf(a), now) : null;
+  if (rule) {
+    view.ruleId = rule.id;
+    if (!own && SUPPRESSING_STATES.includes(rule.analysis.state)) {
+      view.suppressed = true;
+      view.suppressionSource = 'rule';
+    }
   }
   return view;
 }
+
+/** An alert's facts as triage rules match them. */
+export const subjectOf = (a: AlertRecord): Subject => ({
+  projectId: a.projectId,
+  ecosystem: a.ecosystem,
+  package: a.package,
+  ids: [a.advisory, ...a.aliases],
+  severity: a.severity,
+  units: a.units ?? [],
+});
 
 // The query's package name as each ecosystem compares names: computed once per query, not once per alert.
 const packageKeys = new WeakMap<AlertQuery, Map<string, string>>();

@@ -11,6 +11,8 @@ import { orgAlertSets, orgAlertsVersion, readStateAlerts } from '../../storage/a
 import type { AlertAnalysisDoc } from '../../storage/documents/triage';
 import type { Store } from '../../storage/mongo';
 import { orgAnalyses } from '../../storage/triage';
+import { orgRules } from '../../storage/triage-rules';
+import { compileRule, ruleInForce } from '../../domain/triage/rules';
 
 export interface OrgAlerts {
   index: AlertIndex;
@@ -26,15 +28,25 @@ export async function orgAlerts(store: Store, orgId: string, now = new Date()): 
   if (version === null) return EMPTY; // no alert ever moved or was triaged in this organization
   const cached = indexes.get(orgId);
   if (cached && cached.version === version && now.getTime() < cached.until) return cached;
-  const [heads, analyses] = await Promise.all([orgAlertSets(store, orgId), orgAnalyses(store, orgId)]);
+  const [heads, analyses, rules] = await Promise.all([
+    orgAlertSets(store, orgId),
+    orgAnalyses(store, orgId),
+    orgRules(store, orgId),
+  ]);
   const lists = await Promise.all(heads.map((h) => readStateAlerts(store, h._id, h.seq)));
   let until = Infinity;
   for (const d of analyses.values()) {
     const t = d.analysis?.expiresAt ? Date.parse(d.analysis.expiresAt) : Infinity;
     if (t > now.getTime() && t < until) until = t;
   }
+  // A rule's expiry, like an analysis's, ends the index's time.
+  for (const r of rules) {
+    const t = r.mode === 'enforce' && r.expiresAt ? Date.parse(r.expiresAt) : Infinity;
+    if (t > now.getTime() && t < until) until = t;
+  }
+  const compiled = rules.filter((r) => ruleInForce(r, now)).map(compileRule);
   const index = new AlertIndex(
-    lists.flat().map((a) => viewOf(a, { analysis: analyses.get(a.id)?.analysis ?? null, now })),
+    lists.flat().map((a) => viewOf(a, { analysis: analyses.get(a.id)?.analysis ?? null, rules: compiled, now })),
   );
   const entry = { version, until, index, analyses };
   indexes.set(orgId, entry);

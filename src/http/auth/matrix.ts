@@ -84,6 +84,13 @@ export const MATRIX = {
   'PUT /v1/alerts/:alertId/analysis': { kind: 'scope', scope: 'findings:triage' },
   'DELETE /v1/alerts/:alertId/analysis': { kind: 'scope', scope: 'findings:triage' },
   'POST /v1/alerts/analysis': { kind: 'scope', scope: 'findings:triage' },
+  // Triage rules (src/http/triage/rules-routes.ts): read by any member, written by owners and admins; no keys
+  'POST /v1/triage-rules': { kind: 'roles', roles: ADMINS },
+  'GET /v1/triage-rules': { kind: 'roles', roles: ANY_ROLE },
+  'GET /v1/triage-rules/:ruleId': { kind: 'roles', roles: ANY_ROLE },
+  'PATCH /v1/triage-rules/:ruleId': { kind: 'roles', roles: ADMINS },
+  'DELETE /v1/triage-rules/:ruleId': { kind: 'roles', roles: ADMINS },
+  'GET /v1/triage-rules/:ruleId/matches': { kind: 'roles', roles: ANY_ROLE },
   // Webhooks (src/http/webhooks/routes.ts) and their delivery log (src/http/webhooks/deliveries.ts)
   'POST /v1/webhooks': { kind: 'roles', roles: ADMINS },
   'GET /v1/webhooks': { kind: 'roles', roles: ADMINS },

@@ -38,8 +38,8 @@ import { gatewaySchemas } from './schemas/gateways';
 import { mcpSchemas } from './schemas/mcp';
 import { alertSchemas } from './schemas/alerts';
 import { alertOperations } from './operations-alerts';
-import { triageOperations } from './operations-triage';
-import { triageSchemas } from './schemas/triage';
+import { triageOperations, triageRuleOperations } from './operations-triage';
+import { triageRuleSchemas, triageSchemas } from './schemas/triage';
 import { compareOperations } from './operations-compare';
 import { compareSchemas } from './schemas/compare';
 
@@ -63,6 +63,7 @@ export const OPERATIONS: Record<Route, Operation> = {
   ...mcpOperations,
   ...alertOperations,
   ...triageOperations,
+  ...triageRuleOperations,
   ...compareOperations,
 };
 
@@ -284,6 +285,7 @@ export function buildOpenApiDocument() {
         ...mcpSchemas,
         ...alertSchemas,
         ...triageSchemas,
+        ...triageRuleSchemas,
         ...compareSchemas,
       },
     },

@@ -1,6 +1,6 @@
 // Analyses of alerts (src/http/triage/routes.ts).
 import type { Endpoint } from '../auth/matrix';
-import { OBJECT_BODY_ERRORS, pathParam, type Operation } from './operation';
+import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, type Operation } from './operation';
 import { ref } from './schemas/common';
 
 type TriageRoute = Extract<Endpoint, `${string} /v1/alerts/${string}analysis`>;
@@ -54,6 +54,82 @@ export const triageOperations: Record<TriageRoute, Operation> = {
       200: { description: 'The alerts as they now read.', schema: ref('BulkAnalysisResult') },
       404: { description: 'not_found: an id names no alert in reach.', codes: ['not_found'] },
       ...bodyErrors,
+    },
+    usesDatabase: true,
+  },
+};
+
+type RuleRoute = Extract<Endpoint, `${string} /v1/triage-rules${string}`>;
+
+const ruleId = pathParam('ruleId', 'The triage rule id (trl_...). Unknown or of another organization: 404 not_found.');
+const ruleNotFound = { description: 'not_found: no such rule in the organization.', codes: ['not_found' as const] };
+const ruleErrors = {
+  ...OBJECT_BODY_ERRORS,
+  422: {
+    description:
+      "invalid_parameter or missing_parameter naming the field (name, conditions.<condition> with at most 100 values, analysis.<field> as an analysis's, expiresAt, mode; rules: at most 200 per organization), unknown_project (conditions.projects).",
+    codes: ['invalid_parameter' as const, 'missing_parameter' as const, 'unknown_project' as const],
+  },
+};
+
+export const triageRuleOperations: Record<RuleRoute, Operation> = {
+  'POST /v1/triage-rules': {
+    operationId: 'createTriageRule',
+    tag: 'alerts',
+    summary: 'Create a triage rule (owners and admins)',
+    description:
+      "An analysis applied to every alert and finding meeting the conditions: on alerts at once, on the findings of every scan processed after it. Precedence: an alert's own analysis, then the oldest enforce rule that matches. dry_run rules change nothing (their matches say what they would). Audited (triage_rule.created).",
+    requestBody: { description: 'The rule.', required: true, schema: ref('TriageRuleInput') },
+    responses: { 201: { description: 'The rule.', schema: ref('TriageRule') }, ...ruleErrors },
+    usesDatabase: true,
+  },
+  'GET /v1/triage-rules': {
+    operationId: 'listTriageRules',
+    tag: 'alerts',
+    summary: "The organization's triage rules, oldest first (any member)",
+    parameters: [...PAGINATION],
+    responses: {
+      200: { description: 'A page of rules.', schema: ref('TriageRuleList') },
+      422: { description: 'invalid_parameter (limit, a repeated parameter), invalid_cursor.', codes: LIST_ERRORS },
+    },
+    usesDatabase: true,
+  },
+  'GET /v1/triage-rules/:ruleId': {
+    operationId: 'getTriageRule',
+    tag: 'alerts',
+    summary: 'One triage rule',
+    parameters: [ruleId],
+    responses: { 200: { description: 'The rule.', schema: ref('TriageRule') }, 404: ruleNotFound },
+    usesDatabase: true,
+  },
+  'PATCH /v1/triage-rules/:ruleId': {
+    operationId: 'updateTriageRule',
+    tag: 'alerts',
+    summary: 'Change a triage rule (owners and admins)',
+    description: 'Audited (triage_rule.updated) with before and after.',
+    parameters: [ruleId],
+    requestBody: { description: 'The fields to change.', required: true, schema: ref('TriageRuleUpdate') },
+    responses: { 200: { description: 'The rule.', schema: ref('TriageRule') }, 404: ruleNotFound, ...ruleErrors },
+    usesDatabase: true,
+  },
+  'DELETE /v1/triage-rules/:ruleId': {
+    operationId: 'deleteTriageRule',
+    tag: 'alerts',
+    summary: 'Delete a triage rule (owners and admins)',
+    description: 'Alerts it suppressed read unsuppressed at once. Audited (triage_rule.deleted).',
+    parameters: [ruleId],
+    responses: { 204: { description: 'Deleted.' }, 404: ruleNotFound },
+    usesDatabase: true,
+  },
+  'GET /v1/triage-rules/:ruleId/matches': {
+    operationId: 'listTriageRuleMatches',
+    tag: 'alerts',
+    summary: 'The open alerts a rule matches now (the preview of a dry_run rule)',
+    parameters: [ruleId, ...PAGINATION],
+    responses: {
+      200: { description: 'A page of matches.', schema: ref('TriageRuleMatches') },
+      404: ruleNotFound,
+      422: { description: 'invalid_parameter (limit, a repeated parameter), invalid_cursor.', codes: LIST_ERRORS },
     },
     usesDatabase: true,
   },

@@ -1,6 +1,7 @@
 // Stored documents of triage (src/storage/triage.ts).
 import type { Analysis } from '../../domain/triage/analysis';
 import type { AlertEvent } from '../../domain/alerts/move';
+import type { TriageRule } from '../../domain/triage/rules';
 
 /**
  * The analysis of one alert and its newest analysis history events: `_id` = the alert id. Written by compare-and-set on
@@ -21,4 +22,11 @@ export interface AlertAnalysisDoc {
   /** How many analysis events the alert has had in all. */
   eventCount: number;
   updatedAt: Date;
+}
+
+/** A triage rule of an organization (src/domain/triage/rules.ts); _id = the rule id (trl_...). */
+export interface TriageRuleDoc {
+  _id: string;
+  orgId: string;
+  rule: Omit<TriageRule, 'id'>;
 }

@@ -10,7 +10,15 @@ import {
   suppressesVersion,
   type Analysis,
 } from '../../../src/domain/triage/analysis';
-import { applyAnalyses, suppressionSourceOf } from '../../../src/domain/triage/apply';
+import { applyTriage, suppressionSourceOf } from '../../../src/domain/triage/apply';
+import {
+  byAge,
+  compileRule,
+  parseRule,
+  ruleFor,
+  type Subject,
+  type TriageRule,
+} from '../../../src/domain/triage/rules';
 import type { Finding } from '../../../src/shared/types';
 
 const now = new Date('2026-11-28T12:00:00Z');
@@ -141,7 +149,8 @@ test("a scan's findings: analyses suppress the versions they cover; a snapshot s
     ['alr_2', analysis({})],
     ['alr_3', analysis({ state: 'exploitable', detail: 'yes' })],
   ]);
-  expect(applyAnalyses(fs, analyses, now)).toBe(1);
+  const t = { analyses, rules: [], projectId: 'prj_1', ecosystem: 'javascript', teamOf: () => null };
+  expect(applyTriage(fs, t, now)).toBe(1);
   expect(fs.map((f) => [f.id, f.suppressed, suppressionSourceOf(f), f.suppressionReason])).toEqual([
     ['fnd_a', true, 'analysis', 'only 1.0.0 is ours'],
     ['fnd_b', false, null, null],
@@ -176,4 +185,109 @@ test('the alert as read: triage read live, the snapshot suppression its own', ()
   // expired: shown, no longer suppressing
   const expired = analysis({ expiresAt: new Date(now.getTime() - 1).toISOString() });
   expect(viewOf(record, { analysis: expired, now })).toMatchObject({ suppressed: false, analysis: { expired: true } });
+});
+
+const rule = (over: Partial<TriageRule> & { conditions: TriageRule['conditions'] }): TriageRule => ({
+  id: 'trl_1',
+  name: 'r',
+  analysis: analysis({ state: 'not_affected', justification: 'requires_environment', detail: 'dev only' }),
+  expiresAt: null,
+  mode: 'enforce',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  createdBy: actor,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...over,
+});
+const subject = (over: Partial<Subject> = {}): Subject => ({
+  projectId: 'prj_1',
+  ecosystem: 'javascript',
+  package: '@types/node',
+  ids: ['GHSA-aaaa', 'CVE-2026-1'],
+  severity: 'high',
+  units: [['web', 'frontend', 'devDependencies', 'direct']],
+  ...over,
+});
+
+test('rule conditions: all must hold, any value within one; attribution conditions hold for every attribution only', () => {
+  const test_ = (conditions: TriageRule['conditions'], s = subject()) => compileRule(rule({ conditions })).test(s);
+  expect(test_({})).toBe(true);
+  expect(test_({ teams: ['frontend', 'platform'], contexts: ['devDependencies'] })).toBe(true);
+  expect(test_({ teams: ['platform'] })).toBe(false);
+  expect(test_({ advisories: ['cve-2026-1'] })).toBe(true); // any alias, any case
+  expect(test_({ packages: ['@types/*'] })).toBe(true);
+  expect(test_({ packages: ['@Types/*'] })).toBe(false); // globs are case-sensitive, as suppressions'
+  expect(test_({ severities: ['critical'] })).toBe(false);
+  expect(test_({ projects: ['prj_2'] })).toBe(false);
+  expect(test_({ relationship: 'transitive' })).toBe(false);
+  // one attribution also reaches production: a dev-only rule does not hold
+  const both = subject({
+    units: [
+      ['web', 'frontend', 'devDependencies', 'direct'],
+      ['api', 'backend', 'dependencies', 'direct'],
+    ],
+  });
+  expect(test_({ contexts: ['devDependencies'] }, both)).toBe(false);
+  expect(test_({ contexts: ['devDependencies', 'dependencies'] }, both)).toBe(true);
+  // a module without a team fails a team condition; a v1 finding (no attributions) never meets one
+  expect(test_({ teams: ['frontend'] }, subject({ units: [['web', null, 'devDependencies', 'direct']] }))).toBe(false);
+  expect(test_({ modules: ['web'] }, subject({ units: [] }))).toBe(false);
+  expect(test_({ packages: ['*'] }, subject({ units: [] }))).toBe(true);
+});
+
+test('precedence: the oldest enforce rule in force; dry-run and expired rules never apply', () => {
+  const older = rule({ id: 'trl_a', conditions: {}, createdAt: '2026-01-01T00:00:00.000Z' });
+  const newer = rule({ id: 'trl_b', conditions: {}, createdAt: '2026-02-01T00:00:00.000Z' });
+  const compiled = [newer, older].sort(byAge).map(compileRule);
+  expect(ruleFor(compiled, subject(), now)?.id).toBe('trl_a');
+  const dry = [rule({ id: 'trl_c', conditions: {}, mode: 'dry_run' })].map(compileRule);
+  expect(ruleFor(dry, subject(), now)).toBeNull();
+  const expired = [rule({ id: 'trl_d', conditions: {}, expiresAt: now.toISOString() })].map(compileRule);
+  expect(ruleFor(expired, subject(), now)).toBeNull();
+});
+
+test("a scan's findings: the alert's own analysis first, then rules (dev-only reaching one module only)", () => {
+  const att = (module: string, context: string) => ({
+    module,
+    context,
+    relationship: 'direct' as const,
+    path: [module],
+    origins: [{ module, dependency: 'd', path: [module] }],
+  });
+  const devOnly = { ...finding('fnd_dev', '1.0.0', null), attributions: [att('web', 'devDependencies')] };
+  const both = {
+    ...finding('fnd_both', '1.0.0', null),
+    attributions: [att('web', 'devDependencies'), att('api', 'dependencies')],
+  };
+  const own = { ...finding('fnd_own', '1.0.0', 'alr_own'), attributions: [att('web', 'devDependencies')] };
+  const v1 = finding('fnd_v1', '1.0.0', null);
+  const r = rule({ conditions: { contexts: ['devDependencies'] } });
+  const fs = [devOnly, both, own, v1];
+  const t = {
+    analyses: new Map([['alr_own', analysis({ state: 'exploitable', detail: 'reachable' })]]),
+    rules: [compileRule(r)],
+    projectId: 'prj_1',
+    ecosystem: 'javascript',
+    teamOf: () => 'frontend',
+  };
+  expect(applyTriage(fs, t, now)).toBe(1);
+  expect(fs.map((f) => [f.id, f.suppressed, suppressionSourceOf(f), f.ruleId ?? null])).toEqual([
+    ['fnd_dev', true, 'rule', 'trl_1'],
+    ['fnd_both', false, null, null],
+    ['fnd_own', false, null, null],
+    ['fnd_v1', false, null, null],
+  ]);
+  expect(devOnly.suppressionReason).toBe('dev only');
+});
+
+test('a rule from a request body; a change keeps what it does not name', () => {
+  const input = parseRule(
+    { name: 'n', conditions: { teams: ['a', 'a'] }, analysis: { state: 'in_triage' }, mode: 'dry_run' },
+    { now, actor },
+  );
+  expect(input).toMatchObject({ name: 'n', conditions: { teams: ['a'] }, mode: 'dry_run', expiresAt: null });
+  const changed = parseRule({ mode: 'enforce' }, { now, actor, current: input });
+  expect(changed).toEqual({ ...input, mode: 'enforce' });
+  expect(refusal(() => parseRule({ mode: 'enforce', colour: 1 }, { now, actor, current: input }))[2]).toMatch(
+    /^colour: /,
+  );
 });

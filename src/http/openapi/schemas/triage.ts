@@ -1,4 +1,5 @@
 // Schemas of triage (src/domain/triage, src/http/triage/routes.ts).
+import { RULE_NAME_MAX, VALUES_PER_CONDITION } from '../../../domain/triage/rules';
 import {
   ANALYSIS_STATES,
   DETAIL_MAX,
@@ -96,5 +97,120 @@ export const triageSchemas = {
     type: 'object',
     required: ['bulkId', 'alerts'],
     properties: { bulkId: str, alerts: { type: 'array', items: ref('Alert') } },
+  },
+};
+
+const stringValues = {
+  type: 'array',
+  minItems: 1,
+  maxItems: VALUES_PER_CONDITION,
+  items: { type: 'string', minLength: 1, maxLength: 512 },
+} as const;
+
+export const triageRuleSchemas = {
+  RuleConditions: {
+    type: 'object',
+    additionalProperties: false,
+    description:
+      'Every given condition must hold, any listed value within one. teams, modules, contexts and relationship read the attributions of a finding in the introduced view and hold only when every one matches; never for a finding without attributions (v1 snapshots, paged scans).',
+    properties: {
+      projects: { ...stringValues, description: 'Project ids or slugs (stored as ids).' },
+      ecosystems: {
+        ...stringValues,
+        items: { type: 'string', enum: ['gradle', 'python', 'javascript', 'typescript'] },
+      },
+      teams: stringValues,
+      modules: stringValues,
+      contexts: {
+        ...stringValues,
+        description: 'Dependency contexts (dependencies, devDependencies, runtimeClasspath...).',
+      },
+      relationship: { type: 'string', enum: ['direct', 'transitive'] },
+      packages: {
+        ...stringValues,
+        description: 'Globs on the package name: * any run, ? one character, case-sensitive.',
+      },
+      advisories: { ...stringValues, description: 'Any id of the alias group, case-insensitive.' },
+      severities: { ...stringValues, items: { type: 'string', enum: ['critical', 'high', 'medium', 'low'] } },
+    },
+  },
+  TriageRuleInput: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'analysis', 'mode'],
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: RULE_NAME_MAX },
+      conditions: ref('RuleConditions'),
+      analysis: ref('BulkAnalysisInput'),
+      expiresAt: { type: ['string', 'null'], format: 'date-time' },
+      mode: { type: 'string', enum: ['enforce', 'dry_run'] },
+    },
+  },
+  TriageRuleUpdate: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'The fields to change; the others stay.',
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: RULE_NAME_MAX },
+      conditions: ref('RuleConditions'),
+      analysis: ref('BulkAnalysisInput'),
+      expiresAt: { type: ['string', 'null'], format: 'date-time' },
+      mode: { type: 'string', enum: ['enforce', 'dry_run'] },
+    },
+  },
+  TriageRule: {
+    type: 'object',
+    required: [
+      'id',
+      'name',
+      'conditions',
+      'analysis',
+      'expiresAt',
+      'mode',
+      'expired',
+      'createdAt',
+      'createdBy',
+      'updatedAt',
+    ],
+    properties: {
+      id: { type: 'string', pattern: '^trl_' },
+      name: str,
+      conditions: ref('RuleConditions'),
+      analysis: ref('Analysis'),
+      expiresAt: { type: ['string', 'null'], format: 'date-time' },
+      mode: { type: 'string', enum: ['enforce', 'dry_run'] },
+      expired: { type: 'boolean' },
+      createdAt: timestamp,
+      createdBy: { type: 'object', required: ['kind', 'id'], properties: { kind: str, id: str, name: str } },
+      updatedAt: timestamp,
+    },
+  },
+  TriageRuleList: {
+    type: 'object',
+    required: ['rules', 'nextCursor'],
+    properties: { rules: { type: 'array', items: ref('TriageRule') }, nextCursor: strOrNull },
+  },
+  TriageRuleMatches: {
+    type: 'object',
+    required: ['matches', 'count', 'nextCursor'],
+    properties: {
+      matches: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['alert', 'wouldChange'],
+          properties: {
+            alert: ref('Alert'),
+            wouldChange: {
+              type: 'boolean',
+              description:
+                "Whether enforcing the rule would change the alert's suppression (no own analysis in force, no older rule deciding).",
+            },
+          },
+        },
+      },
+      count: { type: 'integer', minimum: 0, description: 'Open alerts the rule matches now.' },
+      nextCursor: strOrNull,
+    },
   },
 };
