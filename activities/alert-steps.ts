@@ -8,7 +8,7 @@ import { isTracked } from '../src/domain/alerts/tracked';
 import { applyTriage } from '../src/domain/triage/apply';
 import { compileRule, ruleInForce } from '../src/domain/triage/rules';
 import { orgRules } from '../src/storage/triage-rules';
-import { pairAnalyses } from '../src/storage/triage';
+import { pairAnalyses, writeAnalysis } from '../src/storage/triage';
 import type { Logger } from '../src/logger';
 import type { Finding } from '../src/shared/types';
 import {
@@ -89,6 +89,7 @@ export function startResolution(store: Store, scan: ScanDoc) {
           projectId: scan.projectId,
           ecosystem: scan.ecosystem,
           teamOf,
+          fixed: new Set(state.alerts.filter((a) => a.status === 'fixed').map((a) => a.id)),
         },
         now,
       );
@@ -132,6 +133,28 @@ export const headOf = (scan: ScanDoc): PairHead => ({
   startedAt: scan.startedAt,
 });
 
+/**
+ * A `resolved` analysis is cleared when its alert reopens (docs/triage.md): the fix it recorded did not hold. Its
+ * history says so (analysis_changed, after: null, reason reopened). Repeating it changes nothing.
+ */
+async function clearResolvedOnReopen(store: Store, head: PairHead, reopened: readonly string[]): Promise<void> {
+  if (!reopened.length) return;
+  const docs = await store.c.alertAnalyses.find({ _id: { $in: [...reopened] } }).toArray();
+  for (const d of docs)
+    if (d.analysis?.state === 'resolved')
+      await writeAnalysis(store, {
+        orgId: head.orgId,
+        projectId: head.projectId,
+        ecosystem: head.ecosystem,
+        alertId: d._id,
+        analysis: null,
+        details: { reason: 'reopened', scanId: head.scanId },
+        at: new Date(),
+        // only a resolved analysis is cleared: another decision meanwhile stays
+        unlessSame: (before) => before?.state !== 'resolved',
+      });
+}
+
 /** The side effects of a stored move: its history events, then the head. Repeating them changes nothing. */
 export async function finishMove(
   store: Store,
@@ -147,6 +170,8 @@ export async function finishMove(
     at: new Date(),
     open: alerts.filter((a) => a.status === 'open').length,
   });
+  // after the head, so that the clearing's history event comes after the reopening
+  await clearResolvedOnReopen(store, head, move.reopened);
   return {
     outcome: 'moved',
     seq,

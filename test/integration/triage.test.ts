@@ -141,4 +141,38 @@ describeWithSharedData('triage', () => {
     expect((await findingsOf(s3.id))['lodash@4.17.20']).toMatchObject({ suppressed: false, suppressionSource: null });
     expect(s3.findings).toEqual(s1.findings);
   }, 300_000);
+
+  test('a resolved analysis is cleared when its alert reopens; the history says why', async () => {
+    const s1 = await scan('reopening', [['lodash', '4.17.20']]);
+    const alertId = (await findingsOf(s1.id))['lodash@4.17.20'].alertId;
+    const resolved = await t.api
+      .put(`/v1/alerts/${alertId}/analysis`)
+      .set(bearer(key))
+      .send({ state: 'resolved', detail: 'upgraded', ticketUrl: 'https://jira.example.test/browse/SEC-9' });
+    expect(resolved.body).toMatchObject({ suppressed: true, analysis: { state: 'resolved' } });
+    // fixed by a scan without lodash, then back
+    await scan('reopening', [['moment', '2.29.4']]);
+    expect((await t.api.get(`/v1/alerts/${alertId}`).set(bearer(key))).body).toMatchObject({
+      status: 'fixed',
+      analysis: { state: 'resolved' },
+    });
+    const back = await scan('reopening', [['lodash', '4.17.20']]);
+    const alert = (await t.api.get(`/v1/alerts/${alertId}`).set(bearer(key))).body;
+    expect(alert).toMatchObject({ status: 'open', analysis: null, suppressed: false });
+    const history = (await t.api.get(`/v1/alerts/${alertId}/history`).set(bearer(key))).body.events;
+    expect(history[0]).toMatchObject({
+      type: 'analysis_changed',
+      details: { before: { state: 'resolved' }, after: null, reason: 'reopened', scanId: back.id },
+    });
+    expect(history.map((e: any) => e.type)).toEqual([
+      'analysis_changed',
+      'reopened',
+      'fixed',
+      'analysis_changed',
+      'opened',
+    ]);
+    // the scan that brought it back counts it: a resolved analysis of a fixed alert no longer holds
+    expect(back.suppressed).toBe(0);
+    expect((await findingsOf(back.id))['lodash@4.17.20']).toMatchObject({ suppressed: false, suppressionSource: null });
+  }, 300_000);
 });

@@ -15,6 +15,11 @@ export interface TriageInputs {
   projectId: string;
   ecosystem: string;
   teamOf: (module: string) => string | null | undefined;
+  /**
+   * Alerts fixed by the latest tracked scan: a finding of one brings it back, so its `resolved` analysis no longer
+   * holds (the move clears it when the alert reopens) and suppresses nothing.
+   */
+  fixed?: ReadonlySet<string>;
 }
 
 /** Suppresses the findings that analyses and rules cover; how many it suppressed. */
@@ -23,7 +28,8 @@ export function applyTriage(findings: Finding[], t: TriageInputs, now: Date): nu
   for (const f of findings) {
     if (f.suppressed) continue;
     const own = f.alertId ? t.analyses.get(f.alertId) : undefined;
-    if (own && !isExpired(own, now)) {
+    const stale = own?.state === 'resolved' && t.fixed?.has(f.alertId!);
+    if (own && !isExpired(own, now) && !stale) {
       // the alert's own analysis decides, whatever the rules say
       if (!suppressesVersion(own, f.installedVersion, now)) continue;
       f.suppressed = true;
