@@ -38,7 +38,8 @@ export function presentFinding<E extends object = Record<never, never>>(
     suppressionSource: suppressionSourceOf(f),
     ruleId: f.ruleId ?? null,
     ...(light ? { attributionCount: light.attributionCount } : {}),
-    // Fields a read adds after the Finding's own (the comparison's modules and teams), in one object.
+    // Fields a read adds after the Finding's own (the comparison's modules and teams, the scan reads' current
+    // `analysis` of the finding's alert), in one object.
     ...(extra as E),
   };
 }

@@ -51,6 +51,20 @@ export async function recordAudit(
   return doc;
 }
 
+/** Several events at once (a bulk decision's), in the order given. */
+export async function recordAudits(
+  store: Store,
+  events: Array<Omit<AuditEventDoc, '_id' | 'at'>>,
+  now = new Date(),
+): Promise<void> {
+  if (!events.length) return;
+  const t = now.getTime();
+  await store.c.auditEvents.insertMany(
+    events.map((e, i) => ({ _id: newId('aud', t + i), at: now, ...e })),
+    { ordered: true },
+  );
+}
+
 /** Newest first, after a cursor id; only events of one type, or of one actor (by email), when asked. */
 export async function listAudit(
   store: Store,

@@ -195,3 +195,25 @@ test('access: an auditor reads but cannot decide; a key without findings:triage 
   const reader = await org.key(['findings:read']);
   expect((await put(alerts[0], { state: 'in_triage' }, reader)).status).toBe(403);
 });
+
+test('decisions at once: every one lands in the history, the later wins', async () => {
+  const before = (await t.api.get(`/v1/alerts/${alerts[0]}/history?limit=200`).set(bearer(key))).body.events.length;
+  const details = Array.from({ length: 8 }, (_, i) => `decision ${i}`);
+  const bulk = t.api
+    .post('/v1/alerts/analysis')
+    .set(bearer(key))
+    .send({ alertIds: alerts, analysis: { state: 'exploitable', detail: 'bulk at once' } });
+  const [bulkRes, ...puts] = await Promise.all([
+    bulk,
+    ...details.map((detail) => put(alerts[0], { state: 'exploitable', detail })),
+  ]);
+  expect([bulkRes, ...puts].map((r) => [r.status, r.body.error])).toEqual(Array(9).fill([200, undefined]));
+  const history = (await t.api.get(`/v1/alerts/${alerts[0]}/history?limit=200`).set(bearer(key))).body.events;
+  expect(history.length - before).toBe(9);
+  // the newest event's decision is the one in force
+  const alert = (await t.api.get(`/v1/alerts/${alerts[0]}`).set(bearer(key))).body;
+  expect(alert.analysis.detail).toBe(history[0].details.after.detail);
+  expect(new Set(history.slice(0, 9).map((e: any) => e.details.after.detail))).toEqual(
+    new Set([...details, 'bulk at once']),
+  );
+});

@@ -122,14 +122,13 @@ export function alertRoutes(deps: AppDeps): Router {
     const listing = `alert-history:${alert.id}`;
     const offset = offsetOf(deps, listing, cursorQuery(ctx));
     const records = [alert, ...index.mergedInto(alert.id).map((id) => index.record(id)!)];
-    // The newest events are kept in the alerts and their analysis documents; a longer history is read from the events
-    // stored apart (which hold both).
-    const triage = records.map((a) => analyses.get(a.id)).filter((d) => d !== undefined);
-    const inline = historyInline(records) && triage.every((d) => d.eventCount === d.events.length);
+    // The newest events are kept in the alerts themselves; a longer history, or that of a triaged alert (its analysis
+    // revisions are events of their own), is read from the events stored apart.
+    const inline = historyInline(records) && !records.some((a) => analyses.has(a.id));
     const events = historyOf(
       alert,
       inline
-        ? [...inlineEvents(records), ...triage.flatMap((d) => d.events)]
+        ? inlineEvents(records)
         : await alertEvents(
             deps.store,
             records.map((a) => a.id),

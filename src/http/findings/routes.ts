@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps';
 import { pathId } from '../params';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { reachableScan } from '../scans/routes';
+import { findingAnalysis, pairAnalysesCached } from './analyses-cache';
 import { countsOf, filterKey, matchesFilters, type FindingFilter } from './filter';
 import { findingsInScope, isPaged } from './scope';
 
@@ -40,21 +41,29 @@ export function findingRoutes(deps: AppDeps): Router {
       return;
     }
     // v1 scans have no modules: every module or team label is unknown there, so the list is empty (not an error).
-    const scoped = await findingsInScope(deps.store, scan, {
-      view: filter.attribution,
-      module: filter.module,
-      team: filter.team,
-    });
+    // The alerts' current analyses are read beside the findings (one read by _id when the pair's are kept).
+    const [scoped, analyses] = await Promise.all([
+      findingsInScope(deps.store, scan, {
+        view: filter.attribution,
+        module: filter.module,
+        team: filter.team,
+      }),
+      pairAnalysesCached(deps.store, scan),
+    ]);
+    const now = new Date();
     const selected: number[] = [];
     scoped.findings.forEach((f, i) => {
       if (matchesFilters(f, filter)) selected.push(i);
     });
     // Paged scans' findings always come in the light shape (their attributions are read apart); details=summary
     // asks for it on any scan. attributionCount: the finding's attributions in the view and module/team scope.
+    // `analysis`: the finding's alert's analysis of today (additive); `suppressed` and the counts stay as processed.
     const light = summary || isPaged(scan);
     const page = selected.slice(offset, offset + limit).map((i) => {
       const f = scoped.findings[i];
-      return presentFinding(f, light ? { attributionCount: scoped.attributionCounts[i] } : undefined);
+      return presentFinding(f, light ? { attributionCount: scoped.attributionCounts[i] } : undefined, {
+        analysis: findingAnalysis(analyses, f.alertId, now),
+      });
     });
     await recheck(deps, principalOf(ctx)); // after the load, just before the answer
     ctx.body = {

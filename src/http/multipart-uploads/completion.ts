@@ -32,6 +32,7 @@ import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import type { AppDeps } from '../deps';
 import { presentScan } from '../../presenters/scans';
+import { UploadAudit, uploadEvent } from '../scans/upload-audit';
 import { UploadSlots } from '../upload-slots';
 import { notOpen, reachableUpload } from './access';
 
@@ -146,8 +147,12 @@ export function completionHandler(deps: AppDeps) {
       throw new ApiError(409, 'upload_not_open', `upload ${u._id} is rejected, not open`);
     }
     const { scan, inserted } = await ensureScan(deps, u, o, header);
+    // The completion that stored the scan records the upload in the audit trail, beside the upload's close (a
+    // repeated completion, answered 200, records nothing).
+    const audit = inserted ? new UploadAudit(deps, uploadEvent(ctx, scan)) : undefined;
     if (u.status !== 'completed')
       await closeUpload(deps.store, u._id, { status: 'completed', scanId: scan._id, received: range(u.parts) });
+    await audit?.kept();
     if (inserted) {
       // As the single upload: 201 once the scan is stored; the workflow starts off the response path, and the
       // sweeper starts any queued scan whose start did not get through (paged: true, from attributionMode).

@@ -1,8 +1,8 @@
 // POST /v1/scans/dependency-snapshots: a slot if large (none left: 503) → stream (10 MB cap) → parse → validate →
-// idempotency → project → store snapshot and scan → start the workflow → 201. An upload answered 201 is never lost:
-// the scan is stored before the answer, and the sweeper starts any queued scan whose workflow start did not get
-// through. An upload whose storing failed is answered 503 (database unreachable) or 500 and withdrawn, or else left
-// whole for the sweeper.
+// idempotency → project → store snapshot and scan (the audit event beside the scan) → start the workflow → 201. An
+// upload answered 201 is never lost: the scan is stored before the answer, and the sweeper starts any queued scan
+// whose workflow start did not get through. An upload whose storing failed is answered 503 (database unreachable) or
+// 500 and withdrawn (its audit event too), or else left whole for the sweeper.
 import type { Context } from 'koa';
 import { ApiError, invalidSnapshot } from '../../domain/errors';
 import { newId } from '../../domain/ids';
@@ -21,6 +21,7 @@ import { readUploadBody } from './upload-body';
 import { UploadSlots } from '../upload-slots';
 import { withModules } from './modules';
 import { Timing } from '../timing';
+import { UploadAudit, uploadEvent } from './upload-audit';
 
 const MAX_IDEMPOTENCY_KEY = 128;
 
@@ -176,18 +177,25 @@ async function upload(deps: AppDeps, ctx: Context, large: () => void): Promise<v
       metadata: snapshot.metadata,
       ...buckets,
     };
+    // The upload's audit event is written beside the scan's insert (no round trip of its own before the answer).
+    const audit = new UploadAudit(deps, uploadEvent(ctx, scan));
     try {
       await insertScan(deps.store, scan, buckets); // filed above, beside the snapshot's write
     } catch (err) {
       // Not answered 201. The insert may still have landed (the connection dropped after the server applied it):
-      // a scan that cannot be withdrawn keeps its snapshot and its idempotency key, for the sweeper to process it
-      // and for a retry with the same key to find it. Off the response path: the database may be slow to answer.
+      // a scan that cannot be withdrawn keeps its snapshot, its idempotency key and its audit event, for the sweeper
+      // to process it and for a retry with the same key to find it. Off the response path: the database may be slow
+      // to answer.
       insertFailed = true;
       void withdrawUpload(deps, scanId).then(async (withdrawn) => {
-        if (withdrawn && key) await releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined);
+        await Promise.all([
+          withdrawn ? audit.withdrawn() : audit.kept(),
+          withdrawn && key ? releaseKey(deps.store, principal.orgId, key, scanId).catch(() => undefined) : undefined,
+        ]);
       });
       throw err;
     }
+    await audit.kept();
     timing.mark('store');
     // 201 once the snapshot and the scan are stored. The workflow starts right after, off the
     // response path; a start that does not get through is retried, then left to the sweeper.

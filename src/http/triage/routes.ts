@@ -10,7 +10,8 @@ import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { parseAnalysis, sameDecision, type Actor, type Analysis } from '../../domain/triage/analysis';
 import { presentAlert } from '../../presenters/alerts';
-import { recordAudit } from '../../storage/audit';
+import { recordAudit, recordAudits } from '../../storage/audit';
+import { writeAnalysesBulk } from '../../storage/triage-bulk';
 import { writeAnalysis } from '../../storage/triage';
 import { actorOf } from '../audit/actor';
 import { recheck } from '../auth/authenticate';
@@ -122,9 +123,43 @@ export function triageRoutes(deps: AppDeps): Router {
       'analysis.',
     );
     await recheck(deps, p);
-    const out: AlertView[] = [];
-    for (const alert of targets.values()) out.push(await decide(deps, ctx, alert, analysis, bulkId));
-    ctx.body = { bulkId, alerts: out.map(presentAlert) };
+    // One write of every alert's analysis (idempotent: an alert holding the same decision is left as it is), then
+    // one audit event per alert changed.
+    const list = [...targets.values()];
+    const at = new Date(analysis.updatedAt);
+    const results = await writeAnalysesBulk(
+      deps.store,
+      p.orgId!,
+      list.map((alert) => ({
+        orgId: p.orgId!,
+        projectId: alert.projectId,
+        ecosystem: alert.ecosystem,
+        alertId: alert.id,
+        analysis,
+        details: { actor: analysis.updatedBy, bulkId },
+        at,
+        unlessSame: sameDecision,
+      })),
+    );
+    await recordAudits(
+      deps.store,
+      results
+        .map((r, i) => ({ r, alert: list[i] }))
+        .filter(({ r }) => r.changed)
+        .map(({ r, alert }) => ({
+          orgId: p.orgId!,
+          type: 'alert.analysis_changed',
+          actor: actorOf(p),
+          target: { kind: 'alert', id: alert.id, project: alert.projectId, before: r.before, after: analysis, bulkId },
+          requestId: ctx.state.requestId,
+        })),
+    );
+    ctx.body = {
+      bulkId,
+      alerts: list.map((alert, i) =>
+        presentAlert(viewOf(recordOf(alert), { analysis: results[i].changed ? analysis : results[i].before })),
+      ),
+    };
   });
 
   return r;

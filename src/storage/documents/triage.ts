@@ -1,13 +1,11 @@
 // Stored documents of triage (src/storage/triage.ts).
 import type { Analysis } from '../../domain/triage/analysis';
-import type { AlertEvent } from '../../domain/alerts/move';
 import type { TriageRule } from '../../domain/triage/rules';
 
 /**
- * The analysis of one alert and its newest analysis history events: `_id` = the alert id. Written by compare-and-set on
- * `rev` (the store has no transactions): of two writes from one revision one lands and the other reads again and
- * applies on top, so the later write wins and the history holds both. Found by organization (the alert index reads
- * them all at once) and by pair (a scan's resolution reads its project and ecosystem's).
+ * The analysis in force of one alert: `_id` = the alert id, `rev` the revision (its history event is
+ * `alertEvents` `${alertId}:analysis:${rev}`, whose unique id serialises writes). Found by organization (the alert
+ * index reads them all at once) and by pair (a scan's resolution reads its project and ecosystem's).
  */
 export interface AlertAnalysisDoc {
   _id: string;
@@ -15,12 +13,8 @@ export interface AlertAnalysisDoc {
   projectId: string;
   pairId: string;
   rev: number;
-  /** Null once deleted (the history stays). */
+  /** Null once deleted. */
   analysis: Analysis | null;
-  /** The newest analysis events (at most ANALYSIS_INLINE_EVENTS, oldest first); every one is also in alertEvents. */
-  events: Array<AlertEvent & { seq: number }>;
-  /** How many analysis events the alert has had in all. */
-  eventCount: number;
   updatedAt: Date;
 }
 

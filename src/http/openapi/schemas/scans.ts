@@ -192,6 +192,11 @@ export const scanSchemas = {
           "Where the suppression comes from: the snapshot's suppressions, the alert's analysis (docs/triage.md), or a triage rule; null when not suppressed (additive).",
       },
       ruleId: { type: ['string', 'null'], description: 'The triage rule that suppressed the finding (additive).' },
+      analysis: {
+        oneOf: [ref('Analysis'), { type: 'null' }],
+        description:
+          "The current analysis of the finding's alert (docs/triage.md), as GET /v1/alerts/{alertId} shows it (with `expired`): on findings of the scan reads (GET /v1/scans/{scanId}/findings), so that an old scan shows today's decision, while its counts and the finding's `suppressed` stay as the scan was processed. null when the finding has no alert or the alert no analysis. Read by the finding's `alertId` as stored: a finding whose alert was since merged into another shows the merged alert's own analysis (usually none), not the survivor's. Not on the findings of a comparison (GET /v1/scans/{scanId}/compare) (additive).",
+      },
     },
   },
   FindingCounts: {
