@@ -53,7 +53,7 @@ async function movedFigures(h: Harness, reps: number) {
 }
 
 /** 100 projects × 500 open alerts stored as tracked scans' moves would store them, with some history. */
-async function seedAlerts(h: Harness, projects: number, perProject: number) {
+export async function seedAlerts(h: Harness, projects: number, perProject: number) {
   const orgId = (await h.store.c.orgs.findOne({}))!._id;
   const ids: string[] = [];
   for (let p = 0; p < projects; p++) {

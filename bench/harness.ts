@@ -95,7 +95,7 @@ export async function startHarness(
   const { secret } = await tree.createApiKey(store, {
     orgId: org._id,
     name: 'bench',
-    scopes: ['sca:upload', 'scans:read', 'findings:read', 'deps:read'],
+    scopes: ['sca:upload', 'scans:read', 'findings:read', 'findings:triage', 'deps:read'],
     projects: 'all',
     createdBy: member._id,
     expiresAt: null,

@@ -136,6 +136,17 @@ async function alertsOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- triage`: only triage's figures (docs/triage.md), a few minutes. */
+async function triageOnly(): Promise<void> {
+  const { triageBench } = await import('./triage');
+  const h = await startHarness();
+  try {
+    await triageBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 /** `npm run bench -- compare`: only the PR gate's figures (docs/pr-gate.md), a few minutes. */
 async function compareOnly(): Promise<void> {
   const { compareBench } = await import('./compare');
@@ -255,6 +266,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--against')) return (await import('./against')).againstBench();
   if (process.argv.includes('alerts')) return alertsOnly();
   if (process.argv.includes('compare')) return compareOnly();
+  if (process.argv.includes('triage')) return triageOnly();
   if (process.argv.includes('scan-path')) return scanPathOnly();
   if (process.argv.includes('profile')) return (await import('./profile')).profileBench();
   if (process.argv.includes('sign-in')) return signInOnly();
