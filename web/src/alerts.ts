@@ -1,8 +1,9 @@
 // A project's alerts as the app shows them: the Alerts view's filters as they live in the URL (a reload, browser Back
 // or a shared link shows the same list; defaults are left out), the API query they make, the list's count in words,
 // an alert's history events in words, and what each scan of the project opened. Pure: tested in
-// test/browser/alerts-logic.test.ts.
-import type { Alert, AlertEvent, AlertEventType, Severity } from './types';
+// test/browser/alerts-logic.test.ts (the analysis filter and events in test/browser/alert-triage-logic.test.ts).
+import { ANALYSIS_STATES, deciderText, STATE_LABELS } from './triage';
+import type { Alert, AlertEvent, AlertEventType, Analysis, AnalysisState, Severity } from './types';
 import { SEVERITIES } from './types';
 
 export const ALERT_STATUSES = ['open', 'fixed', 'all'] as const;
@@ -18,8 +19,13 @@ export interface AlertFilters {
   /** Prefix of the package name or of any advisory id (the API's `q`). */
   q?: string;
   suppressed: 'false' | 'true' | 'all';
+  /** An analysis state, or `none` (no analysis): the API's `analysis`. */
+  analysis?: AnalysisState | 'none';
   sort: (typeof ALERT_SORTS)[number];
 }
+
+/** The analysis filter's values: every state, and none. */
+export const ANALYSIS_FILTERS = [...ANALYSIS_STATES, 'none'] as const;
 
 const pick = <T extends string>(v: string | undefined, allowed: readonly T[], fallback: T): T =>
   allowed.includes(v as T) ? (v as T) : fallback;
@@ -34,6 +40,9 @@ export function alertFiltersFromQuery(q: Record<string, string | undefined>): Al
     // an over-long search is the server's to refuse, in words
     q: q.q?.trim() || undefined,
     suppressed: pick(q.suppressed, ['false', 'true', 'all'] as const, 'false'),
+    analysis: (ANALYSIS_FILTERS as readonly string[]).includes(q.analysis ?? '')
+      ? (q.analysis as AlertFilters['analysis'])
+      : undefined,
     sort: pick(q.sort, ALERT_SORTS, 'severity'),
   };
 }
@@ -48,6 +57,7 @@ export function alertFiltersToQuery(f: AlertFilters): Record<string, string | un
     module: f.module,
     q: f.q,
     suppressed: f.suppressed === 'false' ? undefined : f.suppressed,
+    analysis: f.analysis,
     sort: f.sort === 'severity' ? undefined : f.sort,
   };
 }
@@ -63,13 +73,14 @@ export function alertApiQuery(project: string, f: AlertFilters): Record<string, 
     module: f.module,
     q: f.q,
     suppressed: f.suppressed,
+    analysis: f.analysis,
     sort: f.sort,
   };
 }
 
 /** Whether the filters narrow the list beyond its default (open, not suppressed): an empty list then says so. */
 export function alertsNarrowed(f: AlertFilters): boolean {
-  return !!(f.severity || f.team || f.module || f.q || f.status !== 'open' || f.suppressed !== 'false');
+  return !!(f.severity || f.team || f.module || f.q || f.analysis || f.status !== 'open' || f.suppressed !== 'false');
 }
 
 /** "3 open alerts", "1 fixed alert loaded so far", "4 suppressed alerts": what the list counts, in words. */
@@ -113,6 +124,12 @@ export function utcText(iso: string): string {
 const versions = (v: unknown): string =>
   Array.isArray(v) && v.length ? v.map(String).join(', ') : 'no version recorded';
 
+/** An analysis of a history event (its `before` or `after`) by its state, in words; none without one. */
+const analysisWords = (a: unknown): string => {
+  const state = (a as Partial<Analysis> | null)?.state;
+  return state && state in STATE_LABELS ? STATE_LABELS[state].toLowerCase() : 'none';
+};
+
 /**
  * An event in words: its title, and what changed (the versions from and to, those a fix left behind, when it had been
  * fixed, the alert it merged into). The scan, the time and the advisory generation are shown beside it by the view.
@@ -142,10 +159,25 @@ export function eventWords(e: AlertEvent, alertId: string): { title: string; det
         return { title: EVENT_WORDS.merged, detail: `alert ${e.alertId} merged into this one` };
       parts.push(typeof d.mergedInto === 'string' ? `merged into alert ${d.mergedInto}` : 'merged into another alert');
       break;
-    case 'analysis_changed':
-      if (d.from !== undefined || d.to !== undefined)
-        parts.push(`${String(d.from ?? 'none')} → ${String(d.to ?? 'none')}`);
+    case 'analysis_changed': {
+      // a triage rule's: {source: rule, ruleId, suppressed, before}
+      if (d.source === 'rule') {
+        parts.push(
+          d.suppressed && typeof d.ruleId === 'string'
+            ? `suppressed by triage rule ${d.ruleId}`
+            : 'no longer suppressed by a triage rule',
+        );
+        break;
+      }
+      // a decision's: {before, after} (the analyses, null for none), the actor, a bulk decision's id; or the
+      // analysis cleared when its alert reopened (reason reopened)
+      const actor = d.actor as Analysis['updatedBy'] | undefined;
+      parts.push(`${analysisWords(d.before)} → ${analysisWords(d.after)}`);
+      if (actor?.id) parts.push(`by ${deciderText(actor)}`);
+      if (typeof d.bulkId === 'string') parts.push(`in bulk decision ${d.bulkId}`);
+      if (d.reason === 'reopened') parts.push('(cleared when the alert reopened)');
       break;
+    }
     case 'analysis_expired':
       break;
     case 'summarised': {

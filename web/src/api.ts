@@ -71,6 +71,7 @@ export const api = {
   get: <T>(path: string, query?: Query, signal?: AbortSignal) => call<T>('GET', path, { query, signal }),
   post: <T>(path: string, body: unknown, opts: { quiet401?: boolean } = {}) => call<T>('POST', path, { body, ...opts }),
   patch: <T>(path: string, body: unknown) => call<T>('PATCH', path, { body }),
+  put: <T>(path: string, body: unknown) => call<T>('PUT', path, { body }),
   del: <T = void>(path: string) => call<T>('DELETE', path),
   /** A document as the API sends it (an export), not parsed. */
   text: (path: string) => call<string>('GET', path, { raw: true }),

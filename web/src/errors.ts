@@ -25,6 +25,14 @@ const FIELD_WORDS: Record<string, string> = {
   q: 'The search',
   team: 'The team',
   module: 'The module',
+  // an alert's analysis (triage.ts)
+  state: 'The state',
+  justification: 'The justification',
+  response: 'The response',
+  detail: 'The detail',
+  versions: 'The versions',
+  ticketUrl: 'The ticket URL',
+  alertIds: 'The selection',
 };
 
 /** A refusal's words that read on from the field's name ("must be in the future"); others follow a colon. */

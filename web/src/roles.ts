@@ -21,6 +21,17 @@ export function isManager(role: Role | null | undefined): role is ManagerRole {
 }
 
 /**
+ * The roles that triage: their sessions hold the scope findings:triage (set and remove analyses of alerts). An auditor
+ * reads everything and changes nothing, so the app offers it no triage control.
+ */
+export const TRIAGE_ROLES = ['owner', 'admin', 'member'] as const satisfies readonly Role[];
+
+/** Whether a member of this role may triage alerts (null: signed in without an organization). */
+export function canTriage(role: Role | null | undefined): boolean {
+  return (TRIAGE_ROLES as readonly unknown[]).includes(role);
+}
+
+/**
  * The roles the invitation form offers, member first (the default): every role to an owner, the others to an admin
  * (inviting as admin or owner is owner-only).
  */

@@ -48,6 +48,14 @@ export type AlertStatus = Alert['status'];
 export type AlertEvent = Schemas['AlertEvent'];
 export type AlertEventType = AlertEvent['type'];
 export type AlertHistory = Schemas['AlertHistory'];
+/** An alert's analysis (triage: docs/triage.md), as alerts carry it; the bodies that set one, for one alert or many. */
+export type Analysis = Schemas['Analysis'];
+export type AnalysisState = Analysis['state'];
+export type Justification = NonNullable<Analysis['justification']>;
+export type AnalysisResponse = Analysis['response'][number];
+export type AnalysisInput = Schemas['AnalysisInput'];
+export type BulkAnalysis = Schemas['BulkAnalysis'];
+export type BulkAnalysisResult = Schemas['BulkAnalysisResult'];
 
 // ---- the organization: who is signed in, members, invitations, API keys, the audit trail (lists in ./roles.ts, ./scopes.ts)
 export type Me = Schemas['Me'];

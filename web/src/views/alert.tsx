@@ -1,8 +1,10 @@
 // One project alert (GET /v1/alerts/{id}): the vulnerability, where and since when the project has it (first and last
-// seen, with their scans), its package and versions, modules and teams; and its history (GET .../history) as a
-// timeline, newest first: opened (by which scan and advisory generation), versions changed, fixed, reopened, merged,
-// each with its scan. An id merged into an older alert answers that alert: the page says so.
-import { useMemo } from 'preact/hooks';
+// seen, with their scans), its package and versions, modules and teams; its analysis (triage: who decided what, when,
+// until when), with the triage form and the analysis's removal for the roles that triage (components/triage-form.tsx);
+// and its history (GET .../history) as a timeline, newest first: opened (by which scan and advisory generation),
+// versions changed, fixed, reopened, merged, analysis changed, each with its scan. An id merged into an older alert
+// answers that alert: the page says so.
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { allPages, api, ApiError } from '../api';
 import { eventWords } from '../alerts';
@@ -10,6 +12,7 @@ import { AdvisoryLinks, SeverityBadge, When } from '../components/bits';
 import { errorText } from '../components/admin/common';
 import { MoreButton } from '../components/list';
 import { Page, Status } from '../components/page';
+import { AlertTriage } from '../components/triage-form';
 import { useLoad, usePages } from '../hooks';
 import { paths } from '../paths';
 import type { Alert, AlertEvent, AlertHistory, Project } from '../types';
@@ -71,7 +74,11 @@ export default function AlertView() {
     (signal) => api.get<Alert>(`/alerts/${encodeURIComponent(alertId)}`, undefined, signal),
     [alertId],
   );
-  const history = usePages(alertId, async (cursor, signal) => {
+  // The alert as a triage change left it (the answer of PUT), and how many changes were made here: the history is
+  // read again after each.
+  const [changed, setChanged] = useState<{ alert: Alert; n: number } | null>(null);
+  useEffect(() => setChanged(null), [alertId]);
+  const history = usePages(`${alertId} ${changed?.n ?? 0}`, async (cursor, signal) => {
     const p = await api.get<AlertHistory>(
       `/alerts/${encodeURIComponent(alertId)}/history`,
       { limit: 50, cursor },
@@ -80,7 +87,7 @@ export default function AlertView() {
     return { items: p.events, nextCursor: p.nextCursor };
   });
   const projects = useLoad(() => allPages<Project>('/projects', 'projects'), []);
-  const a = alert.data;
+  const a = changed?.alert ?? alert.data;
   const project = useMemo(() => projects.data?.find((p) => p.id === a?.project), [projects.data, a?.project]);
 
   if (alert.error instanceof ApiError && alert.error.status === 404)
@@ -123,7 +130,13 @@ export default function AlertView() {
               a.status
             )}
             {a.suppressed ? (
-              <div class="muted">suppressed: every finding of it is suppressed by the snapshot's suppressions</div>
+              <div class="muted">
+                {a.suppressionSource === 'analysis'
+                  ? 'suppressed by its analysis (below)'
+                  : a.suppressionSource === 'rule'
+                    ? 'suppressed by a triage rule'
+                    : "suppressed: every finding of it is suppressed by the snapshot's suppressions"}
+              </div>
             ) : null}
           </dd>
           <dt>Severity</dt>
@@ -183,6 +196,9 @@ export default function AlertView() {
           <dt>Teams</dt>
           <dd class="cell-wrap">{list(a.teams, 'none')}</dd>
         </dl>
+      ) : null}
+      {a ? (
+        <AlertTriage alert={a} onChange={(next) => setChanged((c) => ({ alert: next, n: (c?.n ?? 0) + 1 }))} />
       ) : null}
       <h2 id="alert-history">History</h2>
       <Status

@@ -1,13 +1,17 @@
 // A project's alerts (GET /v1/alerts?project=): its vulnerabilities across tracked scans, open ones by default,
-// filtered by status, severity (at least / exactly), team, module, suppression and a package or advisory search, in
-// the API's order or a column's. Every filter lives in the URL (a reload, browser Back or a shared link shows the same
-// list); a refusal is shown in words. The list is read a page at a time ("More alerts"); each row links to its alert.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+// filtered by status, severity (at least / exactly), team, module, suppression, analysis state and a package or
+// advisory search, in the API's order or a column's. Every filter lives in the URL (a reload, browser Back or a shared
+// link shows the same list); a refusal is shown in words. The list is read a page at a time ("More alerts"); each row
+// links to its alert and says its analysis. The roles that triage select rows (a checkbox each, Shift+click or
+// Shift+Space for a range, one for every row shown) and decide on them at once (POST /v1/alerts/analysis) with the
+// triage form; the list is read again and the outcome said.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { allPages, api, ApiError } from '../api';
 import {
   ALERT_SORTS,
   ALERT_STATUSES,
+  ANALYSIS_FILTERS,
   alertApiQuery,
   alertFiltersFromQuery,
   alertFiltersToQuery,
@@ -21,9 +25,21 @@ import { SelectField, SeverityFields, SUPPRESSED_OPTIONS, valueOptions } from '.
 import { errorText } from '../components/admin/common';
 import { ListTable, MoreButton, useSorted } from '../components/list';
 import { Page, Status } from '../components/page';
+import { TriageForm } from '../components/triage-form';
 import { useLoad, usePages } from '../hooks';
 import { paths } from '../paths';
-import type { Alert, AlertList, Project } from '../types';
+import { canTriage } from '../roles';
+import { useMe } from '../session';
+import { BULK_MAX, bulkResultText, selectRows, STATE_LABELS, SUPPRESSING_STATES } from '../triage';
+import type {
+  Alert,
+  AlertList,
+  AnalysisInput,
+  AnalysisState,
+  BulkAnalysis,
+  BulkAnalysisResult,
+  Project,
+} from '../types';
 import { SEVERITIES } from '../types';
 
 const STATUS_LABELS: Record<AlertFilters['status'], string> = {
@@ -36,6 +52,7 @@ const SORT_LABELS: Record<AlertFilters['sort'], string> = {
   firstSeen: 'Newest first seen',
   lastSeen: 'Newest last seen',
 };
+const ANALYSIS_LABELS: Record<NonNullable<AlertFilters['analysis']>, string> = { ...STATE_LABELS, none: 'No analysis' };
 const COLUMNS = ['Advisory', 'Severity', 'Package', 'Fixed version', 'Status', 'First seen', 'Last seen', 'Modules'];
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
@@ -95,6 +112,21 @@ function AlertFiltersForm({
         onChange={(suppressed) => suppressed && set({ suppressed })}
       />
       <SelectField
+        id="a-analysis"
+        label="Analysis"
+        any="Any analysis"
+        value={f.analysis}
+        options={ANALYSIS_FILTERS.map((a) => ({ value: a, label: ANALYSIS_LABELS[a] }))}
+        // the alerts of a state that suppresses are suppressed (mostly): the list shows them rather than none
+        onChange={(analysis) =>
+          set({
+            analysis,
+            suppressed:
+              f.suppressed === 'false' && SUPPRESSING_STATES.includes(analysis as AnalysisState) ? 'all' : f.suppressed,
+          })
+        }
+      />
+      <SelectField
         id="a-sort"
         label="Order"
         value={f.sort}
@@ -127,7 +159,15 @@ function StatusText({ a }: { a: Alert }) {
           <When iso={a.fixedAt} />
         </div>
       ) : null}
-      {a.suppressed ? <div class="muted">suppressed</div> : null}
+      {a.analysis ? (
+        <div class="analysis-state">
+          {STATE_LABELS[a.analysis.state]}
+          {a.analysis.expired ? ' (expired)' : ''}
+        </div>
+      ) : null}
+      {a.suppressed ? (
+        <div class="muted">suppressed{a.suppressionSource === 'analysis' ? ' by its analysis' : ''}</div>
+      ) : null}
     </>
   );
 }
@@ -149,7 +189,11 @@ export default function Alerts() {
     [projectId],
   );
   const scopes = useMemo(() => alertScopes(everyAlert.data ?? []), [everyAlert.data]);
-  const key = JSON.stringify(apiQuery);
+  const triage = canTriage(useMe().member?.role);
+  const listQuery = JSON.stringify(apiQuery);
+  // read again after a bulk decision (the list's key changes with each)
+  const [decided, setDecided] = useState(0);
+  const key = `${listQuery} ${decided}`;
   // The filters whose rows are shown: just after the URL changes, the previous list is still there, not yet loading.
   const [shown, setShown] = useState('');
   const pages = usePages<Alert>(key, async (cursor, signal) => {
@@ -158,6 +202,7 @@ export default function Alerts() {
     return { items: p.alerts, nextCursor: p.nextCursor };
   });
   const { rows, sort } = useSorted<Alert>(pages.items, [
+    ...(triage ? [null] : []),
     (a) => a.advisory,
     (a) => SEVERITIES.indexOf(a.severity),
     (a) => a.package,
@@ -168,6 +213,38 @@ export default function Alerts() {
     (a) => a.modules.join(' ') || null,
   ]);
   const setFilters = (next: AlertFilters) => route(paths.alerts(projectId, alertFiltersToQuery(next)));
+
+  // The selection (of rows shown), the row a Shift+click extends it from, the bulk form and its last outcome: other
+  // filters start afresh.
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [anchor, setAnchor] = useState<string | null>(null);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const [bulkDone, setBulkDone] = useState('');
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const resultRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    setSelected(new Set());
+    setAnchor(null);
+    setBulkOpen(false);
+    setBulkDone('');
+  }, [listQuery]);
+  const ids = rows.map((a) => a.id);
+  const chosen = ids.filter((id) => selected.has(id));
+  const n = chosen.length;
+  const applyBulk = async (analysis: AnalysisInput) => {
+    if (n > BULK_MAX) throw new Error(`At most ${BULK_MAX} alerts are decided at once: ${n} are selected.`);
+    const body: BulkAnalysis = { alertIds: chosen, analysis };
+    const r = await api.post<BulkAnalysisResult>('/alerts/analysis', body);
+    setBulkDone(`${bulkResultText(r.alerts.length, analysis.state)} (bulk decision ${r.bulkId})`);
+    setSelected(new Set());
+    setAnchor(null);
+    setBulkOpen(false);
+    setDecided((d) => d + 1);
+  };
+  // the form goes away with the selection: the focus goes to the outcome, once shown
+  useEffect(() => {
+    if (decided) resultRef.current?.focus();
+  }, [decided]);
   const name = project.data?.slug ?? projectId;
   // the rows shown are the URL's list (while other filters' first page loads, the previous rows stay, uncounted)
   const current = shown === key && pages.loaded && !pages.loading;
@@ -214,10 +291,82 @@ export default function Alerts() {
           </p>
         )
       ) : null}
+      {triage && rows.length ? (
+        <div class="bulk" role="group" aria-label="Selection">
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={n > 0 && n === rows.length}
+              indeterminate={n > 0 && n < rows.length}
+              onChange={(e) => {
+                setSelected(new Set(e.currentTarget.checked ? ids : []));
+                setAnchor(null);
+              }}
+            />
+            Select every alert shown ({rows.length})
+          </label>
+          <span class="bulk-count">{n ? `${n} selected` : 'none selected'}</span>
+          <button
+            type="button"
+            ref={toggleRef}
+            disabled={!n}
+            aria-expanded={bulkOpen && n > 0}
+            aria-controls={bulkOpen && n ? 'bulk' : undefined}
+            onClick={() => setBulkOpen((o) => !o)}
+          >
+            {n ? `Triage the ${n} selected…` : 'Triage the selected alerts…'}
+          </button>
+          {n ? (
+            <button type="button" onClick={() => setSelected(new Set())}>
+              Clear the selection
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {triage && bulkOpen && n ? (
+        <TriageForm
+          id="bulk"
+          label={`Triage the ${n} selected ${n === 1 ? 'alert' : 'alerts'}`}
+          target={{ installedVersions: null }}
+          submitLabel={`Apply to ${n} ${n === 1 ? 'alert' : 'alerts'}`}
+          autoFocus
+          onSubmit={applyBulk}
+        >
+          <button
+            type="button"
+            onClick={() => {
+              setBulkOpen(false);
+              toggleRef.current?.focus();
+            }}
+          >
+            Cancel
+          </button>
+        </TriageForm>
+      ) : null}
+      {triage ? (
+        <p role="status" class="bulk-result" tabIndex={-1} ref={resultRef}>
+          {bulkDone}
+        </p>
+      ) : null}
       {rows.length ? (
-        <ListTable caption={`Alerts of ${name}`} columns={COLUMNS} sort={sort}>
+        <ListTable caption={`Alerts of ${name}`} columns={triage ? ['Select', ...COLUMNS] : COLUMNS} sort={sort}>
           {rows.map((a) => (
             <tr key={a.id}>
+              {triage ? (
+                <td class="select-cell">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${a.advisory} in ${a.package}`}
+                    checked={selected.has(a.id)}
+                    // a click (or Space) with Shift turns every row from the previous one clicked the same way
+                    onClick={(e) => {
+                      const on = e.currentTarget.checked;
+                      setSelected((s) => selectRows(s, ids, a.id, on, anchor, e.shiftKey));
+                      setAnchor(a.id);
+                    }}
+                  />
+                </td>
+              ) : null}
               <th scope="row" class="cell-wrap">
                 <a href={paths.alert(a.id)}>{a.advisory}</a>
               </th>

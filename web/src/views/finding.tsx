@@ -1,18 +1,21 @@
-// One finding: advisory id and aliases, summary, versions, suppression, the project alert it belongs to (and when
-// the project first saw it), its representative path, and its attributions in the chosen view with their paths and
-// origins, as text and as a small SVG graph.
-import { useState } from 'preact/hooks';
+// One finding: advisory id and aliases, summary, versions, suppression (and where it comes from), the project alert it
+// belongs to (and when the project first saw it) with that alert's analysis and, for the roles that triage, the triage
+// form (components/triage-form.tsx), its representative path, and its attributions in the chosen view with their
+// paths and origins, as text and as a small SVG graph.
+import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../api';
+import { errorText } from '../components/admin/common';
 import { AdvisoryLinks, SeverityBadge, When } from '../components/bits';
 import { Page, Status } from '../components/page';
 import { ListTable } from '../components/list';
 import { PathGraph } from '../components/path-graph';
+import { AlertTriage } from '../components/triage-form';
 import { recall, remember } from '../finding-cache';
 import { useLoad } from '../hooks';
 import { filtersFromQuery, filtersToQuery } from '../filters';
 import { paths, withQuery } from '../paths';
-import type { AttributionList, AttributionPath, Finding, FindingsPage } from '../types';
+import type { Alert, AttributionList, AttributionPath, Finding, FindingsPage } from '../types';
 
 const MAX_PATHS = 20;
 
@@ -58,6 +61,16 @@ export default function FindingView() {
   );
   const [selected, setSelected] = useState(0);
   const f = finding.data;
+  // The finding's alert, for its analysis (none without an alert), and as a triage change left it.
+  const alertId = f?.alertId ?? null;
+  const alert = useLoad(
+    (signal) =>
+      alertId ? api.get<Alert>(`/alerts/${encodeURIComponent(alertId)}`, undefined, signal) : Promise.resolve(null),
+    [alertId],
+  );
+  const [changed, setChanged] = useState<Alert | null>(null);
+  useEffect(() => setChanged(null), [alertId]);
+  const projectAlert = changed ?? alert.data;
   // Back to the list as it was left: every filter, and the row of this finding focused again.
   const back = `${withQuery(paths.scan(scanId), filtersToQuery(filtersFromQuery(query)))}#finding-${encodeURIComponent(findingId)}`;
   const chosen = attributions.data?.paths[selected];
@@ -118,7 +131,15 @@ export default function FindingView() {
               <When iso={f.publishedAt} />
             </dd>
             <dt>Suppressed</dt>
-            <dd>{f.suppressed ? `yes: ${f.suppressionReason ?? ''}` : 'no'}</dd>
+            <dd>
+              {!f.suppressed
+                ? 'no'
+                : f.suppressionSource === 'analysis'
+                  ? `yes, by its alert's analysis: ${f.suppressionReason ?? ''}`
+                  : f.suppressionSource === 'rule'
+                    ? `yes, by a triage rule: ${f.suppressionReason ?? ''}`
+                    : `yes: ${f.suppressionReason ?? ''}`}
+            </dd>
             <dt>Project alert</dt>
             <dd>
               {f.alertId ? (
@@ -135,6 +156,20 @@ export default function FindingView() {
               )}
             </dd>
           </dl>
+          {alertId ? (
+            <>
+              <Status error={alert.error ? errorText(alert.error) : undefined} />
+              {projectAlert ? (
+                <>
+                  <AlertTriage alert={projectAlert} onChange={setChanged} />
+                  <p class="muted">
+                    A decision is the project alert's: the findings of scans processed after it follow it, while this
+                    scan's findings stay as they were read.
+                  </p>
+                </>
+              ) : null}
+            </>
+          ) : null}
           <h2>Representative path</h2>
           <ol class="path" aria-label="Representative path">
             {f.path.map((p, i) => (
