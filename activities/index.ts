@@ -24,6 +24,8 @@ import {
   upgradePairs,
 } from './alert-steps';
 import { rematchPair } from './alert-rematch';
+import { reconcileOrg } from './triage-reconcile';
+import { triageOrgIds } from '../src/storage/triage-marks';
 import { alertPairs } from '../src/storage/alerts';
 import { createPagedActivities } from './paged';
 import { createWebhookActivities, type WebhookConfig } from './webhooks';
@@ -382,6 +384,21 @@ export function createActivities(deps: ActivityDeps) {
                 'alerts re-matched',
               );
             return moveSummary(r);
+          },
+
+          /** Triage in the background: every organization with analyses or rules (the hourly sweep goes over them). */
+          async triageOrgs() {
+            return triageOrgIds(deps.store);
+          },
+
+          /**
+           * Triage in the background: one organization's alerts' histories brought up to date with its rules and the
+           * expiries of its analyses (activities/triage-reconcile.ts). Idempotent.
+           */
+          async reconcileTriage({ orgId }: { orgId: string }) {
+            const r = await reconcileOrg({ store: deps.store, logger: deps.logger, events: deps.events }, orgId);
+            if (r.ruleEvents || r.expired || r.announced) deps.logger.info({ orgId, ...r }, 'triage reconciled');
+            return r;
           },
 
           async failScan({ scanId, reason, message }: { scanId: string; reason: string; message: string }) {

@@ -9,6 +9,8 @@ import { presentScan } from '../src/presenters/scans';
 import { presentAlert } from '../src/presenters/alerts';
 import { viewOf } from '../src/domain/alerts/query';
 import { alertEventBody, alertsForWebhook } from '../src/domain/webhooks/alert-events';
+import { analysisExpiredBody } from '../src/domain/webhooks/analysis-events';
+import { alertViewsOf } from './triage-reconcile';
 import { readStateAlerts, storedMove } from '../src/storage/alerts';
 import { checkDestination, policyFromEnv, type DestinationPolicy } from '../src/infra/webhooks/destination';
 import { postWebhook } from '../src/infra/webhooks/send';
@@ -76,7 +78,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
    * An alert event: the alerts its move changed that way, read from the move's stored state (states never change, so
    * a retry builds the same bodies); one delivery per subscribed webhook whose filters keep at least one alert.
    */
-  async function recordAlertEvent(input: Required<Omit<WebhookEventInput, 'retry'>>) {
+  async function recordAlertEvent(input: Required<Omit<WebhookEventInput, 'retry' | 'expired'>>) {
     const { eventId, type, orgId, createdAt } = input;
     const { pairId, seq } = input.alerts;
     const [hooks, states, stored] = await Promise.all([
@@ -126,14 +128,54 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
     };
   }
 
+  /**
+   * An analysis.expired event: the alerts of its announcement as the API presents them now (each with its analysis,
+   * `expired: true` unless decided again since); one delivery per subscribed webhook whose filters keep at least one.
+   */
+  async function recordExpiryEvent(
+    input: Omit<WebhookEventInput, 'retry' | 'alerts'> & Required<Pick<WebhookEventInput, 'expired'>>,
+  ) {
+    const { eventId, type, orgId, createdAt } = input;
+    const [hooks, views] = await Promise.all([
+      subscribedWebhooks(store, orgId, type),
+      alertViewsOf(
+        store,
+        orgId,
+        input.expired.alerts.map((a) => a.alertId),
+      ),
+    ]);
+    const now = new Date();
+    const docs: WebhookDeliveryDoc[] = [];
+    for (const w of hooks) {
+      const kept = alertsForWebhook(views, w);
+      if (!kept.length) continue;
+      const body = analysisExpiredBody({ id: eventId, type, createdAt }, kept.map(presentAlert));
+      docs.push(pendingDelivery(eventId, w._id, orgId, type, body, now));
+    }
+    await recordDeliveries(store, docs);
+    return {
+      deliveries: docs.map((d) => ({ deliveryId: d._id, webhookId: d.webhookId })),
+      bytes: docs.reduce((n, d) => n + Buffer.byteLength(d.body), 0),
+    };
+  }
+
   return {
     /**
      * Builds the event's body once ({id, type, createdAt, data: {scan}}, the scan as the API presents it: terminal
      * scans never change, so a retry builds the same) and records one pending delivery per webhook subscribed now.
      * Delivery ids are derived from the event and webhook ids: a retry inserts none twice.
      */
-    async recordWebhookEvent({ eventId, type, scanId, orgId, createdAt, alerts }: Omit<WebhookEventInput, 'retry'>) {
+    async recordWebhookEvent({
+      eventId,
+      type,
+      scanId,
+      orgId,
+      createdAt,
+      alerts,
+      expired,
+    }: Omit<WebhookEventInput, 'retry'>) {
       if (alerts) return recordAlertEvent({ eventId, type, scanId, orgId, createdAt, alerts });
+      if (expired) return recordExpiryEvent({ eventId, type, scanId, orgId, createdAt, expired });
       const [scan, hooks] = await Promise.all([getScan(store, scanId), subscribedWebhooks(store, orgId, type)]);
       if (!scan) throw ApplicationFailure.nonRetryable(`scan ${scanId} not found`, 'scan_not_found');
       const body = eventBody({ id: eventId, type, createdAt, data: { scan: presentScan(scan) } });

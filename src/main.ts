@@ -15,6 +15,7 @@ import { apiScanWaiter } from './scan-waiter';
 import { connectTemporal, scanRuns, scanStarter, temporalReadiness } from './temporal/client';
 import { scanEvents } from './temporal/events';
 import { mcpScanRuns, mcpScanStarter } from './temporal/mcp';
+import { triageReconciler } from './temporal/triage-reconcile';
 import { startSweeper } from './sweepers/scans';
 import { startMcpSweeper } from './sweepers/mcp-scans';
 import { redactUri } from './infra/private';
@@ -81,6 +82,8 @@ export async function runApi(): Promise<{
   const uploads = uploadPreparer(Math.max(1, Math.min(2, os.availableParallelism() - 1)));
   const starter = scanStarter(temporal, logger);
   const mcp = mcpScanStarter(temporal, logger);
+  // After each triage rule change: the alerts' histories reconciled in the background (workflows/triage-reconcile.ts).
+  const triage = triageReconciler(temporal, logger);
   const waiter = closableWaiter(apiScanWaiter(temporal, store));
   const platform = platformFromEnv();
   const insecure = insecureAppUrlWarning(platform.publicAppUrl);
@@ -113,6 +116,7 @@ export async function runApi(): Promise<{
     // read at start: a malformed SECRETS_KEY, WEBHOOKS_ALLOWED_CIDRS or WEBHOOKS_CA_FILE stops the API, naming it
     webhooks: { box: secretsFromEnv(), policy: policyFromEnv() },
     mcp,
+    triage,
   });
   const events = scanEvents({ store, logger, taskQueue: temporal.taskQueue, client: temporal.client });
   const stopSweeper = startSweeper({ store, runs: scanRuns(temporal), events, logger }, config.sweepIntervalMs);
@@ -144,6 +148,7 @@ export async function runApi(): Promise<{
       await rateLimiter.close().catch(() => undefined); // after the drain: the last requests' counts are kept
       await starter.drain();
       await mcp.drain();
+      await triage.drain();
       await uploads.close();
       await metrics?.close();
       watchStore(undefined);

@@ -50,3 +50,15 @@ export interface WorkflowRuns<T extends { _id: string }> {
 export interface ScanEventEmitter {
   emit(scanId: string, orgId: string, type: WebhookEvent): Promise<boolean>;
 }
+
+/**
+ * Triage in the background (src/temporal/triage-reconcile.ts): after a rule change, the organization's alerts'
+ * histories are reconciled with its rules in a workflow of its own (one per organization; a change made while it runs
+ * makes it pass again).
+ */
+export interface TriageReconciler {
+  /** Asks for a reconciliation of the organization; false when Temporal could not be reached (the hourly one catches up). */
+  reconcile(orgId: string): Promise<boolean>;
+  /** Resolves once every request in flight has finished (graceful shutdown). */
+  drain(): Promise<void>;
+}

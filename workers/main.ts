@@ -4,6 +4,8 @@ import { Client, Connection } from '@temporalio/client';
 import { configuredSources } from '../src/advisories/sync';
 import { ensureAdvisoryRefreshSchedule } from '../src/temporal/schedules';
 import { startAlertUpgrade } from '../src/temporal/alert-rematch';
+import { ensureTriageSchedule } from '../src/temporal/triage-reconcile';
+import { triageScheduleId } from '../src/temporal/triage-reconcile-workflow-contract';
 import { ALERT_UPGRADE_SETTING } from '../activities/alert-steps';
 import { envInt, loadConfig, requireMongoUri, requireTemporalAddress } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -62,6 +64,20 @@ async function main(): Promise<void> {
       logger.warn({ err }, 'could not create the advisory-refresh schedule');
     } finally {
       await client.connection.close();
+    }
+  }
+  // Triage in the background: the hourly reconciliation of every organization with analyses or rules (analyses'
+  // and enforce rules' expiries told within the hour), one schedule per database, created or updated by every worker.
+  {
+    const connection = await Connection.connect({ address });
+    try {
+      const client = new Client({ connection, namespace: config.temporalNamespace });
+      const how = await ensureTriageSchedule(client, config.taskQueue, store.db.databaseName);
+      logger.info({ schedule: triageScheduleId(store.db.databaseName), how }, 'triage reconciliation scheduled');
+    } catch (err) {
+      logger.warn({ err }, 'could not create the triage reconciliation schedule; the next worker start tries again');
+    } finally {
+      await connection.close();
     }
   }
   // The upgrade to alerts, once per database: in a workflow of its own (readiness never waits for it).

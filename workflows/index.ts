@@ -4,3 +4,4 @@ export { advisoryRefreshWorkflow } from './advisory-refresh';
 export { webhookEventWorkflow } from './webhook';
 export { mcpScanWorkflow } from './mcp-scan';
 export { alertRematchWorkflow, alertUpgradeWorkflow } from './alert-rematch';
+export { triageReconcileWorkflow, triageSweepWorkflow } from './triage-reconcile';

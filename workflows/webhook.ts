@@ -48,6 +48,8 @@ function outcome(err: unknown): { kind: 'deleted' | 'window' | 'fatal'; last: st
 
 export async function webhookEventWorkflow(input: WebhookEventInput): Promise<WebhookEventResult> {
   const { eventId, type, scanId, orgId, createdAt, retry } = input;
+  // What the event is about, for the details shown in the Temporal UI.
+  const subject = input.expired ? `${input.expired.alerts.length} alerts` : scanId;
   // Bookkeeping (recording the event, ending a delivery) retries quickly, within the same window.
   const book = proxyActivities<Activities>({
     startToCloseTimeout: '1 minute',
@@ -57,7 +59,7 @@ export async function webhookEventWorkflow(input: WebhookEventInput): Promise<We
   const deliver = proxyActivities<Activities>(deliveryActivityOptions(retry));
 
   setCurrentDetails(
-    `${type} of ${scanId} (${eventId}): building the body and recording a delivery per subscribed webhook`,
+    `${type} of ${subject} (${eventId}): building the body and recording a delivery per subscribed webhook`,
   );
   const { deliveries } = await book.recordWebhookEvent({
     eventId,
@@ -66,13 +68,14 @@ export async function webhookEventWorkflow(input: WebhookEventInput): Promise<We
     orgId,
     createdAt,
     ...(input.alerts ? { alerts: input.alerts } : {}),
+    ...(input.expired ? { expired: input.expired } : {}),
   });
   const states = new Map<string, State>(deliveries.map((d) => [d.deliveryId, 'retrying']));
   const show = () =>
     setCurrentDetails(
       deliveries.length === 0
-        ? `${type} of ${scanId} (${eventId}): no webhook subscribed any more, nothing to deliver`
-        : `${type} of ${scanId} (${eventId}), retried for up to ${human(retry.windowMs)} from ${human(retry.initialMs)}, at most ${human(retry.maxIntervalMs)} apart:\n` +
+        ? `${type} of ${subject} (${eventId}): no webhook subscribed any more, nothing to deliver`
+        : `${type} of ${subject} (${eventId}), retried for up to ${human(retry.windowMs)} from ${human(retry.initialMs)}, at most ${human(retry.maxIntervalMs)} apart:\n` +
             deliveries.map((d) => `- ${d.deliveryId} to ${d.webhookId}: ${states.get(d.deliveryId)}`).join('\n'),
     );
   show();

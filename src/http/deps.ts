@@ -2,7 +2,7 @@
 import type { Logger } from '../logger';
 import type { Store } from '../storage/mongo';
 import type { CursorCodec } from '../storage/cursors';
-import type { McpScanStarter, Readiness, ScanStarter, ScanWaiter } from '../ports';
+import type { McpScanStarter, Readiness, ScanStarter, ScanWaiter, TriageReconciler } from '../ports';
 import type { Principal } from './auth/principal';
 import type { UploadPreparer } from '../pool/upload-pool';
 import type { UploadSlots } from './upload-slots';
@@ -42,6 +42,11 @@ export interface AppDeps {
   fleet?: FleetWindows;
   /** MCP scans: starts their workflow (absent: uploads are stored and stay queued). */
   mcp?: McpScanStarter;
+  /**
+   * Triage rules: reconciles the alerts' histories after each change (absent: the worker's hourly reconciliation
+   * does it).
+   */
+  triage?: TriageReconciler;
 }
 
 export interface SignInConfig {

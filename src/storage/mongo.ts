@@ -2,6 +2,7 @@
 // replica set and on the local FerretDB: every hot path is an _id lookup or top-level equality (docs/configuration.md,
 // "Local MongoDB-wire database").
 import type { AlertAnalysisDoc, TriageRuleDoc } from './documents/triage';
+import type { AlertTriageMarkDoc, TriageAnnouncementDoc, TriageReconcileDoc } from './documents/triage-marks';
 import { MongoBulkWriteError, MongoClient, Db, Collection, MongoServerError } from 'mongodb';
 import type {
   ApiKeyDoc,
@@ -115,6 +116,9 @@ export interface CollectionDocs {
   scanCompareInputs: ScanCompareInputsDoc;
   alertAnalyses: AlertAnalysisDoc;
   triageRules: TriageRuleDoc;
+  alertTriageMarks: AlertTriageMarkDoc;
+  triageReconciles: TriageReconcileDoc;
+  triageAnnouncements: TriageAnnouncementDoc;
 }
 
 export type Collections = { [K in keyof CollectionDocs]: Collection<CollectionDocs[K]> };
@@ -177,6 +181,9 @@ const COLLECTION_NAMES = Object.keys({
   scanCompareInputs: true,
   alertAnalyses: true,
   triageRules: true,
+  alertTriageMarks: true,
+  triageReconciles: true,
+  triageAnnouncements: true,
 } satisfies Record<keyof CollectionDocs, true>) as (keyof CollectionDocs)[];
 
 export interface Store {
@@ -284,6 +291,9 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.alertAnalyses.createIndex({ orgId: 1 }),
     c.alertAnalyses.createIndex({ pairId: 1 }),
     c.triageRules.createIndex({ orgId: 1 }),
+    c.alertTriageMarks.createIndex({ orgId: 1 }),
+    c.alertTriageMarks.createIndex({ alertId: 1 }),
+    c.triageAnnouncements.createIndex({ orgId: 1 }),
   ]);
   // Earlier indexes: the scan-list ones of the bucket alone (superseded by the two above), the list tokens' by `b`.
   await Promise.all(

@@ -94,6 +94,8 @@ export async function repairAnalyses(store: Store, writes: readonly AnalysisWrit
   const rev = new Map(docs.map((d) => [d._id, d.rev]));
   const highest = new Map<string, (typeof events)[number]>();
   for (const e of events) {
+    // rule events of triage in the background (src/storage/triage-marks.ts) are analysis_changed too: not revisions
+    if (e._id.startsWith(`${e.alertId}:rule:`)) continue;
     const h = highest.get(e.alertId);
     if (!h || revOf(e._id) > revOf(h._id)) highest.set(e.alertId, e);
   }

@@ -12,6 +12,7 @@ export const WEBHOOK_EVENTS = [
   'alert.opened',
   'alert.fixed',
   'alert.reopened',
+  'analysis.expired',
 ] as const;
 /** The alert events: one per tracked scan or re-match that opened, fixed or reopened alerts, listing them. */
 export const ALERT_EVENTS = ['alert.opened', 'alert.fixed', 'alert.reopened'] as const;

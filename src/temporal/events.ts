@@ -14,6 +14,7 @@ import {
   DEFAULT_DELIVERY_RETRY,
   WEBHOOK_EVENT_WORKFLOW,
   alertEventWorkflowId,
+  analysisExpiredWorkflowId,
   eventWorkflowId,
   type DeliveryRetry,
   type WebhookEventInput,
@@ -38,6 +39,12 @@ export interface ScanEvents {
     type: AlertWebhookEvent,
     alerts: { pairId: string; seq: number },
   ): Promise<boolean>;
+  /**
+   * Starts the analysis.expired event of an announcement of expired analyses (one workflow per announcement, id from
+   * its batch id) when the organization is subscribed; true when this call started it. Optional: emitters made for
+   * scans alone leave it out.
+   */
+  emitAnalysisExpired?(orgId: string, expired: NonNullable<WebhookEventInput['expired']>): Promise<boolean>;
   /** Whether this process emitted (or found nothing to emit for) the pair already: a retry may skip its reads. */
   emitted(scanId: string, type: WebhookEvent): boolean;
   /** Closes the Temporal connection this emitter opened, if any. */
@@ -159,6 +166,47 @@ export function scanEvents(o: ScanEventsOptions): ScanEvents {
       return started;
     },
     emitted: (scanId, type) => done.has(`${scanId} ${type}`),
+    async emitAnalysisExpired(orgId, expired) {
+      const type = 'analysis.expired' as const;
+      const key = `${expired.batchId} ${type}`;
+      if (done.has(key)) return false;
+      let started = false;
+      if (await hasSubscriber(o.store, orgId, type)) {
+        const at = now();
+        const input: WebhookEventInput = {
+          eventId: newId('evt', at.getTime()),
+          type,
+          scanId: '',
+          orgId,
+          createdAt: at.toISOString(),
+          retry,
+          expired,
+        };
+        try {
+          await (
+            await client()
+          ).workflow.start(WEBHOOK_EVENT_WORKFLOW, {
+            taskQueue: o.taskQueue,
+            workflowId: analysisExpiredWorkflowId(expired.batchId),
+            args: [input],
+            // One event per announcement, ever: a closed workflow is not started again either.
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+            typedSearchAttributes: [{ key: SA.orgId, value: orgId }],
+            staticSummary: `Webhook event ${type}: ${expired.alerts.length} alerts whose analysis expired (${input.eventId})`,
+            staticDetails: `org ${orgId} · retried up to ${Math.round(retry.windowMs / 60_000)} min from ${Math.round(retry.initialMs / 1000)} s, at most ${Math.round(retry.maxIntervalMs / 60_000)} min apart`,
+          });
+          o.logger.info(
+            { orgId, type, eventId: input.eventId, alerts: expired.alerts.length },
+            'webhook event started',
+          );
+          started = true;
+        } catch (err) {
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        }
+      }
+      remember(key);
+      return started;
+    },
     async emitAlerts(scanId, orgId, type, alerts) {
       const key = `${alerts.pairId}:${alerts.seq} ${type}`;
       if (done.has(key)) return false;

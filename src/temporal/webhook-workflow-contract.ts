@@ -12,6 +12,9 @@ export const eventWorkflowId = (scanId: string, type: string): string => `scan-e
 export const alertEventWorkflowId = (pairId: string, seq: number, type: string): string =>
   `alert-event-${pairId}-${seq}-${type}`;
 
+/** One workflow per announcement of expired analyses (src/storage/documents/triage-marks.ts ExpiryBatch). */
+export const analysisExpiredWorkflowId = (batchId: string): string => `analysis-expired-${batchId}`;
+
 /** How a delivery is retried: exponential backoff from `initialMs`, at most `maxIntervalMs` apart, for `windowMs`. */
 export interface DeliveryRetry {
   initialMs: number;
@@ -55,11 +58,13 @@ export const WEBHOOK_DELETED = 'webhook_deleted';
 
 export interface WebhookEventInput {
   eventId: string; // evt_..., made once by the start that created the workflow
-  type: 'scan.completed' | 'scan.failed' | 'alert.opened' | 'alert.fixed' | 'alert.reopened';
-  /** A scan event's scan; an alert event's tracked scan (the one the move or re-match came from). */
+  type: 'scan.completed' | 'scan.failed' | 'alert.opened' | 'alert.fixed' | 'alert.reopened' | 'analysis.expired';
+  /** A scan event's scan; an alert event's tracked scan (the one the move or re-match came from); '' otherwise. */
   scanId: string;
   /** Alert events: the state of the (project, ecosystem) whose move the event announces (src/storage/alerts.ts). */
   alerts?: { pairId: string; seq: number };
+  /** analysis.expired: the alerts whose analyses expired, each with the analysis (its updatedAt). */
+  expired?: { batchId: string; alerts: Array<{ alertId: string; analysisUpdatedAt: string }> };
   orgId: string;
   createdAt: string; // ISO 8601: the payload's createdAt
   retry: DeliveryRetry;

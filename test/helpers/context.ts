@@ -25,6 +25,7 @@ import {
 import { apiScanWaiter } from '../../src/scan-waiter';
 import type { ScanWatchOptions } from '../../src/storage/scan-watch';
 import { mcpScanStarter } from '../../src/temporal/mcp';
+import { triageReconciler } from '../../src/temporal/triage-reconcile';
 import { scanEvents } from '../../src/temporal/events';
 import type { ScanSweep } from '../../src/sweepers/scans';
 
@@ -74,6 +75,8 @@ export async function testContext(
   const starter = scanStarter(temporal, logger);
   // MCP scans uploaded here start their workflow on this context's task queue, as the API process does.
   const mcp = mcpScanStarter(temporal, logger);
+  // Triage rule changes ask for the organization's reconciliation on this context's task queue, as the API does.
+  const triage = triageReconciler(temporal, logger);
   const waiter = apiScanWaiter(temporal, store, opts.watch);
   const rateLimiter = new RateLimiter(store, opts.rateLimit ?? { perMinute: 120, enforce: false }, logger);
   const app = createApp({
@@ -81,6 +84,7 @@ export async function testContext(
     cursors: cursorCodec(await loadCursorSecret(store)),
     starter,
     mcp,
+    triage,
     waiter,
     readiness: temporalReadiness(temporal),
     logger,
@@ -107,6 +111,7 @@ export async function testContext(
       await new Promise<void>((r) => server.close(() => r()));
       await starter.drain();
       await mcp.drain();
+      await triage.drain();
       await rateLimiter.close().catch(() => undefined);
       await uploads.close();
       await temporal.connection.close();

@@ -16,6 +16,7 @@ import { presentAlert, presentAlertEvent } from '../../presenters/alerts';
 import { SEVERITIES } from '../../shared/types';
 import { alertEvents } from '../../storage/alerts';
 import { findProject } from '../../storage/projects';
+import { anyMarked } from '../../storage/triage-marks';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
@@ -123,8 +124,15 @@ export function alertRoutes(deps: AppDeps): Router {
     const offset = offsetOf(deps, listing, cursorQuery(ctx));
     const records = [alert, ...index.mergedInto(alert.id).map((id) => index.record(id)!)];
     // The newest events are kept in the alerts themselves; a longer history, or that of a triaged alert (its analysis
-    // revisions are events of their own), is read from the events stored apart.
-    const inline = historyInline(records) && !records.some((a) => analyses.has(a.id));
+    // revisions are events of their own, and so are the rule and expiry events triage writes in the background, which
+    // its marks say: one read by alert id, never cached), is read from the events stored apart.
+    const inline =
+      historyInline(records) &&
+      !records.some((a) => analyses.has(a.id)) &&
+      !(await anyMarked(
+        deps.store,
+        records.map((a) => a.id),
+      ));
     const events = historyOf(
       alert,
       inline

@@ -1,7 +1,9 @@
 // Triage rules (docs/triage.md): /v1/triage-rules. Read by any member of the organization (sessions only), written
 // by owners and admins; every change audited with before and after. A rule takes effect at once on the alerts as
-// read (the alert index reads the rules live) and on the findings of every scan processed after it; `GET
-// /v1/triage-rules/{id}/matches` lists the open alerts it matches now and whether enforcing it would change each.
+// read (the alert index reads the rules live) and on the findings of every scan processed after it; after the audit
+// event, the organization's reconciliation is asked for (deps.triage), which tells the alerts' histories in the
+// background where the change moved their suppression (docs/triage.md). `GET /v1/triage-rules/{id}/matches` lists the
+// open alerts it matches now and whether enforcing it would change each.
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { subjectOf, type AlertView } from '../../domain/alerts/query';
@@ -76,6 +78,20 @@ async function reachableRule(deps: AppDeps, ctx: Context): Promise<TriageRule> {
   return rule;
 }
 
+/**
+ * The change reaches the alerts' histories in the background: the organization's reconciliation is started, or
+ * signalled to pass again. A failure to reach Temporal fails nothing (the change is stored and audited): the hourly
+ * reconciliation tells it then.
+ */
+async function reconcileLater(deps: AppDeps, orgId: string): Promise<void> {
+  if (!deps.triage) return;
+  try {
+    await deps.triage.reconcile(orgId);
+  } catch (err) {
+    deps.logger.warn({ err, orgId }, 'triage reconciliation not asked for; the hourly one will tell the change');
+  }
+}
+
 const audit = (deps: AppDeps, ctx: Context, type: string, id: string, before: unknown, after: unknown) =>
   recordAudit(deps.store, {
     orgId: principalOf(ctx).orgId!,
@@ -108,6 +124,7 @@ export function triageRuleRoutes(deps: AppDeps): Router {
     };
     await insertRule(deps.store, p.orgId!, rule);
     await audit(deps, ctx, 'triage_rule.created', rule.id, null, presentRule(rule));
+    await reconcileLater(deps, p.orgId!);
     ctx.status = 201;
     ctx.body = presentRule(rule);
   });
@@ -144,6 +161,7 @@ export function triageRuleRoutes(deps: AppDeps): Router {
     const rule: TriageRule = { ...current, ...input, updatedAt: now.toISOString() };
     if (!(await replaceRule(deps.store, p.orgId!, rule))) throw notFound(`triage rule ${current.id}`);
     await audit(deps, ctx, 'triage_rule.updated', rule.id, presentRule(current), presentRule(rule));
+    await reconcileLater(deps, p.orgId!);
     ctx.body = presentRule(rule);
   });
 
@@ -151,8 +169,10 @@ export function triageRuleRoutes(deps: AppDeps): Router {
     const p = principalOf(ctx);
     const current = await reachableRule(deps, ctx);
     await recheck(deps, p);
-    if (await deleteRule(deps.store, p.orgId!, current.id))
+    if (await deleteRule(deps.store, p.orgId!, current.id)) {
       await audit(deps, ctx, 'triage_rule.deleted', current.id, presentRule(current), null);
+      await reconcileLater(deps, p.orgId!);
+    }
     ctx.status = 204;
   });
 

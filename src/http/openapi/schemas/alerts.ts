@@ -106,7 +106,7 @@ export const alertSchemas = {
       details: {
         type: 'object',
         description:
-          'versions_changed: {from, to}; fixed: {installedVersions}; reopened: {installedVersions, fixedAt}; merged: {mergedInto}; opened: {}; summarised (at most 1,000 events are kept per alert, the older ones folded into this one): {events, byType, from, to}.',
+          'versions_changed: {from, to}; fixed: {installedVersions}; reopened: {installedVersions, fixedAt}; merged: {mergedInto}; opened: {}; analysis_changed: {before, after, actor, bulkId?} (analyses), or, when a triage rule change moved the suppression of the alert (written in the background), {source: "rule", ruleId, suppressed, before: {ruleId, suppressed}}; analysis_expired (once per analysis, within the hour): {analysis: {state, expiresAt, updatedAt, updatedBy}, suppressed, suppressionSource, ruleId} (what the alert reads after); summarised (at most 1,000 events are kept per alert, the older ones folded into this one): {events, byType, from, to}.',
       },
     },
   },

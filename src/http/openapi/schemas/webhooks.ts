@@ -56,7 +56,7 @@ export const webhookSchemas = {
         minItems: 1,
         items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
         description:
-          "Duplicates are folded. alert.opened, alert.fixed, alert.reopened: one event per tracked scan or re-match after an advisory import that changed alerts that way (none on a project's first tracked scan), data {project, ecosystem, scanId, trigger: scan|rematch, generation, alerts (Alert resources, most severe first, at most 500), truncated}.",
+          "Duplicates are folded. alert.opened, alert.fixed, alert.reopened: one event per tracked scan or re-match after an advisory import that changed alerts that way (none on a project's first tracked scan), data {project, ecosystem, scanId, trigger: scan|rematch, generation, alerts (Alert resources, most severe first, at most 500), truncated}. analysis.expired: once per analysis that reached its expiresAt, within the hour (several at once in one event), data {alerts (the open alerts whose analysis expired, as Alert resources now: analysis.expired true), truncated}.",
       },
       minSeverity: {
         ...minSeverity,
