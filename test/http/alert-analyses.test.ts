@@ -1,8 +1,7 @@
 // Analyses of alerts over real HTTP and the real database: PUT, DELETE and the bulk decision, their refusals naming
 // the field, the suppression they bring to the alert (and its expiry), the history holding every decision with its
 // actor, the audit trail, and access (an auditor: 403; another project's restricted key: 404).
-import { moveAlerts } from '../../src/domain/alerts/move';
-import { advanceHead, insertState, pairIdOf } from '../../src/storage/alerts';
+import { storeFirstMove } from '../helpers/alerts';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 
@@ -34,34 +33,14 @@ beforeAll(async () => {
   const up = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(v1Snapshot('triage'));
   expect(up.status).toBe(201);
   projectId = up.body.project;
-  const at = new Date().toISOString();
-  const moved = moveAlerts(
-    [],
-    [finding('lodash', '4.17.20', 'CVE-2021-23337'), finding('minimist', '1.2.5', 'CVE-2021-44906')],
-    { projectId, ecosystem: 'javascript', scanId: up.body.id, startedAt: at, at, generation: null },
-    () => null,
-    true,
-  );
-  const head = {
-    pairId: pairIdOf(projectId, 'javascript'),
+  const stored = await storeFirstMove(t.store, {
     orgId: org.orgId,
     projectId,
-    ecosystem: 'javascript',
     scanId: up.body.id,
-    startedAt: new Date(),
-    seq: 1,
-  };
-  await insertState(t.store, {
-    ...head,
-    at: new Date(),
-    generation: null,
-    rematch: false,
-    alerts: moved.alerts,
-    move: { events: [], opened: [], fixed: [], reopened: [], announce: false },
+    findings: [finding('lodash', '4.17.20', 'CVE-2021-23337'), finding('minimist', '1.2.5', 'CVE-2021-44906')],
   });
-  await advanceHead(t.store, { ...head, at: new Date(), open: 2 });
   // alerts[0]: lodash's, alerts[1]: minimist's
-  alerts.push(...['lodash', 'minimist'].map((p) => moved.alerts.find((a) => a.package === p)!.id));
+  alerts.push(...['lodash', 'minimist'].map((p) => stored.find((a) => a.package === p)!.id));
 }, 60_000);
 afterAll(() => t.close());
 

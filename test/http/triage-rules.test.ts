@@ -2,8 +2,7 @@
 // any member reads, every change audited), refusals naming the field, the preview of a dry-run rule (matches and what
 // enforcing would change, nothing changed meanwhile), an enforced rule suppressing alerts at once with precedence after
 // an alert's own analysis, and attribution conditions that hold only when every attribution matches.
-import { moveAlerts } from '../../src/domain/alerts/move';
-import { advanceHead, insertState, pairIdOf } from '../../src/storage/alerts';
+import { storeFirstMove } from '../helpers/alerts';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { v1Snapshot } from '../helpers/snapshots';
 
@@ -43,38 +42,19 @@ beforeAll(async () => {
   const up = await t.api.post('/v1/scans/dependency-snapshots').set(bearer(key)).send(v1Snapshot('ruled'));
   expect(up.status).toBe(201);
   const projectId = up.body.project;
-  const at = new Date().toISOString();
-  const moved = moveAlerts(
-    [],
-    [
+  const stored = await storeFirstMove(t.store, {
+    orgId: org.orgId,
+    projectId,
+    scanId: up.body.id,
+    findings: [
       // reaches module web through devDependencies only
       finding('devonly', 'CVE-2020-0001', [attribution('web', 'devDependencies')]),
       // reaches web through devDependencies and api through dependencies
       finding('both', 'CVE-2020-0002', [attribution('web', 'devDependencies'), attribution('api', 'dependencies')]),
     ],
-    { projectId, ecosystem: 'javascript', scanId: up.body.id, startedAt: at, at, generation: null },
-    (m) => (m === 'web' ? 'frontend' : 'backend'),
-    true,
-  );
-  const head = {
-    pairId: pairIdOf(projectId, 'javascript'),
-    orgId: org.orgId,
-    projectId,
-    ecosystem: 'javascript',
-    scanId: up.body.id,
-    startedAt: new Date(),
-    seq: 1,
-  };
-  await insertState(t.store, {
-    ...head,
-    at: new Date(),
-    generation: null,
-    rematch: false,
-    alerts: moved.alerts,
-    move: { events: [], opened: [], fixed: [], reopened: [], announce: false },
+    teamOf: (m) => (m === 'web' ? 'frontend' : 'backend'),
   });
-  await advanceHead(t.store, { ...head, at: new Date(), open: 2 });
-  for (const a of moved.alerts) alert[a.package] = a.id;
+  for (const a of stored) alert[a.package] = a.id;
 }, 60_000);
 afterAll(() => t.close());
 

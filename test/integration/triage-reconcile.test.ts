@@ -6,10 +6,8 @@
 // expiry.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { moveAlerts } from '../../src/domain/alerts/move';
 import type { DestinationPolicy } from '../../src/infra/webhooks/destination';
 import { createLogger } from '../../src/logger';
-import { advanceHead, insertState, pairIdOf } from '../../src/storage/alerts';
 import { createProject } from '../../src/storage/projects';
 import { secretBox } from '../../src/storage/secrets';
 import { createWebhook } from '../../src/storage/webhooks';
@@ -25,6 +23,7 @@ import { installRuntime } from '../../workers/temporal-runtime';
 import { bearer, newOrg, testContext, type Org, type TestContext } from '../helpers/context';
 import { startHttpsServer, type TestHttpsServer } from '../helpers/https-server';
 import { startTestWorker, type TestWorker } from '../helpers/worker';
+import { storeFirstMove } from '../helpers/alerts';
 
 const received: Array<{ path: string; type: string; body: any }> = [];
 function receiver(req: IncomingMessage, res: ServerResponse): void {
@@ -88,38 +87,18 @@ beforeAll(async () => {
   key = await org.key(['findings:read', 'findings:triage']);
   // Alerts of one project stored as a tracked scan's move would store them.
   const project = await createProject(t.store, org.orgId, 'reconciled');
-  const at = new Date().toISOString();
-  const moved = moveAlerts(
-    [],
-    [
+  const stored = await storeFirstMove(t.store, {
+    orgId: org.orgId,
+    projectId: project._id,
+    scanId: 'scn_seeded',
+    findings: [
       finding('alpha', 'CVE-2020-1001', 'high'),
       finding('beta', 'CVE-2020-1002', 'critical'),
       finding('gamma', 'CVE-2020-1003', 'low'),
       finding('delta', 'CVE-2020-1004', 'high'),
     ],
-    { projectId: project._id, ecosystem: 'javascript', scanId: 'scn_seeded', startedAt: at, at, generation: null },
-    () => null,
-    true,
-  );
-  const head = {
-    pairId: pairIdOf(project._id, 'javascript'),
-    orgId: org.orgId,
-    projectId: project._id,
-    ecosystem: 'javascript',
-    scanId: 'scn_seeded',
-    startedAt: new Date(),
-    seq: 1,
-  };
-  await insertState(t.store, {
-    ...head,
-    at: new Date(),
-    generation: null,
-    rematch: false,
-    alerts: moved.alerts,
-    move: { events: [], opened: [], fixed: [], reopened: [], announce: false },
   });
-  await advanceHead(t.store, { ...head, at: new Date(), open: moved.alerts.length });
-  for (const a of moved.alerts) alert[a.package] = a.id;
+  for (const a of stored) alert[a.package] = a.id;
 }, 120_000);
 
 afterAll(async () => {

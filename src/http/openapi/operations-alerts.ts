@@ -14,11 +14,11 @@ const text = (name: string, description: string): Param => ({
   schema: { type: 'string', minLength: 1, maxLength: 512 },
 });
 
-const alertId = pathParam(
+export const alertId = pathParam(
   'alertId',
   "The alert id (alr_...). A merged alert's id answers the alert it was merged into. Unknown or out of the credential's reach: 404 not_found.",
 );
-const notFound = {
+export const alertNotFound = {
   description: "not_found: no such alert, or its project is out of the credential's reach.",
   codes: ['not_found' as const],
 };
@@ -77,7 +77,7 @@ export const alertOperations: Record<AlertRoute, Operation> = {
     summary: 'One alert',
     description: "A merged alert's id answers the alert it was merged into (its `id` says which).",
     parameters: [alertId],
-    responses: { 200: { description: 'The alert.', schema: ref('Alert') }, 404: notFound },
+    responses: { 200: { description: 'The alert.', schema: ref('Alert') }, 404: alertNotFound },
     usesDatabase: true,
   },
   'GET /v1/alerts/:alertId/history': {
@@ -89,7 +89,7 @@ export const alertOperations: Record<AlertRoute, Operation> = {
     parameters: [alertId, ...PAGINATION],
     responses: {
       200: { description: 'A page of events.', schema: ref('AlertHistory') },
-      404: notFound,
+      404: alertNotFound,
       422: { description: 'invalid_parameter (limit, a repeated parameter), invalid_cursor.', codes: LIST_ERRORS },
     },
     usesDatabase: true,

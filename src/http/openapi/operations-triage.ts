@@ -2,17 +2,10 @@
 import type { Endpoint } from '../auth/matrix';
 import { LIST_ERRORS, OBJECT_BODY_ERRORS, PAGINATION, pathParam, type Operation } from './operation';
 import { ref } from './schemas/common';
+import { alertId, alertNotFound } from './operations-alerts';
 
 type TriageRoute = Extract<Endpoint, `${string} /v1/alerts/${string}analysis`>;
 
-const alertId = pathParam(
-  'alertId',
-  "The alert id (alr_...). A merged alert's id answers the alert it was merged into. Unknown or out of the credential's reach: 404 not_found.",
-);
-const notFound = {
-  description: "not_found: no such alert, or its project is out of the credential's reach.",
-  codes: ['not_found' as const],
-};
 const bodyErrors = {
   ...OBJECT_BODY_ERRORS,
   422: {
@@ -31,7 +24,7 @@ export const triageOperations: Record<TriageRoute, Operation> = {
       'not_affected, false_positive and resolved suppress the alert while every installed version it has is covered and the analysis has not expired: findings of scans processed after the decision are suppressed (suppressionSource analysis) and leave counts, gate and events. The alert history and the audit trail (alert.analysis_changed) record the change with its actor, before and after. Two analyses at once: the later wins, the history holds both.',
     parameters: [alertId],
     requestBody: { description: 'The analysis.', required: true, schema: ref('AnalysisInput') },
-    responses: { 200: { description: 'The alert.', schema: ref('Alert') }, 404: notFound, ...bodyErrors },
+    responses: { 200: { description: 'The alert.', schema: ref('Alert') }, 404: alertNotFound, ...bodyErrors },
     usesDatabase: true,
   },
   'DELETE /v1/alerts/:alertId/analysis': {
@@ -40,7 +33,7 @@ export const triageOperations: Record<TriageRoute, Operation> = {
     summary: "Remove an alert's analysis (findings:triage)",
     description: 'The history keeps the removal (analysis_changed, after: null); audited as alert.analysis_deleted.',
     parameters: [alertId],
-    responses: { 204: { description: 'Removed (or there was none).' }, 404: notFound },
+    responses: { 204: { description: 'Removed (or there was none).' }, 404: alertNotFound },
     usesDatabase: true,
   },
   'POST /v1/alerts/analysis': {

@@ -107,6 +107,15 @@ const stringValues = {
   items: { type: 'string', minLength: 1, maxLength: 512 },
 } as const;
 
+/** What a rule is made of: created whole, changed in part. */
+const ruleFields = {
+  name: { type: 'string', minLength: 1, maxLength: RULE_NAME_MAX },
+  conditions: ref('RuleConditions'),
+  analysis: ref('BulkAnalysisInput'),
+  expiresAt: { type: ['string', 'null'], format: 'date-time' },
+  mode: { type: 'string', enum: ['enforce', 'dry_run'] },
+} as const;
+
 export const triageRuleSchemas = {
   RuleConditions: {
     type: 'object',
@@ -138,25 +147,13 @@ export const triageRuleSchemas = {
     type: 'object',
     additionalProperties: false,
     required: ['name', 'analysis', 'mode'],
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: RULE_NAME_MAX },
-      conditions: ref('RuleConditions'),
-      analysis: ref('BulkAnalysisInput'),
-      expiresAt: { type: ['string', 'null'], format: 'date-time' },
-      mode: { type: 'string', enum: ['enforce', 'dry_run'] },
-    },
+    properties: ruleFields,
   },
   TriageRuleUpdate: {
     type: 'object',
     additionalProperties: false,
     description: 'The fields to change; the others stay.',
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: RULE_NAME_MAX },
-      conditions: ref('RuleConditions'),
-      analysis: ref('BulkAnalysisInput'),
-      expiresAt: { type: ['string', 'null'], format: 'date-time' },
-      mode: { type: 'string', enum: ['enforce', 'dry_run'] },
-    },
+    properties: ruleFields,
   },
   TriageRule: {
     type: 'object',
