@@ -12,6 +12,8 @@ export const paths = {
   alerts: (projectId: string, query: Record<string, string | undefined> = {}) =>
     withQuery(`${BASE}/projects/${encodeURIComponent(projectId)}/alerts`, query),
   alert: (id: string) => `${BASE}/alerts/${encodeURIComponent(id)}`,
+  /** The triage rules; `preview`: the rule whose matches are shown. */
+  triageRules: (preview?: string) => withQuery(`${BASE}/triage-rules`, { preview }),
   scan: (id: string) => `${BASE}/scans/${encodeURIComponent(id)}`,
   /** A scan compared with a baseline (automatic unless `query.baseline` names a scan; compare.ts: compareQueryToUrl). */
   compare: (scanId: string, query: Record<string, string | undefined> = {}) =>

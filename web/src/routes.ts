@@ -28,6 +28,11 @@ export const routes: AppRoute[] = [
   { path: `${BASE}/projects/:projectId/inventory`, component: lazy(() => import('./views/inventory')) },
   { path: `${BASE}/projects/:projectId/alerts`, component: lazy(() => import('./views/alerts')) },
   { path: `${BASE}/alerts/:alertId`, component: lazy(() => import('./views/alert')) },
+  {
+    path: `${BASE}/triage-rules`,
+    component: lazy(() => import('./views/triage-rules')),
+    nav: { label: 'Rules', section: 'triage' },
+  },
   { path: `${BASE}/scans/:scanId`, component: lazy(() => import('./views/findings')) },
   { path: `${BASE}/scans/:scanId/compare`, component: lazy(() => import('./views/compare')) },
   { path: `${BASE}/scans/:scanId/findings/:findingId`, component: lazy(() => import('./views/finding')) },

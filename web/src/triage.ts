@@ -153,8 +153,27 @@ export function expiryDays(now = new Date()): { min: string; max: string } {
 }
 
 /** The time an expiry day stands for: the end of that day (UTC), or the previous analysis's own time on its day. */
-export function expiryOf(day: string, previous?: Analysis | null): string {
+export function expiryOf(day: string, previous?: Pick<Analysis, 'expiresAt'> | null): string {
   return previous?.expiresAt?.slice(0, 10) === day ? previous.expiresAt : `${day}T23:59:59.000Z`;
+}
+
+/**
+ * What is wrong with an expiry day (a date input's YYYY-MM-DD; '' is none), or undefined: in the future, at most a
+ * year ahead. The server checks a triage rule's expiry as an analysis's: so does the rules page (triage-rules.ts).
+ */
+export function expiryError(
+  day: string,
+  previous: Pick<Analysis, 'expiresAt'> | null | undefined,
+  now = new Date(),
+): string | undefined {
+  if (!day) return undefined;
+  const at = Date.parse(expiryOf(day, previous));
+  const max = expiryDays(now).max;
+  const iso = /^\d{4}-\d\d-\d\d$/.test(day) && Number.isFinite(at) && new Date(at).toISOString();
+  if (!iso || iso.slice(0, 10) !== day) return 'The expiry date must be a date (YYYY-MM-DD).';
+  if (at <= now.getTime()) return 'The expiry date must be in the future.';
+  if (day > max) return `The expiry date must be at most one year ahead (${max} at the latest).`;
+  return undefined;
 }
 
 /** Characters as the server counts them (code points: an emoji is one). */
@@ -189,14 +208,8 @@ export function checkDraft(d: TriageDraft, t: TriageTarget, now = new Date()): T
   else if (characters(detail) > DETAIL_MAX)
     e.detail = `The detail must be at most 2,000 characters (it has ${characters(detail).toLocaleString('en')}).`;
   else if (detail.includes('\u0000')) e.detail = 'The detail must not contain a NUL character.';
-  if (d.expiresOn) {
-    const at = Date.parse(expiryOf(d.expiresOn, t.previous));
-    const max = expiryDays(now).max;
-    const day = /^\d{4}-\d\d-\d\d$/.test(d.expiresOn) && Number.isFinite(at) && new Date(at).toISOString();
-    if (!day || day.slice(0, 10) !== d.expiresOn) e.expiresAt = 'The expiry date must be a date (YYYY-MM-DD).';
-    else if (at <= now.getTime()) e.expiresAt = 'The expiry date must be in the future.';
-    else if (d.expiresOn > max) e.expiresAt = `The expiry date must be at most one year ahead (${max} at the latest).`;
-  }
+  const expiry = expiryError(d.expiresOn, t.previous, now);
+  if (expiry) e.expiresAt = expiry;
   if (t.installedVersions && d.versions) {
     const unknown = d.versions.find((v) => !t.installedVersions!.includes(v));
     if (!d.versions.length) e.versions = 'Choose at least one version, or every version.';

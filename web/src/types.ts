@@ -56,6 +56,14 @@ export type AnalysisResponse = Analysis['response'][number];
 export type AnalysisInput = Schemas['AnalysisInput'];
 export type BulkAnalysis = Schemas['BulkAnalysis'];
 export type BulkAnalysisResult = Schemas['BulkAnalysisResult'];
+/** Triage rules (docs/triage.md#rules): an analysis (without versions) for every alert that meets the conditions. */
+export type TriageRule = Schemas['TriageRule'];
+export type TriageRuleList = Schemas['TriageRuleList'];
+export type TriageRuleInput = Schemas['TriageRuleInput'];
+export type TriageRuleMatches = Schemas['TriageRuleMatches'];
+export type TriageRuleMatch = TriageRuleMatches['matches'][number];
+export type RuleConditions = Schemas['RuleConditions'];
+export type RuleMode = TriageRule['mode'];
 
 // ---- the organization: who is signed in, members, invitations, API keys, the audit trail (lists in ./roles.ts, ./scopes.ts)
 export type Me = Schemas['Me'];

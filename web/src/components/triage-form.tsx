@@ -2,8 +2,9 @@
 // says so), the triage form (state, justification, responses, detail, expiry, the versions it covers when the alert
 // has several, ticket URL) that checks the server's rules at each field before anything is sent and shows a refusal
 // of the server at the field it names, and the two together for one alert (the alert and finding pages), with the
-// analysis's removal. The bulk decision of the Alerts view uses the same form, without versions. Only roles that
-// triage see the form (roles.ts). Text only: every value from the API is a text node.
+// analysis's removal. The bulk decision of the Alerts view uses the same form, without versions; the rule form of the
+// triage rules page uses its fields (AnalysisFields), without versions or expiry. Only roles that triage see the form
+// (roles.ts). Text only: every value from the API is a text node.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
@@ -95,120 +96,62 @@ export function AnalysisSummary({ alert }: { alert: Alert }) {
   );
 }
 
+/** The id of the control a field's error takes the focus to: a group's chosen (or first) choice, else its input. */
+export function analysisControl(id: string, f: TriageField, draft: TriageDraft): string {
+  return f === 'state'
+    ? `${id}-state-${draft.state || ANALYSIS_STATES[0]}`
+    : f === 'response'
+      ? `${id}-response-${RESPONSES[0]}`
+      : f === 'versions'
+        ? `${id}-versions-${draft.versions ? 'only' : 'every'}`
+        : `${id}-${f}`;
+}
+
+/** An input's error state: invalid and described by its message `<errorId>` (and by its own hint, kept). */
+export function errorAria(errorId: string, text: string | undefined, hint?: string) {
+  return text
+    ? { 'aria-invalid': true as const, 'aria-describedby': [hint, errorId].filter(Boolean).join(' ') }
+    : hint
+      ? { 'aria-describedby': hint }
+      : {};
+}
+
+/** A field's message under its input (none without one). */
+export function FieldError({ id, text }: { id: string; text: string | undefined }) {
+  return text ? (
+    <p id={id} class="field-error">
+      {text}
+    </p>
+  ) : null;
+}
+
 /**
- * The triage form. `target`: the alert's installed versions (null: a bulk decision, no versions) and the analysis it
- * changes (its values fill the form, again each time it changes). A field's error shows once the field has changed
- * or a submit was tried; a submit with errors sends nothing and takes the focus to the first field in error.
- * `onSubmit` sends the body and throws the API's refusal, shown at the field it names (or under the form).
+ * An analysis's fields (the triage form's, and the rule form's on the rules page): those of `fields` (the
+ * justification shows for `not_affected` only), each control `<id>-<field>`, each with the error `errorOf` gives it.
+ * `set` changes the draft and marks the field changed. `installed`: the versions the alert has (null: none offered).
  */
-export function TriageForm({
+export function AnalysisFields({
   id,
-  label,
-  target,
-  submitLabel,
-  autoFocus,
-  onSubmit,
-  children,
+  draft,
+  fields,
+  installed,
+  errorOf,
+  set,
 }: {
   id: string;
-  label: string;
-  target: TriageTarget;
-  submitLabel: string;
-  autoFocus?: boolean;
-  onSubmit(body: AnalysisInput): Promise<void>;
-  children?: ComponentChildren;
+  draft: TriageDraft;
+  fields: readonly TriageField[];
+  installed: readonly string[] | null;
+  errorOf(f: TriageField): string | undefined;
+  set(field: TriageField, patch: Partial<TriageDraft>): void;
 }) {
-  const installed = target.installedVersions;
-  const [draft, setDraft] = useState<TriageDraft>(() => draftOf(target.previous, installed));
-  const [shown, setShown] = useState<ReadonlySet<TriageField>>(new Set());
-  const [server, setServer] = useState<{ field?: TriageField; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [focus, setFocus] = useState<{ field: TriageField } | null>(null);
-  /** A submit was refused here (errors in the form): the form says how many fields need a change until one succeeds. */
-  const [tried, setTried] = useState(false);
-  const stamp = target.previous?.updatedAt ?? '';
-  useEffect(() => {
-    setDraft(draftOf(target.previous, installed));
-    setShown(new Set());
-    setServer(null);
-    setTried(false);
-  }, [stamp]);
-  const errors = checkDraft(draft, target);
-  // the fields on show: a justification for not_affected only, versions when the alert has several
-  const several = !!installed && installed.length > 1;
-  const fields = TRIAGE_FIELDS.filter(
-    (f) => (f !== 'justification' || draft.state === 'not_affected') && (f !== 'versions' || several),
-  );
-  const errorOf = (f: TriageField) =>
-    (shown.has(f) ? errors[f] : undefined) ?? (server?.field === f ? server.text : undefined);
-  /** A refusal of the server that names no field on show: said under the form. */
-  const general = server && !fields.includes(server.field!) ? server.text : null;
-  const controlOf = (f: TriageField) =>
-    f === 'state'
-      ? `${id}-state-${draft.state || ANALYSIS_STATES[0]}`
-      : f === 'response'
-        ? `${id}-response-${RESPONSES[0]}`
-        : f === 'versions'
-          ? `${id}-versions-${draft.versions ? 'only' : 'every'}`
-          : `${id}-${f}`;
-  useEffect(() => {
-    if (focus) document.getElementById(controlOf(focus.field))?.focus();
-  }, [focus]);
-  useEffect(() => {
-    if (autoFocus) setFocus({ field: 'state' });
-  }, []);
-
-  const set = (field: TriageField, patch: Partial<TriageDraft>) => {
-    setDraft((d) => ({ ...d, ...patch }));
-    setShown((s) => new Set(s).add(field));
-    setServer((x) => (x?.field === field ? null : x));
-  };
-  /** An input's error state: invalid and described by its message (and by its own hint, kept). */
-  const aria = (f: TriageField, hint?: string) =>
-    errorOf(f)
-      ? { 'aria-invalid': true as const, 'aria-describedby': [hint, `${id}-${f}-error`].filter(Boolean).join(' ') }
-      : hint
-        ? { 'aria-describedby': hint }
-        : {};
-  const error = (f: TriageField) => {
-    const text = errorOf(f);
-    return text ? (
-      <p id={`${id}-${f}-error`} class="field-error">
-        {text}
-      </p>
-    ) : null;
-  };
-  const wrong = fields.filter((f) => errors[f]);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    if (busy) return;
-    setServer(null);
-    setShown(new Set(TRIAGE_FIELDS));
-    setTried(true);
-    if (wrong.length) return setFocus({ field: wrong[0] });
-    setBusy(true);
-    try {
-      await onSubmit(analysisBody(draft, target));
-      setShown(new Set());
-      setTried(false);
-    } catch (err) {
-      const r =
-        err instanceof ApiError && err.status !== 429
-          ? analysisRefusal(err.status, err.code, err.message)
-          : { text: errorText(err) };
-      setServer(r);
-      if (r.field && fields.includes(r.field)) setFocus({ field: r.field });
-    } finally {
-      setBusy(false);
-    }
-  };
-
+  const aria = (f: TriageField, hint?: string) => errorAria(`${id}-${f}-error`, errorOf(f), hint);
+  const error = (f: TriageField) => <FieldError id={`${id}-${f}-error`} text={errorOf(f)} />;
   const needsDetail = !!draft.state && DETAIL_REQUIRED.includes(draft.state);
   const days = expiryDays();
-  const shownErrors = tried ? fields.filter((f) => errorOf(f)).length : 0;
+  const several = fields.includes('versions') && !!installed && installed.length > 1;
   return (
-    <form id={id} class="triage-form" aria-label={label} noValidate onSubmit={submit}>
+    <>
       <fieldset id={`${id}-state`} role="radiogroup" aria-required="true" class="triage-states" {...aria('state')}>
         <legend>State</legend>
         {ANALYSIS_STATES.map((s) => (
@@ -228,7 +171,7 @@ export function TriageForm({
         ))}
         {error('state')}
       </fieldset>
-      {draft.state === 'not_affected' ? (
+      {draft.state === 'not_affected' && fields.includes('justification') ? (
         <div class="field">
           <label for={`${id}-justification`}>Justification</label>
           <select
@@ -287,22 +230,24 @@ export function TriageForm({
         </span>
         {error('detail')}
       </div>
-      <div class="field">
-        <label for={`${id}-expiresAt`}>Expires on (optional)</label>
-        <input
-          id={`${id}-expiresAt`}
-          type="date"
-          min={days.min}
-          max={days.max}
-          value={draft.expiresOn}
-          onInput={(e) => set('expiresAt', { expiresOn: e.currentTarget.value })}
-          {...aria('expiresAt', `${id}-expiresAt-hint`)}
-        />
-        <span id={`${id}-expiresAt-hint`} class="muted">
-          holds through that day (UTC), at most a year ahead
-        </span>
-        {error('expiresAt')}
-      </div>
+      {fields.includes('expiresAt') ? (
+        <div class="field">
+          <label for={`${id}-expiresAt`}>Expires on (optional)</label>
+          <input
+            id={`${id}-expiresAt`}
+            type="date"
+            min={days.min}
+            max={days.max}
+            value={draft.expiresOn}
+            onInput={(e) => set('expiresAt', { expiresOn: e.currentTarget.value })}
+            {...aria('expiresAt', `${id}-expiresAt-hint`)}
+          />
+          <span id={`${id}-expiresAt-hint`} class="muted">
+            holds through that day (UTC), at most a year ahead
+          </span>
+          {error('expiresAt')}
+        </div>
+      ) : null}
       {several && installed ? (
         <fieldset id={`${id}-versions`} {...aria('versions')}>
           <legend>Versions covered</legend>
@@ -363,6 +308,100 @@ export function TriageForm({
         />
         {error('ticketUrl')}
       </div>
+    </>
+  );
+}
+
+/**
+ * The triage form. `target`: the alert's installed versions (null: a bulk decision, no versions) and the analysis it
+ * changes (its values fill the form, again each time it changes). A field's error shows once the field has changed
+ * or a submit was tried; a submit with errors sends nothing and takes the focus to the first field in error.
+ * `onSubmit` sends the body and throws the API's refusal, shown at the field it names (or under the form).
+ */
+export function TriageForm({
+  id,
+  label,
+  target,
+  submitLabel,
+  autoFocus,
+  onSubmit,
+  children,
+}: {
+  id: string;
+  label: string;
+  target: TriageTarget;
+  submitLabel: string;
+  autoFocus?: boolean;
+  onSubmit(body: AnalysisInput): Promise<void>;
+  children?: ComponentChildren;
+}) {
+  const installed = target.installedVersions;
+  const [draft, setDraft] = useState<TriageDraft>(() => draftOf(target.previous, installed));
+  const [shown, setShown] = useState<ReadonlySet<TriageField>>(new Set());
+  const [server, setServer] = useState<{ field?: TriageField; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [focus, setFocus] = useState<{ field: TriageField } | null>(null);
+  /** A submit was refused here (errors in the form): the form says how many fields need a change until one succeeds. */
+  const [tried, setTried] = useState(false);
+  const stamp = target.previous?.updatedAt ?? '';
+  useEffect(() => {
+    setDraft(draftOf(target.previous, installed));
+    setShown(new Set());
+    setServer(null);
+    setTried(false);
+  }, [stamp]);
+  const errors = checkDraft(draft, target);
+  // the fields on show: a justification for not_affected only, versions when the alert has several
+  const several = !!installed && installed.length > 1;
+  const fields = TRIAGE_FIELDS.filter(
+    (f) => (f !== 'justification' || draft.state === 'not_affected') && (f !== 'versions' || several),
+  );
+  const errorOf = (f: TriageField) =>
+    (shown.has(f) ? errors[f] : undefined) ?? (server?.field === f ? server.text : undefined);
+  /** A refusal of the server that names no field on show: said under the form. */
+  const general = server && !fields.includes(server.field!) ? server.text : null;
+  useEffect(() => {
+    if (focus) document.getElementById(analysisControl(id, focus.field, draft))?.focus();
+  }, [focus]);
+  useEffect(() => {
+    if (autoFocus) setFocus({ field: 'state' });
+  }, []);
+
+  const set = (field: TriageField, patch: Partial<TriageDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setShown((s) => new Set(s).add(field));
+    setServer((x) => (x?.field === field ? null : x));
+  };
+  const wrong = fields.filter((f) => errors[f]);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (busy) return;
+    setServer(null);
+    setShown(new Set(TRIAGE_FIELDS));
+    setTried(true);
+    if (wrong.length) return setFocus({ field: wrong[0] });
+    setBusy(true);
+    try {
+      await onSubmit(analysisBody(draft, target));
+      setShown(new Set());
+      setTried(false);
+    } catch (err) {
+      const r =
+        err instanceof ApiError && err.status !== 429
+          ? analysisRefusal(err.status, err.code, err.message)
+          : { text: errorText(err) };
+      setServer(r);
+      if (r.field && fields.includes(r.field)) setFocus({ field: r.field });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const shownErrors = tried ? fields.filter((f) => errorOf(f)).length : 0;
+  return (
+    <form id={id} class="triage-form" aria-label={label} noValidate onSubmit={submit}>
+      <AnalysisFields id={id} draft={draft} fields={fields} installed={installed} errorOf={errorOf} set={set} />
       <div class="actions">
         {/* not disabled while busy: a disabled button would lose the focus of a keyboard user */}
         <button type="submit" class="primary" aria-disabled={busy || undefined}>

@@ -4,7 +4,8 @@
 // link shows the same list); a refusal is shown in words. The list is read a page at a time ("More alerts"); each row
 // links to its alert and says its analysis. The roles that triage select rows (a checkbox each, Shift+click or
 // Shift+Space for a range, one for every row shown) and decide on them at once (POST /v1/alerts/analysis) with the
-// triage form; the list is read again and the outcome said.
+// triage form; the list is read again and the outcome said. The triage rules that decide for many alerts at once are
+// a link away (views/triage-rules.tsx).
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { allPages, api, ApiError } from '../api';
@@ -259,7 +260,15 @@ export default function Alerts() {
       </Page>
     );
   return (
-    <Page title={`Alerts of ${name}`} actions={<a href={paths.project(projectId)}>Back to the project</a>}>
+    <Page
+      title={`Alerts of ${name}`}
+      actions={
+        <>
+          <a href={paths.project(projectId)}>Back to the project</a>
+          <a href={paths.triageRules()}>Triage rules</a>
+        </>
+      }
+    >
       <p class="muted">
         Each alert is one vulnerability of one package in this project, kept across the scans of its default branch
         {project.data?.defaultBranch ? (
