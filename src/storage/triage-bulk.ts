@@ -8,6 +8,18 @@ import { pairIdOf, touchOrgAlerts } from './alerts';
 import { isDuplicateKey, onlyDuplicates, type Store } from './mongo';
 import { analysisEventDoc, repairAnalyses, writeAnalysis, type AnalysisWrite } from './triage';
 
+/** Items by a key, in their order. */
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
 export async function writeAnalysesBulk(
   store: Store,
   orgId: string,
@@ -51,28 +63,40 @@ export async function writeAnalysesBulk(
     }
   const won = next.filter((n) => !lost.has(n.w.alertId));
   if (won.length) {
+    // New documents in one insert, existing ones replaced by id; a lower revision that lands late is raised again by
+    // the repair below.
+    const set = ({ w, rev }: (typeof won)[number]) => ({
+      orgId,
+      projectId: w.projectId,
+      pairId: pairIdOf(w.projectId, w.ecosystem),
+      rev,
+      analysis: w.analysis,
+      updatedAt: w.at,
+    });
+    const fresh = won.filter((n) => !byId.has(n.w.alertId));
+    const known = won.filter((n) => byId.has(n.w.alertId));
     try {
-      await store.c.alertAnalyses.bulkWrite(
-        won.map(({ w, rev }) => ({
-          updateOne: {
-            filter: { _id: w.alertId, rev: { $lt: rev } },
-            update: {
-              $set: {
-                orgId,
-                projectId: w.projectId,
-                pairId: pairIdOf(w.projectId, w.ecosystem),
-                rev,
-                analysis: w.analysis,
-                updatedAt: w.at,
-              },
+      await Promise.all([
+        fresh.length
+          ? store.c.alertAnalyses.insertMany(
+              fresh.map((n) => ({ _id: n.w.alertId, ...set(n) })),
+              { ordered: false },
+            )
+          : undefined,
+        // Existing documents by revision: one update of every document at the revision read (a bulk decision sets the
+        // same analysis on each; FerretDB stalls on one update command of hundreds of statements, not on one of many
+        // documents); one another write moved meanwhile is left to the repair below.
+        ...[...groupBy(known, (n) => n.rev)].map(([rev, group]) =>
+          store.c.alertAnalyses.updateMany(
+            { _id: { $in: group.map((n) => n.w.alertId) }, rev: rev - 1 },
+            {
+              $set: { rev, analysis: group[0].w.analysis, updatedAt: group[0].w.at },
             },
-            upsert: true,
-          },
-        })),
-        { ordered: false },
-      );
+          ),
+        ),
+      ]);
     } catch (err) {
-      if (!onlyDuplicates(err)) throw err; // a document at a higher revision already
+      if (!onlyDuplicates(err)) throw err; // a document another write made meanwhile: the repair below decides
     }
     await repairAnalyses(
       store,
