@@ -1,5 +1,6 @@
 // A real API over the test run's MongoDB-wire server and Temporal server, on a database of its own per test file.
 import request from 'supertest';
+import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/http/app';
@@ -227,8 +228,17 @@ export function scanSweep(t: TestContext, opts: { graceMs?: number; staleMs?: nu
  * that checks that nothing intermediate is left waits for this first.
  */
 export async function workflowClosed(t: TestContext, scanId: string): Promise<void> {
-  await t.temporal.client.workflow
-    .getHandle(scanId)
-    .result()
-    .catch(() => undefined); // a failed scan's workflow fails: closed all the same
+  // The upload route answers 201 once the scan is stored and starts the workflow right after, off the response path:
+  // a test that asks at once may find no workflow yet, so not found is retried (for at most 60 s).
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await t.temporal.client.workflow.getHandle(scanId).result();
+      return;
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) return; // a failed scan's workflow fails: closed all the same
+      if (!(err instanceof WorkflowNotFoundError) || Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
