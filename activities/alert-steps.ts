@@ -8,7 +8,7 @@ import { isTracked } from '../src/domain/alerts/tracked';
 import { applyTriage } from '../src/domain/triage/apply';
 import { compileRule, ruleInForce } from '../src/domain/triage/rules';
 import { orgRules } from '../src/storage/triage-rules';
-import { pairAnalyses, writeAnalysis } from '../src/storage/triage';
+import { analysisDocsOf, pairAnalyses, writeAnalysis } from '../src/storage/triage';
 import type { Logger } from '../src/logger';
 import type { Finding } from '../src/shared/types';
 import {
@@ -139,14 +139,14 @@ export const headOf = (scan: ScanDoc): PairHead => ({
  */
 async function clearResolvedOnReopen(store: Store, head: PairHead, reopened: readonly string[]): Promise<void> {
   if (!reopened.length) return;
-  const docs = await store.c.alertAnalyses.find({ _id: { $in: [...reopened] } }).toArray();
-  for (const d of docs)
+  const docs = await analysisDocsOf(store, reopened);
+  for (const d of docs.values())
     if (d.analysis?.state === 'resolved')
       await writeAnalysis(store, {
         orgId: head.orgId,
         projectId: head.projectId,
         ecosystem: head.ecosystem,
-        alertId: d._id,
+        alertId: d.alertId,
         analysis: null,
         details: { reason: 'reopened', scanId: head.scanId },
         at: new Date(),

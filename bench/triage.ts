@@ -22,7 +22,7 @@ async function request(h: Harness, method: string, url: string, token: string, b
   const json: any = r.status === 204 ? null : await r.json();
   const ms = performance.now() - t0;
   if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return { ms, json };
+  return { ms, json, timing: r.headers.get('server-timing') ?? '' };
 }
 
 async function uploadToCompleted(h: Harness, body: string): Promise<number> {
@@ -110,6 +110,7 @@ export async function triageBench(h: Harness, reps = 5): Promise<void> {
     });
     if (r.json.alerts.length !== 500) throw new Error(`bulk answered ${r.json.alerts.length} alerts`);
     bulk.push(r.ms);
+    console.log(`  bulk ${i + 1}: ${fmt(r.ms)} (${r.timing})`);
   }
   await settled();
   console.log('\nTriage over 100 projects × 500 alerts');
@@ -140,6 +141,7 @@ export async function triageBench(h: Harness, reps = 5): Promise<void> {
     const r = await request(h, 'GET', `/v1/triage-rules/${rule.json.id}/matches?limit=50`, session);
     count = r.json.count;
     preview.push(r.ms);
+    if (i < 3 || r.ms > 200) console.log(`  preview ${i + 1}: ${fmt(r.ms)} (${r.timing})`);
   }
   row(
     `preview of a rule over 50,000 open alerts (${count} matched; p50 / p99 ms)`,

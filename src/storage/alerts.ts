@@ -250,18 +250,50 @@ const versionId = (orgId: string) => `alertsVersion:${orgId}`;
  * The organization's alerts changed: a new value of its version (written after the head, so that a reader that read
  * the version before the heads never keeps an index older than the heads it saw; see src/http/alerts/index-cache.ts).
  */
-export async function touchOrgAlerts(store: Store, orgId: string, value: string): Promise<void> {
+export const touchOrgAlerts = (store: Store, orgId: string, value: string): Promise<void> =>
+  setVersion(store, versionId(orgId), value);
+
+/** Sets a version setting (an upsert that met another process's insert updates). */
+async function setVersion(store: Store, id: string, value: string): Promise<void> {
   try {
-    await store.c.settings.updateOne({ _id: versionId(orgId) }, { $set: { value } }, { upsert: true });
+    await store.c.settings.updateOne({ _id: id }, { $set: { value } }, { upsert: true });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    await store.c.settings.updateOne({ _id: versionId(orgId) }, { $set: { value } });
+    await store.c.settings.updateOne({ _id: id }, { $set: { value } });
   }
 }
 
 /** The version of the organization's alerts: changes whenever a head moves (null before any move). */
 export async function orgAlertsVersion(store: Store, orgId: string): Promise<string | null> {
   const doc = await store.c.settings.findOne({ _id: versionId(orgId) });
+  return doc ? String(doc.value) : null;
+}
+
+const triageVersionId = (orgId: string) => `triageVersion:${orgId}`;
+
+/**
+ * The organization's triage changed (an analysis written, a rule changed): a new value of its triage version, written
+ * after the change (as touchOrgAlerts is after a head).
+ */
+export const touchOrgTriage = (store: Store, orgId: string, value: string): Promise<void> =>
+  setVersion(store, triageVersionId(orgId), value);
+
+/** Both versions of an organization's alerts in one read: its heads' and its triage's (null: never moved). */
+export async function orgAlertVersions(
+  store: Store,
+  orgId: string,
+): Promise<{ alerts: string | null; triage: string | null }> {
+  const docs = await store.c.settings.find({ _id: { $in: [versionId(orgId), triageVersionId(orgId)] } }).toArray();
+  const of = (id: string) => {
+    const d = docs.find((x) => x._id === id);
+    return d ? String(d.value) : null;
+  };
+  return { alerts: of(versionId(orgId)), triage: of(triageVersionId(orgId)) };
+}
+
+/** The version of the organization's triage: changes with every analysis and rule written (null before any). */
+export async function orgTriageVersion(store: Store, orgId: string): Promise<string | null> {
+  const doc = await store.c.settings.findOne({ _id: triageVersionId(orgId) });
   return doc ? String(doc.value) : null;
 }
 

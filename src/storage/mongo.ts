@@ -290,6 +290,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.trackedScans.createIndex({ pairId: 1, month: 1 }),
     c.alertAnalyses.createIndex({ orgId: 1 }),
     c.alertAnalyses.createIndex({ pairId: 1 }),
+    c.alertAnalyses.createIndex({ alertId: 1 }),
     c.triageRules.createIndex({ orgId: 1 }),
     c.alertTriageMarks.createIndex({ orgId: 1 }),
     c.alertTriageMarks.createIndex({ alertId: 1 }),

@@ -12,6 +12,7 @@ import type { TriageRule } from '../domain/triage/rules';
 import { packPlainJson, unpackPlainJson } from './codec';
 import type { AlertTriageMarkDoc, TriageAnnouncementDoc, TriageReconcileDoc } from './documents/triage-marks';
 import { isDuplicateKey, type Store } from './mongo';
+import { analysisDocsOf, newestRevisions } from './triage';
 
 type Dated = AlertEvent & { seq: number };
 
@@ -204,9 +205,11 @@ export async function orgAnalysesInForce(
   store: Store,
   orgId: string,
 ): Promise<Map<string, { analysis: Analysis; rev: number }>> {
-  const docs = await store.c.alertAnalyses.find({ orgId }, { projection: { analysis: 1, rev: 1 } }).toArray();
+  const docs = await store.c.alertAnalyses
+    .find({ orgId }, { projection: { alertId: 1, analysis: 1, rev: 1 } })
+    .toArray();
   const out = new Map<string, { analysis: Analysis; rev: number }>();
-  for (const d of docs) if (d.analysis) out.set(d._id, { analysis: d.analysis, rev: d.rev });
+  for (const [id, d] of newestRevisions(docs)) if (d.analysis) out.set(id, { analysis: d.analysis, rev: d.rev });
   return out;
 }
 
@@ -215,9 +218,6 @@ export async function analysesOf(
   store: Store,
   alertIds: readonly string[],
 ): Promise<Map<string, { pairId: string; orgId: string; analysis: Analysis | null }>> {
-  if (!alertIds.length) return new Map();
-  const docs = await store.c.alertAnalyses
-    .find({ _id: { $in: [...alertIds] } }, { projection: { analysis: 1, pairId: 1, orgId: 1 } })
-    .toArray();
-  return new Map(docs.map((d) => [d._id, { pairId: d.pairId, orgId: d.orgId, analysis: d.analysis ?? null }]));
+  const docs = await analysisDocsOf(store, alertIds);
+  return new Map([...docs].map(([id, d]) => [id, { pairId: d.pairId, orgId: d.orgId, analysis: d.analysis ?? null }]));
 }

@@ -4,7 +4,7 @@
 // ones when none are (src/storage/triage-marks.ts ensureBaseline): the background reconciliation after the change
 // then tells the alerts' histories what the change did.
 import { byAge, type TriageRule } from '../domain/triage/rules';
-import { touchOrgAlerts } from './alerts';
+import { touchOrgTriage } from './alerts';
 import type { TriageRuleDoc } from './documents/triage';
 import type { Store } from './mongo';
 import { ensureBaseline } from './triage-marks';
@@ -30,20 +30,20 @@ export async function insertRule(store: Store, orgId: string, rule: TriageRule):
   await ensureBaseline(store, orgId, () => orgRules(store, orgId));
   const { id, ...rest } = rule;
   await store.c.triageRules.insertOne({ _id: id, orgId, rule: rest });
-  await touchOrgAlerts(store, orgId, `rule:${id}:${Date.now()}`);
+  await touchOrgTriage(store, orgId, `rule:${id}:${Date.now()}`);
 }
 
 export async function replaceRule(store: Store, orgId: string, rule: TriageRule): Promise<boolean> {
   await ensureBaseline(store, orgId, () => orgRules(store, orgId));
   const { id, ...rest } = rule;
   const r = await store.c.triageRules.replaceOne({ _id: id, orgId }, { orgId, rule: rest });
-  if (r.matchedCount) await touchOrgAlerts(store, orgId, `rule:${id}:${Date.now()}`);
+  if (r.matchedCount) await touchOrgTriage(store, orgId, `rule:${id}:${Date.now()}`);
   return r.matchedCount === 1;
 }
 
 export async function deleteRule(store: Store, orgId: string, id: string): Promise<boolean> {
   await ensureBaseline(store, orgId, () => orgRules(store, orgId));
   const r = await store.c.triageRules.deleteOne({ _id: id, orgId });
-  if (r.deletedCount) await touchOrgAlerts(store, orgId, `rule:${id}:${Date.now()}`);
+  if (r.deletedCount) await touchOrgTriage(store, orgId, `rule:${id}:${Date.now()}`);
   return r.deletedCount === 1;
 }

@@ -1,24 +1,53 @@
-// Triage as stored (src/domain/triage): one small document per alert with an analysis (`alertAnalyses`, _id = alert
-// id: the analysis in force and its revision), the history of its revisions in the alerts' history (`alertEvents`,
-// one event per revision under a unique id, which serialises writes: the store has no transactions and its updates
-// are no atomic compare-and-set), and the organization's alerts version moved after each write so that every API
-// process's alert index is rebuilt (src/http/alerts/index-cache.ts).
+// Triage as stored (src/domain/triage): the analyses of alerts as revision documents (`alertAnalyses`, _id =
+// `${alertId}:${rev}`: the newest revision of an alert is its analysis in force, a deleted analysis a revision whose
+// analysis is null), the history of its revisions in the alerts' history (`alertEvents`, one event per revision under
+// a unique id, which serialises writes: the store has no transactions and its updates are no atomic compare-and-set),
+// and the organization's triage version moved after each write so that every API process's alert index takes it in
+// (src/http/alerts/index-cache.ts). A write only inserts (its revision is a new document) and then deletes the
+// revisions it read as superseded: a reader that meets two revisions of an alert takes the newest, so no write order
+// can leave an older decision in force, and a bulk decision is a few commands, not one per alert.
 import type { Analysis } from '../domain/triage/analysis';
-import { pairIdOf, touchOrgAlerts } from './alerts';
-import { packPlainJson, unpackPlainJson } from './codec';
+import { pairIdOf, touchOrgTriage } from './alerts';
+import { packPlainJson } from './codec';
 import type { AlertAnalysisDoc } from './documents/triage';
-import { isDuplicateKey, type Store } from './mongo';
+import { isDuplicateKey, onlyDuplicates, type Store } from './mongo';
 
-/** Every analysis document of an organization (deleted analyses included: their history stays). */
+/** The newest revision of each alert among some revision documents, by alert id. */
+export function newestRevisions<D extends Pick<AlertAnalysisDoc, 'alertId' | 'rev'>>(
+  docs: readonly D[],
+): Map<string, D> {
+  const out = new Map<string, D>();
+  for (const d of docs) {
+    const had = out.get(d.alertId);
+    if (!had || d.rev > had.rev) out.set(d.alertId, d);
+  }
+  return out;
+}
+
+/** Every alert's newest analysis document of an organization (deleted analyses included: their history stays). */
 export async function orgAnalyses(store: Store, orgId: string): Promise<Map<string, AlertAnalysisDoc>> {
-  const docs = await store.c.alertAnalyses.find({ orgId }).toArray();
-  return new Map(docs.map((d) => [d._id, d]));
+  return newestRevisions(await store.c.alertAnalyses.find({ orgId }).toArray());
 }
 
 /** The analyses in force of one project and ecosystem's alerts, by alert id (a scan's resolution reads them). */
 export async function pairAnalyses(store: Store, pairId: string): Promise<Map<string, Analysis>> {
-  const docs = await store.c.alertAnalyses.find({ pairId }).toArray();
-  return new Map(docs.filter((d) => d.analysis !== null).map((d) => [d._id, d.analysis!]));
+  const docs = newestRevisions(await store.c.alertAnalyses.find({ pairId }).toArray());
+  const out = new Map<string, Analysis>();
+  for (const [id, d] of docs) if (d.analysis) out.set(id, d.analysis);
+  return out;
+}
+
+/** Some alerts' newest analysis documents, by alert id. */
+export async function analysisDocsOf(
+  store: Store,
+  alertIds: readonly string[],
+): Promise<Map<string, AlertAnalysisDoc>> {
+  if (!alertIds.length) return new Map();
+  const docs =
+    alertIds.length === 1
+      ? await store.c.alertAnalyses.find({ alertId: alertIds[0] }).toArray()
+      : await store.c.alertAnalyses.find({ alertId: { $in: [...alertIds] } }).toArray();
+  return newestRevisions(docs);
 }
 
 export interface AnalysisWrite {
@@ -37,7 +66,6 @@ export interface AnalysisWrite {
 
 /** The history event of an alert's analysis revision: its _id is unique per revision (the store's compare-and-set). */
 export const analysisEventId = (alertId: string, rev: number) => `${alertId}:analysis:${rev}`;
-const revOf = (eventDocId: string) => Number(eventDocId.slice(eventDocId.lastIndexOf(':') + 1));
 
 /**
  * An analysis event's place in the alert's history: after the pair's latest move (its seq), then by revision, so that
@@ -58,53 +86,38 @@ export function analysisEventDoc(w: AnalysisWrite, rev: number, headSeq: number,
   };
 }
 
-/** Raises an analysis document to a revision (never lowers it); a higher one already there wins. */
-export async function raiseAnalysis(store: Store, w: AnalysisWrite, rev: number, analysis: Analysis | null) {
+/** The revision document of one write. */
+export function analysisRevisionDoc(w: AnalysisWrite, rev: number): AlertAnalysisDoc {
+  return {
+    _id: `${w.alertId}:${rev}`,
+    alertId: w.alertId,
+    orgId: w.orgId,
+    projectId: w.projectId,
+    pairId: pairIdOf(w.projectId, w.ecosystem),
+    rev,
+    analysis: w.analysis,
+    updatedAt: w.at,
+  };
+}
+
+/** Inserts revision documents (one already there is the same revision: a retry). */
+export async function insertRevisions(store: Store, revisions: readonly AlertAnalysisDoc[]): Promise<void> {
+  if (!revisions.length) return;
   try {
-    await store.c.alertAnalyses.updateOne(
-      { _id: w.alertId, rev: { $lt: rev } },
-      {
-        $set: {
-          orgId: w.orgId,
-          projectId: w.projectId,
-          pairId: pairIdOf(w.projectId, w.ecosystem),
-          rev,
-          analysis,
-          updatedAt: w.at,
-        },
-      },
-      { upsert: true },
-    );
+    await store.c.alertAnalyses.insertMany([...revisions], { ordered: false });
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err; // the document is at a higher revision already
+    if (!onlyDuplicates(err)) throw err;
   }
 }
 
 /**
- * After writes: each alert's document is at its highest revision (the store's update is not an atomic
- * compare-and-set, so a write of a lower revision may land after a higher one; the events, unique per revision, say
- * which is highest and what it decided).
+ * Deletes revisions superseded by newer ones already inserted (never before: an alert would read as undecided
+ * meanwhile). One left behind (a process gone in between) is harmless: readers take the newest revision, and the next
+ * write of its alert deletes it.
  */
-export async function repairAnalyses(store: Store, writes: readonly AnalysisWrite[]): Promise<void> {
-  const ids = [...new Set(writes.map((w) => w.alertId))];
-  const [docs, events] = await Promise.all([
-    store.c.alertAnalyses.find({ _id: { $in: ids } }, { projection: { rev: 1 } }).toArray(),
-    store.c.alertEvents.find({ alertId: { $in: ids }, type: 'analysis_changed' }).toArray(),
-  ]);
-  const rev = new Map(docs.map((d) => [d._id, d.rev]));
-  const highest = new Map<string, (typeof events)[number]>();
-  for (const e of events) {
-    // rule events of triage in the background (src/storage/triage-marks.ts) are analysis_changed too: not revisions
-    if (e._id.startsWith(`${e.alertId}:rule:`)) continue;
-    const h = highest.get(e.alertId);
-    if (!h || revOf(e._id) > revOf(h._id)) highest.set(e.alertId, e);
-  }
-  for (const w of writes) {
-    const e = highest.get(w.alertId);
-    if (!e || revOf(e._id) <= (rev.get(w.alertId) ?? 0)) continue;
-    const after = unpackPlainJson<{ after: Analysis | null }>(e.details).after;
-    await raiseAnalysis(store, w, revOf(e._id), after);
-  }
+export async function deleteSuperseded(store: Store, superseded: readonly string[]): Promise<void> {
+  if (superseded.length === 1) await store.c.alertAnalyses.deleteOne({ _id: superseded[0] });
+  else if (superseded.length) await store.c.alertAnalyses.deleteMany({ _id: { $in: [...superseded] } });
 }
 
 /**
@@ -119,10 +132,11 @@ export async function writeAnalysis(
   const pairId = pairIdOf(w.projectId, w.ecosystem);
   let floor = 0;
   for (;;) {
-    const [doc, head] = await Promise.all([
-      store.c.alertAnalyses.findOne({ _id: w.alertId }),
+    const [docs, head] = await Promise.all([
+      store.c.alertAnalyses.find({ alertId: w.alertId }).toArray(),
       store.c.alertSets.findOne({ _id: pairId }, { projection: { seq: 1 } }),
     ]);
+    const doc = newestRevisions(docs).get(w.alertId);
     const before = doc?.analysis ?? null;
     if (w.unlessSame?.(before, w.analysis)) return { before, changed: false };
     if (!doc && w.analysis === null) return { before: null, changed: false };
@@ -134,9 +148,12 @@ export async function writeAnalysis(
       floor = rev; // another write took this revision: the next one
       continue;
     }
-    await raiseAnalysis(store, w, rev, w.analysis);
-    await repairAnalyses(store, [w]);
-    await touchOrgAlerts(store, w.orgId, `analysis:${w.alertId}:${rev}:${Date.now()}`);
+    await insertRevisions(store, [analysisRevisionDoc(w, rev)]);
+    await deleteSuperseded(
+      store,
+      docs.map((d) => d._id),
+    );
+    await touchOrgTriage(store, w.orgId, `analysis:${w.alertId}:${rev}:${Date.now()}`);
     return { before, changed: true };
   }
 }
@@ -146,8 +163,10 @@ export async function writeAnalysis(
  * is read): what the findings of a scan show as their alert's current analysis (src/http/findings/analyses-cache.ts).
  */
 export async function pairAnalysesWithoutHistory(store: Store, pairId: string): Promise<Map<string, Analysis>> {
-  const docs = await store.c.alertAnalyses.find({ pairId }, { projection: { analysis: 1 } }).toArray();
+  const docs = await store.c.alertAnalyses
+    .find({ pairId }, { projection: { alertId: 1, rev: 1, analysis: 1 } })
+    .toArray();
   const out = new Map<string, Analysis>();
-  for (const d of docs) if (d.analysis) out.set(d._id, d.analysis);
+  for (const [id, d] of newestRevisions(docs)) if (d.analysis) out.set(id, d.analysis);
   return out;
 }

@@ -130,8 +130,8 @@ test('a suppressing analysis suppresses the alert, shows in its history with the
 test('expiry is effective at read: an expired analysis no longer suppresses and matches no analysis filter', async () => {
   // the alert has one installed version; covering it suppresses, and expiry is effective at read (stored as past)
   await put(alerts[1], { state: 'false_positive', detail: 'not our minimist', expiresAt: inDays(1) });
-  await t.store.c.alertAnalyses.updateOne(
-    { _id: alerts[1] },
+  await t.store.c.alertAnalyses.updateMany(
+    { alertId: alerts[1] },
     { $set: { 'analysis.expiresAt': new Date(Date.now() - 1000).toISOString() } },
   );
   // a write elsewhere moves the organization's version, as the next read would see after the expiry

@@ -1,7 +1,7 @@
 // The upgrade of scans stored in the earlier form (everything but the list fields packed in `v` and `r`) to today's
 // (status, failure reason, project, target, ecosystem, times and counts at the top level), on the real database:
 // every scan reads back the same, an operator's query on the plain fields sees them, two processes may run it at once,
-// and a second run finds nothing to do.
+// and a second run finds nothing to do. Alerts' analyses stored one document per alert become revision documents.
 import { randomBytes } from 'node:crypto';
 import { Binary } from 'mongodb';
 import { newId } from '../../src/domain/ids';
@@ -10,6 +10,9 @@ import { MIGRATIONS, runMigrations } from '../../src/storage/migrations';
 import { refileLegacyScans } from '../../src/storage/migrations/scan-list-regions';
 import { moveScanFieldsToTopLevel } from '../../src/storage/migrations/scan-top-level-fields';
 import { renameScanListFields } from '../../src/storage/migrations/scan-list-field-names';
+import { analysesAsRevisions } from '../../src/storage/migrations/analysis-revisions';
+import { orgTriageVersion } from '../../src/storage/alerts';
+import { orgAnalyses, pairAnalyses, writeAnalysis } from '../../src/storage/triage';
 import { connectStore, ensureIndexes, type Store } from '../../src/storage/mongo';
 import { getScan, listScans } from '../../src/storage/scans';
 import { requireEnv } from '../helpers/context';
@@ -227,4 +230,56 @@ test('the scan list fields stored under one-letter names (g, b, t) are renamed, 
   );
   const page = await listScans(other, { orgId, limit: 3 });
   expect(page.scans).toHaveLength(3);
+});
+
+test("alerts' analyses stored one document per alert become revisions that every reader takes as before", async () => {
+  const updatedBy = { kind: 'user' as const, id: 'usr_m', name: 'm@example.com' };
+  const decision = (state: 'not_affected' | 'exploitable') => ({
+    state,
+    justification: state === 'not_affected' ? ('code_not_present' as const) : null,
+    response: [],
+    detail: `${state} as decided before the upgrade`,
+    expiresAt: null,
+    versions: null,
+    ticketUrl: null,
+    updatedAt: '2026-05-01T00:00:00.000Z',
+    updatedBy,
+  });
+  const old = [
+    { _id: 'alr_mig1', rev: 3, analysis: decision('not_affected') },
+    { _id: 'alr_mig2', rev: 1, analysis: decision('exploitable') },
+    { _id: 'alr_mig3', rev: 2, analysis: null }, // deleted: its history stays
+  ].map((d) => ({ ...d, orgId: 'org_mig', projectId: 'prj_mig', pairId: 'prj_mig:javascript', updatedAt: new Date() }));
+  await store.db.collection<{ _id: string }>('alertAnalyses').insertMany(old);
+
+  const [mine, theirs] = await Promise.all([analysesAsRevisions(store), analysesAsRevisions(other)]);
+  expect(mine.moved + theirs.moved).toBeGreaterThanOrEqual(3);
+  expect(await analysesAsRevisions(store)).toEqual({ moved: 0 });
+  const docs = await store.c.alertAnalyses.find({ orgId: 'org_mig' }).sort({ _id: 1 }).toArray();
+  expect(docs.map((d) => [d._id, d.alertId, d.rev])).toEqual([
+    ['alr_mig1:3', 'alr_mig1', 3],
+    ['alr_mig2:1', 'alr_mig2', 1],
+    ['alr_mig3:2', 'alr_mig3', 2],
+  ]);
+  expect([...(await pairAnalyses(other, 'prj_mig:javascript'))].map(([id, a]) => [id, a.state])).toEqual([
+    ['alr_mig1', 'not_affected'],
+    ['alr_mig2', 'exploitable'],
+  ]);
+  expect((await orgAnalyses(other, 'org_mig')).get('alr_mig3')?.analysis).toBeNull();
+  // the organization's triage version is set: the caches of analyses read them
+  expect(await orgTriageVersion(other, 'org_mig')).not.toBeNull();
+  // the next decision is the next revision, over the migrated one
+  const w = await writeAnalysis(other, {
+    orgId: 'org_mig',
+    projectId: 'prj_mig',
+    ecosystem: 'javascript',
+    alertId: 'alr_mig1',
+    analysis: decision('exploitable'),
+    details: { actor: updatedBy },
+    at: new Date(),
+  });
+  expect(w).toMatchObject({ changed: true, before: { state: 'not_affected' } });
+  expect((await store.c.alertAnalyses.find({ alertId: 'alr_mig1' }).toArray()).map((d) => d._id)).toEqual([
+    'alr_mig1:4',
+  ]);
 });

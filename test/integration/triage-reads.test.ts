@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import { importAdvisories } from '../../src/advisories/import';
 import { createLogger } from '../../src/logger';
-import { touchOrgAlerts } from '../../src/storage/alerts';
+import { touchOrgTriage } from '../../src/storage/alerts';
 import { createScanWorker } from '../../workers/worker';
 import { installRuntime } from '../../workers/temporal-runtime';
 import {
@@ -144,8 +144,8 @@ describeWithSharedData('findings of an old scan show the current analysis', () =
     expect(expiring.status).toBe(200);
     expect((await read(s1.id)).byPkg['lodash@4.17.20'].analysis).toMatchObject({ state: 'resolved', expired: false });
     const past = new Date(Date.now() - 1000).toISOString();
-    await t.store.c.alertAnalyses.updateOne({ _id: lodash.alertId }, { $set: { 'analysis.expiresAt': past } });
-    await touchOrgAlerts(t.store, org.orgId, `test:${Date.now()}`);
+    await t.store.c.alertAnalyses.updateMany({ alertId: lodash.alertId }, { $set: { 'analysis.expiresAt': past } });
+    await touchOrgTriage(t.store, org.orgId, `test:${Date.now()}`);
     expect((await read(s1.id)).byPkg['lodash@4.17.20'].analysis).toMatchObject({
       state: 'resolved',
       expiresAt: past,

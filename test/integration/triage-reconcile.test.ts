@@ -245,7 +245,7 @@ test('an expired analysis is told once: one analysis_expired history event and o
   // Not expired yet: nothing to tell.
   expect(await reconcileAgain()).toMatchObject({ expired: 0, announced: 0 });
   // Its expiry passes (stored so, as time would).
-  await t.store.c.alertAnalyses.updateOne({ _id: alert.gamma }, { $set: { 'analysis.expiresAt': past() } });
+  await t.store.c.alertAnalyses.updateMany({ alertId: alert.gamma }, { $set: { 'analysis.expiresAt': past() } });
   expect(await reconcileAgain()).toMatchObject({ expired: 1, announced: 1, failed: 0 });
 
   const expired = (await history('gamma')).filter((e) => e.type === 'analysis_expired');
@@ -286,7 +286,7 @@ test('an expired analysis is told once: one analysis_expired history event and o
     .set(bearer(key))
     .send({ state: 'not_affected', justification: 'requires_environment', detail: 'dev only', expiresAt: inDays(2) });
   expect(again.status).toBe(200);
-  await t.store.c.alertAnalyses.updateOne({ _id: alert.gamma }, { $set: { 'analysis.expiresAt': past() } });
+  await t.store.c.alertAnalyses.updateMany({ alertId: alert.gamma }, { $set: { 'analysis.expiresAt': past() } });
   expect(await reconcileAgain()).toMatchObject({ expired: 1, announced: 1 });
   expect((await history('gamma')).filter((e) => e.type === 'analysis_expired')).toHaveLength(2);
   const both = await deliveriesAt('/expired', 2);

@@ -1,11 +1,11 @@
 // An organization's alerts indexed for the list (`GET /v1/alerts`): every alert in each sort order, and the alerts by
-// project, package, advisory id, team, module and status, so that a selective filter reads only its candidates
-// instead of every alert of the organization (100 projects × 500 alerts: 50,000). Pure; built once per set of states
-// and kept while they are current (src/http/alerts/index-cache.ts).
+// project, package, advisory id, team, module, status and analysis state, so that a selective filter reads only its
+// candidates instead of every alert of the organization (100 projects × 500 alerts: 50,000). Pure; built once per set
+// of states and kept while they are current (src/http/alerts/index-cache.ts).
 import { normalizedName } from '../../shared/package-names';
 import { alertOrder, matchesQuery, type AlertQuery, type AlertSort, type AlertView } from './query';
 
-type Key = 'project' | 'package' | 'advisory' | 'team' | 'module' | 'status';
+type Key = 'project' | 'package' | 'advisory' | 'team' | 'module' | 'status' | 'analysis';
 
 export class AlertIndex {
   private readonly byId: Map<string, AlertView>;
@@ -17,6 +17,29 @@ export class AlertIndex {
   constructor(readonly all: readonly AlertView[]) {
     this.byId = new Map(all.map((a) => [a.id, a]));
     this.ecosystems = [...new Set(all.map((a) => a.ecosystem))];
+  }
+
+  /**
+   * This index with some alerts' views replaced (the same alerts, by id, read again after their triage changed): the
+   * lists already sorted or grouped are carried over with the new views in place of the old (triage moves no alert in
+   * any order, project, package, advisory, team, module or status), not built again; those by analysis are dropped.
+   */
+  withViews(changed: readonly AlertView[]): AlertIndex {
+    const replace = new Map<AlertView, AlertView>();
+    for (const v of changed) {
+      const old = this.byId.get(v.id);
+      if (old) replace.set(old, v);
+    }
+    if (!replace.size) return this;
+    const swap = (list: readonly AlertView[]) => list.map((a) => replace.get(a) ?? a);
+    const next = new AlertIndex(swap(this.all));
+    for (const [sort, list] of this.orders) next.orders.set(sort, swap(list));
+    for (const [key, m] of this.maps) {
+      if (key === 'analysis') continue;
+      next.maps.set(key, new Map([...m].map(([k, list]) => [k, swap(list)])));
+    }
+    if (this.tokens) next.tokens = this.tokens.map(([t, a]) => [t, replace.get(a) ?? a]);
+    return next;
   }
 
   /** Every alert (merged ones included) in the order of `sort`. */
@@ -90,6 +113,8 @@ export class AlertIndex {
     if (q.team !== undefined) options.push([`team:${q.team}`, () => this.map('team').get(q.team!) ?? []]);
     if (q.module !== undefined) options.push([`module:${q.module}`, () => this.map('module').get(q.module!) ?? []]);
     if (q.status !== 'all') options.push([`status:${q.status}`, () => this.map('status').get(q.status) ?? []]);
+    if (q.analysis !== undefined)
+      options.push([`analysis:${q.analysis}`, () => this.map('analysis').get(q.analysis!) ?? []]);
     let best: [string, AlertView[]] | undefined;
     for (const [key, list] of options) {
       // A list sorted for an earlier query is reused as it is (computing some lists, a prefix's, costs a search).
@@ -160,6 +185,10 @@ export class AlertIndex {
           break;
         case 'status':
           add(a.status, a);
+          break;
+        case 'analysis':
+          // an expired analysis matches no analysis filter (matchesQuery): listed under its state all the same
+          add(a.analysis?.state ?? 'none', a);
           break;
       }
     }

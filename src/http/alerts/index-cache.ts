@@ -1,18 +1,21 @@
 // An organization's alerts as the reads use them (src/domain/alerts/index.ts), kept per API process and validated on
-// every read by one read by _id: the organization's alerts version, which every move of a head and every analysis
-// write changes after its own write (src/storage/alerts.ts, src/storage/triage.ts). The version is read before the
-// heads and analyses, so an index is kept under a version no newer than what it was built from: a later write changes
-// the version and the next read builds again. An analysis's expiry takes effect at read: an index is kept only until
-// the first expiry after it was built.
+// every read by one query: the organization's two versions, its alerts' (every move of a head changes it after its own
+// write, src/storage/alerts.ts) and its triage's (every analysis written and every rule changed, src/storage/triage.ts
+// and triage-rules.ts). The versions are read before what they stand for, so an index is kept under versions no newer
+// than what it was built from: a later write changes a version and the next read takes it in. A triage change alone
+// reads the analyses and rules again, not the alerts: with the rules unchanged, only the alerts whose analysis changed
+// get a new view, put in place in the index's lists (a bulk decision over 50,000 alerts costs 500 views, not 50,000).
+// An analysis's expiry takes effect at read: an index is kept only until the first expiry after it was built.
 import { LRUCache } from 'lru-cache';
 import { AlertIndex } from '../../domain/alerts/index';
-import { viewOf } from '../../domain/alerts/query';
-import { orgAlertSets, orgAlertsVersion, readStateAlerts } from '../../storage/alerts';
+import type { AlertRecord } from '../../domain/alerts/move';
+import { recordOf, viewOf } from '../../domain/alerts/query';
+import { compileRule, ruleInForce, type CompiledRule, type TriageRule } from '../../domain/triage/rules';
+import { orgAlertSets, orgAlertVersions, readStateAlerts } from '../../storage/alerts';
 import type { AlertAnalysisDoc } from '../../storage/documents/triage';
 import type { Store } from '../../storage/mongo';
 import { orgAnalyses } from '../../storage/triage';
 import { orgRules } from '../../storage/triage-rules';
-import { compileRule, ruleInForce } from '../../domain/triage/rules';
 
 export interface OrgAlerts {
   index: AlertIndex;
@@ -20,20 +23,19 @@ export interface OrgAlerts {
   analyses: ReadonlyMap<string, AlertAnalysisDoc>;
 }
 
-const indexes = new LRUCache<string, OrgAlerts & { version: string; until: number }>({ max: 64 });
+interface Entry extends OrgAlerts {
+  alertsVersion: string | null;
+  triageVersion: string | null;
+  /** The first expiry (of an analysis or an enforced rule) after the index was built: it is kept until then. */
+  until: number;
+  rulesKey: string;
+}
+
+const indexes = new LRUCache<string, Entry>({ max: 64 });
 const EMPTY: OrgAlerts = { index: new AlertIndex([]), analyses: new Map() };
 
-export async function orgAlerts(store: Store, orgId: string, now = new Date()): Promise<OrgAlerts> {
-  const version = await orgAlertsVersion(store, orgId);
-  if (version === null) return EMPTY; // no alert ever moved or was triaged in this organization
-  const cached = indexes.get(orgId);
-  if (cached && cached.version === version && now.getTime() < cached.until) return cached;
-  const [heads, analyses, rules] = await Promise.all([
-    orgAlertSets(store, orgId),
-    orgAnalyses(store, orgId),
-    orgRules(store, orgId),
-  ]);
-  const lists = await Promise.all(heads.map((h) => readStateAlerts(store, h._id, h.seq)));
+/** The first expiry after `now` among analyses and enforced rules (Infinity: none). */
+function firstExpiry(analyses: ReadonlyMap<string, AlertAnalysisDoc>, rules: readonly TriageRule[], now: Date): number {
   let until = Infinity;
   for (const d of analyses.values()) {
     const t = d.analysis?.expiresAt ? Date.parse(d.analysis.expiresAt) : Infinity;
@@ -44,13 +46,76 @@ export async function orgAlerts(store: Store, orgId: string, now = new Date()): 
     const t = r.mode === 'enforce' && r.expiresAt ? Date.parse(r.expiresAt) : Infinity;
     if (t > now.getTime() && t < until) until = t;
   }
+  return until;
+}
+
+export async function orgAlerts(store: Store, orgId: string, now = new Date()): Promise<OrgAlerts> {
+  const versions = await orgAlertVersions(store, orgId);
+  if (versions.alerts === null && versions.triage === null) return EMPTY; // nothing moved or triaged here, ever
+  const cached = indexes.get(orgId);
+  const current = cached !== undefined && now.getTime() < cached.until;
+  if (current && cached.alertsVersion === versions.alerts && cached.triageVersion === versions.triage) return cached;
+  const sameAlerts = current && cached.alertsVersion === versions.alerts;
+  const [records, analyses, rules] = await Promise.all([
+    sameAlerts ? null : orgAlertRecords(store, orgId),
+    orgAnalyses(store, orgId),
+    orgRules(store, orgId),
+  ]);
+  const rulesKey = JSON.stringify(rules);
   const compiled = rules.filter((r) => ruleInForce(r, now)).map(compileRule);
-  const index = new AlertIndex(
-    lists.flat().map((a) => viewOf(a, { analysis: analyses.get(a.id)?.analysis ?? null, rules: compiled, now })),
-  );
-  const entry = { version, until, index, analyses };
+  const view = (a: AlertRecord, c: readonly CompiledRule[]) =>
+    viewOf(a, { analysis: analyses.get(a.id)?.analysis ?? null, rules: c, now });
+  let index: AlertIndex;
+  if (sameAlerts && cached.rulesKey === rulesKey) {
+    // Only analyses changed: the alerts whose newest revision is another than the index's get a new view.
+    // (A revision is written once; its expiry is compared too, which operators and tests may set by hand.)
+    const changed = new Set<string>();
+    for (const [id, d] of analyses) {
+      const had = cached.analyses.get(id);
+      if (had?._id !== d._id || had.analysis?.expiresAt !== d.analysis?.expiresAt) changed.add(id);
+    }
+    for (const id of cached.analyses.keys()) if (!analyses.has(id)) changed.add(id);
+    const views = [];
+    for (const id of changed) {
+      const old = cached.index.record(id);
+      if (old) views.push(view(recordOf(old), compiled));
+    }
+    index = cached.index.withViews(views);
+  } else {
+    const all = records ?? cached!.index.all.map(recordOf);
+    index = new AlertIndex(all.map((a) => view(a, compiled)));
+  }
+  const entry: Entry = {
+    alertsVersion: versions.alerts,
+    triageVersion: versions.triage,
+    until: firstExpiry(analyses, rules, now),
+    rulesKey,
+    index,
+    analyses,
+  };
   indexes.set(orgId, entry);
   return entry;
+}
+
+/** Every alert record of an organization, from the states its heads name (states are cached). */
+async function orgAlertRecords(store: Store, orgId: string): Promise<AlertRecord[]> {
+  const heads = await orgAlertSets(store, orgId);
+  const lists = await Promise.all(heads.map((h) => readStateAlerts(store, h._id, h.seq)));
+  return lists.flat();
+}
+
+/**
+ * The organization's alert index for finding alerts by id when only their records matter (project, ecosystem,
+ * installed versions), not their triage: the index kept is taken while it is current for the alerts' heads, even if
+ * triage changed since (a bulk decision right after another need not wait for the index to take the first in).
+ */
+export async function orgAlertsByRecord(store: Store, orgId: string): Promise<AlertIndex> {
+  const cached = indexes.get(orgId);
+  if (cached) {
+    const versions = await orgAlertVersions(store, orgId);
+    if (versions.alerts === cached.alertsVersion) return cached.index;
+  }
+  return (await orgAlerts(store, orgId)).index;
 }
 
 /** The organization's alert index (see orgAlerts). */

@@ -1,13 +1,13 @@
 // The current analyses of one project and ecosystem's alerts, as the findings of its scans show them (docs/triage.md:
 // a scan is a record, its counts and each finding's `suppressed` stay as processed; its findings carry their alert's
 // analysis of today, additive). Read in one query by pair (src/storage/triage.ts) and kept per API process, validated
-// on every read by one read by _id: the organization's alerts version, which every analysis write (and every move of
-// a head) changes after its own write. As src/http/alerts/index-cache.ts does, the version is read before the
+// on every read by one read by _id: the organization's triage version, which every analysis write changes after its
+// own write. As src/http/alerts/index-cache.ts does, the version is read before the
 // analyses, so an entry is kept under a version no newer than what it was built from: a later write changes the
 // version and the next read builds again. Expiry needs no invalidation here: `expired` is computed at each read.
 import { LRUCache } from 'lru-cache';
 import { analysisView, type Analysis, type AnalysisView } from '../../domain/triage/analysis';
-import { orgAlertsVersion, pairIdOf } from '../../storage/alerts';
+import { orgTriageVersion, pairIdOf } from '../../storage/alerts';
 import type { Store } from '../../storage/mongo';
 import { pairAnalysesWithoutHistory } from '../../storage/triage';
 
@@ -25,8 +25,8 @@ export async function pairAnalysesCached(
   store: Store,
   s: { orgId: string; projectId: string; ecosystem: string },
 ): Promise<Analyses> {
-  const version = await orgAlertsVersion(store, s.orgId);
-  if (version === null) return NONE; // no alert ever moved or was triaged in this organization
+  const version = await orgTriageVersion(store, s.orgId);
+  if (version === null) return NONE; // nothing was ever triaged in this organization
   const pairId = pairIdOf(s.projectId, s.ecosystem);
   const cached = pairs.get(pairId);
   if (cached && cached.version === version) return cached.analyses;

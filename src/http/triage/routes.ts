@@ -5,13 +5,14 @@
 // started. Every change is in the alert's history and the audit trail, with its actor, before and after.
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { AlertIndex } from '../../domain/alerts/index';
 import { recordOf, viewOf, type AlertView } from '../../domain/alerts/query';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { parseAnalysis, sameDecision, type Actor, type Analysis } from '../../domain/triage/analysis';
 import { presentAlert } from '../../presenters/alerts';
 import { recordAudit, recordAudits } from '../../storage/audit';
-import { writeAnalysesBulk } from '../../storage/triage-bulk';
+import { writeAnalysesBulk, type BulkResult } from '../../storage/triage-bulk';
 import { writeAnalysis } from '../../storage/triage';
 import { actorOf } from '../audit/actor';
 import { recheck } from '../auth/authenticate';
@@ -21,7 +22,8 @@ import { canReachProject, type Principal } from '../auth/principal';
 import type { AppDeps } from '../deps';
 import { objectBody } from '../json-body';
 import { pathId } from '../params';
-import { orgAlerts } from '../alerts/index-cache';
+import { orgAlertsByRecord } from '../alerts/index-cache';
+import { Timing } from '../timing';
 
 export const BULK_MAX = 500;
 
@@ -31,21 +33,19 @@ function analysisActor(p: Principal): Actor {
   throw new ApiError(403, 'insufficient_scope', 'findings:triage: a person or an API key decides');
 }
 
-/** The alert an id names in the credential's reach (a merged id: its survivor), or 404. */
-function reachable(ctx: Context, alerts: Awaited<ReturnType<typeof orgAlerts>>, id: string): AlertView {
-  const alert = id.startsWith('alr_') ? alerts.index.get(id) : undefined;
+/**
+ * The alert an id names in the credential's reach (a merged id: its survivor), or 404. Its record is what a decision
+ * needs (project, ecosystem, installed versions), not its triage of the moment.
+ */
+function reachable(ctx: Context, alerts: AlertIndex, id: string): AlertView {
+  const alert = id.startsWith('alr_') ? alerts.get(id) : undefined;
   if (!alert || !canReachProject(principalOf(ctx), alert.projectId)) throw notFound(`alert ${id}`);
   return alert;
 }
 
-/** Writes one alert's analysis (null: deletes it), its history event and audit event; the alert as it now reads. */
-async function decide(
-  deps: AppDeps,
-  ctx: Context,
-  alert: AlertView,
-  analysis: Analysis | null,
-  bulkId: string | null,
-): Promise<AlertView> {
+/** Writes one alert's analysis (null: deletes it), its history event and audit event; the alert as it now reads. A
+ * bulk decision writes through writeAnalysesBulk instead. */
+async function decide(deps: AppDeps, ctx: Context, alert: AlertView, analysis: Analysis | null): Promise<AlertView> {
   const p = principalOf(ctx);
   const at = analysis ? new Date(analysis.updatedAt) : new Date();
   const { before, changed } = await writeAnalysis(deps.store, {
@@ -54,17 +54,15 @@ async function decide(
     ecosystem: alert.ecosystem,
     alertId: alert.id,
     analysis,
-    details: { actor: analysis?.updatedBy ?? analysisActor(p), ...(bulkId ? { bulkId } : {}) },
+    details: { actor: analysis?.updatedBy ?? analysisActor(p) },
     at,
-    // a bulk decision is idempotent: an alert that holds it already is left as it is
-    ...(bulkId ? { unlessSame: sameDecision } : {}),
   });
   if (changed)
     await recordAudit(deps.store, {
       orgId: p.orgId!,
       type: analysis ? 'alert.analysis_changed' : 'alert.analysis_deleted',
       actor: actorOf(p),
-      target: { kind: 'alert', id: alert.id, project: alert.projectId, before, after: analysis, bulkId },
+      target: { kind: 'alert', id: alert.id, project: alert.projectId, before, after: analysis },
       requestId: ctx.state.requestId,
     });
   return viewOf(recordOf(alert), { analysis: changed ? analysis : before });
@@ -75,7 +73,7 @@ export function triageRoutes(deps: AppDeps): Router {
 
   r.put('/v1/alerts/:alertId/analysis', access(deps, 'PUT /v1/alerts/:alertId/analysis'), async (ctx) => {
     const p = principalOf(ctx);
-    const alerts = await orgAlerts(deps.store, p.orgId!);
+    const alerts = await orgAlertsByRecord(deps.store, p.orgId!);
     const alert = reachable(ctx, alerts, pathId(ctx, 'alertId', 'alert'));
     const body = await objectBody(ctx);
     const analysis = parseAnalysis(body, {
@@ -84,20 +82,21 @@ export function triageRoutes(deps: AppDeps): Router {
       actor: analysisActor(p),
     });
     await recheck(deps, p);
-    ctx.body = presentAlert(await decide(deps, ctx, alert, analysis, null));
+    ctx.body = presentAlert(await decide(deps, ctx, alert, analysis));
   });
 
   r.delete('/v1/alerts/:alertId/analysis', access(deps, 'DELETE /v1/alerts/:alertId/analysis'), async (ctx) => {
     const p = principalOf(ctx);
-    const alerts = await orgAlerts(deps.store, p.orgId!);
+    const alerts = await orgAlertsByRecord(deps.store, p.orgId!);
     const alert = reachable(ctx, alerts, pathId(ctx, 'alertId', 'alert'));
     await recheck(deps, p);
-    await decide(deps, ctx, alert, null, null);
+    await decide(deps, ctx, alert, null);
     ctx.status = 204;
   });
 
   r.post('/v1/alerts/analysis', access(deps, 'POST /v1/alerts/analysis'), async (ctx) => {
     const p = principalOf(ctx);
+    const timing = new Timing(ctx.state.startedAt);
     const body = await objectBody(ctx);
     for (const k of Object.keys(body))
       if (k !== 'alertIds' && k !== 'analysis')
@@ -107,7 +106,8 @@ export function triageRoutes(deps: AppDeps): Router {
     if (!Array.isArray(ids) || ids.length < 1 || ids.length > BULK_MAX || ids.some((x) => typeof x !== 'string'))
       throw invalidParameter('alertIds', `must be an array of 1 to ${BULK_MAX} alert ids`);
     // Every id first: one out of reach refuses the whole decision before anything is written.
-    const alerts = await orgAlerts(deps.store, p.orgId!);
+    const alerts = await orgAlertsByRecord(deps.store, p.orgId!);
+    timing.mark('index');
     const targets = new Map<string, AlertView>();
     for (const id of ids as string[]) {
       const a = reachable(ctx, alerts, id);
@@ -123,10 +123,31 @@ export function triageRoutes(deps: AppDeps): Router {
       'analysis.',
     );
     await recheck(deps, p);
-    // One write of every alert's analysis (idempotent: an alert holding the same decision is left as it is), then
-    // one audit event per alert changed.
     const list = [...targets.values()];
     const at = new Date(analysis.updatedAt);
+    // One write of every alert's analysis (idempotent: an alert holding the same decision is left as it is); once the
+    // decisions are in force, one audit event per alert changed.
+    const audits = (results: BulkResult) =>
+      recordAudits(
+        deps.store,
+        results
+          .map((r, i) => ({ r, alert: list[i] }))
+          .filter(({ r }) => r.changed)
+          .map(({ r, alert }) => ({
+            orgId: p.orgId!,
+            type: 'alert.analysis_changed',
+            actor: actorOf(p),
+            target: {
+              kind: 'alert',
+              id: alert.id,
+              project: alert.projectId,
+              before: r.before,
+              after: analysis,
+              bulkId,
+            },
+            requestId: ctx.state.requestId,
+          })),
+      );
     const results = await writeAnalysesBulk(
       deps.store,
       p.orgId!,
@@ -140,20 +161,10 @@ export function triageRoutes(deps: AppDeps): Router {
         at,
         unlessSame: sameDecision,
       })),
+      audits,
     );
-    await recordAudits(
-      deps.store,
-      results
-        .map((r, i) => ({ r, alert: list[i] }))
-        .filter(({ r }) => r.changed)
-        .map(({ r, alert }) => ({
-          orgId: p.orgId!,
-          type: 'alert.analysis_changed',
-          actor: actorOf(p),
-          target: { kind: 'alert', id: alert.id, project: alert.projectId, before: r.before, after: analysis, bulkId },
-          requestId: ctx.state.requestId,
-        })),
-    );
+    timing.mark('write');
+    timing.write(ctx);
     ctx.body = {
       bulkId,
       alerts: list.map((alert, i) =>

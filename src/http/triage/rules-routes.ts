@@ -31,6 +31,7 @@ import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
 import type { Principal } from '../auth/principal';
 import type { AppDeps } from '../deps';
+import { Timing } from '../timing';
 import { offsetOf } from '../findings/routes';
 import { objectBody } from '../json-body';
 import { cursorQuery, parseLimit } from '../pagination';
@@ -178,12 +179,14 @@ export function triageRuleRoutes(deps: AppDeps): Router {
 
   r.get('/v1/triage-rules/:ruleId/matches', access(deps, 'GET /v1/triage-rules/:ruleId/matches'), async (ctx) => {
     const p = principalOf(ctx);
+    const timing = new Timing(ctx.state.startedAt);
     const limit = parseLimit(ctx);
     const rule = await reachableRule(deps, ctx);
     const listing = `triage-rule-matches:${rule.id}:${rule.updatedAt}`;
     const offset = offsetOf(deps, listing, cursorQuery(ctx));
     const now = new Date();
     const { index } = await orgAlerts(deps.store, p.orgId!, now);
+    timing.mark('index');
     const candidate = compileRule(rule);
     // The other rules in force, older than this one, decide first (precedence): enforcing this one changes an alert
     // only when neither its own analysis nor an older rule decides, and it would suppress what is not suppressed.
@@ -200,7 +203,10 @@ export function triageRuleRoutes(deps: AppDeps): Router {
     };
     const matches: AlertView[] = [];
     for (const a of index.sorted('severity')) if (a.status === 'open' && candidate.test(subjectOf(a))) matches.push(a);
+    timing.mark('match');
     await recheck(deps, p);
+    timing.mark('recheck');
+    timing.write(ctx);
     ctx.body = {
       matches: matches
         .slice(offset, offset + limit)

@@ -3,12 +3,15 @@ import type { Analysis } from '../../domain/triage/analysis';
 import type { TriageRule } from '../../domain/triage/rules';
 
 /**
- * The analysis in force of one alert: `_id` = the alert id, `rev` the revision (its history event is
- * `alertEvents` `${alertId}:analysis:${rev}`, whose unique id serialises writes). Found by organization (the alert
- * index reads them all at once) and by pair (a scan's resolution reads its project and ecosystem's).
+ * One revision of an alert's analysis: `_id` = `${alertId}:${rev}`; the newest revision of an alert is its analysis
+ * in force (its history event is `alertEvents` `${alertId}:analysis:${rev}`, whose unique id serialises writes). A
+ * write inserts its revision and deletes those it superseded; readers take the newest they meet. Found by alert, by
+ * organization (the alert index reads them all at once) and by pair (a scan's resolution reads its project and
+ * ecosystem's).
  */
 export interface AlertAnalysisDoc {
   _id: string;
+  alertId: string;
   orgId: string;
   projectId: string;
   pairId: string;

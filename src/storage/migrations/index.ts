@@ -6,6 +6,7 @@ import { moveScanFieldsToTopLevel } from './scan-top-level-fields';
 import { renameScanListFields } from './scan-list-field-names';
 import { refileLegacyScans } from './scan-list-regions';
 import { fileTrackedScans } from './tracked-scans';
+import { analysesAsRevisions } from './analysis-revisions';
 
 export interface Migration {
   id: string;
@@ -35,6 +36,11 @@ export const MIGRATIONS: readonly Migration[] = [
     id: 'tracked-scans',
     what: 'completed tracked scans filed by base commit and month, for the comparison of scans',
     run: fileTrackedScans,
+  },
+  {
+    id: 'analysis-revisions',
+    what: "alerts' analyses stored as revision documents (_id alertId:rev) instead of one document per alert",
+    run: analysesAsRevisions,
   },
 ];
 

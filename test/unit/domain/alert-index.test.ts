@@ -2,7 +2,15 @@
 // whichever candidate list it reads, across pages.
 import { AlertIndex } from '../../../src/domain/alerts/index';
 import type { AlertRecord } from '../../../src/domain/alerts/move';
-import { ALERT_SORTS, alertOrder, matchesQuery, viewOf, type AlertQuery } from '../../../src/domain/alerts/query';
+import {
+  ALERT_SORTS,
+  alertOrder,
+  matchesQuery,
+  viewOf,
+  type AlertQuery,
+  type AlertView,
+} from '../../../src/domain/alerts/query';
+import type { Analysis } from '../../../src/domain/triage/analysis';
 
 const SEV = ['critical', 'high', 'medium', 'low'] as const;
 function alerts(n: number): AlertRecord[] {
@@ -35,28 +43,31 @@ function alerts(n: number): AlertRecord[] {
   }));
 }
 
-test('every query answers as a filter and sort over every alert, page after page', () => {
-  const views = alerts(1500).map((a) => viewOf(a));
-  const index = new AlertIndex(views);
-  const base: AlertQuery = { status: 'open', severityMode: 'at_least', suppressed: 'false', sort: 'severity' };
-  const queries: Array<Partial<AlertQuery>> = [
-    {},
-    { status: 'all' },
-    { status: 'fixed' },
-    { projectIds: ['prj_3'] },
-    { projectIds: ['prj_1', 'prj_2'], severity: 'high' },
-    { package: 'PKG_4' },
-    { package: 'pkg-4', ecosystem: 'python' },
-    { advisory: 'cve-2024-5' },
-    { advisory: 'GHSA-2', status: 'all', suppressed: 'all' },
-    { team: 'team-1' },
-    { module: ':mod-2', fixable: true },
-    { q: 'pkg-1' },
-    { q: 'PKG_' },
-    { q: 'cve-2024-1', status: 'all' },
-    { q: 'zzz' },
-    { severity: 'critical', severityMode: 'exact' },
-  ];
+const base: AlertQuery = { status: 'open', severityMode: 'at_least', suppressed: 'false', sort: 'severity' };
+const queries: Array<Partial<AlertQuery>> = [
+  {},
+  { status: 'all' },
+  { status: 'fixed' },
+  { projectIds: ['prj_3'] },
+  { projectIds: ['prj_1', 'prj_2'], severity: 'high' },
+  { package: 'PKG_4' },
+  { package: 'pkg-4', ecosystem: 'python' },
+  { advisory: 'cve-2024-5' },
+  { advisory: 'GHSA-2', status: 'all', suppressed: 'all' },
+  { team: 'team-1' },
+  { module: ':mod-2', fixable: true },
+  { q: 'pkg-1' },
+  { q: 'PKG_' },
+  { q: 'cve-2024-1', status: 'all' },
+  { q: 'zzz' },
+  { severity: 'critical', severityMode: 'exact' },
+  { analysis: 'none' },
+  { analysis: 'exploitable', suppressed: 'all' },
+  { analysis: 'not_affected', suppressed: 'all', status: 'all' },
+];
+
+/** Every query, every sort, page after page: the index answers as filtering and sorting `views` would. */
+function answersAsFiltering(index: AlertIndex, views: readonly AlertView[]) {
   for (const extra of queries)
     for (const sort of ALERT_SORTS) {
       const q = { ...base, ...extra, sort };
@@ -72,6 +83,55 @@ test('every query answers as a filter and sort over every alert, page after page
       }
       expect([JSON.stringify(q), got]).toEqual([JSON.stringify(q), expected]);
     }
+}
+
+test('every query answers as a filter and sort over every alert, page after page', () => {
+  const views = alerts(1500).map((a) => viewOf(a));
+  const index = new AlertIndex(views);
+  answersAsFiltering(index, views);
   expect(index.get('alr_000031')!.id).toBe('alr_000001'); // a merged id answers its survivor
   expect(index.mergedInto('alr_000001')).toContain('alr_000031');
+});
+
+test('an index with some views replaced (their triage changed) answers as one built from every view afresh', () => {
+  const records = alerts(1500);
+  const now = new Date('2026-06-01T00:00:00Z');
+  const analysis = (state: Analysis['state'], i: number): Analysis => ({
+    state,
+    justification: state === 'not_affected' ? 'code_not_present' : null,
+    response: [],
+    detail: `decision ${i}`,
+    versions: null,
+    expiresAt: null,
+    ticketUrl: null,
+    updatedAt: now.toISOString(),
+    updatedBy: { kind: 'user', id: 'usr_1', name: 'a@example.com' },
+  });
+  const decided = new Map<string, Analysis>();
+  records.forEach((a, i) => {
+    if (i % 10 === 0) decided.set(a.id, analysis('in_triage', i));
+  });
+  const view = (a: AlertRecord) => viewOf(a, { analysis: decided.get(a.id) ?? null, now });
+  const first = new AlertIndex(records.map(view));
+  // every list the first index has built is carried over: build some (sorts, groups, a prefix search, by analysis)
+  answersAsFiltering(first, records.map(view));
+  // a bulk decision: some alerts newly decided (suppressing), some changed, some analyses removed
+  const changed: string[] = [];
+  records.forEach((a, i) => {
+    if (i % 7 === 0) decided.set(a.id, analysis(i % 2 ? 'not_affected' : 'exploitable', i));
+    else if (i % 20 === 0) decided.delete(a.id);
+    else return;
+    changed.push(a.id);
+  });
+  const byId = new Map(records.map((a) => [a.id, a]));
+  const next = first.withViews(changed.map((id) => view(byId.get(id)!)));
+  const views = records.map(view);
+  answersAsFiltering(next, views);
+  answersAsFiltering(new AlertIndex(views), views);
+  // the first index is left as it was
+  answersAsFiltering(
+    first,
+    records.map((a, i) => viewOf(a, { analysis: i % 10 === 0 ? analysis('in_triage', i) : null, now })),
+  );
+  expect(next.get(changed[1])!.analysis?.state).toBe(decided.get(changed[1])?.state);
 });
