@@ -28,6 +28,7 @@ interface Entry extends OrgAlerts {
   triageVersion: string | null;
   /** The first expiry (of an analysis or an enforced rule) after the index was built: it is kept until then. */
   until: number;
+  /** The rules in force it was built with. */
   rulesKey: string;
 }
 
@@ -61,8 +62,10 @@ export async function orgAlerts(store: Store, orgId: string, now = new Date()): 
     orgAnalyses(store, orgId),
     orgRules(store, orgId),
   ]);
-  const rulesKey = JSON.stringify(rules);
-  const compiled = rules.filter((r) => ruleInForce(r, now)).map(compileRule);
+  // Views depend on the rules in force only: a dry run created, changed or deleted changes no view.
+  const inForce = rules.filter((r) => ruleInForce(r, now));
+  const rulesKey = JSON.stringify(inForce);
+  const compiled = inForce.map(compileRule);
   const view = (a: AlertRecord, c: readonly CompiledRule[]) =>
     viewOf(a, { analysis: analyses.get(a.id)?.analysis ?? null, rules: c, now });
   let index: AlertIndex;
