@@ -18,6 +18,7 @@ import {
   demoOrg,
   noScriptRan,
   sessionContext,
+  sessionPage,
   startWebApp,
   unexpected,
   uploadAndWait,
@@ -105,13 +106,7 @@ const contexts: BrowserContext[] = [];
 let page: Page;
 let errors: string[];
 
-/** A page of a browser context holding a session of `token`. */
-async function pageOf(token: string): Promise<{ page: Page; errors: string[] }> {
-  const ctx = await sessionContext(app, token);
-  contexts.push(ctx);
-  const p = await ctx.newPage();
-  return { page: p, errors: watchErrors(p) };
-}
+const pageOf = (token: string) => sessionPage(app, token, contexts);
 
 const readAlert = async (id: string) => {
   const res = await app.t.api.get(`/v1/alerts/${id}`).set(bearer(key));
@@ -345,6 +340,8 @@ test('keyboard only: a false positive of one of two installed versions (which do
   await page.keyboard.press('Tab');
   expect(await focused(page)).toBe('button Remove the analysis');
   await page.keyboard.press('Enter');
+  // the confirmation takes the focus once it has rendered
+  await page.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Remove');
   expect(await focused(page)).toBe('button Remove');
   await page.keyboard.press('Enter');
   await section.getByText('No analysis: nobody has decided on this alert yet.').waitFor();

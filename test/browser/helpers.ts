@@ -140,6 +140,18 @@ export async function sessionContext(app: WebApp, token?: string): Promise<Brows
   return ctx;
 }
 
+/** A page of a new browser context holding a session of `token`, and the errors it logs; the context joins `contexts` (closed by the test). */
+export async function sessionPage(
+  app: WebApp,
+  token: string,
+  contexts: BrowserContext[],
+): Promise<{ page: Page; errors: string[] }> {
+  const ctx = await sessionContext(app, token);
+  contexts.push(ctx);
+  const p = await ctx.newPage();
+  return { page: p, errors: watchErrors(p) };
+}
+
 /** Errors a page reported (uncaught exceptions and console errors), for assertions. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];

@@ -12,11 +12,10 @@ import {
   checkView,
   demoOrg,
   noScriptRan,
-  sessionContext,
+  sessionPage,
   startWebApp,
   unexpected,
   uploadAndWait,
-  watchErrors,
   type WebApp,
 } from './helpers';
 
@@ -31,12 +30,7 @@ const contexts: BrowserContext[] = [];
 let page: Page;
 let errors: string[];
 
-async function pageOf(token: string): Promise<{ page: Page; errors: string[] }> {
-  const ctx = await sessionContext(app, token);
-  contexts.push(ctx);
-  const p = await ctx.newPage();
-  return { page: p, errors: watchErrors(p) };
-}
+const pageOf = (token: string) => sessionPage(app, token, contexts);
 
 const readAlert = async (id: string) => {
   const res = await app.t.api.get(`/v1/alerts/${id}`).set(bearer(key));

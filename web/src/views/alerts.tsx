@@ -6,7 +6,7 @@
 // Shift+Space for a range, one for every row shown) and decide on them at once (POST /v1/alerts/analysis) with the
 // triage form; the list is read again and the outcome said. The triage rules that decide for many alerts at once are
 // a link away (views/triage-rules.tsx).
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { allPages, api, ApiError } from '../api';
 import {
@@ -26,21 +26,13 @@ import { SelectField, SeverityFields, SUPPRESSED_OPTIONS, valueOptions } from '.
 import { errorText } from '../components/admin/common';
 import { ListTable, MoreButton, useSorted } from '../components/list';
 import { Page, Status } from '../components/page';
-import { TriageForm } from '../components/triage-form';
+import { BulkTriage } from '../components/bulk-triage';
 import { useLoad, usePages } from '../hooks';
 import { paths } from '../paths';
 import { canTriage } from '../roles';
 import { useMe } from '../session';
-import { BULK_MAX, bulkResultText, selectRows, STATE_LABELS, SUPPRESSING_STATES } from '../triage';
-import type {
-  Alert,
-  AlertList,
-  AnalysisInput,
-  AnalysisState,
-  BulkAnalysis,
-  BulkAnalysisResult,
-  Project,
-} from '../types';
+import { selectRows, STATE_LABELS, SUPPRESSING_STATES } from '../triage';
+import type { Alert, AlertList, AnalysisState, Project } from '../types';
 import { SEVERITIES } from '../types';
 
 const STATUS_LABELS: Record<AlertFilters['status'], string> = {
@@ -215,37 +207,20 @@ export default function Alerts() {
   ]);
   const setFilters = (next: AlertFilters) => route(paths.alerts(projectId, alertFiltersToQuery(next)));
 
-  // The selection (of rows shown), the row a Shift+click extends it from, the bulk form and its last outcome: other
-  // filters start afresh.
+  // The selection (of rows shown) and the row a Shift+click extends it from: other filters start afresh.
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [anchor, setAnchor] = useState<string | null>(null);
-  const [bulkOpen, setBulkOpen] = useState(false);
-  const [bulkDone, setBulkDone] = useState('');
-  const toggleRef = useRef<HTMLButtonElement>(null);
-  const resultRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     setSelected(new Set());
     setAnchor(null);
-    setBulkOpen(false);
-    setBulkDone('');
   }, [listQuery]);
   const ids = rows.map((a) => a.id);
   const chosen = ids.filter((id) => selected.has(id));
   const n = chosen.length;
-  const applyBulk = async (analysis: AnalysisInput) => {
-    if (n > BULK_MAX) throw new Error(`At most ${BULK_MAX} alerts are decided at once: ${n} are selected.`);
-    const body: BulkAnalysis = { alertIds: chosen, analysis };
-    const r = await api.post<BulkAnalysisResult>('/alerts/analysis', body);
-    setBulkDone(`${bulkResultText(r.alerts.length, analysis.state)} (bulk decision ${r.bulkId})`);
-    setSelected(new Set());
+  const selectEvery = (on: boolean) => {
+    setSelected(new Set(on ? ids : []));
     setAnchor(null);
-    setBulkOpen(false);
-    setDecided((d) => d + 1);
   };
-  // the form goes away with the selection: the focus goes to the outcome, once shown
-  useEffect(() => {
-    if (decided) resultRef.current?.focus();
-  }, [decided]);
   const name = project.data?.slug ?? projectId;
   // the rows shown are the URL's list (while other filters' first page loads, the previous rows stay, uncounted)
   const current = shown === key && pages.loaded && !pages.loading;
@@ -300,62 +275,23 @@ export default function Alerts() {
           </p>
         )
       ) : null}
-      {triage && rows.length ? (
-        <div class="bulk" role="group" aria-label="Selection">
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={n > 0 && n === rows.length}
-              indeterminate={n > 0 && n < rows.length}
-              onChange={(e) => {
-                setSelected(new Set(e.currentTarget.checked ? ids : []));
-                setAnchor(null);
-              }}
-            />
-            Select every alert shown ({rows.length})
-          </label>
-          <span class="bulk-count">{n ? `${n} selected` : 'none selected'}</span>
-          <button
-            type="button"
-            ref={toggleRef}
-            disabled={!n}
-            aria-expanded={bulkOpen && n > 0}
-            aria-controls={bulkOpen && n ? 'bulk' : undefined}
-            onClick={() => setBulkOpen((o) => !o)}
-          >
-            {n ? `Triage the ${n} selected…` : 'Triage the selected alerts…'}
-          </button>
-          {n ? (
-            <button type="button" onClick={() => setSelected(new Set())}>
-              Clear the selection
-            </button>
-          ) : null}
-        </div>
-      ) : null}
-      {triage && bulkOpen && n ? (
-        <TriageForm
-          id="bulk"
-          label={`Triage the ${n} selected ${n === 1 ? 'alert' : 'alerts'}`}
-          target={{ installedVersions: null }}
-          submitLabel={`Apply to ${n} ${n === 1 ? 'alert' : 'alerts'}`}
-          autoFocus
-          onSubmit={applyBulk}
-        >
-          <button
-            type="button"
-            onClick={() => {
-              setBulkOpen(false);
-              toggleRef.current?.focus();
-            }}
-          >
-            Cancel
-          </button>
-        </TriageForm>
-      ) : null}
       {triage ? (
-        <p role="status" class="bulk-result" tabIndex={-1} ref={resultRef}>
-          {bulkDone}
-        </p>
+        <BulkTriage
+          total={rows.length}
+          selected={n}
+          alertIds={chosen}
+          selectEveryLabel={`Select every alert shown (${rows.length})`}
+          countText={n ? `${n} selected` : 'none selected'}
+          toggleLabel={n ? `Triage the ${n} selected…` : 'Triage the selected alerts…'}
+          formLabel={`Triage the ${n} selected ${n === 1 ? 'alert' : 'alerts'}`}
+          submitLabel={`Apply to ${n} ${n === 1 ? 'alert' : 'alerts'}`}
+          onSelectEvery={selectEvery}
+          onDecided={() => {
+            selectEvery(false);
+            setDecided((d) => d + 1);
+          }}
+          resetKey={listQuery}
+        />
       ) : null}
       {rows.length ? (
         <ListTable caption={`Alerts of ${name}`} columns={triage ? ['Select', ...COLUMNS] : COLUMNS} sort={sort}>

@@ -1,23 +1,32 @@
 // A scan's findings: the introduced view by default, affected on a toggle, grouped by module or introducing
 // dependency, filtered by module, team, severity (at least / exactly) and suppression, with the scope's counts.
-// A finding that belongs to a project alert links to it (ArrowRight reaches that link from the row's own) and says
-// when the project first saw it. Every filter lives in the URL. The first screen shows the first page only; later
-// pages load as the list scrolls near its end. `performance.mark('findings:first-screen')` is set when the first
-// rows are in the DOM.
+// A finding that belongs to a project alert links to it (ArrowRight reaches that link from the row's own), says
+// its alert's analysis and when the project first saw it. Every filter lives in the URL. The first screen shows the
+// first page only; later pages load as the list scrolls near its end. `performance.mark('findings:first-screen')` is
+// set when the first rows are in the DOM. The roles that triage select findings of an alert (a checkbox at the end
+// of each such row, reached with ArrowRight and toggled with Space; Shift+click or Shift+Space for a range of the
+// rows loaded; one for every finding loaded) and decide on their alerts at once (POST /v1/alerts/analysis, each
+// alert once however many of its findings are selected) with the triage form, as the Alerts view does; the outcome
+// is said and the list read again from its first page. Other filters start with no selection. Findings without an
+// alert (found on a branch only, for example) are triaged nowhere from here: the page says so.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { allPages, api } from '../api';
 import { Counts, ScanStatusText, SeverityBadge, When } from '../components/bits';
 import { ScanExports } from '../components/exports';
 import { Page, Status } from '../components/page';
+import { BulkTriage } from '../components/bulk-triage';
 import { VirtualList } from '../components/virtual-list';
 import { remember } from '../finding-cache';
 import { apiQuery, filtersFromQuery, filtersToQuery, type FindingFilters } from '../filters';
 import { useLoad, useMedia } from '../hooks';
 import { useLiveScan } from '../live-scan';
 import { paths, withQuery } from '../paths';
+import { canTriage } from '../roles';
 import { buildRows, findingRows, listCountText, type Row } from '../rows';
-import type { Finding, FindingsPage, ScanModuleWithCounts } from '../types';
+import { useMe } from '../session';
+import { bulkResultText, selectRows, STATE_LABELS, SUPPRESSING_STATES } from '../triage';
+import type { AnalysisInput, BulkAnalysisResult, Finding, FindingsPage, ScanModuleWithCounts } from '../types';
 import { FiltersForm } from './findings-filters';
 
 const FIRST_PAGE = 100;
@@ -66,6 +75,31 @@ function expectedTotal(f: FindingFilters, c: FindingsPage['counts']): number {
   return f.suppressed === 'true' ? c.suppressed : open + c.suppressed;
 }
 
+type FindingRow = Extract<Row, { kind: 'finding' }>;
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The rows a bulk decision may select (those of a finding with an alert), in row order: their keys (a finding listed
+ * under several groups is several rows), the findings they show, each finding once, and each finding's alert.
+ */
+function selectable(rows: Row[]) {
+  const keys: string[] = [];
+  const findingOf = new Map<string, string>();
+  const alertOf = new Map<string, string>();
+  let without = 0;
+  for (const r of rows) {
+    if (r.kind !== 'finding') continue;
+    if (!r.finding.alertId) {
+      without++;
+      continue;
+    }
+    keys.push(r.key);
+    findingOf.set(r.key, r.finding.id);
+    alertOf.set(r.finding.id, r.finding.alertId);
+  }
+  return { keys, findingOf, alertOf, ids: [...alertOf.keys()], without };
+}
+
 export default function Findings() {
   const { params } = useRoute();
   const { query, path, url, route } = useLocation();
@@ -93,6 +127,9 @@ export default function Findings() {
   }, [moduleList]);
 
   const key = `${scanId} ${JSON.stringify(apiQuery(filters))}`;
+  // The list as read: the filters' key, and after each bulk decision a new one (read again from its first page).
+  const [decided, setDecided] = useState(0);
+  const listKey = decided ? `${key} #${decided}` : key;
   const [list, setList] = useState<ListState>({
     key: '',
     findings: [],
@@ -141,11 +178,11 @@ export default function Findings() {
       requested.current = '';
       return;
     }
-    if (requested.current === key) return;
-    requested.current = key;
-    setList({ key, findings: [], nextCursor: null, counts: null, pages: 0, loading: true });
-    void load(null, key);
-  }, [key, scan?.status]);
+    if (requested.current === listKey) return;
+    requested.current = listKey;
+    setList({ key: listKey, findings: [], nextCursor: null, counts: null, pages: 0, loading: true });
+    void load(null, listKey);
+  }, [listKey, scan?.status]);
 
   const rows = useMemo(() => buildRows(list.findings, filters, teamOf), [list.findings, key, filters.group, teamOf]);
   const narrow = useMedia('(max-width: 640px)');
@@ -154,12 +191,12 @@ export default function Findings() {
   const [focusIndex, setFocusIndex] = useState<number | undefined>(undefined);
   useEffect(() => {
     const id = returning.current;
-    if (!id || list.key !== key || list.loading) return;
+    if (!id || list.key !== listKey || list.loading) return;
     const at = rows.findIndex((r) => r.kind === 'finding' && r.finding.id === id);
     if (at >= 0 || !list.nextCursor) {
       returning.current = undefined;
       if (at >= 0) setFocusIndex(at);
-    } else void load(list.nextCursor, key); // further down: read on until it is there
+    } else void load(list.nextCursor, listKey); // further down: read on until it is there
   }, [rows, list.loading]);
   /** For each row, the index of the group header above it (the pinned header). */
   const groupAt = useMemo(() => {
@@ -180,8 +217,44 @@ export default function Findings() {
     });
   };
   useEffect(() => {
-    if (list.key === key && !list.loading && list.pages === 1 && list.findings.length === 0) firstScreen(0);
+    if (list.key === listKey && !list.loading && list.pages === 1 && list.findings.length === 0) firstScreen(0);
   }, [list]);
+
+  // The selection (findings, by id) and the row a Shift+click extends it from: other filters, or another grouping
+  // (other rows), start afresh.
+  const triage = canTriage(useMe().member?.role);
+  const pick = useMemo(() => selectable(rows), [rows]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [anchor, setAnchor] = useState<string | null>(null);
+  const selectEvery = (on: boolean) => {
+    setSelected(new Set(on ? pick.ids : []));
+    setAnchor(null);
+  };
+  useEffect(() => selectEvery(false), [key, filters.group]);
+  const chosen = pick.ids.filter((id) => selected.has(id));
+  const n = chosen.length;
+  // several findings may share an alert (its installed versions, in several modules): each alert is sent once
+  const alertIds = [...new Set(chosen.map((id) => pick.alertOf.get(id)!))];
+  const k = alertIds.length;
+  /** A click (or Space) on a row's checkbox; with Shift, every selectable row from the row clicked before turns too. */
+  const choose = (rowKey: string, on: boolean, shift: boolean) => {
+    const range = selectRows(new Set(), pick.keys, rowKey, true, anchor, shift);
+    setSelected((s) => {
+      const next = new Set(s);
+      for (const r of range) {
+        const id = pick.findingOf.get(r)!;
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+    setAnchor(rowKey);
+  };
+  const outcomeText = (r: BulkAnalysisResult, analysis: AnalysisInput) =>
+    `${bulkResultText(r.alerts.length, analysis.state)} (bulk decision ${r.bulkId})` +
+    (SUPPRESSING_STATES.includes(analysis.state)
+      ? ' This scan keeps its findings and counts as it found them; their rows say the decision, and later scans suppress them.'
+      : '');
 
   const setFilters = (next: FindingFilters) => route(withQuery(path, filtersToQuery(next)));
   // The finding page keeps every filter, so that its way back shows the same list.
@@ -211,6 +284,13 @@ export default function Findings() {
             <a href={paths.alert(r.finding.alertId)}>
               Alert<span class="visually-hidden"> of {r.finding.cve} in the project</span>
             </a>
+            {r.finding.analysis ? (
+              <span class="analysis-state">
+                {' '}
+                · {STATE_LABELS[r.finding.analysis.state]}
+                {r.finding.analysis.expired ? ' (expired)' : ''}
+              </span>
+            ) : null}
             {r.finding.firstSeenAt ? (
               <span class="muted first-seen">
                 {' '}
@@ -231,8 +311,21 @@ export default function Findings() {
           {r.via}
         </span>
         {r.finding.suppressed ? <span class="muted">suppressed</span> : null}
+        {triage && r.finding.alertId ? selectBox(r) : null}
       </>
     );
+  // last in the row: the finding's own link stays its first control (the list's Tab stop), ArrowRight reaches it
+  const selectBox = (r: FindingRow) => (
+    <span class="cell-select">
+      <input
+        type="checkbox"
+        aria-label={`Select ${r.finding.cve} in ${r.finding.package}@${r.finding.installedVersion}`}
+        checked={selected.has(r.finding.id)}
+        // a click (or Space) with Shift turns every row from the previous one clicked the same way
+        onClick={(e) => choose(r.key, e.currentTarget.checked, e.shiftKey)}
+      />
+    </span>
+  );
 
   return (
     <Page
@@ -268,7 +361,7 @@ export default function Findings() {
         <div
           class="findings"
           data-ready-url={
-            list.key === key && !list.loading && !modules.loading && moduleList ? url.split('#')[0] : undefined
+            list.key === listKey && !list.loading && !modules.loading && moduleList ? url.split('#')[0] : undefined
           }
         >
           <FiltersForm f={filters} modules={moduleList ?? []} onChange={setFilters} />
@@ -284,7 +377,7 @@ export default function Findings() {
             ) : null}
           </p>
           <Status error={list.error ?? modules.error} />
-          {list.key === key && list.pages > 0 && list.findings.length === 0 ? (
+          {list.key === listKey && list.pages > 0 && list.findings.length === 0 ? (
             narrowed(filters) ? (
               <p>No finding matches these filters.</p>
             ) : (
@@ -295,15 +388,43 @@ export default function Findings() {
               </p>
             )
           ) : null}
+          {triage ? (
+            <BulkTriage
+              total={pick.ids.length}
+              selected={n}
+              alertIds={alertIds}
+              selectEveryLabel={`Select every finding shown (${pick.ids.length})`}
+              countText={n ? `${n} selected (${plural(k, 'alert', 'alerts')})` : 'none selected'}
+              toggleLabel={n ? `Triage the ${n} selected…` : 'Triage the selected findings…'}
+              formLabel={`Triage the ${plural(n, 'selected finding', 'selected findings')}`}
+              submitLabel={`Apply to ${plural(k, 'alert', 'alerts')}`}
+              onSelectEvery={selectEvery}
+              outcomeText={outcomeText}
+              onDecided={() => {
+                selectEvery(false);
+                setFocusIndex(undefined); // the list read again takes no focus: the outcome does
+                setDecided((d) => d + 1);
+              }}
+              resetKey={`${key} ${filters.group}`}
+            >
+              {pick.without ? (
+                <p class="muted bulk-note">
+                  {pick.ids.length
+                    ? 'Findings that belong to no project alert (found on a branch only, for example) have no checkbox: they cannot be triaged from here.'
+                    : 'These findings belong to no project alert (found on a branch only, for example): they cannot be triaged from here.'}
+                </p>
+              ) : null}
+            </BulkTriage>
+          ) : null}
           {rows.length ? (
             <VirtualList<Row>
-              key={`${key} ${narrow}`}
+              key={`${listKey} ${narrow}`}
               items={rows}
               rowHeight={narrow ? ROW_NARROW : ROW}
               label="Findings"
               setSize={filters.group === 'none' ? total : -1}
               itemKey={(r) => r.key}
-              rowClass={(r) => (r.kind === 'group' ? 'group' : '')}
+              rowClass={(r) => (r.kind === 'group' ? 'group' : triage && pick.ids.length ? 'selectable' : '')}
               renderRow={renderRow}
               focusIndex={focusIndex}
               stickyLabel={(i) => {
@@ -313,8 +434,8 @@ export default function Findings() {
               }}
               onFirstRows={firstScreen}
               onRangeEnd={(last) => {
-                if (last >= rows.length - 30 && list.nextCursor && !list.loading && list.key === key)
-                  void load(list.nextCursor, key);
+                if (last >= rows.length - 30 && list.nextCursor && !list.loading && list.key === listKey)
+                  void load(list.nextCursor, listKey);
               }}
             />
           ) : null}
