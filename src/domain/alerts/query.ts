@@ -73,15 +73,16 @@ export function viewOf(
   // The snapshot's suppression is the record's own; triage's is read live: the alert's own analysis, else the oldest
   // enforce rule in force that matches it.
   const own = a.suppressed && a.suppressionSource === 'snapshot';
-  const view: AlertView = {
-    ...a,
+  // Object.assign, not a spread: V8 gives the spread's copies of a record a layout that every later read of a
+  // property pays for (iterating 50,000 views took 25-70 ms against 1 ms; the alert list and rule previews do).
+  const view: AlertView = Object.assign({}, a, {
     suppressed: own,
-    suppressionSource: own ? 'snapshot' : null,
+    suppressionSource: own ? ('snapshot' as const) : null,
     analysis: null,
     ruleId: null,
     kev: null,
     epss: null,
-  };
+  });
   if (analysis) view.analysis = analysisView(analysis, now);
   if (analysis && !isExpired(analysis, now)) {
     if (!own && suppressesAlert(analysis, a.installedVersions, now)) {
@@ -102,6 +103,18 @@ export function viewOf(
 }
 
 /** An alert's facts as triage rules match them. */
+const subjects = new WeakMap<AlertRecord, Subject>();
+
+/**
+ * An alert's subject, remembered with the alert (a view lives as long as its index): a rule's preview matches every
+ * alert of the organization on each request.
+ */
+export function rememberedSubjectOf(a: AlertRecord): Subject {
+  let s = subjects.get(a);
+  if (!s) subjects.set(a, (s = subjectOf(a)));
+  return s;
+}
+
 export const subjectOf = (a: AlertRecord): Subject => ({
   projectId: a.projectId,
   ecosystem: a.ecosystem,

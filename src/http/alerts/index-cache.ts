@@ -9,7 +9,7 @@
 import { LRUCache } from 'lru-cache';
 import { AlertIndex } from '../../domain/alerts/index';
 import type { AlertRecord } from '../../domain/alerts/move';
-import { recordOf, viewOf } from '../../domain/alerts/query';
+import { viewOf } from '../../domain/alerts/query';
 import { compileRule, ruleInForce, type CompiledRule, type TriageRule } from '../../domain/triage/rules';
 import { orgAlertSets, orgAlertVersions, readStateAlerts } from '../../storage/alerts';
 import type { AlertAnalysisDoc } from '../../storage/documents/triage';
@@ -30,6 +30,8 @@ interface Entry extends OrgAlerts {
   until: number;
   /** The rules in force it was built with. */
   rulesKey: string;
+  /** The alert records it was built from, by id (a view taken again is made from its record as read, not rebuilt). */
+  records: ReadonlyMap<string, AlertRecord>;
 }
 
 const indexes = new LRUCache<string, Entry>({ max: 64 });
@@ -80,12 +82,12 @@ export async function orgAlerts(store: Store, orgId: string, now = new Date()): 
     for (const id of cached.analyses.keys()) if (!analyses.has(id)) changed.add(id);
     const views = [];
     for (const id of changed) {
-      const old = cached.index.record(id);
-      if (old) views.push(view(recordOf(old), compiled));
+      const record = cached.records.get(id);
+      if (record) views.push(view(record, compiled));
     }
     index = cached.index.withViews(views);
   } else {
-    const all = records ?? cached!.index.all.map(recordOf);
+    const all = records ?? [...cached!.records.values()];
     index = new AlertIndex(all.map((a) => view(a, compiled)));
   }
   const entry: Entry = {
@@ -93,6 +95,7 @@ export async function orgAlerts(store: Store, orgId: string, now = new Date()): 
     triageVersion: versions.triage,
     until: firstExpiry(analyses, rules, now),
     rulesKey,
+    records: records ? new Map(records.map((a) => [a.id, a])) : cached!.records,
     index,
     analyses,
   };

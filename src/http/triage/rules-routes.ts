@@ -6,7 +6,7 @@
 // open alerts it matches now and whether enforcing it would change each.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { subjectOf, type AlertView } from '../../domain/alerts/query';
+import { rememberedSubjectOf, subjectOf, type AlertView } from '../../domain/alerts/query';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { isExpired, SUPPRESSING_STATES } from '../../domain/triage/analysis';
@@ -202,7 +202,8 @@ export function triageRuleRoutes(deps: AppDeps): Router {
       return a.suppressed !== enforcedSuppresses;
     };
     const matches: AlertView[] = [];
-    for (const a of index.sorted('severity')) if (a.status === 'open' && candidate.test(subjectOf(a))) matches.push(a);
+    for (const a of index.sorted('severity'))
+      if (a.status === 'open' && candidate.test(rememberedSubjectOf(a))) matches.push(a);
     timing.mark('match');
     await recheck(deps, p);
     timing.mark('recheck');
