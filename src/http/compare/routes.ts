@@ -172,12 +172,27 @@ interface Served {
 // Pairs of scans compared: immutable inputs, so a comparison stands for as long as it is remembered.
 const compared = new LRUCache<string, Promise<Served>>({ max: 16 });
 
+// Sides read (a baseline is compared with many heads; a head's read starts before its baseline is chosen). Their
+// arrays are those the results cache holds: remembering a side keeps them, it does not copy them.
+const sides = new LRUCache<string, Promise<CompareSide>>({ max: 8 });
+
+/** A completed scan's side, read once per process while remembered; a read that fails is not kept. */
+function sideFor(store: Store, scan: ScanDoc): Promise<CompareSide> {
+  let side = sides.get(scan._id);
+  if (!side) {
+    side = sideOf(store, scan);
+    side.catch(() => sides.delete(scan._id));
+    sides.set(scan._id, side);
+  }
+  return side;
+}
+
 /** The comparison of a pair, computed once; the request that computes it marks its steps on `timing`. */
 function comparison(store: Store, head: ScanDoc, baseline: ScanDoc | null, timing: Timing): Promise<Served> {
   const key = `${head._id}:${baseline?._id ?? '-'}`;
   let c = compared.get(key);
   if (!c) {
-    c = Promise.all([sideOf(store, head), baseline ? sideOf(store, baseline) : null]).then(([h, b]) => {
+    c = Promise.all([sideFor(store, head), baseline ? sideFor(store, baseline) : null]).then(([h, b]) => {
       timing.mark('read');
       const classified = classify(head.ecosystem, h, b);
       timing.mark('classify');
@@ -233,6 +248,9 @@ export function compareRoutes(deps: AppDeps): Router {
       throw invalidState(`baseline scan ${named._id} is ${named.status}, not completed`);
     if (named && (named.projectId !== head.projectId || named.ecosystem !== head.ecosystem))
       throw invalidParameter('baseline', 'must be a scan of the same project and ecosystem');
+    // A head not compared yet: its side is read while its baseline is looked for (needed whichever is chosen).
+    if (![...compared.keys()].some((k) => k.startsWith(`${head._id}:`)))
+      sideFor(deps.store, head).catch(() => undefined);
     const baseline = wanted === 'auto' ? await autoBaseline(deps.store, head) : named;
     timing.mark('scans');
     const c = await comparison(deps.store, head, baseline, timing);
