@@ -37,7 +37,7 @@ async function uploaded(): Promise<any[]> {
 }
 const eventsOf = async (scanId: string) => (await uploaded()).filter((e) => e.target.id === scanId);
 
-test("an upload by an API key: one event, the key's creator as actor, the scan as target", async () => {
+test("an upload by an API key: one event, the key's creator and the key as actor, the scan as target", async () => {
   const res = await post(v1Snapshot('audited', { metadata: { ref: 'main', commit: 'abc' } }));
   expect(res.status).toBe(201);
   const events = await eventsOf(res.body.id);
@@ -45,7 +45,7 @@ test("an upload by an API key: one event, the key's creator as actor, the scan a
     {
       id: expect.stringMatching(/^aud_/),
       type: 'scan.uploaded',
-      actor: { memberId: org.memberId, userId: null, email: null },
+      actor: { memberId: org.memberId, userId: null, email: null, apiKeyId: expect.stringMatching(/^key_/) },
       target: { kind: 'scan', id: res.body.id, project: res.body.project, ecosystem: 'javascript', ref: 'main' },
       at: expect.any(String),
       requestId: res.headers['x-request-id'],

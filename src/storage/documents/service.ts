@@ -20,6 +20,8 @@ export interface AuditEventDoc {
     memberId: string | null;
     userId: string | null;
     email: string | null;
+    /** An API key acted (memberId: the member who created it). */
+    apiKeyId?: string;
     registrationTokenId?: string;
     hostId?: string;
     enrollmentTokenId?: string;

@@ -175,6 +175,10 @@ export const platformSchemas = {
           memberId: strOrNull,
           userId: strOrNull,
           email: strOrNull,
+          apiKeyId: {
+            ...str,
+            description: 'An API key (key_...) acted: memberId is the member who created it, userId and email null.',
+          },
           // additive: a machine credential acted; memberId, userId and email are then null
           registrationTokenId: { ...str, description: 'The registration token (hrt_...) that attested a host.' },
           hostId: { ...str, description: 'The host (hst_...) whose credential acted.' },
