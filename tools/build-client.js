@@ -13,7 +13,7 @@ const OUTFILE = path.join(ROOT, 'dist', 'cli', 'scanner.mjs');
  * The `yaml` library is the fallback of the pnpm and yarn berry readers, for YAML those tools do not write (their own
  * readers handle what they write). Bundled as code it is most of the file, and Node compiles an ES module's whole
  * text at start: about 10 ms of every run, `--version` included. So it goes in as a string, compiled (as CommonJS,
- * with the bundle's own require) the first time it is called.
+ * with the bundle's own require) the first time it is called. Only the functions the client calls are exported.
  */
 async function lazyYamlPlugin() {
   const chunk = await esbuild.build({
@@ -45,6 +45,12 @@ async function lazyYamlPlugin() {
           '  return loaded;',
           '}',
           'export function parse(src, reviver, options) { return yaml().parse(src, reviver, options); }',
+          // The suppressions file reader (src/client/suppressions.ts) keeps line numbers: the document API.
+          'export function parseDocument(src, options) { return yaml().parseDocument(src, options); }',
+          'export class LineCounter { constructor() { return new (yaml().LineCounter)(); } }',
+          ...['isAlias', 'isMap', 'isPair', 'isScalar', 'isSeq'].map(
+            (name) => `export function ${name}(node) { return yaml().${name}(node); }`,
+          ),
         ].join('\n'),
       }));
     },

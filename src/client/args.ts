@@ -4,7 +4,7 @@ import { InputError } from './errors';
 import type { SnapshotMetadata } from '../shared/types';
 
 export const USAGE = `usage:
-  scanner snapshot [PATH...] [--project P] [--output FILE]
+  scanner snapshot [PATH...] [--project P] [--output FILE] [--suppressions FILE]
       write the dependency snapshot(s) of the lockfiles in PATH (default .), one per ecosystem
   scanner scan [PATH...] --project P [--server URL] [--fail-on critical|high|medium|low|none]
                [--format table|json|sarif|cyclonedx|markdown] [--output FILE] [--timeout SECONDS] [--view introduced|affected] [--rescan]
@@ -22,6 +22,9 @@ export const USAGE = `usage:
   common: [--commit SHA] [--ref REF] [--run-url URL]   metadata (default: from the CI environment or git)
           [--base-ref REF] [--base-commit SHA]          on a pull or merge request, the branch it goes into and the
                                                         commit of it compared with (default: from the CI)
+          [--suppressions FILE]                         suppressions kept in the repository, sent with every snapshot
+                                                        (default: .scanner/suppressions.yaml of the scanned folder, if
+                                                        any; an invalid file exits 2; docs/client.md)
   environment: SCANNER_URL (the service), SCANNER_TOKEN (an API key with sca:upload, scans:read, findings:read),
                SCANNER_PROJECT (default of --project)
   exit codes: 0 nothing at or above the gate; 1 findings at or above it; 2 usage or input error;
@@ -50,6 +53,7 @@ export const COMMON_OPTIONS = {
   'run-url': { type: 'string' },
   'base-ref': { type: 'string' },
   'base-commit': { type: 'string' },
+  suppressions: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 

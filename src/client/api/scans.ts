@@ -74,12 +74,17 @@ export async function waitForScan(http: Http, id: string, opts: WaitOptions = {}
   }
 }
 
-/** Every unsuppressed finding of a scan, all pages, in the API's order. */
-export async function allFindings(http: Http, id: string, view: 'introduced' | 'affected'): Promise<ApiFinding[]> {
+/** Every unsuppressed finding of a scan (or those `more` query parameters choose), all pages, in the API's order. */
+export async function allFindings(
+  http: Http,
+  id: string,
+  view: 'introduced' | 'affected',
+  more: Record<string, string> = {},
+): Promise<ApiFinding[]> {
   const out: ApiFinding[] = [];
   let cursor: string | null = null;
   do {
-    const q = new URLSearchParams({ limit: '200', attribution: view });
+    const q = new URLSearchParams({ limit: '200', attribution: view, ...more });
     if (cursor) q.set('cursor', cursor);
     const res: { body: { findings: ApiFinding[]; nextCursor: string | null } } = await http.request(
       'GET',

@@ -7,14 +7,23 @@ import { Http } from '../api/http';
 import { closeConnections } from '../api/transport';
 import { allFindings, compareScan, idempotencyKey, uploadSnapshot, waitForScan } from '../api/scans';
 import { MULTIPART_BUDGETS, multipartKey, overSingleLimits, splitSnapshot, uploadMultipart } from '../api/multipart';
-import type { ApiScan } from '../api/types';
-import type { Snapshot } from '../../shared/types';
+import type { ApiFinding, ApiScan } from '../api/types';
+import type { Snapshot, SnapshotSuppression } from '../../shared/types';
 import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
 import type { FailOn, Formatter, Gate, ReportInput, ScanResult, View } from '../report/types';
 import { ciChangeKind } from '../ci-metadata';
 import { addedAtOrAbove } from '../report/common';
 import { makeSnapshots } from '../snapshot/make';
+import { suppressionsThatApplied } from '../suppression-match';
+import {
+  expiredWarnings,
+  isExpired,
+  loadSuppressions,
+  todayUtc,
+  unmatchedWarnings,
+  type SuppressionsFile,
+} from '../suppressions';
 import { Timings } from '../timings';
 import { VERSION } from '../version';
 
@@ -122,6 +131,13 @@ function partBytes(env: NodeJS.ProcessEnv): number {
   return Number(v);
 }
 
+/**
+ * The scan's findings that a suppression of its snapshot silenced (`suppressed=true`, the light shape, every page):
+ * the report reads only unsuppressed ones. Read only to tell which of the repository's suppressions applied.
+ */
+const suppressedFindings = (http: Http, id: string): Promise<ApiFinding[]> =>
+  allFindings(http, id, 'introduced', { suppressed: 'true', details: 'summary' });
+
 /** One status line on stderr, rewritten in place, only when stderr is a terminal. */
 function progressLine(io: Io) {
   let shown = false;
@@ -175,14 +191,24 @@ async function scan(args: string[], io: Io): Promise<number> {
   const project = values.project ?? io.env.SCANNER_PROJECT;
   if (!project) throw new InputError('--project is required (or set SCANNER_PROJECT)');
 
+  // The repository's suppressions go into every snapshot; a file the service would refuse stops the run here.
+  let suppressions: SuppressionsFile | undefined;
   const made = makeSnapshots({
     paths: positionals,
     project,
     metadataFlags: metadataFlags(values),
     env: io.env,
     cwd: io.cwd,
+    suppressions: (root) => {
+      suppressions = loadSuppressions({ root, flag: values.suppressions, cwd: io.cwd });
+      return suppressions?.entries.map((e) => e.suppression) ?? [];
+    },
   });
   for (const m of made) for (const w of m.warnings) io.err(`scanner: warning: ${w}\n`);
+  const today = todayUtc();
+  if (suppressions) for (const w of expiredWarnings(suppressions, today)) io.err(`scanner: warning: ${w}\n`);
+  // Whether any of them is in force: then the run tells which suppressed nothing (read after each scan).
+  const checkSuppressions = suppressions?.entries.some((e) => !isExpired(e.suppression, today)) ?? false;
   if (baseline !== 'auto' && made.length > 1)
     throw new InputError(
       `--baseline ${baseline} names one scan, and this run makes ${made.length} snapshots (${made.map((m) => m.snapshot.ecosystem).join(', ')}): scan one ecosystem's lockfiles, or leave --baseline auto`,
@@ -236,6 +262,8 @@ async function scan(args: string[], io: Io): Promise<number> {
   const progress = progressLine(io);
   const results: ScanResult[] = [];
   const sboms: string[] = [];
+  /** The snapshots' suppressions that suppressed a finding of the run's scans. */
+  const applied: SnapshotSuppression[] = [];
   for (const { scan: first, index } of uploaded) {
     const m = made[index];
     const scan = await waitForScan(http, first.id, {
@@ -258,6 +286,14 @@ async function scan(args: string[], io: Io): Promise<number> {
     // The comparison with the baseline: what the gate `new` counts, and what the markdown comment shows.
     const compare = gate === 'new' || format === 'markdown' ? await compareScan(http, scan.id, baseline) : undefined;
     if (compare) timings.mark('compare');
+    // A scan that suppressed nothing needs no read; one whose count is unknown (an older service) is read.
+    if (checkSuppressions && scan.suppressed !== 0) {
+      const silenced = await suppressedFindings(http, scan.id);
+      // The processing day is the scan's own (UTC), when it gives it.
+      const day = scan.finishedAt?.slice(0, 10) ?? today;
+      applied.push(...suppressionsThatApplied(m.snapshot.suppressions ?? [], m.snapshot.ecosystem, silenced, day));
+      timings.mark('suppressions');
+    }
     results.push({
       project,
       ecosystem: m.snapshot.ecosystem,
@@ -319,6 +355,9 @@ async function scan(args: string[], io: Io): Promise<number> {
   if (format === 'markdown' && io.env.GITHUB_ACTIONS && io.env.GITHUB_STEP_SUMMARY)
     fs.appendFileSync(io.env.GITHUB_STEP_SUMMARY, report.endsWith('\n') ? report : `${report}\n`);
   timings.mark('report');
+  // The repository's suppressions that suppressed no finding of any of the run's scans: stale, or mistyped.
+  if (suppressions && checkSuppressions)
+    for (const w of unmatchedWarnings(suppressions, applied, today)) io.err(`scanner: warning: ${w}\n`);
   if (io.env.SCANNER_TIMINGS === '1') io.err(timings.line());
   const what = gate === 'new' ? 'new finding(s)' : 'finding(s)';
   io.err(

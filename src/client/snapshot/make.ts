@@ -2,12 +2,13 @@
 // the project name, CODEOWNERS teams and CI metadata. The only part of `snapshot` and `scan` that reads files.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SnapshotMetadata } from '../../shared/types';
+import type { SnapshotMetadata, SnapshotSuppression } from '../../shared/types';
 import { asText, ciMetadata } from '../ci-metadata';
 import { findGitRoot, ownersFor, readCodeowners, teamOf } from '../codeowners';
 import { discover } from '../discover';
 import { InputError, ToolMissingError } from '../errors';
 import { PRODUCERS } from '../producers';
+import { withSuppressions } from '../suppressions';
 import { gradleBuildProducer } from '../producers/gradle-build';
 import type { PackageLocation } from '../producers/types';
 import { assemble, type Assembled, type PartFrom, type Team } from './assemble';
@@ -18,6 +19,11 @@ export interface MakeOptions {
   metadataFlags: SnapshotMetadata;
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * Called with the project root once the lockfiles are found, before any is read: suppressions to add to every
+   * snapshot (the repository's suppressions file, src/client/suppressions.ts). It may throw an InputError.
+   */
+  suppressions?: (root: string) => readonly SnapshotSuppression[];
 }
 
 export interface Made extends Assembled {
@@ -47,6 +53,7 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
       `nothing to scan: no lockfile found under ${root} (reads ${[...new Set(PRODUCERS.map((p) => p.format))].join(', ')}, and .txt files of pip pins in a requirements/ folder)`,
     );
   }
+  const suppressions = opts.suppressions?.(root) ?? [];
   const readFile = (rel: string) => readText(path.join(root, rel));
   // Workspace globs ("packages/*") of formats whose lockfile does not list the workspaces (yarn classic).
   const listDir = (rel: string): string[] | undefined => {
@@ -111,6 +118,7 @@ export function makeSnapshots(opts: MakeOptions): Made[] {
   const skipped = (codeowners?.skipped ?? []).map((s) => `${codeowners!.path}:${s.line}: skipped (${s.reason})`);
   return assemble(parts, { project, metadata, teamOf: teamFor }).map((a, i) => ({
     ...a,
+    snapshot: withSuppressions(a.snapshot, suppressions),
     warnings: i === 0 ? [...skipped, ...fallbackWarnings, ...a.warnings] : a.warnings,
     lockfilesFromGitRoot: a.lockfiles.map(fromGitRoot),
     locationsFromGitRoot: Object.fromEntries(
