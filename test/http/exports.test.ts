@@ -2,8 +2,9 @@
 // scan, v2 inline scans and a v2 paged scan made by a real multipart upload: every answer valid against the official
 // CycloneDX 1.6 schema and the OpenAPI document; the SBOM's bom-refs exactly the inventory's ids of that scan; every
 // finding's packageRef a component of both documents; purls of a scoped npm name, a PyPI name needing normalisation
-// and Maven names; CVSS ratings from the stored advisories; a suppressed finding's analysis with its reason; 409 for a
-// scan not completed; 403 without the scope; 404 out of reach; 503 past EXPORTS_MAX_IN_FLIGHT; ETag and 304.
+// and Maven names; CVSS ratings from the stored advisories; no analysis on findings whose alerts have none (the
+// alerts' analyses: vex-export.test.ts), a suppressed finding's reason and expiry as properties; 409 for a scan not
+// completed; 403 without the scope; 404 out of reach; 503 past EXPORTS_MAX_IN_FLIGHT; ETag and 304.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -313,8 +314,9 @@ describeWithSharedData('a v1 npm scan', () => {
         },
       ],
       recommendation: 'Upgrade @acme/util to 2.1.0.',
-      analysis: { state: 'in_triage', response: ['update'] },
     });
+    // nothing triaged: no analysis (the service says nothing about exploitability on its own)
+    for (const v of vex.doc.vulnerabilities) expect(v).not.toHaveProperty('analysis');
     expect(utilVuln.ratings).toEqual([
       expect.objectContaining({ severity: 'critical', method: 'other' }),
       {
@@ -327,13 +329,17 @@ describeWithSharedData('a v1 npm scan', () => {
     ]);
   });
 
-  test("a suppressed finding is not_affected, its analysis carrying the suppression's reason and expiry", async () => {
+  test("a suppressed finding has no analysis: the suppression's source, reason and expiry are properties", async () => {
     const { doc } = await exported('vex', scanId);
     const leftPad = doc.vulnerabilities.find((v: any) => v.id === 'GHSA-cdx1-0000-0002');
-    expect(leftPad.analysis).toEqual({
-      state: 'not_affected',
-      detail: "Suppressed by the snapshot's suppression: left-pad only runs in tests (expires 2999-12-31)",
-    });
+    expect(leftPad).not.toHaveProperty('analysis');
+    expect(leftPad.properties).toEqual([
+      { name: 'scanner:path', value: expect.any(String) },
+      { name: 'scanner:suppressed', value: 'true' },
+      { name: 'scanner:suppressionSource', value: 'snapshot' },
+      { name: 'scanner:suppressionReason', value: 'left-pad only runs in tests' },
+      { name: 'scanner:suppressionExpires', value: '2999-12-31' },
+    ]);
     expect(leftPad.ratings).toEqual([expect.objectContaining({ severity: 'medium', method: 'other' })]); // no vector stored
     expect(leftPad).not.toHaveProperty('recommendation');
   });

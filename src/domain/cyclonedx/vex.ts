@@ -2,22 +2,31 @@
 // of its package (bom-ref = the finding's packageRef = the package's inventory id, with the same purl as in the SBOM),
 // the components it names included so that every ref resolves within the document.
 //
-// The analysis state mapping (the lead documents it in the README; the OpenAPI description says the same):
-// - an unsuppressed finding is `in_triage`: the service matched a version against an advisory's ranges, which says the
-//   vulnerable code is installed, not that it is exploitable here (the service keeps `reachable` unknown), so neither
-//   `exploitable` nor `not_affected` would be true; the response is ["update"] when a fixed version exists.
-// - a suppressed finding is `not_affected`: a suppression is the project's own statement, sent with the snapshot, that
-//   the finding does not apply; its reason (and expiry date, when it has one) is the analysis `detail`. No
-//   `justification`: the free-text reason does not say which of CycloneDX's fixed justifications holds.
+// The analysis (docs/integrations.md#vex; the OpenAPI description says the same): a vulnerability's `analysis` is its
+// finding's alert's current triage analysis (docs/triage.md), when it is in force for the finding: not expired at the
+// time of the export and covering the finding's installed version. It is written with CycloneDX's own field names and
+// values (the service's states, justifications and responses are CycloneDX's), empty fields left out. A finding
+// without such an analysis carries no `analysis` at all: the service matched a version against an advisory's ranges,
+// which is not a statement about exploitability. A suppression (the snapshot's, or the analysis or triage rule in
+// force when the scan was processed) is a fact of the scan, not an analysis: it is said in properties (scanner:
+// suppressed, suppressionSource, suppressionReason, suppressionExpires, ruleId).
 import { activeSuppressions, type SuppressionIndex } from '../suppressions';
 import type { Finding, Severity, Snapshot } from '../../shared/types';
+import {
+  coversVersion,
+  isExpired,
+  type Analysis,
+  type AnalysisState,
+  type Justification,
+  type Response,
+} from '../triage/analysis';
 import { frame, metadata, packageComponent, packageComponents, PROPERTY_PREFIX } from '../../shared/cyclonedx/common';
 import type {
   BomScan,
   BomTool,
-  CdxAnalysis,
   CdxBom,
   CdxComponent,
+  CdxProperty,
   CdxRating,
   CdxRatingMethod,
   CdxSource,
@@ -40,7 +49,41 @@ export type VexFinding = Pick<
   | 'summary'
   | 'aliases'
   | 'packageRef'
+  | 'alertId'
+  | 'suppressionSource'
+  | 'ruleId'
 >;
+
+/** A vulnerability's analysis: the alert's triage analysis in CycloneDX's field names, empty fields left out. */
+export interface VexAnalysis {
+  state: AnalysisState;
+  justification?: Justification;
+  response?: Response[];
+  detail?: string;
+}
+
+/** A vulnerability of the VEX: `analysis` only when its finding's alert has one in force. */
+export type VexVulnerability = Omit<CdxVulnerability, 'analysis'> & { analysis?: VexAnalysis };
+
+/** The VEX document (the shared CycloneDX types, with the vulnerabilities above). */
+export type VexBom = Omit<CdxBom, 'vulnerabilities'> & { vulnerabilities: VexVulnerability[] };
+
+/** The current analyses of the scan's project and ecosystem's alerts, by alert id. */
+export type AlertAnalyses = ReadonlyMap<string, Analysis>;
+
+/**
+ * The analysis a finding's statement carries: its alert's current one (the finding's alertId as stored, as the
+ * findings list shows it), when it has not expired at `now` and covers the installed version; else null.
+ */
+export function analysisInForce(
+  f: Pick<VexFinding, 'alertId' | 'installedVersion'>,
+  analyses: AlertAnalyses,
+  now: Date,
+): Analysis | null {
+  const a = f.alertId ? analyses.get(f.alertId) : undefined;
+  if (!a || isExpired(a, now) || !coversVersion(a, f.installedVersion)) return null;
+  return a;
+}
 
 /** The OSV `severity` entries of the stored advisories the findings name, by advisory id. */
 export type AdvisorySeverities = ReadonlyMap<string, ReadonlyArray<{ type: string; score: string }>>;
@@ -61,6 +104,10 @@ export interface VexInput {
   findings: readonly VexFinding[];
   advisories: AdvisorySeverities;
   score: ScoreCvss;
+  /** The current analyses of the alerts of the scan's project and ecosystem, by alert id. */
+  analyses: AlertAnalyses;
+  /** When the export is made: an analysis that has expired by then is not in force. */
+  now: Date;
 }
 
 /**
@@ -138,21 +185,44 @@ function suppressionOf(
   return { reason: s.reason, ...(typeof s.expires === 'string' ? { expires: s.expires } : {}) };
 }
 
-function analysis(f: VexFinding, index: SuppressionIndex, snapshot: Snapshot): CdxAnalysis {
-  if (f.suppressed) {
+/** CycloneDX's analysis object of an analysis in force: its state and what it says, empty fields left out. */
+export function cdxAnalysis(a: Analysis): VexAnalysis {
+  return {
+    state: a.state,
+    ...(a.justification ? { justification: a.justification } : {}),
+    ...(a.response.length ? { response: [...a.response] } : {}),
+    ...(a.detail ? { detail: a.detail } : {}),
+  };
+}
+
+const prop = (name: string, value: string): CdxProperty => ({ name: PROPERTY_PREFIX + name, value });
+
+/**
+ * The finding's path, then, for a suppressed finding, what suppressed it when the scan was processed: its source
+ * (snapshot, analysis or rule; findings stored before sources: the snapshot), its reason, the snapshot suppression's
+ * expiry date, the rule's id.
+ */
+function properties(f: VexFinding, index: SuppressionIndex, snapshot: Snapshot): CdxProperty[] {
+  const out = [prop('path', JSON.stringify(f.path))];
+  if (!f.suppressed) return out;
+  const source = f.suppressionSource ?? 'snapshot';
+  out.push(prop('suppressed', 'true'), prop('suppressionSource', source));
+  if (source === 'snapshot') {
     const s = suppressionOf(f, index, snapshot);
-    const detail = s
-      ? `Suppressed by the snapshot's suppression: ${s.reason}${s.expires ? ` (expires ${s.expires})` : ''}`
-      : "Suppressed by the snapshot's suppressions.";
-    return { state: 'not_affected', detail };
+    if (s) out.push(prop('suppressionReason', s.reason));
+    if (s?.expires) out.push(prop('suppressionExpires', s.expires));
+  } else if (f.suppressionReason) {
+    out.push(prop('suppressionReason', f.suppressionReason));
   }
-  return { state: 'in_triage', ...(f.fixedVersion !== null ? { response: ['update' as const] } : {}) };
+  if (source === 'rule' && f.ruleId) out.push(prop('ruleId', f.ruleId));
+  return out;
 }
 
 /** The schema caps an affected version at 1024 characters; a longer one leaves the ref alone (the purl has it). */
 const MAX_VERSION = 1024;
 
-function vulnerability(f: VexFinding, input: VexInput, index: SuppressionIndex): CdxVulnerability {
+function vulnerability(f: VexFinding, input: VexInput, index: SuppressionIndex): VexVulnerability {
+  const a = analysisInForce(f, input.analyses, input.now);
   const references = f.aliases.filter((a) => a !== f.cve).map((id) => ({ id, source: sourceOf(id) }));
   return {
     'bom-ref': f.id,
@@ -163,7 +233,7 @@ function vulnerability(f: VexFinding, input: VexInput, index: SuppressionIndex):
     ...(f.summary ? { description: f.summary } : {}),
     ...(f.fixedVersion !== null ? { recommendation: `Upgrade ${f.package} to ${f.fixedVersion}.` } : {}),
     ...(f.publishedAt ? { published: f.publishedAt } : {}),
-    analysis: analysis(f, index, input.snapshot),
+    ...(a ? { analysis: cdxAnalysis(a) } : {}),
     affects: [
       {
         ref: f.packageRef,
@@ -172,11 +242,11 @@ function vulnerability(f: VexFinding, input: VexInput, index: SuppressionIndex):
           : {}),
       },
     ],
-    properties: [{ name: `${PROPERTY_PREFIX}path`, value: JSON.stringify(f.path) }],
+    properties: properties(f, index, input.snapshot),
   };
 }
 
-export function buildVex(input: VexInput): CdxBom {
+export function buildVex(input: VexInput): VexBom {
   const { scan, snapshot, findings } = input;
   // Every suppression, expired or not (the day is before all of them): see suppressionOf.
   const index = activeSuppressions(snapshot.suppressions, snapshot.ecosystem, '');

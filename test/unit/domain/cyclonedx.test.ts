@@ -1,12 +1,19 @@
 // The CycloneDX builders (src/shared/cyclonedx): purls by the purl spec, the SBOM's components (one per inventory id),
-// first-party modules and dependency graph for v1 and v2 snapshots, the VEX's vulnerabilities and analysis mapping,
-// determinism (the same scan gives the same bytes whatever the order of the snapshot's arrays), and every document
+// first-party modules and dependency graph for v1 and v2 snapshots, the VEX's vulnerabilities, their alerts' analyses
+// (only those in force: not expired, covering the installed version) and suppressions as properties, determinism (the same scan gives the same bytes whatever the order of the snapshot's arrays), and every document
 // valid against the official CycloneDX 1.6 schema.
 import { computeInventory, dependencyId } from '../../../src/domain/inventory';
 import { moduleRef, serialNumber, serializeBom } from '../../../src/shared/cyclonedx/common';
 import { encodePurlComponent, purlOf } from '../../../src/shared/cyclonedx/purl';
 import { buildSbom } from '../../../src/shared/cyclonedx/sbom';
 import { buildVex, methodOf, sourceOf, type ScoreCvss, type VexFinding } from '../../../src/domain/cyclonedx/vex';
+import {
+  ANALYSIS_STATES,
+  JUSTIFICATIONS,
+  RESPONSES,
+  type Analysis,
+  type AnalysisState,
+} from '../../../src/domain/triage/analysis';
 import type { Snapshot } from '../../../src/shared/types';
 import { bomRefs, cyclonedxErrors } from '../../helpers/cyclonedx';
 import { itWithSharedData } from '../../helpers/shared-data';
@@ -456,6 +463,20 @@ describe('the VEX', () => {
   };
   const score: ScoreCvss = (_type, vector) =>
     vector in scores ? { score: scores[vector], severity: scores[vector] >= 9 ? 'critical' : 'high' } : null;
+  const NOW = new Date('2026-12-01T00:00:00.000Z');
+  const analysis = (state: AnalysisState, over: Partial<Analysis> = {}): Analysis => ({
+    state,
+    justification: null,
+    response: [],
+    detail: null,
+    expiresAt: null,
+    versions: null,
+    ticketUrl: null,
+    updatedAt: '2026-11-24T09:00:00.000Z',
+    updatedBy: { kind: 'user', id: 'usr_1' },
+    ...over,
+  });
+  const NONE = new Map<string, Analysis>();
   const vex = buildVex({
     scan: { ...scan, finishedAt: '2026-11-23T10:00:05.000Z' },
     snapshot,
@@ -463,6 +484,8 @@ describe('the VEX', () => {
     findings,
     advisories,
     score,
+    analyses: NONE,
+    now: NOW,
   }) as any;
   const byId = new Map<string, any>(vex.vulnerabilities.map((v: any) => [v['bom-ref'], v]));
 
@@ -528,15 +551,20 @@ describe('the VEX', () => {
     ]);
   });
 
-  test('analysis: unsuppressed in_triage (response update only with a fix); suppressed not_affected with reason and expiry', () => {
-    expect(byId.get('fnd_1').analysis).toEqual({ state: 'in_triage', response: ['update'] });
-    expect(byId.get('fnd_3').analysis).toEqual({ state: 'in_triage' });
+  test('no analysis without one: neither an unsuppressed nor a suppressed finding; the suppression as properties', () => {
+    for (const v of vex.vulnerabilities) expect(v).not.toHaveProperty('analysis');
+    expect(byId.get('fnd_1').properties).toEqual([
+      { name: 'scanner:path', value: '["web/package.json","left-pad@1.3.0"]' },
+    ]);
     expect(byId.get('fnd_3').recommendation).toBeUndefined();
     // The scan applied the suppression before it expired: its reason and date explain the stored finding.
-    expect(byId.get('fnd_2').analysis).toEqual({
-      state: 'not_affected',
-      detail: "Suppressed by the snapshot's suppression: not reachable in our build (expires 2020-01-01)",
-    });
+    expect(byId.get('fnd_2').properties).toEqual([
+      { name: 'scanner:path', value: '["web/package.json","left-pad@1.3.0"]' },
+      { name: 'scanner:suppressed', value: 'true' },
+      { name: 'scanner:suppressionSource', value: 'snapshot' },
+      { name: 'scanner:suppressionReason', value: 'not reachable in our build' },
+      { name: 'scanner:suppressionExpires', value: '2020-01-01' },
+    ]);
     expect(byId.get('fnd_2')).not.toHaveProperty('published');
     expect(byId.get('fnd_2')).not.toHaveProperty('description');
     expect(byId.get('fnd_2')).not.toHaveProperty('references');
@@ -563,12 +591,23 @@ describe('the VEX', () => {
         findings: f,
         advisories: new Map(),
         score,
+        analyses: NONE,
+        now: NOW,
       }) as any;
       expect(cyclonedxErrors(v)).toEqual([]);
-      expect(v.vulnerabilities.map((x: any) => x.analysis.detail)).toEqual([
-        "Suppressed by the snapshot's suppression: later, same advisory",
-        "Suppressed by the snapshot's suppression: from an older snapshot",
+      expect(v.vulnerabilities.map((x: any) => x.properties.slice(1))).toEqual([
+        [
+          { name: 'scanner:suppressed', value: 'true' },
+          { name: 'scanner:suppressionSource', value: 'snapshot' },
+          { name: 'scanner:suppressionReason', value: 'later, same advisory' },
+        ],
+        [
+          { name: 'scanner:suppressed', value: 'true' },
+          { name: 'scanner:suppressionSource', value: 'snapshot' },
+          { name: 'scanner:suppressionReason', value: 'from an older snapshot' },
+        ],
       ]);
+      expect(v.vulnerabilities.every((x: any) => x.analysis === undefined)).toBe(true);
       expect(v.vulnerabilities[0].ratings).toHaveLength(1);
     },
   );
@@ -586,6 +625,8 @@ describe('the VEX', () => {
         findings: f,
         advisories,
         score,
+        analyses: NONE,
+        now: NOW,
       }) as any;
       expect(cyclonedxErrors(v)).toEqual([]);
       expect(v.components).toEqual([
@@ -604,11 +645,157 @@ describe('the VEX', () => {
         findings: [],
         advisories,
         score,
+        analyses: NONE,
+        now: NOW,
       }) as any;
       expect(cyclonedxErrors(none)).toEqual([]);
       expect(none).toMatchObject({ components: [], vulnerabilities: [] });
     },
   );
+
+  describe("the alerts' analyses", () => {
+    const withAlerts = [
+      finding({ alertId: 'alr_exploitable' }),
+      finding({ id: 'fnd_none', alertId: 'alr_without' }),
+      finding({ id: 'fnd_branch', alertId: null }),
+      finding({ id: 'fnd_old' }), // a finding of a scan stored before alerts: no alertId at all
+      finding({ id: 'fnd_expired', alertId: 'alr_expired' }),
+      finding({ id: 'fnd_other_version', alertId: 'alr_other_version' }),
+      finding({ id: 'fnd_this_version', alertId: 'alr_this_version' }),
+      finding({
+        id: 'fnd_suppressed',
+        alertId: 'alr_fp',
+        suppressed: true,
+        suppressionSource: 'analysis',
+        suppressionReason: 'the advisory names another package',
+      }),
+      finding({
+        id: 'fnd_rule',
+        alertId: 'alr_without',
+        suppressed: true,
+        suppressionSource: 'rule',
+        suppressionReason: 'dev tooling only',
+        ruleId: 'trl_1',
+      }),
+    ];
+    const analyses = new Map<string, Analysis>([
+      [
+        'alr_exploitable',
+        analysis('exploitable', {
+          response: ['update', 'workaround_available'],
+          detail: 'reachable from the checkout',
+          ticketUrl: 'https://jira.example.test/browse/SEC-1',
+        }),
+      ],
+      [
+        'alr_expired',
+        analysis('not_affected', {
+          justification: 'code_not_reachable',
+          detail: 'until the refactoring',
+          expiresAt: '2026-11-30T00:00:00.000Z',
+        }),
+      ],
+      [
+        'alr_other_version',
+        analysis('not_affected', { justification: 'code_not_present', detail: 'patched', versions: ['1.2.0'] }),
+      ],
+      [
+        'alr_this_version',
+        analysis('resolved', { detail: 'upgraded in the next release', versions: ['1.2.0', '1.3.0'] }),
+      ],
+      ['alr_fp', analysis('false_positive', { detail: 'the advisory names another package' })],
+    ]);
+    const build = (now = NOW) =>
+      buildVex({
+        scan: { ...scan, finishedAt: scan.startedAt },
+        snapshot,
+        tool,
+        findings: withAlerts,
+        advisories,
+        score,
+        analyses,
+        now,
+      }) as any;
+    const of = (doc: any) => new Map<string, any>(doc.vulnerabilities.map((v: any) => [v['bom-ref'], v]));
+
+    itWithSharedData('the analysis in force, in CycloneDX names, empty fields left out; valid CycloneDX 1.6', () => {
+      const doc = build();
+      expect(cyclonedxErrors(doc)).toEqual([]);
+      const v = of(doc);
+      expect(v.get('fnd_1').analysis).toEqual({
+        state: 'exploitable',
+        response: ['update', 'workaround_available'],
+        detail: 'reachable from the checkout',
+      });
+      expect(v.get('fnd_this_version').analysis).toEqual({ state: 'resolved', detail: 'upgraded in the next release' });
+      // the analysis of today, not the suppression the scan applied; the suppression stays in properties
+      expect(v.get('fnd_suppressed').analysis).toEqual({
+        state: 'false_positive',
+        detail: 'the advisory names another package',
+      });
+      expect(v.get('fnd_suppressed').properties.slice(1)).toEqual([
+        { name: 'scanner:suppressed', value: 'true' },
+        { name: 'scanner:suppressionSource', value: 'analysis' },
+        { name: 'scanner:suppressionReason', value: 'the advisory names another package' },
+      ]);
+      expect(v.get('fnd_rule').properties.slice(1)).toEqual([
+        { name: 'scanner:suppressed', value: 'true' },
+        { name: 'scanner:suppressionSource', value: 'rule' },
+        { name: 'scanner:suppressionReason', value: 'dev tooling only' },
+        { name: 'scanner:ruleId', value: 'trl_1' },
+      ]);
+    });
+
+    test('none: no alert, an alert without analysis, an expired analysis, one covering other versions', () => {
+      const v = of(build());
+      for (const id of ['fnd_none', 'fnd_branch', 'fnd_old', 'fnd_expired', 'fnd_other_version', 'fnd_rule'])
+        expect([id, v.get(id)]).toEqual([id, expect.not.objectContaining({ analysis: expect.anything() })]);
+      // before its expiry, the same analysis is in force
+      expect(of(build(new Date('2026-11-29T23:59:59.999Z'))).get('fnd_expired').analysis).toEqual({
+        state: 'not_affected',
+        justification: 'code_not_reachable',
+        detail: 'until the refactoring',
+      });
+    });
+
+    itWithSharedData('every state, justification and response is valid CycloneDX 1.6', () => {
+      const all: VexFinding[] = [];
+      const map = new Map<string, Analysis>();
+      let n = 0;
+      const add = (a: Analysis) => {
+        const id = `alr_${++n}`;
+        all.push(finding({ id: `fnd_${String(n).padStart(3, '0')}`, alertId: id }));
+        map.set(id, a);
+      };
+      for (const state of ANALYSIS_STATES) add(analysis(state, { detail: `${state} because` }));
+      for (const j of JUSTIFICATIONS) add(analysis('not_affected', { justification: j, detail: j }));
+      add(analysis('exploitable', { response: [...RESPONSES] }));
+      add(analysis('in_triage'));
+      const doc = buildVex({
+        scan: { ...scan, finishedAt: scan.startedAt },
+        snapshot,
+        tool,
+        findings: all,
+        advisories,
+        score,
+        analyses: map,
+        now: NOW,
+      }) as any;
+      expect(cyclonedxErrors(doc)).toEqual([]);
+      const analysesOut = doc.vulnerabilities.map((v: any) => v.analysis);
+      expect(analysesOut.map((a: any) => a.state)).toEqual([
+        ...ANALYSIS_STATES,
+        ...JUSTIFICATIONS.map(() => 'not_affected'),
+        'exploitable',
+        'in_triage',
+      ]);
+      expect(analysesOut.slice(ANALYSIS_STATES.length, -2).map((a: any) => a.justification)).toEqual([
+        ...JUSTIFICATIONS,
+      ]);
+      expect(analysesOut.at(-2)).toEqual({ state: 'exploitable', response: [...RESPONSES] });
+      expect(analysesOut.at(-1)).toEqual({ state: 'in_triage' });
+    });
+  });
 
   test('scoring methods as the severity rules read the entries', () => {
     expect(methodOf('CVSS_V4', 'CVSS:4.0/AV:N')).toBe('CVSSv4');

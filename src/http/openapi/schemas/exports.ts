@@ -1,7 +1,10 @@
-// Response schemas of the CycloneDX exports of a scan: GET /v1/scans/{scanId}/sbom and /vex
-// (src/http/scans/exports.ts, built by src/shared/cyclonedx). They describe the subset of CycloneDX 1.6 this service
-// writes, field by field; every document also validates against the official schema
-// (http://cyclonedx.org/schema/bom-1.6.schema.json), which tests check on real answers.
+// Response schemas of the exports of a scan: GET /v1/scans/{scanId}/sbom and /vex (src/http/scans/exports.ts, built
+// by src/shared/cyclonedx, src/domain/cyclonedx and src/domain/openvex). They describe the subset of CycloneDX 1.6 and
+// of OpenVEX 0.2.0 this service writes, field by field; every document also validates against the official schema
+// (http://cyclonedx.org/schema/bom-1.6.schema.json, OpenVEX's openvex_json_schema_0.2.0.json), which tests check on
+// real answers.
+import { JUSTIFICATION, OPENVEX_CONTEXT } from '../../../domain/openvex/openvex';
+import { ANALYSIS_STATES, JUSTIFICATIONS, RESPONSES } from '../../../domain/triage/analysis';
 import { SEVERITIES } from '../../../shared/types';
 import { ref, str, strArray, timestamp } from './common';
 
@@ -204,7 +207,7 @@ export const exportSchemas = {
   CycloneDxVulnerability: {
     type: 'object',
     description: 'A finding.',
-    required: ['bom-ref', 'id', 'source', 'ratings', 'analysis', 'affects', 'properties'],
+    required: ['bom-ref', 'id', 'source', 'ratings', 'affects', 'properties'],
     additionalProperties: false,
     properties: {
       'bom-ref': { type: 'string', pattern: '^fnd_', description: 'The finding id.' },
@@ -232,11 +235,12 @@ export const exportSchemas = {
         required: ['state'],
         additionalProperties: false,
         description:
-          'Unsuppressed: in_triage (the installed version is in the advisory\'s ranges; whether it is exploitable here is not known), response ["update"] when a fixed version exists. ' +
-          "Suppressed: not_affected (the project's own statement, sent with the snapshot), detail carrying the suppression's reason and expiry date.",
+          "The finding's alert's current triage analysis (PUT /v1/alerts/{alertId}/analysis), when it has not expired and covers the finding's installed version; absent otherwise " +
+          "(a finding without an analysis carries none: a suppression is said in properties, not here). CycloneDX's field names and values; empty fields left out.",
         properties: {
-          state: { type: 'string', enum: ['in_triage', 'not_affected'] },
-          response: { type: 'array', items: { const: 'update' } },
+          state: { type: 'string', enum: [...ANALYSIS_STATES] },
+          justification: { type: 'string', enum: [...JUSTIFICATIONS] },
+          response: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...RESPONSES] } },
           detail: str,
         },
       },
@@ -266,7 +270,12 @@ export const exportSchemas = {
           },
         },
       },
-      properties: { ...properties, description: "scanner:path: the finding's path as a JSON array." },
+      properties: {
+        ...properties,
+        description:
+          "scanner:path: the finding's path as a JSON array. A suppressed finding also has scanner:suppressed (true), scanner:suppressionSource (snapshot, analysis or rule: what suppressed it when the scan was processed), " +
+          "scanner:suppressionReason (when there is one), scanner:suppressionExpires (a snapshot suppression's expiry date, when it has one) and scanner:ruleId (a rule's).",
+      },
     },
   },
   CycloneDxVexMetadata: metadata("The scan's finishedAt (when its findings were made).", {
@@ -296,4 +305,108 @@ export const exportSchemas = {
     },
     "A CycloneDX 1.6 VEX of the scan's findings.",
   ),
+  OpenVexStatement: {
+    type: 'object',
+    description:
+      "The analysis in force on one finding's alert, for its (advisory, package). The project is the product, the package its subcomponent. " +
+      'status: not_affected → not_affected, false_positive → not_affected (justification vulnerable_code_not_present), exploitable → affected, resolved → fixed, in_triage → under_investigation.',
+    required: ['vulnerability', 'timestamp', 'products', 'status', 'status_notes'],
+    additionalProperties: false,
+    properties: {
+      vulnerability: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: {
+          name: { ...str, description: "The finding's advisory id (Finding.cve)." },
+          aliases: { ...strArray, uniqueItems: true, description: "The alias group's other ids; absent when none." },
+        },
+      },
+      timestamp: { ...timestamp, description: "The analysis's updatedAt." },
+      products: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 1,
+        items: {
+          type: 'object',
+          required: ['@id', 'subcomponents'],
+          additionalProperties: false,
+          properties: {
+            '@id': {
+              type: 'string',
+              pattern: '^urn:supply-chain-scanner:project:prj_',
+              description: 'The project: urn:supply-chain-scanner:project:<project id>.',
+            },
+            subcomponents: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 1,
+              items: {
+                type: 'object',
+                required: ['@id'],
+                additionalProperties: false,
+                properties: {
+                  '@id': {
+                    type: 'string',
+                    pattern: '^pkg:',
+                    description: "The package's purl (as in the CycloneDX documents), its installed version included.",
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      status: { type: 'string', enum: ['not_affected', 'affected', 'fixed', 'under_investigation'] },
+      justification: {
+        type: 'string',
+        enum: [...new Set(Object.values(JUSTIFICATION))].sort(),
+        description:
+          'not_affected only: code_not_present → vulnerable_code_not_present, code_not_reachable → vulnerable_code_not_in_execute_path, requires_configuration, requires_dependency and requires_environment → ' +
+          'vulnerable_code_cannot_be_controlled_by_adversary, protected_by_compiler, protected_at_runtime, protected_at_perimeter and protected_by_mitigating_control → inline_mitigations_already_exist; a false_positive: vulnerable_code_not_present.',
+      },
+      impact_statement: { ...str, description: "not_affected only: the analysis's detail." },
+      action_statement: {
+        ...str,
+        description:
+          "affected only: the analysis's detail, else its responses in words, else the fixed version to upgrade to.",
+      },
+      action_statement_timestamp: { ...timestamp, description: "affected only: the analysis's updatedAt." },
+      status_notes: {
+        ...str,
+        description:
+          'The analysis in CycloneDX\'s words ("Triage analysis (CycloneDX): state …; justification …; response …."), after its detail for fixed and under_investigation.',
+      },
+    },
+  },
+  OpenVex: {
+    type: 'object',
+    description:
+      "An OpenVEX 0.2.0 document of the triage analyses in force on a completed scan's findings' alerts: one statement per (advisory, package) whose finding has one; findings without an analysis make none.",
+    required: ['@context', '@id', 'author', 'timestamp', 'version', 'tooling', 'statements'],
+    additionalProperties: false,
+    properties: {
+      '@context': { const: OPENVEX_CONTEXT },
+      '@id': {
+        type: 'string',
+        pattern: '^urn:supply-chain-scanner:scan:scn_[^:]+:openvex$',
+        description: 'urn:supply-chain-scanner:scan:<scan id>:openvex: the same for every answer about the scan.',
+      },
+      author: { ...str, description: "The organization's name (its members and API keys made the analyses)." },
+      timestamp: { ...timestamp, description: "The scan's finishedAt." },
+      last_updated: {
+        ...timestamp,
+        description:
+          "The latest statement's timestamp (an analysis's updatedAt), when later than the scan's finishedAt.",
+      },
+      version: { const: 1 },
+      tooling: { ...str, description: 'This service and its version: "supply-chain-scanner <version>".' },
+      statements: {
+        type: 'array',
+        minItems: 1,
+        items: ref('OpenVexStatement'),
+        description: 'In the findings list order (severity descending, then id).',
+      },
+    },
+  },
 };
