@@ -207,7 +207,7 @@ test('inviting a member of this organization is refused at the email field, in w
   await checkView(page, 'habits-invite-refused');
 });
 
-test("a scan's SBOM and VEX download from its page, as the API serves them", async () => {
+test("a scan's SBOM and VEX (CycloneDX, and OpenVEX once a finding is triaged) download from its page, as the API serves them", async () => {
   await page.goto(`${app.baseUrl}/app/scans/${scanId}`);
   await rows();
   for (const [label, file, kind] of [
@@ -223,6 +223,37 @@ test("a scan's SBOM and VEX download from its page, as the API serves them", asy
     expect(body.bomFormat).toBe('CycloneDX');
     expect(Array.isArray(body[kind]) && body[kind].length > 0).toBe(true);
   }
+
+  // OpenVEX carries triage decisions only: with none, the API's refusal is said in words
+  await page.getByRole('button', { name: 'VEX (OpenVEX)' }).click();
+  const refusal = page.getByRole('alert').filter({ hasText: 'Could not download the VEX (OpenVEX)' });
+  await refusal.waitFor();
+  expect(await refusal.textContent()).toMatch(/analysis/);
+  // one decision on the alert of one finding, then the document holds its statement
+  const triager = await org.key(['findings:read', 'findings:triage']);
+  const findings = (await app.t.api.get(`/v1/scans/${scanId}/findings`).set(bearer(triager))).body.findings;
+  const decided = findings.find((f: { alertId: string | null }) => f.alertId);
+  expect(decided).toBeDefined();
+  const put = await app.t.api
+    .put(`/v1/alerts/${decided.alertId}/analysis`)
+    .set(bearer(triager))
+    .send({ state: 'not_affected', justification: 'code_not_reachable', detail: 'only in a test helper' });
+  expect(put.status).toBe(200);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'VEX (OpenVEX)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`${scanId}.openvex.json`);
+  const openvex = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
+  expect(openvex['@context']).toBe('https://openvex.dev/ns/v0.2.0');
+  expect(openvex.statements).toEqual([
+    expect.objectContaining({
+      vulnerability: expect.objectContaining({ name: decided.cve }),
+      status: 'not_affected',
+      justification: 'vulnerable_code_not_in_execute_path',
+      impact_statement: 'only in a test helper',
+    }),
+  ]);
 });
 
 test('tables sort by a column header (aria-sort says how), the findings by severity', async () => {

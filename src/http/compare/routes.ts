@@ -75,12 +75,15 @@ async function reachableBaseline(deps: AppDeps, ctx: Context, id: string): Promi
 }
 
 /** The completed scans among tracked ones (a filing is written before its scan is marked completed). */
-async function completedOf(store: Store, scans: TrackedScan[]): Promise<Array<{ id: string; startedAt: Date }>> {
+async function completedOf(store: Store, scans: TrackedScan[]): Promise<Candidate[]> {
   const docs = await Promise.all(scans.map((s) => getScan(store, s.scanId)));
   return docs
     .filter((d): d is ScanDoc => d?.status === 'completed')
-    .map((d) => ({ id: d._id, startedAt: d.startedAt }));
+    .map((d) => ({ id: d._id, startedAt: d.startedAt, doc: d }));
 }
+
+/** A baseline candidate with the scan read to choose it (the one chosen is not read again). */
+type Candidate = { id: string; startedAt: Date; doc: ScanDoc };
 
 /** baseline=auto: the tracked scan of the head's base commit, else the newest tracked scan before it, else none. */
 async function autoBaseline(store: Store, head: ScanDoc): Promise<ScanDoc | null> {
@@ -91,7 +94,7 @@ async function autoBaseline(store: Store, head: ScanDoc): Promise<ScanDoc | null
   let chosen = chooseBaseline(me, byCommit, []);
   if (!chosen) {
     // Month by month back from the head's: the first month with a completed tracked scan before the head decides.
-    let found: Array<{ id: string; startedAt: Date }> = [];
+    let found: Candidate[] = [];
     await trackedScansBefore(store, pairId, head.startedAt, async (scans) => {
       found = await completedOf(store, scans);
       const pick = chooseBaseline(me, [], found);
@@ -99,7 +102,7 @@ async function autoBaseline(store: Store, head: ScanDoc): Promise<ScanDoc | null
     });
     chosen = chooseBaseline(me, [], found);
   }
-  return chosen ? getScan(store, chosen.id) : null;
+  return chosen?.doc ?? null;
 }
 
 /** A completed scan's side of a comparison: its findings, packages, snapshot suppressions and module teams. */

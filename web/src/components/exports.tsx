@@ -1,16 +1,20 @@
-// A scan's exports as downloads: the CycloneDX SBOM and VEX the API serves. Fetched with the session (the API takes
-// the cookie only with the app's header, so a plain link would not do), then saved through an object URL.
+// A scan's exports as downloads: the CycloneDX SBOM, and the VEX of the findings' triage analyses as CycloneDX or
+// OpenVEX, as the API serves them. Fetched with the session (the API takes the cookie only with the app's header, so
+// a plain link would not do), then saved through an object URL. An OpenVEX document needs at least one analysis: the
+// API's refusal of a scan with none is said in words.
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { errorText } from './admin/common';
 
+const CYCLONEDX = 'application/vnd.cyclonedx+json';
 const EXPORTS = [
-  { path: 'sbom', label: 'SBOM (CycloneDX)', file: 'sbom.cdx.json' },
-  { path: 'vex', label: 'VEX (CycloneDX)', file: 'vex.cdx.json' },
+  { path: 'sbom', label: 'SBOM (CycloneDX)', file: 'sbom.cdx.json', type: CYCLONEDX },
+  { path: 'vex', label: 'VEX (CycloneDX)', file: 'vex.cdx.json', type: CYCLONEDX },
+  { path: 'vex?format=openvex', label: 'VEX (OpenVEX)', file: 'openvex.json', type: 'application/json' },
 ] as const;
 
-function save(text: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/vnd.cyclonedx+json' }));
+function save(text: string, name: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
@@ -35,7 +39,7 @@ export function ScanExports({ scanId }: { scanId: string }) {
             setBusy(x.path);
             setError(null);
             try {
-              save(await api.text(`/scans/${encodeURIComponent(scanId)}/${x.path}`), `${scanId}.${x.file}`);
+              save(await api.text(`/scans/${encodeURIComponent(scanId)}/${x.path}`), `${scanId}.${x.file}`, x.type);
             } catch (e) {
               setError(`Could not download the ${x.label}: ${errorText(e)}`);
             } finally {
