@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { importAdvisories } from '../../src/advisories/import';
 import { bearer, workflowClosed, type Org } from '../helpers/context';
 import { v2Snapshot } from '../helpers/v2';
-import { ADV, ALPHA, BETA, DELTA, MOD_APP, MOD_LIB, MOD_WEB, TEAM_PAY, TEAM_PLATFORM } from './fixtures';
+import { ADV, mavenAdvisory, ALPHA, BETA, DELTA, MOD_APP, MOD_LIB, MOD_WEB, TEAM_PAY, TEAM_PLATFORM } from './fixtures';
 import {
   advisoryDir,
   atBothWidths,
@@ -36,22 +36,8 @@ const MORE = {
 };
 const DAY = 24 * 3600 * 1000;
 
-function osv(pkg: keyof typeof MORE) {
-  return {
-    id: MORE[pkg].id,
-    aliases: [],
-    modified: '2024-01-01T00:00:00Z',
-    published: '2024-01-01T00:00:00Z',
-    summary: `${pkg} flaw`,
-    severity: [{ type: 'CVSS_V3', score: MORE[pkg].cvss }],
-    affected: [
-      {
-        package: { ecosystem: 'Maven', name: `org.demo:${pkg}` },
-        ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }],
-      },
-    ],
-  };
-}
+const osv = (pkg: keyof typeof MORE) =>
+  mavenAdvisory({ id: MORE[pkg].id, name: `org.demo:${pkg}`, cvss: MORE[pkg].cvss, summary: `${pkg} flaw` });
 
 /** :app declares beta, epsilon, zeta and eta and depends on :lib; :lib declares alpha 1.0.0, :web alpha 1.0.1 and delta. */
 function snapshot() {

@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { importAdvisories } from '../../src/advisories/import';
 import { bearer, workflowClosed, type Org } from '../helpers/context';
 import { v2Snapshot, type V } from '../helpers/v2';
-import { demoSnapshot, MOD_APP, MOD_LIB, MOD_WEB, ADV, TEAM_PAY, TEAM_PLATFORM, XSS } from './fixtures';
+import { demoSnapshot, mavenAdvisory, MOD_APP, MOD_LIB, MOD_WEB, ADV, TEAM_PAY, TEAM_PLATFORM, XSS } from './fixtures';
 import {
   baselineCandidates,
   compareQueryFromUrl,
@@ -41,22 +41,8 @@ const SUPPRESSION = { cve: EPS.bCve, reason: `not reachable from our code ${XSS.
 const COMMIT = { b1: '1'.repeat(40), b2: '2'.repeat(40), head: '3'.repeat(40) };
 
 /** An OSV advisory of one org.demo package, affected below `fixed`. */
-function osv(id: string, cve: string, name: string, fixed: string, cvss: string) {
-  return {
-    id,
-    aliases: [cve],
-    modified: '2024-01-01T00:00:00Z',
-    published: '2024-01-01T00:00:00Z',
-    summary: `${name} flaw ${id}`,
-    severity: [{ type: 'CVSS_V3', score: cvss }],
-    affected: [
-      {
-        package: { ecosystem: 'Maven', name },
-        ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed }] }],
-      },
-    ],
-  };
-}
+const osv = (id: string, cve: string, name: string, fixed: string, cvss: string) =>
+  mavenAdvisory({ id, name, cvss, aliases: [cve], fixed });
 
 /**
  * The demo monorepo (fixtures.ts) with eta (and, on the branch, epsilon) declared by :lib and zeta by :app. Delta's

@@ -29,23 +29,35 @@ export const ADV = {
 const CRITICAL = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H';
 const MEDIUM = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:L/I:L/A:N'; // 5.4
 
-function osv(id: string, cve: string, name: string, summary: string, cvss: string) {
+/** An OSV advisory of one Maven package, affected below `fixed` (9.0.0 unless given). */
+export function mavenAdvisory(a: {
+  id: string;
+  name: string;
+  cvss: string;
+  aliases?: string[];
+  summary?: string;
+  details?: string;
+  fixed?: string;
+}) {
   return {
-    id,
-    aliases: [cve],
+    id: a.id,
+    aliases: a.aliases ?? [],
     modified: '2024-01-01T00:00:00Z',
     published: '2024-01-01T00:00:00Z',
-    summary,
-    details: `${summary} ${XSS.script}`,
-    severity: [{ type: 'CVSS_V3', score: cvss }],
+    summary: a.summary ?? `${a.name} flaw ${a.id}`,
+    ...(a.details ? { details: a.details } : {}),
+    severity: [{ type: 'CVSS_V3', score: a.cvss }],
     affected: [
       {
-        package: { ecosystem: 'Maven', name },
-        ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '9.0.0' }] }],
+        package: { ecosystem: 'Maven', name: a.name },
+        ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: a.fixed ?? '9.0.0' }] }],
       },
     ],
   };
 }
+
+const osv = (id: string, cve: string, name: string, summary: string, cvss: string) =>
+  mavenAdvisory({ id, name, cvss, aliases: [cve], summary, details: `${summary} ${XSS.script}` });
 
 export function demoAdvisories() {
   return [
