@@ -52,6 +52,7 @@ export type IdPrefix =
   | 'mre'
   | 'mue'
   | 'blk'
+  | 'vxi'
   | 'trl';
 
 export function newId(prefix: IdPrefix, now = Date.now()): string {

@@ -5,6 +5,7 @@ import { apiKeyRoutes } from './api-keys/routes';
 import { findingRoutes } from './findings/routes';
 import { alertRoutes } from './alerts/routes';
 import { triageRoutes } from './triage/routes';
+import { vexRoutes } from './vex/routes';
 import { triageRuleRoutes } from './triage/rules-routes';
 import { compareRoutes } from './compare/routes';
 import { healthRoutes } from './health/routes';
@@ -83,6 +84,7 @@ export function createApp(given: AppDeps): Koa<AppState> {
     alertRoutes(deps),
     triageRoutes(deps),
     triageRuleRoutes(deps),
+    vexRoutes(deps),
     compareRoutes(deps),
     scanReadRoutes(deps),
     projectRoutes(deps),

@@ -263,12 +263,6 @@ async function setVersion(store: Store, id: string, value: string): Promise<void
   }
 }
 
-/** The version of the organization's alerts: changes whenever a head moves (null before any move). */
-export async function orgAlertsVersion(store: Store, orgId: string): Promise<string | null> {
-  const doc = await store.c.settings.findOne({ _id: versionId(orgId) });
-  return doc ? String(doc.value) : null;
-}
-
 const triageVersionId = (orgId: string) => `triageVersion:${orgId}`;
 
 /**

@@ -33,6 +33,7 @@ export const AUDIT_TYPES = [
   'project.default_branch_changed',
   'alert.analysis_changed',
   'alert.analysis_deleted',
+  'project.vex_imported',
   'triage_rule.created',
   'triage_rule.updated',
   'triage_rule.deleted',

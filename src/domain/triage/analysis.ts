@@ -55,6 +55,8 @@ export interface Analysis {
   updatedBy: Actor;
   /** The bulk decision that wrote it, if any. */
   bulkId?: string;
+  /** The VEX import that wrote it, if any: a later import may replace it; a person's analysis only on overwrite. */
+  importId?: string;
 }
 
 const FIELDS = ['state', 'justification', 'response', 'detail', 'expiresAt', 'versions', 'ticketUrl'] as const;

@@ -84,6 +84,8 @@ export const MATRIX = {
   'PUT /v1/alerts/:alertId/analysis': { kind: 'scope', scope: 'findings:triage' },
   'DELETE /v1/alerts/:alertId/analysis': { kind: 'scope', scope: 'findings:triage' },
   'POST /v1/alerts/analysis': { kind: 'scope', scope: 'findings:triage' },
+  // VEX import (src/http/vex/routes.ts)
+  'POST /v1/projects/:projectId/vex': { kind: 'scope', scope: 'findings:triage' },
   // Triage rules (src/http/triage/rules-routes.ts): read by any member, written by owners and admins; no keys
   'POST /v1/triage-rules': { kind: 'roles', roles: ADMINS },
   'GET /v1/triage-rules': { kind: 'roles', roles: ANY_ROLE },

@@ -38,7 +38,7 @@ import { gatewaySchemas } from './schemas/gateways';
 import { mcpSchemas } from './schemas/mcp';
 import { alertSchemas } from './schemas/alerts';
 import { alertOperations } from './operations-alerts';
-import { triageOperations, triageRuleOperations } from './operations-triage';
+import { triageOperations, triageRuleOperations, vexOperations } from './operations-triage';
 import { triageRuleSchemas, triageSchemas } from './schemas/triage';
 import { compareOperations } from './operations-compare';
 import { compareSchemas } from './schemas/compare';
@@ -63,6 +63,7 @@ export const OPERATIONS: Record<Route, Operation> = {
   ...mcpOperations,
   ...alertOperations,
   ...triageOperations,
+  ...vexOperations,
   ...triageRuleOperations,
   ...compareOperations,
 };

@@ -52,6 +52,49 @@ export const triageOperations: Record<TriageRoute, Operation> = {
   },
 };
 
+type VexRoute = Extract<Endpoint, `${string} /v1/projects/${string}/vex`>;
+
+export const vexOperations: Record<VexRoute, Operation> = {
+  'POST /v1/projects/:projectId/vex': {
+    operationId: 'importVex',
+    tag: 'alerts',
+    summary: "Import a VEX document's decisions as the project's alert analyses (findings:triage)",
+    description:
+      "A CycloneDX 1.4-1.6 VEX or an OpenVEX 0.2.0 document, told apart by its content and validated against its official schema (Content-Type application/json, application/vnd.cyclonedx+json or application/openvex+json). Each statement becomes the analysis of the project's alerts it matches: advisory by any alias, package by its purl mapped to the ecosystem's name (npm scope, PEP 503, Maven group:artifact); a purl version becomes versions. Statements missing what an analysis requires (a justification for not_affected; a detail for not_affected, false_positive and resolved), matching no alert, or superseded by a later statement are reported in unmatched with a code and reason. A person's analysis is kept unless overwrite=true; one an earlier import wrote is replaced. Nothing is written for a refused document. Audited as project.vex_imported; each alert's history has the change with the importId.",
+    parameters: [
+      pathParam(
+        'projectId',
+        "The project id (prj_...) or slug. Unknown, of another organization or out of a restricted key's reach: 404 not_found.",
+      ),
+      {
+        name: 'overwrite',
+        in: 'query',
+        description: 'true: replace analyses people made too. Default false. Another value: 422 invalid_parameter.',
+        schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
+      },
+    ],
+    requestBody: { description: 'The VEX document.', required: true, schema: ref('VexDocument') },
+    responses: {
+      200: { description: 'What the import decided.', schema: ref('VexImportResult') },
+      400: {
+        description: 'The request body was aborted before its end (code invalid_parameter).',
+        codes: ['invalid_parameter'],
+      },
+      404: { description: 'not_found: no such project in reach.', codes: ['not_found'] },
+      413: {
+        description: 'invalid_parameter: the document is over 5 MB or holds over 10,000 statements.',
+        codes: ['invalid_parameter'],
+      },
+      422: {
+        description:
+          'invalid_parameter: another Content-Type, not JSON, neither CycloneDX 1.4-1.6 nor OpenVEX 0.2.0, invalid against its schema (the message names the JSON pointer), or overwrite neither true nor false.',
+        codes: ['invalid_parameter'],
+      },
+    },
+    usesDatabase: true,
+  },
+};
+
 type RuleRoute = Extract<Endpoint, `${string} /v1/triage-rules${string}`>;
 
 const ruleId = pathParam('ruleId', 'The triage rule id (trl_...). Unknown or of another organization: 404 not_found.');

@@ -93,6 +93,71 @@ export const triageSchemas = {
       expired: { type: 'boolean', description: 'Whether expiresAt has passed (the analysis no longer suppresses).' },
     },
   },
+  VexDocument: {
+    type: 'object',
+    description:
+      'A CycloneDX 1.4, 1.5 or 1.6 VEX (bomFormat "CycloneDX", vulnerabilities with analysis and affects) or an OpenVEX 0.2.0 document (@context https://openvex.dev/ns/v0.2.0), valid against its official schema.',
+  },
+  VexImportResult: {
+    type: 'object',
+    required: ['importId', 'format', 'specVersion', 'statements', 'applied', 'changed', 'alerts', 'unmatched'],
+    properties: {
+      importId: { type: 'string', pattern: '^vxi_' },
+      format: { type: 'string', enum: ['cyclonedx', 'openvex'] },
+      specVersion: { type: 'string', enum: ['1.4', '1.5', '1.6', '0.2.0'] },
+      statements: { type: 'integer', minimum: 0, description: 'The statements the document holds.' },
+      applied: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Alerts the import decided (their analysis written now, or already the same).',
+      },
+      changed: { type: 'integer', minimum: 0, description: 'Of those, alerts whose analysis the import changed.' },
+      alerts: {
+        type: 'array',
+        description: 'The alerts decided, by statement (its index in the document, from 0), then alert id.',
+        items: {
+          type: 'object',
+          required: ['alertId', 'statement', 'advisory', 'package', 'state', 'versions', 'changed'],
+          properties: {
+            alertId: str,
+            statement: { type: 'integer', minimum: 0 },
+            advisory: str,
+            package: str,
+            state: { type: 'string', enum: ['in_triage', 'exploitable', 'not_affected', 'false_positive', 'resolved'] },
+            versions: { type: ['array', 'null'], items: str },
+            changed: { type: 'boolean' },
+          },
+        },
+      },
+      unmatched: {
+        type: 'array',
+        description: 'Statements (or a statement for one alert) that decided nothing, and why.',
+        items: {
+          type: 'object',
+          required: ['statement', 'vulnerability', 'package', 'code', 'reason'],
+          properties: {
+            statement: { type: 'integer', minimum: 0 },
+            vulnerability: strOrNull,
+            package: strOrNull,
+            code: {
+              type: 'string',
+              enum: [
+                'no_analysis',
+                'missing_field',
+                'invalid_field',
+                'no_package',
+                'no_alert',
+                'version_not_installed',
+                'person_analysis',
+                'superseded',
+              ],
+            },
+            reason: str,
+          },
+        },
+      },
+    },
+  },
   BulkAnalysisResult: {
     type: 'object',
     required: ['bulkId', 'alerts'],
