@@ -95,31 +95,36 @@ export function matchStatements(
     const candidates = new Set<MatchAlert>();
     for (const id of s.ids) for (const a of byId.get(id.toUpperCase()) ?? []) candidates.add(a);
     if (!candidates.size) {
-      miss('no_alert', `no alert of this project is for ${s.ids.join(' or ') || 'an advisory it names'}`);
+      miss(
+        'no_alert',
+        `no alert of this project is for ${s.ids.join(' or ') || 'an advisory it names'}`,
+        s.packages[0]?.purl ?? null,
+      );
       continue;
     }
     const found = new Map<MatchAlert, string[] | null>();
+    const named: typeof s.packages = [];
     for (const p of s.packages) {
-      let named = false;
       for (const a of candidates) {
         if (a.key !== p.key || !p.ecosystems.includes(a.ecosystem)) continue;
-        named = true;
+        named.push(p);
         if (p.version !== null && !a.installedVersions.includes(p.version)) continue;
         const had = found.get(a);
         if (p.version === null || had === null) found.set(a, null);
         else found.set(a, [...(had ?? []), p.version]);
       }
-      if (!named) continue;
-      if (p.version !== null && ![...found.keys()].some((a) => a.key === p.key && p.ecosystems.includes(a.ecosystem))) {
-        const installed = [...candidates]
-          .filter((a) => a.key === p.key && p.ecosystems.includes(a.ecosystem))
-          .flatMap((a) => a.installedVersions);
-        miss(
-          'version_not_installed',
-          `version ${p.version} is not installed (the alert's installed versions: ${[...new Set(installed)].join(', ')})`,
-          p.purl,
-        );
-      }
+    }
+    // A package named whose versions none is installed (once every purl is read: the order of purls does not matter).
+    const reported = new Set<string>();
+    for (const p of named) {
+      const alertsOf = [...candidates].filter((a) => a.key === p.key && p.ecosystems.includes(a.ecosystem));
+      if (p.version === null || alertsOf.some((a) => found.has(a)) || reported.has(p.purl)) continue;
+      reported.add(p.purl);
+      miss(
+        'version_not_installed',
+        `version ${p.version} is not installed (the alert's installed versions: ${[...new Set(alertsOf.flatMap((a) => a.installedVersions))].join(', ')})`,
+        p.purl,
+      );
     }
     if (!found.size) {
       if (!unmatched.length || unmatched[unmatched.length - 1].statement !== s.index)

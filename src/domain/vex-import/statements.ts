@@ -28,6 +28,7 @@ import {
   type Justification,
   type Response,
 } from '../triage/analysis';
+import { normalizedName } from '../../shared/package-names';
 import { purlPackage, type PurlPackage } from './purl';
 
 /** A triage decision a statement says. */
@@ -266,13 +267,16 @@ function marker(notes: string | null): {
   return { before: str(notes.slice(0, m.index)), state: m[1] as AnalysisState, justification: j, response };
 }
 
-/** The action_statement this service's export writes for an exploitable analysis without a detail. */
-function derivedAction(text: string, response: Response[]): boolean {
-  if (response.length && text === response.map((r) => RESPONSE_WORDS[r]).join(' ')) return true;
-  return (
-    !response.length &&
-    (/^Upgrade \S.* to \S+\.$/.test(text) || text === 'No remediation has been decided yet: no fixed version is known.')
-  );
+/**
+ * The action_statement this service's export writes for an exploitable analysis without a detail: the responses in
+ * words, else "Upgrade <the statement's package> to <version>.", else the no-remediation sentence. (A person's detail
+ * written exactly so cannot be told apart: it imports as no detail.)
+ */
+function derivedAction(text: string, response: Response[], packages: readonly PurlPackage[]): boolean {
+  if (response.length) return text === response.map((r) => RESPONSE_WORDS[r]).join(' ');
+  if (text === 'No remediation has been decided yet: no fixed version is known.') return true;
+  const m = /^Upgrade (\S.*) to \S+\.$/.exec(text);
+  return !!m && packages.some((p) => normalizedName(p.ecosystems[0], m[1]) === p.key);
 }
 
 function openvexRefs(products: unknown[]): Array<{ ref: string; purl: string | null; versions: string[] }> {
@@ -313,7 +317,7 @@ export function openvexStatements(doc: Obj): VexStatement[] {
     else if (state === 'exploitable') {
       const action = str(s.action_statement);
       detail = mine
-        ? action !== null && !derivedAction(action, mine.response)
+        ? action !== null && !derivedAction(action, mine.response, packagesOf(refs).packages)
           ? action
           : mine.before
         : (action ?? notes);

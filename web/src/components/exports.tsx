@@ -1,7 +1,8 @@
 // A scan's exports as downloads: the CycloneDX SBOM, and the VEX of the findings' triage analyses as CycloneDX or
 // OpenVEX, as the API serves them. Fetched with the session (the API takes the cookie only with the app's header, so
 // a plain link would not do), then saved through an object URL. An OpenVEX document needs at least one analysis: the
-// API's refusal of a scan with none is said in words.
+// API's refusal of a scan with none is said in words. A project's page offers the VEX documents of its latest tracked
+// scan only (`vex`), naming that scan (`label`).
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { errorText } from './admin/common';
@@ -24,13 +25,25 @@ function save(text: string, name: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function ScanExports({ scanId }: { scanId: string }) {
+/**
+ * The download buttons of a scan's exports. `vex`: the two VEX documents only (no SBOM, no word of SARIF); `label`:
+ * the group's accessible name, which says which scan the buttons export.
+ */
+export function ScanExports({
+  scanId,
+  vex = false,
+  label = 'Download this scan',
+}: {
+  scanId: string;
+  vex?: boolean;
+  label?: string;
+}) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   return (
-    <div class="exports" role="group" aria-label="Download this scan">
+    <div class="exports" role="group" aria-label={label}>
       <span class="muted">Download:</span>
-      {EXPORTS.map((x) => (
+      {EXPORTS.filter((x) => !vex || x.path !== 'sbom').map((x) => (
         <button
           key={x.path}
           type="button"
@@ -50,9 +63,11 @@ export function ScanExports({ scanId }: { scanId: string }) {
           {x.label}
         </button>
       ))}
-      <span class="muted">
-        SARIF comes from the CI client: <code>scanner scan --format sarif</code>.
-      </span>
+      {vex ? null : (
+        <span class="muted">
+          SARIF comes from the CI client: <code>scanner scan --format sarif</code>.
+        </span>
+      )}
       {error ? (
         <p role="alert" class="error">
           {error}

@@ -8,7 +8,9 @@
 // rows loaded; one for every finding loaded) and decide on their alerts at once (POST /v1/alerts/analysis, each
 // alert once however many of its findings are selected) with the triage form, as the Alerts view does; the outcome
 // is said and the list read again from its first page. Other filters start with no selection. Findings without an
-// alert (found on a branch only, for example) are triaged nowhere from here: the page says so.
+// alert (found on a branch only, for example) are triaged nowhere from here: the page says so. Below the list, the
+// import of a VEX document into the scan's project's alerts (components/vex-import.tsx); one that changes alerts reads
+// the list again.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { allPages, api } from '../api';
@@ -16,6 +18,7 @@ import { Counts, ScanStatusText, SeverityBadge, When } from '../components/bits'
 import { ScanExports } from '../components/exports';
 import { Page, Status } from '../components/page';
 import { BulkTriage } from '../components/bulk-triage';
+import { VexImport } from '../components/vex-import';
 import { VirtualList } from '../components/virtual-list';
 import { remember } from '../finding-cache';
 import { apiQuery, filtersFromQuery, filtersToQuery, type FindingFilters } from '../filters';
@@ -440,6 +443,15 @@ export default function Findings() {
             />
           ) : null}
         </div>
+      ) : null}
+      {scan ? (
+        <VexImport
+          projectId={scan.project}
+          onImported={() => {
+            setFocusIndex(undefined); // the list read again takes no focus: the import's report does
+            setDecided((d) => d + 1);
+          }}
+        />
       ) : null}
     </Page>
   );

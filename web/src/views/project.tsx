@@ -1,20 +1,82 @@
 // A project's scans (GET /v1/scans?project=), newest first: status, counts, failure reasons, and the alerts each scan
 // opened; scans still queued or running are followed live with ?wait= until they finish. Above them, the project's
-// alerts in a line (open, fixed, suppressed), each a link to its Alerts view.
+// alerts in a line (open, fixed, suppressed), each a link to its Alerts view. Below them, the VEX documents (CycloneDX
+// and OpenVEX) of the project's latest completed tracked scan as downloads, and for the roles that triage the import
+// of a VEX document into the project's alerts (components/vex-import.tsx).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { allPages, api } from '../api';
 import { alertSummary, openedByScan, openedText } from '../alerts';
 import { Counts, ScanStatusText, When } from '../components/bits';
+import { ScanExports } from '../components/exports';
 import { ListTable, MoreButton } from '../components/list';
 import { Page, Status } from '../components/page';
 import { useLoad, usePages } from '../hooks';
 import { followScan } from '../live-scan';
 import { paths } from '../paths';
-import type { Alert, Project, ScanList } from '../types';
+import type { Alert, Project, Scan, ScanList } from '../types';
 import { isManager } from '../roles';
 import { useMe } from '../session';
 import { errorText, useFormError } from '../components/admin/common';
+import { VexImport } from '../components/vex-import';
+
+/** The branch a ref names, without the prefixes CI systems put before it (as the server reads it). */
+function branchOf(ref: string): string {
+  return ref
+    .trim()
+    .replace(/^refs\/heads\//, '')
+    .replace(/^refs\/remotes\/[^/]+\//, '')
+    .replace(/^origin\//, '');
+}
+
+/**
+ * Whether a scan is tracked (its findings move the project's alerts): its ref is absent or names the default branch
+ * (`main`, `refs/heads/main` and `origin/main` alike), as the server decides (the Project schema's defaultBranch).
+ */
+function isTracked(ref: string | null | undefined, defaultBranch: string): boolean {
+  if (ref === null || ref === undefined || ref.trim() === '') return true;
+  return branchOf(ref) === branchOf(defaultBranch);
+}
+
+/** The most pages of completed scans read to find the latest tracked one (branch scans may come before it). */
+const TRACKED_PAGES = 10;
+
+/**
+ * The VEX documents of the project's latest completed tracked scan, as downloads (ScanExports), naming that scan;
+ * `latest`: that scan (null: none yet).
+ */
+function VexExports({
+  latest,
+  branch,
+}: {
+  latest: { data?: Scan | null; error?: unknown; loading: boolean };
+  branch: string;
+}) {
+  return (
+    <section class="vex-exports" aria-labelledby="vex-exports-title">
+      <h2 id="vex-exports-title">Export VEX</h2>
+      {latest.error ? (
+        <p class="muted">The latest scan could not be read: {errorText(latest.error)}</p>
+      ) : latest.data ? (
+        <>
+          <p>
+            The triage analyses of this project's alerts, as VEX documents of{' '}
+            <a href={paths.scan(latest.data.id)}>
+              its latest completed scan of <code>{branch}</code>
+            </a>{' '}
+            (<code>{latest.data.id}</code>, finished <When iso={latest.data.finishedAt} />
+            ).
+          </p>
+          <ScanExports scanId={latest.data.id} vex label={`Download the VEX of scan ${latest.data.id}`} />
+        </>
+      ) : latest.loading ? null : (
+        <p class="muted">
+          No completed scan of <code>{branch}</code> yet: there is no VEX document to export.
+        </p>
+      )}
+    </section>
+  );
+}
 
 /**
  * The project's default branch (the branch whose scans are tracked), and for owners and admins a form to change it
@@ -138,6 +200,25 @@ export default function ProjectView() {
     return () => ctl.abort();
   }, [liveIds]);
 
+  // The scan whose VEX the page exports: the newest completed tracked scan, read again when a scan of the list
+  // completes (the newest completed one read so far changes) or the default branch does.
+  const branch = project.data?.defaultBranch ?? 'main';
+  const newestCompleted = scans.find((s) => s.status === 'completed')?.id ?? '';
+  const latest = useLoad(
+    async (signal) => {
+      let cursor: string | undefined;
+      for (let i = 0; i < TRACKED_PAGES; i++) {
+        const p = await api.get<ScanList>('/scans', { project: projectId, status: 'completed', cursor }, signal);
+        const found = p.scans.find((s) => isTracked(s.metadata?.ref, branch));
+        if (found) return found;
+        if (!p.nextCursor) break;
+        cursor = p.nextCursor;
+      }
+      return null;
+    },
+    [projectId, branch, newestCompleted],
+  );
+
   const name = project.data?.slug ?? projectId;
   // A project that is not there (or not reachable with this session) offers nothing of its own.
   const missing = !project.loading && !project.error && !project.data;
@@ -213,6 +294,8 @@ export default function ProjectView() {
         </ListTable>
       ) : null}
       <MoreButton pages={pages} label="Older scans" />
+      {project.data ? <VexExports latest={latest} branch={branch} /> : null}
+      {project.data ? <VexImport projectId={project.data.id} onImported={() => alerts.reload()} /> : null}
     </Page>
   );
 }
