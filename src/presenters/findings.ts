@@ -2,6 +2,7 @@ import { suppressionSourceOf } from '../domain/triage/apply';
 import type { ClassifiedFinding } from '../domain/compare';
 import type { CompareFinding } from '../shared/compare';
 import type { Finding } from '../shared/types';
+import { intelOf, NO_INTEL, type Intel } from '../domain/intel/types';
 
 /**
  * The Finding resource as the API serves it (the findings list, webhooks): the fields the contract names, in its
@@ -12,7 +13,9 @@ export function presentFinding<E extends object = Record<never, never>>(
   f: Finding,
   light?: { attributionCount: number },
   extra?: E,
+  intel: Intel = NO_INTEL,
 ) {
+  const { kev, epss } = intelOf(f.aliases ?? [f.cve], intel);
   return {
     id: f.id,
     scanId: f.scanId,
@@ -37,6 +40,9 @@ export function presentFinding<E extends object = Record<never, never>>(
     // where the suppression comes from: the snapshot, the alert's analysis or a triage rule (additive)
     suppressionSource: suppressionSourceOf(f),
     ruleId: f.ruleId ?? null,
+    // the intelligence feeds' entries of the alias group at the time of the read (docs/intelligence.md)
+    kev,
+    epss,
     ...(light ? { attributionCount: light.attributionCount } : {}),
     // Fields a read adds after the Finding's own (the comparison's modules and teams, the scan reads' current
     // `analysis` of the finding's alert), in one object.
@@ -45,7 +51,7 @@ export function presentFinding<E extends object = Record<never, never>>(
 }
 
 /** A finding of a comparison (GET /v1/scans/{id}/compare): the light shape, its introducing modules and teams. */
-export function presentCompareFinding(c: ClassifiedFinding): CompareFinding {
+export function presentCompareFinding(c: ClassifiedFinding, intel: Intel = NO_INTEL): CompareFinding {
   const f = c.finding;
   const attributionCount = f.attributionCount ?? f.attributions.length;
   return presentFinding(
@@ -60,5 +66,6 @@ export function presentCompareFinding(c: ClassifiedFinding): CompareFinding {
           versionsChanged: c.versionsChanged,
         }
       : { attributionCount, modules: c.modules, teams: c.teams },
+    intel,
   );
 }

@@ -183,6 +183,27 @@ export interface Finding {
   suppressionSource?: 'snapshot' | 'analysis' | 'rule' | null;
   /** The triage rule that suppressed the finding (suppressionSource rule). */
   ruleId?: string | null;
+  /** KEV and EPSS of the alias group when the finding was read (served, never stored; docs/intelligence.md). */
+  kev?: KevEntry | null;
+  epss?: EpssEntry | null;
+}
+
+/** A CISA KEV catalog entry, as findings and alerts carry it. */
+export interface KevEntry {
+  /** YYYY-MM-DD */
+  dateAdded: string;
+  /** YYYY-MM-DD */
+  dueDate: string;
+  /** "Known" or "Unknown" as CISA writes it. */
+  knownRansomwareCampaignUse: string;
+}
+
+/** An EPSS score of one CVE: probability of exploitation in the next 30 days and its percentile, of `date`. */
+export interface EpssEntry {
+  score: number;
+  percentile: number;
+  /** The score date (YYYY-MM-DD) of the file it came from. */
+  date: string;
 }
 
 /** A CVSS vector with its version and base score. */

@@ -4,6 +4,7 @@ import { normalizedName } from '../../shared/package-names';
 import { severityRank, type Severity } from '../../shared/types';
 import type { AlertEvent, AlertRecord } from './move';
 import { ruleFor, type CompiledRule, type Subject } from '../triage/rules';
+import { intelOf, NO_INTEL, type EpssEntry, type Intel, type KevEntry } from '../intel/types';
 import {
   ANALYSIS_STATES,
   analysisView,
@@ -45,14 +46,15 @@ export interface AlertQuery {
 /**
  * The alert as reads see it at a time: the stored record, its analysis in force (with `expired`), and the suppression
  * that follows (a snapshot suppression wins the source; an analysis in a suppressing state suppresses while it has not
- * expired and covers every installed version). KEV and EPSS: null until intelligence comes.
+ * expired and covers every installed version). KEV and EPSS: the intelligence feeds' entries of its alias group
+ * (src/domain/intel/types.ts intelOf), null when a feed has none (or was never imported).
  */
 export interface AlertView extends Omit<AlertRecord, 'suppressionSource'> {
   suppressionSource: 'snapshot' | 'analysis' | 'rule' | null;
   analysis: AnalysisView | null;
   ruleId: string | null;
-  kev: null;
-  epss: null;
+  kev: KevEntry | null;
+  epss: EpssEntry | null;
 }
 
 /** The stored record behind a view (its own suppression: the snapshot's). */
@@ -68,7 +70,16 @@ export function viewOf(
     analysis = null,
     rules = [],
     now = new Date(),
-  }: { analysis?: Analysis | null; rules?: readonly CompiledRule[]; now?: Date } = {},
+    intel = NO_INTEL,
+    known,
+  }: {
+    analysis?: Analysis | null;
+    rules?: readonly CompiledRule[];
+    now?: Date;
+    intel?: Intel;
+    /** KEV and EPSS already joined (a view made again from another's record keeps them). */
+    known?: Pick<AlertView, 'kev' | 'epss'>;
+  } = {},
 ): AlertView {
   // The snapshot's suppression is the record's own; triage's is read live: the alert's own analysis, else the oldest
   // enforce rule in force that matches it.
@@ -80,9 +91,12 @@ export function viewOf(
     suppressionSource: own ? ('snapshot' as const) : null,
     analysis: null,
     ruleId: null,
-    kev: null,
-    epss: null,
+    kev: null as KevEntry | null,
+    epss: null as EpssEntry | null,
   });
+  const joined = known ?? intelOf(a.aliases, intel);
+  view.kev = joined.kev;
+  view.epss = joined.epss;
   if (analysis) view.analysis = analysisView(analysis, now);
   if (analysis && !isExpired(analysis, now)) {
     if (!own && suppressesAlert(analysis, a.installedVersions, now)) {
@@ -159,8 +173,8 @@ export function matchesQuery(a: AlertView, q: AlertQuery): boolean {
     if (!a.aliases.some((id) => id.toUpperCase() === want) && a.advisory.toUpperCase() !== want) return false;
   }
   if (q.fixable !== undefined && (a.fixedVersion !== null) !== q.fixable) return false;
-  if (q.kev !== undefined && (a.kev === true) !== q.kev) return false;
-  if (q.epssMin !== undefined && !(a.epss !== null && (a.epss as { score: number }).score >= q.epssMin)) return false;
+  if (q.kev !== undefined && (a.kev !== null) !== q.kev) return false;
+  if (q.epssMin !== undefined && !(a.epss !== null && a.epss.score >= q.epssMin)) return false;
   if (q.q !== undefined) {
     const p = q.q.toLowerCase();
     const hit =
@@ -175,10 +189,12 @@ export function matchesQuery(a: AlertView, q: AlertQuery): boolean {
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const score = (a: AlertView) => a.cvss?.score ?? -1;
+const epssOf = (a: AlertView) => a.epss?.score ?? -1;
 
 /**
  * The order of a sort. severity: most severe first, then the highest CVSS score, then the newest firstSeenAt, then
- * id. risk is the severity order until the intelligence feeds exist. firstSeen and lastSeen: newest first, then id.
+ * id. risk (the default): KEV first, then severity, then the highest EPSS score (none last), then the highest CVSS
+ * score, then the newest firstSeenAt, then id. firstSeen and lastSeen: newest first, then id.
  */
 export function alertOrder(sort: AlertSort): (a: AlertView, b: AlertView) => number {
   switch (sort) {
@@ -186,6 +202,14 @@ export function alertOrder(sort: AlertSort): (a: AlertView, b: AlertView) => num
       return (a, b) => cmp(b.firstSeenAt, a.firstSeenAt) || cmp(a.id, b.id);
     case 'lastSeen':
       return (a, b) => cmp(b.lastSeenAt, a.lastSeenAt) || cmp(a.id, b.id);
+    case 'risk':
+      return (a, b) =>
+        (a.kev === null ? 1 : 0) - (b.kev === null ? 1 : 0) ||
+        severityRank(a.severity) - severityRank(b.severity) ||
+        epssOf(b) - epssOf(a) ||
+        score(b) - score(a) ||
+        cmp(b.firstSeenAt, a.firstSeenAt) ||
+        cmp(a.id, b.id);
     default:
       return (a, b) =>
         severityRank(a.severity) - severityRank(b.severity) ||

@@ -5,7 +5,8 @@
 // than what it was built from: a later write changes a version and the next read takes it in. A triage change alone
 // reads the analyses and rules again, not the alerts: with the rules unchanged, only the alerts whose analysis changed
 // get a new view, put in place in the index's lists (a bulk decision over 50,000 alerts costs 500 views, not 50,000).
-// An analysis's expiry takes effect at read: an index is kept only until the first expiry after it was built.
+// An analysis's expiry takes effect at read: an index is kept only until the first expiry after it was built. Views
+// join the intelligence feeds (KEV, EPSS): a new generation of either makes every view again from the records kept.
 import { LRUCache } from 'lru-cache';
 import { AlertIndex } from '../../domain/alerts/index';
 import type { AlertRecord } from '../../domain/alerts/move';
@@ -16,6 +17,7 @@ import type { AlertAnalysisDoc } from '../../storage/documents/triage';
 import type { Store } from '../../storage/mongo';
 import { orgAnalyses } from '../../storage/triage';
 import { orgRules } from '../../storage/triage-rules';
+import { currentIntel } from '../intel';
 
 export interface OrgAlerts {
   index: AlertIndex;
@@ -26,6 +28,8 @@ export interface OrgAlerts {
 interface Entry extends OrgAlerts {
   alertsVersion: string | null;
   triageVersion: string | null;
+  /** The intelligence feeds' version its views joined (KEV and EPSS on every view). */
+  intelVersion: string;
   /** The first expiry (of an analysis or an enforced rule) after the index was built: it is kept until then. */
   until: number;
   /** The rules in force it was built with. */
@@ -53,11 +57,13 @@ function firstExpiry(analyses: ReadonlyMap<string, AlertAnalysisDoc>, rules: rea
 }
 
 export async function orgAlerts(store: Store, orgId: string, now = new Date()): Promise<OrgAlerts> {
-  const versions = await orgAlertVersions(store, orgId);
+  const [versions, intel] = await Promise.all([orgAlertVersions(store, orgId), currentIntel(store)]);
   if (versions.alerts === null && versions.triage === null) return EMPTY; // nothing moved or triaged here, ever
   const cached = indexes.get(orgId);
   const current = cached !== undefined && now.getTime() < cached.until;
-  if (current && cached.alertsVersion === versions.alerts && cached.triageVersion === versions.triage) return cached;
+  const sameIntel = current && cached.intelVersion === intel.version;
+  if (current && sameIntel && cached.alertsVersion === versions.alerts && cached.triageVersion === versions.triage)
+    return cached;
   const sameAlerts = current && cached.alertsVersion === versions.alerts;
   const [records, analyses, rules] = await Promise.all([
     sameAlerts ? null : orgAlertRecords(store, orgId),
@@ -69,9 +75,9 @@ export async function orgAlerts(store: Store, orgId: string, now = new Date()): 
   const rulesKey = JSON.stringify(inForce);
   const compiled = inForce.map(compileRule);
   const view = (a: AlertRecord, c: readonly CompiledRule[]) =>
-    viewOf(a, { analysis: analyses.get(a.id)?.analysis ?? null, rules: c, now });
+    viewOf(a, { analysis: analyses.get(a.id)?.analysis ?? null, rules: c, now, intel });
   let index: AlertIndex;
-  if (sameAlerts && cached.rulesKey === rulesKey) {
+  if (sameAlerts && sameIntel && cached.rulesKey === rulesKey) {
     // Only analyses changed: the alerts whose newest revision is another than the index's get a new view.
     // (A revision is written once; its expiry is compared too, which operators and tests may set by hand.)
     const changed = new Set<string>();
@@ -93,6 +99,7 @@ export async function orgAlerts(store: Store, orgId: string, now = new Date()): 
   const entry: Entry = {
     alertsVersion: versions.alerts,
     triageVersion: versions.triage,
+    intelVersion: intel.version,
     until: firstExpiry(analyses, rules, now),
     rulesKey,
     records: records ? new Map(records.map((a) => [a.id, a])) : cached!.records,

@@ -70,7 +70,7 @@ async function alertQuery(deps: AppDeps, ctx: Context): Promise<AlertQuery> {
     kev: boolQuery(ctx, 'kev'),
     epssMin: epssQuery(ctx),
     q: textQuery(ctx, 'q'),
-    sort: enumQuery(ctx, 'sort', ALERT_SORTS) ?? 'severity',
+    sort: enumQuery(ctx, 'sort', ALERT_SORTS) ?? 'risk',
     ...(restriction ? { projectIds: restriction } : {}),
   };
   const projectRef = textQuery(ctx, 'project');

@@ -26,6 +26,8 @@ import {
   type CompareResult,
 } from '../../shared/compare';
 import { presentCompareFinding } from '../../presenters/findings';
+import type { Intel } from '../../domain/intel/types';
+import { currentIntel } from '../intel';
 import { pairIdOf } from '../../storage/alerts';
 import type { ScanDoc } from '../../storage/documents/scans';
 import { readInventory } from '../../storage/inventory';
@@ -216,8 +218,8 @@ function partItems(c: Served, part: ComparePart, suppressed: 'false' | 'true' | 
 }
 
 /** A slice of a part's items as served: findings presented, dependency changes as they are. */
-const presented = (part: ComparePart, items: unknown[]): unknown[] =>
-  part.startsWith('findings.') ? (items as ClassifiedFinding[]).map(presentCompareFinding) : items;
+const presented = (part: ComparePart, items: unknown[], intel: Intel): unknown[] =>
+  part.startsWith('findings.') ? (items as ClassifiedFinding[]).map((f) => presentCompareFinding(f, intel)) : items;
 
 const inlineCap = (part: ComparePart) =>
   part.startsWith('findings.') ? COMPARE_FINDINGS_INLINE : COMPARE_DEPENDENCIES_INLINE;
@@ -256,7 +258,7 @@ export function compareRoutes(deps: AppDeps): Router {
       sideFor(deps.store, head).catch(() => undefined);
     const baseline = wanted === 'auto' ? await autoBaseline(deps.store, head) : named;
     timing.mark('scans');
-    const c = await comparison(deps.store, head, baseline, timing);
+    const [c, intel] = await Promise.all([comparison(deps.store, head, baseline, timing), currentIntel(deps.store)]);
     timing.mark('compare');
     const listingOf = (p: ComparePart) => `compare:${head._id}:${baseline?._id ?? '-'}:${suppressed}:${p}`;
     const common = { scanId: head._id, baseline: presentBaseline(baseline) };
@@ -269,7 +271,7 @@ export function compareRoutes(deps: AppDeps): Router {
       ctx.body = {
         ...common,
         part,
-        items: presented(part, items.slice(offset, offset + limit)),
+        items: presented(part, items.slice(offset, offset + limit), intel),
         nextCursor: offset + limit < items.length ? deps.cursors.encode(listingOf(part), offset + limit) : null,
       };
       return;
@@ -282,7 +284,7 @@ export function compareRoutes(deps: AppDeps): Router {
         count: items.length,
         nextCursor: items.length > cap ? deps.cursors.encode(listingOf(p), cap) : null,
       };
-      return presented(p, items.slice(0, cap)) as never;
+      return presented(p, items.slice(0, cap), intel) as never;
     };
     const body: CompareResult = {
       ...common,
@@ -303,10 +305,12 @@ export function compareRoutes(deps: AppDeps): Router {
       parts,
     };
     const whole = Object.values(parts).every((p) => p.nextCursor === null);
-    let text = whole ? c.bodies.get(suppressed) : undefined;
+    // (a body kept is the one of the feeds it was made with: a new KEV or EPSS generation makes it again)
+    const bodyKey = `${suppressed}:${intel.version}`;
+    let text = whole ? c.bodies.get(bodyKey) : undefined;
     if (text === undefined) {
       text = JSON.stringify(body);
-      if (whole) c.bodies.set(suppressed, text);
+      if (whole) c.bodies.set(bodyKey, text);
     }
     timing.mark('body');
     await recheck(deps, principalOf(ctx)); // after the load, just before the answer

@@ -9,6 +9,7 @@ import { pathId } from '../params';
 import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { reachableScan } from '../scans/routes';
 import { findingAnalysis, pairAnalysesCached } from './analyses-cache';
+import { currentIntel } from '../intel';
 import { countsOf, filterKey, matchesFilters, type FindingFilter } from './filter';
 import { findingsInScope, isPaged } from './scope';
 
@@ -50,6 +51,7 @@ export function findingRoutes(deps: AppDeps): Router {
       }),
       pairAnalysesCached(deps.store, scan),
     ]);
+    const intel = await currentIntel(deps.store);
     const now = new Date();
     const selected: number[] = [];
     scoped.findings.forEach((f, i) => {
@@ -61,9 +63,12 @@ export function findingRoutes(deps: AppDeps): Router {
     const light = summary || isPaged(scan);
     const page = selected.slice(offset, offset + limit).map((i) => {
       const f = scoped.findings[i];
-      return presentFinding(f, light ? { attributionCount: scoped.attributionCounts[i] } : undefined, {
-        analysis: findingAnalysis(analyses, f.alertId, now),
-      });
+      return presentFinding(
+        f,
+        light ? { attributionCount: scoped.attributionCounts[i] } : undefined,
+        { analysis: findingAnalysis(analyses, f.alertId, now) },
+        intel,
+      );
     });
     await recheck(deps, principalOf(ctx)); // after the load, just before the answer
     ctx.body = {

@@ -56,8 +56,8 @@ export const alertOperations: Record<AlertRoute, Operation> = {
       queryEnum(
         'sort',
         ALERT_SORTS,
-        'severity: most severe, then highest CVSS score, then newest firstSeenAt, then id. risk: as severity until the intelligence feeds exist. firstSeen, lastSeen: newest first.',
-        'severity',
+        'risk (the default): KEV first, then severity, then highest EPSS score (none last), then highest CVSS score, then newest firstSeenAt, then id. severity: most severe, then highest CVSS score, then newest firstSeenAt, then id. firstSeen, lastSeen: newest first.',
+        'risk',
       ),
       ...PAGINATION,
     ],

@@ -65,7 +65,7 @@ async function decide(deps: AppDeps, ctx: Context, alert: AlertView, analysis: A
       target: { kind: 'alert', id: alert.id, project: alert.projectId, before, after: analysis },
       requestId: ctx.state.requestId,
     });
-  return viewOf(recordOf(alert), { analysis: changed ? analysis : before });
+  return viewOf(recordOf(alert), { analysis: changed ? analysis : before, known: alert });
 }
 
 export function triageRoutes(deps: AppDeps): Router {
@@ -168,7 +168,9 @@ export function triageRoutes(deps: AppDeps): Router {
     ctx.body = {
       bulkId,
       alerts: list.map((alert, i) =>
-        presentAlert(viewOf(recordOf(alert), { analysis: results[i].changed ? analysis : results[i].before })),
+        presentAlert(
+          viewOf(recordOf(alert), { analysis: results[i].changed ? analysis : results[i].before, known: alert }),
+        ),
       ),
     };
   });

@@ -1,6 +1,6 @@
 // Schemas of project alerts (src/presenters/alerts.ts).
 import { SEVERITIES } from '../../../shared/types';
-import { cvssOrNull } from './scans';
+import { cvssOrNull, epssOrNull, kevOrNull } from './scans';
 import { listEnvelope, ref, str, strArray, strOrNull, timestamp, timestampOrNull } from './common';
 
 const alertId = { type: 'string', pattern: '^alr_' } as const;
@@ -72,8 +72,8 @@ export const alertSchemas = {
         description: 'The analysis (triage); null without one. An expired one is shown with expired: true.',
         oneOf: [ref('Analysis'), { type: 'null' }],
       },
-      kev: { description: 'KEV (intelligence feeds); null until imported.', type: ['object', 'boolean', 'null'] },
-      epss: { description: 'EPSS (intelligence feeds); null until imported.', type: ['object', 'null'] },
+      kev: kevOrNull,
+      epss: epssOrNull,
       cvss: cvssOrNull,
       mergedInto: { ...alertId, description: 'Present on merged alerts only.' },
     },

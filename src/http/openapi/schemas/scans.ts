@@ -15,6 +15,29 @@ const severityCounts = {
 } as const;
 
 /** A CVSS vector with its version and base score, or null (findings and alerts). */
+/** KEV and EPSS of an alias group (docs/intelligence.md): on findings and alerts. */
+export const kevOrNull = {
+  type: ['object', 'null'],
+  required: ['dateAdded', 'dueDate', 'knownRansomwareCampaignUse'],
+  properties: {
+    dateAdded: { type: 'string', format: 'date' },
+    dueDate: { type: 'string', format: 'date' },
+    knownRansomwareCampaignUse: { type: 'string', description: 'Known or Unknown, as CISA writes it.' },
+  },
+  description:
+    "The CISA Known Exploited Vulnerabilities entry of any CVE of the advisory's alias group (the earliest added); null when the catalog has none, or was never imported (additive).",
+} as const;
+export const epssOrNull = {
+  type: ['object', 'null'],
+  required: ['score', 'percentile', 'date'],
+  properties: {
+    score: { type: 'number', minimum: 0, maximum: 1 },
+    percentile: { type: 'number', minimum: 0, maximum: 1 },
+    date: { type: 'string', format: 'date', description: 'The score date of the EPSS file.' },
+  },
+  description:
+    "FIRST's EPSS score: the highest over the CVEs of the advisory's alias group; null when none has one, or no scores were imported (additive).",
+} as const;
 export const cvssOrNull = {
   oneOf: [
     { type: 'null' },
@@ -192,6 +215,8 @@ export const scanSchemas = {
           "Where the suppression comes from: the snapshot's suppressions, the alert's analysis (docs/triage.md), or a triage rule; null when not suppressed (additive).",
       },
       ruleId: { type: ['string', 'null'], description: 'The triage rule that suppressed the finding (additive).' },
+      kev: kevOrNull,
+      epss: epssOrNull,
       analysis: {
         oneOf: [ref('Analysis'), { type: 'null' }],
         description:
