@@ -6,10 +6,14 @@ import type { SnapshotMetadata } from '../shared/types';
 export const USAGE = `usage:
   scanner snapshot [PATH...] [--project P] [--output FILE] [--suppressions FILE]
       write the dependency snapshot(s) of the lockfiles in PATH (default .), one per ecosystem
-  scanner scan [PATH...] --project P [--server URL] [--fail-on critical|high|medium|low|none]
+  scanner scan [PATH...] --project P [--server URL] [--fail-on critical|high|medium|low|none] [--fail-on-kev]
                [--format table|json|sarif|cyclonedx|markdown] [--output FILE] [--timeout SECONDS] [--view introduced|affected] [--rescan]
                [--gate new|all] [--baseline auto|SCAN_ID] [--baseline-missing all|pass|fail]
       upload the snapshot(s), wait for the scan, report its findings and gate on them
+      --fail-on-kev: also fail on any unsuppressed finding listed in CISA's Known Exploited Vulnerabilities catalog,
+      whatever its severity and --fail-on (--fail-on none --fail-on-kev: only on those; with --gate new, only on
+      added ones); SCANNER_FAIL_ON_KEV=1|true sets it too. The table shows KEV (marker) and EPSS (score, %) columns
+      when the service serves them; the json report gives kev and epss on every finding (null when none)
       --gate new: only findings the change adds fail (compared with --baseline: auto is the default branch's scan of
       the base commit, else its latest before); default new on a pull/merge request or merge queue, else all
       (SCANNER_GATE sets it too); --baseline-missing: with no baseline, gate every finding (all, the default, with a
@@ -26,9 +30,9 @@ export const USAGE = `usage:
                                                         (default: .scanner/suppressions.yaml of the scanned folder, if
                                                         any; an invalid file exits 2; docs/client.md)
   environment: SCANNER_URL (the service), SCANNER_TOKEN (an API key with sca:upload, scans:read, findings:read),
-               SCANNER_PROJECT (default of --project)
-  exit codes: 0 nothing at or above the gate; 1 findings at or above it; 2 usage or input error;
-              3 service error (unreachable, 401/403, 5xx, scan failed, timeout)
+               SCANNER_PROJECT (default of --project), SCANNER_GATE, SCANNER_FAIL_ON_KEV
+  exit codes: 0 nothing at or above the gate; 1 findings at or above it (with --fail-on-kev also: listed in KEV);
+              2 usage or input error; 3 service error (unreachable, 401/403, 5xx, scan failed, timeout)
   scanner sidecar [--server URL] [--registration-token FILE] [--state FILE] [--labels k=v,...] [--gateway ID]
                   [--mcp-interval S] [--once]
       register this machine as a host (the token read from FILE, - for stdin) and heartbeat until stopped; report

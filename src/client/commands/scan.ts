@@ -13,7 +13,7 @@ import { EXIT, InputError, ServiceError } from '../errors';
 import type { Io } from '../io';
 import type { FailOn, Formatter, Gate, ReportInput, ScanResult, View } from '../report/types';
 import { ciChangeKind } from '../ci-metadata';
-import { addedAtOrAbove } from '../report/common';
+import { addedAtOrAbove, addedKevCount, kevCount } from '../report/common';
 import { makeSnapshots } from '../snapshot/make';
 import { suppressionsThatApplied } from '../suppression-match';
 import {
@@ -31,6 +31,7 @@ const OPTIONS = {
   ...COMMON_OPTIONS,
   server: { type: 'string' },
   'fail-on': { type: 'string' },
+  'fail-on-kev': { type: 'boolean' },
   format: { type: 'string' },
   timeout: { type: 'string' },
   view: { type: 'string' },
@@ -71,6 +72,20 @@ export function gateOf(flag: string | undefined, env: NodeJS.ProcessEnv): Gate {
   if (flag !== undefined) return oneOf('gate', flag, GATES, 'all');
   if (env.SCANNER_GATE) return oneOf('gate', env.SCANNER_GATE, GATES, 'all');
   return ciChangeKind(env) ? 'new' : 'all';
+}
+
+/**
+ * `--fail-on-kev`: the flag, else SCANNER_FAIL_ON_KEV (1 or true; 0, false or empty for off; anything else is a usage
+ * error), else off.
+ */
+export function failOnKevOf(flag: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (flag) return true;
+  const v = env.SCANNER_FAIL_ON_KEV;
+  if (v === undefined || v === '') return false;
+  const value = v.trim().toLowerCase();
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  throw new InputError(`SCANNER_FAIL_ON_KEV=${JSON.stringify(v)}: expected 1, true, 0 or false`);
 }
 
 async function formatterFor(
@@ -170,6 +185,7 @@ async function scan(args: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   const failOn = oneOf('fail-on', values['fail-on'], FAIL_ON, 'low');
+  const failOnKev = failOnKevOf(values['fail-on-kev'], io.env);
   const format = oneOf('format', values.format, FORMATS, 'table');
   const view = oneOf('view', values.view, VIEWS, 'introduced');
   const gate = gateOf(values.gate, io.env);
@@ -279,9 +295,10 @@ async function scan(args: string[], io: Io): Promise<number> {
         'scanner: warning: the service has no advisories imported, so this scan could not find anything (an operator runs `npx scanner advisories import` or sets ADVISORY_SOURCES on the service)\n',
       );
     }
-    // cyclonedx: the SBOM replaces the findings report; the gate reads the scan's counts, as for every format.
+    // cyclonedx: the SBOM replaces the findings report; the gate reads the scan's counts, as for every format, and
+    // with --fail-on-kev the findings (every page), which carry KEV where the counts do not.
     if (format === 'cyclonedx') sboms.push(await sbomOf(m.snapshot, scan));
-    const findings = format === 'cyclonedx' ? [] : await allFindings(http, scan.id, view);
+    const findings = format === 'cyclonedx' && !failOnKev ? [] : await allFindings(http, scan.id, view);
     timings.mark('findings');
     // The comparison with the baseline: what the gate `new` counts, and what the markdown comment shows.
     const compare = gate === 'new' || format === 'markdown' ? await compareScan(http, scan.id, baseline) : undefined;
@@ -306,14 +323,18 @@ async function scan(args: string[], io: Io): Promise<number> {
   }
 
   let gated = 0;
+  /** With --fail-on-kev: the unsuppressed findings listed in KEV the gate counts (gate new: the added ones). */
+  let kevGated = 0;
   let missingFails = false;
   for (const r of results) {
     if (gate === 'all' || !r.compare) {
       gated += atOrAbove(r.scan, failOn);
+      if (failOnKev) kevGated += kevCount(r);
       continue;
     }
     if (!r.compare.baselineMissing) {
       gated += addedAtOrAbove(r.compare, failOn);
+      if (failOnKev) kevGated += addedKevCount(r);
       continue;
     }
     // No baseline: the project has no completed scan of its default branch (for this ecosystem) before this one.
@@ -328,6 +349,7 @@ async function scan(args: string[], io: Io): Promise<number> {
         `scanner: warning: ${why}; every finding counts as new (--baseline-missing all; scan the default branch first, or pass --baseline-missing pass|fail)\n`,
       );
       gated += atOrAbove(r.scan, failOn);
+      if (failOnKev) kevGated += kevCount(r);
     }
   }
   const input: ReportInput = {
@@ -336,7 +358,8 @@ async function scan(args: string[], io: Io): Promise<number> {
     view,
     failOn,
     gate,
-    gateFailed: gated > 0 || missingFails,
+    failOnKev,
+    gateFailed: gated > 0 || kevGated > 0 || missingFails,
     results,
   };
   const color = format === 'table' && !values.output && io.stdoutIsTTY && !io.env.NO_COLOR;
@@ -360,10 +383,21 @@ async function scan(args: string[], io: Io): Promise<number> {
     for (const w of unmatchedWarnings(suppressions, applied, today)) io.err(`scanner: warning: ${w}\n`);
   if (io.env.SCANNER_TIMINGS === '1') io.err(timings.line());
   const what = gate === 'new' ? 'new finding(s)' : 'finding(s)';
-  io.err(
-    `scanner: ${gated > 0 ? `${gated} ${what} at or above --fail-on ${failOn}: exit 1` : `nothing${gate === 'new' ? ' new' : ''} at or above --fail-on ${failOn}`}\n`,
-  );
-  return gated > 0 || missingFails ? EXIT.findings : EXIT.ok;
+  const verdict: string[] = [];
+  if (failOn !== 'none' || !failOnKev)
+    verdict.push(
+      gated > 0
+        ? `${gated} ${what} at or above --fail-on ${failOn}`
+        : `nothing${gate === 'new' ? ' new' : ''} at or above --fail-on ${failOn}`,
+    );
+  if (failOnKev)
+    verdict.push(
+      kevGated > 0
+        ? `${kevGated} ${gate === 'new' ? 'new ' : ''}KEV finding(s) (--fail-on-kev)`
+        : `no${gate === 'new' ? ' new' : ''} KEV finding (--fail-on-kev)`,
+    );
+  io.err(`scanner: ${verdict.join('; ')}${gated > 0 || kevGated > 0 ? ': exit 1' : ''}\n`);
+  return gated > 0 || kevGated > 0 || missingFails ? EXIT.findings : EXIT.ok;
 }
 
 /** --output with cyclonedx: that file for a single scan, or one file per scan's ecosystem (sbomFile). */

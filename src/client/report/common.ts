@@ -1,7 +1,7 @@
 // What the three report formats read the same way: severity order, the gate's count, the modules (and teams) a
 // finding is attributed to in the chosen view, the aliases worth showing next to an advisory id, a shortened path,
-// and where a finding's package sits in its lockfile.
-import { SEVERITIES, type Severity } from '../../shared/types';
+// where a finding's package sits in its lockfile, and its KEV entry and EPSS score.
+import { SEVERITIES, type EpssEntry, type KevEntry, type Severity } from '../../shared/types';
 import type { ApiFinding } from '../api/types';
 import type { PackageLocation } from '../producers/types';
 import type { CompareResult } from '../../shared/compare';
@@ -156,6 +156,59 @@ export function gatedCount(input: ReportInput): number {
       (r.compare && !r.compare.baselineMissing
         ? addedAtOrAbove(r.compare, input.failOn)
         : countAtOrAbove([r], input.failOn)),
+    0,
+  );
+}
+
+// ------------------------------------------------------------------------------------------------ KEV, EPSS --
+
+const findingsById = new WeakMap<ScanResult, Map<string, ApiFinding>>();
+
+/**
+ * A finding's CISA KEV entry: its own `kev`, else (a comparison's finding, from a service that puts the entry only on
+ * the findings list) that of the scan's finding of the same id; null when neither has one (an older service omits
+ * the field: not listed, as far as the client can tell).
+ */
+export function kevOf(result: ScanResult, finding: Pick<ApiFinding, 'id' | 'kev'>): KevEntry | null {
+  if (finding.kev) return finding.kev;
+  let byId = findingsById.get(result);
+  if (!byId) findingsById.set(result, (byId = new Map(result.findings.map((f) => [f.id, f]))));
+  return byId.get(finding.id)?.kev ?? null;
+}
+
+/** A finding's EPSS entry; null when the service gives none (no score, or a service without the field). */
+export const epssOf = (finding: Pick<ApiFinding, 'epss'>): EpssEntry | null => finding.epss ?? null;
+
+/**
+ * An EPSS score (a probability, 0..1) as a percentage: one decimal from 1 % up ("94.3%", "1.0%"), two below
+ * ("0.04%"), "<0.01%" for a score above 0 that two decimals would show as 0.
+ */
+export function epssPercent(score: number): string {
+  const p = score * 100;
+  if (p >= 1) return `${p.toFixed(1)}%`;
+  if (p > 0 && p < 0.005) return '<0.01%';
+  return `${p.toFixed(2)}%`;
+}
+
+/** Whether the service serves KEV and EPSS on the result's findings (the fields present, null or not). */
+export const servesIntel = (result: ScanResult): boolean =>
+  result.findings.some((f) => f.kev !== undefined || f.epss !== undefined);
+
+/** The unsuppressed findings of a scan (every page the run read) listed in KEV. */
+export const kevCount = (result: ScanResult): number =>
+  result.findings.filter((f) => !f.suppressed && kevOf(result, f) !== null).length;
+
+/** The added unsuppressed findings of a result's comparison listed in KEV (0 without a comparison). */
+export const addedKevCount = (result: ScanResult): number =>
+  (result.compare?.findings.added ?? []).filter((f) => !f.suppressed && kevOf(result, f) !== null).length;
+
+/**
+ * The KEV findings the gate reads (`--fail-on-kev`), as gatedCount reads severities: with `--gate new` the added ones
+ * of the results compared with a baseline and every one of the others; with `all` every one.
+ */
+export function gatedKevCount(input: ReportInput): number {
+  return input.results.reduce(
+    (n, r) => n + (input.gate === 'new' && r.compare && !r.compare.baselineMissing ? addedKevCount(r) : kevCount(r)),
     0,
   );
 }

@@ -7,9 +7,12 @@
 //   "server":  "https://scanner.example.com",          // the service the scans ran on
 //   "view":    "introduced" | "affected",              // the attribution view the findings were read in
 //   "failOn":  "critical" | "high" | "medium" | "low" | "none",
-//   "gate":    { "failOn": ..., "failed": true, "findingsAtOrAbove": 3, "mode": "new" | "all", "counted": 1 },
+//   "gate":    { "failOn": ..., "failed": true, "findingsAtOrAbove": 3, "mode": "new" | "all", "counted": 1,
+//                "failOnKev": false, "kevFindings": 0 },
 //              // failed ⇔ exit code 1; findingsAtOrAbove: the scans' unsuppressed counts at or above failOn (0 for
-//              // none); counted: what the gate counted (with mode new: the findings the change added)
+//              // none); counted: what the gate counted (with mode new: the findings the change added);
+//              // failOnKev: --fail-on-kev was given; kevFindings: the unsuppressed findings listed in CISA KEV the
+//              // gate reads (with mode new: those the change added), given whether or not failOnKev
 //   "scans": [                                         // one per ecosystem found, in the order they were uploaded
 //     {
 //       "project":   "acme-web",
@@ -17,10 +20,15 @@
 //       "scan":      { ...Scan },                      // as GET /v1/scans/{id} serves it (Scan), counts included
 //       "findings":  [ { ...Finding, "change"? } ],    // unsuppressed, as GET /v1/scans/{id}/findings serves them
 //                                                      // (Finding; severity descending, then id); when the run
-//                                                      // compared with a baseline, change: new | unchanged | disclosed
+//                                                      // compared with a baseline, change: new | unchanged |
+//                                                      // disclosed; kev ({dateAdded, dueDate,
+//                                                      // knownRansomwareCampaignUse}) and epss ({score, percentile,
+//                                                      // date}) always there: null when the service gives none (an
+//                                                      // older service omits both)
 //       "compare":   { baseline, baselineMissing, counts, removed, suppressionsAdded, dependencies },
 //                                                      // only when compared (--gate new, --format markdown): as
 //                                                      // GET /v1/scans/{id}/compare, removed = findings.removed
+//                                                      // (each with kev and epss, null when absent)
 //       "lockfiles": ["package-lock.json"],            // what the snapshot was made from, relative to the git root
 //       "locations": { "minimist@1.2.5": { "file": "package-lock.json", "line": 812 } }
 //                                                      // name@version → its lockfile entry (line 1-based, absent
@@ -29,10 +37,11 @@
 //   ]
 // }
 //
-// Pretty-printed with two spaces, one trailing newline. Objects from the API pass through unchanged, so fields the
-// service adds later appear here too.
-import { changesOf, countAtOrAbove, gatedCount, locator, type Change } from './common';
-import type { CompareResult } from '../../shared/compare';
+// Pretty-printed with two spaces, one trailing newline. Objects from the API pass through unchanged (findings gain
+// only kev and epss as null when the service omits them), so fields the service adds later appear here too.
+import { changesOf, countAtOrAbove, gatedCount, gatedKevCount, locator, type Change } from './common';
+import type { CompareFinding, CompareResult } from '../../shared/compare';
+import type { EpssEntry, KevEntry } from '../../shared/types';
 import type { FailOn, ReportInput, ScanResult, View } from './types';
 import type { ApiFinding, ApiScan } from '../api/types';
 import type { PackageLocation } from '../producers/types';
@@ -45,18 +54,39 @@ export interface JsonReport {
   server: string;
   view: View;
   failOn: FailOn;
-  gate: { failOn: FailOn; failed: boolean; findingsAtOrAbove: number; mode: ReportInput['gate']; counted: number };
+  gate: {
+    failOn: FailOn;
+    failed: boolean;
+    findingsAtOrAbove: number;
+    mode: ReportInput['gate'];
+    counted: number;
+    failOnKev: boolean;
+    kevFindings: number;
+  };
   scans: Array<{
     project: string;
     ecosystem: string;
     scan: ApiScan;
-    findings: Array<ApiFinding & { change?: Change }>;
+    findings: Array<WithIntel<ApiFinding> & { change?: Change }>;
     compare?: Pick<CompareResult, 'baseline' | 'baselineMissing' | 'counts' | 'suppressionsAdded' | 'dependencies'> & {
-      removed: CompareResult['findings']['removed'];
+      removed: Array<WithIntel<CompareFinding>>;
     };
     lockfiles: string[];
     locations: Record<string, PackageLocation>;
   }>;
+}
+
+/** A finding with `kev` and `epss` always present: null when the service gave none. */
+export type WithIntel<F extends { kev?: KevEntry | null; epss?: EpssEntry | null }> = F & {
+  kev: KevEntry | null;
+  epss: EpssEntry | null;
+};
+
+/** The finding with kev and epss set (null when an older service omits them); the same object when both are there. */
+function withIntel<F extends { kev?: KevEntry | null; epss?: EpssEntry | null }>(f: F): WithIntel<F> {
+  return f.kev !== undefined && f.epss !== undefined
+    ? (f as WithIntel<F>)
+    : { ...f, kev: f.kev ?? null, epss: f.epss ?? null };
 }
 
 /** The lockfile entries of the findings' packages: the whole map would list every package of the project. */
@@ -70,13 +100,12 @@ function findingLocations(result: ScanResult): Record<string, PackageLocation> {
   return out;
 }
 
-/** The findings, each with its change against the baseline when the run compared. */
-function withChanges(result: ScanResult): Array<ApiFinding & { change?: Change }> {
+/** The findings, each with kev and epss, and its change against the baseline when the run compared. */
+function withChanges(result: ScanResult): Array<WithIntel<ApiFinding> & { change?: Change }> {
   const changes = changesOf(result);
-  if (changes.size === 0) return result.findings;
   return result.findings.map((f) => {
     const change = changes.get(f.id);
-    return change ? { ...f, change } : f;
+    return change ? { ...withIntel(f), change } : withIntel(f);
   });
 }
 
@@ -93,6 +122,8 @@ export function jsonReport(input: ReportInput): JsonReport {
       findingsAtOrAbove: countAtOrAbove(input.results, input.failOn),
       mode: input.gate,
       counted: gatedCount(input),
+      failOnKev: input.failOnKev,
+      kevFindings: gatedKevCount(input),
     },
     scans: input.results.map((r) => ({
       project: r.project,
@@ -105,7 +136,7 @@ export function jsonReport(input: ReportInput): JsonReport {
               baseline: r.compare.baseline,
               baselineMissing: r.compare.baselineMissing,
               counts: r.compare.counts,
-              removed: r.compare.findings.removed,
+              removed: r.compare.findings.removed.map(withIntel),
               suppressionsAdded: r.compare.suppressionsAdded,
               dependencies: r.compare.dependencies,
             },

@@ -3,7 +3,8 @@
 // - the marker, a title with the verdict, the gate (mode, threshold, passed or failed), then a summary table with
 //   one row per scan: project, ecosystem, scan, baseline (its scan and commit, or why there is none), and the counts
 //   of new, disclosed, fixed and unchanged findings (the comparison's unsuppressed counts);
-// - per scan: new findings grouped by severity (package, installed, fixed, advisory, introducing modules, teams),
+// - per scan: new findings grouped by severity (package, installed, fixed, advisory, introducing modules, teams;
+//   the advisory marked **KEV** when CISA's Known Exploited Vulnerabilities catalog lists it),
 //   disclosed findings (advisories published since the baseline on packages the change did not touch), the
 //   suppressions the change added, then fixed findings, unchanged findings and dependency changes folded in
 //   <details>. A section with nothing in it is one line ("none"). A scan without a comparison lists its findings
@@ -20,7 +21,16 @@ import { SEVERITIES, type Severity } from '../../shared/types';
 import type { CompareFinding, ComparePart, CompareResult } from '../../shared/compare';
 import { compareCodePoints } from '../../shared/inventory-ids';
 import type { ApiFinding } from '../api/types';
-import { countAtOrAbove, gatedCount, modulesOf, notableAliases, severityIndex, truncate } from './common';
+import {
+  countAtOrAbove,
+  gatedCount,
+  gatedKevCount,
+  kevOf,
+  modulesOf,
+  notableAliases,
+  severityIndex,
+  truncate,
+} from './common';
 import type { ReportInput, ScanResult } from './types';
 
 /** The comment's first line: a CI job finds the comment it posted earlier by it. */
@@ -234,17 +244,25 @@ class Builder {
 function verdict(input: ReportInput): string[] {
   const title = input.gateFailed ? '## ❌ Dependency scan: gate failed' : '## ✅ Dependency scan: gate passed';
   const result = input.gateFailed ? '**failed**' : '**passed**';
-  if (input.failOn === 'none') return [title, '', `**Gate:** none (\`--fail-on none\`): ${result}.`];
+  if (input.failOn === 'none' && !input.failOnKev)
+    return [title, '', `**Gate:** none (\`--fail-on none\`): ${result}.`];
   const failOn = input.failOn;
-  // The gate's reading: with `new`, the comparisons' added counts (a scan without a baseline counts whole).
-  const n = gatedCount(input);
   const what = input.gate === 'new' ? 'new finding' : 'unsuppressed finding';
-  return [
-    title,
-    '',
-    `**Gate:** ${what}s at or above **${failOn}** fail the check (\`--gate ${input.gate} --fail-on ${failOn}\`): ` +
-      `${result}, ${n === 0 ? `no ${what}` : plural(n, what)} at or above ${failOn}.`,
-  ];
+  const flags = `--gate ${input.gate} --fail-on ${failOn}${input.failOnKev ? ' --fail-on-kev' : ''}`;
+  const kev = "listed in CISA's Known Exploited Vulnerabilities catalog (KEV)";
+  const rule =
+    failOn === 'none' ? `${what}s ${kev}` : `${what}s at or above **${failOn}**${input.failOnKev ? ` or ${kev}` : ''}`;
+  // The gate's reading: with `new`, the comparisons' added counts (a scan without a baseline counts whole).
+  const parts: string[] = [];
+  if (failOn !== 'none') {
+    const n = gatedCount(input);
+    parts.push(`${n === 0 ? `no ${what}` : plural(n, what)} at or above ${failOn}`);
+  }
+  if (input.failOnKev) {
+    const k = gatedKevCount(input);
+    parts.push(`${k === 0 ? `no ${what}` : plural(k, what)} in KEV`);
+  }
+  return [title, '', `**Gate:** ${rule} fail the check (\`${flags}\`): ${result}, ${parts.join(', ')}.`];
 }
 
 /** A commit as its short form when it is a hex object id, else as escaped text (it is the snapshot's to say). */
@@ -293,6 +311,8 @@ interface NewRow {
   finding: ApiFinding;
   modules: string[];
   teams: string[];
+  /** Listed in CISA's Known Exploited Vulnerabilities catalog. */
+  kev: boolean;
 }
 
 function newFindings(b: Builder, scanId: string, heading: string, rows: NewRow[], suppressed: number): void {
@@ -303,6 +323,12 @@ function newFindings(b: Builder, scanId: string, heading: string, rows: NewRow[]
   b.text(`#### ${heading}: ${breakdown(rows.map((r) => r.finding))}`);
   if (suppressed > 0)
     b.text(`Not listed: ${plural(suppressed, 'new finding')} that the snapshot's suppressions silence.`);
+  const kev = rows.filter((r) => r.kev).length;
+  if (kev > 0)
+    b.text(
+      `${plural(kev, 'of them', 'of them')} ${kev === 1 ? 'is' : 'are'} in CISA's Known Exploited Vulnerabilities ` +
+        'catalog (marked **KEV**): exploited in the wild.',
+    );
   const head = ['Package', 'Installed', 'Fixed', 'Advisory', 'Introduced by', 'Teams'];
   for (const s of SEVERITIES) {
     const group = rows.filter((r) => r.finding.severity === s);
@@ -310,13 +336,13 @@ function newFindings(b: Builder, scanId: string, heading: string, rows: NewRow[]
     b.table(
       scanId,
       head,
-      group.map(({ finding: f, modules, teams }) => ({
+      group.map(({ finding: f, modules, teams, kev: listed }) => ({
         rank: RANK.added(s),
         cells: [
           cell(f.package, MAX.name),
           cell(f.installedVersion, MAX.version),
           f.fixedVersion ? cell(f.fixedVersion, MAX.version) : 'no fix',
-          advisoryCell(f, true),
+          `${listed ? '**KEV** ' : ''}${advisoryCell(f, true)}`,
           names(modules, MAX.name),
           names(teams, MAX.label),
         ],
@@ -341,7 +367,12 @@ function compareSection(b: Builder, r: ScanResult, c: CompareResult): void {
     b,
     id,
     'New findings',
-    live('added').map((f) => ({ finding: f, modules: f.modules ?? [], teams: f.teams ?? [] })),
+    live('added').map((f) => ({
+      finding: f,
+      modules: f.modules ?? [],
+      teams: f.teams ?? [],
+      kev: kevOf(r, f) !== null,
+    })),
     c.findings.added.filter((f) => f.suppressed).length,
   );
   unread(b, c, 'findings.added', c.findings.added.length);
@@ -480,6 +511,7 @@ function plainSection(b: Builder, r: ScanResult): void {
         finding: f,
         modules: refs.map((m) => m.module).sort(compareCodePoints),
         teams: [...new Set(refs.map((m) => m.team).filter((t): t is string => !!t))].sort(compareCodePoints),
+        kev: kevOf(r, f) !== null,
       };
     });
   newFindings(b, r.scan.id, 'New findings (no comparison)', rows, 0);

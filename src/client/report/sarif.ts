@@ -10,6 +10,8 @@
 // - partialFingerprints.primaryLocationLineHash (the only key GitHub reads) from what identifies the finding across
 //   runs: advisory, ecosystem, package, version, lockfile. Never the line (lockfile edits move entries), the finding
 //   id (it hashes the scan id) or the time, so an alert survives re-scans and closes when the package is upgraded.
+// - a result's properties carry the finding's CISA KEV entry (`kev`) and EPSS score (`epss`) when the service gives
+//   them (a property bag: GitHub keeps ranking by security-severity, which KEV and EPSS leave unchanged).
 // Locations: the package's entry in its lockfile, the uri relative to the git root under %SRCROOT% (the base
 // GitHub resolves against the checkout), region.startLine when the producer knows the entry's line.
 import { nodeCrypto } from '../builtins';
@@ -19,6 +21,9 @@ import type { ApiFinding } from '../api/types';
 import {
   changesOf,
   countAtOrAbove,
+  epssOf,
+  gatedKevCount,
+  kevOf,
   locator,
   moduleLabel,
   modulesOf,
@@ -206,6 +211,8 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
     const loc = locators.get(e.result)!(f) ?? (e.result.lockfiles.length > 0 ? { file: e.result.lockfiles[0] } : null);
     const uri = loc ? toUri(loc.file) : null;
     const startLine = loc?.line !== undefined && Number.isInteger(loc.line) && loc.line >= 1 ? loc.line : undefined;
+    const kev = kevOf(e.result, f);
+    const epss = epssOf(f);
     return {
       ruleId: f.cve,
       ruleIndex: ruleIndex.get(f.cve)!,
@@ -237,6 +244,8 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
         installedVersion: f.installedVersion,
         fixedVersion: f.fixedVersion,
         ...(change ? { change } : {}),
+        ...(kev ? { kev } : {}),
+        ...(epss ? { epss } : {}),
       },
     };
   });
@@ -299,6 +308,7 @@ export function sarifLog(input: ReportInput, limits: SarifLimits = GITHUB_LIMITS
             failOn: input.failOn,
             failed: input.gateFailed,
             findingsAtOrAbove: countAtOrAbove(input.results, input.failOn),
+            ...(input.failOnKev ? { failOnKev: true, kevFindings: gatedKevCount(input) } : {}),
           },
           scans: input.results.map((r) => ({
             project: r.project,

@@ -35,7 +35,15 @@ export interface ReportInput {
   view: View;
   failOn: FailOn;
   gate: Gate;
-  /** True when the gate counts an unsuppressed finding at or above failOn (with gate `new`: an added one). */
+  /**
+   * `--fail-on-kev`: an unsuppressed finding listed in CISA's Known Exploited Vulnerabilities catalog (`kev` not
+   * null) fails the gate too, whatever its severity (with gate `new`: an added one).
+   */
+  failOnKev: boolean;
+  /**
+   * True when the gate counts an unsuppressed finding at or above failOn, or with failOnKev one listed in KEV (with
+   * gate `new`: an added one).
+   */
   gateFailed: boolean;
   results: ScanResult[];
 }

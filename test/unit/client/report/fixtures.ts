@@ -275,6 +275,7 @@ export function reportInput(over: Partial<ReportInput> = {}): ReportInput {
     view: 'introduced',
     failOn: 'high',
     gate: 'all',
+    failOnKev: false,
     gateFailed: true,
     results: [v2Result(), v1Result()],
     ...over,

@@ -22,11 +22,11 @@ test('the documented shape: version, tool, server, view, failOn, gate, one entry
     expect(Object.keys(s)).toEqual(['project', 'ecosystem', 'scan', 'findings', 'lockfiles', 'locations']);
 });
 
-test('scans and findings are the API objects, unchanged and in order', () => {
+test('scans and findings are the API objects, unchanged and in order (kev and epss null when the service omits them)', () => {
   const input = reportInput();
   const report = JSON.parse(formatJson(input));
   expect(report.scans[0].scan).toEqual(input.results[0].scan);
-  expect(report.scans[0].findings).toEqual(input.results[0].findings);
+  expect(report.scans[0].findings).toEqual(input.results[0].findings.map((f) => ({ ...f, kev: null, epss: null })));
   expect(report.scans[1].findings.map((f: { package: string }) => f.package)).toEqual(['PyYAML', 'requests']);
   expect(report.scans[0].findings[0]).toMatchObject({
     cve: 'GHSA-xvch-5gv4-984h',
@@ -67,6 +67,8 @@ test("the gate: failed as the command decided, the count from the scans' counts;
     findingsAtOrAbove: 2,
     mode: 'all',
     counted: 2,
+    failOnKev: false,
+    kevFindings: 0,
   });
   expect(jsonReport(reportInput({ failOn: 'none', gateFailed: false })).gate).toEqual({
     failOn: 'none',
@@ -74,6 +76,8 @@ test("the gate: failed as the command decided, the count from the scans' counts;
     findingsAtOrAbove: 0,
     mode: 'all',
     counted: 0,
+    failOnKev: false,
+    kevFindings: 0,
   });
   expect(jsonReport(reportInput({ failOn: 'low', results: [v1Result()] })).gate.findingsAtOrAbove).toBe(2);
 });
@@ -94,7 +98,15 @@ test('no scans with findings: empty lists, still the full shape', () => {
   const report = JSON.parse(formatJson(reportInput({ results: [clean], gateFailed: false })));
   expect(report.scans[0].findings).toEqual([]);
   expect(report.scans[0].locations).toEqual({});
-  expect(report.gate).toEqual({ failOn: 'high', failed: false, findingsAtOrAbove: 0, mode: 'all', counted: 0 });
+  expect(report.gate).toEqual({
+    failOn: 'high',
+    failed: false,
+    findingsAtOrAbove: 0,
+    mode: 'all',
+    counted: 0,
+    failOnKev: false,
+    kevFindings: 0,
+  });
 });
 
 test('compared with a baseline: each finding says new, unchanged or disclosed; the gate counts the new ones', () => {
@@ -104,6 +116,6 @@ test('compared with a baseline: each finding says new, unchanged or disclosed; t
   expect(report.scans[0].findings.map((f) => f.change)).toEqual(['new', 'disclosed', ...rest.map(() => 'unchanged')]);
   expect(report.gate).toMatchObject({ mode: 'new', counted: first.suppressed ? 0 : 1 });
   expect(report.scans[0].compare).toMatchObject({ baseline: { id: 'scn_01jd4base' }, baselineMissing: null });
-  // Without a comparison, findings pass through as the API served them.
+  // Without a comparison, findings pass through as the API served them (kev and epss null when absent).
   expect(jsonReport(reportInput()).scans[0].findings[0]).not.toHaveProperty('change');
 });
