@@ -72,7 +72,7 @@ module.exports = {
       comment:
         'Only the processes (src/main.ts, src/cli) wire HTTP in: presenters, sweepers, ports, pool and infra never import it.',
       severity: 'error',
-      from: { path: '^src/(presenters|sweepers|ports\\.ts|pool|infra|metrics|advisories)' },
+      from: { path: '^src/(presenters|sweepers|ports\\.ts|pool|infra|metrics|advisories|intel)' },
       to: { path: '^src/http/' },
     },
     {

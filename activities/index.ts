@@ -11,6 +11,7 @@ import { MAX_PATH_CHARACTERS, MAX_PATH_SEGMENTS, AttributionLimitExceeded } from
 import { checkShardBudget, planBatches, planShards, vulnerableMask } from '../src/domain/attribution/v2-assemble';
 import { attributionPool, type ShardRunner } from '../src/pool/attribution-pool';
 import { configuredSources, syncAdvisories } from '../src/advisories/sync';
+import { configuredIntelSources, syncIntel } from '../src/intel/sync';
 import * as engine from './scan-steps';
 import { withOutagePatience } from './outage';
 import { recordScanCompleted, recordScanFailed, timedStages } from '../src/metrics/worker';
@@ -328,6 +329,33 @@ export function createActivities(deps: ActivityDeps) {
               applied: r.sources.length - failed.length,
               failed: failed.length,
               failedFiles: r.failedFiles.length,
+            };
+          },
+
+          /**
+           * The intel-refresh schedule's work: import INTEL_KEV_SOURCE and INTEL_EPSS_SOURCE. A refused file is the
+           * feed's (reported, its previous generation stays); a database failure fails the activity, which is retried.
+           */
+          async syncIntelSources() {
+            const r = await whileBeating(() =>
+              syncIntel(deps.store, configuredIntelSources(), { onProgress: (message) => heartbeat({ message }) }),
+            );
+            for (const f of r.feeds)
+              if (f.status === 'failed')
+                deps.logger.warn({ feed: f.kind, source: f.source, reason: f.reason }, 'intel feed refused');
+              else
+                deps.logger.info(
+                  { feed: f.kind, status: f.status, generation: f.generation, count: f.count },
+                  'intel feed imported',
+                );
+            return {
+              feeds: r.feeds.map((f) => ({
+                kind: f.kind,
+                status: f.status,
+                generation: f.status === 'failed' ? null : f.generation,
+                reason: f.status === 'failed' ? f.reason : null,
+              })),
+              failed: r.feeds.filter((f) => f.status === 'failed').length,
             };
           },
 

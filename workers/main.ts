@@ -2,7 +2,8 @@
 import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import { configuredSources } from '../src/advisories/sync';
-import { ensureAdvisoryRefreshSchedule } from '../src/temporal/schedules';
+import { configuredIntelSources } from '../src/intel/sync';
+import { ensureAdvisoryRefreshSchedule, ensureIntelRefreshSchedule } from '../src/temporal/schedules';
 import { startAlertUpgrade } from '../src/temporal/alert-rematch';
 import { ensureTriageSchedule } from '../src/temporal/triage-reconcile';
 import { triageScheduleId } from '../src/temporal/triage-reconcile-workflow-contract';
@@ -64,6 +65,22 @@ async function main(): Promise<void> {
       logger.warn({ err }, 'could not create the advisory-refresh schedule');
     } finally {
       await client.connection.close();
+    }
+  }
+  // The intel-refresh schedule (KEV, EPSS) exists when INTEL_KEV_SOURCE or INTEL_EPSS_SOURCE names a feed.
+  if (Object.keys(configuredIntelSources()).length) {
+    const connection = await Connection.connect({ address });
+    try {
+      const how = await ensureIntelRefreshSchedule(
+        new Client({ connection, namespace: config.temporalNamespace }),
+        config.taskQueue,
+        process.env.INTEL_REFRESH_INTERVAL || '24h',
+      );
+      logger.info({ schedule: 'intel-refresh', how }, 'intel refresh scheduled');
+    } catch (err) {
+      logger.warn({ err }, 'could not create the intel-refresh schedule');
+    } finally {
+      await connection.close();
     }
   }
   // Triage in the background: the hourly reconciliation of every organization with analyses or rules (analyses'

@@ -64,6 +64,8 @@ class Refused extends Error {}
 interface DownloadOptions {
   timeoutMs: number;
   maxBytes: number;
+  /** The environment variable of maxBytes, named in the refusal. */
+  limitName: string;
   ca?: string | Buffer;
 }
 
@@ -78,7 +80,7 @@ function get(url: URL, signal: AbortSignal, ca: string | Buffer | undefined): Pr
 /** One attempt: follows up to 5 redirects (https only), refuses past maxBytes by Content-Length or by count. */
 async function fetchTo(url: string, file: string, o: DownloadOptions): Promise<void> {
   const signal = AbortSignal.timeout(o.timeoutMs);
-  const limit = `the limit of ${formatBytes(o.maxBytes)} (ADVISORY_MAX_DOWNLOAD_BYTES)`;
+  const limit = `the limit of ${formatBytes(o.maxBytes)} (${o.limitName})`;
   let at = new URL(url);
   for (let hop = 0; ; hop++) {
     const res = await get(at, signal, o.ca);
@@ -118,13 +120,18 @@ async function fetchTo(url: string, file: string, o: DownloadOptions): Promise<v
 export async function downloadSource(
   url: string,
   dir: string,
-  opts: Pick<SyncOptions, 'attempts' | 'backoffMs' | 'timeoutMs' | 'maxDownloadBytes' | 'ca'> = {},
+  opts: Pick<SyncOptions, 'attempts' | 'backoffMs' | 'timeoutMs' | 'maxDownloadBytes' | 'ca'> & {
+    /** The environment variable of the download limit (default ADVISORY_MAX_DOWNLOAD_BYTES). */
+    limitName?: string;
+  } = {},
 ): Promise<{ file: string; attempts: number }> {
   const attempts = opts.attempts ?? 3;
   const backoffMs = opts.backoffMs ?? 1000;
+  const limitName = opts.limitName ?? 'ADVISORY_MAX_DOWNLOAD_BYTES';
   const o: DownloadOptions = {
     timeoutMs: opts.timeoutMs ?? 300_000,
-    maxBytes: opts.maxDownloadBytes ?? envLimit(process.env, 'ADVISORY_MAX_DOWNLOAD_BYTES', DEFAULT_MAX_DOWNLOAD_BYTES),
+    maxBytes: opts.maxDownloadBytes ?? envLimit(process.env, limitName, DEFAULT_MAX_DOWNLOAD_BYTES),
+    limitName,
     ca: opts.ca,
   };
   const problem = sourceProblem(url);

@@ -6,6 +6,8 @@ import { loadConfig, requireMongoUri, requireTemporalAddress } from '../config';
 import { createOrgWithOwner, createSession, findOrCreateUser, revokeSession } from '../storage/accounts';
 import { connectStore, type Store } from '../storage/mongo';
 import { prepareStore } from '../storage/migrations';
+import type { IntelKind } from '../domain/intel/refused';
+import type { IntelSyncFeed } from '../intel/sync';
 
 const USAGE = `usage:
   scanner admin bootstrap --org NAME --email EMAIL [--json]   create an organization, its owner and a session
@@ -15,6 +17,11 @@ const USAGE = `usage:
   scanner advisories import PATH...                           import OSV advisories (.json, .yaml, dirs, .zip)
   scanner advisories sync [SOURCE...]                         pull paths and https zip URLs (default: ADVISORY_SOURCES)
   scanner advisories schedule [--every 6h]                    create/update the advisory-refresh Temporal Schedule
+  scanner intel import kev|epss PATH|URL [--json]             import CISA's KEV catalog or FIRST's EPSS scores (.csv[.gz])
+          [--score-date YYYY-MM-DD]                           (EPSS: the date of a file without a score_date line)
+  scanner intel sync [--json]                                 import INTEL_KEV_SOURCE and INTEL_EPSS_SOURCE
+  scanner intel schedule [--every 24h]                        create/update the intel-refresh Temporal Schedule
+  scanner intel status [--json]                               the current KEV and EPSS generations
   scanner temporal setup                                      register the search attributes on a Temporal cluster
   scanner db show scan ID                                     a stored scan with its packed fields decoded (JSON)
   scanner db show findings ID                                 a completed scan's stored findings, decoded (JSON)`;
@@ -101,6 +108,95 @@ async function tokenFromStdin(): Promise<string> {
   return token;
 }
 
+/** One line of an import's or a sync's outcome. */
+function intelLine(f: IntelSyncFeed): string {
+  if (f.status === 'failed') return `FAILED  ${f.kind} ${f.source}: ${f.reason}`;
+  const what =
+    f.kind === 'kev'
+      ? `catalogVersion ${f.catalogVersion}, released ${f.dateReleased}, ${f.count} entries`
+      : `model ${f.modelVersion ?? '(none)'}, score date ${f.scoreDate}, ${f.count} scores`;
+  return `${f.status === 'applied' ? 'applied' : 'unchanged'} ${f.kind} generation ${f.generation}: ${what}`;
+}
+
+/** `scanner intel …`; null for a command it does not know (the usage is printed). */
+async function intelCommand(
+  command: string | undefined,
+  positionals: string[],
+  values: { every?: string; 'score-date'?: string },
+  json: boolean,
+): Promise<number | null> {
+  const { INTEL_KINDS } = await import('../domain/intel/refused');
+  if (command === 'import') {
+    const [kind, source] = positionals;
+    if (!INTEL_KINDS.includes(kind as IntelKind) || !source || positionals.length !== 2)
+      throw new Error('give kev or epss and one PATH or https URL\n' + USAGE);
+    const { importIntel, IntelImportRefused } = await import('../intel/import');
+    return withStore(async (store) => {
+      try {
+        const r = await importIntel(store, kind as IntelKind, source, {
+          scoreDate: values['score-date'],
+          onProgress: (m) => json || console.error(m),
+        });
+        print(json, r, intelLine(r));
+        return 0;
+      } catch (err) {
+        if (!(err instanceof IntelImportRefused)) throw err;
+        if (json) print(true, { kind, source, status: 'failed', reason: err.reason, attempts: err.attempts }, '');
+        console.error(`${err.message}; the current generation stays`);
+        return 1;
+      }
+    });
+  }
+  if (command === 'sync') {
+    const { configuredIntelSources, syncIntel } = await import('../intel/sync');
+    const sources = configuredIntelSources();
+    if (Object.keys(sources).length === 0)
+      throw new Error('no feeds: set INTEL_KEV_SOURCE and/or INTEL_EPSS_SOURCE (docs/intelligence.md)\n' + USAGE);
+    return withStore(async (store) => {
+      const r = await syncIntel(store, sources, { onProgress: (m) => json || console.error(m) });
+      print(json, r, r.feeds.map(intelLine).join('\n'));
+      const failed = r.feeds.filter((f) => f.status === 'failed').length;
+      if (failed) console.error(`intel sync: ${failed} feed(s) failed; their current generations stay`);
+      return failed ? 1 : 0;
+    });
+  }
+  if (command === 'schedule') {
+    const config = loadConfig();
+    const { Client, Connection } = await import('@temporalio/client');
+    const { ensureIntelRefreshSchedule, INTEL_REFRESH_SCHEDULE } = await import('../temporal/schedules');
+    const connection = await Connection.connect({ address: requireTemporalAddress(config) });
+    try {
+      const how = await ensureIntelRefreshSchedule(
+        new Client({ connection, namespace: config.temporalNamespace }),
+        config.taskQueue,
+        values.every ?? process.env.INTEL_REFRESH_INTERVAL ?? '24h',
+      );
+      console.log(`schedule ${INTEL_REFRESH_SCHEDULE} ${how}`);
+    } finally {
+      await connection.close();
+    }
+    return 0;
+  }
+  if (command === 'status') {
+    const { intelStatus } = await import('../storage/intel');
+    return withStore(async (store) => {
+      const s = await intelStatus(store);
+      const line = (kind: IntelKind) => {
+        const f = s[kind];
+        if (!f) return `${kind}: never imported`;
+        const what =
+          kind === 'kev'
+            ? `catalogVersion ${s.kev!.catalogVersion}, released ${s.kev!.dateReleased}, ${f.count} entries`
+            : `model ${s.epss!.modelVersion ?? '(none)'}, score date ${s.epss!.scoreDate}, ${f.count} scores`;
+        return `${kind}: generation ${f.generation}, ${what}; imported ${f.importedAt}${f.checkedAt ? `, last found unchanged ${f.checkedAt}` : ''} from ${f.source}`;
+      };
+      print(json, s, INTEL_KINDS.map(line).join('\n'));
+      return 0;
+    });
+  }
+  return null;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [group, command, ...rest] = argv;
   if (group === 'admin' && command === 'session' && rest.some((a) => a.startsWith('--revoke=')))
@@ -114,6 +210,7 @@ export async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       revoke: { type: 'boolean' },
       every: { type: 'string' },
+      'score-date': { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -250,6 +347,10 @@ export async function main(argv: string[]): Promise<number> {
       await connection.close();
     }
     return 0;
+  }
+  if (group === 'intel') {
+    const r = await intelCommand(command, positionals, values, json);
+    if (r !== null) return r;
   }
   if (group === 'db' && command === 'show') {
     const [what, id] = positionals;

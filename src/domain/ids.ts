@@ -35,6 +35,8 @@ export type IdPrefix =
   | 'org'
   | 'usr'
   | 'adv'
+  | 'kev'
+  | 'eps'
   | 'fnd'
   | 'dep'
   | 'inv'

@@ -26,6 +26,7 @@ import type {
   RegistrationUseDoc,
 } from './documents/fleet';
 import type { AlertEventDoc, AlertSetDoc, AlertStateDoc } from './documents/alerts';
+import type { IntelChunkDoc, IntelGenerationDoc } from './documents/intel';
 import type { InventoryChunkDoc, InventoryHeadDoc } from './documents/inventory';
 import type {
   McpControlDoc,
@@ -83,6 +84,8 @@ export interface CollectionDocs {
   rateCounters: RateCounterDoc;
   advisoryGenerations: AdvisoryGenerationDoc;
   advisoryChunks: AdvisoryChunkDoc;
+  intelGenerations: IntelGenerationDoc;
+  intelChunks: IntelChunkDoc;
   uploads: UploadDoc;
   uploadParts: UploadPartDoc;
   webhooks: WebhookDoc;
@@ -148,6 +151,8 @@ const COLLECTION_NAMES = Object.keys({
   rateCounters: true,
   advisoryGenerations: true,
   advisoryChunks: true,
+  intelGenerations: true,
+  intelChunks: true,
   uploads: true,
   uploadParts: true,
   webhooks: true,
@@ -254,6 +259,10 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.uploadLedger.createIndex({ uploadId: 1, seq: 1 }),
     c.inventoryChunks.createIndex({ scanId: 1 }),
     c.inventoryHeads.createIndex({ projectId: 1 }),
+    // Intelligence feeds: a kind's generations (a handful), a generation's chunks, old chunks of a kind to delete.
+    c.intelGenerations.createIndex({ kind: 1 }),
+    c.intelChunks.createIndex({ generation: 1 }),
+    c.intelChunks.createIndex({ kind: 1, createdAt: 1 }),
     c.webhooks.createIndex({ orgId: 1, _id: -1 }),
     c.webhookDeliveries.createIndex({ webhookId: 1, _id: -1 }),
     c.loginAttempts.createIndex({ codeId: 1 }),
