@@ -16,6 +16,7 @@ import { claimCompletion, getScan, markCompleted, markFailed, markRunning } from
 import { writeModules, writeResults } from '../src/storage/results';
 import { computeInventory } from '../src/domain/inventory';
 import { pruneInventoryHeads, writeInventory } from '../src/storage/inventory';
+import { touchOrgUsages } from '../src/storage/usages';
 import { recordTrackedScan, writeCompareInputs } from '../src/storage/tracked-scans';
 import { normalizedName } from '../src/shared/package-names';
 import { pairIdOf } from '../src/storage/alerts';
@@ -242,7 +243,8 @@ export async function publish(
   const inventory = computeInventory(inputs.snapshot, inputs.scan.projectId, v2 ? graphOf(inputs) : undefined);
   const [[resultChunks]] = await Promise.all([
     results,
-    writeInventory(deps.store, inputs.scan, inventory),
+    // then a new version of the organization's usages, before the completion (src/storage/usages.ts)
+    writeInventory(deps.store, inputs.scan, inventory).then(() => touchOrgUsages(deps.store, inputs.scan.orgId)),
     writeCompareInputs(deps.store, scanId, {
       suppressions: inputs.snapshot.suppressions ?? [],
       packages: {

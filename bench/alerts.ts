@@ -16,7 +16,7 @@ import { fmt, median, percentile, row } from './stats';
 const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 
 /** Upload → the project's alerts moved by this scan (the head names it), or → completed for a branch scan. */
-async function uploadToMoved(h: Harness, body: string, tracked: boolean): Promise<number> {
+export async function uploadToMoved(h: Harness, body: string, tracked: boolean): Promise<number> {
   await quiesce(h);
   const t0 = performance.now();
   const { id } = await h.upload(body);
@@ -52,11 +52,14 @@ async function movedFigures(h: Harness, reps: number) {
   return { scanId: (await h.get('/v1/scans?limit=1')).body.scans[0].id as string };
 }
 
-/** 100 projects × 500 open alerts stored as tracked scans' moves would store them, with some history. */
-export async function seedAlerts(h: Harness, projects: number, perProject: number) {
+/**
+ * 100 projects × 500 open alerts stored as tracked scans' moves would store them, with some history. `first`: the
+ * number of the first project (seeding more projects beside those of an earlier call).
+ */
+export async function seedAlerts(h: Harness, projects: number, perProject: number, first = 0) {
   const orgId = (await h.store.c.orgs.findOne({}))!._id;
   const ids: string[] = [];
-  for (let p = 0; p < projects; p++) {
+  for (let p = first; p < first + projects; p++) {
     const projectId = `prj_bench${String(p).padStart(4, '0')}`;
     const findings = (n: number, version: string): MoveFinding[] =>
       Array.from({ length: n }, (_, i) => ({

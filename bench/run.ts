@@ -147,6 +147,17 @@ async function triageOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- vex`: only VEX import and export (issue 35 point 6), a few minutes. */
+async function vexOnly(): Promise<void> {
+  const { vexBench } = await import('./vex');
+  const h = await startHarness({ nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) });
+  try {
+    await vexBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 /** `npm run bench -- compare`: only the PR gate's figures (docs/pr-gate.md), a few minutes. */
 async function compareOnly(): Promise<void> {
   const { compareBench } = await import('./compare');
@@ -267,6 +278,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('alerts')) return alertsOnly();
   if (process.argv.includes('compare')) return compareOnly();
   if (process.argv.includes('triage')) return triageOnly();
+  if (process.argv.includes('vex')) return vexOnly();
   if (process.argv.includes('scan-path')) return scanPathOnly();
   if (process.argv.includes('profile')) return (await import('./profile')).profileBench();
   if (process.argv.includes('sign-in')) return signInOnly();

@@ -3,6 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { envInt, loadConfig, requireMongoUri, requireTemporalAddress } from './config';
 import { createApp, signInFromEnv } from './http/app';
+import { warmVexSchemas } from './domain/vex-import/validate';
 import { installClientErrorHandler } from './http/client-error';
 import { insecureAppUrlWarning, platformFromEnv, rateLimitFromEnv } from './http/platform';
 import { RateLimiter } from './http/rate-limit';
@@ -125,6 +126,8 @@ export async function runApi(): Promise<{
   const graceMs = envInt('SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS);
   watchStore(store);
   const metrics = await serveMetrics(apiRegistry, metricsListenFromEnv('METRICS_PORT', DEFAULT_METRICS_PORT), logger);
+  // The VEX import's official schemas compiled before the first request (about a second of CPU once, not in a request).
+  warmVexSchemas();
   const server = http.createServer(app.callback());
   // Requests Node's parser refuses get the error envelope too, not a bare 400 (src/http/client-error.ts).
   installClientErrorHandler(server, logger);

@@ -21,6 +21,8 @@ import { memberRoutes } from './members/routes';
 import { metaRoutes } from './meta/routes';
 import { openApiRoutes } from './openapi/routes';
 import { projectRoutes } from './projects/routes';
+import { usageRoutes } from './usages/routes';
+import { advisoryRoutes } from './advisories/routes';
 import { scanReadRoutes } from './scans/reads';
 import { uploadRoutes } from './multipart-uploads/routes';
 import { exportRoutes } from './scans/exports';
@@ -87,6 +89,8 @@ export function createApp(given: AppDeps): Koa<AppState> {
     vexRoutes(deps),
     compareRoutes(deps),
     scanReadRoutes(deps),
+    usageRoutes(deps), // before projectRoutes: /v1/dependencies/usages is its own route
+    advisoryRoutes(deps),
     projectRoutes(deps),
     exportRoutes(deps),
     webhookRoutes(deps),

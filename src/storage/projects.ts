@@ -61,3 +61,16 @@ export async function listProjects(
     .sort((a, b) => compareCodePoints(a.slug, b.slug))
     .slice(0, q.limit + 1);
 }
+
+/** The slugs of some projects of an organization by id, in one query (another organization's are left out). */
+export async function projectSlugsByIds(
+  store: Store,
+  orgId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const docs = await store.c.projects
+    .find({ _id: { $in: [...ids] }, orgId }, { projection: { _id: 1, slug: 1 } })
+    .toArray();
+  return new Map(docs.map((d) => [d._id, d.slug]));
+}

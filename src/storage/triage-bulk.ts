@@ -6,6 +6,7 @@
 // of several documents as one transaction per document).
 import type { Analysis } from '../domain/triage/analysis';
 import { pairIdOf, touchOrgTriage } from './alerts';
+import type { AlertAnalysisDoc } from './documents/triage';
 import { isDuplicateKey, onlyDuplicates, type Store } from './mongo';
 import {
   analysisEventDoc,
@@ -19,6 +20,20 @@ import {
 
 export type BulkResult = Array<{ alertId: string; before: Analysis | null; changed: boolean }>;
 
+export interface BulkOptions {
+  /**
+   * The written alerts' analysis documents (every revision, at least _id, alertId, rev, analysis) as the caller just
+   * read them: not read again. A revision another write took meanwhile is still caught by its history event's id.
+   */
+  docs?: ReadonlyArray<Pick<AlertAnalysisDoc, '_id' | 'alertId' | 'rev' | 'analysis'>>;
+  /**
+   * Delete the superseded revisions after returning instead of before (a large write answers sooner; one left
+   * behind is harmless, see deleteSuperseded). A failure is passed to `onDeferredError`.
+   */
+  deferDeletes?: boolean;
+  onDeferredError?: (err: unknown) => void;
+}
+
 /**
  * Writes a bulk decision; `alongside` (the audit trail's write) runs once the decisions are in force, beside the
  * deletion of the revisions they superseded, and before the organization's triage version moves.
@@ -28,12 +43,16 @@ export async function writeAnalysesBulk(
   orgId: string,
   writes: AnalysisWrite[],
   alongside: (results: BulkResult) => Promise<unknown> = async () => undefined,
+  opts: BulkOptions = {},
 ): Promise<BulkResult> {
   if (!writes.length) return [];
   const ids = writes.map((w) => w.alertId);
   const pairs = [...new Set(writes.map((w) => pairIdOf(w.projectId, w.ecosystem)))];
+  const wanted = new Set(ids);
   const [docs, heads] = await Promise.all([
-    store.c.alertAnalyses.find({ orgId, alertId: { $in: ids } }).toArray(),
+    opts.docs
+      ? opts.docs.filter((d) => wanted.has(d.alertId))
+      : store.c.alertAnalyses.find({ orgId, alertId: { $in: ids } }).toArray(),
     store.c.alertSets.find({ _id: { $in: pairs } }, { projection: { seq: 1 } }).toArray(),
   ]);
   const newest = newestRevisions(docs);
@@ -76,13 +95,14 @@ export async function writeAnalysesBulk(
     out.set(n.w.alertId, { alertId: n.w.alertId, ...(await writeAnalysis(store, n.w)) });
   const results = ids.map((id) => out.get(id)!);
   const kept = new Set(won.map((n) => n.w.alertId));
-  await Promise.all([
-    deleteSuperseded(
-      store,
-      docs.filter((d) => kept.has(d.alertId)).map((d) => d._id),
-    ),
-    alongside(results),
-  ]);
+  const superseded = docs.filter((d) => kept.has(d.alertId)).map((d) => d._id);
+  if (opts.deferDeletes) {
+    await alongside(results);
+    if (won.length) await touchOrgTriage(store, orgId, `analyses:${won[0].w.alertId}:${won.length}:${Date.now()}`);
+    deleteSuperseded(store, superseded).catch((err) => opts.onDeferredError?.(err));
+    return results;
+  }
+  await Promise.all([deleteSuperseded(store, superseded), alongside(results)]);
   if (won.length) await touchOrgTriage(store, orgId, `analyses:${won[0].w.alertId}:${won.length}:${Date.now()}`);
   return results;
 }

@@ -158,6 +158,14 @@ export async function writeAnalysis(
   }
 }
 
+/** Every analysis revision document of one project and ecosystem's alerts, without their history. */
+export function pairAnalysisDocs(
+  store: Store,
+  pairId: string,
+): Promise<Array<Pick<AlertAnalysisDoc, '_id' | 'alertId' | 'rev' | 'analysis'>>> {
+  return store.c.alertAnalyses.find({ pairId }, { projection: { alertId: 1, rev: 1, analysis: 1 } }).toArray();
+}
+
 /**
  * The analyses in force of one project and ecosystem's alerts, by alert id, without their history (only `analysis`
  * is read): what the findings of a scan show as their alert's current analysis (src/http/findings/analyses-cache.ts).

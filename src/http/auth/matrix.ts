@@ -61,6 +61,9 @@ export const MATRIX = {
   'GET /v1/projects': { kind: 'scope', scope: 'scans:read' },
   'PATCH /v1/projects/:projectId': { kind: 'roles', roles: ADMINS },
   'GET /v1/dependencies': { kind: 'scope', scope: 'deps:read' },
+  // Where a package is used, and one advisory with its open alerts by project (src/http/usages, src/http/advisories)
+  'GET /v1/dependencies/usages': { kind: 'scope', scope: 'deps:read' },
+  'GET /v1/advisories/:advisoryId': { kind: 'scope', scope: 'findings:read' },
   // Multipart upload (src/http/multipart-uploads/routes.ts)
   'POST /v1/scans/dependency-snapshots/uploads': { kind: 'scope', scope: 'sca:upload' },
   'GET /v1/scans/dependency-snapshots/uploads/:uploadId': { kind: 'scope', scope: 'sca:upload' },
@@ -78,6 +81,7 @@ export const MATRIX = {
   'GET /v1/scans/:scanId/vex': { kind: 'scope', scope: 'findings:read' },
   // Project alerts across scans (src/http/alerts/routes.ts)
   'GET /v1/alerts': { kind: 'scope', scope: 'findings:read' },
+  'GET /v1/alerts/export.csv': { kind: 'scope', scope: 'findings:read' },
   'GET /v1/alerts/:alertId': { kind: 'scope', scope: 'findings:read' },
   'GET /v1/alerts/:alertId/history': { kind: 'scope', scope: 'findings:read' },
   // Analyses of alerts (src/http/triage/routes.ts)

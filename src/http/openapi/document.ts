@@ -42,6 +42,8 @@ import { triageOperations, triageRuleOperations, vexOperations } from './operati
 import { triageRuleSchemas, triageSchemas } from './schemas/triage';
 import { compareOperations } from './operations-compare';
 import { compareSchemas } from './schemas/compare';
+import { whereUsedOperations } from './operations-where-used';
+import { whereUsedSchemas } from './schemas/where-used';
 
 /** Routes outside the matrix: served without any guard (load balancers and orchestrators call them). */
 export type Unguarded = 'GET /healthz' | 'GET /readyz';
@@ -66,6 +68,7 @@ export const OPERATIONS: Record<Route, Operation> = {
   ...vexOperations,
   ...triageRuleOperations,
   ...compareOperations,
+  ...whereUsedOperations,
 };
 
 export function accessOf(route: Route): Access {
@@ -288,6 +291,7 @@ export function buildOpenApiDocument() {
         ...triageSchemas,
         ...triageRuleSchemas,
         ...compareSchemas,
+        ...whereUsedSchemas,
       },
     },
   };

@@ -17,6 +17,7 @@
 //   status, project slug, this service's version; for the VEX the pair's analyses and which of them have expired, and
 //   for OpenVEX the organization's name); If-None-Match that matches answers 304 before the snapshot and findings are
 //   read.
+// - A VEX built is kept by its ETag (EXPORTS_CACHE_BYTES, default 64 MB per process): the same ETag, the same bytes.
 // - Content-Disposition names the file as the web app saves it: <scan id>.sbom.cdx.json, <scan id>.vex.cdx.json,
 //   <scan id>.openvex.json.
 import fs from 'node:fs';
@@ -98,11 +99,27 @@ const bomScan = (scan: ScanDoc): BomScan => ({
   startedAt: scan.startedAt.toISOString(),
 });
 
-/** The scan's severity rules (src/domain/advisories/severity.ts) for the VEX's CVSS ratings. */
+/** The scan's severity rules (src/domain/advisories/severity.ts) for the VEX's CVSS ratings; a vector scored once. */
+const scored = new LRUCache<string, { v: ReturnType<ScoreCvss> }>({ max: 50_000 });
 const scoreCvss: ScoreCvss = (type, vector) => {
-  const scored = scoreVector(type, vector);
-  return scored && Number.isFinite(scored[1]) ? { score: scored[1], severity: band(scored[1]) } : null;
+  const key = `${type}\0${vector}`;
+  const hit = scored.get(key);
+  if (hit) return hit.v;
+  const s = scoreVector(type, vector);
+  const v = s && Number.isFinite(s[1]) ? { score: s[1], severity: band(s[1]) } : null;
+  scored.set(key, { v });
+  return v;
 };
+
+/**
+ * Documents built, by ETag: the ETag hashes everything the bytes depend on (above), so a document built once is the
+ * answer to every later request with the same ETag (the web app and CI download the same VEX again and again). Bounded
+ * by size; an export of a large scan does not push out more than its share.
+ */
+const built = new LRUCache<string, string>({
+  maxSize: envInt('EXPORTS_CACHE_BYTES', 64 * 1024 * 1024, { min: 0 }) || 1,
+  sizeCalculation: (body) => Math.max(1, body.length),
+});
 
 /**
  * The CVSS entries of every advisory of a generation that has some (generations are immutable). Findings do not store
@@ -230,6 +247,12 @@ export function exportRoutes(deps: AppDeps): Router {
     ]);
     const etag = etagOf('vex', scan, { format, analyses, now, author });
     if (await notModified(ctx, etag)) return;
+    const kept = built.get(etag);
+    if (kept !== undefined) {
+      await recheck(deps, principalOf(ctx));
+      send(ctx, kept, etag, format, scan._id);
+      return;
+    }
     const release = slots.take();
     try {
       const finishedAt = (scan.finishedAt ?? scan.startedAt).toISOString();
@@ -274,6 +297,7 @@ export function exportRoutes(deps: AppDeps): Router {
         });
         body = `${JSON.stringify(doc)}\n`; // as serializeBom writes the SBOM
       }
+      built.set(etag, body);
       await recheck(deps, principalOf(ctx)); // after the load, just before the answer
       send(ctx, body, etag, format, scan._id);
     } finally {

@@ -17,7 +17,7 @@ import { detectVex, schemaError } from '../../domain/vex-import/validate';
 import { recordAudit } from '../../storage/audit';
 import { pairIdOf } from '../../storage/alerts';
 import { findProject } from '../../storage/projects';
-import { pairAnalysesWithoutHistory } from '../../storage/triage';
+import { newestRevisions, pairAnalysisDocs } from '../../storage/triage';
 import { writeAnalysesBulk } from '../../storage/triage-bulk';
 import { orgAlertsByRecord } from '../alerts/index-cache';
 import { actorOf } from '../audit/actor';
@@ -104,11 +104,17 @@ export function vexRoutes(deps: AppDeps): Router {
     const index = await orgAlertsByRecord(deps.store, p.orgId!);
     const alerts = index.all.filter((a) => a.projectId === project._id && a.status !== 'merged');
     const byId = new Map(alerts.map((a) => [a.id, a]));
-    // Their analyses now (the index may hold an older triage: it is kept while the heads stay).
+    // Their analyses now (the index may hold an older triage: it is kept while the heads stay), read once: the
+    // bulk write below takes the same documents.
+    const docs = (
+      await Promise.all(
+        [...new Set(alerts.map((a) => a.ecosystem))].map((eco) =>
+          pairAnalysisDocs(deps.store, pairIdOf(project._id, eco)),
+        ),
+      )
+    ).flat();
     const analyses = new Map<string, Analysis>();
-    for (const eco of new Set(alerts.map((a) => a.ecosystem)))
-      for (const [id, a] of await pairAnalysesWithoutHistory(deps.store, pairIdOf(project._id, eco)))
-        analyses.set(id, a);
+    for (const [id, d] of newestRevisions(docs)) if (d.analysis) analyses.set(id, d.analysis);
     const match = matchStatements(
       statements,
       alerts.map((a): MatchAlert => ({
@@ -151,7 +157,12 @@ export function vexRoutes(deps: AppDeps): Router {
         unlessSame: sameDecision,
       };
     });
-    const results = await writeAnalysesBulk(deps.store, p.orgId!, writes);
+    // (the superseded revisions are deleted after the answer: the import's largest command, and harmless if left)
+    const results = await writeAnalysesBulk(deps.store, p.orgId!, writes, undefined, {
+      docs,
+      deferDeletes: true,
+      onDeferredError: (err) => deps.logger.warn({ err, importId }, 'superseded analyses not deleted (harmless)'),
+    });
     timing.mark('write');
     const changed = results.filter((x) => x.changed).length;
     await recordAudit(deps.store, {
