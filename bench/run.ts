@@ -158,6 +158,17 @@ async function vexOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- intel`: the intelligence feeds, the joins, where used and the advisory page (issue 36). */
+async function intelOnly(): Promise<void> {
+  const { intelBench } = await import('./intel');
+  const h = await startHarness();
+  try {
+    await intelBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 /** `npm run bench -- compare`: only the PR gate's figures (docs/pr-gate.md), a few minutes. */
 async function compareOnly(): Promise<void> {
   const { compareBench } = await import('./compare');
@@ -279,6 +290,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('compare')) return compareOnly();
   if (process.argv.includes('triage')) return triageOnly();
   if (process.argv.includes('vex')) return vexOnly();
+  if (process.argv.includes('intel')) return intelOnly();
   if (process.argv.includes('scan-path')) return scanPathOnly();
   if (process.argv.includes('profile')) return (await import('./profile')).profileBench();
   if (process.argv.includes('sign-in')) return signInOnly();
