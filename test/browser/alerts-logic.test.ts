@@ -28,7 +28,7 @@ test('filters: defaults stay out of the URL; status and suppression go to the AP
     module: undefined,
     q: undefined,
     suppressed: 'false',
-    sort: 'severity',
+    sort: 'risk',
   });
   expect(Object.values(alertFiltersToQuery(d)).filter(Boolean)).toEqual([]);
   expect(alertsNarrowed(d)).toBe(false);
@@ -41,7 +41,7 @@ test('filters: defaults stay out of the URL; status and suppression go to the AP
     module: undefined,
     q: undefined,
     suppressed: 'false',
-    sort: 'severity',
+    sort: 'risk',
   });
   const q = {
     status: 'fixed',
@@ -59,7 +59,7 @@ test('filters: defaults stay out of the URL; status and suppression go to the AP
   expect(alertApiQuery('shop', f)).toEqual({ project: 'shop', ...q });
   // unknown values are no filter; a severity mode without a severity is dropped; the search is trimmed
   expect(
-    alertFiltersFromQuery({ status: 'merged', severity: 'urgent', suppressed: 'maybe', sort: 'risk', team: '' }),
+    alertFiltersFromQuery({ status: 'merged', severity: 'urgent', suppressed: 'maybe', sort: 'priority', team: '' }),
   ).toEqual(d);
   expect(alertFiltersToQuery(alertFiltersFromQuery({ severityMode: 'exact' })).severityMode).toBeUndefined();
   expect(alertApiQuery('p', alertFiltersFromQuery({ severityMode: 'exact' })).severityMode).toBeUndefined();

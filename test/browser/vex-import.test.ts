@@ -173,12 +173,12 @@ test('an OpenVEX file imported on the project page: the alert decided and the st
   expect(await link.getAttribute('href')).toBe(`/app/alerts/${ids.alpha}`);
   const u = body.unmatched[0];
   expect(await tableRows(page, 'Statements of vendor.openvex.json not applied')).toEqual([
-    ['2', 'CVE-2099-9999', 'not given', 'No alert of this project is for CVE-2099-9999.'],
+    ['2', 'CVE-2099-9999', purl('nothing', '1.0.0'), 'No alert of this project is for CVE-2099-9999.'],
   ]);
   expect(u).toEqual({
     statement: 1,
     vulnerability: 'CVE-2099-9999',
-    package: null,
+    package: purl('nothing', '1.0.0'),
     code: 'no_alert',
     reason: 'no alert of this project is for CVE-2099-9999',
   });

@@ -7,8 +7,13 @@ import type { Alert, AlertEvent, AlertEventType, Analysis, AnalysisState, Severi
 import { SEVERITIES } from './types';
 
 export const ALERT_STATUSES = ['open', 'fixed', 'all'] as const;
-/** The list's orders the app offers (the API's `risk` orders as `severity` until the intelligence feeds exist). */
-export const ALERT_SORTS = ['severity', 'firstSeen', 'lastSeen'] as const;
+/**
+ * The list's orders, the API's default first: `risk` (KEV first, then severity, EPSS, CVSS: docs/intelligence.md),
+ * which orders as `severity` while no intelligence feed is imported.
+ */
+export const ALERT_SORTS = ['risk', 'severity', 'firstSeen', 'lastSeen'] as const;
+/** The lowest EPSS scores the filter offers (a URL may hold any other score from 0 to 1). */
+export const EPSS_THRESHOLDS = ['0.01', '0.05', '0.1', '0.5', '0.9'] as const;
 
 export interface AlertFilters {
   status: (typeof ALERT_STATUSES)[number];
@@ -21,7 +26,19 @@ export interface AlertFilters {
   suppressed: 'false' | 'true' | 'all';
   /** An analysis state, or `none` (no analysis): the API's `analysis`. */
   analysis?: AnalysisState | 'none';
+  /** Only alerts in CISA's KEV catalog (`true`), or only those not in it (`false`): the API's `kev`. */
+  kev?: 'true' | 'false';
+  /** The lowest EPSS score, 0 to 1, as the URL writes it (the API's `epssMin`). */
+  epssMin?: string;
   sort: (typeof ALERT_SORTS)[number];
+}
+
+/** An EPSS threshold from the URL: a plain decimal from 0 to 1 (as the API reads it), written shortest ("0.10" is
+ * "0.1"); 0 and anything else are no filter. */
+function epssThreshold(v: string | undefined): string | undefined {
+  const t = v?.trim();
+  if (!t || !/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(t)) return undefined;
+  return Number(t) > 0 ? String(Number(t)) : undefined;
 }
 
 /** The analysis filter's values: every state, and none. */
@@ -43,7 +60,9 @@ export function alertFiltersFromQuery(q: Record<string, string | undefined>): Al
     analysis: (ANALYSIS_FILTERS as readonly string[]).includes(q.analysis ?? '')
       ? (q.analysis as AlertFilters['analysis'])
       : undefined,
-    sort: pick(q.sort, ALERT_SORTS, 'severity'),
+    kev: q.kev === 'true' || q.kev === 'false' ? q.kev : undefined,
+    epssMin: epssThreshold(q.epssMin),
+    sort: pick(q.sort, ALERT_SORTS, 'risk'),
   };
 }
 
@@ -58,7 +77,9 @@ export function alertFiltersToQuery(f: AlertFilters): Record<string, string | un
     q: f.q,
     suppressed: f.suppressed === 'false' ? undefined : f.suppressed,
     analysis: f.analysis,
-    sort: f.sort === 'severity' ? undefined : f.sort,
+    kev: f.kev,
+    epssMin: f.epssMin,
+    sort: f.sort === 'risk' ? undefined : f.sort,
   };
 }
 
@@ -74,13 +95,25 @@ export function alertApiQuery(project: string, f: AlertFilters): Record<string, 
     q: f.q,
     suppressed: f.suppressed,
     analysis: f.analysis,
+    kev: f.kev,
+    epssMin: f.epssMin,
     sort: f.sort,
   };
 }
 
 /** Whether the filters narrow the list beyond its default (open, not suppressed): an empty list then says so. */
 export function alertsNarrowed(f: AlertFilters): boolean {
-  return !!(f.severity || f.team || f.module || f.q || f.analysis || f.status !== 'open' || f.suppressed !== 'false');
+  return !!(
+    f.severity ||
+    f.team ||
+    f.module ||
+    f.q ||
+    f.analysis ||
+    f.kev ||
+    f.epssMin ||
+    f.status !== 'open' ||
+    f.suppressed !== 'false'
+  );
 }
 
 /** "3 open alerts", "1 fixed alert loaded so far", "4 suppressed alerts": what the list counts, in words. */

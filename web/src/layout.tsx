@@ -38,7 +38,9 @@ export function Layout({ children }: { children: ComponentChildren }) {
     path === p ||
     path.startsWith(`${p}/`) ||
     (p === paths.projects() &&
-      (path === paths.home() || path.startsWith('/app/scans') || path.startsWith('/app/alerts')));
+      (path === paths.home() || path.startsWith('/app/scans') || path.startsWith('/app/alerts'))) ||
+    // an advisory's page answers "where is it?" across projects, as the where-used search does for a package
+    (p === paths.whereUsed() && path.startsWith('/app/advisories/'));
   return (
     <div class="shell">
       <a class="skip" href="#main">

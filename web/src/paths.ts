@@ -12,6 +12,10 @@ export const paths = {
   alerts: (projectId: string, query: Record<string, string | undefined> = {}) =>
     withQuery(`${BASE}/projects/${encodeURIComponent(projectId)}/alerts`, query),
   alert: (id: string) => `${BASE}/alerts/${encodeURIComponent(id)}`,
+  /** An advisory (any id of its alias group) and the organization's open alerts of it, by project. */
+  advisory: (id: string) => `${BASE}/advisories/${encodeURIComponent(id)}`,
+  /** Where a package is used across the organization's projects (intel.ts: usageSearchToQuery). */
+  whereUsed: (query: Record<string, string | undefined> = {}) => withQuery(`${BASE}/where-used`, query),
   /** The triage rules; `preview`: the rule whose matches are shown. */
   triageRules: (preview?: string) => withQuery(`${BASE}/triage-rules`, { preview }),
   scan: (id: string) => `${BASE}/scans/${encodeURIComponent(id)}`,

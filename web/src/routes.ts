@@ -28,10 +28,16 @@ export const routes: AppRoute[] = [
   { path: `${BASE}/projects/:projectId/inventory`, component: lazy(() => import('./views/inventory')) },
   { path: `${BASE}/projects/:projectId/alerts`, component: lazy(() => import('./views/alerts')) },
   { path: `${BASE}/alerts/:alertId`, component: lazy(() => import('./views/alert')) },
+  { path: `${BASE}/advisories/:advisoryId`, component: lazy(() => import('./views/advisory')) },
   {
     path: `${BASE}/triage-rules`,
     component: lazy(() => import('./views/triage-rules')),
     nav: { label: 'Rules', section: 'triage' },
+  },
+  {
+    path: `${BASE}/where-used`,
+    component: lazy(() => import('./views/where-used')),
+    nav: { label: 'Where used', section: 'triage' },
   },
   { path: `${BASE}/scans/:scanId`, component: lazy(() => import('./views/findings')) },
   { path: `${BASE}/scans/:scanId/compare`, component: lazy(() => import('./views/compare')) },

@@ -40,6 +40,13 @@ export type ProjectList = Schemas['ProjectList'];
 export type Dependency = Schemas['Dependency'];
 export type DependencyList = Schemas['DependencyList'];
 export type Ecosystem = Dependency['ecosystem'];
+/** Where a package is used (GET /v1/dependencies/usages): each project's latest scan of an ecosystem that holds it. */
+export type DependencyUsage = Schemas['DependencyUsage'];
+export type DependencyUsageList = Schemas['DependencyUsageList'];
+/** An advisory by any id of its alias group, with the organization's open alerts of it by project (GET /v1/advisories/{id}). */
+export type AdvisoryPage = Schemas['AdvisoryPage'];
+export type AdvisoryDetail = Schemas['AdvisoryDetail'];
+export type AdvisoryProject = Schemas['AdvisoryProject'];
 
 // ---- project alerts: one vulnerability of one project and ecosystem across its tracked scans (its history of events)
 export type Alert = Schemas['Alert'];

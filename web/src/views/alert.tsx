@@ -1,14 +1,16 @@
-// One project alert (GET /v1/alerts/{id}): the vulnerability, where and since when the project has it (first and last
-// seen, with their scans), its package and versions, modules and teams; its analysis (triage: who decided what, when,
-// until when), with the triage form and the analysis's removal for the roles that triage (components/triage-form.tsx);
-// and its history (GET .../history) as a timeline, newest first: opened (by which scan and advisory generation),
-// versions changed, fixed, reopened, merged, analysis changed, each with its scan. An id merged into an older alert
-// answers that alert: the page says so.
+// One project alert (GET /v1/alerts/{id}): the vulnerability (severity, CVSS vector, KEV and EPSS:
+// components/intel.tsx), where and since when the project has it (first and last seen, with their scans), its package
+// and versions, modules and teams, links to its advisory's page and to where its package is used across the
+// organization; its analysis (triage: who decided what, when, until when), with the triage form and the analysis's
+// removal for the roles that triage (components/triage-form.tsx); and its history (GET .../history) as a timeline,
+// newest first: opened (by which scan and advisory generation), versions changed, fixed, reopened, merged, analysis
+// changed, each with its scan. An id merged into an older alert answers that alert: the page says so.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { allPages, api, ApiError } from '../api';
 import { eventWords } from '../alerts';
 import { AdvisoryLinks, SeverityBadge, When } from '../components/bits';
+import { AcrossProjects, CvssVector, EpssFact, KevFact } from '../components/intel';
 import { errorText } from '../components/admin/common';
 import { MoreButton } from '../components/list';
 import { Page, Status } from '../components/page';
@@ -144,15 +146,14 @@ export default function AlertView() {
             <SeverityBadge severity={a.severity} />
           </dd>
           <dt>CVSS</dt>
+          <dd>{a.cvss ? <CvssVector cvss={a.cvss} /> : <span class="muted">no CVSS vector in the advisory</span>}</dd>
+          <dt>Known exploited</dt>
           <dd>
-            {a.cvss ? (
-              <>
-                {a.cvss.score.toFixed(1)} <span class="muted">(CVSS {a.cvss.version})</span>{' '}
-                <code class="cvss-vector">{a.cvss.vector}</code>
-              </>
-            ) : (
-              <span class="muted">no CVSS vector in the advisory</span>
-            )}
+            <KevFact kev={a.kev} />
+          </dd>
+          <dt>EPSS</dt>
+          <dd>
+            <EpssFact epss={a.epss} />
           </dd>
           <dt>Advisory</dt>
           <dd>
@@ -195,6 +196,16 @@ export default function AlertView() {
           <dd class="cell-wrap">{list(a.modules, 'none (no module attribution)')}</dd>
           <dt>Teams</dt>
           <dd class="cell-wrap">{list(a.teams, 'none')}</dd>
+          <dt>Across projects</dt>
+          <dd>
+            <AcrossProjects
+              advisory={a.advisory}
+              pkg={a.package}
+              // one installed version: where that version is used; several: where the package is
+              version={a.installedVersions.length === 1 ? a.installedVersions[0] : undefined}
+              ecosystem={a.ecosystem}
+            />
+          </dd>
         </dl>
       ) : null}
       {a ? (

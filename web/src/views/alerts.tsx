@@ -1,11 +1,12 @@
 // A project's alerts (GET /v1/alerts?project=): its vulnerabilities across tracked scans, open ones by default,
-// filtered by status, severity (at least / exactly), team, module, suppression, analysis state and a package or
-// advisory search, in the API's order or a column's. Every filter lives in the URL (a reload, browser Back or a shared
-// link shows the same list); a refusal is shown in words. The list is read a page at a time ("More alerts"); each row
-// links to its alert and says its analysis. The roles that triage select rows (a checkbox each, Shift+click or
-// Shift+Space for a range, one for every row shown) and decide on them at once (POST /v1/alerts/analysis) with the
-// triage form; the list is read again and the outcome said. The triage rules that decide for many alerts at once are
-// a link away (views/triage-rules.tsx).
+// filtered by status, severity (at least / exactly), team, module, suppression, analysis state, KEV, a lowest EPSS
+// score and a package or advisory search, in the order chosen (risk by default: KEV first, then severity, EPSS, CVSS;
+// or severity, first seen, last seen) or a column's. Each row shows its KEV badge and EPSS figure. Every filter lives
+// in the URL (a reload, browser Back or a shared link shows the same list); a refusal is shown in words. The list is
+// read a page at a time ("More alerts"); each row links to its alert and says its analysis. The roles that triage
+// select rows (a checkbox each, Shift+click or Shift+Space for a range, one for every row shown) and decide on them at
+// once (POST /v1/alerts/analysis) with the triage form; the list is read again and the outcome said. The triage rules
+// that decide for many alerts at once are a link away (views/triage-rules.tsx).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { allPages, api, ApiError } from '../api';
@@ -13,6 +14,7 @@ import {
   ALERT_SORTS,
   ALERT_STATUSES,
   ANALYSIS_FILTERS,
+  EPSS_THRESHOLDS,
   alertApiQuery,
   alertFiltersFromQuery,
   alertFiltersToQuery,
@@ -22,12 +24,14 @@ import {
   type AlertFilters,
 } from '../alerts';
 import { SeverityBadge, When } from '../components/bits';
+import { IntelBadges } from '../components/intel';
 import { SelectField, SeverityFields, SUPPRESSED_OPTIONS, valueOptions } from '../components/fields';
 import { errorText } from '../components/admin/common';
 import { ListTable, MoreButton, useSorted } from '../components/list';
 import { Page, Status } from '../components/page';
 import { BulkTriage } from '../components/bulk-triage';
 import { useLoad, usePages } from '../hooks';
+import { percentText } from '../intel';
 import { paths } from '../paths';
 import { canTriage } from '../roles';
 import { useMe } from '../session';
@@ -41,12 +45,36 @@ const STATUS_LABELS: Record<AlertFilters['status'], string> = {
   all: 'Open and fixed',
 };
 const SORT_LABELS: Record<AlertFilters['sort'], string> = {
+  risk: 'Risk (KEV, severity, EPSS)',
   severity: 'Most severe first',
   firstSeen: 'Newest first seen',
   lastSeen: 'Newest last seen',
 };
 const ANALYSIS_LABELS: Record<NonNullable<AlertFilters['analysis']>, string> = { ...STATE_LABELS, none: 'No analysis' };
-const COLUMNS = ['Advisory', 'Severity', 'Package', 'Fixed version', 'Status', 'First seen', 'Last seen', 'Modules'];
+const KEV_OPTIONS = [
+  { value: 'true', label: 'Only known exploited (KEV)' },
+  { value: 'false', label: 'Not in KEV' },
+] as const;
+/** The thresholds offered, and the URL's own when it is another. */
+const epssOptions = (current: string | undefined) => {
+  const options = EPSS_THRESHOLDS.map((t) => ({ value: t as string, label: `${percentText(Number(t))} or more` }));
+  return current && !options.some((o) => Number(o.value) === Number(current))
+    ? [{ value: current, label: `${percentText(Number(current))} or more` }, ...options]
+    : options;
+};
+const COLUMNS = [
+  'Advisory',
+  'Severity',
+  'Exploitation',
+  'Package',
+  'Fixed version',
+  'Status',
+  'First seen',
+  'Last seen',
+  'Modules',
+];
+/** The Exploitation column's order: KEV first, then the highest EPSS score; neither known last. */
+const exploitation = (a: Alert) => (a.kev || a.epss ? (a.kev ? 0 : 2) + (a.epss ? 1 - a.epss.score : 1) : null);
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
 function AlertFiltersForm({
@@ -118,6 +146,22 @@ function AlertFiltersForm({
               f.suppressed === 'false' && SUPPRESSING_STATES.includes(analysis as AnalysisState) ? 'all' : f.suppressed,
           })
         }
+      />
+      <SelectField
+        id="a-kev"
+        label="Known exploited"
+        any="Any"
+        value={f.kev}
+        options={KEV_OPTIONS}
+        onChange={(kev) => set({ kev })}
+      />
+      <SelectField
+        id="a-epss"
+        label="EPSS score"
+        any="Any"
+        value={f.epssMin}
+        options={epssOptions(f.epssMin)}
+        onChange={(epssMin) => set({ epssMin })}
       />
       <SelectField
         id="a-sort"
@@ -198,6 +242,7 @@ export default function Alerts() {
     ...(triage ? [null] : []),
     (a) => a.advisory,
     (a) => SEVERITIES.indexOf(a.severity),
+    exploitation,
     (a) => a.package,
     (a) => a.fixedVersion,
     (a) => a.status,
@@ -317,6 +362,9 @@ export default function Alerts() {
               </th>
               <td>
                 <SeverityBadge severity={a.severity} />
+              </td>
+              <td>
+                {a.kev || a.epss ? <IntelBadges kev={a.kev} epss={a.epss} /> : <span class="muted">none known</span>}
               </td>
               <td class="cell-wrap">
                 {a.package}

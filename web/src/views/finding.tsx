@@ -1,12 +1,14 @@
-// One finding: advisory id and aliases, summary, versions, suppression (and where it comes from), the project alert it
-// belongs to (and when the project first saw it) with that alert's analysis and, for the roles that triage, the triage
-// form (components/triage-form.tsx), its representative path, and its attributions in the chosen view with their
-// paths and origins, as text and as a small SVG graph.
+// One finding: advisory id and aliases, summary, CVSS vector, KEV and EPSS (components/intel.tsx), versions,
+// suppression (and where it comes from), links to its advisory's page and to where its package is used across the
+// organization, the project alert it belongs to (and when the project first saw it) with that alert's analysis and,
+// for the roles that triage, the triage form (components/triage-form.tsx), its representative path, and its
+// attributions in the chosen view with their paths and origins, as text and as a small SVG graph.
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../api';
 import { errorText } from '../components/admin/common';
 import { AdvisoryLinks, SeverityBadge, When } from '../components/bits';
+import { AcrossProjects, CvssVector, EpssFact, KevFact } from '../components/intel';
 import { Page, Status } from '../components/page';
 import { ListTable } from '../components/list';
 import { PathGraph } from '../components/path-graph';
@@ -15,7 +17,7 @@ import { recall, remember } from '../finding-cache';
 import { useLoad } from '../hooks';
 import { filtersFromQuery, filtersToQuery } from '../filters';
 import { paths, withQuery } from '../paths';
-import type { Alert, AttributionList, AttributionPath, Finding, FindingsPage } from '../types';
+import type { Alert, AttributionList, AttributionPath, Finding, FindingsPage, Scan } from '../types';
 
 const MAX_PATHS = 20;
 
@@ -59,6 +61,8 @@ export default function FindingView() {
     },
     [scanId, findingId, view, query.module, query.team],
   );
+  // the scan's ecosystem, for the where-used link (a finding does not carry it)
+  const scan = useLoad((signal) => api.get<Scan>(`/scans/${encodeURIComponent(scanId)}`, undefined, signal), [scanId]);
   const [selected, setSelected] = useState(0);
   const f = finding.data;
   // The finding's alert, for its analysis (none without an alert), and as a triage change left it.
@@ -91,15 +95,14 @@ export default function FindingView() {
               <SeverityBadge severity={f.severity} />
             </dd>
             <dt>CVSS</dt>
+            <dd>{f.cvss ? <CvssVector cvss={f.cvss} /> : <span class="muted">no CVSS vector in the advisory</span>}</dd>
+            <dt>Known exploited</dt>
             <dd>
-              {f.cvss ? (
-                <>
-                  {f.cvss.score.toFixed(1)} <span class="muted">(CVSS {f.cvss.version})</span>{' '}
-                  <code class="cvss-vector">{f.cvss.vector}</code>
-                </>
-              ) : (
-                <span class="muted">no CVSS vector in the advisory</span>
-              )}
+              <KevFact kev={f.kev} />
+            </dd>
+            <dt>EPSS</dt>
+            <dd>
+              <EpssFact epss={f.epss} />
             </dd>
             <dt>Advisory</dt>
             <dd>
@@ -129,6 +132,15 @@ export default function FindingView() {
             <dt>Published</dt>
             <dd>
               <When iso={f.publishedAt} />
+            </dd>
+            <dt>Across projects</dt>
+            <dd>
+              <AcrossProjects
+                advisory={f.cve}
+                pkg={f.package}
+                version={f.installedVersion}
+                ecosystem={scan.data?.ecosystem}
+              />
             </dd>
             <dt>Suppressed</dt>
             <dd>

@@ -1,7 +1,9 @@
 // A scan's findings: the introduced view by default, affected on a toggle, grouped by module or introducing
 // dependency, filtered by module, team, severity (at least / exactly) and suppression, with the scope's counts.
 // A finding that belongs to a project alert links to it (ArrowRight reaches that link from the row's own), says
-// its alert's analysis and when the project first saw it. Every filter lives in the URL. The first screen shows the
+// its alert's analysis and when the project first saw it. A finding in CISA's KEV catalog has a KEV badge, one with
+// an EPSS score its figure (components/intel.tsx); each row ends with links to its advisory's page and to where its
+// package is used across the organization (on a wide screen; a narrow one reaches them from the finding's page). Every filter lives in the URL. The first screen shows the
 // first page only; later pages load as the list scrolls near its end. `performance.mark('findings:first-screen')` is
 // set when the first rows are in the DOM. The roles that triage select findings of an alert (a checkbox at the end
 // of each such row, reached with ArrowRight and toggled with Space; Shift+click or Shift+Space for a range of the
@@ -15,6 +17,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso';
 import { allPages, api } from '../api';
 import { Counts, ScanStatusText, SeverityBadge, When } from '../components/bits';
+import { IntelBadges } from '../components/intel';
 import { ScanExports } from '../components/exports';
 import { Page, Status } from '../components/page';
 import { BulkTriage } from '../components/bulk-triage';
@@ -22,6 +25,7 @@ import { VexImport } from '../components/vex-import';
 import { VirtualList } from '../components/virtual-list';
 import { remember } from '../finding-cache';
 import { apiQuery, filtersFromQuery, filtersToQuery, type FindingFilters } from '../filters';
+import { usageSearchOf, usageSearchToQuery } from '../intel';
 import { useLoad, useMedia } from '../hooks';
 import { useLiveScan } from '../live-scan';
 import { paths, withQuery } from '../paths';
@@ -282,6 +286,7 @@ export default function Findings() {
         <a href={paths.finding(scanId, r.finding.id, detailQuery)} onClick={() => rememberOpened(r.finding.id)}>
           {r.finding.cve}
         </a>
+        <IntelBadges kev={r.finding.kev} epss={r.finding.epss} />
         {r.finding.alertId ? (
           <span class="cell-alert">
             <a href={paths.alert(r.finding.alertId)}>
@@ -315,9 +320,29 @@ export default function Findings() {
         </span>
         {r.finding.suppressed ? <span class="muted">suppressed</span> : null}
         {triage && r.finding.alertId ? selectBox(r) : null}
+        {acrossLinks(r)}
       </>
     );
-  // last in the row: the finding's own link stays its first control (the list's Tab stop), ArrowRight reaches it
+  // after the finding's own link and its alert's (ArrowRight reaches them in that order), the checkbox (drawn at the
+  // row's right edge), then the links across projects
+  const acrossLinks = (r: FindingRow) => (
+    <span class="cell-links">
+      <a href={paths.advisory(r.finding.cve)}>
+        Advisory<span class="visually-hidden"> {r.finding.cve} in every project</span>
+      </a>
+      {' · '}
+      <a
+        href={paths.whereUsed(
+          usageSearchToQuery(usageSearchOf(r.finding.package, r.finding.installedVersion, scan?.ecosystem)),
+        )}
+        // named whole (a hidden part would be read apart from "Where used")
+        aria-label={`Where used: ${r.finding.package}@${r.finding.installedVersion}`}
+      >
+        Where used
+      </a>
+    </span>
+  );
+  // the finding's own link stays its first control (the list's Tab stop), ArrowRight reaches it
   const selectBox = (r: FindingRow) => (
     <span class="cell-select">
       <input
