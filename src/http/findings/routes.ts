@@ -43,15 +43,15 @@ export function findingRoutes(deps: AppDeps): Router {
     }
     // v1 scans have no modules: every module or team label is unknown there, so the list is empty (not an error).
     // The alerts' current analyses are read beside the findings (one read by _id when the pair's are kept).
-    const [scoped, analyses] = await Promise.all([
+    const [scoped, analyses, intel] = await Promise.all([
       findingsInScope(deps.store, scan, {
         view: filter.attribution,
         module: filter.module,
         team: filter.team,
       }),
       pairAnalysesCached(deps.store, scan),
+      currentIntel(deps.store),
     ]);
-    const intel = await currentIntel(deps.store);
     const now = new Date();
     const selected: number[] = [];
     scoped.findings.forEach((f, i) => {
