@@ -1,7 +1,10 @@
 // Webhooks: stored with their signing secret sealed (storage/secrets.ts); the secret is shown once,
-// at creation. Deleting marks the document deleted: deliveries in flight see it and stop, lists skip it.
+// at creation. A chat webhook (slack, teams) has no secret: its URL is the credential, stored sealed, with only its
+// masked form in `url` (domain/webhooks/chat.ts maskedUrl). Deleting marks the document deleted: deliveries in flight
+// see it and stop, lists skip it.
 import type { Filter } from 'mongodb';
 import { newId, newSecret } from '../domain/ids';
+import { isChatFormat, maskedUrl, type WebhookFormat } from '../domain/webhooks/chat';
 import type { WebhookDoc } from './documents/webhooks';
 import { isDuplicateKey, type Store } from './mongo';
 import type { SecretBox } from './secrets';
@@ -23,24 +26,44 @@ export const MAX_WEBHOOKS_PER_ORG = 20;
 
 export interface NewWebhook {
   orgId: string;
+  /** The destination as checked (a chat webhook's is sealed, and only its masked form stored in clear). */
   url: string;
+  /** Default json. */
+  format?: WebhookFormat;
   events: WebhookEvent[];
   createdBy: string | null;
   minSeverity?: WebhookDoc['minSeverity'];
   projects?: string[] | null;
 }
 
+/** Creates a webhook; `secret` is its signing secret (json), or null (a chat webhook: deliveries are not signed). */
+export async function createWebhook(
+  store: Store,
+  box: SecretBox,
+  w: NewWebhook & { format?: 'json' },
+  now?: Date,
+): Promise<{ doc: WebhookDoc; secret: string }>;
+export async function createWebhook(
+  store: Store,
+  box: SecretBox,
+  w: NewWebhook,
+  now?: Date,
+): Promise<{ doc: WebhookDoc; secret: string | null }>;
 export async function createWebhook(
   store: Store,
   box: SecretBox,
   w: NewWebhook,
   now = new Date(),
-): Promise<{ doc: WebhookDoc; secret: string }> {
-  const secret = newSecret('svc_whs_');
+): Promise<{ doc: WebhookDoc; secret: string | null }> {
+  const format = w.format ?? 'json';
+  const chat = isChatFormat(format);
+  const secret = chat ? null : newSecret('svc_whs_');
   const doc: WebhookDoc = {
     _id: newId('whk', now.getTime()),
     ...w,
-    secret: box.seal(secret),
+    format,
+    ...(chat ? { url: maskedUrl(w.url), sealedUrl: box.seal(w.url) } : {}),
+    secret: secret === null ? null : box.seal(secret),
     createdAt: now,
     deletedAt: null,
   };
@@ -111,5 +134,13 @@ export function subscribedWebhooks(store: Store, orgId: string, type: WebhookEve
   return store.c.webhooks.find({ orgId, deletedAt: null, events: type }).sort({ _id: 1 }).toArray();
 }
 
-/** The signing secret of a webhook, unsealed. */
-export const webhookSecret = (box: SecretBox, doc: WebhookDoc): string => box.open(doc.secret);
+/** The signing secret of a webhook, unsealed; null for a chat webhook, which has none. */
+export const webhookSecret = (box: SecretBox, doc: WebhookDoc): string | null =>
+  doc.secret ? box.open(doc.secret) : null;
+
+/** How a webhook's deliveries are shaped (json when made before formats existed). */
+export const webhookFormat = (doc: Pick<WebhookDoc, 'format'>): WebhookFormat => doc.format ?? 'json';
+
+/** Where deliveries go: a chat webhook's sealed URL, unsealed; a json webhook's URL as stored. */
+export const webhookUrl = (box: SecretBox, doc: WebhookDoc): string =>
+  doc.sealedUrl ? box.open(doc.sealedUrl) : doc.url;

@@ -64,6 +64,8 @@ export async function testContext(
     signInLimits?: { perEmail: number; perAddress: number };
     /** The ?wait= watch of the scan document (src/storage/scan-watch.ts); its defaults otherwise. */
     watch?: ScanWatchOptions;
+    /** The webhook routes' secret box and destination policy (default: from the environment). */
+    webhooks?: AppDeps['webhooks'];
   } = {},
 ): Promise<TestContext> {
   const dbName = opts.dbName ?? `t_${randomBytes(6).toString('hex')}`;
@@ -93,6 +95,7 @@ export async function testContext(
     uploads,
     rateLimiter,
     platform: opts.platform,
+    ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
     ...(opts.mailDir
       ? { signIn: { mail: new FileMailSender(opts.mailDir), codeKey: randomBytes(32), limits: opts.signInLimits } }
       : {}),

@@ -119,6 +119,7 @@ describe('POST /v1/webhooks', () => {
       expect(webhook).toEqual({
         id: expect.stringMatching(/^whk_[0-9a-z]{22}$/),
         url: 'https://hooks.example.test/a?x=1',
+        format: 'json',
         events: ['scan.completed', 'scan.failed'],
         createdBy: expect.stringMatching(/^mem_/),
         createdAt: expect.any(String),
@@ -427,6 +428,7 @@ describe('GET /v1/webhooks', () => {
         'createdAt',
         'createdBy',
         'events',
+        'format',
         'id',
         'minSeverity',
         'projects',
@@ -538,6 +540,7 @@ test('creation and deletion are in the audit trail (who, which webhook; never th
       kind: 'webhook',
       id: created.body.webhook.id,
       url: 'https://hooks.example.test/audited',
+      format: 'json',
       events: ['scan.failed'],
     },
     requestId: expect.any(String),
@@ -547,4 +550,121 @@ test('creation and deletion are in the audit trail (who, which webhook; never th
     target: { kind: 'webhook', id: created.body.webhook.id },
   });
   expect(JSON.stringify(events)).not.toContain(created.body.secret.slice('svc_whs_'.length));
+});
+
+describe('chat formats (slack, teams)', () => {
+  const TOKEN = 'T0AAA/B0BBB/XyZsecretTokenXyZ';
+  const SIG = 'sig=TeamsSignatureSecret';
+
+  test('201 with no secret; the URL sealed at rest, shown and audited only as https://host/…', async () => {
+    const fresh = await newOrg(store);
+    const slack = await create(fresh.ownerToken, {
+      url: `https://hooks.example.test/services/${TOKEN}`,
+      events: ['scan.completed', 'alert.opened'],
+      format: 'slack',
+    });
+    const teams = await create(fresh.ownerToken, {
+      url: `https://hooks.example.test:8443/workflows/abc/triggers/manual/paths/invoke?api-version=1&${SIG}`,
+      events: ['alert.opened'],
+      format: 'teams',
+      minSeverity: 'high',
+    });
+    const json = await create(fresh.ownerToken, { ...HOOK, format: null });
+    expect([slack.status, teams.status, json.status]).toEqual([201, 201, 201]);
+    expect(slack.body).toEqual({
+      webhook: expect.objectContaining({ url: 'https://hooks.example.test/…', format: 'slack' }),
+      secret: null,
+    });
+    expect(teams.body).toEqual({
+      webhook: expect.objectContaining({
+        url: 'https://hooks.example.test:8443/…',
+        format: 'teams',
+        minSeverity: 'high',
+      }),
+      secret: null,
+    });
+    expect(json.body.webhook).toMatchObject({ url: HOOK.url, format: 'json' });
+    expect(json.body.secret).toMatch(/^svc_whs_/);
+
+    // at rest: the masked form in clear, the URL only sealed
+    const stored = await store.c.webhooks.findOne({ _id: slack.body.webhook.id });
+    expect(stored).toMatchObject({ url: 'https://hooks.example.test/…', format: 'slack', secret: null });
+    expect(box.open(stored!.sealedUrl!)).toBe(`https://hooks.example.test/services/${TOKEN}`);
+    const storedTeams = await store.c.webhooks.findOne({ _id: teams.body.webhook.id });
+    expect(box.open(storedTeams!.sealedUrl!)).toContain(SIG);
+
+    // the list shows the masked form; an admin's too
+    const listed = (await list(await fresh.session('admin'))).body.webhooks;
+    expect(listed.map((w: any) => [w.format, w.url])).toEqual([
+      ['json', HOOK.url],
+      ['teams', 'https://hooks.example.test:8443/…'],
+      ['slack', 'https://hooks.example.test/…'],
+    ]);
+
+    // deleted, then the audit trail: the masked form only
+    expect((await remove(fresh.ownerToken, slack.body.webhook.id)).status).toBe(204);
+    const events = (await app.api.get('/v1/audit-events').set(bearer(fresh.ownerToken))).body.auditEvents;
+    expect(events.map((e: any) => [e.type, e.target.url ?? null, e.target.format ?? null])).toEqual([
+      ['webhook.deleted', null, null],
+      ['webhook.created', HOOK.url, 'json'],
+      ['webhook.created', 'https://hooks.example.test:8443/…', 'teams'],
+      ['webhook.created', 'https://hooks.example.test/…', 'slack'],
+    ]);
+    // nowhere in clear: not in the answers, the lists, the audit trail or any stored document
+    const everything = JSON.stringify([
+      slack.body,
+      teams.body,
+      listed,
+      events,
+      await store.db.collection('webhooks').find({ orgId: fresh.orgId }).toArray(),
+      await store.db.collection('auditEvents').find({ orgId: fresh.orgId }).toArray(),
+    ]);
+    for (const part of ['XyZsecretTokenXyZ', 'TeamsSignatureSecret', '/services/', '/workflows/'])
+      expect({ part, found: everything.includes(part) }).toEqual({ part, found: false });
+  });
+
+  test.each<[string, unknown]>([
+    ['an unknown format', 'discord'],
+    ['another case', 'Slack'],
+    ['a number', 1],
+    ['an array', ['slack']],
+    ['empty', ''],
+  ])('%s → 422 invalid_parameter naming format; nothing stored', async (_, format) => {
+    const fresh = await newOrg(store);
+    const res = await create(fresh.ownerToken, { ...HOOK, format });
+    expect(err(res)).toEqual({ status: 422, code: 'invalid_parameter' });
+    expect(res.body.error.message).toMatch(/^format: must be one of json, slack, teams/);
+    expect(await store.c.webhooks.countDocuments({ orgId: fresh.orgId })).toBe(0);
+  });
+
+  test('the same destination rules as json: a private address, http, credentials are refused alike', async () => {
+    const fresh = await newOrg(store);
+    for (const url of [
+      'https://internal.example.test/services/T/B/X',
+      'https://mixed.example.test/hook',
+      'https://127.0.0.1:8443/hook',
+      'http://hooks.example.test/services/T/B/X',
+      'https://user:pass@hooks.example.test/x',
+      'https://nowhere.example.test/x',
+    ]) {
+      const json = await create(fresh.ownerToken, { url, events: ['scan.completed'] });
+      for (const format of ['slack', 'teams']) {
+        const chat = await create(fresh.ownerToken, { url, events: ['scan.completed'], format });
+        expect({ url, format, ...err(chat), message: chat.body.error.message }).toEqual({
+          url,
+          format,
+          ...err(json),
+          message: json.body.error.message,
+        });
+      }
+    }
+    expect(await store.c.webhooks.countDocuments({ orgId: fresh.orgId })).toBe(0);
+    // and where an allowed CIDR holds the address, a chat webhook is accepted as a json one is
+    const ok = await create(
+      fresh.ownerToken,
+      { url: 'https://127.0.0.1:8443/hook', events: ['scan.completed'], format: 'teams' },
+      lenient.api,
+    );
+    expect([ok.status, ok.body.webhook.url]).toEqual([201, 'https://127.0.0.1:8443/…']);
+  });
 });

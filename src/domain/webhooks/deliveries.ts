@@ -47,3 +47,8 @@ export const statusError = (statusCode: number): string => `HTTP ${statusCode}`;
 export function deliveryHeaders(type: string, deliveryId: string, signature: string): Record<string, string> {
   return { 'X-Svc-Event': type, 'X-Svc-Delivery': deliveryId, 'X-Svc-Signature': signature };
 }
+
+/** Headers of a chat delivery (Slack, Teams): unsigned, they have no secret; the same event and delivery ids. */
+export function chatDeliveryHeaders(type: string, deliveryId: string): Record<string, string> {
+  return { 'X-Svc-Event': type, 'X-Svc-Delivery': deliveryId };
+}

@@ -13,8 +13,14 @@ export const webhookOperations: Record<WebhookRoute, Operation> = {
     summary: 'Create a webhook (the signing secret is returned once)',
     description:
       'Deliveries of the chosen events are POSTed to the URL, signed with the secret (X-Svc-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>). ' +
+      'With format slack or teams, deliveries are a Slack message or a Microsoft Teams Adaptive Card instead, unsigned (secret null), to a URL stored sealed and shown as https://<host>/…; ' +
+      'the same destination rules, retries and delivery log apply. ' +
       `An organization has at most ${MAX_WEBHOOKS_PER_ORG} webhooks.`,
-    requestBody: { description: 'The https URL and the event types.', required: true, schema: ref('WebhookCreate') },
+    requestBody: {
+      description: 'The https URL, the event types and the format (json, slack or teams).',
+      required: true,
+      schema: ref('WebhookCreate'),
+    },
     responses: {
       201: { description: 'The webhook and its secret.', schema: ref('WebhookCreated') },
       ...OBJECT_BODY_ERRORS,
@@ -22,7 +28,7 @@ export const webhookOperations: Record<WebhookRoute, Operation> = {
         description:
           'missing_parameter (url or events absent or empty), invalid_parameter (the body is not a JSON object; a field of the wrong type; ' +
           'an unknown event type, named; a URL that is not https, malformed, or whose host does not resolve or resolves to a refused address, with the reason; ' +
-          `the organization already has ${MAX_WEBHOOKS_PER_ORG} webhooks; minSeverity not a severity; projects not a non-empty array of at most 100 strings), ` +
+          `the organization already has ${MAX_WEBHOOKS_PER_ORG} webhooks; format not json, slack or teams; minSeverity not a severity; projects not a non-empty array of at most 100 strings), ` +
           'unknown_project (projects names a project that does not exist).',
         codes: ['invalid_parameter', 'missing_parameter', 'unknown_project'],
       },

@@ -1,7 +1,9 @@
 // Webhooks: session-only, Admin or Owner. The secret is in the 201 response once and nowhere else;
-// it is stored sealed (storage/secrets.ts), since signing deliveries needs it back.
+// it is stored sealed (storage/secrets.ts), since signing deliveries needs it back. A chat webhook (format slack or
+// teams) has no secret; its URL is the credential: stored sealed, shown and audited only as `https://host/…`.
 import Router from '@koa/router';
 import { ApiError, invalidParameter, notFound } from '../../domain/errors';
+import { WEBHOOK_FORMATS, type WebhookFormat } from '../../domain/webhooks/chat';
 import { SEVERITIES, type Severity } from '../../shared/types';
 import { findProject } from '../../storage/projects';
 import {
@@ -19,6 +21,7 @@ import {
   createWebhook,
   deleteWebhook,
   listWebhooks,
+  webhookFormat,
   MAX_WEBHOOKS_PER_ORG,
   WEBHOOK_EVENTS,
   withinFirst,
@@ -37,12 +40,21 @@ export function presentWebhook(w: WebhookDoc) {
   return {
     id: w._id,
     url: w.url,
+    format: webhookFormat(w),
     events: w.events,
     createdBy: w.createdBy,
     createdAt: w.createdAt.toISOString(),
     minSeverity: w.minSeverity ?? null,
     projects: w.projects ?? null,
   };
+}
+
+/** `format`: absent or null (json), or one of WEBHOOK_FORMATS. */
+function parseFormat(v: unknown): WebhookFormat {
+  if (v === undefined || v === null) return 'json';
+  if (typeof v !== 'string' || !(WEBHOOK_FORMATS as readonly string[]).includes(v))
+    throw invalidParameter('format', `must be one of ${WEBHOOK_FORMATS.join(', ')} (default json)`);
+  return v as WebhookFormat;
 }
 
 /** `minSeverity`: absent or null (every alert), or a severity. */
@@ -90,6 +102,7 @@ export function webhookRoutes(deps: AppDeps): Router {
     const body = await objectBody(ctx);
     const url = requiredString(body, 'url', MAX_URL_LENGTH);
     const events = parseEvents(body.events);
+    const format = parseFormat(body.format);
     const minSeverity = parseMinSeverity(body.minSeverity);
     const projects = await parseProjects(deps, p.orgId, body.projects);
     const { box, policy } = config();
@@ -110,6 +123,7 @@ export function webhookRoutes(deps: AppDeps): Router {
     const { doc, secret } = await createWebhook(deps.store, box, {
       orgId: p.orgId,
       url: href,
+      format,
       events,
       createdBy,
       ...(minSeverity ? { minSeverity } : {}),
@@ -124,7 +138,8 @@ export function webhookRoutes(deps: AppDeps): Router {
       orgId: p.orgId,
       type: 'webhook.created',
       actor: actorOf(p),
-      target: { kind: 'webhook', id: doc._id, url: href, events },
+      // doc.url: a chat webhook's masked form (its URL is a credential, never in the audit trail)
+      target: { kind: 'webhook', id: doc._id, url: doc.url, format, events },
       requestId: ctx.state.requestId,
     });
     ctx.status = 201;

@@ -3,17 +3,25 @@
 /**
  * A webhook: its signing secret encrypted at rest (storage/secrets.ts), since signing needs it back.
  * Deleting one sets deletedAt (the delivery log stays readable by id until then; lists skip it).
+ * A chat webhook (format slack or teams) has no signing secret; its URL is a credential, sealed in `sealedUrl`, and
+ * `url` holds only its masked form (`https://host/…`).
  */
 export interface WebhookDoc {
   _id: string; // whk_...
   orgId: string;
+  /** The destination (json), or the masked form of a chat webhook's sealed destination. */
   url: string;
+  /** How deliveries are shaped (domain/webhooks/chat.ts); absent on webhooks made before formats: json. */
+  format?: 'json' | 'slack' | 'teams';
+  /** A chat webhook's destination URL, sealed like a secret. */
+  sealedUrl?: EncryptedSecret;
   events: string[];
   /** Alert events only: the least severity an alert must have to be sent (absent: every alert). */
   minSeverity?: 'critical' | 'high' | 'medium' | 'low' | null;
   /** Alert events only: the projects (ids) whose alerts are sent (absent: every project). */
   projects?: string[] | null;
-  secret: EncryptedSecret;
+  /** The signing secret of a json webhook, sealed; null for a chat webhook (deliveries unsigned). */
+  secret: EncryptedSecret | null;
   createdBy: string | null;
   createdAt: Date;
   deletedAt: Date | null;
