@@ -77,13 +77,27 @@ const focused = (p: Page) =>
     return e?.id || `${e?.tagName.toLowerCase()} ${(e?.getAttribute('aria-label') ?? e?.textContent ?? '').trim()}`;
   });
 
+/**
+ * The focus is on `id` (an element's id, or "tag text"), once the view's effects have run: a view moves the focus in
+ * an effect after it renders, which a check right after the click can run before.
+ */
+async function expectFocus(p: Page, id: string, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let now = await focused(p);
+  while (now !== id && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 25));
+    now = await focused(p);
+  }
+  expect(now).toBe(id);
+}
+
 /** Tab (only) until the focus is on `id`, at most `max` presses. */
 async function tabTo(p: Page, id: string, max = 40): Promise<void> {
   for (let i = 0; i < max; i++) {
     if ((await focused(p)) === id) return;
     await p.keyboard.press('Tab');
   }
-  expect(await focused(p)).toBe(id);
+  await expectFocus(p, id);
 }
 
 /** An input's error: whether it is invalid, and the text of what describes it. */
@@ -128,7 +142,7 @@ test('an owner creates a dry-run rule (refused at the fields first), previews it
   ).toBe('page');
   await page.getByRole('button', { name: 'New rule…' }).click();
   const form = page.getByRole('form', { name: 'New triage rule' });
-  expect(await focused(page)).toBe('rule-name');
+  await expectFocus(page, 'rule-name');
   await form.getByLabel('Name').fill('beta is resolved upstream');
   // 101 teams: said at the field as soon as it changes
   await form.getByLabel('Teams').fill(Array.from({ length: 101 }, (_, i) => `team-${i}`).join(', '));
@@ -147,7 +161,7 @@ test('an owner creates a dry-run rule (refused at the fields first), previews it
     invalid: 'true',
     description: ['0 of 2,000 characters', 'The detail is required when the state is “resolved”.'],
   });
-  expect(await focused(page)).toBe('rule-teams');
+  await expectFocus(page, 'rule-teams');
   expect(await form.locator('.outcome [role=status]').textContent()).toBe('2 fields need a change.');
   expect(sent).toEqual([]);
   await checkView(page, 'triage-rules-refused');
@@ -199,7 +213,7 @@ test('an owner creates a dry-run rule (refused at the fields first), previews it
 
   // delete, with a confirmation: the alert is counted again
   await page.getByRole('button', { name: 'Delete the rule beta is resolved upstream' }).click();
-  expect(await focused(page)).toBe('button Delete');
+  await expectFocus(page, 'button Delete');
   await page
     .getByRole('group', { name: 'Delete the rule “beta is resolved upstream”?' })
     .getByRole('button', { name: 'Delete' })
@@ -226,7 +240,7 @@ test('keyboard only: a rule on one advisory, in dry run, created from the New ru
   await page.getByText('No triage rule yet.').waitFor();
   await tabTo(page, 'button New rule…');
   await page.keyboard.press('Enter');
-  expect(await focused(page)).toBe('rule-name');
+  await expectFocus(page, 'rule-name');
   await page.keyboard.type('alpha is being looked at');
   await tabTo(page, 'rule-advisories', 12);
   await page.keyboard.type(ADV.alpha.id);
@@ -236,7 +250,7 @@ test('keyboard only: a rule on one advisory, in dry run, created from the New ru
   // the state group: one Tab stop, arrows choose
   await tabTo(page, 'rule-analysis-state-in_triage', 6);
   await page.keyboard.press('ArrowDown');
-  expect(await focused(page)).toBe('rule-analysis-state-exploitable');
+  await expectFocus(page, 'rule-analysis-state-exploitable');
   await tabTo(page, 'rule-analysis-detail', 8);
   await page.keyboard.type('SEC-7 tracks the upgrade.');
   await tabTo(page, 'rule-mode-dry_run', 10);
@@ -244,7 +258,7 @@ test('keyboard only: a rule on one advisory, in dry run, created from the New ru
   await page.keyboard.press('Enter');
   await page.getByText(/^The rule “alpha is being looked at” was created \(dry run\)/).waitFor();
   // the preview's heading takes the focus
-  expect(await focused(page)).toBe('rule-preview-title');
+  await expectFocus(page, 'rule-preview-title');
   const [r] = await readRules();
   expect(r).toMatchObject({
     name: 'alpha is being looked at',

@@ -2,7 +2,7 @@
 // /v1/advisories/{advisoryId} (src/http/advisories/routes.ts).
 import { ECOSYSTEMS } from '../../shared/types';
 import type { Endpoint } from '../auth/matrix';
-import { LIST_ERRORS, PAGINATION, pathParam, queryEnum, type Operation } from './operation';
+import { LIST_ERRORS, PAGINATION, queryEnum, type Operation } from './operation';
 import { ref } from './schemas/common';
 
 type WhereUsedRoute = Extract<Endpoint, 'GET /v1/dependencies/usages' | 'GET /v1/advisories/:advisoryId'>;
@@ -21,14 +21,15 @@ export const whereUsedOperations: Record<WhereUsedRoute, Operation> = {
         in: 'query',
         required: true,
         description:
-          'Exact package name, compared as each ecosystem compares names (lowercased for javascript and typescript, PEP 503 for python, group:artifact as written for gradle). Missing or empty: 422 missing_parameter.',
-        schema: { type: 'string', minLength: 1, maxLength: 2000 },
+          'Exact package name, compared as each ecosystem compares names (lowercased for javascript and typescript, PEP 503 for python, group:artifact as written for gradle). Missing or empty: 422 missing_parameter; over 512 characters: 422 invalid_parameter.',
+        schema: { type: 'string', minLength: 1, maxLength: 512 },
       },
       {
         name: 'version',
         in: 'query',
-        description: 'Only this installed version (exact, as the scan gave it).',
-        schema: { type: 'string', minLength: 1, maxLength: 2000 },
+        description:
+          'Only this installed version (exact, as the scan gave it). Empty or over 512 characters: 422 invalid_parameter.',
+        schema: { type: 'string', minLength: 1, maxLength: 512 },
       },
       queryEnum('ecosystem', ECOSYSTEMS, 'Only this ecosystem.'),
       ...PAGINATION,
@@ -53,7 +54,14 @@ export const whereUsedOperations: Record<WhereUsedRoute, Operation> = {
       "projects: the organization's open alerts sharing any id of the group, suppressed ones included (suppressed: true), grouped by project, projects by slug; paginated over projects (limit, cursor). " +
       'An advisory the database no longer has, named by alerts still in reach, is shown as those alerts remember it (affected and references empty). Keys with a project restriction see their projects only.',
     parameters: [
-      pathParam('advisoryId', 'Any id of the advisory or its alias group (GHSA, CVE, PYSEC, ...), any case.'),
+      {
+        name: 'advisoryId',
+        in: 'path',
+        required: true,
+        description:
+          'Any id of the advisory or its alias group (GHSA, CVE, PYSEC, ...), any case. Over 256 characters: 404 not_found.',
+        schema: { type: 'string', minLength: 1, maxLength: 256 },
+      },
       ...PAGINATION,
     ],
     responses: {

@@ -15,7 +15,7 @@ import { cursorQuery, enumQuery, parseLimit, singleQuery } from '../pagination';
 import { orgUsages } from './index-cache';
 
 /** Longest name or version asked for (the snapshot's text values are at most 2,000 characters). */
-const MAX_TEXT = 2000;
+const MAX_TEXT = 512;
 
 function presentUsage(u: Usage) {
   return {
