@@ -97,9 +97,7 @@ describeWithSharedData('KEV', () => {
   const KEV = () => sharedDataPath('intel', 'known_exploited_vulnerabilities.json');
 
   test("CISA's catalog is imported and loaded; the same file again makes no new generation", async () => {
-    const started = Date.now();
     const r = await importIntel(t.store, 'kev', KEV());
-    process.stderr.write(`KEV catalog (1,404 entries): import ${Date.now() - started} ms, schema compiled in it\n`);
     expect(r).toMatchObject({
       kind: 'kev',
       status: 'applied',
@@ -269,19 +267,13 @@ test('300,000 EPSS rows (made up) are imported as a few chunk documents and load
   for (let i = 0; i < 300_000; i++)
     rows.push(`CVE-${1999 + (i % 27)}-${10000 + i},${(i % 99991) / 100000},${(i % 1000) / 1000}`);
   const file = write('big.csv.gz', zlib.gzipSync(`${COMMENT}\ncve,epss,percentile\n${rows.join('\n')}\n`));
-  const started = Date.now();
   const r = await importIntel(t.store, 'epss', file);
-  const importMs = Date.now() - started;
   expect(r).toMatchObject({ status: 'applied', count: 300_000 });
   expect(await t.store.c.intelChunks.countDocuments({ generation: r.generation })).toBe(3);
-  const loadStarted = Date.now();
   const intel = await fresh();
-  const loadMs = Date.now() - loadStarted;
   expect(intel.epss!.scores.size).toBe(300_000);
   expect(intel.epss!.scores.get('CVE-2000-10001')).toEqual([0.00001, 0.001]);
-  process.stderr.write(`EPSS 300,000 rows: import ${importMs} ms, load ${loadMs} ms\n`);
-  // The target is 10 s on a quiet machine (bench); the test machines run other files at once.
-  expect(importMs).toBeLessThan(30_000);
+  // (its speed is the bench's: npm run bench -- intel)
 }, 120_000);
 
 describeWithSharedData('scanner intel (the compiled CLI)', () => {

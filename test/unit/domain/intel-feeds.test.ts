@@ -206,18 +206,16 @@ describe('EPSS scores', () => {
     expect(off).toEqual([]);
   });
 
-  test('300,000 rows parse well under 2 s of CPU time', () => {
+  test("300,000 rows parse whole, in order (the speed is the bench's: npm run bench -- intel)", () => {
     const rows: string[] = [];
     for (let i = 0; i < 300_000; i++)
       rows.push(`CVE-${1999 + (i % 27)}-${String(10000 + i)},${((i * 7919) % 100000) / 100000},${(i % 1000) / 1000}`);
-    const bytes = Buffer.from(epssFile(rows)); // as the import hands it over: the file's bytes
-    // CPU time, not wall time: the test machines run other test files beside this one.
-    const before = process.cpuUsage();
-    const e = parseEpss(bytes);
-    const used = process.cpuUsage(before);
+    const e = parseEpss(Buffer.from(epssFile(rows))); // as the import hands it over: the file's bytes
     expect(e.count).toBe(300_000);
+    expect(e.cves[0]).toBe('CVE-1999-10000');
     expect(e.cves[299_999]).toBe(`CVE-${1999 + (299_999 % 27)}-309999`);
-    expect((used.user + used.system) / 1000).toBeLessThan(2000);
+    expect(e.scores[299_999]).toBe(((299_999 * 7919) % 100000) / 100000);
+    expect(e.percentiles[299_999]).toBe((299_999 % 1000) / 1000);
   });
 });
 
