@@ -24,6 +24,7 @@ import {
   upgradePair,
   upgradePairs,
 } from './alert-steps';
+import { recordDailyMetrics, recordPairMetrics } from './alert-metrics';
 import { rematchPair } from './alert-rematch';
 import { reconcileOrg } from './triage-reconcile';
 import { triageOrgIds } from '../src/storage/triage-marks';
@@ -367,6 +368,8 @@ export function createActivities(deps: ActivityDeps) {
             const r = await whileBeating(async () => {
               const moved = await moveScanAlerts(ctx, scanId);
               await announceMove(deps.events, moved);
+              if (moved.outcome === 'moved' && moved.head)
+                await recordPairMetrics(deps.store, deps.logger, moved.head.pairId);
               return moved;
             });
             if (r.outcome === 'moved')
@@ -406,12 +409,20 @@ export function createActivities(deps: ActivityDeps) {
           async rematchAlerts({ pairId }: { pairId: string }) {
             const r = await rematchPair(ctx, pairId);
             await announceMove(deps.events, r);
+            if (r.outcome === 'moved') await recordPairMetrics(deps.store, deps.logger, pairId);
             if (r.outcome === 'moved')
               deps.logger.info(
                 { pairId, generation: r.generation, opened: r.opened, fixed: r.fixed, reopened: r.reopened },
                 'alerts re-matched',
               );
             return moveSummary(r);
+          },
+
+          /** The daily run of the alert trends (activities/alert-metrics.ts): yesterday's points, old months dropped. */
+          async recordDailyAlertMetrics() {
+            const r = await whileBeating(() => recordDailyMetrics(deps.store));
+            deps.logger.info(r, 'alert trends of the day written');
+            return r;
           },
 
           /** Triage in the background: every organization with analyses or rules (the hourly sweep goes over them). */

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import { configuredSources } from '../src/advisories/sync';
 import { configuredIntelSources } from '../src/intel/sync';
+import { alertMetricsScheduleId, ensureAlertMetricsSchedule } from '../src/temporal/alert-metrics';
 import { ensureAdvisoryRefreshSchedule, ensureIntelRefreshSchedule } from '../src/temporal/schedules';
 import { startAlertUpgrade } from '../src/temporal/alert-rematch';
 import { ensureTriageSchedule } from '../src/temporal/triage-reconcile';
@@ -93,6 +94,19 @@ async function main(): Promise<void> {
       logger.info({ schedule: triageScheduleId(store.db.databaseName), how }, 'triage reconciliation scheduled');
     } catch (err) {
       logger.warn({ err }, 'could not create the triage reconciliation schedule; the next worker start tries again');
+    } finally {
+      await connection.close();
+    }
+  }
+  // The alert trends' daily run (00:05 UTC), one schedule per database, created or updated by every worker.
+  {
+    const connection = await Connection.connect({ address });
+    try {
+      const client = new Client({ connection, namespace: config.temporalNamespace });
+      const how = await ensureAlertMetricsSchedule(client, config.taskQueue, store.db.databaseName);
+      logger.info({ schedule: alertMetricsScheduleId(store.db.databaseName), how }, 'alert trends scheduled');
+    } catch (err) {
+      logger.warn({ err }, 'could not create the alert trends schedule; the next worker start tries again');
     } finally {
       await connection.close();
     }

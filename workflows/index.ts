@@ -2,6 +2,7 @@
 export { scanWorkflow } from './scan';
 export { advisoryRefreshWorkflow } from './advisory-refresh';
 export { intelRefreshWorkflow } from './intel-refresh';
+export { alertMetricsDailyWorkflow } from './alert-metrics';
 export { webhookEventWorkflow } from './webhook';
 export { mcpScanWorkflow } from './mcp-scan';
 export { alertRematchWorkflow, alertUpgradeWorkflow } from './alert-rematch';

@@ -22,6 +22,7 @@ import { metaRoutes } from './meta/routes';
 import { openApiRoutes } from './openapi/routes';
 import { projectRoutes } from './projects/routes';
 import { usageRoutes } from './usages/routes';
+import { metricsRoutes } from './metrics/routes';
 import { advisoryRoutes } from './advisories/routes';
 import { scanReadRoutes } from './scans/reads';
 import { uploadRoutes } from './multipart-uploads/routes';
@@ -89,6 +90,7 @@ export function createApp(given: AppDeps): Koa<AppState> {
     vexRoutes(deps),
     compareRoutes(deps),
     scanReadRoutes(deps),
+    metricsRoutes(deps),
     usageRoutes(deps), // before projectRoutes: /v1/dependencies/usages is its own route
     advisoryRoutes(deps),
     projectRoutes(deps),

@@ -254,7 +254,7 @@ export const touchOrgAlerts = (store: Store, orgId: string, value: string): Prom
   setVersion(store, versionId(orgId), value);
 
 /** Sets a version setting (an upsert that met another process's insert updates). */
-async function setVersion(store: Store, id: string, value: string): Promise<void> {
+export async function setVersion(store: Store, id: string, value: string): Promise<void> {
   try {
     await store.c.settings.updateOne({ _id: id }, { $set: { value } }, { upsert: true });
   } catch (err) {

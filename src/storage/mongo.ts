@@ -3,6 +3,7 @@
 // "Local MongoDB-wire database").
 import type { AlertAnalysisDoc, TriageRuleDoc } from './documents/triage';
 import type { AlertTriageMarkDoc, TriageAnnouncementDoc, TriageReconcileDoc } from './documents/triage-marks';
+import type { AlertMetricsDoc } from './documents/metrics';
 import { MongoBulkWriteError, MongoClient, Db, Collection, MongoServerError } from 'mongodb';
 import type {
   ApiKeyDoc,
@@ -122,6 +123,7 @@ export interface CollectionDocs {
   alertTriageMarks: AlertTriageMarkDoc;
   triageReconciles: TriageReconcileDoc;
   triageAnnouncements: TriageAnnouncementDoc;
+  alertMetrics: AlertMetricsDoc;
 }
 
 export type Collections = { [K in keyof CollectionDocs]: Collection<CollectionDocs[K]> };
@@ -189,6 +191,7 @@ const COLLECTION_NAMES = Object.keys({
   alertTriageMarks: true,
   triageReconciles: true,
   triageAnnouncements: true,
+  alertMetrics: true,
 } satisfies Record<keyof CollectionDocs, true>) as (keyof CollectionDocs)[];
 
 export interface Store {
@@ -293,6 +296,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, occurredAt: -1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, hostId: 1, id: -1 }),
     c.alertSets.createIndex({ orgId: 1 }),
+    c.alertMetrics.createIndex({ orgId: 1 }),
     c.alertStates.createIndex({ pairId: 1, scanId: 1 }),
     c.alertEvents.createIndex({ alertId: 1 }),
     c.trackedScans.createIndex({ pairId: 1, commit: 1 }),

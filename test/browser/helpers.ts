@@ -346,3 +346,21 @@ export async function atBothWidths(p: Page, name: string, ready: () => Promise<u
     }).toEqual({ name, width, sideways: 0 });
   }
 }
+
+/**
+ * A table's body rows, each as its cells' text without visually hidden words (the table named by its caption). Waits
+ * for the table first: a view shows its heading before its rows arrive.
+ */
+export async function tableRows(p: Page, caption: string): Promise<string[][]> {
+  const table = p.getByRole('table', { name: caption });
+  await table.waitFor();
+  return table.locator('tbody tr').evaluateAll((trs) =>
+    trs.map((tr) =>
+      Array.from((tr as HTMLTableRowElement).cells).map((c) => {
+        const copy = c.cloneNode(true) as HTMLElement;
+        copy.querySelectorAll('.visually-hidden').forEach((h) => h.remove());
+        return (copy.textContent ?? '').trim();
+      }),
+    ),
+  );
+}

@@ -29,6 +29,7 @@ import {
   unexpected,
   uploadAndWait,
   type WebApp,
+  tableRows,
 } from './helpers';
 
 /** In the real KEV catalog: added 2021-12-10, due 2021-12-24, known ransomware campaign use. */
@@ -180,21 +181,6 @@ describeWithSharedData('threat intelligence in the web app', () => {
     );
     return p.$$eval('table.grid tbody th[scope=row]', (els) => els.map((e) => (e.textContent ?? '').trim()));
   }
-
-  /** A table's body rows, each as its cells' text (the table named by its caption). */
-  const tableRows = (p: Page, caption: string) =>
-    p
-      .getByRole('table', { name: caption })
-      .locator('tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) =>
-          Array.from((tr as HTMLTableRowElement).cells).map((c) => {
-            const copy = c.cloneNode(true) as HTMLElement;
-            copy.querySelectorAll('.visually-hidden').forEach((h) => h.remove());
-            return (copy.textContent ?? '').trim();
-          }),
-        ),
-      );
 
   test('the finding row and page show KEV and EPSS in words, the CVSS vector, and link to the advisory and where-used pages', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -21,6 +21,7 @@ import {
   unexpected,
   uploadAndWait,
   type WebApp,
+  tableRows,
 } from './helpers';
 
 const PROJECT = 'vex-shop';
@@ -70,15 +71,6 @@ const file = (name: string, body: unknown) => ({
   mimeType: 'application/json',
   buffer: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body, null, 2)),
 });
-
-/** A table's body rows, each as its cells' text (the table named by its caption). */
-const tableRows = (p: Page, caption: string) =>
-  p
-    .getByRole('table', { name: caption })
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells).map((c) => (c.textContent ?? '').trim())),
-    );
 
 /** Chooses `f` in the import form and imports it; resolves with the API's answer. */
 async function importFile(p: Page, f: ReturnType<typeof file>, overwrite = false): Promise<Response> {

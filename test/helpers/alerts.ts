@@ -44,3 +44,23 @@ export async function storeFirstMove(
   await advanceHead(store, { ...head, at: new Date(), open: moved.alerts.filter((a) => a.status === 'open').length });
   return moved.alerts;
 }
+
+/** Uploads a snapshot through the API and waits until its scan completed: the scan's id and its project's id. */
+export async function uploadCompleted(
+  api: { post(url: string): any; get(url: string): any },
+  key: string,
+  body: object,
+  timeoutMs = 90_000,
+): Promise<{ scanId: string; projectId: string }> {
+  const auth = { Authorization: `Bearer ${key}` };
+  const up = await api.post('/v1/scans/dependency-snapshots').set(auth).send(body);
+  if (up.status !== 201) throw new Error(`upload: ${up.status} ${JSON.stringify(up.body)}`);
+  const scanId: string = up.body.id;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api.get(`/v1/scans/${scanId}?wait=10`).set(auth);
+    if (res.body.status === 'completed') break;
+    if (res.body.status === 'failed' || Date.now() > until) throw new Error(`scan ${scanId}: ${res.body.status}`);
+  }
+  return { scanId, projectId: up.body.project };
+}

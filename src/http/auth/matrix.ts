@@ -84,6 +84,9 @@ export const MATRIX = {
   'GET /v1/alerts/export.csv': { kind: 'scope', scope: 'findings:read' },
   'GET /v1/alerts/:alertId': { kind: 'scope', scope: 'findings:read' },
   'GET /v1/alerts/:alertId/history': { kind: 'scope', scope: 'findings:read' },
+  // Alert trends and the portfolio (src/http/metrics/routes.ts)
+  'GET /v1/metrics/alerts': { kind: 'scope', scope: 'findings:read' },
+  'GET /v1/metrics/portfolio': { kind: 'scope', scope: 'findings:read' },
   // Analyses of alerts (src/http/triage/routes.ts)
   'PUT /v1/alerts/:alertId/analysis': { kind: 'scope', scope: 'findings:triage' },
   'DELETE /v1/alerts/:alertId/analysis': { kind: 'scope', scope: 'findings:triage' },

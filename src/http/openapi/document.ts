@@ -43,6 +43,8 @@ import { triageRuleSchemas, triageSchemas } from './schemas/triage';
 import { compareOperations } from './operations-compare';
 import { compareSchemas } from './schemas/compare';
 import { whereUsedOperations } from './operations-where-used';
+import { metricsOperations } from './operations-metrics';
+import { metricsSchemas } from './schemas/metrics';
 import { whereUsedSchemas } from './schemas/where-used';
 
 /** Routes outside the matrix: served without any guard (load balancers and orchestrators call them). */
@@ -69,6 +71,7 @@ export const OPERATIONS: Record<Route, Operation> = {
   ...triageRuleOperations,
   ...compareOperations,
   ...whereUsedOperations,
+  ...metricsOperations,
 };
 
 export function accessOf(route: Route): Access {
@@ -292,6 +295,7 @@ export function buildOpenApiDocument() {
         ...triageRuleSchemas,
         ...compareSchemas,
         ...whereUsedSchemas,
+        ...metricsSchemas,
       },
     },
   };
