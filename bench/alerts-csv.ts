@@ -107,7 +107,13 @@ function memory(runs: Export[]): void {
   );
 }
 
-async function figures(h: Harness, label: string, query: string, want: number, reps: number): Promise<Export[]> {
+export async function csvFigures(
+  h: Harness,
+  label: string,
+  query: string,
+  want: number,
+  reps: number,
+): Promise<Export[]> {
   const runs: Export[] = [];
   for (let i = 0; i < reps; i++) {
     const r = await exportOnce(h, query);
@@ -131,10 +137,10 @@ export async function alertsCsvBench(h: Harness, reps = 5): Promise<void> {
   console.log(
     '\nGET /v1/alerts/export.csv over 100 projects × 500 open alerts (median of 5: to the first byte / to the last)',
   );
-  await figures(h, 'severity=critical (exact)', 'severity=critical&severityMode=exact', 12_500, reps);
-  await figures(h, 'severity=high (at least)', 'severity=high', 25_000, reps);
-  await figures(h, 'every alert (default query, sort=risk)', '', 50_000, reps);
-  await figures(h, 'every alert, sort=firstSeen', 'sort=firstSeen', 50_000, reps);
+  await csvFigures(h, 'severity=critical (exact)', 'severity=critical&severityMode=exact', 12_500, reps);
+  await csvFigures(h, 'severity=high (at least)', 'severity=high', 25_000, reps);
+  await csvFigures(h, 'every alert (default query, sort=risk)', '', 50_000, reps);
+  await csvFigures(h, 'every alert, sort=firstSeen', 'sort=firstSeen', 50_000, reps);
   // A reader that stops after 1 MB for 3 s: the service stops writing (the socket's buffers full, the stream no
   // longer pulls records), so its memory does not grow while it waits.
   const slow = await exportOnce(h, '', { afterBytes: MB, ms: 3000 });

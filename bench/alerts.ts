@@ -56,7 +56,9 @@ async function movedFigures(h: Harness, reps: number) {
  * 100 projects × 500 open alerts stored as tracked scans' moves would store them, with some history. `first`: the
  * number of the first project (seeding more projects beside those of an earlier call).
  */
-export async function seedAlerts(h: Harness, projects: number, perProject: number, first = 0) {
+export async function seedAlerts(h: Harness, projects: number, perProject: number, first = 0, teams = 0) {
+  // with `teams`: each alert introduced by module mod-<i mod teams>, owned by team-<i mod teams>
+  const teamOf = (module: string) => (teams ? `team-${module.slice(4)}` : null);
   const orgId = (await h.store.c.orgs.findOne({}))!._id;
   const ids: string[] = [];
   for (let p = first; p < first + projects; p++) {
@@ -74,7 +76,9 @@ export async function seedAlerts(h: Harness, projects: number, perProject: numbe
         summary: `synthetic ${i}`,
         publishedAt: null,
         suppressed: false,
-        attributions: [],
+        attributions: (teams
+          ? [{ module: `mod-${i % teams}`, context: 'runtime', relationship: 'direct' }]
+          : []) as never,
         cvss: { version: '3.1', vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: (i % 100) / 10 },
       }));
     const source = (scanId: string, day: number) => ({
@@ -86,8 +90,8 @@ export async function seedAlerts(h: Harness, projects: number, perProject: numbe
       generation: 'adv_bench',
       seq: day,
     });
-    const one = moveAlerts([], findings(perProject, '1.0.0'), source(`scn_b${p}a`, 1), () => null, true);
-    const two = moveAlerts(one.alerts, findings(perProject, '1.0.1'), source(`scn_b${p}b`, 2), () => null, false);
+    const one = moveAlerts([], findings(perProject, '1.0.0'), source(`scn_b${p}a`, 1), teamOf, true);
+    const two = moveAlerts(one.alerts, findings(perProject, '1.0.1'), source(`scn_b${p}b`, 2), teamOf, false);
     const pairId = pairIdOf(projectId, 'javascript');
     for (const [seq, m, scanId] of [
       [1, one, `scn_b${p}a`],

@@ -30,6 +30,8 @@ export interface Harness {
   get(url: string): Promise<{ status: number; body: any }>;
   /** Stops the worker and starts it again with these extra environment variables (for example ATTRIBUTION_THREADS). */
   restartWorker(extra: NodeJS.ProcessEnv): Promise<void>;
+  /** Stops the API process and starts it again (its caches empty: a cold read). */
+  restartApi(): Promise<void>;
   /** Starts one more worker process on the same task queue (until close). */
   addWorker(extra: NodeJS.ProcessEnv): Promise<void>;
   /** The service's processes by pid: 'api', 'worker'. */
@@ -102,7 +104,7 @@ export async function startHarness(
   });
   let worker = child(tree.root, 'workers/main.js', [], env, opts.nodeArgs);
   const extraWorkers: ChildProcess[] = [];
-  const api = child(tree.root, 'src/main.js', ['api'], env, opts.nodeArgs);
+  let api = child(tree.root, 'src/main.js', ['api'], env, opts.nodeArgs);
   const baseUrl = `http://127.0.0.1:${port}`;
   const auth = { Authorization: `Bearer ${secret}` };
 
@@ -161,6 +163,14 @@ export async function startHarness(
       worker = child(tree.root, 'workers/main.js', [], { ...env, ...extra });
       roles.set(worker.pid!, 'worker');
       await new Promise((r) => setTimeout(r, 1000));
+      await waitReady();
+    },
+    async restartApi() {
+      roles.delete(api.pid!);
+      api.kill('SIGTERM');
+      await new Promise((r) => (api.exitCode !== null ? r(null) : api.once('exit', r)));
+      api = child(tree.root, 'src/main.js', ['api'], env, opts.nodeArgs);
+      roles.set(api.pid!, 'api');
       await waitReady();
     },
     async addWorker(extra) {

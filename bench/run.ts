@@ -271,6 +271,16 @@ async function mcpScanOnly(): Promise<void> {
   }
 }
 
+/** `npm run bench -- portfolio`: the dashboard's figures (bench/portfolio.ts, a few minutes). */
+async function portfolioOnly(): Promise<void> {
+  const h = await startHarness();
+  try {
+    await (await import('./portfolio')).portfolioBench(h);
+  } finally {
+    await h.close();
+  }
+}
+
 /** `npm run bench -- mcp-usage`: only issue 19's usage-event batches of 1,000 at 10 requests per second (about 40 s). */
 async function mcpUsageOnly(): Promise<void> {
   const h = await startHarness();
@@ -291,6 +301,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('triage')) return triageOnly();
   if (process.argv.includes('vex')) return vexOnly();
   if (process.argv.includes('intel')) return intelOnly();
+  if (process.argv.includes('portfolio')) return portfolioOnly();
   if (process.argv.includes('scan-path')) return scanPathOnly();
   if (process.argv.includes('profile')) return (await import('./profile')).profileBench();
   if (process.argv.includes('sign-in')) return signInOnly();

@@ -296,7 +296,7 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, occurredAt: -1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, hostId: 1, id: -1 }),
     c.alertSets.createIndex({ orgId: 1 }),
-    c.alertMetrics.createIndex({ orgId: 1 }),
+    c.alertMetrics.createIndex({ orgId: 1, kind: 1 }),
     c.alertStates.createIndex({ pairId: 1, scanId: 1 }),
     c.alertEvents.createIndex({ alertId: 1 }),
     c.trackedScans.createIndex({ pairId: 1, commit: 1 }),

@@ -9,23 +9,24 @@
 //     latest reopen before the fix — to the fix), so that a mean over any range is exact.
 // A day without a point (no scan, no daily run) carries the previous point's open and suppressed counts forward, with
 // nothing opened or fixed. Teams past the cap of a project (the most open alerts kept) are counted as "other".
+// Counts are flat arrays of COUNTS numbers (layout below): a year of a hundred projects adds up in a few milliseconds.
 import { SEVERITIES, type Severity } from '../../shared/types';
 import type { AlertView } from '../alerts/query';
 
-/** Counts of one day, project or team. `o`: open by severity (critical, high, medium, low); `s`: suppressed open. */
-export interface DayCounts {
-  o: [number, number, number, number];
-  s: number;
-  op: number;
-  fx: number;
-  /** Per severity, [fixes, sum of their days to fix]. */
-  ttf: [[number, number], [number, number], [number, number], [number, number]];
-}
+/** The counts of one day: open by severity [0..3], suppressed, opened, fixed, then [fixes, days] per severity. */
+export type Counts = Float64Array;
+export const COUNTS = 15;
+const SUPPRESSED = 4;
+const OPENED = 5;
+const FIXED = 6;
+const TTF = 7; // TTF + 2 × severity: fixes; + 1: their days
+/** The entries a day without a point carries forward: open by severity and suppressed. */
+const CARRIED = 5;
 
 /** A project's point of one day: the project's counts and each team's ([label, counts], label order). */
 export interface DayPoint {
-  p: DayCounts;
-  t: Array<[string, DayCounts]>;
+  p: Counts;
+  t: Array<[string, Counts]>;
 }
 
 export const TEAMS_PER_PROJECT = 200;
@@ -36,18 +37,27 @@ export const DEFAULT_RANGE_DAYS = 90;
 
 const DAY_MS = 86_400_000;
 
-export const emptyCounts = (): DayCounts => ({
-  o: [0, 0, 0, 0],
-  s: 0,
-  op: 0,
-  fx: 0,
-  ttf: [
-    [0, 0],
-    [0, 0],
-    [0, 0],
-    [0, 0],
-  ],
-});
+export const emptyCounts = (): Counts => new Float64Array(COUNTS);
+
+/** Counts from their parts (tests, benches): open by severity, suppressed, opened, fixed, [fixes, days] by severity. */
+export function countsOf(
+  open: readonly number[],
+  suppressed = 0,
+  opened = 0,
+  fixed = 0,
+  ttf: ReadonlyArray<readonly [number, number]> = [],
+): Counts {
+  const c = emptyCounts();
+  open.forEach((n, i) => (c[i] = n));
+  c[SUPPRESSED] = suppressed;
+  c[OPENED] = opened;
+  c[FIXED] = fixed;
+  ttf.forEach(([n, days], i) => {
+    c[TTF + 2 * i] = n;
+    c[TTF + 2 * i + 1] = days;
+  });
+  return c;
+}
 
 /** The UTC day (YYYY-MM-DD) of an instant. */
 export const dayOf = (t: Date | string | number): string => new Date(t).toISOString().slice(0, 10);
@@ -62,75 +72,46 @@ export const daysBetween = (a: string, b: string): number =>
 /** Whether `s` is a real calendar day written YYYY-MM-DD. */
 export const isDay = (s: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(s) && dayOf(Date.parse(`${s}T00:00:00Z`)) === s;
 
-const sev = (s: Severity): number => SEVERITIES.indexOf(s);
-
-/** What one alert adds to its day's counts. */
-interface Contribution {
-  open: boolean;
-  suppressed: boolean;
-  severity: number;
-  opened: number;
-  /** Days to fix of each fix that day. */
-  fixes: number[];
-}
-
-/** What an alert (not merged) adds to the counts of `day`. */
-function contributionOf(a: AlertView, day: string): Contribution {
-  const c: Contribution = {
-    open: a.status === 'open',
-    suppressed: a.suppressed,
-    severity: sev(a.severity),
-    opened: 0,
-    fixes: [],
-  };
+/** What an alert (not merged) adds to the counts of `day`: whether open, and that day's openings and fixes. */
+function contributionOf(a: AlertView, day: string): { opened: number; fixes: number[] } {
+  const c = { opened: 0, fixes: [] as number[] };
   if (a.suppressed) return c; // a suppressed alert's comings and goings are not counted
   let openedAt = a.firstSeenAt;
   if (dayOf(openedAt) === day) c.opened++;
+  let fixedSeen = false;
   for (const e of a.history ?? []) {
     if (e.type === 'reopened') {
       openedAt = e.at;
       if (dayOf(e.at) === day) c.opened++;
-    } else if (e.type === 'fixed' && dayOf(e.at) === day) {
-      c.fixes.push(Math.max(0, (Date.parse(e.at) - Date.parse(openedAt)) / DAY_MS));
+    } else if (e.type === 'fixed') {
+      fixedSeen = true;
+      if (dayOf(e.at) === day) c.fixes.push(Math.max(0, (Date.parse(e.at) - Date.parse(openedAt)) / DAY_MS));
     }
   }
   // A fix older than the inline history still shows on the record itself.
-  if (
-    a.status === 'fixed' &&
-    a.fixedAt &&
-    dayOf(a.fixedAt) === day &&
-    !(a.history ?? []).some((e) => e.type === 'fixed')
-  )
+  if (!fixedSeen && a.status === 'fixed' && a.fixedAt && dayOf(a.fixedAt) === day)
     c.fixes.push(Math.max(0, (Date.parse(a.fixedAt) - Date.parse(openedAt)) / DAY_MS));
   return c;
 }
 
-function add(to: DayCounts, c: Contribution): void {
-  if (c.open) {
-    if (c.suppressed) to.s++;
-    else to.o[c.severity]++;
-  }
-  to.op += c.opened;
-  to.fx += c.fixes.length;
+function addAlert(to: Counts, a: AlertView, c: { opened: number; fixes: number[] }): void {
+  const s = SEVERITIES.indexOf(a.severity);
+  if (a.status === 'open') to[a.suppressed ? SUPPRESSED : s]++;
+  to[OPENED] += c.opened;
+  to[FIXED] += c.fixes.length;
   for (const d of c.fixes) {
-    to.ttf[c.severity][0]++;
-    to.ttf[c.severity][1] += d;
+    to[TTF + 2 * s]++;
+    to[TTF + 2 * s + 1] += d;
   }
 }
 
-const openTotal = (c: DayCounts) => c.o[0] + c.o[1] + c.o[2] + c.o[3] + c.s;
+const openTotal = (c: Counts) => c[0] + c[1] + c[2] + c[3] + c[SUPPRESSED];
+const byLabel = (x: [string, unknown], y: [string, unknown]) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0);
 
-/** Adds `b` into `a`. */
-export function addCounts(a: DayCounts, b: DayCounts): DayCounts {
-  for (let i = 0; i < 4; i++) {
-    a.o[i] += b.o[i];
-    a.ttf[i][0] += b.ttf[i][0];
-    a.ttf[i][1] += b.ttf[i][1];
-  }
-  a.s += b.s;
-  a.op += b.op;
-  a.fx += b.fx;
-  return a;
+/** Adds `b` into `a` (at `offset` of `a`); `carried`: only what a day without a point carries. */
+export function addCounts(a: Float64Array, b: Counts, offset = 0, carried = false): void {
+  const n = carried ? CARRIED : COUNTS;
+  for (let i = 0; i < n; i++) a[offset + i] += b[i];
 }
 
 /**
@@ -140,75 +121,60 @@ export function addCounts(a: DayCounts, b: DayCounts): DayCounts {
  */
 export function dayPoint(views: Iterable<AlertView>, day: string, cap = TEAMS_PER_PROJECT): DayPoint {
   const p = emptyCounts();
-  const teams = new Map<string, DayCounts>();
+  const teams = new Map<string, Counts>();
   for (const a of views) {
     if (a.status === 'merged') continue;
     const c = contributionOf(a, day);
-    if (!c.open && !c.opened && !c.fixes.length) continue;
-    add(p, c);
+    if (a.status !== 'open' && !c.opened && !c.fixes.length) continue;
+    addAlert(p, a, c);
     for (const team of a.teams.length ? a.teams : [NO_TEAM]) {
       let t = teams.get(team);
       if (!t) teams.set(team, (t = emptyCounts()));
-      add(t, c);
+      addAlert(t, a, c);
     }
   }
   let t = [...teams];
   if (t.length > cap) {
-    t.sort((x, y) => openTotal(y[1]) - openTotal(x[1]) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-    const kept: Array<[string, DayCounts]> = [];
+    t.sort((x, y) => openTotal(y[1]) - openTotal(x[1]) || byLabel(x, y));
+    const kept: Array<[string, Counts]> = [];
     const rest = emptyCounts(); // a team really named "other" joins the rest
     for (const [label, c] of t)
       if (label !== OTHER_TEAM && kept.length < cap - 1) kept.push([label, c]);
       else addCounts(rest, c);
     t = [...kept, [OTHER_TEAM, rest]];
   }
-  t.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-  return { p, t };
+  return { p, t: t.sort(byLabel) };
 }
 
 /** The counts a point holds for a team (the project's when `team` is undefined), or null when it has none. */
-export function countsOf(point: DayPoint, team?: string): DayCounts | null {
+export function teamCounts(point: DayPoint, team?: string): Counts | null {
   if (team === undefined) return point.p;
   for (const [label, c] of point.t) if (label === team) return c;
   return null;
 }
 
-/** A point carried to a day without one: its open and suppressed counts, nothing opened or fixed. */
-const carried = (c: DayCounts): DayCounts => ({ ...emptyCounts(), o: [...c.o], s: c.s });
+/** One day's stored counts of a project, by day index (days since some day 0), ascending. */
+export interface IndexedCounts {
+  at: number;
+  counts: Counts;
+}
 
 /**
- * One project's counts for each day of [from, to] (ascending), from its stored points by day: a day without a point
- * carries the latest earlier point (even one before `from`) forward; days before its first point count nothing.
- * `team` selects a team's counts (a point without that team counts nothing that day, and carries nothing).
+ * Adds one project's counts for each of `days` days from day index `from` into `into` (COUNTS per day): a day with a
+ * point adds it whole; a day without carries the latest earlier point's open and suppressed counts (even one before
+ * `from`); days before its first point add nothing. `points` ascending by `at`.
  */
-export function projectSeries(
-  points: ReadonlyMap<string, DayPoint>,
-  from: string,
-  to: string,
-  team?: string,
-  /** A point that stands for its day instead of the stored one (today's, made live). */
-  over?: [day: string, point: DayPoint],
-): DayCounts[] {
-  const at = (day: string) => (over && over[0] === day ? over[1] : points.get(day));
-  const days = daysBetween(from, to) + 1;
-  const out: DayCounts[] = new Array(days);
-  // The latest point before `from`.
-  let last: DayCounts | null = null;
-  let lastDay = '';
-  for (const [day, point] of points)
-    if (day < from && day > lastDay) {
-      lastDay = day;
-      last = countsOf(point, team) ?? emptyCounts();
-    }
+export function addSeries(into: Float64Array, points: readonly IndexedCounts[], from: number, days: number): void {
+  let k = 0;
+  let last: Counts | null = null;
+  while (k < points.length && points[k].at < from) last = points[k++].counts;
   for (let i = 0; i < days; i++) {
-    const point = at(addDays(from, i));
-    if (point) {
-      const c = countsOf(point, team) ?? emptyCounts();
-      out[i] = c;
-      last = c;
-    } else out[i] = last ? carried(last) : emptyCounts();
+    const at = from + i;
+    if (k < points.length && points[k].at === at) {
+      last = points[k++].counts;
+      addCounts(into, last, i * COUNTS);
+    } else if (last) addCounts(into, last, i * COUNTS, true);
   }
-  return out;
 }
 
 export interface MetricsSeries {
@@ -222,21 +188,25 @@ export interface MetricsSeries {
   meanTimeToFixDays: Record<Severity, number | null>;
 }
 
-/** The answer's series: the projects' day counts added up, and the mean time to fix per severity over the range. */
-export function sumSeries(from: string, series: readonly DayCounts[][], days: number): MetricsSeries {
-  const total = Array.from({ length: days }, emptyCounts);
-  for (const s of series) for (let i = 0; i < days; i++) addCounts(total[i], s[i]);
-  const ttf = total.reduce((acc, c) => addCounts(acc, { ...emptyCounts(), ttf: c.ttf }), emptyCounts()).ttf;
-  const bySeverity = <T>(f: (i: number) => T) =>
-    Object.fromEntries(SEVERITIES.map((s, i) => [s, f(i)])) as Record<Severity, T>;
-  return {
-    points: total.map((c, i) => ({
+/** The answer's series from dense counts (COUNTS per day from `from`), with the mean time to fix over the range. */
+export function presentSeries(from: string, dense: Float64Array): MetricsSeries {
+  const days = dense.length / COUNTS;
+  const ttf = new Float64Array(8);
+  const points: MetricsSeries['points'] = new Array(days);
+  for (let i = 0; i < days; i++) {
+    const o = i * COUNTS;
+    for (let j = 0; j < 8; j++) ttf[j] += dense[o + TTF + j];
+    points[i] = {
       date: addDays(from, i),
-      open: bySeverity((j) => c.o[j]),
-      suppressed: c.s,
-      opened: c.op,
-      fixed: c.fx,
-    })),
-    meanTimeToFixDays: bySeverity((j) => (ttf[j][0] ? Math.round((ttf[j][1] / ttf[j][0]) * 10) / 10 : null)),
+      open: { critical: dense[o], high: dense[o + 1], medium: dense[o + 2], low: dense[o + 3] },
+      suppressed: dense[o + SUPPRESSED],
+      opened: dense[o + OPENED],
+      fixed: dense[o + FIXED],
+    };
+  }
+  const mean = (s: number) => (ttf[2 * s] ? Math.round((ttf[2 * s + 1] / ttf[2 * s]) * 10) / 10 : null);
+  return {
+    points,
+    meanTimeToFixDays: { critical: mean(0), high: mean(1), medium: mean(2), low: mean(3) },
   };
 }

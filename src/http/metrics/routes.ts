@@ -6,25 +6,28 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { ApiError, invalidParameter } from '../../domain/errors';
 import {
+  addCounts,
   addDays,
+  addSeries,
+  COUNTS,
   dayOf,
+  daysBetween,
   DEFAULT_RANGE_DAYS,
   isDay,
   METRICS_KEPT_DAYS,
-  projectSeries,
-  sumSeries,
+  presentSeries,
+  teamCounts,
+  type IndexedCounts,
 } from '../../domain/metrics/points';
-import { portfolioOf } from '../../domain/metrics/portfolio';
-import { orgAlertSets } from '../../storage/alerts';
 import { findProject } from '../../storage/projects';
+import { orgAlertIndex } from '../alerts/index-cache';
 import { recheck } from '../auth/authenticate';
 import { principalOf } from '../auth/authorize';
 import { access } from '../auth/matrix';
 import { canReachProject, projectRestriction } from '../auth/principal';
 import type { AppDeps } from '../deps';
-import { orgAlertIndex } from '../alerts/index-cache';
 import { singleQuery } from '../pagination';
-import { livePoints, storedPoints, viewsByProject } from './cache';
+import { lastTrackedScans, livePoints, orgTeams, orgTotal, orgTrends, portfolioOfIndex } from './cache';
 
 const MAX_TEXT = 512;
 
@@ -40,8 +43,7 @@ export function metricsRoutes(deps: AppDeps): Router {
 
   r.get('/v1/metrics/alerts', access(deps, 'GET /v1/metrics/alerts'), async (ctx) => {
     const p = principalOf(ctx);
-    const now = new Date();
-    const today = dayOf(now);
+    const today = dayOf(new Date());
     const oldest = addDays(today, -(METRICS_KEPT_DAYS - 1));
     const to = dayQuery(ctx, 'to') ?? today;
     if (to > today) throw invalidParameter('to', `must not be after today (${today}, UTC)`);
@@ -63,41 +65,51 @@ export function metricsRoutes(deps: AppDeps): Router {
       projectIds = [project._id];
       projectId = project._id;
     }
-    const [points, index] = await Promise.all([storedPoints(deps.store, p.orgId), orgAlertIndex(deps.store, p.orgId)]);
-    const todays = to === today ? livePoints(index, today) : new Map();
-    const ids = projectIds ?? [...new Set([...points.keys(), ...todays.keys()])];
-    const days = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-    const series = ids.map((id) => {
-      const t = todays.get(id);
-      return projectSeries(points.get(id) ?? new Map(), from, to, team, t ? [today, t] : undefined);
-    });
+    const [trends, index] = await Promise.all([
+      orgTrends(deps.store, p.orgId, today),
+      to === today ? orgAlertIndex(deps.store, p.orgId) : null,
+    ]);
+    const f = daysBetween(trends.day0, from);
+    const days = daysBetween(from, to) + 1;
+    let dense: Float64Array;
+    if (!projectIds && team === undefined) dense = orgTotal(trends).slice(f * COUNTS, (f + days) * COUNTS);
+    else {
+      dense = new Float64Array(days * COUNTS);
+      const source: Map<string, IndexedCounts[]> =
+        team === undefined ? trends.projects : ((await orgTeams(deps.store, p.orgId, trends)).get(team) ?? new Map());
+      for (const id of projectIds ?? source.keys()) {
+        const points = source.get(id);
+        if (points) addSeries(dense, points, f, days);
+      }
+    }
+    if (index) {
+      // today as the alerts stand now, in place of what the stored points carried
+      const last = (days - 1) * COUNTS;
+      dense.fill(0, last);
+      const live = livePoints(index, today);
+      for (const id of projectIds ?? live.keys()) {
+        const point = live.get(id);
+        const counts = point && teamCounts(point, team);
+        if (counts) addCounts(dense, counts, last);
+      }
+    }
     await recheck(deps, p);
-    ctx.body = { from, to, project: projectId, team: team ?? null, ...sumSeries(from, series, days) };
+    ctx.body = { from, to, project: projectId, team: team ?? null, ...presentSeries(from, dense) };
   });
 
   r.get('/v1/metrics/portfolio', access(deps, 'GET /v1/metrics/portfolio'), async (ctx) => {
     const p = principalOf(ctx);
     const restriction = projectRestriction(p);
-    const [projects, heads, index] = await Promise.all([
+    const [projects, index] = await Promise.all([
       deps.store.c.projects
         .find(restriction ? { orgId: p.orgId, _id: { $in: restriction } } : { orgId: p.orgId }, {
           projection: { _id: 1, slug: 1 },
         })
         .toArray(),
-      orgAlertSets(deps.store, p.orgId),
       orgAlertIndex(deps.store, p.orgId),
     ]);
-    const last = new Map<string, Date>();
-    for (const h of heads) {
-      const t = last.get(h.projectId);
-      if (!t || h.startedAt > t) last.set(h.projectId, h.startedAt);
-    }
     const reach = projects.filter((x) => canReachProject(p, x._id));
-    const body = portfolioOf(
-      reach.map((x) => ({ id: x._id, slug: x.slug, lastTrackedScanAt: last.get(x._id) ?? null })),
-      viewsByProject(index),
-      new Date(),
-    );
+    const body = await portfolioOfIndex(index, reach, () => lastTrackedScans(deps.store, p.orgId));
     await recheck(deps, p);
     ctx.body = body;
   });

@@ -4,12 +4,15 @@ import type { AlertRecord } from '../../../src/domain/alerts/move';
 import { viewOf, type AlertView } from '../../../src/domain/alerts/query';
 import {
   addDays,
+  addSeries,
+  COUNTS,
+  countsOf,
   dayPoint,
   daysBetween,
   isDay,
-  projectSeries,
-  sumSeries,
-  type DayPoint,
+  presentSeries,
+  teamCounts,
+  type Counts,
 } from '../../../src/domain/metrics/points';
 import { portfolioOf } from '../../../src/domain/metrics/portfolio';
 
@@ -43,6 +46,15 @@ const alert = (o: Partial<AlertRecord>): AlertView =>
     ...o,
   });
 
+/** Counts by name (their layout: open by severity, suppressed, opened, fixed, [fixes, days] by severity). */
+const parts = (c: Float64Array) => ({
+  open: Array.from(c.subarray(0, 4)),
+  suppressed: c[4],
+  opened: c[5],
+  fixed: c[6],
+  ttf: [0, 1, 2, 3].map((s) => [c[7 + 2 * s], c[8 + 2 * s]]),
+});
+
 const ev = (type: 'fixed' | 'reopened', at: string, seq: number) => ({ alertId: 'x', type, at, details: {}, seq });
 
 describe('days', () => {
@@ -70,10 +82,7 @@ describe('a day point', () => {
       ],
       '2026-03-05',
     );
-    expect(p.p.o).toEqual([1, 2, 0, 0]);
-    expect(p.p.s).toBe(1);
-    expect(p.p.op).toBe(0);
-    expect(p.p.fx).toBe(0);
+    expect(parts(p.p)).toMatchObject({ open: [1, 2, 0, 0], suppressed: 1, opened: 0, fixed: 0 });
   });
 
   test('counts alerts first seen or reopened, and fixed, that day, with their days to fix', () => {
@@ -103,12 +112,19 @@ describe('a day point', () => {
       }), // suppressed: not counted as opened
     ];
     const p = dayPoint(views, '2026-03-05');
-    expect(p.p.op).toBe(2);
-    expect(p.p.fx).toBe(2);
-    expect(p.p.ttf[0]).toEqual([2, 5.5]);
-    expect(p.p.o).toEqual([1, 1, 0, 0]);
-    expect(p.p.s).toBe(1);
-    expect(dayPoint(views, '2026-03-04').p.op).toBe(1); // the reopen of the 4th
+    expect(parts(p.p)).toEqual({
+      open: [1, 1, 0, 0],
+      suppressed: 1,
+      opened: 2,
+      fixed: 2,
+      ttf: [
+        [2, 5.5],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+      ],
+    });
+    expect(parts(dayPoint(views, '2026-03-04').p).opened).toBe(1); // the reopen of the 4th
   });
 
   test('a fix older than the inline history is read from the record', () => {
@@ -116,8 +132,15 @@ describe('a day point', () => {
       [alert({ status: 'fixed', firstSeenAt: '2026-03-01T00:00:00.000Z', fixedAt: '2026-03-03T00:00:00.000Z' })],
       '2026-03-03',
     );
-    expect(p.p.fx).toBe(1);
-    expect(p.p.ttf[1]).toEqual([1, 2]);
+    expect(parts(p.p)).toMatchObject({
+      fixed: 1,
+      ttf: [
+        [0, 0],
+        [1, 2],
+        [0, 0],
+        [0, 0],
+      ],
+    });
   });
 
   test('counts each team of an alert, "unassigned" without one; past the cap the smallest teams are "other"', () => {
@@ -129,7 +152,7 @@ describe('a day point', () => {
       alert({ teams: ['other'] }),
     ];
     const full = dayPoint(views, '2026-03-05');
-    expect(full.t.map(([t, c]) => [t, c.o[1]])).toEqual([
+    expect(full.t.map(([t, c]) => [t, c[1]])).toEqual([
       ['a', 2],
       ['b', 1],
       ['c', 1],
@@ -138,52 +161,79 @@ describe('a day point', () => {
     ]);
     const capped = dayPoint(views, '2026-03-05', 3);
     // a (2) and b (1, first by label among the ones) kept; c, unassigned and the team named "other" as "other"
-    expect(capped.t.map(([t, c]) => [t, c.o[1]])).toEqual([
+    expect(capped.t.map(([t, c]) => [t, c[1]])).toEqual([
       ['a', 2],
       ['b', 1],
       ['other', 3],
     ]);
-    expect(capped.p.o[1]).toBe(5);
+    expect(capped.p[1]).toBe(5);
+    expect(teamCounts(capped, 'a')![1]).toBe(2);
+    expect(teamCounts(capped, 'c')).toBeNull();
   });
 });
 
 describe('a series', () => {
-  const point = (open: number, op = 0, fx = 0, ttf: [number, number] = [0, 0]): DayPoint => ({
-    p: { o: [0, open, 0, 0], s: 1, op, fx, ttf: [[0, 0], ttf, [0, 0], [0, 0]] },
-    t: [['payments', { o: [0, open, 0, 0], s: 0, op, fx, ttf: [[0, 0], ttf, [0, 0], [0, 0]] }]],
-  });
+  const at = (i: number, counts: Counts) => ({ at: i, counts });
+  const series = (points: ReturnType<typeof at>[], from: number, days: number) => {
+    const dense = new Float64Array(days * COUNTS);
+    addSeries(dense, points, from, days);
+    return Array.from({ length: days }, (_, i) => parts(dense.subarray(i * COUNTS, (i + 1) * COUNTS)));
+  };
 
   test('carries a point forward over days without one, from before the range too; nothing before the first', () => {
-    const points = new Map([
-      ['2026-03-01', point(3, 3)],
-      ['2026-03-04', point(2, 0, 1, [1, 3])],
+    const points = [
+      at(1, countsOf([0, 3], 1, 3)),
+      at(
+        4,
+        countsOf([0, 2], 1, 0, 1, [
+          [0, 0],
+          [1, 3],
+        ]),
+      ),
+    ];
+    const s = series(points, 0, 7);
+    expect(s.map((c) => c.open[1])).toEqual([0, 3, 3, 3, 2, 2, 2]);
+    expect(s.map((c) => c.suppressed)).toEqual([0, 1, 1, 1, 1, 1, 1]);
+    expect(s.map((c) => c.opened)).toEqual([0, 3, 0, 0, 0, 0, 0]);
+    expect(s.map((c) => c.fixed)).toEqual([0, 0, 0, 0, 1, 0, 0]);
+    expect(s.map((c) => c.ttf[1][0])).toEqual([0, 0, 0, 0, 1, 0, 0]);
+    expect(series(points, 2, 2).map((c) => [c.open[1], c.suppressed, c.opened])).toEqual([
+      [3, 1, 0],
+      [3, 1, 0],
     ]);
-    const s = projectSeries(points, '2026-02-28', '2026-03-06');
-    expect(s.map((c) => c.o[1])).toEqual([0, 3, 3, 3, 2, 2, 2]);
-    expect(s.map((c) => c.op)).toEqual([0, 3, 0, 0, 0, 0, 0]);
-    expect(s.map((c) => c.fx)).toEqual([0, 0, 0, 0, 1, 0, 0]);
-    expect(projectSeries(points, '2026-03-02', '2026-03-03').map((c) => [c.o[1], c.s])).toEqual([
-      [3, 1],
-      [3, 1],
-    ]);
-    // a team's series; a point stands in for its day (today's, made live)
-    expect(
-      projectSeries(points, '2026-03-03', '2026-03-05', 'payments', ['2026-03-05', point(7)]).map((c) => c.o[1]),
-    ).toEqual([3, 2, 7]);
-    expect(projectSeries(points, '2026-03-03', '2026-03-04', 'nobody').map((c) => c.o[1])).toEqual([0, 0]);
+    expect(series([], 0, 2).map((c) => c.open[1])).toEqual([0, 0]);
   });
 
-  test('adds projects up and means the time to fix over the range', () => {
-    const a = projectSeries(new Map([['2026-03-01', point(1, 1, 1, [1, 2])]]), '2026-03-01', '2026-03-02');
-    const b = projectSeries(new Map([['2026-03-02', point(4, 0, 2, [2, 7])]]), '2026-03-01', '2026-03-02');
-    const s = sumSeries('2026-03-01', [a, b], 2);
+  test('adds projects up into the answer, with the mean time to fix over the range', () => {
+    const dense = new Float64Array(2 * COUNTS);
+    const a = [
+      at(
+        0,
+        countsOf([0, 1], 1, 1, 1, [
+          [0, 0],
+          [1, 2],
+        ]),
+      ),
+    ];
+    const b = [
+      at(
+        1,
+        countsOf([0, 4], 1, 0, 2, [
+          [0, 0],
+          [2, 7],
+        ]),
+      ),
+    ];
+    addSeries(dense, a, 0, 2);
+    addSeries(dense, b, 0, 2);
+    const s = presentSeries('2026-03-01', dense);
     expect(s.points).toEqual([
       { date: '2026-03-01', open: { critical: 0, high: 1, medium: 0, low: 0 }, suppressed: 1, opened: 1, fixed: 1 },
       { date: '2026-03-02', open: { critical: 0, high: 5, medium: 0, low: 0 }, suppressed: 2, opened: 0, fixed: 2 },
     ]);
     expect(s.meanTimeToFixDays).toEqual({ critical: null, high: 3, medium: null, low: null });
-    // the stored points are not changed by adding them up
-    expect(a[0].o[1]).toBe(1);
+    // the stored counts are not changed by adding them up
+    expect(a[0].counts[1]).toBe(1);
   });
 });
 
