@@ -56,6 +56,9 @@ function firstExpiry(analyses: ReadonlyMap<string, AlertAnalysisDoc>, rules: rea
   return until;
 }
 
+/** The builds under way, by organization and the versions they build under: requests side by side share one. */
+const building = new Map<string, Promise<Entry>>();
+
 export async function orgAlerts(store: Store, orgId: string, now = new Date()): Promise<OrgAlerts> {
   const [versions, intel] = await Promise.all([orgAlertVersions(store, orgId), currentIntel(store)]);
   if (versions.alerts === null && versions.triage === null) return EMPTY; // nothing moved or triaged here, ever
@@ -64,6 +67,28 @@ export async function orgAlerts(store: Store, orgId: string, now = new Date()): 
   const sameIntel = current && cached.intelVersion === intel.version;
   if (current && sameIntel && cached.alertsVersion === versions.alerts && cached.triageVersion === versions.triage)
     return cached;
+  // A cold organization asked for by several requests at once (the dashboard's first screen asks three) is built
+  // once: the others wait for that build, made under the same versions (an index as current as theirs).
+  const key = JSON.stringify([orgId, versions.alerts, versions.triage, intel.version, current ? cached.until : 0]);
+  let p = building.get(key);
+  if (!p) {
+    p = build(store, orgId, now, versions, intel, current ? cached : undefined);
+    building.set(key, p);
+    void p.finally(() => building.delete(key)).catch(() => undefined);
+  }
+  return p;
+}
+
+async function build(
+  store: Store,
+  orgId: string,
+  now: Date,
+  versions: { alerts: string | null; triage: string | null },
+  intel: Awaited<ReturnType<typeof currentIntel>>,
+  cached: Entry | undefined,
+): Promise<Entry> {
+  const current = cached !== undefined;
+  const sameIntel = current && cached.intelVersion === intel.version;
   const sameAlerts = current && cached.alertsVersion === versions.alerts;
   const [records, analyses, rules] = await Promise.all([
     sameAlerts ? null : orgAlertRecords(store, orgId),
