@@ -7,7 +7,7 @@ import { viewOf, type AlertView } from '../src/domain/alerts/query';
 import { addDays, dayOf, dayPoint, METRICS_KEPT_DAYS, type DayPoint } from '../src/domain/metrics/points';
 import { compileRule, ruleInForce } from '../src/domain/triage/rules';
 import type { Logger } from '../src/logger';
-import { deleteMetricsBefore, writeDayPoints } from '../src/storage/alert-metrics';
+import { deleteMetricsBefore, packDayPoints, writeDayPoints } from '../src/storage/alert-metrics';
 import { orgAlertSets, readStateAlerts } from '../src/storage/alerts';
 import type { AlertSetDoc } from '../src/storage/documents/alerts';
 import type { Store } from '../src/storage/mongo';
@@ -64,15 +64,19 @@ export interface DailyMetricsResult {
   day: string;
   orgs: number;
   projects: number;
+  /** Day documents packed into the projects' documents. */
+  packed: number;
   deletedMonths: number;
 }
 
 /**
  * The daily run: every project with alerts gets its point of the day before `now` (run just after midnight UTC: the
- * day's close), and months wholly older than 400 days go.
+ * day's close); then each organization's points of the days before today are packed (src/storage/alert-metrics.ts),
+ * and teams' months wholly older than 400 days go.
  */
 export async function recordDailyMetrics(store: Store, now = new Date()): Promise<DailyMetricsResult> {
-  const day = addDays(dayOf(now), -1);
+  const today = dayOf(now);
+  const day = addDays(today, -1);
   const heads = await store.c.alertSets.find({}).toArray();
   const byOrg = new Map<string, AlertSetDoc[]>();
   for (const h of heads) byOrg.set(h.orgId, [...(byOrg.get(h.orgId) ?? []), h]);
@@ -87,6 +91,10 @@ export async function recordDailyMetrics(store: Store, now = new Date()): Promis
       );
     projects += views.length;
   }
-  const deletedMonths = await deleteMetricsBefore(store, addDays(dayOf(now), -METRICS_KEPT_DAYS).slice(0, 7));
-  return { day, orgs: byOrg.size, projects, deletedMonths };
+  // every organization with day documents (one whose alerts are gone too)
+  const orgs = new Set([...byOrg.keys(), ...(await store.c.alertMetricDays.distinct('orgId'))]);
+  let packed = 0;
+  for (const orgId of orgs) packed += await packDayPoints(store, orgId, today, now);
+  const deletedMonths = await deleteMetricsBefore(store, addDays(today, -METRICS_KEPT_DAYS).slice(0, 7));
+  return { day, orgs: byOrg.size, projects, packed, deletedMonths };
 }

@@ -2,18 +2,18 @@
 // An organization of 100 projects × 500 open alerts (50,000, as the alerts bench seeds them, each project's alerts
 // owned by 10 teams) and 365 days of trend points per project (each with its 10 teams), stored as the worker stores
 // them. Then:
-// - GET /v1/metrics/alerts: the organization over 365 days, the first read of a fresh API process (its caches empty),
-//   then p50 / p99 of repeated reads; the default 90 days, one project, one team; GET /v1/metrics/portfolio;
+// - a fresh API process: start → ready (it builds the alert index and trends of the most recently active
+//   organizations first: src/http/warm.ts), its first reads; GET /v1/metrics/alerts, the organization over 365 days,
+//   p50 / p99 of repeated reads; the default 90 days, one project, one team; GET /v1/metrics/portfolio;
 // - the dashboard's first screen in Debian's Chromium: navigation → the app's `dashboard:first-screen` mark (the
-//   severity counts, the trend chart, the top alerts and both tables shown), on a fresh API process and a new browser
-//   context (cold), then again (warm);
+//   severity counts, the trend chart, the top alerts and both tables shown), on a fresh API process once ready and a
+//   new browser context (cold), then again (warm);
 // - the CSV of the 50,000 alerts: to the first and the last byte, the API's memory while it streams.
 // Every answer is checked (status, number of points, counts), so that a figure cannot come from a read that did nothing.
 import { chromium, type Page } from 'playwright-core';
 import { addDays, countsOf, dayOf, type Counts, type DayPoint } from '../src/domain/metrics/points';
-import { packCounts, packTeams, touchOrgMetrics } from '../src/storage/alert-metrics';
+import { projectCountsDoc, teamMonthDoc, touchOrgMetrics } from '../src/storage/alert-metrics';
 import { createSession, findUserByEmail } from '../src/storage/accounts';
-import type { AlertMetricsDoc } from '../src/storage/documents/metrics';
 import { seedAlerts } from './alerts';
 import { csvFigures } from './alerts-csv';
 import type { Harness } from './harness';
@@ -43,34 +43,28 @@ function pointOf(p: number, d: number): DayPoint {
   };
 }
 
-/** 365 days of points for each project, two documents per project and month as the worker writes them. */
+/** 365 days of points for each project, stored whole as the worker's writes leave them. */
 async function seedPoints(h: Harness, orgId: string): Promise<void> {
   const today = dayOf(new Date());
-  const now = new Date();
   for (let p = 0; p < PROJECTS; p++) {
     const projectId = `prj_bench${String(p).padStart(4, '0')}`;
-    const months = new Map<string, [AlertMetricsDoc, AlertMetricsDoc]>();
-    for (let d = 0; d < DAYS - 1; d++) {
-      const day = addDays(today, -(DAYS - 1) + d);
-      const month = day.slice(0, 7);
-      let docs = months.get(month);
-      if (!docs) {
-        const doc = (kind: 'project' | 'teams'): AlertMetricsDoc => ({
-          _id: `${projectId}:${month}${kind === 'teams' ? ':teams' : ''}`,
-          orgId,
-          projectId,
-          month,
-          kind,
-          days: {},
-          updatedAt: now,
-        });
-        months.set(month, (docs = [doc('project'), doc('teams')]));
-      }
-      const point = pointOf(p, d);
-      docs[0].days[`d${day.slice(8)}`] = packCounts(point.p);
-      docs[1].days[`d${day.slice(8)}`] = packTeams(point.t);
-    }
-    await h.store.c.alertMetrics.insertMany([...months.values()].flat());
+    const points = Array.from({ length: DAYS - 1 }, (_, d): [string, DayPoint] => [
+      addDays(today, -(DAYS - 1) + d),
+      pointOf(p, d),
+    ]);
+    await h.store.c.alertMetrics.insertOne(
+      projectCountsDoc(
+        orgId,
+        projectId,
+        points.map(([day, point]) => [day, point.p]),
+      ),
+    );
+    const months = new Map<string, Array<[string, DayPoint['t']]>>();
+    for (const [day, point] of points)
+      months.set(day.slice(0, 7), [...(months.get(day.slice(0, 7)) ?? []), [day, point.t]]);
+    await h.store.c.alertTeamMetrics.insertMany(
+      [...months].map(([month, list]) => teamMonthDoc(orgId, projectId, month, list)),
+    );
   }
   await touchOrgMetrics(h.store, orgId);
 }
@@ -154,7 +148,7 @@ async function dashboardFigures(h: Harness): Promise<void> {
       if (i) warm.push(at);
     }
     const projects = await page.locator('table', { hasText: 'bench-0' }).locator('tbody tr').count();
-    if (projects < PROJECTS) throw new Error(`the projects table shows ${projects} rows`);
+    if (projects < 50) throw new Error(`the projects table shows ${projects} rows`); // its first 50, then a button
     console.log('\nThe dashboard (/app/) in Chromium: navigation → first screen (counts, trend, top alerts, tables)');
     row(
       'cold: a fresh API process, a new browser context (median, max of 3)',
@@ -179,14 +173,17 @@ export async function portfolioBench(h: Harness): Promise<void> {
   const year = `/v1/metrics/alerts?from=${addDays(today, -(DAYS - 1))}`;
   const all = PROJECTS * PER_PROJECT;
 
+  const started = performance.now();
   await h.restartApi();
+  const startMs = performance.now() - started;
   const [indexMs] = await timedGet(h, '/v1/alerts?limit=1');
   const [coldMs] = await timedGet(h, year);
   console.log(
     `\nGET /v1/metrics/alerts and /v1/metrics/portfolio over ${PROJECTS} projects, ${all.toLocaleString('en')} alerts, ${DAYS} days (p50 / p99 ms, 200 reads each)`,
   );
-  row("a fresh API process: the first alerts read (the organization's alert index built)", fmt(indexMs));
-  row('then the first trends read, organization, 365 days (the stored points read)', fmt(coldMs));
+  row("a fresh API process: start → ready (the organization's alert index and trends built: WARM_ORGS)", fmt(startMs));
+  row('then its first alerts read', fmt(indexMs));
+  row('then its first trends read, organization, 365 days', fmt(coldMs));
   row('organization, 365 days', pct(await repeated(h, year, 200, checkSeries(DAYS, all))), 'p99 ≤ 50 ms');
   row('organization, 90 days (the default)', pct(await repeated(h, '/v1/metrics/alerts', 200, checkSeries(90, all))));
   row('one project, 365 days', pct(await repeated(h, `${year}&project=bench-7`, 200, checkSeries(DAYS, PER_PROJECT))));

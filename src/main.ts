@@ -13,6 +13,7 @@ import { cursorCodec, loadCursorSecret } from './storage/cursors';
 import { connectStore } from './storage/mongo';
 import { prepareStore } from './storage/migrations';
 import { apiScanWaiter } from './scan-waiter';
+import { warmCaches } from './http/warm';
 import { connectTemporal, scanRuns, scanStarter, temporalReadiness } from './temporal/client';
 import { scanEvents } from './temporal/events';
 import { mcpScanRuns, mcpScanStarter } from './temporal/mcp';
@@ -102,8 +103,11 @@ export async function runApi(): Promise<{
     void sweepLoginCodes(store).catch(() => undefined);
   }, 5 * 60_000);
   sweepCounters.unref();
+  // the dashboard's caches of the most recently active organizations, before /readyz says ready (src/http/warm.ts)
+  const warming = warmCaches(store, logger);
   const app = createApp({
     store,
+    warming,
     cursors: cursorCodec(await loadCursorSecret(store)),
     starter,
     waiter,

@@ -14,6 +14,7 @@ export async function alertMetricsDailyWorkflow(): Promise<{
   day: string;
   orgs: number;
   projects: number;
+  packed: number;
   deletedMonths: number;
 }> {
   setCurrentDetails("Writing each project's alert trend point of the day that just ended");

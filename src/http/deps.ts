@@ -17,6 +17,8 @@ export interface AppDeps {
   cursors: CursorCodec;
   starter: ScanStarter;
   readiness: Readiness;
+  /** The dashboard's caches built at start (src/http/warm.ts): not ready until done (absent: nothing to wait for). */
+  warming?: { done(): boolean };
   logger: Logger;
   maxBodyBytes: number;
   /** Parses, validates, hashes and compresses upload bodies (large ones on a thread pool). */

@@ -3,7 +3,7 @@
 // "Local MongoDB-wire database").
 import type { AlertAnalysisDoc, TriageRuleDoc } from './documents/triage';
 import type { AlertTriageMarkDoc, TriageAnnouncementDoc, TriageReconcileDoc } from './documents/triage-marks';
-import type { AlertMetricsDoc } from './documents/metrics';
+import type { AlertMetricDayDoc, AlertMetricsDoc, AlertTeamMetricsDoc } from './documents/metrics';
 import { MongoBulkWriteError, MongoClient, Db, Collection, MongoServerError } from 'mongodb';
 import type {
   ApiKeyDoc,
@@ -124,6 +124,8 @@ export interface CollectionDocs {
   triageReconciles: TriageReconcileDoc;
   triageAnnouncements: TriageAnnouncementDoc;
   alertMetrics: AlertMetricsDoc;
+  alertTeamMetrics: AlertTeamMetricsDoc;
+  alertMetricDays: AlertMetricDayDoc;
 }
 
 export type Collections = { [K in keyof CollectionDocs]: Collection<CollectionDocs[K]> };
@@ -192,6 +194,8 @@ const COLLECTION_NAMES = Object.keys({
   triageReconciles: true,
   triageAnnouncements: true,
   alertMetrics: true,
+  alertTeamMetrics: true,
+  alertMetricDays: true,
 } satisfies Record<keyof CollectionDocs, true>) as (keyof CollectionDocs)[];
 
 export interface Store {
@@ -296,7 +300,9 @@ export async function ensureIndexes(store: Store): Promise<void> {
     c.mcpUsageEvents.createIndex({ orgId: 1, serverId: 1, occurredAt: -1 }),
     c.mcpUsageEvents.createIndex({ orgId: 1, hostId: 1, id: -1 }),
     c.alertSets.createIndex({ orgId: 1 }),
-    c.alertMetrics.createIndex({ orgId: 1, kind: 1 }),
+    c.alertMetrics.createIndex({ orgId: 1 }),
+    c.alertTeamMetrics.createIndex({ orgId: 1 }),
+    c.alertMetricDays.createIndex({ orgId: 1 }),
     c.alertStates.createIndex({ pairId: 1, scanId: 1 }),
     c.alertEvents.createIndex({ alertId: 1 }),
     c.trackedScans.createIndex({ pairId: 1, commit: 1 }),

@@ -12,7 +12,7 @@ import { importAdvisories } from '../../src/advisories/import';
 import type { MoveFinding } from '../../src/domain/alerts/move';
 import { addDays, countsOf, dayOf, type DayPoint } from '../../src/domain/metrics/points';
 import { createLogger } from '../../src/logger';
-import { orgProjectCounts, orgTeamCounts, writeDayPoints } from '../../src/storage/alert-metrics';
+import { orgProjectCounts, orgTeamCounts, packDayPoints, writeDayPoints } from '../../src/storage/alert-metrics';
 import { alertMetricsScheduleId, ensureAlertMetricsSchedule } from '../../src/temporal/alert-metrics';
 import { installRuntime } from '../../workers/temporal-runtime';
 import { recordDailyMetrics } from '../../activities/alert-metrics';
@@ -65,9 +65,8 @@ async function scanned(body: object): Promise<{ scanId: string; projectId: strin
   // the move, then the point of the day: both after completion
   for (;;) {
     const head = await t.store.c.alertSets.findOne({ _id: `${projectId}:javascript` });
-    const doc = await t.store.c.alertMetrics.findOne({ _id: `${projectId}:${dayOf(new Date()).slice(0, 7)}` });
-    if (head?.scanId === scanId && doc?.days[`d${dayOf(new Date()).slice(8)}`] && doc.updatedAt >= head.updatedAt)
-      break;
+    const doc = await t.store.c.alertMetricDays.findOne({ _id: `${projectId}:${dayOf(new Date())}` });
+    if (head?.scanId === scanId && doc && doc.updatedAt >= head.updatedAt) break;
     if (Date.now() > until) throw new Error(`alerts of ${scanId} not moved`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -222,6 +221,33 @@ describe('trends', () => {
     expect(team.points.map((p: any) => p.open.high)).toEqual([5, 2, 2]);
   });
 
+  test("writers of one project side by side lose none of each other's days; days older than the 400 kept go", async () => {
+    const { projectId } = await scanned(snapshot('met-writers', ['safe@3.0.0']));
+    const days = Array.from({ length: 12 }, (_, i) => addDays(today(), -(i + 2)));
+    await Promise.all(
+      days.map((day, i) => writeDayPoints(t.store, org.orgId, projectId, [[day, { p: countsOf([i + 1]), t: [] }]])),
+    );
+    const held = new Map((await orgProjectCounts(t.store, org.orgId)).get(projectId));
+    expect(days.map((day) => held.get(day)?.[0])).toEqual(days.map((_, i) => i + 1));
+    // packed by the daily run (the days before today): the same days read back, one packed document; a point older
+    // than the days kept is dropped on the way
+    const before = await metrics(`project=met-writers&from=${addDays(today(), -14)}`);
+    await writeDayPoints(t.store, org.orgId, projectId, [[addDays(today(), -400), { p: countsOf([9]), t: [] }]]);
+    expect(await packDayPoints(t.store, org.orgId, today())).toBeGreaterThanOrEqual(13);
+    expect(await t.store.c.alertMetricDays.countDocuments({ projectId, day: { $lt: today() } })).toBe(0);
+    expect(await t.store.c.alertMetrics.countDocuments({ _id: projectId })).toBe(1);
+    expect(await metrics(`project=met-writers&from=${addDays(today(), -14)}`)).toEqual(before);
+    const kept = (await orgProjectCounts(t.store, org.orgId)).get(projectId)!.map(([day]) => day);
+    expect(kept).toEqual(
+      [...days]
+        .reverse()
+        .concat(today())
+        .filter((d) => kept.includes(d)),
+    );
+    expect(kept).toHaveLength(13);
+    expect(kept).not.toContain(addDays(today(), -400));
+  });
+
   test('teams: each alert counts for its team, alerts without one as "unassigned"', async () => {
     const of = async (team: string) => last(await metrics(`team=${team}`)).open;
     expect(await of('payments')).toEqual({ critical: 1, high: 1, medium: 0, low: 0 });
@@ -320,6 +346,7 @@ describe('portfolio', () => {
       ['met-past', false],
       ['met-shop', false],
       ['met-teams', false],
+      ['met-writers', false],
     ]);
     expect(res.body.projects.find((p: any) => p.slug === 'met-api').open).toEqual({
       critical: 0,

@@ -76,20 +76,22 @@ export const isDay = (s: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(s) && da
 function contributionOf(a: AlertView, day: string): { opened: number; fixes: number[] } {
   const c = { opened: 0, fixes: [] as number[] };
   if (a.suppressed) return c; // a suppressed alert's comings and goings are not counted
+  // times are ISO 8601 in UTC (…Z): the day is their first ten characters
+  const on = (at: string) => at.startsWith(day);
   let openedAt = a.firstSeenAt;
-  if (dayOf(openedAt) === day) c.opened++;
+  if (on(openedAt)) c.opened++;
   let fixedSeen = false;
   for (const e of a.history ?? []) {
     if (e.type === 'reopened') {
       openedAt = e.at;
-      if (dayOf(e.at) === day) c.opened++;
+      if (on(e.at)) c.opened++;
     } else if (e.type === 'fixed') {
       fixedSeen = true;
-      if (dayOf(e.at) === day) c.fixes.push(Math.max(0, (Date.parse(e.at) - Date.parse(openedAt)) / DAY_MS));
+      if (on(e.at)) c.fixes.push(Math.max(0, (Date.parse(e.at) - Date.parse(openedAt)) / DAY_MS));
     }
   }
   // A fix older than the inline history still shows on the record itself.
-  if (!fixedSeen && a.status === 'fixed' && a.fixedAt && dayOf(a.fixedAt) === day)
+  if (!fixedSeen && a.status === 'fixed' && a.fixedAt && on(a.fixedAt))
     c.fixes.push(Math.max(0, (Date.parse(a.fixedAt) - Date.parse(openedAt)) / DAY_MS));
   return c;
 }

@@ -16,7 +16,8 @@ export function healthRoutes(deps: AppDeps): Router {
   r.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  // Readiness: MongoDB and Temporal reachable, and a worker polling the scan task queue. The route is public, so
+  // Readiness: MongoDB and Temporal reachable, a worker polling the scan task queue, and the dashboard's caches built
+  // at start (src/http/warm.ts, at most WARM_TIMEOUT_MS). The route is public, so
   // it answers names and booleans only: a driver's message names hosts, ports and sometimes users. The details
   // go to the log.
   // Logged when the answer changes, not on every probe: an orchestrator probes every few seconds.
@@ -25,6 +26,9 @@ export function healthRoutes(deps: AppDeps): Router {
     const checks = await Promise.all([
       check('mongodb', async () => (await ping(deps.store), { ok: true, detail: 'reachable' })),
       check('temporal', () => deps.readiness.temporal()),
+      ...(deps.warming
+        ? [check('caches', async () => ({ ok: deps.warming!.done(), detail: 'alert indexes and trends warming' }))]
+        : []),
     ]);
     const ready = checks.every((c) => c.ok);
     const failing = checks.filter((c) => !c.ok);

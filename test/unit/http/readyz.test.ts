@@ -8,7 +8,11 @@ import { MongoNetworkError, MongoServerSelectionError } from 'mongodb';
 import { healthRoutes } from '../../../src/http/health/routes';
 import type { AppDeps } from '../../../src/http/deps';
 
-function appWith(ping: () => Promise<unknown>, temporal: () => Promise<{ ok: boolean; detail: string }>) {
+function appWith(
+  ping: () => Promise<unknown>,
+  temporal: () => Promise<{ ok: boolean; detail: string }>,
+  warming?: { done(): boolean },
+) {
   const lines: any[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -19,6 +23,7 @@ function appWith(ping: () => Promise<unknown>, temporal: () => Promise<{ ok: boo
   const deps = {
     store: { db: { command: ping } },
     readiness: { temporal },
+    warming,
     logger: pino({ level: 'info' }, sink),
   } as unknown as AppDeps;
   const app = new Koa();
@@ -120,4 +125,20 @@ test('the log says when readiness changes, not on every probe: one line down, on
   up = false;
   expect((await request(server).get('/readyz')).status).toBe(503);
   expect(lines.map((l) => l.msg)).toEqual(['not ready', 'ready', 'not ready']);
+});
+
+test('not ready while the dashboard caches warm (src/http/warm.ts), ready once they are', async () => {
+  let warm = false;
+  const { server } = appWith(reachable, polled, { done: () => warm });
+  const res = await request(server).get('/readyz');
+  expect([res.status, res.body.checks]).toEqual([
+    503,
+    [
+      { name: 'mongodb', ok: true },
+      { name: 'temporal', ok: true },
+      { name: 'caches', ok: false },
+    ],
+  ]);
+  warm = true;
+  expect((await request(server).get('/readyz')).status).toBe(200);
 });
