@@ -209,7 +209,7 @@ test('invitation: the link shown once, accepted by a second user who signs in on
     await signInWithCode(g, INVITEE);
     await g.getByRole('button', { name: 'Accept and join acme admin' }).click();
     await g.waitForURL(`**/app/`);
-    await g.getByRole('heading', { name: 'Projects' }).waitFor();
+    await g.getByRole('heading', { name: 'Dashboard' }).waitFor();
     expect(await g.locator('.who').textContent()).toContain(`${INVITEE} · acme admin (member)`);
     // a member has no admin section in the nav
     const nav = g.getByRole('navigation', { name: 'Main' });

@@ -188,7 +188,8 @@ test('the project page counts its alerts and says what each scan opened; its lin
   await page.waitForURL((u) => u.pathname === `/app/projects/${projectId}/alerts` && u.search === '?status=fixed');
   expect(await alertRows()).toEqual([ADV.beta.cve]);
   await page.goto(`${app.baseUrl}/app/projects/${projectId}`);
-  await page.getByRole('link', { name: 'Alerts', exact: true }).click();
+  // the project's link (the navigation's Alerts is the organization's)
+  await page.getByRole('main').getByRole('link', { name: 'Alerts', exact: true }).click();
   await page.waitForURL((u) => u.pathname === `/app/projects/${projectId}/alerts` && u.search === '');
   expect((await alertRows()).sort()).toEqual([ADV.alpha.cve, epsilonAdvisory].sort());
 });

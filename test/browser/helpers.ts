@@ -348,19 +348,22 @@ export async function atBothWidths(p: Page, name: string, ready: () => Promise<u
 }
 
 /**
- * A table's body rows, each as its cells' text without visually hidden words (the table named by its caption). Waits
+ * A table's body rows, each as its cells' text, without visually hidden words unless `withHidden` (the table named by
+ * its caption). Waits
  * for the table first: a view shows its heading before its rows arrive.
  */
-export async function tableRows(p: Page, caption: string): Promise<string[][]> {
+export async function tableRows(p: Page, caption: string, withHidden = false): Promise<string[][]> {
   const table = p.getByRole('table', { name: caption });
   await table.waitFor();
-  return table.locator('tbody tr').evaluateAll((trs) =>
-    trs.map((tr) =>
-      Array.from((tr as HTMLTableRowElement).cells).map((c) => {
-        const copy = c.cloneNode(true) as HTMLElement;
-        copy.querySelectorAll('.visually-hidden').forEach((h) => h.remove());
-        return (copy.textContent ?? '').trim();
-      }),
-    ),
+  return table.locator('tbody tr').evaluateAll(
+    (trs, keep) =>
+      trs.map((tr) =>
+        Array.from((tr as HTMLTableRowElement).cells).map((c) => {
+          const copy = c.cloneNode(true) as HTMLElement;
+          if (!keep) copy.querySelectorAll('.visually-hidden').forEach((h) => h.remove());
+          return (copy.textContent ?? '').trim();
+        }),
+      ),
+    withHidden,
   );
 }

@@ -120,9 +120,12 @@ test('keyboard only: sign in (Tab to the field, type, Enter twice) and sign out,
   try {
     await p.goto(`${app.baseUrl}/app/`);
     await p.getByRole('heading', { name: 'Sign in' }).waitFor();
-    /** Tabs until the focused element matches, asserting it shows a focus ring; returns its accessible label. */
+    /**
+     * Tabs until the focused element matches, asserting it shows a focus ring; returns its accessible label. Sign out
+     * comes after the home page's controls and the navigation's links: a few dozen stops at most.
+     */
     const tabTo = async (test: (el: { tag: string; label: string }) => boolean, what: string) => {
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < 40; i++) {
         await p.keyboard.press('Tab');
         const el = await p.evaluate(() => {
           const a = document.activeElement as HTMLElement | null;
@@ -165,7 +168,7 @@ test('keyboard only: sign in (Tab to the field, type, Enter twice) and sign out,
     }
     await p.keyboard.type(code!);
     await p.keyboard.press('Enter');
-    await p.getByRole('heading', { name: 'Projects' }).waitFor();
+    await p.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await tabTo((e) => e.tag === 'button' && e.label === 'Sign out', 'Sign out');
     await p.keyboard.press('Enter');
     await p.getByRole('heading', { name: 'Sign in' }).waitFor();

@@ -68,7 +68,7 @@ afterAll(async () => {
 const rows = (p: Page = page) => findingsRows(p);
 
 test('projects → project → findings: the introduced view by default, grouped by declaring module; axe on each view', async () => {
-  await page.goto(`${app.baseUrl}/app/`);
+  await page.goto(`${app.baseUrl}/app/projects`);
   await page.getByRole('heading', { name: 'Projects' }).waitFor();
   await page.getByRole('link', { name: PROJECT }).waitFor();
   await checkView(page, 'projects');

@@ -158,13 +158,13 @@ test('an OpenVEX file imported on the project page: the alert decided and the st
   );
   expect(await summary.getAttribute('role')).toBe('status');
   expect(await page.evaluate(() => document.activeElement?.classList.contains('vex-summary'))).toBe(true);
-  expect(await tableRows(page, 'Alerts decided by vendor.openvex.json')).toEqual([
+  expect(await tableRows(page, 'Alerts decided by vendor.openvex.json', true)).toEqual([
     ['1', `Alert ${ids.alpha}`, advisories.alpha, 'org.demo:alpha', '1.0.0', 'Not affected', 'yes'],
   ]);
   const link = page.getByRole('link', { name: `Alert ${ids.alpha}` });
   expect(await link.getAttribute('href')).toBe(`/app/alerts/${ids.alpha}`);
   const u = body.unmatched[0];
-  expect(await tableRows(page, 'Statements of vendor.openvex.json not applied')).toEqual([
+  expect(await tableRows(page, 'Statements of vendor.openvex.json not applied', true)).toEqual([
     ['2', 'CVE-2099-9999', purl('nothing', '1.0.0'), 'No alert of this project is for CVE-2099-9999.'],
   ]);
   expect(u).toEqual({
@@ -295,7 +295,7 @@ test("the scan page imports too: a person's analysis is kept unless the overwrit
   );
   const summary = page.locator('.vex-summary');
   await summary.filter({ hasText: '0 alerts decided' }).waitFor();
-  expect(await tableRows(page, 'Statements of beta.openvex.json not applied')).toEqual([
+  expect(await tableRows(page, 'Statements of beta.openvex.json not applied', true)).toEqual([
     ['1', advisories.beta, 'org.demo:beta', `A${body.unmatched[0].reason.slice(1)}.`],
   ]);
   await page.getByText('import the document again with “Replace analyses people made” ticked').waitFor();
@@ -306,7 +306,7 @@ test("the scan page imports too: a person's analysis is kept unless the overwrit
   body = await res.json();
   expect(body).toMatchObject({ applied: 1, changed: 1, unmatched: [] });
   await summary.filter({ hasText: '1 alert decided, 1 changed' }).waitFor();
-  expect(await tableRows(page, 'Alerts decided by beta.openvex.json')).toEqual([
+  expect(await tableRows(page, 'Alerts decided by beta.openvex.json', true)).toEqual([
     ['1', `Alert ${ids.beta}`, advisories.beta, 'org.demo:beta', '2.0.0', 'Not affected', 'yes'],
   ]);
   expect(await page.getByRole('table', { name: /not applied/ }).count()).toBe(0);

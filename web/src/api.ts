@@ -53,18 +53,22 @@ async function call<T>(
     data = null;
   }
   if (!res.ok) {
-    const err = data?.error;
-    const retry = Number(res.headers.get('Retry-After'));
-    const e = new ApiError(
-      res.status,
-      err?.code ?? 'http_error',
-      err?.message ?? `HTTP ${res.status}`,
-      Number.isFinite(retry) && retry > 0 ? retry : undefined,
-    );
     if (res.status === 401 && !opts.quiet401) onUnauthorized?.();
-    throw e;
+    throw refusalOf(res, data);
   }
   return data as T;
+}
+
+/** A refusal as an ApiError: the code and message of the API's JSON error envelope (`data`), and Retry-After. */
+function refusalOf(res: Response, data: any): ApiError {
+  const err = data?.error;
+  const retry = Number(res.headers.get('Retry-After'));
+  return new ApiError(
+    res.status,
+    err?.code ?? 'http_error',
+    err?.message ?? `HTTP ${res.status}`,
+    Number.isFinite(retry) && retry > 0 ? retry : undefined,
+  );
 }
 
 export const api = {
@@ -78,6 +82,38 @@ export const api = {
   /** For calls whose 401 means "wrong code", not "signed out" (sign-in). */
   call,
 };
+
+/**
+ * Downloads a file the API makes (an export such as the alerts CSV) and saves it as `name`. A plain link would not
+ * do: the API takes the session cookie only with the X-Svc-App header, so the file is fetched as every call is, then
+ * saved through an object URL and a temporary <a download>. A refusal is the API's JSON error envelope, thrown as an
+ * ApiError (a 401 sends the user to sign-in, as any call). Resolves with the response's headers (`X-Truncated`).
+ */
+export async function downloadFile(path: string, query: Query, name: string): Promise<Headers> {
+  const res = await fetch(url(path, query), {
+    credentials: 'same-origin',
+    headers: { 'X-Svc-App': '1', Accept: '*/*' },
+  });
+  if (!res.ok) {
+    if (res.status === 401) onUnauthorized?.();
+    throw refusalOf(res, await res.json().catch(() => null));
+  }
+  // the whole body first: a download cut short (the server can only stop sending) fails here, not as a partial file
+  saveBlob(await res.blob(), name);
+  return res.headers;
+}
+
+/** Saves a Blob as a file named `name` (an object URL and a temporary <a download>). */
+export function saveBlob(blob: Blob, name: string): void {
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
 
 /** Reads every page of a list endpoint (small lists only: members, modules of a scan). */
 export async function allPages<T>(path: string, key: string, query: Query = {}, max = 50): Promise<T[]> {

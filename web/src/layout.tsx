@@ -34,11 +34,12 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const admin = isManager(me.member?.role);
   // every role reads members, hosts and gateways (hosts:read, gateways:read); the rest is for owners and admins
   const nav = routes.filter((r) => r.nav && (r.nav.section === 'triage' || admin || r.nav.allRoles));
+  // the location's path has no trailing slash (the dashboard's is /app); an alert's page (/app/alerts/ID) belongs to
+  // the Alerts view, a project's alerts to its project
   const current = (p: string) =>
-    path === p ||
+    path === p.replace(/\/+$/, '') ||
     path.startsWith(`${p}/`) ||
-    (p === paths.projects() &&
-      (path === paths.home() || path.startsWith('/app/scans') || path.startsWith('/app/alerts'))) ||
+    (p === paths.projects() && path.startsWith('/app/scans')) ||
     // an advisory's page answers "where is it?" across projects, as the where-used search does for a package
     (p === paths.whereUsed() && path.startsWith('/app/advisories/'));
   return (

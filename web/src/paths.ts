@@ -2,6 +2,7 @@
 export const BASE = '/app';
 
 export const paths = {
+  /** The dashboard: the organization's open alerts, their trend, the riskiest ones, by team and by project. */
   home: () => `${BASE}/`,
   /** `reason`: why the user is sent there (`expired`: a session that ended while in use), said on the page. */
   signIn: (next?: string, reason?: 'expired') => withQuery(`${BASE}/sign-in`, { next: next || undefined, reason }),
@@ -11,6 +12,8 @@ export const paths = {
   /** A project's alerts, with the Alerts view's URL query (alerts.ts: alertFiltersToQuery). */
   alerts: (projectId: string, query: Record<string, string | undefined> = {}) =>
     withQuery(`${BASE}/projects/${encodeURIComponent(projectId)}/alerts`, query),
+  /** The organization's alerts, with the org-wide Alerts view's URL query (alert-filters.ts: orgAlertFiltersToQuery). */
+  orgAlerts: (query: Record<string, string | undefined> = {}) => withQuery(`${BASE}/alerts`, query),
   alert: (id: string) => `${BASE}/alerts/${encodeURIComponent(id)}`,
   /** An advisory (any id of its alias group) and the organization's open alerts of it, by project. */
   advisory: (id: string) => `${BASE}/advisories/${encodeURIComponent(id)}`,

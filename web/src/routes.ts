@@ -18,11 +18,20 @@ export interface AppRoute {
 
 export const routes: AppRoute[] = [
   { path: `${BASE}/sign-in`, component: lazy(() => import('./views/sign-in')), public: true },
-  { path: `${BASE}/`, component: lazy(() => import('./views/projects')) },
+  {
+    path: `${BASE}/`,
+    component: lazy(() => import('./views/dashboard')),
+    nav: { label: 'Dashboard', section: 'triage' },
+  },
   {
     path: `${BASE}/projects`,
     component: lazy(() => import('./views/projects')),
     nav: { label: 'Projects', section: 'triage' },
+  },
+  {
+    path: `${BASE}/alerts`,
+    component: lazy(() => import('./views/org-alerts')),
+    nav: { label: 'Alerts', section: 'triage' },
   },
   { path: `${BASE}/projects/:projectId`, component: lazy(() => import('./views/project')) },
   { path: `${BASE}/projects/:projectId/inventory`, component: lazy(() => import('./views/inventory')) },

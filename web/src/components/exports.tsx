@@ -4,7 +4,7 @@
 // API's refusal of a scan with none is said in words. A project's page offers the VEX documents of its latest tracked
 // scan only (`vex`), naming that scan (`label`).
 import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, saveBlob } from '../api';
 import { errorText } from './admin/common';
 
 const CYCLONEDX = 'application/vnd.cyclonedx+json';
@@ -14,16 +14,7 @@ const EXPORTS = [
   { path: 'vex?format=openvex', label: 'VEX (OpenVEX)', file: 'openvex.json', type: 'application/json' },
 ] as const;
 
-function save(text: string, name: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+const save = (text: string, name: string, type: string): void => saveBlob(new Blob([text], { type }), name);
 
 /**
  * The download buttons of a scan's exports. `vex`: the two VEX documents only (no SBOM, no word of SARIF); `label`:
