@@ -47,7 +47,12 @@ export async function recordAttempt(
     { _id: id, status: 'pending' },
     { $push: { attempts: attempt }, $set: { status, updatedAt: attempt.at } },
   );
-  return res.modifiedCount === 1;
+  if (res.modifiedCount === 1) return true;
+  // Failed meanwhile (its retry window closed while this attempt was in flight, or its webhook was deleted): the
+  // attempt reached the destination all the same, so the log keeps it; the delivery stays failed. (A delivery that
+  // succeeded takes no later attempt: attempts run one after another, and a 2xx ends them.)
+  await store.c.webhookDeliveries.updateOne({ _id: id, status: 'failed' }, { $push: { attempts: attempt } });
+  return false;
 }
 
 /** A pending delivery that stops for good (its webhook deleted, its retry window over); false when it was not pending. */

@@ -169,9 +169,11 @@ function expectNoFailures(r: { cases: string[]; failures: Failure[]; output: str
 }
 
 // The owner's operations in three runs, each within RUN_LIMIT_MS on a loaded CI machine: MCP auditing, and alerts
-// with their triage and the comparison of scans, apart from the rest.
+// with their triage, the comparison of scans and the reads across projects (trends, the portfolio, where used, an
+// advisory's reach), apart from the rest.
 const isMcp = (op: string) => / \/v1\/mcp\//.test(OPERATIONS.get(op) ?? '');
-const isAlerts = (op: string) => / \/v1\/alerts|\/compare$/.test(OPERATIONS.get(op) ?? '');
+const isAlerts = (op: string) =>
+  / \/v1\/(alerts|metrics\/|advisories\/|dependencies\/usages)|\/compare$/.test(OPERATIONS.get(op) ?? '');
 const ownerOps = () =>
   allOps().filter((op) => !REVOKING.includes(op) && !HOST_OPS.includes(op) && !GATEWAY_OPS.includes(op));
 
@@ -186,7 +188,7 @@ test(
 );
 
 test(
-  'the alert, triage and comparison operations with an owner session',
+  'the alert, triage, comparison and cross-project operations with an owner session',
   async () => {
     const org = await newOrg(t.store);
     const ops = ownerOps().filter(isAlerts);
