@@ -3,6 +3,7 @@
 // download is retried with backoff; a source that still fails is reported and keeps its previous advisories, never
 // half-applied (the archive is fully on disk and readable before anything of it is used).
 import fs from 'node:fs';
+import { once } from 'node:events';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
@@ -111,7 +112,11 @@ async function fetchTo(url: string, file: string, o: DownloadOptions): Promise<v
         );
       },
     });
-    await pipeline(res, count, fs.createWriteStream(file));
+    // The file is opened before the first byte is counted: a body refused at once must not leave a file that the
+    // write stream's open (asynchronous) would create after the caller removed it.
+    const out = fs.createWriteStream(file);
+    await once(out, 'open');
+    await pipeline(res, count, out);
     return;
   }
 }
