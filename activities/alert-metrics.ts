@@ -5,23 +5,26 @@
 import type { AlertRecord } from '../src/domain/alerts/move';
 import { viewOf, type AlertView } from '../src/domain/alerts/query';
 import { addDays, dayOf, dayPoint, METRICS_KEPT_DAYS, type DayPoint } from '../src/domain/metrics/points';
+import type { Analysis } from '../src/domain/triage/analysis';
 import { compileRule, ruleInForce } from '../src/domain/triage/rules';
 import type { Logger } from '../src/logger';
 import { deleteMetricsBefore, packDayPoints, writeDayPoints } from '../src/storage/alert-metrics';
-import { orgAlertSets, readStateAlerts } from '../src/storage/alerts';
+import { readStateAlerts } from '../src/storage/alerts';
 import type { AlertSetDoc } from '../src/storage/documents/alerts';
 import type { Store } from '../src/storage/mongo';
-import { orgAnalyses } from '../src/storage/triage';
+import { orgAnalyses, pairAnalysesWithoutHistory } from '../src/storage/triage';
 import { orgRules } from '../src/storage/triage-rules';
 
 /** How many projects the daily run writes at once. */
 const DAILY_CONCURRENCY = 4;
 
-/** The organization's alerts as the API presents them now, by project (merged ones left out by dayPoint). */
-async function orgViews(store: Store, orgId: string, heads: readonly AlertSetDoc[], now: Date) {
-  const [lists, analyses, rules] = await Promise.all([
+/** The analyses of some alerts by id (the newest revision's analysis). */
+type Analyses = ReadonlyMap<string, Analysis>;
+
+/** Some heads' alerts as the API presents them now, by project (merged ones left out by dayPoint). */
+async function viewsOf(store: Store, orgId: string, heads: readonly AlertSetDoc[], analyses: Analyses, now: Date) {
+  const [lists, rules] = await Promise.all([
     Promise.all(heads.map((h) => readStateAlerts(store, h._id, h.seq))),
-    orgAnalyses(store, orgId),
     orgRules(store, orgId),
   ]);
   const inForce = rules.filter((r) => ruleInForce(r, now)).map(compileRule);
@@ -29,22 +32,34 @@ async function orgViews(store: Store, orgId: string, heads: readonly AlertSetDoc
   lists.forEach((list: AlertRecord[], i) => {
     const projectId = heads[i].projectId;
     const views = byProject.get(projectId) ?? [];
-    for (const a of list)
-      views.push(viewOf(a, { analysis: analyses.get(a.id)?.analysis ?? null, rules: inForce, now }));
+    for (const a of list) views.push(viewOf(a, { analysis: analyses.get(a.id) ?? null, rules: inForce, now }));
     byProject.set(projectId, views);
   });
   return byProject;
 }
 
-/** Writes the point of `now`'s day of one project, from its alerts of every ecosystem. */
+/** Every analysis of an organization (the daily run's one read). */
+async function orgAnalysisMap(store: Store, orgId: string): Promise<Analyses> {
+  const out = new Map<string, Analysis>();
+  for (const [id, d] of await orgAnalyses(store, orgId)) if (d.analysis) out.set(id, d.analysis);
+  return out;
+}
+
+/**
+ * Writes the point of `now`'s day of one project, from its alerts of every ecosystem: its own heads and analyses
+ * only (read by project and by pair), not the organization's.
+ */
 export async function recordProjectMetrics(
   store: Store,
   orgId: string,
   projectId: string,
   now = new Date(),
 ): Promise<DayPoint> {
-  const heads = (await orgAlertSets(store, orgId)).filter((h) => h.projectId === projectId);
-  const views = (await orgViews(store, orgId, heads, now)).get(projectId) ?? [];
+  const heads = await store.c.alertSets.find({ projectId }).toArray();
+  const analyses = new Map<string, Analysis>();
+  for (const m of await Promise.all(heads.map((h) => pairAnalysesWithoutHistory(store, h._id))))
+    for (const [id, a] of m) analyses.set(id, a);
+  const views = (await viewsOf(store, orgId, heads, analyses, now)).get(projectId) ?? [];
   const point = dayPoint(views, dayOf(now));
   await writeDayPoints(store, orgId, projectId, [[dayOf(now), point]], now);
   return point;
@@ -82,7 +97,7 @@ export async function recordDailyMetrics(store: Store, now = new Date()): Promis
   for (const h of heads) byOrg.set(h.orgId, [...(byOrg.get(h.orgId) ?? []), h]);
   let projects = 0;
   for (const [orgId, orgHeads] of byOrg) {
-    const views = [...(await orgViews(store, orgId, orgHeads, now))];
+    const views = [...(await viewsOf(store, orgId, orgHeads, await orgAnalysisMap(store, orgId), now))];
     for (let i = 0; i < views.length; i += DAILY_CONCURRENCY)
       await Promise.all(
         views

@@ -10,7 +10,7 @@
 //   new browser context (cold), then again (warm);
 // - the CSV of the 50,000 alerts: to the first and the last byte, the API's memory while it streams.
 // Every answer is checked (status, number of points, counts), so that a figure cannot come from a read that did nothing.
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { addDays, countsOf, dayOf, type Counts, type DayPoint } from '../src/domain/metrics/points';
 import { projectCountsDoc, teamMonthDoc, touchOrgMetrics } from '../src/storage/alert-metrics';
 import { createSession, findUserByEmail } from '../src/storage/accounts';
@@ -18,6 +18,7 @@ import { seedAlerts } from './alerts';
 import { csvFigures } from './alerts-csv';
 import type { Harness } from './harness';
 import { fmt, median, percentile, row } from './stats';
+import { launch } from './web';
 
 const PROJECTS = 100;
 const PER_PROJECT = 500;
@@ -111,10 +112,7 @@ async function dashboardFigures(h: Harness): Promise<void> {
   if (!user) throw new Error('the bench harness has no owner bench@example.test');
   const { token } = await createSession(h.store, user._id, new Date(), 'app');
   const port = new URL(h.baseUrl).port;
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--host-resolver-rules=MAP localhost 127.0.0.1'],
-  });
+  const browser = await launch();
   try {
     const open = async () => {
       const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
